@@ -1,0 +1,63 @@
+// Signing side of attestations: the command digest every signer binds, and
+// how a Decision becomes a signed Attestation. Verification is the
+// executor's own code (services/executor/verify.ts).
+import { createHash, randomBytes, sign, type KeyObject } from "node:crypto";
+import { Attestation, Decision, type Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { tierToEnum, type TierNumber } from "./tier.js";
+
+export interface CommandBinding {
+  command: string;
+  cwd: string;
+  host: string;
+  runAs: string;
+}
+
+/**
+ * sha256 over a domain tag and length-prefixed UTF-8 fields, so no two
+ * different (command, cwd, host, run_as) tuples can share an encoding.
+ */
+export function commandDigest(b: CommandBinding): Buffer {
+  const hash = createHash("sha256");
+  hash.update("agent-sudo/command/v1\0");
+  for (const field of [b.command, b.cwd, b.host, b.runAs]) {
+    const bytes = Buffer.from(field, "utf8");
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(bytes.length);
+    hash.update(len);
+    hash.update(bytes);
+  }
+  return hash.digest();
+}
+
+export interface DecisionFields {
+  role: Role;
+  requestId: string;
+  binding: CommandBinding;
+  tier: TierNumber;
+  policyDigest?: Buffer;
+  ttlS: number;
+  rule?: string;
+  trialOk?: boolean;
+  touchedDigest?: Buffer;
+  now?: number;
+}
+
+export function signDecision(signer: string, key: KeyObject, f: DecisionFields): Attestation {
+  const now = f.now ?? Math.floor(Date.now() / 1000);
+  const decision = Decision.create({
+    role: f.role,
+    requestId: f.requestId,
+    commandDigest: commandDigest(f.binding),
+    tier: tierToEnum(f.tier),
+    host: f.binding.host,
+    policyDigest: f.policyDigest ?? Buffer.alloc(0),
+    issuedAt: now,
+    expiresAt: now + f.ttlS,
+    nonce: randomBytes(16),
+    rule: f.rule ?? "",
+    trialOk: f.trialOk ?? false,
+    touchedDigest: f.touchedDigest ?? Buffer.alloc(0),
+  });
+  const bytes = Buffer.from(Decision.encode(decision).finish());
+  return Attestation.create({ signer, decision: bytes, signature: sign(null, bytes, key) });
+}

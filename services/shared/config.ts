@@ -1,0 +1,139 @@
+// Configuration: one optional JSON file in the state dir, overridden by a few
+// environment variables, validated with zod. Unknown keys are an error.
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+export const SERVICES = ["executor", "classifier", "concurrence", "sandbox", "breaker", "gateway"] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export type UnprivilegedService = Exclude<ServiceName, "executor">;
+
+export const HOST_IDS = ["primary", "server-01"] as const;
+export type HostId = (typeof HOST_IDS)[number];
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+const ConfigFile = z
+  .object({
+    host_id: z.enum(HOST_IDS).default("primary"),
+    http: z
+      .object({
+        bind: z.string().min(1).default("127.0.0.1"),
+        port: z.number().int().min(1).max(65535).default(8084),
+        tls_cert: z.string().min(1).optional(),
+        tls_key: z.string().min(1).optional(),
+      })
+      .strict()
+      .refine((h) => (h.tls_cert === undefined) === (h.tls_key === undefined), {
+        message: "tls_cert and tls_key go together",
+      })
+      .default({ bind: "127.0.0.1", port: 8084 }),
+    users: z
+      .object({
+        gateway: z.string().min(1).default("agent-sudo-gw"),
+        classifier: z.string().min(1).default("agent-sudo-cls"),
+        concurrence: z.string().min(1).default("agent-sudo-con"),
+        sandbox: z.string().min(1).default("agent-sudo-sbx"),
+        breaker: z.string().min(1).default("agent-sudo-brk"),
+      })
+      .strict()
+      .default({
+        gateway: "agent-sudo-gw",
+        classifier: "agent-sudo-cls",
+        concurrence: "agent-sudo-con",
+        sandbox: "agent-sudo-sbx",
+        breaker: "agent-sudo-brk",
+      }),
+    executor: z
+      .object({
+        shell: z.string().startsWith("/").default("/bin/bash"),
+        max_concurrent: z.number().int().min(1).max(64).default(4),
+        queue: z.number().int().min(0).max(256).default(16),
+        stdout_cap_bytes: z.number().int().min(1).max(16 * MiB).default(MiB),
+        stderr_cap_bytes: z.number().int().min(1).max(16 * MiB).default(256 * KiB),
+      })
+      .strict()
+      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB }),
+    decision_ttl_s: z.number().int().min(1).max(300).default(30),
+    policies_dir: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type ConfigFileShape = z.infer<typeof ConfigFile>;
+
+export interface Config extends ConfigFileShape {
+  home: string;
+  runDir: string;
+  keysDir: string;
+  stateDir: string;
+  logsDir: string;
+  tokensFile: string;
+  policiesDir: string;
+  repoRoot: string;
+}
+
+/** The repository (or installed package) root: dist/services/shared → ../../.. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+export function defaultHome(): string {
+  if (process.env.AGENT_SUDO_HOME) return resolve(process.env.AGENT_SUDO_HOME);
+  // Services running under their own users must reach the state dir; /root
+  // is 0700, so root's default lives where system daemons keep state.
+  return process.getuid?.() === 0 ? "/var/lib/agent-sudo" : join(homedir(), ".agent-sudo");
+}
+
+export class ConfigError extends Error {}
+
+function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...raw };
+  const http = { ...((raw.http as Record<string, unknown> | undefined) ?? {}) };
+  const executor = { ...((raw.executor as Record<string, unknown> | undefined) ?? {}) };
+  const env = process.env;
+  if (env.AGENT_SUDO_PORT !== undefined) {
+    const port = Number(env.AGENT_SUDO_PORT);
+    if (!Number.isInteger(port)) throw new ConfigError(`AGENT_SUDO_PORT is not a port number: ${env.AGENT_SUDO_PORT}`);
+    http.port = port;
+  }
+  if (env.AGENT_SUDO_BIND !== undefined) http.bind = env.AGENT_SUDO_BIND;
+  if (env.AGENT_SUDO_HOST_ID !== undefined) out.host_id = env.AGENT_SUDO_HOST_ID;
+  if (env.AGENT_SUDO_SHELL !== undefined) executor.shell = env.AGENT_SUDO_SHELL;
+  if (env.AGENT_SUDO_POLICIES !== undefined) out.policies_dir = env.AGENT_SUDO_POLICIES;
+  out.http = http;
+  out.executor = executor;
+  return out;
+}
+
+export function loadConfig(home: string = defaultHome()): Config {
+  const file = join(home, "config.json");
+  let raw: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    try {
+      raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    } catch (err) {
+      throw new ConfigError(`${file}: not valid JSON (${(err as Error).message})`);
+    }
+  }
+  const parsed = ConfigFile.safeParse(envOverrides(raw));
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new ConfigError(`${file}: ${issues}`);
+  }
+  return {
+    ...parsed.data,
+    home,
+    runDir: join(home, "run"),
+    keysDir: join(home, "keys"),
+    stateDir: join(home, "state"),
+    logsDir: join(home, "logs"),
+    tokensFile: join(home, "tokens.json"),
+    policiesDir: resolve(parsed.data.policies_dir ?? join(repoRoot, "policies")),
+    repoRoot,
+  };
+}
+
+export function socketPath(config: Config, service: ServiceName): string {
+  return join(config.runDir, `${service}.sock`);
+}

@@ -1,0 +1,61 @@
+// Users and the privilege drop. Node has no getpwnam, so /etc/passwd and
+// /etc/group are read directly (the system databases this project needs).
+import { readFileSync } from "node:fs";
+
+export interface Account {
+  name: string;
+  uid: number;
+  gid: number;
+  home: string;
+}
+
+function parseDb(path: string): string[][] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => line.split(":"));
+}
+
+export function lookupUser(name: string): Account | undefined {
+  for (const f of parseDb("/etc/passwd")) {
+    if (f[0] === name && f.length >= 7) {
+      return { name, uid: Number(f[2]), gid: Number(f[3]), home: f[5] ?? "/" };
+    }
+  }
+  return undefined;
+}
+
+export function lookupUid(uid: number): Account | undefined {
+  for (const f of parseDb("/etc/passwd")) {
+    if (Number(f[2]) === uid && f.length >= 7) {
+      return { name: f[0] ?? String(uid), uid, gid: Number(f[3]), home: f[5] ?? "/" };
+    }
+  }
+  return undefined;
+}
+
+export function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/**
+ * Drops to `account` for good: supplementary groups cleared, gid then uid
+ * set, and the result checked — a drop that did not stick is fatal.
+ */
+export function dropPrivileges(account: Account): void {
+  if (account.uid === 0) throw new Error(`refusing to "drop" to uid 0 (${account.name})`);
+  process.setgroups?.([account.gid]);
+  process.setgid?.(account.gid);
+  process.setuid?.(account.uid);
+  if (process.getuid?.() !== account.uid || process.geteuid?.() !== account.uid || process.getgid?.() !== account.gid) {
+    throw new Error("privilege drop did not take effect");
+  }
+  let regained = false;
+  try {
+    process.setuid?.(0);
+    regained = true;
+  } catch {
+    // expected: root cannot be regained
+  }
+  if (regained) throw new Error("privilege drop is reversible; refusing to serve");
+}

@@ -1,0 +1,153 @@
+// The one start-up path every service takes (Postfix's single_server):
+// load config → bind its Unix socket (mode 0600, owned by the one caller)
+// → load keys → drop to the service's own user (all but the executor) →
+// serve a closed table of RPCs. Nothing is served before the drop.
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import type { ZodType } from "zod";
+import { type Config, loadConfig, type ServiceName, socketPath } from "./config.js";
+import { CodedError, ERRORS } from "./errors.js";
+import { createLogger, type Logger } from "./log.js";
+import { dropPrivileges, isRoot, lookupUser } from "./privilege.js";
+
+export interface Rpc<Req, Res> {
+  /** Shape check of the decoded request, before the handler sees it. */
+  schema?: ZodType<unknown>;
+  handle(req: Req, log: Logger): Promise<Res>;
+}
+
+// Handlers are typed by the generated service; the table erases them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RpcTable = Record<string, Rpc<any, any>>;
+
+export interface ServiceSpec<State> {
+  name: ServiceName;
+  definition: ServiceDefinition;
+  /** Largest request this service accepts, in bytes. */
+  maxReceiveBytes: number;
+  maxSendBytes?: number;
+  /** Runs with full privileges after the bind: read keys, policies, tokens. */
+  prepare(config: Config, log: Logger): Promise<State> | State;
+  table(state: State, config: Config, log: Logger): RpcTable;
+}
+
+function requestIdOf(req: unknown): string | undefined {
+  const id = (req as { requestId?: unknown } | null)?.requestId;
+  return typeof id === "string" && id ? id : undefined;
+}
+
+function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () => boolean) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
+    const reqLog = log.child({ rpc: name, request_id: requestIdOf(call.request) });
+    if (!ready()) {
+      callback({ code: status.UNAVAILABLE, details: "UNAVAILABLE" });
+      return;
+    }
+    if (rpc.schema) {
+      const parsed = rpc.schema.safeParse(call.request);
+      if (!parsed.success) {
+        reqLog.warn({ issues: parsed.error.issues.slice(0, 5) }, "malformed request refused");
+        callback({ code: status.INVALID_ARGUMENT, details: "BAD_REQUEST" });
+        return;
+      }
+    }
+    rpc.handle(call.request, reqLog).then(
+      (res) => callback(null, res),
+      (err: unknown) => {
+        if (err instanceof CodedError) {
+          reqLog.warn({ code: err.code, detail: err.detail }, "request refused");
+          callback({ code: ERRORS[err.code].grpc, details: err.code });
+        } else {
+          reqLog.error({ err }, "handler failed");
+          callback({ code: status.INTERNAL, details: "INTERNAL" });
+        }
+      },
+    );
+  };
+}
+
+function prepareSocket(path: string): void {
+  if (existsSync(path)) {
+    if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
+    unlinkSync(path);
+  }
+}
+
+/** Who may connect to each service's socket: the gateway, alone. */
+function socketOwner(config: Config): { uid: number; gid: number } | undefined {
+  if (!isRoot()) return undefined;
+  const gw = lookupUser(config.users.gateway);
+  if (!gw) throw new Error(`user ${config.users.gateway} does not exist (create it, or run agent-sudo start as root)`);
+  return { uid: gw.uid, gid: gw.gid };
+}
+
+export async function runService<State>(spec: ServiceSpec<State>): Promise<void> {
+  const log = createLogger(spec.name);
+  process.on("uncaughtException", (err) => {
+    log.fatal({ err }, "uncaught exception; exiting");
+    process.exit(70);
+  });
+  const config = loadConfig();
+  mkdirSync(config.runDir, { recursive: true, mode: 0o711 });
+  const path = socketPath(config, spec.name);
+  prepareSocket(path);
+
+  let isReady = false;
+  const server = new Server({
+    "grpc.max_receive_message_length": spec.maxReceiveBytes,
+    "grpc.max_send_message_length": spec.maxSendBytes ?? 4 * 1024 * 1024,
+    "grpc.max_concurrent_streams": 64,
+  });
+  const previousUmask = process.umask(0o177);
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+  );
+  process.umask(previousUmask);
+  chmodSync(path, 0o600);
+  const owner = socketOwner(config);
+  if (owner) chownSync(path, owner.uid, owner.gid);
+
+  const state = await spec.prepare(config, log);
+  const table = spec.table(state, config, log);
+
+  if (isRoot() && spec.name !== "executor") {
+    const user = config.users[spec.name];
+    const account = lookupUser(user);
+    if (!account) throw new Error(`user ${user} for ${spec.name} does not exist`);
+    dropPrivileges(account);
+  }
+
+  const impl: UntypedServiceImplementation = {};
+  for (const method of Object.keys(spec.definition)) {
+    const rpc = table[method];
+    if (!rpc) throw new Error(`${spec.name}: no handler for ${method}`);
+    impl[method] = wrap(method, rpc, log, () => isReady);
+  }
+  server.addService(spec.definition, impl);
+  isReady = true;
+  log.info({ socket: path, uid: process.getuid?.() }, "serving");
+
+  const stop = (signal: string) => {
+    log.info({ signal }, "stopping");
+    server.tryShutdown(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+export function healthRpc(service: ServiceName, detail: () => string = () => "") {
+  return {
+    async handle() {
+      return { service, ok: true, detail: detail(), pid: process.pid, uid: process.getuid?.() ?? -1 };
+    },
+  };
+}
