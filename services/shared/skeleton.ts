@@ -13,7 +13,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type { ZodType } from "zod";
-import { type Config, loadConfig, type ServiceName, socketPath } from "./config.js";
+import { type Config, loadConfig, type ServiceName, socketPath, type UnprivilegedService } from "./config.js";
 import { CodedError, ERRORS } from "./errors.js";
 import { createLogger, type Logger } from "./log.js";
 import { dropPrivileges, isRoot, lookupUser } from "./privilege.js";
@@ -64,7 +64,9 @@ function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () =
       (err: unknown) => {
         if (err instanceof CodedError) {
           reqLog.warn({ code: err.code, detail: err.detail }, "request refused");
-          callback({ code: ERRORS[err.code].grpc, details: err.code });
+          // Only a bad request's detail is the caller's business (which field).
+          const details = err.code === "BAD_REQUEST" && err.detail ? `${err.code}: ${err.detail}` : err.code;
+          callback({ code: ERRORS[err.code].grpc, details });
         } else {
           reqLog.error({ err }, "handler failed");
           callback({ code: status.INTERNAL, details: "INTERNAL" });
@@ -87,6 +89,15 @@ function socketOwner(config: Config): { uid: number; gid: number } | undefined {
   const gw = lookupUser(config.users.gateway);
   if (!gw) throw new Error(`user ${config.users.gateway} does not exist (create it, or run agent-sudo start as root)`);
   return { uid: gw.uid, gid: gw.gid };
+}
+
+/** When root, become the service's own user for good (all but the executor). */
+export function dropToServiceUser(config: Config, name: UnprivilegedService): void {
+  if (!isRoot()) return;
+  const user = config.users[name];
+  const account = lookupUser(user);
+  if (!account) throw new Error(`user ${user} for ${name} does not exist`);
+  dropPrivileges(account);
 }
 
 export async function runService<State>(spec: ServiceSpec<State>): Promise<void> {
@@ -118,18 +129,18 @@ export async function runService<State>(spec: ServiceSpec<State>): Promise<void>
   const state = await spec.prepare(config, log);
   const table = spec.table(state, config, log);
 
-  if (isRoot() && spec.name !== "executor") {
-    const user = config.users[spec.name];
-    const account = lookupUser(user);
-    if (!account) throw new Error(`user ${user} for ${spec.name} does not exist`);
-    dropPrivileges(account);
-  }
+  if (spec.name !== "executor") dropToServiceUser(config, spec.name);
 
   const impl: UntypedServiceImplementation = {};
-  for (const method of Object.keys(spec.definition)) {
-    const rpc = table[method];
-    if (!rpc) throw new Error(`${spec.name}: no handler for ${method}`);
-    impl[method] = wrap(method, rpc, log, () => isReady);
+  // The table is keyed by the RPC names of the .proto (Execute, Health …).
+  for (const [method, def] of Object.entries(spec.definition)) {
+    const rpcName = def.path.split("/").pop() ?? method;
+    const rpc = table[rpcName];
+    if (!rpc) throw new Error(`${spec.name}: no handler for ${rpcName}`);
+    impl[method] = wrap(rpcName, rpc, log, () => isReady);
+  }
+  for (const name of Object.keys(table)) {
+    if (!Object.values(spec.definition).some((d) => d.path.endsWith(`/${name}`))) throw new Error(`${spec.name}: ${name} is not in the service`);
   }
   server.addService(spec.definition, impl);
   isReady = true;

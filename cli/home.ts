@@ -1,0 +1,66 @@
+// Preparing a state dir for a run: directories with their modes, the
+// service users (as root), signing keys, and the dev caller's token.
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Config, SERVICES } from "../services/shared/config.js";
+import { ensureKeys } from "../services/shared/keys.js";
+import { isRoot, lookupUser } from "../services/shared/privilege.js";
+import { hashToken, newToken, parseTokensFile, type TokensFileShape } from "../services/gateway/tokens.js";
+
+/** Every ancestor must let the service users through (o+x) when they run apart from root. */
+function checkTraversable(dir: string): void {
+  for (let d = dir; ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `${d} is not searchable by other users (mode ${(statSync(d).mode & 0o777).toString(8)}), so the service users cannot reach ${dir}. ` +
+          "Choose a state dir such as /var/lib/agent-sudo (AGENT_SUDO_HOME).",
+      );
+    }
+    if (d === dirname(d)) return;
+  }
+}
+
+function ensureUser(name: string, log: (line: string) => void): void {
+  if (lookupUser(name)) return;
+  try {
+    execFileSync("useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name], { stdio: "pipe" });
+    log(`created system user ${name}`);
+  } catch (err) {
+    if (!lookupUser(name)) throw new Error(`cannot create user ${name}: ${(err as { stderr?: Buffer }).stderr?.toString().trim() ?? String(err)}`);
+  }
+}
+
+export function prepareHome(config: Config, log: (line: string) => void): void {
+  const root = isRoot();
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  if (root) {
+    chmodSync(config.home, 0o711);
+    checkTraversable(config.home);
+    for (const service of SERVICES) if (service !== "executor") ensureUser(config.users[service], log);
+  }
+  for (const dir of [config.runDir, config.stateDir]) {
+    mkdirSync(dir, { recursive: true, mode: 0o711 });
+    chmodSync(dir, root ? 0o711 : 0o700);
+  }
+  mkdirSync(config.logsDir, { recursive: true, mode: 0o700 });
+  for (const signer of ensureKeys(config.keysDir)) log(`generated signing key for ${signer}`);
+}
+
+/** The dev caller's token: AGENT_SUDO_DEV_TOKEN, else the one kept in the state dir, else a new one. */
+export function ensureDevToken(config: Config): string {
+  const file = join(config.home, "dev-token");
+  let token = process.env.AGENT_SUDO_DEV_TOKEN;
+  if (token !== undefined && !/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new Error("AGENT_SUDO_DEV_TOKEN must be 16–512 printable ASCII characters without spaces");
+  }
+  if (!token) token = existsSync(file) ? readFileSync(file, "utf8").trim() : newToken();
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  const tokens: TokensFileShape = parseTokensFile(config.tokensFile);
+  const others = tokens.callers.filter((c) => c.name !== "dev");
+  const dev = tokens.callers.find((c) => c.name === "dev");
+  const next = { callers: [...others, { ...(dev ?? {}), name: "dev", token_sha256: hashToken(token) }] };
+  writeFileSync(config.tokensFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(config.tokensFile, 0o600);
+  return token;
+}

@@ -1,0 +1,41 @@
+// The `agent-sudo` command: one dispatcher, one module per subcommand.
+import { ConfigError } from "../services/shared/config.js";
+import { startCommand } from "./start.js";
+
+const USAGE = `usage: agent-sudo <command> [options]
+
+commands:
+  start            start the whole stack (the same as npm start)
+  help             this text
+
+environment: AGENT_SUDO_HOME (state dir), AGENT_SUDO_PORT, AGENT_SUDO_BIND,
+AGENT_SUDO_HOST_ID (primary|server-01), AGENT_SUDO_DEV_TOKEN`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  start: startCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`agent-sudo: unknown command ${JSON.stringify(name)}\n${USAGE}\n`);
+    return 2;
+  }
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const message = err instanceof ConfigError || err instanceof Error ? err.message : String(err);
+    process.stderr.write(`agent-sudo: ${message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,47 @@
+// `agent-sudo start`: prepare the state dir, start the stack under the
+// supervisor, print where it listens and a token to try /exec with.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../services/shared/config.js";
+import { ensureDevToken, prepareHome } from "./home.js";
+import { Supervisor } from "./supervisor.js";
+
+const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+export async function startCommand(_argv: string[]): Promise<number> {
+  const say = (line: string) => process.stdout.write(`agent-sudo: ${line}\n`);
+  const config = loadConfig();
+  prepareHome(config, say);
+  const token = ensureDevToken(config);
+  const supervisor = new Supervisor(config, distDir, say);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: stopping all services`);
+    await supervisor.stop();
+    say("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  supervisor.start();
+  const scheme = config.http.tls_cert ? "https" : "http";
+  const host = config.http.bind.includes(":") ? `[${config.http.bind}]` : config.http.bind;
+  const url = `${scheme}://${host}:${config.http.port}`;
+  say(`state dir ${config.home} (logs in ${config.logsDir})`);
+  say(`host id ${config.host_id}; policies ${config.policiesDir}`);
+  if (!(await supervisor.waitHealthy(30_000))) {
+    say(`services did not all come up within 30 s; see ${config.logsDir}`);
+    await supervisor.stop();
+    return 1;
+  }
+  say(`dev token: ${token}`);
+  say(`try: curl -s -H 'Authorization: Bearer ${token}' -d '{"command":"echo hi"}' ${url}/exec`);
+  process.stdout.write(`ready ${url}\n`);
+  return new Promise<number>(() => {
+    // runs until a signal stops it
+  });
+}

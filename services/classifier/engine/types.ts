@@ -1,0 +1,66 @@
+// Internal shapes shared by the engine's modules: words, redirections and the
+// simple commands the parser extracts. Nothing here decides anything.
+import type { TierNumber } from "../../shared/tier.js";
+import type { HostId } from "../../shared/config.js";
+import type { Source } from "../verdict.js";
+
+/** One shell word after quote and backslash removal. */
+export interface Word {
+  /** Literal value; dynamic parts keep their source text (e.g. `$DIR`). */
+  text: string;
+  /** True when any part is an expansion or substitution (value unknown now). */
+  dynamic: boolean;
+  /** True when unquoted glob characters (* ? [ {) appear. */
+  glob: boolean;
+  /** True when a Unicode look-alike (dash, fullwidth, zero-width …) was seen. */
+  confusable: boolean;
+}
+
+export interface Redirect {
+  /** The operator as written: > >> < &> >| <> <<< etc. */
+  op: string;
+  target: Word;
+}
+
+/** Where a command's standard input comes from, when it matters (code fed to interpreters). */
+export interface StdinSource {
+  kind: "pipe" | "heredoc" | "herestring";
+  /** Literal text when known (heredoc body, herestring, upstream echo/printf args). */
+  text: string | null;
+  /** Heredoc/herestring text containing expansions, or an upstream that is not literal. */
+  dynamic: boolean;
+}
+
+export interface SimpleCommand {
+  words: Word[];
+  assigns: { name: string; value: Word }[];
+  redirects: Redirect[];
+  stdin: StdinSource | null;
+  /** Source text of the command, for the verdict. */
+  source: string;
+}
+
+export type VerbClass = "read" | "workspace-write" | "reproducible" | "live-service" | "catastrophic";
+
+/** Everything a part is judged against. */
+export interface Context {
+  host: HostId;
+  source: Source;
+  /** The policy in force for this part: sudo after a `sudo` prefix. */
+  policy: Source;
+  cwd: string;
+  workspace: readonly string[];
+  home: string | null;
+  /** Nesting depth of re-parsed code (bash -c, eval …); bounded. */
+  depth: number;
+  /** True inside `ssh host '…'` or a container: workspace paths do not apply. */
+  remote: boolean;
+}
+
+export interface Finding {
+  tier: TierNumber;
+  rule: string;
+  reason: string;
+  text: string;
+  explicit: boolean;
+}

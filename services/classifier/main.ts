@@ -1,0 +1,63 @@
+// agent-sudo classifier — SECURITY: judges commands and signs its decisions;
+// it executes nothing. Runs as its own unprivileged user (agent-sudo-cls),
+// reachable only by the gateway (0600 socket). Trusts its policy files and
+// its private key, read before the privilege drop; trusts nothing in the
+// request but the command text it judges. A policy it cannot parse stops it
+// from starting; a request it cannot parse is refused. It signs tier 4 for
+// no one: a refusal carries no attestation.
+import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { signDecision } from "../shared/attestation.js";
+import type { Config } from "../shared/config.js";
+import { CodedError } from "../shared/errors.js";
+import { loadPrivateKey } from "../shared/keys.js";
+import { ClassifyShape } from "../shared/shapes.js";
+import { healthRpc, runService } from "../shared/skeleton.js";
+import { tierToEnum } from "../shared/tier.js";
+import { loadClassifierEngine } from "./load.js";
+import type { Engine } from "./verdict.js";
+
+interface State {
+  engine: Engine;
+  key: ReturnType<typeof loadPrivateKey>;
+}
+
+function classify(req: ClassifyRequest, state: State, config: Config): ClassifyResponse {
+  if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
+  const source = req.source === Source.SOURCE_CLAUDE ? "claude" : "sudo";
+  const verdict = state.engine.classify({ command: req.command, cwd: req.cwd, host: config.host_id, source });
+  const attestation =
+    verdict.tier === 4
+      ? undefined
+      : signDecision("classifier", state.key, {
+          role: Role.ROLE_CLASSIFIER,
+          requestId: req.requestId,
+          binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
+          tier: verdict.tier,
+          policyDigest: state.engine.policyDigest,
+          ttlS: config.decision_ttl_s,
+          rule: verdict.rule,
+        });
+  return {
+    tier: tierToEnum(verdict.tier),
+    rule: verdict.rule,
+    reason: verdict.reason,
+    policyDigest: state.engine.policyDigest,
+    attestation,
+    explicit: verdict.explicit,
+  };
+}
+
+await runService<State>({
+  name: "classifier",
+  definition: ClassifierServiceService,
+  maxReceiveBytes: 64 * 1024,
+  prepare: async (config) => ({
+    engine: await loadClassifierEngine(config),
+    key: loadPrivateKey(config.keysDir, "classifier"),
+  }),
+  table: (state, config) => ({
+    Classify: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => classify(req, state, config) },
+    Health: healthRpc("classifier", () => state.engine.policyDigest.toString("hex")),
+  }),
+});

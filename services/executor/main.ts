@@ -1,0 +1,118 @@
+// agent-sudo executor — SECURITY: the only process that runs as root, and the
+// last line of defence. It trusts nothing the gateway says: it runs a command
+// only when it holds a valid quorum of signed attestations for exactly that
+// (command, cwd, host, run-as), pinned to the signers' public keys, fresh and
+// never seen before, and when its own built-in veto does not object. It
+// serves a closed table (Execute, Health) on a 0600 socket owned by the
+// gateway's user; it has no network (systemd PrivateNetwork=yes). On any
+// doubt it refuses; on losing its replay memory it does not start.
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { z } from "zod";
+
+import { ExecuteRequest, ExecutorServiceService, type ExecuteResponse } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import type { Config } from "../shared/config.js";
+import { CodedError } from "../shared/errors.js";
+import { loadPublicKey, SIGNER_ROLE, SIGNERS } from "../shared/keys.js";
+import type { Logger } from "../shared/log.js";
+import { isRoot, lookupUser, lookupUid, type Account } from "../shared/privilege.js";
+import { healthRpc, runService } from "../shared/skeleton.js";
+import { ExecutionGate } from "./limit.js";
+import { ReplayMemory } from "./replay.js";
+import { runCommand } from "./run.js";
+import { verifyQuorum, type PinnedKey } from "./verify.js";
+import { vetoed } from "./veto.js";
+
+const ExecuteShape = z.object({
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+  command: z.string().min(1).max(16 * 1024).refine((c) => !c.includes("\0")),
+  cwd: z.string().max(4096).refine((c) => c === "" || isAbsolute(c)),
+  host: z.string().min(1).max(64),
+  runAs: z.string().max(64).regex(/^$|^[a-z_][a-z0-9_-]*\$?$/),
+  timeoutS: z.number().int().min(1).max(3600),
+  attestations: z
+    .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
+    .max(8),
+});
+
+interface State {
+  pinned: Map<string, PinnedKey>;
+  replay: ReplayMemory;
+  gate: ExecutionGate;
+}
+
+function prepare(config: Config): State {
+  const pinned = new Map<string, PinnedKey>();
+  for (const signer of SIGNERS) pinned.set(signer, { role: SIGNER_ROLE[signer], key: loadPublicKey(config.keysDir, signer) });
+  const dir = join(config.stateDir, "executor");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const replay = new ReplayMemory(join(dir, "replay.log"));
+  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue) };
+}
+
+function account(runAs: string): Account {
+  const found = runAs ? lookupUser(runAs) : lookupUid(process.getuid?.() ?? 0);
+  if (!found) throw new CodedError("BAD_REQUEST", `no such user: ${runAs}`);
+  return found;
+}
+
+function scrubbedEnv(who: Account): Record<string, string> {
+  return {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    LANG: "C.UTF-8",
+    HOME: who.home,
+    USER: who.name,
+    LOGNAME: who.name,
+    TERM: "dumb",
+  };
+}
+
+async function execute(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
+  const veto = vetoed(req.command);
+  if (veto) throw new CodedError("VETOED", veto);
+  if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
+  const tier = verifyQuorum(req, state.pinned, state.replay);
+  const who = account(req.runAs);
+  const cwd = req.cwd || who.home || "/";
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
+  const release = await state.gate.acquire();
+  try {
+    log.info({ tier, run_as: who.name, cwd }, "executing");
+    const switchUser = isRoot() && who.uid !== process.getuid?.();
+    const result = await runCommand({
+      shell: config.executor.shell,
+      command: req.command,
+      cwd,
+      timeoutS: req.timeoutS,
+      env: scrubbedEnv(who),
+      ...(switchUser ? { uid: who.uid, gid: who.gid } : {}),
+      stdoutCap: config.executor.stdout_cap_bytes,
+      stderrCap: config.executor.stderr_cap_bytes,
+    });
+    log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");
+    return {
+      exitCode: result.exitCode,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      truncated: result.truncated,
+      durationMs: result.durationMs,
+      timedOut: result.timedOut,
+      signal: result.signal,
+    };
+  } finally {
+    release();
+  }
+}
+
+await runService<State>({
+  name: "executor",
+  definition: ExecutorServiceService,
+  maxReceiveBytes: 64 * 1024,
+  maxSendBytes: 40 * 1024 * 1024,
+  prepare,
+  table: (state, config) => ({
+    Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger) => execute(req, state, config, log) },
+    Health: healthRpc("executor", () => JSON.stringify(state.gate.load)),
+  }),
+});
+

@@ -1,0 +1,120 @@
+// Runs one command: `SHELL -c COMMAND` through execa, in its own process
+// group, with no stdin, a scrubbed environment, capped output and a timeout
+// that kills the whole group. When the shell exits, anything it left in its
+// group is killed too: no root process outlives its request.
+import { execa } from "execa";
+import { constants } from "node:os";
+import type { Readable } from "node:stream";
+
+export interface RunSpec {
+  shell: string;
+  command: string;
+  cwd: string;
+  timeoutS: number;
+  env: Record<string, string>;
+  uid?: number;
+  gid?: number;
+  stdoutCap: number;
+  stderrCap: number;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: Buffer;
+  stderr: Buffer;
+  truncated: boolean;
+  timedOut: boolean;
+  signal: string;
+  durationMs: number;
+}
+
+class CappedSink {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly cap: number) {}
+
+  attach(stream: Readable | null): void {
+    stream?.on("data", (chunk: Buffer) => {
+      const room = this.cap - this.size;
+      if (room <= 0) {
+        this.truncated = true;
+        return;
+      }
+      if (chunk.length > room) this.truncated = true;
+      const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      this.chunks.push(kept);
+      this.size += kept.length;
+    });
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.size);
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+export async function runCommand(spec: RunSpec): Promise<RunResult> {
+  const started = process.hrtime.bigint();
+  const child = execa(spec.shell, ["-c", spec.command], {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: false,
+    stdin: "ignore",
+    detached: true,
+    buffer: false,
+    reject: false,
+    cleanup: true,
+    ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
+  });
+  const out = new CappedSink(spec.stdoutCap);
+  const err = new CappedSink(spec.stderrCap);
+  out.attach(child.stdout);
+  err.attach(child.stderr);
+
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, spec.timeoutS * 1000);
+  let code: number | null = null;
+  let signal: NodeJS.Signals | null = null;
+  child.once("exit", (c, s) => {
+    code = c;
+    signal = s;
+    // Whatever the shell left running in its group dies with it; that also
+    // closes the pipes a background child would hold open.
+    killGroup(child.pid);
+  });
+  const result = await child;
+  clearTimeout(timer);
+  killGroup(child.pid);
+  const durationMs = Number((process.hrtime.bigint() - started) / 1_000_000n);
+
+  const exitSignal = signal as NodeJS.Signals | null;
+  let exitCode = (code as number | null) ?? result.exitCode ?? -1;
+  if (exitSignal) exitCode = 128 + (constants.signals[exitSignal] ?? 0);
+  if (timedOut) exitCode = 124;
+  if (result.failed && code === null && !exitSignal && !timedOut) {
+    // spawn itself failed (shell missing, bad uid …)
+    return { exitCode: 127, stdout: Buffer.alloc(0), stderr: Buffer.from(`${result.shortMessage}\n`), truncated: false, timedOut, signal: "", durationMs };
+  }
+  return {
+    exitCode,
+    stdout: out.bytes(),
+    stderr: err.bytes(),
+    truncated: out.truncated || err.truncated,
+    timedOut,
+    signal: exitSignal ?? "",
+    durationMs,
+  };
+}

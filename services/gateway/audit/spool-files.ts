@@ -1,0 +1,103 @@
+// The spool's small files: segment names, the shipped cursor, the owner lock.
+//
+// The cursor is replaced atomically (write, fsync, rename, fsync the
+// directory), so after a crash it is either the old or the new position; an
+// old one only means some records are shipped twice, which the database's
+// (request_id, phase) key absorbs. A damaged cursor restarts from the oldest
+// segment for the same reason. The lock is a pid file: a live other process
+// holding it is an error; a dead one's lock is taken over (pid reuse could in
+// theory fool it — systemd runs one gateway, this is a seatbelt).
+import { promises as fsp } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "../../shared/log.js";
+
+const SEGMENT = /^seg-(\d{10})\.log$/;
+
+export function segmentPath(dir: string, seq: number): string {
+  return join(dir, `seg-${String(seq).padStart(10, "0")}.log`);
+}
+
+export async function listSegments(dir: string): Promise<number[]> {
+  const names = await fsp.readdir(dir);
+  return names
+    .map((n) => SEGMENT.exec(n)?.[1])
+    .filter((m): m is string => m !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const fh = await fsp.open(dir, "r");
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function readCursor(dir: string, log?: Logger): Promise<{ segment: number; offset: number } | undefined> {
+  let raw: string;
+  try {
+    raw = await fsp.readFile(join(dir, "cursor"), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  try {
+    const c = JSON.parse(raw) as { segment?: unknown; offset?: unknown };
+    if (Number.isSafeInteger(c.segment) && Number.isSafeInteger(c.offset) && (c.offset as number) >= 0) {
+      return { segment: c.segment as number, offset: c.offset as number };
+    }
+  } catch {
+    // fall through
+  }
+  log?.warn({ dir }, "audit spool cursor unreadable: replaying from the oldest segment (duplicates are ignored by the database)");
+  return undefined;
+}
+
+export async function writeCursor(dir: string, cursor: { segment: number; offset: number }): Promise<void> {
+  const tmp = join(dir, "cursor.tmp");
+  const fh = await fsp.open(tmp, "w", 0o600);
+  try {
+    await fh.writeFile(JSON.stringify(cursor));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, join(dir, "cursor"));
+  await fsyncDir(dir);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes the spool's pid lock; returns its release. */
+export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>> {
+  const path = join(dir, "spool.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fh = await fsp.open(path, "wx", 0o600);
+      await fh.writeFile(String(process.pid));
+      await fh.sync();
+      await fh.close();
+      return async () => {
+        await fsp.rm(path, { force: true });
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const pid = Number((await fsp.readFile(path, "utf8").catch(() => "")).trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new Error(`audit spool ${dir} is in use by pid ${pid}`);
+      }
+      if (pid === process.pid) throw new Error(`audit spool ${dir} is already open in this process`);
+      await fsp.rm(path, { force: true });
+    }
+  }
+  throw new Error(`audit spool ${dir}: could not take the lock`);
+}

@@ -1,0 +1,64 @@
+// gRPC clients for the services the gateway drives, over their Unix
+// sockets, as promises with deadlines. A service that is down fails fast
+// with UNAVAILABLE; the gateway turns that into a 503 naming it.
+import { credentials, Metadata, type CallOptions, type Client, type ServiceError } from "@grpc/grpc-js";
+import { BreakerServiceClient } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import { ClassifierServiceClient } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import { ConcurrenceServiceClient } from "../../proto/gen/agent_sudo/v1/concurrence_pb.js";
+import type { HealthResponse } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { ExecutorServiceClient } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import { SandboxServiceClient } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
+import { type Config, type ServiceName, socketPath } from "../shared/config.js";
+
+type Callback<Res> = (err: ServiceError | null, res: Res) => void;
+type Unary<Req, Res> = (req: Req, meta: Metadata, opts: Partial<CallOptions>, cb: Callback<Res>) => unknown;
+
+/** Calls a unary method with a deadline; rejects with the ServiceError. */
+export function call<Req, Res>(client: Client, method: Unary<Req, Res>, req: Req, timeoutMs: number): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    method.call(client, req, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+const OPTIONS = {
+  "grpc.max_receive_message_length": 40 * 1024 * 1024,
+  "grpc.max_send_message_length": 128 * 1024,
+  // Reconnect quickly after a service restarts.
+  "grpc.initial_reconnect_backoff_ms": 100,
+  "grpc.max_reconnect_backoff_ms": 1000,
+};
+
+export interface ServiceClients {
+  executor: ExecutorServiceClient;
+  classifier: ClassifierServiceClient;
+  concurrence: ConcurrenceServiceClient;
+  sandbox: SandboxServiceClient;
+  breaker: BreakerServiceClient;
+}
+
+export function connectServices(config: Config): ServiceClients {
+  const addr = (name: ServiceName) => `unix://${socketPath(config, name)}`;
+  const insecure = credentials.createInsecure();
+  return {
+    executor: new ExecutorServiceClient(addr("executor"), insecure, OPTIONS),
+    classifier: new ClassifierServiceClient(addr("classifier"), insecure, OPTIONS),
+    concurrence: new ConcurrenceServiceClient(addr("concurrence"), insecure, OPTIONS),
+    sandbox: new SandboxServiceClient(addr("sandbox"), insecure, OPTIONS),
+    breaker: new BreakerServiceClient(addr("breaker"), insecure, OPTIONS),
+  };
+}
+
+export async function healthOf(clients: ServiceClients): Promise<Record<string, "up" | "down">> {
+  const entries = await Promise.all(
+    (Object.keys(clients) as Array<keyof ServiceClients>).map(async (name) => {
+      const client = clients[name];
+      try {
+        const res = await call(client, client.health, {}, 1000);
+        return [name, res.ok ? "up" : "down"] as const;
+      } catch {
+        return [name, "down"] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries);
+}
