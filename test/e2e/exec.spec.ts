@@ -1,0 +1,120 @@
+// /exec end to end: the real supervisor, six processes, real sockets.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recorderShell, startStack, type Stack } from "../support/stack.js";
+
+describe("POST /exec through the whole stack", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("runs a tier-0 command and returns its output", async () => {
+    const res = await stack.exec({ command: "echo hi" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ exit_code: 0, output: "hi\n", tier: 0, truncated: false });
+    expect(typeof res.body.request_id).toBe("string");
+    expect(typeof res.body.duration_ms).toBe("number");
+  });
+
+  it("answers 200 with the exit code when the command fails", async () => {
+    const res = await stack.exec({ command: "ls /nonexistent" });
+    expect(res.status).toBe(200);
+    expect(res.body.exit_code).toBe(2);
+    expect(String(res.body.stderr)).toContain("nonexistent");
+  });
+
+  it("refuses an unlisted command with 403 tier 4", async () => {
+    const res = await stack.exec({ command: "touch /tmp/agent-sudo-should-not-exist" });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: "refused", tier: 4 });
+    expect(typeof res.body.reason).toBe("string");
+  });
+
+  it("answers 401 for a wrong, missing or malformed token", async () => {
+    expect((await stack.exec({ command: "echo hi" }, `${stack.token}x`)).status).toBe(401);
+    expect((await stack.exec({ command: "echo hi" }, "")).status).toBe(401);
+    const res = await fetch(`${stack.url}/exec`, { method: "POST", body: '{"command":"echo hi"}' });
+    expect(res.status).toBe(401);
+  });
+
+  it("answers 400 for malformed JSON and bad fields, with details", async () => {
+    const bad = await stack.exec('{"command":');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("bad_request");
+    expect((await stack.exec({ command: "" })).status).toBe(400);
+    expect((await stack.exec({ command: "echo\u0000hi" })).status).toBe(400);
+    expect((await stack.exec({ command: "echo hi", timeout: 0 })).status).toBe(400);
+    expect((await stack.exec({ command: "echo hi", timeout: 3601 })).status).toBe(400);
+    expect((await stack.exec({ command: "echo hi", cwd: "relative/dir" })).status).toBe(400);
+    expect((await stack.exec([1, 2])).status).toBe(400);
+  });
+
+  it("answers 413 for a 17 KiB command and for an oversized body", async () => {
+    const res = await stack.exec({ command: `echo ${"a".repeat(17 * 1024)}` });
+    expect(res.status).toBe(413);
+    const huge = await stack.exec({ command: "echo hi", pad: "x".repeat(200 * 1024) });
+    expect(huge.status).toBe(413);
+  });
+
+  it("honours cwd and reports a missing one as 400", async () => {
+    const ok = await stack.exec({ command: "pwd", cwd: "/tmp" });
+    expect(ok.body.output).toBe("/tmp\n");
+    const missing = await stack.exec({ command: "pwd", cwd: "/nonexistent/dir" });
+    expect(missing.status).toBe(400);
+  });
+
+  it("lists all six services up on /health", async () => {
+    const res = await stack.health();
+    expect(res.status).toBe(200);
+    expect(res.body.services).toEqual({ gateway: "up", executor: "up", classifier: "up", concurrence: "up", sandbox: "up", breaker: "up" });
+  });
+
+  it("answers 404 and 405 for other paths and methods", async () => {
+    expect((await fetch(`${stack.url}/nope`)).status).toBe(404);
+    expect((await fetch(`${stack.url}/exec`)).status).toBe(405);
+  });
+});
+
+describe("a classifier killed with SIGKILL", () => {
+  let stack: Stack;
+  let recorded: string;
+  beforeAll(async () => {
+    const dir = (await import("node:fs")).mkdtempSync("/tmp/agent-sudo-rec-");
+    const rec = recorderShell(dir);
+    recorded = rec.log;
+    stack = await startStack({ env: { AGENT_SUDO_SHELL: rec.shell } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("makes /exec answer 503 and execute nothing, then recovers within 5 s", async () => {
+    const before = await stack.exec({ command: "echo before" });
+    expect(before.status).toBe(200);
+    const pid = stack.pids().classifier;
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid as number, "SIGKILL");
+    const down = await stack.exec({ command: "echo while-down" });
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ error: "unavailable", component: "classifier" });
+
+    const t0 = Date.now();
+    let res = down;
+    while (Date.now() - t0 < 5000) {
+      res = await stack.exec({ command: "echo after" });
+      if (res.status === 200) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(res.status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(stack.pids().classifier).not.toBe(pid);
+    const lines = readFileSync(recorded, "utf8").split("\n");
+    expect(lines).toContain("echo before");
+    expect(lines).toContain("echo after");
+    expect(lines).not.toContain("echo while-down");
+  });
+});

@@ -1,0 +1,137 @@
+// Starts a real agent-sudo stack (the supervisor and six processes) in a
+// temp state dir on a free loopback port, for end-to-end tests.
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** The repository root, whether this file runs from test/ or dist/test/. */
+function findRepoRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "services"))) return dir;
+  }
+  throw new Error(`no repository root above ${from}`);
+}
+
+export const repoRoot = findRepoRoot(import.meta.dirname);
+export const cliMain = join(repoRoot, "dist", "cli", "main.js");
+
+export interface Stack {
+  home: string;
+  url: string;
+  port: number;
+  token: string;
+  output: () => string;
+  /** Live pids by service, from run/supervisor.json. */
+  pids(): Record<string, number | null>;
+  exec(body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  health(): Promise<{ status: number; body: Record<string, unknown> }>;
+  waitHealthy(timeoutMs?: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => resolvePort(typeof addr === "object" && addr ? addr.port : 0));
+    });
+  });
+}
+
+/**
+ * A stand-in shell for tests that send commands which must never run for
+ * real: it records the command line it was given and executes nothing.
+ */
+export function recorderShell(dir: string): { shell: string; log: string } {
+  const log = join(dir, "recorded.log");
+  const shell = join(dir, "recorder.sh");
+  writeFileSync(log, "", { mode: 0o666 });
+  chmodSync(log, 0o666);
+  writeFileSync(shell, `#!/bin/sh\n# test stand-in: records, never executes\nprintf '%s\\n' "$2" >> '${log}'\necho recorded\n`, { mode: 0o755 });
+  return { shell, log };
+}
+
+export interface StackOptions {
+  env?: Record<string, string>;
+  home?: string;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), "agent-sudo-test-"));
+  const port = await freePort();
+  const token = `test-token-${Math.random().toString(36).slice(2)}-0123456789`;
+  let out = "";
+  const child: ChildProcess = spawn(process.execPath, [cliMain, "start"], {
+    env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_PORT: String(port), AGENT_SUDO_DEV_TOKEN: token, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack not ready in 30 s:\n${out}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(`ready ${url}`)) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`supervisor exited with ${code}:\n${out}`));
+    });
+  });
+
+  const request = async (method: string, path: string, body?: unknown, auth?: string) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: auth === undefined ? {} : { authorization: `Bearer ${auth}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      parsed = { raw: text };
+    }
+    return { status: res.status, body: parsed };
+  };
+
+  const stack: Stack = {
+    home,
+    url,
+    port,
+    token,
+    output: () => out,
+    pids() {
+      const status = JSON.parse(readFileSync(join(home, "run", "supervisor.json"), "utf8")) as { services: Record<string, { pid: number | null }> };
+      return Object.fromEntries(Object.entries(status.services).map(([k, v]) => [k, v.pid]));
+    },
+    exec: (body, tok = token) => request("POST", "/exec", body, tok),
+    health: () => request("GET", "/health"),
+    async waitHealthy(timeoutMs = 10_000) {
+      const t0 = Date.now();
+      while (Date.now() - t0 < timeoutMs) {
+        const h = await stack.health().catch(() => ({ status: 0, body: {} }));
+        if (h.status === 200) return Date.now() - t0;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error("stack did not become healthy");
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      if (!opts.home) rmSync(home, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
