@@ -7,12 +7,21 @@ import { parseExecBody, readBody } from "./body.js";
 import { healthOf, type ServiceClients } from "./clients.js";
 import type { ExecPipeline, HttpAnswer } from "./pipeline.js";
 import type { TokenVerifier } from "./tokens.js";
+import { type HookJudge, MAX_HOOK_BYTES, preToolUseAnswer } from "./hook.js";
 
 export interface Routes {
   tokens: TokenVerifier;
   pipeline: ExecPipeline;
+  hook: HookJudge;
   clients: ServiceClients;
   log: Logger;
+}
+
+/** Which listener a request came in on: the TCP port or the hook's Unix socket. */
+export interface Surface {
+  kind: "tcp" | "hook-socket";
+  /** Serve /v1/hook on TCP too (behind a Bearer token). */
+  hookOnTcp: boolean;
 }
 
 const WORD: Record<string, string> = {
@@ -22,6 +31,11 @@ const WORD: Record<string, string> = {
 };
 
 function send(res: ServerResponse, answer: HttpAnswer): void {
+  if (answer.status === 204) {
+    res.writeHead(204, { "cache-control": "no-store", ...answer.headers });
+    res.end();
+    return;
+  }
   const payload = JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     "content-type": "application/json",
@@ -55,14 +69,40 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   return { status: allUp ? 200 : 503, body: { status: allUp ? "ok" : "degraded", services } };
 }
 
-export function handler(routes: Routes) {
+const HOOK_EVENTS = ["/v1/hook", "/v1/hook/session-start", "/v1/hook/post-tool-use"];
+
+async function hookEvent(req: IncomingMessage, path: string, routes: Routes, surface: Surface): Promise<HttpAnswer> {
+  if (surface.kind === "tcp" && !routes.tokens.verify(req.headers.authorization)) {
+    req.resume();
+    return { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": "Bearer" } };
+  }
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, MAX_HOOK_BYTES);
+  } catch (err) {
+    if (path !== "/v1/hook") throw err;
+    const deny = preToolUseAnswer("deny", `agent-sudo: hook input refused: over ${MAX_HOOK_BYTES} bytes`);
+    return { ...deny, headers: { connection: "close" } };
+  }
+  if (path === "/v1/hook/session-start") return routes.hook.sessionStart();
+  if (path === "/v1/hook/post-tool-use") return routes.hook.postToolUse(raw);
+  return routes.hook.preToolUse(raw);
+}
+
+function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<HttpAnswer> {
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
+  if (!known.includes(path)) return Promise.resolve({ status: 404, body: { error: "not_found" } });
+  const method = path === "/health" ? "GET" : "POST";
+  if (req.method !== method) return Promise.resolve({ status: 405, body: { error: "method_not_allowed" } });
+  if (path === "/health") return health(routes);
+  if (path === "/exec") return exec(req, routes);
+  return hookEvent(req, path, routes, surface);
+}
+
+export function handler(routes: Routes, surface: Surface) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const path = (req.url ?? "/").split("?")[0];
-    let work: Promise<HttpAnswer>;
-    if (path === "/exec" && req.method === "POST") work = exec(req, routes);
-    else if (path === "/health" && req.method === "GET") work = health(routes);
-    else if (path === "/exec" || path === "/health") work = Promise.resolve({ status: 405, body: { error: "method_not_allowed" } });
-    else work = Promise.resolve({ status: 404, body: { error: "not_found" } });
+    const work = route(req, routes, surface);
     work
       .catch((err: unknown) => {
         if (err instanceof CodedError) return fromCoded(err);

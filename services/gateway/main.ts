@@ -12,6 +12,8 @@ import { createLogger } from "../shared/log.js";
 import { dropToServiceUser } from "../shared/skeleton.js";
 import { connectServices } from "./clients.js";
 import { handler } from "./http.js";
+import { HookJudge } from "./hook.js";
+import { bindHookSocket } from "./hook-socket.js";
 import { ExecPipeline } from "./pipeline.js";
 import { parseTokensFile, TokenVerifier } from "./tokens.js";
 
@@ -28,20 +30,29 @@ const tls = config.http.tls_cert && config.http.tls_key ? { cert: readFileSync(c
 
 const clients = connectServices(config);
 const pipeline = new ExecPipeline(clients, config, log);
-const onRequest = handler({ tokens, pipeline, clients, log });
+const routes = { tokens, pipeline, hook: new HookJudge(clients, config, log), clients, log };
+const onRequest = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });
 const server: Server = tls ? createHttpsServer(tls, onRequest) : createHttpServer(onRequest);
 server.requestTimeout = 3700_000;
 server.headersTimeout = 10_000;
+const hookServer = createHttpServer(handler(routes, { kind: "hook-socket", hookOnTcp: false }));
+hookServer.requestTimeout = 30_000;
 
-await new Promise<void>((resolve, reject) => {
-  server.once("error", reject);
-  server.listen(config.http.port, config.http.bind, () => resolve());
-});
+function listen(srv: Server, ...args: [number, string] | [string]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    srv.once("error", reject);
+    srv.listen(...(args as [number, string]), () => resolve());
+  });
+}
+
+await listen(server, config.http.port, config.http.bind);
+await bindHookSocket(hookServer, config);
 dropToServiceUser(config, "gateway");
 log.info({ bind: config.http.bind, port: config.http.port, tls: Boolean(tls), uid: process.getuid?.() }, "serving");
 
 const stop = (signal: string) => {
   log.info({ signal }, "stopping");
+  hookServer.close();
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 2000).unref();
 };

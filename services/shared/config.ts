@@ -57,6 +57,16 @@ const ConfigFile = z
       })
       .strict()
       .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB }),
+    hook: z
+      .object({
+        mode: z.enum(["conservative", "routed"]).default("conservative"),
+        // Group that may use hook.sock (0660); unset: only the gateway's user and root.
+        socket_group: z.string().min(1).optional(),
+        // Also serve /v1/hook on the TCP port, behind a Bearer token.
+        tcp: z.boolean().default(false),
+      })
+      .strict()
+      .default({ mode: "conservative", tcp: false }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
   })
@@ -101,6 +111,9 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   if (env.AGENT_SUDO_HOST_ID !== undefined) out.host_id = env.AGENT_SUDO_HOST_ID;
   if (env.AGENT_SUDO_SHELL !== undefined) executor.shell = env.AGENT_SUDO_SHELL;
   if (env.AGENT_SUDO_POLICIES !== undefined) out.policies_dir = env.AGENT_SUDO_POLICIES;
+  if (env.AGENT_SUDO_HOOK_MODE !== undefined) {
+    out.hook = { ...((raw.hook as Record<string, unknown> | undefined) ?? {}), mode: env.AGENT_SUDO_HOOK_MODE };
+  }
   out.http = http;
   out.executor = executor;
   return out;
@@ -132,6 +145,10 @@ export function loadConfig(home: string = defaultHome()): Config {
     policiesDir: resolve(parsed.data.policies_dir ?? join(repoRoot, "policies")),
     repoRoot,
   };
+}
+
+export function hookSocketPath(config: Config): string {
+  return join(config.runDir, "hook.sock");
 }
 
 export function socketPath(config: Config, service: ServiceName): string {

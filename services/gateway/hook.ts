@@ -1,0 +1,137 @@
+// /v1/hook: Claude Code's hook events, judged by the classifier. The answer
+// is exactly Claude Code's hook schema; no opinion is 204 (the client prints
+// nothing and Claude Code shows its normal prompt). Anything malformed is a
+// deny with a reason — never an allow.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import type { Config } from "../shared/config.js";
+import { CodedError } from "../shared/errors.js";
+import type { Logger } from "../shared/log.js";
+import { tierFromEnum, type TierNumber } from "../shared/tier.js";
+import { parseJson } from "./body.js";
+import { call, type ServiceClients } from "./clients.js";
+import type { HttpAnswer } from "./pipeline.js";
+
+export const MAX_HOOK_BYTES = 1024 * 1024;
+
+const PreToolUse = z.object({
+  hook_event_name: z.literal("PreToolUse"),
+  tool_name: z.string().max(256),
+  tool_input: z.record(z.string(), z.unknown()),
+  cwd: z.string().max(4096).optional(),
+  session_id: z.string().max(256).optional(),
+  tool_use_id: z.string().max(256).optional(),
+});
+
+const BashInput = z.object({ command: z.string().min(1).max(16 * 1024) });
+
+/** `agent-sudo exec -- 'CMD'` alone, the argument one single-quoted word (with '\'' escapes). */
+const ROUTED_EXEC = /^agent-sudo exec -- '(?:[^']|'\\'')*'$/;
+
+export type HookDecision = "allow" | "deny";
+
+export function preToolUseAnswer(decision: HookDecision, reason: string): HttpAnswer {
+  return {
+    status: 200,
+    body: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } },
+  };
+}
+
+const NO_OPINION: HttpAnswer = { status: 204, body: {} };
+
+/** Single-quotes a command for the route message so it can be pasted back as is. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function routeMessage(command: string, tier: TierNumber, reason: string): string {
+  return (
+    `agent-sudo: tier ${tier} (${reason}). Not run directly. Run it through the broker, which trials, ` +
+    `snapshots and audits it: agent-sudo exec -- ${shellQuote(command)}`
+  );
+}
+
+export class HookJudge {
+  constructor(
+    private readonly clients: ServiceClients,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {}
+
+  /** Parses a raw hook body; any defect becomes a deny. */
+  async preToolUse(raw: Buffer): Promise<HttpAnswer> {
+    let input: z.infer<typeof PreToolUse>;
+    try {
+      if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) throw new CodedError("BAD_REQUEST", "input starts with a byte-order mark");
+      const parsed = PreToolUse.safeParse(parseJson(raw));
+      if (!parsed.success) throw new CodedError("BAD_REQUEST", `not a PreToolUse event (${parsed.error.issues[0]?.path.join(".") ?? "shape"})`);
+      input = parsed.data;
+    } catch (err) {
+      const detail = err instanceof CodedError ? (err.detail ?? err.code) : "unreadable input";
+      return preToolUseAnswer("deny", `agent-sudo: hook input refused: ${detail}`);
+    }
+    if (input.tool_name !== "Bash") return NO_OPINION;
+    const bash = BashInput.safeParse(input.tool_input);
+    if (!bash.success) return preToolUseAnswer("deny", "agent-sudo: Bash tool_input.command missing or over 16 KiB");
+    return this.judge(bash.data.command, input.cwd ?? "");
+  }
+
+  private async judge(command: string, cwd: string): Promise<HttpAnswer> {
+    const mode = this.config.hook.mode;
+    if (mode === "routed" && ROUTED_EXEC.test(command)) {
+      return preToolUseAnswer("allow", "agent-sudo: routed through /exec, which judges the command inside");
+    }
+    const requestId = randomUUID();
+    const { classifier } = this.clients;
+    const cleanCwd = cwd.startsWith("/") && !cwd.includes("\0") ? cwd : "";
+    let verdict;
+    try {
+      verdict = await call(classifier, classifier.classify, { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE }, 2000);
+    } catch (err) {
+      this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: classifier unavailable");
+      return preToolUseAnswer("deny", "agent-sudo: the classifier is unavailable, so Bash is blocked (fail closed)");
+    }
+    const tier = tierFromEnum(verdict.tier);
+    const why = `tier ${tier}, rule ${verdict.rule}: ${verdict.reason}`;
+    this.log.info({ request_id: requestId, tier, rule: verdict.rule, mode }, "hook judged");
+    if (tier === 4) return preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
+    if (mode === "conservative") {
+      return tier === 0 && verdict.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
+    }
+    if (tier <= 1) return preToolUseAnswer("allow", `agent-sudo: ${why}`);
+    return preToolUseAnswer("deny", routeMessage(command, tier, `${verdict.rule}: ${verdict.reason}`));
+  }
+
+  /** SessionStart: a self-test the agent sees as additional context. */
+  async sessionStart(): Promise<HttpAnswer> {
+    const { classifier } = this.clients;
+    const probe = (command: string) =>
+      call(classifier, classifier.classify, { requestId: randomUUID(), command, cwd: "", host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE }, 2000);
+    let context: string;
+    try {
+      const [safe, bad] = await Promise.all([probe("git status"), probe("rm -rf /")]);
+      const passed = tierFromEnum(safe.tier) === 0 && tierFromEnum(bad.tier) === 4;
+      const digest = Buffer.from(safe.policyDigest).toString("hex").slice(0, 12);
+      context = passed
+        ? `agent-sudo: gateway up, mode ${this.config.hook.mode}, host ${this.config.host_id}, policy ${digest}; self-test passed.`
+        : `agent-sudo: SELF-TEST FAILED (git status → tier ${tierFromEnum(safe.tier)}, rm -rf / → tier ${tierFromEnum(bad.tier)}). Treat every Bash command with suspicion and tell the user.`;
+    } catch {
+      context =
+        "agent-sudo: the gateway cannot reach its classifier, so every Bash command will be denied (fail closed). " +
+        "The user can set AGENT_SUDO_HOOK_ESCAPE=1 to fall back to normal permission prompts.";
+    }
+    return { status: 200, body: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
+  }
+
+  /** PostToolUse: the outcome, for the audit and the learned allowlist. */
+  async postToolUse(raw: Buffer): Promise<HttpAnswer> {
+    try {
+      const event = parseJson(raw) as { tool_name?: unknown; tool_input?: { command?: unknown }; tool_response?: unknown };
+      if (event.tool_name === "Bash") this.log.info({ command: String(event.tool_input?.command ?? "").slice(0, 200) }, "hook: post-tool-use");
+    } catch {
+      // an unreadable outcome is dropped; it never changes a decision
+    }
+    return NO_OPINION;
+  }
+}
