@@ -1,8 +1,9 @@
-// Runs one command: `SHELL -c COMMAND` through execa, in its own process
-// group, with no stdin, a scrubbed environment, capped output and a timeout
+// Runs one command: `SHELL -c COMMAND` with node:child_process (execa cost
+// ~1 ms more per command and a dozen more modules in the root process), in
+// its own process group, with no stdin, a scrubbed environment, capped output and a timeout
 // that kills the whole group. When the shell exits, anything it left in its
 // group is killed too: no root process outlives its request.
-import { execa } from "execa";
+import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
 
@@ -65,15 +66,11 @@ function killGroup(pid: number | undefined): void {
 
 export async function runCommand(spec: RunSpec): Promise<RunResult> {
   const started = process.hrtime.bigint();
-  const child = execa(spec.shell, ["-c", spec.command], {
+  const child = spawn(spec.shell, ["-c", spec.command], {
     cwd: spec.cwd,
     env: spec.env,
-    extendEnv: false,
-    stdin: "ignore",
+    stdio: ["ignore", "pipe", "pipe"],
     detached: true,
-    buffer: false,
-    reject: false,
-    cleanup: true,
     ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
   });
   const out = new CappedSink(spec.stdoutCap);
@@ -95,18 +92,21 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     // closes the pipes a background child would hold open.
     killGroup(child.pid);
   });
-  const result = await child;
+  const spawnError = await new Promise<Error | undefined>((resolve) => {
+    child.once("error", (e) => resolve(e));
+    child.once("close", () => resolve(undefined));
+  });
   clearTimeout(timer);
   killGroup(child.pid);
   const durationMs = Number((process.hrtime.bigint() - started) / 1_000_000n);
 
   const exitSignal = signal as NodeJS.Signals | null;
-  let exitCode = (code as number | null) ?? result.exitCode ?? -1;
+  let exitCode = (code as number | null) ?? -1;
   if (exitSignal) exitCode = 128 + (constants.signals[exitSignal] ?? 0);
   if (timedOut) exitCode = 124;
-  if (result.failed && code === null && !exitSignal && !timedOut) {
+  if (spawnError) {
     // spawn itself failed (shell missing, bad uid …)
-    return { exitCode: 127, stdout: Buffer.alloc(0), stderr: Buffer.from(`${result.shortMessage}\n`), truncated: false, timedOut, signal: "", durationMs };
+    return { exitCode: 127, stdout: Buffer.alloc(0), stderr: Buffer.from(`${spec.shell}: ${spawnError.message}\n`), truncated: false, timedOut, signal: "", durationMs };
   }
   return {
     exitCode,
