@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 
-import { ExecuteRequest, ExecutorServiceService, type ExecuteResponse } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import { ExecuteRequest, ExecutorServiceService, type ExecuteResponse, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPublicKey, SIGNER_ROLE, SIGNERS } from "../shared/keys.js";
@@ -20,7 +20,8 @@ import { healthRpc, runService } from "../shared/skeleton.js";
 import { ExecutionGate } from "./limit.js";
 import { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
-import { verifyQuorum, type PinnedKey } from "./verify.js";
+import { checkQuorum, type PinnedKey } from "./verify.js";
+import { UndoStore } from "./undo.js";
 import { vetoed } from "./veto.js";
 
 const ExecuteShape = z.object({
@@ -33,12 +34,16 @@ const ExecuteShape = z.object({
   attestations: z
     .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
     .max(8),
+  undoPaths: z.array(z.string().min(1).max(4096)).max(4096),
 });
+
+const RollbackShape = z.object({ requestId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/), undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
 
 interface State {
   pinned: Map<string, PinnedKey>;
   replay: ReplayMemory;
   gate: ExecutionGate;
+  undo: UndoStore;
 }
 
 function prepare(config: Config): State {
@@ -47,7 +52,10 @@ function prepare(config: Config): State {
   const dir = join(config.stateDir, "executor");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const replay = new ReplayMemory(join(dir, "replay.log"));
-  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue) };
+  const undo = new UndoStore(join(dir, "undo"));
+  undo.prune();
+  setInterval(() => undo.prune(), 3600_000).unref();
+  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo };
 }
 
 function account(runAs: string): Account {
@@ -71,13 +79,16 @@ async function execute(req: ExecuteRequest, state: State, config: Config, log: L
   const veto = vetoed(req.command);
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
-  const tier = verifyQuorum(req, state.pinned, state.replay);
+  const { tier } = checkQuorum(req, state.pinned, state.replay);
   const who = account(req.runAs);
   const cwd = req.cwd || who.home || "/";
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
   const release = await state.gate.acquire();
   try {
-    log.info({ tier, run_as: who.name, cwd }, "executing");
+    // Tier >= 1 always gets an undo record, even with an empty plan, so a
+    // rollback request has something to answer to.
+    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths) : "";
+    log.info({ tier, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
     const switchUser = isRoot() && who.uid !== process.getuid?.();
     const result = await runCommand({
       shell: config.executor.shell,
@@ -98,6 +109,7 @@ async function execute(req: ExecuteRequest, state: State, config: Config, log: L
       durationMs: result.durationMs,
       timedOut: result.timedOut,
       signal: result.signal,
+      undoId,
     };
   } finally {
     release();
@@ -112,6 +124,14 @@ await runService<State>({
   prepare,
   table: (state, config) => ({
     Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger) => execute(req, state, config, log) },
+    Rollback: {
+      schema: RollbackShape,
+      handle: async (req: RollbackRequest, log: Logger) => {
+        const result = state.undo.rollback(req.undoId);
+        log.warn({ undo_id: req.undoId, ...result }, "rolled back");
+        return result;
+      },
+    },
     Health: healthRpc("executor", () => JSON.stringify(state.gate.load)),
   }),
 });

@@ -4,7 +4,7 @@
 import { timingSafeEqual, verify, type KeyObject } from "node:crypto";
 import { Decision, Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { commandDigest } from "../shared/attestation.js";
+import { commandDigest, touchedDigest } from "../shared/attestation.js";
 import { CodedError } from "../shared/errors.js";
 import { tierFromEnum, type TierNumber } from "../shared/tier.js";
 import type { ReplayMemory } from "./replay.js";
@@ -57,6 +57,11 @@ function checkOne(att: ExecuteRequest["attestations"][number], pinned: ReadonlyM
  * the classifier signed. Throws a CodedError on any failure.
  */
 export function verifyQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): TierNumber {
+  return checkQuorum(req, pinned, replay, now).tier;
+}
+
+/** verifyQuorum, also returning the verified decisions by role. */
+export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { tier: TierNumber; byRole: ReadonlyMap<Role, Decision> } {
   if (req.attestations.length === 0) throw new CodedError("ATTESTATION_MISSING", "no attestations");
   const digest = commandDigest({ command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs });
   const byRole = new Map<Role, Decision>();
@@ -78,9 +83,13 @@ export function verifyQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, Pi
   }
   const trial = byRole.get(Role.ROLE_SANDBOX);
   if (tier === 2 && trial && !trial.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
+  // The undo plan of a trialled command is the trial's own touched list.
+  if (tier === 2 && trial && !sameBytes(trial.touchedDigest, touchedDigest(req.undoPaths))) {
+    throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the trial's touched list");
+  }
 
   const nonces = [...byRole.values()].map((d) => ({ nonceHex: Buffer.from(d.nonce).toString("hex"), expiresAt: d.expiresAt }));
   if (nonces.some((n) => replay.has(n.nonceHex))) throw new CodedError("ATTESTATION_REPLAYED");
   replay.record(nonces);
-  return tier;
+  return { tier, byRole };
 }

@@ -14,6 +14,7 @@ import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import type { Caller } from "./tokens.js";
+import { undoPlan } from "./undo-plan.js";
 
 export interface HttpAnswer {
   status: number;
@@ -89,6 +90,7 @@ export class ExecPipeline {
       throw refused(4, verdict.reason, requestId);
     }
     const attestations: Attestation[] = [verdict.attestation];
+    let undoPaths: string[] = tier >= 1 ? undoPlan(body.command, body.cwd ?? "") : [];
     if (tier >= 1) {
       const lease = await call(breaker, breaker.lease, { requestId, commandDigest: commandDigest(binding), tier: tierToEnum(tier), host: binding.host }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
         throw failedCall("breaker", e, requestId, tier);
@@ -102,6 +104,7 @@ export class ExecPipeline {
       });
       if (!report.ok || !report.attestation) throw refused(2, `sandbox trial failed: ${report.findings.join("; ") || "not ok"}`, requestId);
       attestations.push(report.attestation);
+      undoPaths = report.touchedPaths;
     }
     if (tier === 3) {
       const second = await call(concurrence, concurrence.concur, classifyReq, CONTROL_DEADLINE_MS).catch((e: unknown) => {
@@ -112,7 +115,7 @@ export class ExecPipeline {
       }
       attestations.push(second.attestation);
     }
-    const result = await call(executor, executor.execute, { requestId, ...binding, timeoutS: body.timeout, attestations }, (body.timeout + 15) * 1000).catch((e: unknown) => {
+    const result = await call(executor, executor.execute, { requestId, ...binding, timeoutS: body.timeout, attestations, undoPaths }, (body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw failedCall("executor", e, requestId, tier);
     });
@@ -127,6 +130,7 @@ export class ExecPipeline {
         request_id: requestId,
         duration_ms: Math.round(performance.now() - started),
         truncated: result.truncated,
+        ...(result.undoId ? { undo_id: result.undoId } : {}),
         ...(result.timedOut ? { timed_out: true } : {}),
       },
     };

@@ -61,3 +61,15 @@ export function signDecision(signer: string, key: KeyObject, f: DecisionFields):
   const bytes = Buffer.from(Decision.encode(decision).finish());
   return Attestation.create({ signer, decision: bytes, signature: sign(null, bytes, key) });
 }
+
+/**
+ * The digest a sandbox trial report binds for its touched-path list and the
+ * executor re-derives from the undo plan it is given: sha256 over the sorted,
+ * de-duplicated paths, each followed by a newline.
+ */
+export function touchedDigest(paths: readonly string[]): Buffer {
+  const hash = createHash("sha256");
+  hash.update("agent-sudo/touched/v1\0");
+  for (const p of [...new Set(paths)].sort()) hash.update(`${p}\n`);
+  return hash.digest();
+}

@@ -34,6 +34,12 @@ export interface ExecuteRequest {
   runAs: string;
   timeoutS: number;
   attestations: Attestation[];
+  /**
+   * Tier >= 1: the absolute paths to capture before running (the sandbox's
+   * touched-path list when there was a trial; for tier 2 it must match the
+   * trial's touched_digest).
+   */
+  undoPaths: string[];
 }
 
 export interface ExecuteResponse {
@@ -44,10 +50,23 @@ export interface ExecuteResponse {
   durationMs: number;
   timedOut: boolean;
   signal: string;
+  /** empty when nothing was captured */
+  undoId: string;
+}
+
+export interface RollbackRequest {
+  requestId: string;
+  undoId: string;
+}
+
+export interface RollbackResponse {
+  restored: string[];
+  removed: string[];
+  failed: string[];
 }
 
 function createBaseExecuteRequest(): ExecuteRequest {
-  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, attestations: [] };
+  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, attestations: [], undoPaths: [] };
 }
 
 export const ExecuteRequest: MessageFns<ExecuteRequest> = {
@@ -72,6 +91,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     for (const v of message.attestations) {
       Attestation.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.undoPaths) {
+      writer.uint32(66).string(v!);
     }
     return writer;
   },
@@ -145,6 +167,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.attestations.push(Attestation.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.undoPaths.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -169,6 +199,7 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.runAs = object.runAs ?? "";
     message.timeoutS = object.timeoutS ?? 0;
     message.attestations = object.attestations?.map((e) => Attestation.fromPartial(e)) || [];
+    message.undoPaths = object.undoPaths?.map((e) => e) || [];
     return message;
   },
 };
@@ -182,6 +213,7 @@ function createBaseExecuteResponse(): ExecuteResponse {
     durationMs: 0,
     timedOut: false,
     signal: "",
+    undoId: "",
   };
 }
 
@@ -207,6 +239,9 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     }
     if (message.signal !== "") {
       writer.uint32(58).string(message.signal);
+    }
+    if (message.undoId !== "") {
+      writer.uint32(66).string(message.undoId);
     }
     return writer;
   },
@@ -280,6 +315,14 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
             message.signal = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.undoId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -304,6 +347,153 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     message.durationMs = object.durationMs ?? 0;
     message.timedOut = object.timedOut ?? false;
     message.signal = object.signal ?? "";
+    message.undoId = object.undoId ?? "";
+    return message;
+  },
+};
+
+function createBaseRollbackRequest(): RollbackRequest {
+  return { requestId: "", undoId: "" };
+}
+
+export const RollbackRequest: MessageFns<RollbackRequest> = {
+  encode(message: RollbackRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.undoId !== "") {
+      writer.uint32(18).string(message.undoId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollbackRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollbackRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.undoId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RollbackRequest>, I>>(base?: I): RollbackRequest {
+    return RollbackRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollbackRequest>, I>>(object: I): RollbackRequest {
+    const message = createBaseRollbackRequest();
+    message.requestId = object.requestId ?? "";
+    message.undoId = object.undoId ?? "";
+    return message;
+  },
+};
+
+function createBaseRollbackResponse(): RollbackResponse {
+  return { restored: [], removed: [], failed: [] };
+}
+
+export const RollbackResponse: MessageFns<RollbackResponse> = {
+  encode(message: RollbackResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.restored) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.removed) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.failed) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollbackResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollbackResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.restored.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.removed.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.failed.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RollbackResponse>, I>>(base?: I): RollbackResponse {
+    return RollbackResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollbackResponse>, I>>(object: I): RollbackResponse {
+    const message = createBaseRollbackResponse();
+    message.restored = object.restored?.map((e) => e) || [];
+    message.removed = object.removed?.map((e) => e) || [];
+    message.failed = object.failed?.map((e) => e) || [];
     return message;
   },
 };
@@ -319,6 +509,15 @@ export const ExecutorServiceService = {
     responseSerialize: (value: ExecuteResponse): Buffer => Buffer.from(ExecuteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExecuteResponse => ExecuteResponse.decode(value),
   },
+  rollback: {
+    path: "/agent_sudo.v1.ExecutorService/Rollback" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RollbackRequest): Buffer => Buffer.from(RollbackRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RollbackRequest => RollbackRequest.decode(value),
+    responseSerialize: (value: RollbackResponse): Buffer => Buffer.from(RollbackResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RollbackResponse => RollbackResponse.decode(value),
+  },
   health: {
     path: "/agent_sudo.v1.ExecutorService/Health" as const,
     requestStream: false as const,
@@ -332,6 +531,7 @@ export const ExecutorServiceService = {
 
 export interface ExecutorServiceServer extends UntypedServiceImplementation {
   execute: handleUnaryCall<ExecuteRequest, ExecuteResponse>;
+  rollback: handleUnaryCall<RollbackRequest, RollbackResponse>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
 }
 
@@ -350,6 +550,21 @@ export interface ExecutorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExecuteResponse) => void,
+  ): ClientUnaryCall;
+  rollback(
+    request: RollbackRequest,
+    callback: (error: ServiceError | null, response: RollbackResponse) => void,
+  ): ClientUnaryCall;
+  rollback(
+    request: RollbackRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RollbackResponse) => void,
+  ): ClientUnaryCall;
+  rollback(
+    request: RollbackRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RollbackResponse) => void,
   ): ClientUnaryCall;
   health(
     request: HealthRequest,
