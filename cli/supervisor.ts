@@ -9,6 +9,7 @@ import { request } from "node:http";
 import { request as requestTls } from "node:https";
 import { join } from "node:path";
 import { type Config, SERVICES, type ServiceName } from "../services/shared/config.js";
+import { isRoot } from "../services/shared/privilege.js";
 
 const ENTRY: Record<ServiceName, string> = {
   executor: "services/executor/main.js",
@@ -54,7 +55,8 @@ export class Supervisor {
     }
     unit.starts.push(now);
     const log = openSync(this.logPath(unit), "a", 0o600);
-    const child = spawn(process.execPath, ["--enable-source-maps", join(this.distDir, ENTRY[unit.name])], {
+    const [command, ...args] = this.commandLine(unit.name);
+    const child = spawn(command as string, args, {
       env: { ...process.env, AGENT_SUDO_HOME: this.config.home },
       stdio: ["ignore", log, log],
     });
@@ -62,6 +64,13 @@ export class Supervisor {
     unit.child = child;
     child.once("exit", (code, signal) => this.exited(unit, child, code, signal));
     this.writeStatus();
+  }
+
+  /** node + entry; the executor wrapped in `unshare --net` when it should have no network. */
+  private commandLine(name: ServiceName): string[] {
+    const node = [process.execPath, "--enable-source-maps", join(this.distDir, ENTRY[name])];
+    if (name === "executor" && this.config.executor.private_network && isRoot()) return ["unshare", "--net", "--", ...node];
+    return node;
   }
 
   private exited(unit: Unit, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {

@@ -6,6 +6,7 @@
 // serves a closed table (Execute, Health) on a 0600 socket owned by the
 // gateway's user; it has no network (systemd PrivateNetwork=yes). On any
 // doubt it refuses; on losing its replay memory it does not start.
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
@@ -22,6 +23,7 @@ import { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
+import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
 
 const ExecuteShape = z.object({
@@ -44,6 +46,7 @@ interface State {
   replay: ReplayMemory;
   gate: ExecutionGate;
   undo: UndoStore;
+  journal: Journal;
 }
 
 function prepare(config: Config): State {
@@ -55,7 +58,8 @@ function prepare(config: Config): State {
   const undo = new UndoStore(join(dir, "undo"));
   undo.prune();
   setInterval(() => undo.prune(), 3600_000).unref();
-  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo };
+  const journal = openJournal(join(dir, "journal.log"));
+  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal };
 }
 
 function account(runAs: string): Account {
@@ -75,7 +79,23 @@ function scrubbedEnv(who: Account): Record<string, string> {
   };
 }
 
+/** Every refusal goes into the journal too, then propagates. */
 async function execute(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
+  try {
+    return await executeChecked(req, state, config, log);
+  } catch (err) {
+    if (err instanceof CodedError && err.code !== "BUSY") {
+      state.journal.append({ event: "refused", request_id: req.requestId, code: err.code, command_sha256: sha256(req.command) });
+    }
+    throw err;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+async function executeChecked(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
   const veto = vetoed(req.command);
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
@@ -88,6 +108,7 @@ async function execute(req: ExecuteRequest, state: State, config: Config, log: L
     // Tier >= 1 always gets an undo record, even with an empty plan, so a
     // rollback request has something to answer to.
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths) : "";
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId });
     log.info({ tier, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
     const switchUser = isRoot() && who.uid !== process.getuid?.();
     const result = await runCommand({
@@ -100,6 +121,7 @@ async function execute(req: ExecuteRequest, state: State, config: Config, log: L
       stdoutCap: config.executor.stdout_cap_bytes,
       stderrCap: config.executor.stderr_cap_bytes,
     });
+    state.journal.append({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
     log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");
     return {
       exitCode: result.exitCode,
@@ -128,6 +150,7 @@ await runService<State>({
       schema: RollbackShape,
       handle: async (req: RollbackRequest, log: Logger) => {
         const result = state.undo.rollback(req.undoId);
+        state.journal.append({ event: "rollback", request_id: req.requestId, undo_id: req.undoId, ...result });
         log.warn({ undo_id: req.undoId, ...result }, "rolled back");
         return result;
       },

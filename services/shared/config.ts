@@ -54,9 +54,13 @@ const ConfigFile = z
         queue: z.number().int().min(0).max(256).default(16),
         stdout_cap_bytes: z.number().int().min(1).max(16 * MiB).default(MiB),
         stderr_cap_bytes: z.number().int().min(1).max(16 * MiB).default(256 * KiB),
+        // Under `agent-sudo start` as root: run the executor in its own
+        // network namespace (only a down loopback), as systemd's
+        // PrivateNetwork=yes does in deployment.
+        private_network: z.boolean().default(true),
       })
       .strict()
-      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB }),
+      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB, private_network: true }),
     hook: z
       .object({
         mode: z.enum(["conservative", "routed"]).default("conservative"),
