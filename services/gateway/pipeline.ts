@@ -52,6 +52,18 @@ function refused(tier: TierNumber, reason: string, requestId: string): Refusal {
   return new Refusal({ status: 403, body: { error: "refused", tier, reason, request_id: requestId } });
 }
 
+/**
+ * Who a command runs as: a caller mapped to a user (tokens.json `run_as`)
+ * runs as that user, unless the command is `sudo CMD` (no sudo options):
+ * then CMD runs as root, judged as the sudo surface. Callers without a
+ * mapping run as root, and a leading plain `sudo` is dropped.
+ */
+export function effectiveCommand(command: string, callerRunAs: string): { command: string; runAs: string } {
+  const sudo = /^sudo[ \t]+(?![-\s])([\s\S]+)$/.exec(command);
+  if (sudo?.[1]) return { command: sudo[1], runAs: "" };
+  return { command, runAs: callerRunAs };
+}
+
 export class ExecPipeline {
   constructor(
     private readonly clients: ServiceClients,
@@ -77,7 +89,8 @@ export class ExecPipeline {
   }
 
   private async pipeline(body: ExecRequest, caller: Caller, requestId: string, started: number, log: Logger): Promise<HttpAnswer> {
-    const binding = { command: body.command, cwd: body.cwd ?? "", host: this.config.host_id, runAs: caller.runAs };
+    const { command, runAs } = effectiveCommand(body.command, caller.runAs);
+    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs };
     const classifyReq: ClassifyRequest = { requestId, ...binding, source: Source.SOURCE_SUDO };
     const { classifier, breaker, sandbox, concurrence, executor } = this.clients;
     const verdict = await call(classifier, classifier.classify, classifyReq, CONTROL_DEADLINE_MS).catch((e: unknown) => {
@@ -90,7 +103,7 @@ export class ExecPipeline {
       throw refused(4, verdict.reason, requestId);
     }
     const attestations: Attestation[] = [verdict.attestation];
-    let undoPaths: string[] = tier >= 1 ? undoPlan(body.command, body.cwd ?? "") : [];
+    let undoPaths: string[] = tier >= 1 ? undoPlan(command, binding.cwd) : [];
     if (tier >= 1) {
       const lease = await call(breaker, breaker.lease, { requestId, commandDigest: commandDigest(binding), tier: tierToEnum(tier), host: binding.host }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
         throw failedCall("breaker", e, requestId, tier);
