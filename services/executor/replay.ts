@@ -9,6 +9,7 @@ export class ReplayMemory {
   private readonly seen = new Map<string, number>();
   private fd: number;
   private lines = 0;
+  private linesAtCompact = 0;
 
   constructor(private readonly path: string) {
     if (existsSync(path)) {
@@ -38,7 +39,8 @@ export class ReplayMemory {
     writeSync(this.fd, text);
     fsyncSync(this.fd);
     this.lines += entries.length;
-    if (this.lines > 4 * this.seen.size + 10_000) this.compact();
+    // Every 10,000 lines, drop what has expired (compact prunes `seen` too).
+    if (this.lines - this.linesAtCompact >= 10_000) this.compact();
   }
 
   /** Rewrites the file with only the nonces still worth remembering. */
@@ -56,5 +58,6 @@ export class ReplayMemory {
     closeSync(this.fd);
     this.fd = openSync(this.path, "a", 0o600);
     this.lines = this.seen.size;
+    this.linesAtCompact = this.lines;
   }
 }

@@ -8,12 +8,15 @@ const TOP_LEVEL = "(?:bin|boot|dev|etc|home|lib|lib32|lib64|libx32|opt|proc|root
 // trailing slash or /*), `~`, `$HOME`/`${HOME}`.
 const ROOTISH = `(?:/+\\.?\\*?|/+${TOP_LEVEL}/*\\*?|~/*\\*?|\\$\\{?HOME\\}?/*\\*?)`;
 const END = "(?=$|[\\s;&|)])";
+// A flag group with a recursive letter anywhere in it: -r, -rf, -fR, -Rfv, --recursive.
+const RECURSIVE = "-(?:-recursive|[a-zA-Z]*[rR][a-zA-Z]*)\\b";
+const RECURSIVE_UPPER = "-(?:-recursive|[a-zA-Z]*R[a-zA-Z]*)\\b";
 
 const VETOES: ReadonlyArray<{ name: string; re: RegExp }> = [
-  { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s-(?:-recursive|[a-zA-Z]*[rR])\\b[^;&|]*\\s${ROOTISH}${END}`) },
-  { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${ROOTISH}${END}[^;&|]*\\s-(?:-recursive|[a-zA-Z]*[rR])\\b`) },
+  { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${RECURSIVE}[^;&|]*\\s${ROOTISH}${END}`) },
+  { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${ROOTISH}${END}[^;&|]*\\s${RECURSIVE}`) },
   { name: "no-preserve-root", re: /--no-preserve-root\b/ },
-  { name: "recursive-chmod-chown-of-system-path", re: new RegExp(`\\b(?:chmod|chown|chgrp)\\b[^;&|]*\\s-(?:-recursive|[a-zA-Z]*R)\\b[^;&|]*\\s${ROOTISH}${END}`) },
+  { name: "recursive-chmod-chown-of-system-path", re: new RegExp(`\\b(?:chmod|chown|chgrp)\\b[^;&|]*\\s${RECURSIVE_UPPER}[^;&|]*\\s${ROOTISH}${END}`) },
   { name: "make-filesystem", re: /(?:^|[\s;&|(/])mkfs(?:\.[a-z0-9]+)?\b/ },
   { name: "disk-wipe-or-partition", re: /(?:^|[\s;&|(/])(?:wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|blkdiscard)\b/ },
   { name: "write-onto-block-device", re: /\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b|tty\b)/ },
@@ -28,9 +31,15 @@ function flatten(command: string): string {
   return command.replace(/['"\\]/g, "").replace(/\s+/g, " ");
 }
 
-/** The name of the veto that refuses this command, or undefined. */
-export function vetoed(command: string): string | undefined {
+// In a system directory, a recursive delete of `*`, `.` or `./*` is one of it.
+const SYSTEM_CWD = new RegExp(`^${ROOTISH}$`);
+const RELATIVE_ALL = new RegExp(`\\brm\\b[^;&|]*\\s(?:${RECURSIVE}[^;&|]*\\s(?:\\.?/?\\*|\\.)${END}|(?:\\.?/?\\*|\\.)${END}[^;&|]*\\s${RECURSIVE})`);
+
+/** The name of the veto that refuses this command (run in `cwd`), or undefined. */
+export function vetoed(command: string, cwd = ""): string | undefined {
   const text = flatten(command);
   for (const veto of VETOES) if (veto.re.test(text)) return veto.name;
+  const dir = cwd.replace(/\/+$/, "") || (cwd ? "/" : "");
+  if (dir && SYSTEM_CWD.test(dir) && RELATIVE_ALL.test(text)) return "recursive-delete-in-system-dir";
   return undefined;
 }

@@ -1,0 +1,160 @@
+// runCommand for real: a real shell in a temp dir, no mocks.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand, type RunSpec } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "agent-sudo-run-"));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function spec(command: string, over: Partial<RunSpec> = {}): RunSpec {
+  return {
+    shell: "/bin/bash",
+    command,
+    cwd: dir,
+    timeoutS: 10,
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" },
+    stdoutCap: 1024 * 1024,
+    stderrCap: 256 * 1024,
+    ...over,
+  };
+}
+
+/** A pid is gone when it no longer exists or is a zombie awaiting its reaper. */
+function gone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "Z" || state === "X";
+  } catch {
+    return true;
+  }
+}
+
+async function waitGone(pid: number, ms = 2000): Promise<boolean> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (gone(pid)) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return gone(pid);
+}
+
+describe("runCommand", () => {
+  it("captures stdout and stderr separately and reports exit 0", async () => {
+    const r = await runCommand(spec("echo out; echo err >&2"));
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.toString()).toBe("out\n");
+    expect(r.stderr.toString()).toBe("err\n");
+    expect(r.truncated).toBe(false);
+    expect(r.timedOut).toBe(false);
+    expect(r.signal).toBe("");
+    expect(r.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reports non-zero exit codes as they are", async () => {
+    expect((await runCommand(spec("exit 3"))).exitCode).toBe(3);
+    expect((await runCommand(spec("false"))).exitCode).toBe(1);
+    const ls = await runCommand(spec("ls /nonexistent-agent-sudo"));
+    expect(ls.exitCode).toBe(2);
+    expect(ls.stderr.toString()).toContain("nonexistent-agent-sudo");
+  });
+
+  it("reports death by signal as 128+n with the signal name", async () => {
+    const r = await runCommand(spec("kill -TERM $$"));
+    expect(r.exitCode).toBe(143);
+    expect(r.signal).toBe("SIGTERM");
+    expect(r.timedOut).toBe(false);
+  });
+
+  it("caps stdout, sets truncated, and lets the command run to completion", async () => {
+    const marker = join(dir, "cap-finished");
+    const r = await runCommand(spec(`head -c 200000 /dev/zero; echo done > ${marker}; exit 5`, { stdoutCap: 1000 }));
+    expect(r.stdout.length).toBe(1000);
+    expect(r.truncated).toBe(true);
+    expect(r.exitCode).toBe(5);
+    expect(r.timedOut).toBe(false);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("caps stderr too", async () => {
+    const r = await runCommand(spec("head -c 50000 /dev/zero >&2; echo ok", { stderrCap: 100 }));
+    expect(r.stderr.length).toBe(100);
+    expect(r.truncated).toBe(true);
+    expect(r.stdout.toString()).toBe("ok\n");
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("output exactly at the cap is not truncated", async () => {
+    const r = await runCommand(spec("printf 'abcdefghij'", { stdoutCap: 10 }));
+    expect(r.stdout.toString()).toBe("abcdefghij");
+    expect(r.truncated).toBe(false);
+  });
+
+  it("kills the whole process group on timeout, background child included", async () => {
+    const t0 = Date.now();
+    const r = await runCommand(spec("sleep 30 & echo $!; wait", { timeoutS: 1 }));
+    const elapsed = Date.now() - t0;
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBe(124);
+    expect(elapsed).toBeLessThan(5000);
+    const child = Number(r.stdout.toString().trim());
+    expect(child).toBeGreaterThan(1);
+    expect(await waitGone(child)).toBe(true);
+  });
+
+  it("kills a background child the shell left behind when it exits", async () => {
+    const r = await runCommand(spec("sleep 30 >/dev/null 2>&1 & echo $!"));
+    expect(r.exitCode).toBe(0);
+    expect(r.timedOut).toBe(false);
+    const child = Number(r.stdout.toString().trim());
+    expect(child).toBeGreaterThan(1);
+    expect(await waitGone(child)).toBe(true);
+  });
+
+  it("gives no stdin: reads get EOF at once", async () => {
+    const r = await runCommand(spec('read -r line; echo "rc=$? line=[$line]"; cat; echo end', { timeoutS: 5 }));
+    expect(r.timedOut).toBe(false);
+    expect(r.stdout.toString()).toBe("rc=1 line=[]\nend\n");
+  });
+
+  it("passes only the given environment: the test process's variables are absent", async () => {
+    process.env.AGENT_SUDO_RUN_SPEC_SECRET = "leak-me-if-you-can";
+    try {
+      const r = await runCommand(spec("env"));
+      expect(r.exitCode).toBe(0);
+      const env = r.stdout.toString();
+      expect(env).not.toContain("AGENT_SUDO_RUN_SPEC_SECRET");
+      expect(env).not.toContain("leak-me-if-you-can");
+      expect(env).toContain("LANG=C.UTF-8");
+      const names = env
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.slice(0, l.indexOf("=")));
+      // bash itself adds PWD, SHLVL and _; nothing else may appear.
+      expect(names.filter((n) => !["PATH", "LANG", "PWD", "SHLVL", "_"].includes(n))).toEqual([]);
+    } finally {
+      delete process.env.AGENT_SUDO_RUN_SPEC_SECRET;
+    }
+  });
+
+  it("honours cwd", async () => {
+    const sub = mkdtempSync(join(dir, "cwd-"));
+    writeFileSync(join(sub, "here.txt"), "x");
+    const r = await runCommand(spec("pwd; ls", { cwd: sub }));
+    expect(r.stdout.toString()).toBe(`${sub}\nhere.txt\n`);
+  });
+
+  it("reports a missing shell as exit 127 without throwing", async () => {
+    const r = await runCommand(spec("echo hi", { shell: join(dir, "no-such-shell") }));
+    expect(r.exitCode).toBe(127);
+    expect(r.stdout.length).toBe(0);
+    expect(r.timedOut).toBe(false);
+  });
+});
