@@ -7,7 +7,7 @@
 // no one: a refusal carries no attestation.
 import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { signDecision } from "../shared/attestation.js";
+import { signDecision, touchedDigest } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPrivateKey } from "../shared/keys.js";
@@ -15,6 +15,7 @@ import { ClassifyShape } from "../shared/shapes.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
 import { tierToEnum } from "../shared/tier.js";
 import { loadClassifierEngine } from "./load.js";
+import { undoPlan } from "./undo-plan.js";
 import type { Engine } from "./verdict.js";
 
 interface State {
@@ -26,6 +27,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
   if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
   const source = req.source === Source.SOURCE_CLAUDE ? "claude" : "sudo";
   const verdict = state.engine.classify({ command: req.command, cwd: req.cwd, host: config.host_id, source });
+  const undoPaths = verdict.tier >= 1 && verdict.tier <= 3 ? undoPlan(req.command, req.cwd) : [];
   const attestation =
     verdict.tier === 4
       ? undefined
@@ -37,6 +39,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
           policyDigest: state.engine.policyDigest,
           ttlS: config.decision_ttl_s,
           rule: verdict.rule,
+          touchedDigest: touchedDigest(undoPaths),
         });
   return {
     tier: tierToEnum(verdict.tier),
@@ -45,6 +48,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
     policyDigest: state.engine.policyDigest,
     attestation,
     explicit: verdict.explicit,
+    undoPaths,
   };
 }
 

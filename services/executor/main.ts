@@ -96,7 +96,7 @@ function sha256(text: string): string {
 }
 
 async function executeChecked(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
-  const veto = vetoed(req.command);
+  const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
   const { tier } = checkQuorum(req, state.pinned, state.replay);

@@ -83,8 +83,8 @@ function decisionFor(signer: Signer, req: ExecuteRequest, tier: TierNumber, now:
     nonce: o.nonce ?? randomBytes(16),
     rule: "test",
     trialOk: o.trialOk ?? signer === "sandbox",
-    // a trial report binds the touched-path list that becomes the undo plan
-    touchedDigest: signer === "sandbox" ? touchedDigest(o.touched ?? req.undoPaths) : Buffer.alloc(0),
+    // a trial report (tier 2) or the classifier (tiers 1, 3) binds the undo plan
+    touchedDigest: signer === "sandbox" || signer === "classifier" ? touchedDigest(o.touched ?? req.undoPaths) : Buffer.alloc(0),
   });
 }
 
@@ -191,7 +191,7 @@ describe("verifyQuorum accepts a complete, honest quorum", () => {
     const t = Math.floor(Date.now() / 1000);
     const req: ExecuteRequest = { requestId: "req-1", command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", timeoutS: 30, attestations: [], undoPaths: [] };
     const binding = { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs };
-    const atts = QUORUM[3].map((s) => signDecision(s, priv[s], { role: SIGNER_ROLE[s], requestId: req.requestId, binding, tier: 3, ttlS: 30, now: t }));
+    const atts = QUORUM[3].map((s) => signDecision(s, priv[s], { role: SIGNER_ROLE[s], requestId: req.requestId, binding, tier: 3, ttlS: 30, now: t, touchedDigest: touchedDigest([]) }));
     expect(verifyQuorum(withAtts(req, atts), pinned, replay, t)).toBe(3);
   });
 
@@ -438,6 +438,18 @@ describe("verifyQuorum refuses (property tests, fixed seed)", () => {
       .filter(([req, , other]) => !touchedDigest(req.undoPaths).equals(touchedDigest(other)))
       .map(([req, t, other]) => ({
         req: withAtts(req, [honest("classifier", req, 2, t), honest("breaker", req, 2, t), honest("sandbox", req, 2, t, { touched: other })]),
+        now: t,
+      })),
+  );
+
+  refuses(
+    "tier 1 or 3 with an undo plan that is not the classifier's",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(request, now, undoPaths, fc.constantFrom(1 as const, 3 as const))
+      .filter(([req, , other]) => !touchedDigest(req.undoPaths).equals(touchedDigest(other)))
+      .map(([req, t, other, tier]) => ({
+        req: withAtts(req, QUORUM[tier].map((s) => honest(s, req, tier, t, s === "classifier" ? { touched: other } : {}))),
         now: t,
       })),
   );

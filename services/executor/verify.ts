@@ -83,9 +83,11 @@ export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, Pin
   }
   const trial = byRole.get(Role.ROLE_SANDBOX);
   if (tier === 2 && trial && !trial.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
-  // The undo plan of a trialled command is the trial's own touched list.
-  if (tier === 2 && trial && !sameBytes(trial.touchedDigest, touchedDigest(req.undoPaths))) {
-    throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the trial's touched list");
+  // The undo plan is signed: the trial's touched list for tier 2, the
+  // classifier's path analysis otherwise. The gateway cannot choose it.
+  const planSigner = tier === 2 ? trial : classifier;
+  if (tier >= 1 && planSigner && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths))) {
+    throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the signed one");
   }
 
   const nonces = [...byRole.values()].map((d) => ({ nonceHex: Buffer.from(d.nonce).toString("hex"), expiresAt: d.expiresAt }));

@@ -14,7 +14,6 @@ import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import type { Caller } from "./tokens.js";
-import { undoPlan } from "./undo-plan.js";
 
 export interface HttpAnswer {
   status: number;
@@ -103,7 +102,8 @@ export class ExecPipeline {
       throw refused(4, verdict.reason, requestId);
     }
     const attestations: Attestation[] = [verdict.attestation];
-    let undoPaths: string[] = tier >= 1 ? undoPlan(command, binding.cwd) : [];
+    // The classifier's signed plan; for tier 2 the trial's touched list.
+    let undoPaths: string[] = verdict.undoPaths;
     if (tier >= 1) {
       const lease = await call(breaker, breaker.lease, { requestId, commandDigest: commandDigest(binding), tier: tierToEnum(tier), host: binding.host }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
         throw failedCall("breaker", e, requestId, tier);

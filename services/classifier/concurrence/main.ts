@@ -23,6 +23,7 @@ function concur(req: ClassifyRequest, key: Key, config: Config): ClassifyRespons
     reason,
     policyDigest: Buffer.alloc(0),
     explicit: false,
+    undoPaths: [],
     attestation: signDecision("concurrence", key, {
       role: Role.ROLE_CONCURRENCE,
       requestId: req.requestId,

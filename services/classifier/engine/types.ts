@@ -38,6 +38,8 @@ export interface SimpleCommand {
   stdin: StdinSource | null;
   /** Source text of the command, for the verdict. */
   source: string;
+  /** Set for a function definition (words empty): its name and whether its body calls itself. */
+  fn?: { name: string; recursive: boolean; forks: boolean };
 }
 
 export type VerbClass = "read" | "workspace-write" | "reproducible" | "live-service" | "catastrophic";

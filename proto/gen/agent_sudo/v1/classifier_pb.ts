@@ -54,6 +54,11 @@ export interface ClassifyResponse {
     | undefined;
   /** true when an explicit rule decided (not a heuristic or default). */
   explicit: boolean;
+  /**
+   * Tier 1-3: the paths to capture for undo. The attestation's
+   * touched_digest binds this list, so the gateway cannot choose it.
+   */
+  undoPaths: string[];
 }
 
 function createBaseClassifyRequest(): ClassifyRequest {
@@ -172,7 +177,15 @@ export const ClassifyRequest: MessageFns<ClassifyRequest> = {
 };
 
 function createBaseClassifyResponse(): ClassifyResponse {
-  return { tier: 0, rule: "", reason: "", policyDigest: Buffer.alloc(0), attestation: undefined, explicit: false };
+  return {
+    tier: 0,
+    rule: "",
+    reason: "",
+    policyDigest: Buffer.alloc(0),
+    attestation: undefined,
+    explicit: false,
+    undoPaths: [],
+  };
 }
 
 export const ClassifyResponse: MessageFns<ClassifyResponse> = {
@@ -194,6 +207,9 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
     }
     if (message.explicit !== false) {
       writer.uint32(48).bool(message.explicit);
+    }
+    for (const v of message.undoPaths) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -259,6 +275,14 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
             message.explicit = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.undoPaths.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -284,6 +308,7 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
       ? Attestation.fromPartial(object.attestation)
       : undefined;
     message.explicit = object.explicit ?? false;
+    message.undoPaths = object.undoPaths?.map((e) => e) || [];
     return message;
   },
 };

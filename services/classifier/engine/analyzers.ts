@@ -1,0 +1,119 @@
+// Arguments that are code in a small language of their own: SQL given to
+// psql/mysql/sqlite3, redis-cli commands, sed and awk programs, git's
+// code-bearing config keys. Everything else in an argument list is data.
+import type { HostId } from "../../shared/config.js";
+import type { TierNumber } from "../../shared/tier.js";
+import type { StdinSource, Word } from "./types.js";
+import { splitArgs } from "./writers.js";
+
+export interface Analysis {
+  tier: TierNumber;
+  rule: string;
+  reason: string;
+  /** "decide": the analysis sets the tier (SQL, redis); "floor": it only raises the rule's tier. */
+  kind: "decide" | "floor";
+  /** Code text the vetoes should scan. */
+  code?: string;
+}
+
+const SQL_READ = /^(select|show|explain(?!\s+analy[sz]e)|describe|desc|values|table|\\[a-z?+]+|with\b(?![\s\S]*\b(insert|update|delete|merge)\b)|set\s+search_path|begin|commit|rollback|end)\b/i;
+const SQL_CATASTROPHIC = /\b(drop\s+(database|schema|table|role|user|owned|extension|tablespace)|truncate|alter\s+system|delete\s+from\s+[\w."]+\s*(;|$)|update\s+[\w."]+\s+set\s+(?![\s\S]*\bwhere\b)|pg_terminate_backend|pg_drop_replication_slot|dropdb|rename\s+to)\b/i;
+
+function stripSql(sql: string): string {
+  return sql.replace(/--[^\n]*/g, " ").replace(/\/\*[\s\S]*?\*\//g, " ").replace(/'(?:[^']|'')*'/g, "''").replace(/\$\$[\s\S]*?\$\$/g, "''");
+}
+
+/** Judge SQL text: reads → 0, catastrophic DDL/DML → 4 on primary (3 on server-01), other writes → 3. */
+export function judgeSql(sql: string, host: HostId, tool: string): Analysis {
+  const stmts = stripSql(sql).split(/;|\\g\b/).map((s) => s.trim()).filter(Boolean);
+  if (stmts.length === 0) return { tier: 0, rule: `sql:${tool}`, reason: "no statements", kind: "decide" };
+  if (SQL_CATASTROPHIC.test(stripSql(sql) + ";")) {
+    return { tier: host === "primary" ? 4 : 3, rule: `sql:${tool}-destructive`, reason: "SQL that drops, truncates or rewrites whole tables", kind: "decide" };
+  }
+  if (stmts.every((s) => SQL_READ.test(s) && !/\binto\b/i.test(s))) return { tier: 0, rule: `sql:${tool}-read`, reason: "read-only SQL", kind: "decide" };
+  return { tier: 3, rule: `sql:${tool}-write`, reason: "SQL that changes a live database", kind: "decide" };
+}
+
+const PSQL_VALUES = new Set(["-c", "--command", "-f", "--file", "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-o", "--output", "-v", "--set", "--variable", "-F", "-R", "-P", "-T", "-L"]);
+const MYSQL_VALUES = new Set(["-e", "--execute", "-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S", "--socket"]);
+
+function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
+  const isPsql = tool === "psql";
+  const a = splitArgs(args, isPsql ? PSQL_VALUES : MYSQL_VALUES);
+  const inline = isPsql ? a.values.get("-c") ?? a.values.get("--command") : a.values.get("-e") ?? a.values.get("--execute");
+  if (inline) return inline.dynamic ? { tier: 3, rule: `sql:${tool}`, reason: "SQL computed at run time", kind: "decide" } : judgeSql(inline.text, host, tool);
+  if (isPsql && (a.flags.includes("-l") || a.flags.includes("--list") || a.flags.includes("--version") || a.flags.includes("-V"))) {
+    return { tier: 0, rule: "sql:psql-list", reason: "lists databases or prints the version", kind: "decide" };
+  }
+  if (!isPsql && (a.flags.includes("--version") || a.flags.includes("-V"))) return { tier: 0, rule: `sql:${tool}-version`, reason: "prints the version", kind: "decide" };
+  if (stdin && stdin.text !== null && !stdin.dynamic) return judgeSql(stdin.text, host, tool);
+  return { tier: 3, rule: `sql:${tool}-session`, reason: "SQL session or script against a live database", kind: "decide" };
+}
+
+function sqlite(args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
+  const a = splitArgs(args, new Set(["-cmd", "-separator", "-init"]));
+  const sql = a.positional[1];
+  const text = sql ? sql.text : stdin && !stdin.dynamic ? stdin.text : null;
+  if (text === null || sql?.dynamic) return { tier: 2, rule: "sql:sqlite3-session", reason: "sqlite session or computed SQL", kind: "decide" };
+  const j = judgeSql(text, host, "sqlite3");
+  return j.tier === 0 ? j : { ...j, tier: 2, reason: "SQL that changes a database file" };
+}
+
+const REDIS_READ = /^(get|mget|keys|scan|info|ping|ttl|pttl|type|exists|hget|hgetall|hkeys|hlen|llen|lrange|smembers|scard|zrange|zcard|strlen|dbsize|time|client\s+list|memory\s+usage|slowlog\s+get|--version|-v|config\s+get|monitor|--scan|--bigkeys|lastsave|role)\b/i;
+const REDIS_BAD = /^(flushall|flushdb|shutdown|config\s+set|debug|slaveof|replicaof|cluster\s+reset|script\s+flush|acl\s+(setuser|deluser)|module\s+load)\b/i;
+
+function redis(args: readonly Word[], host: HostId): Analysis {
+  const a = splitArgs(args, new Set(["-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"]));
+  const cmd = a.positional.map((w) => w.text).join(" ") || a.flags.filter((f) => /^--(scan|bigkeys|version)$/.test(f)).join(" ");
+  if (cmd === "") return { tier: 3, rule: "redis:session", reason: "interactive redis session", kind: "decide" };
+  if (REDIS_BAD.test(cmd)) return { tier: host === "primary" ? 4 : 3, rule: "redis:destructive", reason: "flushes, reconfigures or stops redis", kind: "decide" };
+  if (REDIS_READ.test(cmd)) return { tier: 0, rule: "redis:read", reason: "read-only redis command", kind: "decide" };
+  return { tier: 3, rule: "redis:write", reason: "changes live redis data", kind: "decide" };
+}
+
+const SED_EXEC = /(^|[;{}\n\d$/!])\s*[eEwWrR]\b|\/[gIiMmpe0-9]*[ew]\s*(;|}|$|\s)/;
+
+function sed(args: readonly Word[]): Analysis | null {
+  const a = splitArgs(args, new Set(["-e", "--expression", "-f", "--file", "-l", "-s"]));
+  if (a.values.has("-f") || a.values.has("--file")) return { tier: 2, rule: "analysis:sed-file", reason: "sed script from a file", kind: "floor" };
+  const scripts = [a.values.get("-e"), a.values.get("--expression"), a.values.has("-e") || a.values.has("--expression") ? undefined : a.positional[0]].filter((w): w is Word => w !== undefined);
+  if (scripts.some((w) => w.dynamic || SED_EXEC.test(w.text))) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that can run commands or write files", kind: "floor", code: scripts.map((w) => w.text).join("\n") };
+  return null;
+}
+
+const AWK_EXEC = /system\s*\(|\|\s*getline|\|\s*["$]|print[f]?[^;{}]*>\s*["$(]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(/;
+
+function awk(args: readonly Word[]): Analysis | null {
+  const a = splitArgs(args, new Set(["-F", "-v", "-f", "--field-separator", "--assign", "--file"]));
+  if (a.values.has("-f") || a.values.has("--file")) return { tier: 2, rule: "analysis:awk-file", reason: "awk program from a file", kind: "floor" };
+  const prog = a.positional[0];
+  if (prog && (prog.dynamic || AWK_EXEC.test(prog.text))) return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: prog.text };
+  return null;
+}
+
+const GIT_CODE_KEYS = /^(alias\.|core\.(sshcommand|pager|editor|hookspath|fsmonitor|gitproxy|askpass)|diff\.[^=]*\.(textconv|command)|diff\.external|filter\.|credential\.helper|protocol\.|uploadpack\.|receive\.|sequence\.editor|gpg\.program|merge\.[^=]*\.driver|url\.)/i;
+
+function git(args: readonly Word[]): Analysis | null {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    const next = args[i + 1]?.text ?? "";
+    if ((t === "-c" && GIT_CODE_KEYS.test(next)) || (t === "config" && args.slice(i + 1).some((w) => GIT_CODE_KEYS.test(w.text)))) {
+      return { tier: 2, rule: "analysis:git-code-config", reason: "git config key that runs a command", kind: "floor", code: args.map((w) => w.text).join(" ") };
+    }
+    if (!t.startsWith("-") && t !== "config" && !(args[i - 1]?.text === "-c" || args[i - 1]?.text === "-C")) break;
+  }
+  return null;
+}
+
+/** An analysis of arguments that are code, or null when the program takes none. */
+export function analyze(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
+  switch (name) {
+    case "psql": case "mysql": case "mariadb": return sqlClient(name === "psql" ? "psql" : "mysql", args, stdin, host);
+    case "sqlite3": return sqlite(args, stdin, host);
+    case "redis-cli": case "valkey-cli": return redis(args, host);
+    case "sed": case "gsed": return sed(args);
+    case "awk": case "gawk": case "mawk": case "nawk": return awk(args);
+    case "git": return git(args);
+    default: return null;
+  }
+}

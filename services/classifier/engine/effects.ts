@@ -1,0 +1,88 @@
+// Effect analysis: from a simple command's program, operands and redirections,
+// find what it writes, deletes, re-permissions or reads, and the lowest tier
+// those effects allow. Workspace writes → 1, outside → ≥ 2, secrets read → ≥ 2,
+// block devices, critical files and recursive ops on system trees → 4.
+import type { TierNumber } from "../../shared/tier.js";
+import {
+  blockDevice, catastrophicTree, criticalData, criticalFile, inWorkspace, isWorkspaceRoot, resolvePlace, scratch,
+  secretPlace, sink, systemPath,
+} from "./paths.js";
+import type { Context, Redirect, VerbClass, Word } from "./types.js";
+import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
+import type { Target } from "./writers.js";
+
+export interface Effect {
+  tier: TierNumber;
+  reason: string;
+}
+
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
+const READ_OPS = new Set(["<", "<&", "<>"]);
+
+// Programs whose operands are named, not read: a secret path here reveals nothing.
+const METADATA = new Set([
+  "ls", "stat", "file", "du", "find", "test", "[", "[[", "realpath", "readlink", "basename", "dirname", "touch",
+  "mkdir", "chmod", "chown", "chgrp", "rm", "rmdir", "unlink", "shred", "echo", "printf", "wc", "namei", "lsattr",
+  "getfacl", "exa", "eza", "tree", "which", "type", "command", "ssh-keygen", "ssh-add", "git",
+]);
+
+// Programs that only write where the rule says they work: the cwd (or -C dir).
+const CWD_WRITERS = new Set(["git", "make", "npm", "patch"]);
+
+function judgeTarget(t: Target, ctx: Context): Effect {
+  const p = resolvePlace(t.word, ctx);
+  const what = `${t.mode} ${p.raw}`;
+  if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
+  if (p.path !== null && blockDevice(p.path)) return { tier: 4, reason: `${what}: writes a block or memory device` };
+  if (p.path !== null && criticalFile(p.path)) return { tier: 4, reason: `${what}: a file whose damage locks out or stops the host` };
+  if (t.mode === "tree" && catastrophicTree(p, true)) return { tier: 4, reason: `${what}: recursive delete/move of a system tree or home` };
+  if (t.mode === "perm-tree" && catastrophicTree(p, false)) return { tier: 4, reason: `${what}: recursive permission change of a top-level tree` };
+  if (p.path !== null && criticalData(p.path)) {
+    return { tier: ctx.host === "primary" ? 4 : 3, reason: `${what}: stateful data (databases, volumes)` };
+  }
+  if (p.path === null) return { tier: 2, reason: `${what}: target not known until run time` };
+  if (inWorkspace(p.path, ctx)) {
+    const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (isWorkspaceRoot(p.path, ctx) || /\/\.git(\/|$)/.test(p.path));
+    return destroysRoot ? { tier: 2, reason: `${what}: deletes the workspace root or its history` } : { tier: 1, reason: `${what}: inside the workspace` };
+  }
+  if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
+  if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };
+  return { tier: 2, reason: `${what}: outside the workspace` };
+}
+
+function max(a: Effect | null, b: Effect | null): Effect | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return b.tier > a.tier ? b : a;
+}
+
+function secretReads(name: string, args: readonly Word[], ctx: Context): Effect | null {
+  if (METADATA.has(name)) return null;
+  const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : new Set());
+  const words = [...s.positional, ...[...s.values.entries()].filter(([k]) => k !== "-i").map(([, v]) => v)];
+  for (const w of words) {
+    if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, reason: `reads a secret: ${w.text}` };
+  }
+  return null;
+}
+
+/** The targets this command writes, given what kind of verb its rule says it is. */
+function targets(name: string, args: readonly Word[], verbClass: VerbClass | null): Target[] {
+  if (CWD_WRITERS.has(name) && (verbClass === "read" || verbClass === null)) return [];
+  const known = targetsOf(name, args);
+  if (known !== null) return known;
+  return verbClass === "workspace-write" ? [cwdTarget()] : [];
+}
+
+/** The lowest tier this command's effects allow (null: no effect found). */
+export function effectFloor(name: string, args: readonly Word[], redirects: readonly Redirect[], ctx: Context, verbClass: VerbClass | null): Effect | null {
+  let worst: Effect | null = null;
+  for (const r of redirects) {
+    if (WRITE_OPS.has(r.op)) worst = max(worst, judgeTarget({ word: r.target, mode: "write" }, ctx));
+    if (READ_OPS.has(r.op) && secretPlace(resolvePlace(r.target, ctx))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
+  }
+  for (const t of targets(name, args, verbClass)) worst = max(worst, judgeTarget(t, ctx));
+  return max(worst, secretReads(name, args, ctx));
+}
+
+export { judgeTarget };

@@ -1,0 +1,102 @@
+// The verdict engine: loads and validates both policy files and the bash
+// grammar once, then classifies synchronously. A compound command's tier is
+// the maximum of its parts; input that does not parse is never tier 0–1.
+// Trusts: the policy files it was given. Refuses: to load a file that does not
+// parse (the error names file and line), so the service does not start.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import type { TierNumber } from "../../shared/tier.js";
+import type { ClassifyInput, Engine, PartVerdict, Source, Verdict } from "../verdict.js";
+import { find, judgeCommand, worse } from "./judge.js";
+import type { Judge } from "./judge.js";
+import { compileRules } from "./match.js";
+import { loadBashParser } from "./parse.js";
+import type { BashParser } from "./parse.js";
+import { inferHome } from "./paths.js";
+import { checkUnique, parsePolicy, PolicyError } from "./policy.js";
+import type { Context, Finding } from "./types.js";
+import { scanCode } from "./veto.js";
+
+export { PolicyError };
+
+const FILES: Record<Source, string> = { sudo: "SUDO.md", claude: "CLAUDE_CMDS.md" };
+/** Longer input is refused outright: nothing that long is an ordinary command. */
+export const MAX_COMMAND_BYTES = 64 * 1024;
+/** Code nested deeper than this (bash -c "bash -c …") is refused as obfuscation. */
+export const MAX_DEPTH = 6;
+
+export async function loadEngine(policiesDir: string): Promise<Engine> {
+  const texts: Record<Source, Buffer> = {
+    sudo: await readFile(join(policiesDir, FILES.sudo)),
+    claude: await readFile(join(policiesDir, FILES.claude)),
+  };
+  const sudo = parsePolicy(texts.sudo.toString("utf8"), join(policiesDir, FILES.sudo));
+  const claude = parsePolicy(texts.claude.toString("utf8"), join(policiesDir, FILES.claude));
+  checkUnique([sudo, claude]);
+  const digest = createHash("sha256");
+  for (const s of ["claude", "sudo"] as const) digest.update(`${FILES[s]}\0${texts[s].length}\0`).update(texts[s]);
+  const parser = await loadBashParser();
+  const judge: Judge = {
+    rules: { sudo: compileRules(sudo.rules), claude: compileRules(claude.rules) },
+    vetoes: [...claude.vetoes, ...sudo.vetoes],
+    judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
+  };
+  const policyDigest = digest.digest();
+  return {
+    policyDigest,
+    classify: (input) => classify(input, judge, parser),
+  };
+}
+
+/** Parse `text` and judge every simple command in it; parts are appended to `parts` when given. */
+function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser, parts: PartVerdict[] | null): Finding {
+  if (ctx.depth > MAX_DEPTH) return find(4, "nesting-too-deep", "code nested deeper than the classifier follows", text.slice(0, 200));
+  const parsed = parser.parse(text);
+  let worst = find(0, "empty", "nothing to run", "");
+  if (parsed.error) {
+    const hit = scanCode(judge.vetoes, text);
+    const f = hit ? find(4, hit.id, `unparseable input with dangerous content: ${hit.rationale}`, text.slice(0, 200))
+      : find(2, "unparseable", "the shell grammar does not parse this; prove it in the sandbox", text.slice(0, 200));
+    parts?.push(part(f));
+    worst = worse(worst, f);
+  }
+  for (const cmd of parsed.commands) {
+    const f = judgeCommand(cmd, ctx, judge);
+    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source });
+    worst = worse(worst, f);
+  }
+  return worst;
+}
+
+function part(f: Finding): PartVerdict {
+  return { text: f.text, tier: f.tier, rule: f.rule, reason: f.reason };
+}
+
+function contextOf(input: ClassifyInput): Context {
+  const cwd = input.cwd.startsWith("/") ? posix.normalize(input.cwd).replace(/(.)\/+$/, "$1") : "";
+  const roots = (input.workspaceRoots ?? []).filter((r) => r.startsWith("/")).map((r) => posix.normalize(r).replace(/(.)\/+$/, "$1"));
+  const workspace = [...(cwd && cwd !== "/" ? [cwd] : []), ...roots.filter((r) => r !== "/")];
+  return { host: input.host, source: input.source, policy: input.source, cwd, workspace, home: inferHome(cwd), depth: 0, remote: false };
+}
+
+function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdict {
+  const command = input.command;
+  if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
+    const reason = `command longer than ${MAX_COMMAND_BYTES} bytes`;
+    return { tier: 4, rule: "too-long", reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule: "too-long", reason }] };
+  }
+  if (command.includes("\0")) {
+    const reason = "NUL byte in the command";
+    return { tier: 4, rule: "nul-byte", reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule: "nul-byte", reason }] };
+  }
+  const parts: PartVerdict[] = [];
+  const worst = judgeText(command, contextOf(input), judge, parser, parts);
+  const top = parts.filter((p) => p.tier === worst.tier);
+  const explicit = worst.explicit && top.length > 0 && top.every((p) => p.tier === worst.tier && isExplicitPart(p, worst));
+  return { tier: worst.tier as TierNumber, rule: worst.rule, reason: worst.reason, explicit, parts };
+}
+
+function isExplicitPart(p: PartVerdict, worst: Finding): boolean {
+  return p.rule === worst.rule;
+}

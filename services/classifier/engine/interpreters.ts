@@ -1,0 +1,112 @@
+// Shells and language interpreters: `bash -c CODE` and code fed to a shell on
+// stdin are parsed and judged; eval of literal words likewise. Inline code in
+// other languages (python -c, node -e, perl -e …) and code only known at run
+// time are at least tier 2 and scanned by the danger vetoes.
+import type { StdinSource, Word } from "./types.js";
+import { joinWords, literalWord, unwrap } from "./unwrap.js";
+import type { Unwrap } from "./unwrap.js";
+
+export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox", "rbash", "tcsh", "csh"]);
+const SHELL_VALUES = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+
+const INLINE: Record<string, RegExp> = {
+  python: /^-[a-zA-Z]*c$/, node: /^(-e|--eval|-p|--print|-pe)$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/,
+  php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/, osascript: /^-e$/, deno: /^eval$/, bun: /^(-e|--eval|-p|--print)$/,
+  tclsh: /^-c$/, pwsh: /^(-c|-Command|-command)$/, jshell: /^-c$/, awk: /^$/, julia: /^-e$/, php8: /^-r$/,
+};
+
+/** python3.11 → python, nodejs → node, perl5.36 → perl. */
+export function interpreterFamily(name: string): string | null {
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return "python";
+  if (name === "node" || name === "nodejs" || name === "tsx" || name === "ts-node") return "node";
+  if (/^perl[0-9.]*$/.test(name)) return "perl";
+  if (/^ruby[0-9.]*$/.test(name)) return "ruby";
+  if (/^php[0-9.]*$/.test(name)) return "php";
+  if (/^lua[0-9.]*$/.test(name) || name === "luajit") return "lua";
+  return name in INLINE ? name : null;
+}
+
+function stdinCode(stdin: StdinSource | null, shell: boolean, who: string): Unwrap {
+  if (stdin === null) return unwrap(`interpreter:${who}`, 2, `interactive ${who} session`);
+  if (stdin.text !== null && !stdin.dynamic && shell) {
+    return unwrap(`interpreter:${who}`, stdin.kind === "pipe" ? 2 : 0, `code fed to ${who} on stdin`, { code: [stdin.text] });
+  }
+  return unwrap(`interpreter:${who}`, 2, `code piped into ${who}`, { opaque: stdin.text !== null ? [stdin.text] : [] });
+}
+
+function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
+  let i = 0;
+  let inline = false;
+  let readsStdin = false;
+  while (i < args.length) {
+    const t = (args[i] as Word).text;
+    if (t === "--" || t === "-") { i++; break; }
+    if (!/^[-+]/.test(t) || (args[i] as Word).dynamic) break;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t)) inline = true;
+    if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(t)) readsStdin = true;
+    i += SHELL_VALUES.has(t) ? 2 : 1;
+  }
+  if (name === "busybox") return unwrap("interpreter:busybox", 0, "busybox applet", { inner: [args] });
+  const first = args[i];
+  if (inline) {
+    if (!first) return unwrap(`interpreter:${name}`, 4, `${name} -c without code`);
+    if (first.dynamic) return unwrap(`interpreter:${name}`, 2, `${name} -c runs code computed at run time`, { opaque: [first.text] });
+    return unwrap(`interpreter:${name}`, 0, `${name} -c runs this code`, { code: [first.text] });
+  }
+  if (!first || readsStdin) return stdinCode(stdin, true, name);
+  return unwrap(`interpreter:${name}`, 0, `${name} runs a script file`, { inner: [[literalWord("\u0000script"), first]] });
+}
+
+function evalWords(args: Word[]): Unwrap {
+  const { text, dynamic } = joinWords(args);
+  if (dynamic) return unwrap("interpreter:eval", 2, "eval of code computed at run time", { opaque: [text] });
+  return unwrap("interpreter:eval", 0, "eval runs this code", { code: [text] });
+}
+
+/** `trap 'code' SIGNAL`: the code runs later, in this shell. */
+function trap(args: Word[]): Unwrap | null {
+  const first = args[0];
+  if (!first || /^-[lp]$/.test(first.text) || first.text === "-" || args.length === 1) return null;
+  if (first.dynamic) return unwrap("interpreter:trap", 2, "trap with code computed at run time", { opaque: [first.text] });
+  return unwrap("interpreter:trap", 0, "trap runs this code on a signal", { code: [first.text] });
+}
+
+function source(args: Word[]): Unwrap {
+  const file = args[0];
+  if (!file) return unwrap("interpreter:source", 4, "source without a file");
+  return unwrap("interpreter:source", 0, "runs a script in this shell", { inner: [[literalWord("\u0000script"), file]] });
+}
+
+function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
+  const flag = INLINE[family];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (flag && flag.test(t) && flag.source !== "^$") {
+      const code = args[i + 1]?.text ?? "";
+      return unwrap(`interpreter:${family}`, 2, `${name} runs inline code`, { opaque: [code] });
+    }
+    if (t === "-m" && family === "python") {
+      const mod = args.slice(i + 1);
+      return unwrap("interpreter:python-m", 0, "runs a Python module as a command", { inner: [mod] });
+    }
+    if (t === "-" && family !== "awk") return stdinCode(stdin, false, name);
+    if (!t.startsWith("-") || w.dynamic) return unwrap(`interpreter:${family}`, 0, `${name} runs a script file`, { inner: [[literalWord("\u0000script"), w, ...args.slice(i + 1)]] });
+    if (/^(-V|--version|-v|--help|-h)$/.test(t) && args.length === 1) return null;
+  }
+  return args.length === 0 ? stdinCode(stdin, false, name) : null;
+}
+
+/** An interpreter's unwrapping, or null when `name` is not one (or is asked only for its version). */
+export function interpreter(name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
+  if (SHELLS.has(name)) {
+    if (args.length === 1 && /^(--version|--help)$/.test(args[0]?.text ?? "")) return null;
+    return shell(name, args, stdin);
+  }
+  if (name === "eval") return evalWords(args);
+  if (name === "trap") return trap(args);
+  if (name === "source" || name === ".") return source(args);
+  const family = interpreterFamily(name);
+  if (family === null || family === "awk") return null;
+  return other(family, name, args, stdin);
+}

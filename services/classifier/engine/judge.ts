@@ -1,0 +1,139 @@
+// Judging one simple command: vetoes, wrappers and delegates (judged through
+// to what they run), code arguments, the first matching rule of the policy in
+// force, the host's miss behaviour, and the effect floor. The result is the
+// highest tier any of these demands, with the rule that demanded it.
+import type { TierNumber } from "../../shared/tier.js";
+import type { Source } from "../verdict.js";
+import { analyze } from "./analyzers.js";
+import { delegate } from "./delegates.js";
+import { effectFloor } from "./effects.js";
+import { guessByVerb } from "./heuristic.js";
+import { interpreter } from "./interpreters.js";
+import { firstMatch } from "./match.js";
+import type { CompiledRule } from "./match.js";
+import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
+import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
+import type { Veto } from "./policy.js";
+import type { Context, Finding, SimpleCommand, Word } from "./types.js";
+import type { Unwrap } from "./unwrap.js";
+import { scanCode, vetoHit } from "./veto.js";
+import { prefixWrapper, riskyAssignment } from "./wrappers.js";
+
+export interface Judge {
+  rules: Record<Source, CompiledRule[]>;
+  vetoes: Veto[];
+  /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
+  judgeCode(code: string, ctx: Context): Finding;
+}
+
+export const find = (tier: TierNumber, rule: string, reason: string, text: string, explicit = false): Finding => ({ tier, rule, reason, text, explicit });
+
+/** The worse of two findings; on a tie the first (the rule) stands. */
+export function worse(a: Finding, b: Finding | null): Finding {
+  return b !== null && b.tier > a.tier ? b : a;
+}
+
+export function judgeCommand(cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
+  if (cmd.fn) {
+    const { name, recursive, forks } = cmd.fn;
+    if (recursive && forks) return find(4, "fork-bomb", `function ${name} spawns copies of itself`, cmd.source);
+    if (recursive) return find(2, "recursive-function", `function ${name} calls itself`, cmd.source);
+    return find(0, "function-definition", "defines a function; its body is judged where it stands", `${name}()`);
+  }
+  if (cmd.words.length === 0) return judgeBare(cmd, ctx);
+  return judgeArgv(cmd.words, cmd, ctx, j);
+}
+
+function judgeBare(cmd: SimpleCommand, ctx: Context): Finding {
+  let f = find(0, "shell-variable", "sets a shell variable", cmd.source);
+  for (const a of cmd.assigns) {
+    if (riskyAssignment(a.name)) f = worse(f, find(2, "risky-variable", `sets ${a.name}, which changes what later commands run`, cmd.source));
+  }
+  const e = effectFloor("", [], cmd.redirects, ctx, null);
+  return e ? worse(f, find(e.tier, "effect:redirect", e.reason, cmd.source)) : f;
+}
+
+const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migrate|rollback|prod|production|release|publish|uninstall)$/i;
+
+function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string): Finding {
+  const p = resolvePlace(path, ctx);
+  if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
+  if (args.some((w) => LIVE_ARG.test(w.text))) return find(2, "run-script", "script asked to deploy, migrate or destroy something", text);
+  if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path))) return find(1, "run-script", "runs a script from the workspace", text);
+  return find(2, "run-script", "runs a program or script outside the workspace", text);
+}
+
+function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
+  const prog = words[0] as Word;
+  const source = renderArgv(words);
+  if (prog.dynamic) {
+    const hit = scanCode(j.vetoes, source);
+    if (hit) return find(4, hit.id, `computed command name with dangerous content: ${hit.rationale}`, source);
+    const e = effectFloor("", words.slice(1), cmd.redirects, ctx, null);
+    return worse(find(2, "dynamic-command", "the program name is computed at run time", source), e && find(e.tier, "effect", e.reason, source));
+  }
+  let floor: Finding | null = null;
+  let name = prog.text;
+  if (prog.confusable || words.some((w) => w.confusable && /^\S?[-\u2010-\u2015\u2212\uff0d]/.test(w.text))) {
+    floor = find(2, "confusable", "Unicode look-alike characters in a command or flag", source);
+    name = foldConfusables(name);
+    const hit = vetoHit(j.vetoes, foldConfusables(source));
+    if (hit) return find(4, hit.id, `look-alike characters hide: ${hit.rationale}`, source);
+  }
+  for (const a of cmd.assigns) {
+    if (riskyAssignment(a.name)) floor = worse(floor ?? find(0, "", "", source), find(2, "risky-variable", `sets ${a.name} for the command`, source));
+  }
+  const program = normaliseProgram(name, ctx.remote ? "" : ctx.cwd);
+  const args = words.slice(1);
+  const text = renderArgv([{ ...prog, text: program.name }, ...args]);
+  const hit = vetoHit(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
+  if (hit) return find(4, hit.id, hit.rationale, text);
+  const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
+  const outerF = outer && find(outer.tier, "effect", outer.reason, text);
+  if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
+  if (program.scriptPath !== null) return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
+  const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args) ?? interpreter(program.name, args, cmd.stdin);
+  if (unwrapped) return worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF);
+  return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
+}
+
+function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
+  let f = find(u.floor, u.rule, u.reason, text);
+  const inner: Context = { ...ctx, policy: u.policy ?? ctx.policy, remote: ctx.remote || (u.remote ?? false) };
+  for (const argv of u.inner) {
+    if (argv.length === 0) continue;
+    const sub: SimpleCommand = { words: argv, assigns: [], redirects: [], stdin: cmd.stdin, source: renderArgv(argv) };
+    f = worse(f, judgeArgv(argv, sub, inner, j));
+  }
+  for (const code of u.code) f = worse(f, j.judgeCode(code, { ...inner, depth: ctx.depth + 1 }));
+  for (const code of u.opaque) {
+    const hit = scanCode(j.vetoes, code);
+    if (hit) f = worse(f, find(4, hit.id, `code contains: ${hit.rationale}`, text));
+  }
+  return f;
+}
+
+function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
+  const analysis = analyze(name, args, cmd.stdin, ctx.host);
+  const { hit, proposed } = firstMatch(j.rules[ctx.policy], text, ctx.host);
+  let base: Finding;
+  if (analysis?.kind === "decide") base = find(analysis.tier, analysis.rule, analysis.reason, text);
+  else if (hit) base = find(hit.tier, hit.rule.id, hit.rule.rationale, text, true);
+  else base = miss(args, text, ctx, name, proposed?.id ?? null);
+  if (analysis?.kind === "floor") base = worse(base, find(analysis.tier, analysis.rule, analysis.reason, text));
+  if (analysis?.code !== undefined) {
+    const v = scanCode(j.vetoes, analysis.code);
+    if (v) base = worse(base, find(4, v.id, `code contains: ${v.rationale}`, text));
+  }
+  const verbClass = analysis?.kind === "decide" ? null : hit?.rule.verbClass ?? null;
+  const e = effectFloor(name, args, cmd.redirects, ctx, verbClass);
+  return worse(base, e && find(e.tier, `effect:${hit?.rule.id ?? "miss"}`, e.reason, text));
+}
+
+function miss(args: Word[], text: string, ctx: Context, name: string, proposed: string | null): Finding {
+  const note = proposed ? ` (proposed rule ${proposed} matches but does not decide)` : "";
+  const file = ctx.policy === "sudo" ? "SUDO.md" : "CLAUDE_CMDS.md";
+  if (ctx.host === "primary") return find(4, "miss:primary", `no active rule in ${file} matches; primary never guesses${note}`, text);
+  const g = guessByVerb([{ text: name, dynamic: false, glob: false, confusable: false }, ...args]);
+  return find(g.tier, "miss:heuristic", `${g.reason}${note}`, text);
+}

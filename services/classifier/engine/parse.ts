@@ -1,0 +1,242 @@
+// Shell parsing with tree-sitter-bash: load the grammar once, then split a
+// command line into the simple commands it would run, wherever they sit
+// (pipelines, lists, subshells, groups, loops, substitutions, heredoc
+// continuations). Every `command` node in the tree becomes one part; nothing
+// in the tree is skipped, so no construct can hide a command from the judge.
+import { createRequire } from "node:module";
+import { Language, Parser } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
+import { wordFromNode } from "./normalise.js";
+import type { Redirect, SimpleCommand, StdinSource, Word } from "./types.js";
+
+export interface ParseResult {
+  commands: SimpleCommand[];
+  /** True when the tree holds ERROR or MISSING nodes: the input is not well-formed shell. */
+  error: boolean;
+}
+
+export interface BashParser {
+  parse(text: string): ParseResult;
+}
+
+let language: Language | null = null;
+
+export async function loadBashParser(): Promise<BashParser> {
+  if (language === null) {
+    await Parser.init();
+    const wasm = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+    language = await Language.load(wasm);
+  }
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return {
+    parse(text: string): ParseResult {
+      const tree = parser.parse(text);
+      if (tree === null) return { commands: [], error: true };
+      try {
+        const walker = new Walker();
+        walker.walk(tree.rootNode, null);
+        return { commands: walker.commands, error: tree.rootNode.hasError };
+      } finally {
+        tree.delete();
+      }
+    },
+  };
+}
+
+const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !== null);
+
+class Walker {
+  readonly commands: SimpleCommand[] = [];
+
+  walk(node: Node, stdin: StdinSource | null): void {
+    switch (node.type) {
+      case "command":
+        this.command(node, [], stdin);
+        return;
+      case "redirected_statement":
+        this.redirected(node, stdin);
+        return;
+      case "pipeline":
+        this.pipeline(node, stdin);
+        return;
+      case "variable_assignment":
+        this.commands.push(bare(node, [], [assignment(node)]));
+        this.children(node);
+        return;
+      case "declaration_command":
+      case "unset_command":
+        this.declaration(node);
+        return;
+      case "function_definition":
+        this.functionDef(node);
+        return;
+      case "comment":
+        return;
+      default:
+        this.children(node);
+    }
+  }
+
+  private children(node: Node): void {
+    for (const c of kids(node)) this.walk(c, null);
+  }
+
+  private command(node: Node, extra: Redirect[], stdin: StdinSource | null): SimpleCommand {
+    const words: Word[] = [];
+    const assigns: SimpleCommand["assigns"] = [];
+    const redirects: Redirect[] = [...extra];
+    let input = stdin;
+    for (let i = 0; i < node.childCount; i++) {
+      const c = node.child(i);
+      if (c === null || !c.isNamed) continue;
+      const field = node.fieldNameForChild(i);
+      if (c.type === "variable_assignment") assigns.push(assignment(c));
+      else if (field === "redirect" || c.type.endsWith("_redirect")) {
+        const r = redirectOf(c);
+        if (r) redirects.push(r);
+        if (c.type === "herestring_redirect") input = herestring(c);
+      } else if (c.type !== "comment") words.push(wordFromNode(c));
+    }
+    const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text };
+    this.commands.push(cmd);
+    this.children(node);
+    return cmd;
+  }
+
+  private redirected(node: Node, stdin: StdinSource | null): void {
+    const body = node.childForFieldName("body");
+    const redirects: Redirect[] = [];
+    let input = stdin;
+    const later: Node[] = [];
+    for (const r of kids(node)) {
+      if (r === body) continue;
+      if (r.type === "heredoc_redirect") {
+        input = heredoc(r);
+        for (const inner of kids(r)) {
+          if (inner.type === "file_redirect") {
+            const x = redirectOf(inner);
+            if (x) redirects.push(x);
+          } else later.push(inner);
+        }
+      } else {
+        const x = redirectOf(r);
+        if (x) redirects.push(x);
+        if (r.type === "herestring_redirect") input = herestring(r);
+        else later.push(r);
+      }
+    }
+    let head: SimpleCommand | null = null;
+    if (body?.type === "command") head = this.command(body, redirects, input);
+    else {
+      if (body) this.walk(body, stdin);
+      if (redirects.length > 0) this.commands.push(bare(node, redirects, []));
+    }
+    this.continuations(later, head, input);
+  }
+
+  /** Heredoc continuations (`cat <<EOF | sh`, `… <<EOF && x`) hang under the redirect node. */
+  private continuations(nodes: Node[], head: SimpleCommand | null, input: StdinSource | null): void {
+    for (const n of nodes) {
+      if (n.type === "pipeline") {
+        const stages = kids(n);
+        let prev = head ? outputOf(head, input) : unknownPipe();
+        for (const s of stages) {
+          this.walk(s, prev);
+          prev = unknownPipe();
+        }
+      } else if (n.type === "heredoc_body" || n.type === "heredoc_start" || n.type === "heredoc_end") {
+        this.children(n);
+      } else this.walk(n, null);
+    }
+  }
+
+  private pipeline(node: Node, stdin: StdinSource | null): void {
+    let input = stdin;
+    for (const stage of kids(node)) {
+      const before = this.commands.length;
+      this.walk(stage, input);
+      const produced = this.commands[before];
+      input = produced && stage.type !== "pipeline" ? outputOf(produced, produced.stdin) : unknownPipe();
+    }
+  }
+
+  private functionDef(node: Node): void {
+    const name = node.childForFieldName("name")?.text ?? "";
+    const body = node.childForFieldName("body");
+    const calls = body ? body.descendantsOfType("command_name").some((c) => c !== null && c.text === name) : false;
+    const forks = body ? /[|&]/.test(body.text) : false;
+    this.commands.push({ ...bare(node, [], []), fn: { name, recursive: calls, forks } });
+    this.children(node);
+  }
+
+  private declaration(node: Node): void {
+    const words: Word[] = [];
+    for (const c of node.children) {
+      if (c === null) continue;
+      if (!c.isNamed) words.push({ text: c.text, dynamic: false, glob: false, confusable: false });
+      else if (c.type === "variable_assignment" || c.type === "variable_name") words.push({ ...wordFromNode(c), text: c.text, glob: false });
+      else words.push(wordFromNode(c));
+    }
+    this.commands.push({ words, assigns: [], redirects: [], stdin: null, source: node.text });
+    this.children(node);
+  }
+}
+
+function bare(node: Node, redirects: Redirect[], assigns: SimpleCommand["assigns"]): SimpleCommand {
+  return { words: [], assigns, redirects, stdin: null, source: node.text };
+}
+
+function assignment(node: Node): { name: string; value: Word } {
+  const name = node.childForFieldName("name")?.text ?? "";
+  const v = node.childForFieldName("value");
+  return { name, value: v ? wordFromNode(v) : { text: "", dynamic: false, glob: false, confusable: false } };
+}
+
+function redirectOf(node: Node): Redirect | null {
+  if (node.type === "herestring_redirect" || node.type === "heredoc_redirect") return null;
+  let op = "";
+  let target: Word | null = null;
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    if (c === null) continue;
+    if (!c.isNamed) op = c.text;
+    else if (node.fieldNameForChild(i) === "destination" && target === null) target = wordFromNode(c);
+  }
+  if (target === null) return null;
+  if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return null;
+  return { op, target };
+}
+
+function heredoc(node: Node): StdinSource {
+  const start = kids(node).find((c) => c.type === "heredoc_start")?.text ?? "";
+  const body = kids(node).find((c) => c.type === "heredoc_body");
+  const quoted = /['"\\]/.test(start);
+  const dynamic = !quoted && body !== undefined && kids(body).some((c) => c.type !== "heredoc_content");
+  return { kind: "heredoc", text: body?.text ?? "", dynamic };
+}
+
+function herestring(node: Node): StdinSource {
+  const w = kids(node)[0];
+  const word = w ? wordFromNode(w) : null;
+  return { kind: "herestring", text: word?.text ?? "", dynamic: word?.dynamic ?? true };
+}
+
+function unknownPipe(): StdinSource {
+  return { kind: "pipe", text: null, dynamic: true };
+}
+
+const EMITTERS = new Set(["echo", "printf"]);
+
+/** What a stage writes to the pipe, when it is literal text (echo/printf args, cat of a heredoc). */
+function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSource {
+  const name = cmd.words[0]?.text ?? "";
+  if (EMITTERS.has(name)) {
+    const args = cmd.words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
+    return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
+  }
+  if (name === "cat" && cmd.words.length === 1 && input && input.kind !== "pipe") {
+    return { kind: "pipe", text: input.text, dynamic: input.dynamic };
+  }
+  return unknownPipe();
+}

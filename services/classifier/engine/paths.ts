@@ -1,0 +1,161 @@
+// Path judgement: resolve a word to an absolute path against the caller's cwd
+// and home, and say what kind of place it is (workspace, scratch, secret,
+// system directory, critical data, block device …). Pure string work: the
+// classifier never touches the file system, so symlinks are not followed.
+import { posix } from "node:path";
+import picomatch from "picomatch";
+import type { Context, Word } from "./types.js";
+
+export interface Place {
+  /** Absolute normalised path, or null when unknown (dynamic, or relative with no cwd). */
+  path: string | null;
+  raw: string;
+  /** Unquoted glob: `path` is then the static directory prefix before the first glob character. */
+  glob: boolean;
+  dynamic: boolean;
+  /** `$VAR/`, `"$X"/*` …: an empty variable would make this `/`. */
+  emptyVarRoot: boolean;
+  isHome: boolean;
+}
+
+const HOME_PREFIX = /^(~|\$HOME|\$\{HOME\})(?=\/|$)/;
+
+/** The caller's home, inferred from its cwd (the classifier's own home is meaningless). */
+export function inferHome(cwd: string): string | null {
+  const m = /^(\/home\/[^/]+|\/root)(\/|$)/.exec(cwd);
+  return m?.[1] ?? null;
+}
+
+function staticPrefix(text: string): string {
+  const i = text.search(/[*?[{]/);
+  if (i < 0) return text;
+  const cut = text.slice(0, i);
+  const slash = cut.lastIndexOf("/");
+  return slash < 0 ? "." : cut.slice(0, slash + 1) || "/";
+}
+
+export function resolvePlace(word: Word, ctx: Context): Place {
+  let text = word.text;
+  const homeRel = HOME_PREFIX.test(text);
+  const base = { raw: word.text, glob: word.glob, dynamic: word.dynamic, emptyVarRoot: false, isHome: false };
+  if (homeRel) {
+    const home = ctx.home ?? "/home/~";
+    text = text.replace(HOME_PREFIX, home);
+  } else if (word.dynamic) {
+    const emptyVarRoot = /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?\/+["*.]*$/.test(text);
+    return { ...base, path: null, emptyVarRoot };
+  }
+  if (word.dynamic && text.includes("$")) return { ...base, path: null };
+  if (/^[\w.@-]+:/.test(text) && !/^[a-z]+:\/\//.test(text)) return { ...base, path: null };
+  if (word.glob) text = staticPrefix(text);
+  if (text.startsWith("~")) return { ...base, path: null };
+  let path: string | null;
+  if (text.startsWith("/")) path = posix.normalize(text);
+  else if (ctx.cwd && !ctx.remote) path = posix.resolve(ctx.cwd, text);
+  else path = null;
+  if (path !== null && path.length > 1) path = path.replace(/\/+$/, "");
+  const home = ctx.home ?? (homeRel ? "/home/~" : null);
+  return { ...base, path, isHome: path !== null && path === home };
+}
+
+export function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root === "/" ? "/" : root + "/");
+}
+
+export function inWorkspace(path: string, ctx: Context): boolean {
+  return !ctx.remote && ctx.workspace.some((root) => inside(path, root));
+}
+
+export function isWorkspaceRoot(path: string, ctx: Context): boolean {
+  return ctx.workspace.some((root) => path === root);
+}
+
+const TOP = new Set([
+  "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc",
+  "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/snap", "/mnt", "/media", "/data",
+]);
+// Second-level directories whose loss breaks the system.
+const SECOND_LEVEL_ROOTS = ["/usr", "/var", "/etc", "/boot", "/lib", "/lib64", "/bin", "/sbin"];
+const NOT_CATASTROPHIC = new Set(["/var/tmp", "/var/cache", "/tmp"]);
+
+/** Recursive delete/chmod/chown/move here wrecks the host: /, top-level dirs, $HOME, /etc/ssh … */
+export function catastrophicTree(p: Place, deep: boolean): boolean {
+  if (p.emptyVarRoot || p.isHome) return true;
+  if (p.path === null) return false;
+  if (NOT_CATASTROPHIC.has(p.path)) return false;
+  if (TOP.has(p.path)) return true;
+  const parent = posix.dirname(p.path);
+  if (parent === "/home") return true;
+  return deep && SECOND_LEVEL_ROOTS.includes(parent);
+}
+
+const CRITICAL_DATA = ["/var/lib/postgresql", "/var/lib/docker", "/var/lib/mysql", "/var/lib/containerd", "/var/lib/vault", "/opt/appdata", "/var/lib/incus", "/data"];
+
+/** Stateful data (databases, container volumes): destroying it loses data no undo brings back. */
+export function criticalData(path: string): boolean {
+  return CRITICAL_DATA.some((root) => inside(path, root));
+}
+
+const CRITICAL_FILES = picomatch([
+  "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
+  "/etc/fstab", "/etc/crypttab", "/etc/pam.d/**", "/etc/ssh/sshd_config", "/etc/ssh/sshd_config.d/**",
+  "/boot/**", "/etc/default/grub", "/etc/security/**", "/etc/nsswitch.conf", "/etc/ld.so.preload",
+  "/etc/login.defs", "/etc/inittab", "/proc/sysrq-trigger", "/proc/sys/kernel/sysrq",
+], { dot: true });
+
+/** Files whose damage locks everyone out or stops the boot. */
+export function criticalFile(path: string): boolean {
+  return CRITICAL_FILES(path);
+}
+
+const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|mapper\/|disk\/|loop\d|sr\d|mem$|kmem$|port$|nbd\d|zd\d|rbd\d)/;
+
+export function blockDevice(path: string): boolean {
+  return BLOCK_DEVICE.test(path);
+}
+
+const SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full"]);
+
+/** Writes here change nothing. */
+export function sink(path: string): boolean {
+  return SINKS.has(path) || /^\/dev\/fd\/\d+$/.test(path) || /^\/proc\/self\/fd\/\d+$/.test(path);
+}
+
+/** Per-user scratch space: writes here are as reversible as the workspace. */
+export function scratch(path: string): boolean {
+  return /^\/(tmp|var\/tmp|dev\/shm)\/[^/]/.test(path);
+}
+
+const SYSTEM = ["/etc", "/boot", "/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/var/lib", "/sys", "/proc", "/root", "/dev", "/opt", "/srv"];
+
+export function systemPath(path: string): boolean {
+  return SYSTEM.some((root) => inside(path, root)) || path === "/";
+}
+
+const SECRET = picomatch([
+  "**/.ssh/**", "**/.aws/**", "**/.gnupg/**", "**/.kube/config", "**/.docker/config.json", "**/.netrc",
+  "**/.pgpass", "**/.git-credentials", "**/.pypirc", "**/.vault-token", "**/.config/gcloud/**", "**/.azure/**",
+  "**/.npmrc", "**/.my.cnf", "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers",
+  "/etc/sudoers.d/**", "/etc/ssl/private/**", "/etc/ssh/ssh_host_*_key", "/proc/*/environ", "/run/secrets/**",
+  "**/.env", "**/.env.*", "**/*.env", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",
+  "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/credentials", "**/credentials.json",
+  "**/secrets.@(yml|yaml|json|toml|env)", "**/*.tfstate", "**/.bash_history", "**/.psql_history",
+  "**/.mysql_history", "**/.agent-sudo/keys/**", "/var/lib/agent-sudo/keys/**", "**/master.key", "**/.htpasswd",
+], { dot: true });
+
+const NOT_SECRET = picomatch([
+  "**/*.pub", "**/.ssh/known_hosts", "**/.ssh/known_hosts.old", "**/.ssh/authorized_keys", "**/.ssh/config",
+  "**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "**/.env.defaults",
+], { dot: true });
+
+/** Reading this reveals a credential. */
+export function secretPath(path: string): boolean {
+  return SECRET(path) && !NOT_SECRET(path);
+}
+
+/** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
+export function secretPlace(p: Place): boolean {
+  if (p.path !== null && secretPath(p.path)) return true;
+  const raw = p.raw.replace(/^["']|["']$/g, "");
+  return secretPath(raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, ""));
+}

@@ -1,0 +1,46 @@
+// The shape every unwrapper returns: what a wrapper or delegating command
+// (sudo, env, timeout, xargs, find -exec, bash -c, ssh …) runs next, and the
+// lowest tier the wrapper itself implies.
+import type { TierNumber } from "../../shared/tier.js";
+import type { Source } from "../verdict.js";
+import type { Word } from "./types.js";
+
+export interface Unwrap {
+  rule: string;
+  floor: TierNumber;
+  reason: string;
+  /** Argument vectors to judge next (the wrapped command). */
+  inner: Word[][];
+  /** Shell code to parse and judge (bash -c, eval, ssh host 'cmd', heredoc fed to sh). */
+  code: string[];
+  /** Code in another language, or code only known at run time: scanned by the vetoes. */
+  opaque: string[];
+  /** The policy the wrapped command answers to (sudo → SUDO.md). */
+  policy?: Source;
+  /** The wrapped command runs elsewhere (ssh, container): workspace paths do not apply. */
+  remote?: boolean;
+}
+
+export function unwrap(rule: string, floor: TierNumber, reason: string, parts: Partial<Unwrap> = {}): Unwrap {
+  return { rule, floor, reason, inner: [], code: [], opaque: [], ...parts };
+}
+
+/** Index of the first operand after options; `values` lists options that take a separate value. */
+export function firstOperand(args: readonly Word[], values: ReadonlySet<string>, from = 0): number {
+  let i = from;
+  while (i < args.length) {
+    const t = (args[i] as Word).text;
+    if ((args[i] as Word).dynamic) return i;
+    if (t === "--") return i + 1;
+    if (!t.startsWith("-") || t === "-") return i;
+    i += values.has(t) ? 2 : 1;
+  }
+  return i;
+}
+
+export const literalWord = (text: string): Word => ({ text, dynamic: false, glob: false, confusable: false });
+export const dynamicWord = (text: string): Word => ({ text, dynamic: true, glob: false, confusable: false });
+
+export function joinWords(words: readonly Word[]): { text: string; dynamic: boolean } {
+  return { text: words.map((w) => w.text).join(" "), dynamic: words.some((w) => w.dynamic) };
+}

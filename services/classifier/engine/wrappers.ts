@@ -1,0 +1,142 @@
+// Prefix wrappers that run the rest of their arguments as a command: sudo,
+// doas, su, env, nice, nohup, timeout, time, command, builtin, exec, stdbuf,
+// ionice, chroot, flock, setsid, strace, taskset, systemd-run, runuser …
+import type { TierNumber } from "../../shared/tier.js";
+import type { Word } from "./types.js";
+import { firstOperand, joinWords, unwrap } from "./unwrap.js";
+import type { Unwrap } from "./unwrap.js";
+
+interface PrefixSpec {
+  values: string[];
+  /** Operands to skip after options (timeout's duration, chroot's root, flock's file …). */
+  skip?: number;
+  floor?: TierNumber;
+  why?: string;
+}
+
+const PREFIX: Record<string, PrefixSpec> = {
+  nice: { values: ["-n", "--adjustment"] },
+  nohup: { values: [] },
+  timeout: { values: ["-s", "--signal", "-k", "--kill-after"], skip: 1 },
+  time: { values: ["-f", "--format", "-o", "--output"] },
+  builtin: { values: [] },
+  exec: { values: ["-a"] },
+  stdbuf: { values: ["-i", "-o", "-e"] },
+  ionice: { values: ["-c", "-n", "--class", "--classdata"] },
+  chroot: { values: ["--userspec", "--groups"], skip: 1, floor: 2, why: "runs in another root" },
+  flock: { values: ["-w", "--timeout", "-E", "--conflict-exit-code"], skip: 1 },
+  setsid: { values: [] },
+  unbuffer: { values: [] },
+  strace: { values: ["-o", "-e", "-s", "-u", "-a", "-b", "-I", "-O", "-P", "-S", "-X"] },
+  ltrace: { values: ["-o", "-e", "-s", "-u", "-a", "-n"] },
+  taskset: { values: [], skip: 1 },
+  numactl: { values: ["-C", "-N", "-m", "-i", "-p", "--physcpubind", "--cpunodebind", "--membind", "--interleave", "--preferred"] },
+  "xvfb-run": { values: ["-n", "-s", "-f", "-e", "-p", "--server-args"] },
+  "dbus-run-session": { values: [] },
+  catchsegv: { values: [] },
+  "systemd-run": {
+    values: ["-u", "--unit", "-p", "--property", "--uid", "--gid", "-E", "--setenv", "--slice", "-M", "--machine", "--description", "--on-calendar", "--on-active", "-H", "--host", "--working-directory"],
+    floor: 3, why: "starts a transient system unit",
+  },
+  nsenter: { values: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"], floor: 3, why: "enters another process's namespaces" },
+  unshare: { values: ["--map-user", "--map-group", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd"], floor: 2, why: "runs in new namespaces" },
+  firejail: { values: [] },
+  proxychains: { values: ["-f"] },
+  proxychains4: { values: ["-f"] },
+  torsocks: { values: [] },
+  "caffeinate": { values: ["-t", "-w"] },
+  sg: { values: [], skip: 1 },
+};
+
+// Wrappers that do nothing harmful with no command (exec alone only redirects).
+const BARE_OK = new Set(["time", "nice", "exec", "builtin", "nohup", "timeout", "stdbuf", "setsid"]);
+
+const SUDO_VALUES = new Set(["-u", "--user", "-g", "--group", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-h", "--host", "-U", "--other-user"]);
+
+function sudo(name: string, args: Word[]): Unwrap {
+  const at = firstOperand(args, SUDO_VALUES);
+  const flags = args.slice(0, at).map((w) => w.text);
+  let rest = args.slice(at);
+  while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) rest = rest.slice(1);
+  const short = flags.filter((f) => /^-[a-zA-Z]+$/.test(f)).join("");
+  const shell = /[is]/.test(short) || flags.includes("--login") || flags.includes("--shell");
+  if (rest.length === 0) {
+    if (shell) return unwrap(`wrapper:${name}`, 4, "interactive root shell: a person runs that");
+    const listing = /[lvkK]/.test(short) || flags.some((f) => ["--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"].includes(f));
+    return listing ? unwrap(`wrapper:${name}`, 0, "lists or refreshes sudo rights") : unwrap(`wrapper:${name}`, 4, "sudo without a command");
+  }
+  if (shell) return unwrap(`wrapper:${name}`, 0, "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo" });
+  return unwrap(`wrapper:${name}`, 0, "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo" });
+}
+
+function su(args: Word[]): Unwrap {
+  const i = args.findIndex((w) => w.text === "-c" || w.text === "--command");
+  const code = i >= 0 ? args[i + 1] : undefined;
+  if (code) return unwrap("wrapper:su", 0, "runs as another user: SUDO.md decides", { code: [code.text], policy: "sudo" });
+  return unwrap("wrapper:su", 4, "interactive shell as another user: a person runs that");
+}
+
+const ENV_VALUES = new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]);
+const RISKY_ENV = /^(LD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|PATH|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_DIR|GIT_CONFIG_[A-Z_0-9]+|EDITOR|VISUAL|PAGER|GIT_PAGER)$/;
+
+export function riskyAssignment(name: string): boolean {
+  return RISKY_ENV.test(name);
+}
+
+function env(args: Word[]): Unwrap {
+  let i = 0;
+  let floor: TierNumber = 0;
+  let why = "sets variables for one command";
+  const code: string[] = [];
+  while (i < args.length) {
+    const t = (args[i] as Word).text;
+    if (t === "-S" || t === "--split-string") {
+      code.push(joinWords(args.slice(i + 1)).text);
+      return unwrap("wrapper:env", floor, why, { code });
+    }
+    if (t === "--") { i++; break; }
+    if (t.startsWith("-")) { i += ENV_VALUES.has(t) ? 2 : 1; continue; }
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(t);
+    if (!m) break;
+    if (riskyAssignment(m[1] ?? "")) { floor = 2; why = `sets ${m[1]}, which changes what runs`; }
+    i++;
+  }
+  const rest = args.slice(i);
+  if (rest.length === 0) return unwrap("wrapper:env", 2, "prints the environment, which may hold secrets");
+  return unwrap("wrapper:env", floor, why, { inner: [rest] });
+}
+
+function commandBuiltin(args: Word[]): Unwrap {
+  const at = firstOperand(args, new Set());
+  const flags = args.slice(0, at).map((w) => w.text);
+  if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return unwrap("wrapper:command", 0, "looks a command up");
+  return unwrap("wrapper:command", 0, "runs a command bypassing functions", { inner: [args.slice(at)] });
+}
+
+/** A prefix wrapper's unwrapping, or null when `name` is not one. */
+export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
+  if (name === "sudo" || name === "doas" || name === "run0") return sudo(name, args);
+  if (name === "su") return su(args);
+  if (name === "env") return env(args);
+  if (name === "command") return commandBuiltin(args);
+  if (name === "runuser") {
+    const i = args.findIndex((w) => w.text === "-c" || w.text === "--command");
+    if (i >= 0 && args[i + 1]) return unwrap("wrapper:runuser", 0, "runs as another user", { code: [(args[i + 1] as Word).text], policy: "sudo" });
+    const at = firstOperand(args, new Set(["-u", "--user", "-g", "--group", "-G", "--supp-group"]));
+    return unwrap("wrapper:runuser", at >= args.length ? 4 : 0, "runs as another user", { inner: [args.slice(at)], policy: "sudo" });
+  }
+  const spec = PREFIX[name];
+  if (!spec) return null;
+  if (name === "ionice" && args.some((w) => w.text === "-p" || w.text === "--pid")) return unwrap("wrapper:ionice", 2, "changes a running process's priority");
+  if (name === "flock") {
+    const c = args.findIndex((w) => w.text === "-c" || w.text === "--command");
+    if (c >= 0 && args[c + 1]) return unwrap("wrapper:flock", 0, "runs under a lock", { code: [(args[c + 1] as Word).text] });
+  }
+  let at = firstOperand(args, new Set(spec.values));
+  at += spec.skip ?? 0;
+  const rest = args.slice(at);
+  const floor = spec.floor ?? 0;
+  const why = spec.why ?? `runs the rest under ${name}`;
+  if (rest.length === 0) return unwrap(`wrapper:${name}`, Math.max(floor, BARE_OK.has(name) ? 0 : 2) as TierNumber, why);
+  return unwrap(`wrapper:${name}`, floor, why, { inner: [rest] });
+}
