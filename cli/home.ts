@@ -1,12 +1,18 @@
 // Preparing a state dir for a run: directories with their modes, the
 // service users (as root), signing keys, and the dev caller's token.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Config, SERVICES } from "../services/shared/config.js";
 import { ensureKeys } from "../services/shared/keys.js";
 import { isRoot, lookupUser } from "../services/shared/privilege.js";
 import { hashToken, newToken, parseTokensFile, type TokensFileShape } from "../services/gateway/tokens.js";
+
+function chownRecursive(path: string, uid: number, gid: number): void {
+  chownSync(path, uid, gid);
+  if (!lstatSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) chownRecursive(join(path, name), uid, gid);
+}
 
 /** Every ancestor must let the service users through (o+x) when they run apart from root. */
 function checkTraversable(dir: string): void {
@@ -44,6 +50,14 @@ export function prepareHome(config: Config, log: (line: string) => void): void {
     chmodSync(dir, root ? 0o711 : 0o700);
   }
   mkdirSync(config.logsDir, { recursive: true, mode: 0o700 });
+  // Writable state of the unprivileged gateway (its audit spool), owned by it.
+  const gatewayState = join(config.stateDir, "gateway");
+  mkdirSync(gatewayState, { recursive: true, mode: 0o700 });
+  chmodSync(gatewayState, 0o700);
+  if (root) {
+    const gw = lookupUser(config.users.gateway);
+    if (gw) chownRecursive(gatewayState, gw.uid, gw.gid);
+  }
   for (const signer of ensureKeys(config.keysDir)) log(`generated signing key for ${signer}`);
 }
 

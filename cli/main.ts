@@ -1,11 +1,16 @@
 // The `agent-sudo` command: one dispatcher, one module per subcommand.
 import { ConfigError } from "../services/shared/config.js";
+import { auditCommand } from "./audit.js";
+import { installCommand, uninstallCommand } from "./install.js";
 import { startCommand } from "./start.js";
 
 const USAGE = `usage: agent-sudo <command> [options]
 
 commands:
   start            start the whole stack (the same as npm start)
+  audit            tail | export | label | verify-journal (the audit trail)
+  install          lay out this host (--host primary|server-01, --dry-run, --root, --prefix)
+  uninstall        reverse install (--purge also removes the state dir and users)
   help             this text
 
 environment: AGENT_SUDO_HOME (state dir), AGENT_SUDO_PORT, AGENT_SUDO_BIND,
@@ -15,6 +20,9 @@ type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   start: startCommand,
+  audit: (argv) => auditCommand(argv),
+  install: installCommand,
+  uninstall: uninstallCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

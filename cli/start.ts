@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../services/shared/config.js";
 import { ensureDevToken, prepareHome } from "./home.js";
+import { startAuditDatabase } from "./database.js";
 import { Supervisor } from "./supervisor.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -13,7 +14,8 @@ export async function startCommand(_argv: string[]): Promise<number> {
   const config = loadConfig();
   prepareHome(config, say);
   const token = ensureDevToken(config);
-  const supervisor = new Supervisor(config, distDir, say);
+  const database = await startAuditDatabase(config, say);
+  const supervisor = new Supervisor(config, distDir, say, { gateway: { DATABASE_URL: database.url } });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -21,6 +23,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stopping = true;
     say(`${signal}: stopping all services`);
     await supervisor.stop();
+    await database.stop();
     say("stopped");
     process.exit(0);
   };
@@ -36,6 +39,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
   if (!(await supervisor.waitHealthy(30_000))) {
     say(`services did not all come up within 30 s; see ${config.logsDir}`);
     await supervisor.stop();
+    await database.stop();
     return 1;
   }
   say(`dev token: ${token}`);

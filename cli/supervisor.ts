@@ -24,6 +24,11 @@ const START_LIMIT_BURST = 5;
 const START_LIMIT_INTERVAL_MS = 30_000;
 const BACKOFF_MS = [100, 300, 1000, 2000, 3000];
 
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _omit, ...rest } = env;
+  return rest;
+}
+
 interface Unit {
   name: ServiceName;
   child?: ChildProcess;
@@ -39,6 +44,8 @@ export class Supervisor {
     private readonly config: Config,
     private readonly distDir: string,
     private readonly say: (line: string) => void,
+    /** Environment only one service gets (the gateway's DATABASE_URL). */
+    private readonly serviceEnv: Partial<Record<ServiceName, Record<string, string>>> = {},
   ) {}
 
   start(): void {
@@ -57,7 +64,7 @@ export class Supervisor {
     const log = openSync(this.logPath(unit), "a", 0o600);
     const [command, ...args] = this.commandLine(unit.name);
     const child = spawn(command as string, args, {
-      env: { ...process.env, AGENT_SUDO_HOME: this.config.home },
+      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, ...this.serviceEnv[unit.name] },
       stdio: ["ignore", log, log],
     });
     closeSync(log);

@@ -12,6 +12,8 @@ import { tierFromEnum, type TierNumber } from "../shared/tier.js";
 import { parseJson } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import type { HttpAnswer } from "./pipeline.js";
+import type { AuditTrail } from "./audit-trail.js";
+import type { DecisionType } from "./audit/record.js";
 
 export const MAX_HOOK_BYTES = 1024 * 1024;
 
@@ -56,8 +58,24 @@ export class HookJudge {
   constructor(
     private readonly clients: ServiceClients,
     private readonly config: Config,
+    private readonly audit: AuditTrail,
     private readonly log: Logger,
   ) {}
+
+  /** Records the hook's answer (source hook); the answer stands even if the record fails. */
+  private async record(command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): Promise<HttpAnswer> {
+    const out = answer.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+    const decision: DecisionType =
+      answer.status === 204 ? "no_opinion" : out?.permissionDecision === "allow" ? "allowed" : out?.permissionDecisionReason?.includes("agent-sudo exec --") ? "routed" : "denied";
+    const requestId = randomUUID();
+    await this.audit
+      .decision(
+        { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body }, ...(verdict ?? {}) },
+        { decision },
+      )
+      .catch((err: unknown) => this.log.error({ err: (err as Error).message }, "hook decision not audited"));
+    return answer;
+  }
 
   /** Parses a raw hook body; any defect becomes a deny. */
   async preToolUse(raw: Buffer): Promise<HttpAnswer> {
@@ -74,33 +92,36 @@ export class HookJudge {
     if (input.tool_name !== "Bash") return NO_OPINION;
     const bash = BashInput.safeParse(input.tool_input);
     if (!bash.success) return preToolUseAnswer("deny", "agent-sudo: Bash tool_input.command missing or over 16 KiB");
-    return this.judge(bash.data.command, input.cwd ?? "");
+    const cwd = input.cwd ?? "";
+    const { answer, verdict } = await this.judge(bash.data.command, cwd);
+    return this.record(bash.data.command, cwd, answer, verdict);
   }
 
-  private async judge(command: string, cwd: string): Promise<HttpAnswer> {
+  private async judge(command: string, cwd: string): Promise<{ answer: HttpAnswer; verdict?: { tier: TierNumber; rule: string; policyDigest: string } }> {
     const mode = this.config.hook.mode;
     if (mode === "routed" && ROUTED_EXEC.test(command)) {
-      return preToolUseAnswer("allow", "agent-sudo: routed through /exec, which judges the command inside");
+      return { answer: preToolUseAnswer("allow", "agent-sudo: routed through /exec, which judges the command inside") };
     }
     const requestId = randomUUID();
     const { classifier } = this.clients;
     const cleanCwd = cwd.startsWith("/") && !cwd.includes("\0") ? cwd : "";
-    let verdict;
+    let response;
     try {
-      verdict = await call(classifier, classifier.classify, { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE }, 2000);
+      response = await call(classifier, classifier.classify, { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE }, 2000);
     } catch (err) {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: classifier unavailable");
-      return preToolUseAnswer("deny", "agent-sudo: the classifier is unavailable, so Bash is blocked (fail closed)");
+      return { answer: preToolUseAnswer("deny", "agent-sudo: the classifier is unavailable, so Bash is blocked (fail closed)") };
     }
-    const tier = tierFromEnum(verdict.tier);
-    const why = `tier ${tier}, rule ${verdict.rule}: ${verdict.reason}`;
-    this.log.info({ request_id: requestId, tier, rule: verdict.rule, mode }, "hook judged");
-    if (tier === 4) return preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
-    if (mode === "conservative") {
-      return tier === 0 && verdict.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
-    }
-    if (tier <= 1) return preToolUseAnswer("allow", `agent-sudo: ${why}`);
-    return preToolUseAnswer("deny", routeMessage(command, tier, `${verdict.rule}: ${verdict.reason}`));
+    const tier = tierFromEnum(response.tier);
+    const verdict = { tier, rule: response.rule, policyDigest: Buffer.from(response.policyDigest).toString("hex") };
+    const why = `tier ${tier}, rule ${response.rule}: ${response.reason}`;
+    this.log.info({ request_id: requestId, tier, rule: response.rule, mode }, "hook judged");
+    let answer: HttpAnswer;
+    if (tier === 4) answer = preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
+    else if (mode === "conservative") answer = tier === 0 && response.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
+    else if (tier <= 1) answer = preToolUseAnswer("allow", `agent-sudo: ${why}`);
+    else answer = preToolUseAnswer("deny", routeMessage(command, tier, `${response.rule}: ${response.reason}`));
+    return { answer, verdict };
   }
 
   /** SessionStart: a self-test the agent sees as additional context. */

@@ -15,6 +15,7 @@ export interface Routes {
   hook: HookJudge;
   clients: ServiceClients;
   log: Logger;
+  auditHealth: () => Record<string, unknown>;
 }
 
 /** Which listener a request came in on: the TCP port or the hook's Unix socket. */
@@ -66,7 +67,9 @@ async function exec(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
 async function health(routes: Routes): Promise<HttpAnswer> {
   const services = { gateway: "up" as const, ...(await healthOf(routes.clients)) };
   const allUp = Object.values(services).every((s) => s === "up");
-  return { status: allUp ? 200 : 503, body: { status: allUp ? "ok" : "degraded", services } };
+  // The audit spool keeps serving through a database outage; its depth and
+  // the shipper's state show here, but do not make the stack unhealthy.
+  return { status: allUp ? 200 : 503, body: { status: allUp ? "ok" : "degraded", services, audit: routes.auditHealth() } };
 }
 
 const HOOK_EVENTS = ["/v1/hook", "/v1/hook/session-start", "/v1/hook/post-tool-use"];

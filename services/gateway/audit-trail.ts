@@ -1,0 +1,94 @@
+// The gateway's side of the audit: an intent record before anything can
+// execute, an outcome record after, both through the durable spool (fsync
+// before the promise resolves). If the intent cannot be written the request
+// is refused with 503 and nothing runs — sudo's I/O-log rule.
+import type { Logger } from "../shared/log.js";
+import type { TierNumber } from "../shared/tier.js";
+import type { AuditRecordInput, AuditSource, DecisionType } from "./audit/record.js";
+import type { Spool } from "./audit/spool.js";
+
+export interface AuditContext {
+  requestId: string;
+  caller: string;
+  source: AuditSource;
+  command: string;
+  cwd: string;
+  runAs: string;
+  tier?: TierNumber;
+  rule?: string;
+  policyDigest?: string;
+  evidence: Record<string, unknown>;
+}
+
+export interface Outcome {
+  decision: DecisionType;
+  exitCode?: number;
+  durationMs?: number;
+  rollbackTaken?: boolean;
+  verifyPassed?: boolean;
+  trainingSignal?: string;
+  evidence?: Record<string, unknown>;
+}
+
+export class AuditUnavailable extends Error {}
+
+export class AuditTrail {
+  constructor(
+    private readonly spool: Spool,
+    private readonly host: string,
+    private readonly log: Logger,
+  ) {}
+
+  private base(ctx: AuditContext): AuditRecordInput {
+    return {
+      request_id: ctx.requestId,
+      phase: "intent",
+      ts: new Date().toISOString(),
+      host: this.host,
+      caller: ctx.caller,
+      source: ctx.source,
+      command: ctx.command,
+      cwd: ctx.cwd || null,
+      run_as: ctx.runAs || null,
+      assigned_tier: ctx.tier ?? null,
+      decision_type: "pending",
+      matched_rule: ctx.rule ?? null,
+      evidence: ctx.evidence as AuditRecordInput["evidence"],
+      policy_digest: ctx.policyDigest ?? null,
+    };
+  }
+
+  /** Durable before it resolves; throws AuditUnavailable when it is not. */
+  async intent(ctx: AuditContext): Promise<void> {
+    try {
+      await this.spool.append(this.base(ctx));
+    } catch (err) {
+      this.log.error({ request_id: ctx.requestId, err: (err as Error).message }, "audit intent not written: refusing");
+      throw new AuditUnavailable((err as Error).message);
+    }
+  }
+
+  /** Best effort after the fact: a failure is logged loudly, the result still returned. */
+  async outcome(ctx: AuditContext, o: Outcome): Promise<void> {
+    try {
+      await this.spool.append({
+        ...this.base(ctx),
+        phase: "outcome",
+        decision_type: o.decision,
+        exit_code: o.exitCode ?? null,
+        duration_ms: o.durationMs === undefined ? null : Math.max(0, Math.round(o.durationMs)),
+        rollback_taken: o.rollbackTaken ?? null,
+        verify_passed: o.verifyPassed ?? null,
+        training_signal: o.trainingSignal ?? null,
+        evidence: { ...ctx.evidence, ...o.evidence } as AuditRecordInput["evidence"],
+      });
+    } catch (err) {
+      this.log.error({ request_id: ctx.requestId, err: (err as Error).message }, "audit outcome not written");
+    }
+  }
+
+  /** A decision with nothing executed (hook answers, refusals): both records at once. */
+  async decision(ctx: AuditContext, o: Outcome): Promise<void> {
+    await Promise.all([this.intent(ctx), this.outcome(ctx, o)]);
+  }
+}

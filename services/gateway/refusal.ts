@@ -1,0 +1,44 @@
+// How the pipeline says no: a Refusal carries the HTTP answer for the caller
+// and the decision type for the audit. Causes stay in the log.
+import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { isErrorCode } from "../shared/errors.js";
+import type { TierNumber } from "../shared/tier.js";
+import type { DecisionType } from "./audit/record.js";
+
+export interface HttpAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export class Refusal {
+  constructor(
+    readonly answer: HttpAnswer,
+    readonly decision: DecisionType,
+  ) {}
+}
+
+export function unavailable(component: string, requestId?: string): Refusal {
+  return new Refusal({ status: 503, body: { error: "unavailable", component, ...(requestId ? { request_id: requestId } : {}) } }, "error");
+}
+
+export function refused(tier: TierNumber, reason: string, requestId: string, decision: DecisionType = "refused"): Refusal {
+  return new Refusal({ status: 403, body: { error: "refused", tier, reason, request_id: requestId } }, decision);
+}
+
+/** Maps a failed call to a part: down → 503 naming it; busy → 429; anything else refuses. */
+export function failedCall(component: string, err: unknown, requestId: string, tier: TierNumber | undefined): Refusal {
+  const e = err as Partial<ServiceError>;
+  if (e.code === grpcStatus.UNAVAILABLE || e.code === grpcStatus.DEADLINE_EXCEEDED) return unavailable(component, requestId);
+  if (e.code === grpcStatus.RESOURCE_EXHAUSTED) {
+    return new Refusal({ status: 429, body: { error: "busy", request_id: requestId }, headers: { "retry-after": "1" } }, "error");
+  }
+  const details = e.details ?? "";
+  if (e.code === grpcStatus.INVALID_ARGUMENT && details.startsWith("BAD_REQUEST")) {
+    const why = details.replace(/^BAD_REQUEST:? ?/, "") || "invalid request";
+    return new Refusal({ status: 400, body: { error: "bad_request", details: why, request_id: requestId } }, "error");
+  }
+  const code = details.split(":")[0] ?? "";
+  const reason = isErrorCode(code) ? `${component} refused: ${code}` : `${component} failed`;
+  return refused(tier ?? 4, reason, requestId);
+}

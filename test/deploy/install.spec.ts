@@ -1,0 +1,213 @@
+// `agent-sudo install` / `uninstall`: the dry run's output (changes nothing),
+// and — as root — a real install into a temporary --root: owners and modes of
+// every file, socket directory and key; a second run that changes nothing;
+// an uninstall that keeps the state dir.
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { installCommand, uninstallCommand } from "../../cli/install.js";
+import { lookupUser } from "../../services/shared/privilege.js";
+
+const isRoot = process.getuid?.() === 0;
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * A frozen copy of the built tree (others may rebuild dist/ while this runs,
+ * which would make the second install rightly say "copy"); node_modules is
+ * linked, not copied.
+ */
+function snapshot(): string {
+  const dir = mkdtempSync(join(tmpdir(), "agent-sudo-src-"));
+  for (const rel of ["package.json", "package-lock.json", "bin", "dist/cli", "dist/proto", "dist/services", "policies", "services/gateway/audit/migrations", "systemd", "apparmor"]) {
+    if (!existsSync(join(repo, rel))) continue;
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    cpSync(join(repo, rel), join(dir, rel), { recursive: true });
+  }
+  symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+const UNITS = ["agent-sudo.target", ...["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"].map((s) => `agent-sudo-${s}.service`)];
+const PROFILES = ["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"].map((s) => `agent-sudo-${s}`);
+
+/** Runs a command, capturing what it prints. */
+async function capture(fn: (argv: string[]) => Promise<number>, argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    return { code: await fn(argv), out: lines.join("") };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+function tree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+describe("install --dry-run", () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "agent-sudo-dry-"));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("prints every action for server-01 and changes nothing", async () => {
+    const { code, out } = await capture(installCommand, ["--host", "server-01", "--dry-run", "--root", root]);
+    expect(code).toBe(0);
+    expect(tree(root)).toEqual([]);
+    expect(out).toContain("dry run: nothing is changed");
+    for (const u of UNITS) expect(out).toMatch(new RegExp(`would write ${root}/etc/systemd/system/${u.replace(".", "\\.")} \\(0644 root:root\\)`));
+    for (const p of PROFILES) expect(out).toMatch(new RegExp(`would write ${root}/etc/apparmor\\.d/${p} \\(0644 root:root\\)`));
+    for (const [d, mode] of [["", "0711"], ["/run", "0711"], ["/state", "0711"], ["/logs", "0700"], ["/keys", "0755"], ["/state/executor", "0700"]] as const) {
+      expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo${d}/ (${mode} root:root)`);
+    }
+    expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/gateway/ (0700 agent-sudo-gw:agent-sudo-gw)`);
+    expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/breaker/ (0700 agent-sudo-brk:agent-sudo-brk)`);
+    for (const signer of ["classifier", "concurrence", "sandbox", "breaker"]) {
+      expect(out).toContain(`would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`);
+    }
+    expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): {"host_id":"server-01","http":{"bind":"127.0.0.1","port":8084}}`);
+    expect(out).toContain(`would write ${root}/var/lib/agent-sudo/tokens.json (0600 root:root)`);
+    expect(out).toMatch(new RegExp(`would copy ${root}/opt/agent-sudo/dist/services ← `));
+    expect(out).toMatch(new RegExp(`would copy ${root}/opt/agent-sudo/node_modules ← `));
+    for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) {
+      expect(out).toMatch(new RegExp(`(would create|unchanged) +system user ${user} `));
+    }
+    expect(out).toMatch(/\d+ would change, \d+ unchanged/);
+    expect(out).toContain("next steps");
+    expect(out).toContain("systemctl daemon-reload && systemctl enable --now agent-sudo.target");
+    expect(out).toContain(`apparmor_parser -r -W -C ${root}/etc/apparmor.d/agent-sudo-*`);
+  });
+
+  it("writes primary's host_id for --host primary, and rewrites the prefix", async () => {
+    const { out } = await capture(installCommand, ["--host", "primary", "--dry-run", "--root", root, "--prefix", "/srv/agent-sudo"]);
+    expect(out).toContain(`config.json (0644 root:root): {"host_id":"primary","http":{"bind":"127.0.0.1","port":8084}}`);
+    expect(out).toContain(`would copy ${root}/srv/agent-sudo/dist/services ← `);
+    expect(out).not.toContain("-C "); // primary loads its profiles in enforce mode
+    expect(tree(root)).toEqual([]);
+  });
+
+  it("refuses a missing or unknown host and a shared prefix", async () => {
+    await expect(installCommand(["--dry-run", "--root", root])).rejects.toThrow(/--host must be one of primary, server-01/);
+    await expect(installCommand(["--host", "laptop", "--dry-run", "--root", root])).rejects.toThrow(/--host/);
+    await expect(installCommand(["--host", "primary", "--dry-run", "--root", root, "--prefix", "/usr"])).rejects.toThrow(/--prefix/);
+  });
+
+  it("uninstall --dry-run on an empty root has nothing to do", async () => {
+    const { out } = await capture(uninstallCommand, ["--dry-run", "--root", root]);
+    expect(out).toContain("nothing to do: not installed");
+    expect(tree(root)).toEqual([]);
+  });
+});
+
+describe.skipIf(!isRoot)("install into a temporary --root (as root: creates users, chowns)", () => {
+  // Needs root (useradd, chown); CI runs as root. The service users are created
+  // on this machine if missing, like `npm start` as root does.
+  let root: string;
+  let src: string;
+  let first = "";
+  const home = () => join(root, "var/lib/agent-sudo");
+  const prefix = () => join(root, "opt/agent-sudo");
+  const install = (...argv: string[]) => capture(installCommand, [...argv, "--root", root, "--from", src]);
+  const uninstall = (...argv: string[]) => capture(uninstallCommand, [...argv, "--root", root, "--from", src]);
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "agent-sudo-root-"));
+    chmodSync(root, 0o755);
+    src = snapshot();
+    const r = await install("--host", "server-01");
+    expect(r.code).toBe(0);
+    first = r.out;
+  }, 180_000);
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(src, { recursive: true, force: true });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const uidOf = (user: string) => (user === "root" ? 0 : (lookupUser(user)?.uid ?? -1));
+  function expectMeta(path: string, mode: number, user: string, kind: "file" | "dir" = "file"): void {
+    const st = lstatSync(path);
+    expect(kind === "dir" ? st.isDirectory() : st.isFile(), path).toBe(true);
+    expect({ path, mode: (st.mode & 0o7777).toString(8), uid: st.uid }).toEqual({ path, mode: mode.toString(8), uid: uidOf(user) });
+  }
+
+  it("lays out the state dir: directories, socket dir, per-service state, config, tokens", () => {
+    expect(first).not.toContain("would ");
+    expectMeta(home(), 0o711, "root", "dir");
+    expectMeta(join(home(), "run"), 0o711, "root", "dir");
+    expectMeta(join(home(), "state"), 0o711, "root", "dir");
+    expectMeta(join(home(), "logs"), 0o700, "root", "dir");
+    expectMeta(join(home(), "keys"), 0o755, "root", "dir");
+    expectMeta(join(home(), "state/executor"), 0o700, "root", "dir");
+    expectMeta(join(home(), "state/gateway"), 0o700, "agent-sudo-gw", "dir");
+    expectMeta(join(home(), "state/breaker"), 0o700, "agent-sudo-brk", "dir");
+    expectMeta(join(home(), "config.json"), 0o644, "root");
+    expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual({ host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 } });
+    expectMeta(join(home(), "tokens.json"), 0o600, "root");
+    expect(JSON.parse(readFileSync(join(home(), "tokens.json"), "utf8"))).toEqual({ callers: [] });
+    for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) expect(lookupUser(user), user).toBeDefined();
+  });
+
+  it("generates every signer's key pair: private 0600 root, public 0644 root", () => {
+    expect(tree(join(home(), "keys"))).toEqual(["breaker.key", "breaker.pub", "classifier.key", "classifier.pub", "concurrence.key", "concurrence.pub", "sandbox.key", "sandbox.pub"]);
+    for (const signer of ["classifier", "concurrence", "sandbox", "breaker"]) {
+      expectMeta(join(home(), "keys", `${signer}.key`), 0o600, "root");
+      expectMeta(join(home(), "keys", `${signer}.pub`), 0o644, "root");
+      expect(readFileSync(join(home(), "keys", `${signer}.key`), "utf8")).toContain("BEGIN PRIVATE KEY");
+    }
+  });
+
+  it("installs the units and profiles 0644 root", () => {
+    expect(tree(join(root, "etc/systemd/system"))).toEqual([...UNITS].sort());
+    expect(tree(join(root, "etc/apparmor.d"))).toEqual(PROFILES);
+    for (const u of UNITS) expectMeta(join(root, "etc/systemd/system", u), 0o644, "root");
+    for (const p of PROFILES) expectMeta(join(root, "etc/apparmor.d", p), 0o644, "root");
+    expect(readFileSync(join(root, "etc/systemd/system/agent-sudo-gateway.service"), "utf8")).toContain("/opt/agent-sudo/dist/services/gateway/main.js");
+  });
+
+  it("installs the code root-owned and writable by root alone (the executor runs it as root)", () => {
+    const paths = tree(prefix());
+    expect(paths).toEqual(expect.arrayContaining(["bin/agent-sudo", "dist/services/executor/main.js", "dist/services/classifier/concurrence/main.js", "package.json", "node_modules/@grpc/grpc-js/package.json", "node_modules/zod/package.json"]));
+    expect(paths.some((p) => p.startsWith("node_modules/vitest") || p.startsWith("node_modules/typescript"))).toBe(false);
+    for (const rel of paths) {
+      const st = lstatSync(join(prefix(), rel));
+      expect({ rel, uid: st.uid, gid: st.gid }).toEqual({ rel, uid: 0, gid: 0 });
+      if (st.isSymbolicLink()) continue;
+      expect({ rel, mode: (st.mode & 0o7777).toString(8) }).toEqual({ rel, mode: st.isDirectory() || (st.mode & 0o100) !== 0 ? "755" : "644" });
+    }
+    expectMeta(join(prefix(), "bin/agent-sudo"), 0o755, "root");
+  });
+
+  it("a second run changes nothing and says so", async () => {
+    const { code, out } = await install("--host", "server-01");
+    expect(code).toBe(0);
+    expect(out).toMatch(/nothing to do: all \d+ actions unchanged/);
+    expect(out.split("\n").filter((l) => /^ {2}\S/.test(l) && !l.startsWith("  unchanged")).filter((l) => !/^ {2}(the|[0-9]\.)/.test(l))).toEqual([]);
+  });
+
+  it("refuses to turn server-01's config into primary's", async () => {
+    await expect(install("--host", "primary")).rejects.toThrow(/host_id "server-01"/);
+  });
+
+  it("uninstall removes units, profiles and code, keeps the state dir; uninstall --purge --dry-run lists the rest", async () => {
+    const { code } = await uninstall();
+    expect(code).toBe(0);
+    expect(tree(join(root, "etc/systemd/system"))).toEqual([]);
+    expect(tree(join(root, "etc/apparmor.d"))).toEqual([]);
+    expect(existsSync(prefix())).toBe(false);
+    expectMeta(join(home(), "keys/classifier.key"), 0o600, "root");
+    const purge = await uninstall("--purge", "--dry-run");
+    expect(purge.out).toContain(`would remove ${home()}/ (keys, tokens, journal, audit spool)`);
+    expect(purge.out).toContain("would userdel system user agent-sudo-gw");
+    expect(existsSync(home())).toBe(true);
+    const again = await install("--host", "server-01");
+    expect(again.out).toContain("unchanged  ed25519 signing key classifier");
+  }, 180_000);
+});

@@ -1,0 +1,149 @@
+// The systemd units, checked offline: `systemd-analyze verify` on every unit
+// (in a throw-away root holding the units, the distribution's own units and
+// a stand-in for the ExecStart binary, so the check does not depend on where
+// this machine keeps node), `systemd-analyze security --offline=yes` against
+// the per-unit ceilings in systemd/security-thresholds.json, and the issue's
+// hardening list read straight from the files.
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const unitDir = join(repo, "systemd");
+const units = readdirSync(unitDir).filter((n) => /\.(service|target)$/.test(n)).sort();
+const services = units.filter((n) => n.endsWith(".service"));
+const thresholds = JSON.parse(readFileSync(join(unitDir, "security-thresholds.json"), "utf8")) as { units: Record<string, { measured: number; max: number }> };
+
+function which(tool: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
+  return dirs.map((d) => join(d, tool)).find((p) => existsSync(p));
+}
+const analyze = which("systemd-analyze");
+const systemUnits = ["/usr/lib/systemd/system", "/lib/systemd/system"].find((d) => existsSync(join(d, "sysinit.target")));
+
+/** Key → values of one unit file (a key may repeat). */
+function directives(name: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of readFileSync(join(unitDir, name), "utf8").split("\n")) {
+    const m = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
+    if (m?.[1] !== undefined && m[2] !== undefined) out.set(m[1], [...(out.get(m[1]) ?? []), m[2]]);
+  }
+  return out;
+}
+const one = (name: string, key: string) => directives(name).get(key)?.at(-1);
+
+describe.skipIf(!analyze || !systemUnits)("systemd units, offline", () => {
+  // Skipped only when systemd-analyze (Debian package `systemd`) or the
+  // distribution's unit files are absent; CI installs them.
+  let root: string;
+  const run = (args: string[]) => spawnSync(analyze as string, args, { encoding: "utf8", timeout: 30_000 });
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "agent-sudo-units-"));
+    mkdirSync(join(root, "etc/systemd/system"), { recursive: true });
+    mkdirSync(join(root, "usr/lib/systemd"), { recursive: true });
+    cpSync(systemUnits as string, join(root, "usr/lib/systemd/system"), { recursive: true, verbatimSymlinks: true });
+    for (const u of units) cpSync(join(unitDir, u), join(root, "etc/systemd/system", u));
+    // verify checks that ExecStart's binary exists and is executable, inside --root.
+    for (const u of services) {
+      const bin = one(u, "ExecStart")?.split(/\s+/)[0] ?? "";
+      mkdirSync(join(root, dirname(bin)), { recursive: true });
+      writeFileSync(join(root, bin), "#!/bin/sh\nexit 0\n");
+      chmodSync(join(root, bin), 0o755);
+    }
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const verify = (unit: string) => run(["verify", `--root=${root}`, "--man=no", "--generators=no", unit]);
+
+  it.each(units)("systemd-analyze verify %s: exit 0 and no warnings", (unit) => {
+    const r = verify(unit);
+    expect(r.stderr + r.stdout).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  it("the verify check has teeth: an unknown directive and a missing binary are caught", () => {
+    writeFileSync(join(root, "etc/systemd/system/agent-sudo-typo.service"), "[Service]\nExecStart=/usr/bin/node x\nPrivateNetwrok=yes\n");
+    expect(verify("agent-sudo-typo.service").stderr).toMatch(/Unknown key/);
+    writeFileSync(join(root, "etc/systemd/system/agent-sudo-nobin.service"), "[Service]\nExecStart=/nonexistent/node x\n");
+    expect(verify("agent-sudo-nobin.service").status).not.toBe(0);
+  });
+
+  it("every service has a security ceiling and every ceiling a service", () => {
+    expect(Object.keys(thresholds.units).sort()).toEqual(services);
+  });
+
+  it.each(services)("systemd-analyze security --offline=yes %s is within its ceiling", (unit) => {
+    const r = run(["security", "--offline=yes", `--root=${root}`, "--no-pager", unit]);
+    expect(r.status, r.stderr).toBe(0);
+    const m = /Overall exposure level for \S+: (\d+\.\d)/.exec(r.stdout);
+    expect(m, r.stdout.slice(-500)).not.toBeNull();
+    const score = Number(m?.[1]);
+    expect(score).toBeLessThanOrEqual(thresholds.units[unit]?.max ?? 0);
+  });
+});
+
+describe("systemd units: the hardening list (issue 10), read from the files", () => {
+  const unprivileged = services.filter((u) => u !== "agent-sudo-executor.service");
+
+  it("has the six services and the target", () => {
+    expect(services.map((u) => u.replace(/^agent-sudo-|\.service$/g, "")).sort()).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"]);
+    expect(units).toContain("agent-sudo.target");
+    const wants = (one("agent-sudo.target", "Wants") ?? "").split(/\s+/).sort();
+    expect(wants).toEqual(services);
+  });
+
+  it("executor: root, no network, control-group kill", () => {
+    const d = directives("agent-sudo-executor.service");
+    expect(d.get("User")).toBeUndefined();
+    expect(d.get("PrivateNetwork")).toEqual(["yes"]);
+    expect(d.get("IPAddressDeny")).toEqual(["any"]);
+    expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX"]);
+    expect(d.get("KillMode")).toEqual(["control-group"]);
+  });
+
+  it.each(unprivileged)("%s: strict filesystem, no home, private tmp, only the drop's capabilities, @system-service, no new privileges", (unit) => {
+    const d = directives(unit);
+    expect(d.get("ProtectSystem")).toEqual(["strict"]);
+    expect(d.get("ProtectHome")).toEqual(["yes"]);
+    expect(d.get("PrivateTmp")).toEqual(["yes"]);
+    expect(d.get("CapabilityBoundingSet")).toEqual(["CAP_SETUID CAP_SETGID CAP_CHOWN"]);
+    expect(d.get("AmbientCapabilities")).toEqual([""]);
+    expect(d.get("SystemCallFilter")).toEqual(["@system-service"]);
+    expect(d.get("NoNewPrivileges")).toEqual(["yes"]);
+    expect(d.get("ReadWritePaths")?.[0]).toMatch(/^\/var\/lib\/agent-sudo\/run(\s|$)/);
+  });
+
+  it.each(services)("%s: restart on failure with a start limit, an AppArmor profile that exists, no MemoryDenyWriteExecute", (unit) => {
+    const d = directives(unit);
+    expect(d.get("Restart")).toEqual(["on-failure"]);
+    expect(Number(one(unit, "StartLimitBurst"))).toBeGreaterThan(0);
+    expect(Number(one(unit, "StartLimitIntervalSec"))).toBeGreaterThan(0);
+    expect(d.has("MemoryDenyWriteExecute")).toBe(false);
+    const profile = one(unit, "AppArmorProfile") ?? "";
+    expect(profile).toBe(unit.replace(/\.service$/, ""));
+    expect(existsSync(join(repo, "apparmor", profile))).toBe(true);
+    expect(one(unit, "Environment")).toContain("AGENT_SUDO_HOME=/var/lib/agent-sudo");
+    expect(one(unit, "ExecStart")).toMatch(/^\/usr\/bin\/node .*\/opt\/agent-sudo\/dist\/services\/[a-z/]+\/main\.js$/);
+  });
+
+  it.each(unprivileged.filter((u) => u !== "agent-sudo-gateway.service"))("%s: no network", (unit) => {
+    const d = directives(unit);
+    expect(d.get("PrivateNetwork")).toEqual(["yes"]);
+    expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX"]);
+    expect(d.get("IPAddressDeny")).toEqual(["any"]);
+  });
+
+  it("the deployment table in systemd/README.md shows each unit's measured score", () => {
+    const readme = readFileSync(join(unitDir, "README.md"), "utf8");
+    for (const [unit, t] of Object.entries(thresholds.units)) {
+      const row = readme.split("\n").find((l) => l.startsWith("|") && l.includes(`\`${unit}\``));
+      expect(row, unit).toBeDefined();
+      expect(row).toContain(t.measured.toFixed(1));
+    }
+  });
+});
+
