@@ -23,6 +23,7 @@ import { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
+import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
 
@@ -47,9 +48,10 @@ interface State {
   gate: ExecutionGate;
   undo: UndoStore;
   journal: Journal;
+  cgroups: CommandCgroups | undefined;
 }
 
-function prepare(config: Config): State {
+function prepare(config: Config, log: Logger): State {
   const pinned = new Map<string, PinnedKey>();
   for (const signer of SIGNERS) pinned.set(signer, { role: SIGNER_ROLE[signer], key: loadPublicKey(config.keysDir, signer) });
   const dir = join(config.stateDir, "executor");
@@ -59,7 +61,10 @@ function prepare(config: Config): State {
   undo.prune();
   setInterval(() => undo.prune(), 3600_000).unref();
   const journal = openJournal(join(dir, "journal.log"));
-  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal };
+  const cgroups = isRoot() ? CommandCgroups.detect() : undefined;
+  if (!cgroups) log.warn("no writable cgroup v2 hierarchy: commands are contained by process group only (a setsid escapes)");
+  process.once("exit", () => cgroups?.close());
+  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups };
 }
 
 function account(runAs: string): Account {
@@ -120,6 +125,7 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
       ...(switchUser ? { uid: who.uid, gid: who.gid } : {}),
       stdoutCap: config.executor.stdout_cap_bytes,
       stderrCap: config.executor.stderr_cap_bytes,
+      ...(state.cgroups ? { cgroups: state.cgroups } : {}),
     });
     state.journal.append({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
     log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");

@@ -1,11 +1,13 @@
 // Runs one command: `SHELL -c COMMAND` with node:child_process (execa cost
 // ~1 ms more per command and a dozen more modules in the root process), in
-// its own process group, with no stdin, a scrubbed environment, capped output and a timeout
-// that kills the whole group. When the shell exits, anything it left in its
-// group is killed too: no root process outlives its request.
+// its own process group and, where the host has cgroup v2, its own cgroup
+// (cgroup.ts), with no stdin, a scrubbed environment, capped output and a
+// timeout that kills all of it. When the shell exits, anything it left
+// behind is killed too: no process outlives its request.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
+import { type CommandCgroups, wrappedArgv } from "./cgroup.js";
 
 export interface RunSpec {
   shell: string;
@@ -17,6 +19,8 @@ export interface RunSpec {
   gid?: number;
   stdoutCap: number;
   stderrCap: number;
+  /** Per-command cgroups when the host has them; else process-group kills only. */
+  cgroups?: CommandCgroups;
 }
 
 export interface RunResult {
@@ -66,13 +70,21 @@ function killGroup(pid: number | undefined): void {
 
 export async function runCommand(spec: RunSpec): Promise<RunResult> {
   const started = process.hrtime.bigint();
-  const child = spawn(spec.shell, ["-c", spec.command], {
+  const cg = spec.cgroups?.create();
+  const user = spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid ?? spec.uid } : undefined;
+  // With a cgroup the wrapper enters it as root, then drops to the user.
+  const [file, ...args] = cg ? wrappedArgv(cg.procs, spec.shell, spec.command, user) : [spec.shell, "-c", spec.command];
+  const child = spawn(file as string, args, {
     cwd: spec.cwd,
     env: spec.env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
-    ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
+    ...(user && !cg ? user : {}),
   });
+  const killAll = () => {
+    killGroup(child.pid);
+    if (cg) void spec.cgroups?.destroy(cg.dir);
+  };
   const out = new CappedSink(spec.stdoutCap);
   const err = new CappedSink(spec.stderrCap);
   out.attach(child.stdout);
@@ -81,23 +93,33 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(child.pid);
+    killAll();
   }, spec.timeoutS * 1000);
   let code: number | null = null;
   let signal: NodeJS.Signals | null = null;
   child.once("exit", (c, s) => {
     code = c;
     signal = s;
-    // Whatever the shell left running in its group dies with it; that also
-    // closes the pipes a background child would hold open.
-    killGroup(child.pid);
+    // Whatever the shell left running in its group (or cgroup) dies with it;
+    // that also closes the pipes a background child would hold open.
+    killAll();
   });
   const spawnError = await new Promise<Error | undefined>((resolve) => {
     child.once("error", (e) => resolve(e));
     child.once("close", () => resolve(undefined));
+    // A process that escaped every kill may still hold the pipes open: once
+    // the shell has exited, wait a moment for the output, then stop reading.
+    child.once("exit", () =>
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        resolve(undefined);
+      }, 250).unref(),
+    );
   });
   clearTimeout(timer);
   killGroup(child.pid);
+  if (cg) await spec.cgroups?.destroy(cg.dir);
   const durationMs = Number((process.hrtime.bigint() - started) / 1_000_000n);
 
   const exitSignal = signal as NodeJS.Signals | null;

@@ -1,0 +1,49 @@
+// Per-command cgroups: a process that leaves the process group with setsid
+// still dies with its command; run-as still applies inside the cgroup.
+import { execFileSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { CommandCgroups } from "./cgroup.js";
+import { runCommand } from "./run.js";
+
+const cgroups = process.getuid?.() === 0 ? CommandCgroups.detect() : undefined;
+const base = { shell: "/bin/bash", cwd: "/tmp", timeoutS: 5, env: { PATH: "/usr/bin:/bin" }, stdoutCap: 1 << 20, stderrCap: 1 << 20 };
+
+function alive(marker: string): boolean {
+  const ps = execFileSync("ps", ["-eo", "args"]).toString();
+  return ps.split("\n").some((l) => l.startsWith("sleep") && l.includes(marker));
+}
+
+describe.skipIf(!cgroups)("per-command cgroups", () => {
+  afterAll(() => cgroups?.close());
+
+  it("kills a setsid'd child when the command's shell exits", async () => {
+    const marker = String(4000 + Math.floor(Math.random() * 1000));
+    const res = await runCommand({ ...base, cgroups, command: `setsid -f sleep ${marker}; echo started` });
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout.toString()).toBe("started\n");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(marker)).toBe(false);
+  });
+
+  it("kills a setsid'd child when the timeout fires", async () => {
+    const marker = String(5000 + Math.floor(Math.random() * 1000));
+    const res = await runCommand({ ...base, timeoutS: 1, cgroups, command: `setsid -f sleep ${marker}; sleep 30` });
+    expect(res.timedOut).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(marker)).toBe(false);
+  });
+
+  it("runs as the requested user inside the cgroup", async () => {
+    const res = await runCommand({ ...base, cgroups, uid: 65534, gid: 65534, command: "id -u; id -g" });
+    expect(res.stdout.toString()).toBe("65534\n65534\n");
+  });
+
+  it("without cgroups, a setsid'd child holding the pipes does not hang the request", async () => {
+    const marker = String(6000 + Math.floor(Math.random() * 1000));
+    const t0 = Date.now();
+    const res = await runCommand({ ...base, command: `setsid -f sleep ${marker}; echo done` });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(res.stdout.toString()).toBe("done\n");
+    execFileSync("pkill", ["-f", `^sleep ${marker}$`], { stdio: "ignore" });
+  });
+});
