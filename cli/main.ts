@@ -2,6 +2,9 @@
 import { ConfigError } from "../services/shared/config.js";
 import { auditCommand } from "./audit.js";
 import { installCommand, uninstallCommand } from "./install.js";
+import { migrateAllowlistCommand } from "./migrate-allowlist.js";
+import { policyCommand } from "./policy.js";
+import { shadowCommand } from "./shadow.js";
 import { startCommand } from "./start.js";
 
 const USAGE = `usage: agent-sudo <command> [options]
@@ -9,6 +12,9 @@ const USAGE = `usage: agent-sudo <command> [options]
 commands:
   start            start the whole stack (the same as npm start)
   audit            tail | export | label | verify-journal (the audit trail)
+  policy           sign | verify | keygen (detached policy signatures; local key or Vault transit)
+  migrate-allowlist FILE   old bridge allowlist.json -> SUDO.md rules on stdout
+  shadow           --old URL --new URL --token-file F FILE: replay commands through both, show differences
   install          lay out this host (--host primary|server-01, --dry-run, --root, --prefix)
   uninstall        reverse install (--purge also removes the state dir and users)
   help             this text
@@ -21,6 +27,9 @@ type Command = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   start: startCommand,
   audit: (argv) => auditCommand(argv),
+  policy: (argv) => policyCommand(argv),
+  "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),
+  shadow: (argv) => shadowCommand(argv),
   install: installCommand,
   uninstall: uninstallCommand,
 };

@@ -64,39 +64,36 @@ const READ_PROGRAMS = new Set([
   "uptime", "id", "whoami", "groups", "uname", "lsblk", "lscpu", "lsusb", "lspci", "lsof", "ps", "pgrep", "ss",
   "netstat", "getent", "last", "w", "who", "findmnt", "readlink", "realpath", "md5sum", "sha1sum", "sha256sum",
   "sha512sum", "tree", "diff", "cmp", "pwd", "nproc", "vmstat", "iostat", "blkid", "lsmod", "printenv", "dig", "host",
-  "nslookup", "ping", "test", "true", "echo", "which", "type", "namei", "getfacl", "lsattr", "hostnamectl-status",
+  "nslookup", "ping", "test", "true", "echo", "which", "namei", "getfacl", "lsattr",
 ]);
 
-/** Read-only programs that a flag turns into a writer: read only with no such flag and no glob in the arguments. */
+/** Readers that a flag turns into writers: read only when no argument is such a flag and none is a glob. */
 const WRITE_FLAGS: Record<string, RegExp> = {
   find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
-  dmesg: /^(-[a-zA-Z]*[cC][a-zA-Z]*|--clear|--read-clear|--console-.*)$/,
+  dmesg: /^(-[a-zA-Z]*[cCnDE].*|--(clear|read-clear|console-.*))$/,
   journalctl: /^--(vacuum-.*|rotate|flush|sync|relinquish-var|smart-relinquish-var|setup-keys|update-catalog)$/,
-  date: /^(-s|--set.*)$/,
-  sort: /^(-o|--output.*)$/,
-  hostname: /./,
-  uniq: /./,
-  tee: /./,
-  mount: /./,
+  date: /^(-[a-zA-Z]*s.*|--set.*)$/,
+  sort: /^(-[a-zA-Z]*o.*|--output.*)$/,
 };
+
+/** Commands that read only when given exactly as written (with arguments they write). */
+const READ_EXACT = ["mount", "hostname", "ip a", "ip addr", "ip route", "ip link", "ufw status"];
 
 /** Read-only subcommands: a pattern starting with one of these word sequences only reads. */
 const READ_PREFIXES: string[][] = [
   ...["status", "show", "is-active", "is-enabled", "is-failed", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "cat", "get-default"].map((s) => ["systemctl", s]),
   ...["ps", "images", "inspect", "logs", "stats", "info", "version", "top", "port", "diff", "history"].map((s) => ["docker", s]),
-  ...["ps", "logs", "config", "images", "ls", "top", "version"].map((s) => ["docker", "compose", s]),
-  ...["ls", "inspect"].map((s) => ["docker", "network", s]).concat(["ls", "inspect"].map((s) => ["docker", "volume", s])),
+  ...["ps", "logs", "images", "ls", "top", "version"].map((s) => ["docker", "compose", s]),
+  ...["network", "volume"].flatMap((o) => ["ls", "inspect"].map((v) => ["docker", o, v])),
   ...["list", "show", "policy", "search"].map((s) => ["apt", s]),
   ...["policy", "show", "search", "depends", "rdepends", "madison"].map((s) => ["apt-cache", s]),
   ...["-l", "-L", "-s", "-S", "--list", "--listfiles", "--status", "--search", "--get-selections"].map((s) => ["dpkg", s]),
   ...["addr", "address", "a", "link", "route", "neigh", "rule", "-br"].flatMap((o) => ["show", "list", "ls"].map((v) => ["ip", o, v])),
-  ["ip", "a"], ["ip", "addr"], ["ip", "route"], ["ip", "link"],
-  ["ufw", "status"], ["nft", "list"], ["iptables", "-L"], ["iptables", "-S"], ["ip6tables", "-L"], ["ip6tables", "-S"],
+  ["nft", "list"], ["iptables", "-L"], ["iptables", "-S"], ["ip6tables", "-L"], ["ip6tables", "-S"],
   ["zfs", "list"], ["zpool", "status"], ["zpool", "list"], ["btrfs", "filesystem", "show"], ["btrfs", "filesystem", "df"],
   ["btrfs", "filesystem", "usage"], ["btrfs", "subvolume", "list"], ["btrfs", "subvolume", "show"],
   ["timeshift", "--list"], ["snap", "list"], ["flatpak", "list"], ["crontab", "-l"], ["smartctl", "-a"], ["smartctl", "-i"], ["smartctl", "-H"],
   ["incus", "list"], ["incus", "info"], ["timedatectl", "status"], ["hostnamectl", "status"], ["loginctl", "list-sessions"],
-  ["git", "status"], ["git", "log"], ["git", "diff"], ["git", "show"],
 ];
 
 /** Programs whose changes the sandbox mirror reproduces (files, packages, permissions, users). */
@@ -104,7 +101,7 @@ const REPRODUCIBLE_PROGRAMS = new Set([
   "apt", "apt-get", "nala", "dpkg", "snap", "flatpak", "pip", "pip3", "npm", "chmod", "chown", "chgrp", "cp", "mv",
   "mkdir", "rmdir", "touch", "ln", "install", "tee", "sed", "tar", "unzip", "gunzip", "gzip", "rsync", "useradd",
   "usermod", "userdel", "groupadd", "groupmod", "groupdel", "gpasswd", "setfacl", "chattr", "truncate", "rm", "git",
-  "update-alternatives", "locale-gen", "update-ca-certificates", "visudo", "crontab", "cat",
+  "update-alternatives", "locale-gen", "update-ca-certificates", "visudo", "crontab",
 ]);
 
 const SHELL_SYNTAX = /[|;&<>`$(){}\n]/;
@@ -119,14 +116,11 @@ export function isReadOnly(pattern: string): boolean {
   if (SHELL_SYNTAX.test(pattern)) return false;
   const w = words(pattern);
   const name = w[0] ?? "";
-  if (GLOB.test(name)) return false;
+  if (READ_EXACT.includes(w.join(" "))) return true;
   const flags = WRITE_FLAGS[name];
-  if (flags) {
-    if (!READ_PROGRAMS.has(name) && !["find", "dmesg", "journalctl", "date", "sort"].includes(name)) return w.length === 1 && name !== "tee" && name !== "uniq";
-    return w.slice(1).every((a) => !GLOB.test(a) && !flags.test(a));
-  }
+  if (flags) return w.slice(1).every((a) => !GLOB.test(a) && !flags.test(a));
   if (READ_PROGRAMS.has(name)) return true;
-  return READ_PREFIXES.some((p) => p.length <= w.length && p.every((x, i) => w[i] === x) && (p.length < w.length || !GLOB.test(w[p.length - 1] ?? "")));
+  return READ_PREFIXES.some((p) => p.length <= w.length && p.every((x, i) => w[i] === x));
 }
 
 /** True when the sandbox mirror can reproduce what `pattern` changes. */

@@ -20,6 +20,7 @@ import type { Engine } from "./verdict.js";
 
 interface State {
   engine: Engine;
+  signature: string;
   key: ReturnType<typeof loadPrivateKey>;
 }
 
@@ -56,12 +57,12 @@ await runService<State>({
   name: "classifier",
   definition: ClassifierServiceService,
   maxReceiveBytes: 64 * 1024,
-  prepare: async (config) => ({
-    engine: await loadClassifierEngine(config),
+  prepare: async (config, log) => ({
+    ...(await loadClassifierEngine(config, log)),
     key: loadPrivateKey(config.keysDir, "classifier"),
   }),
   table: (state, config) => ({
     Classify: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => classify(req, state, config) },
-    Health: healthRpc("classifier", () => state.engine.policyDigest.toString("hex")),
+    Health: healthRpc("classifier", () => JSON.stringify({ policy_digest: state.engine.policyDigest.toString("hex"), signature: state.signature })),
   }),
 });

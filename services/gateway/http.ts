@@ -16,6 +16,7 @@ export interface Routes {
   clients: ServiceClients;
   log: Logger;
   auditHealth: () => Record<string, unknown>;
+  policyHealth: () => Record<string, unknown>;
 }
 
 /** Which listener a request came in on: the TCP port or the hook's Unix socket. */
@@ -69,7 +70,7 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   const allUp = Object.values(services).every((s) => s === "up");
   // The audit spool keeps serving through a database outage; its depth and
   // the shipper's state show here, but do not make the stack unhealthy.
-  return { status: allUp ? 200 : 503, body: { status: allUp ? "ok" : "degraded", services, audit: routes.auditHealth() } };
+  return { status: allUp ? 200 : 503, body: { status: allUp ? "ok" : "degraded", services, audit: routes.auditHealth(), policy: routes.policyHealth() } };
 }
 
 const HOOK_EVENTS = ["/v1/hook", "/v1/hook/session-start", "/v1/hook/post-tool-use"];

@@ -16,6 +16,7 @@ import { openSpool } from "./audit/spool.js";
 import { startShipper } from "./audit/shipper.js";
 import { AuditTrail } from "./audit-trail.js";
 import { handler, type Routes } from "./http.js";
+import { policySignatureHealth } from "./policy-health.js";
 import { HookJudge } from "./hook.js";
 import { bindHookSocket } from "./hook-socket.js";
 import { ExecPipeline } from "./pipeline.js";
@@ -72,6 +73,7 @@ const routes: Routes = {
   clients,
   log,
   auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" } }),
+  policyHealth: policySignatureHealth(config),
 };
 tcpHandler = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });
 hookHandler = handler(routes, { kind: "hook-socket", hookOnTcp: false });

@@ -78,6 +78,14 @@ const ConfigFile = z
       })
       .strict()
       .default({ embedded_port: 0 }),
+    policy: z
+      .object({
+        // true: a service refuses to start with a policy whose signature is
+        // missing or does not verify; false: it starts and warns loudly.
+        verify_enforce: z.boolean().default(false),
+      })
+      .strict()
+      .default({ verify_enforce: false }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
   })
@@ -122,6 +130,9 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   if (env.AGENT_SUDO_HOST_ID !== undefined) out.host_id = env.AGENT_SUDO_HOST_ID;
   if (env.AGENT_SUDO_SHELL !== undefined) executor.shell = env.AGENT_SUDO_SHELL;
   if (env.AGENT_SUDO_POLICIES !== undefined) out.policies_dir = env.AGENT_SUDO_POLICIES;
+  if (env.AGENT_SUDO_POLICY_ENFORCE !== undefined) {
+    out.policy = { ...((raw.policy as Record<string, unknown> | undefined) ?? {}), verify_enforce: env.AGENT_SUDO_POLICY_ENFORCE === "1" || env.AGENT_SUDO_POLICY_ENFORCE === "true" };
+  }
   if (env.AGENT_SUDO_HOOK_MODE !== undefined) {
     out.hook = { ...((raw.hook as Record<string, unknown> | undefined) ?? {}), mode: env.AGENT_SUDO_HOOK_MODE };
   }
