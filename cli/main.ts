@@ -1,6 +1,9 @@
 // The `agent-sudo` command: one dispatcher, one module per subcommand.
 import { ConfigError } from "../services/shared/config.js";
 import { auditCommand } from "./audit.js";
+import { doctorCommand } from "./doctor.js";
+import { execCommand } from "./exec.js";
+import { hookCommand } from "./hook.js";
 import { installCommand, uninstallCommand } from "./install.js";
 import { migrateAllowlistCommand } from "./migrate-allowlist.js";
 import { policyCommand } from "./policy.js";
@@ -11,6 +14,10 @@ const USAGE = `usage: agent-sudo <command> [options]
 
 commands:
   start            start the whole stack (the same as npm start)
+  exec [--timeout S] [--cwd DIR] -- 'CMD'   run CMD through POST /exec (token from ~/.config/agent-sudo/token)
+  hook install|uninstall [--scope user|project] [--mode conservative|routed] [--settings PATH]
+                   register the Claude Code hook in settings.json (uninstall removes only ours)
+  doctor           check the hook end to end and say what to fix
   audit            tail | export | label | verify-journal (the audit trail)
   policy           sign | verify | keygen (detached policy signatures; local key or Vault transit)
   migrate-allowlist FILE   old bridge allowlist.json -> SUDO.md rules on stdout
@@ -20,12 +27,16 @@ commands:
   help             this text
 
 environment: AGENT_SUDO_HOME (state dir), AGENT_SUDO_PORT, AGENT_SUDO_BIND,
-AGENT_SUDO_HOST_ID (primary|server-01), AGENT_SUDO_DEV_TOKEN`;
+AGENT_SUDO_HOST_ID (primary|server-01), AGENT_SUDO_DEV_TOKEN, AGENT_SUDO_URL,
+AGENT_SUDO_TOKEN_FILE, AGENT_SUDO_HOOK_MODE, AGENT_SUDO_HOOK_SOCKET, AGENT_SUDO_HOOK_ESCAPE`;
 
 type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   start: startCommand,
+  exec: execCommand,
+  hook: hookCommand,
+  doctor: doctorCommand,
   audit: (argv) => auditCommand(argv),
   policy: (argv) => policyCommand(argv),
   "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),

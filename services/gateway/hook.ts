@@ -63,12 +63,15 @@ export class HookJudge {
   ) {}
 
   /** Records the hook's answer (source hook); the answer stands even if the record fails. */
-  private async record(command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): Promise<HttpAnswer> {
+  private record(command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): HttpAnswer {
     const out = answer.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
     const decision: DecisionType =
       answer.status === 204 ? "no_opinion" : out?.permissionDecision === "allow" ? "allowed" : out?.permissionDecisionReason?.includes("agent-sudo exec --") ? "routed" : "denied";
     const requestId = randomUUID();
-    await this.audit
+    // Not awaited: nothing runs on the broker's side for a hook answer, so
+    // the answer does not wait for the spool's fsync (the README says the
+    // last few hook records can be lost in a crash).
+    void this.audit
       .decision(
         { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body }, ...(verdict ?? {}) },
         { decision },
