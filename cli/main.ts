@@ -1,6 +1,7 @@
 // The `agent-sudo` command: one dispatcher, one module per subcommand.
 import { ConfigError } from "../services/shared/config.js";
 import { auditCommand } from "./audit.js";
+import { breakerCommand } from "./breaker.js";
 import { doctorCommand } from "./doctor.js";
 import { execCommand } from "./exec.js";
 import { hookCommand } from "./hook.js";
@@ -19,6 +20,7 @@ commands:
                    register the Claude Code hook in settings.json (uninstall removes only ours)
   doctor           check the hook end to end and say what to fix
   audit            tail | export | label | verify-journal (the audit trail)
+  breaker          status [--json] | trip --reason R | rearm --reason R (rearm: root only)
   policy           sign | verify | keygen (detached policy signatures; local key or Vault transit)
   migrate-allowlist FILE   old bridge allowlist.json -> SUDO.md rules on stdout
   shadow           --old URL --new URL --token-file F FILE: replay commands through both, show differences
@@ -38,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   hook: hookCommand,
   doctor: doctorCommand,
   audit: (argv) => auditCommand(argv),
+  breaker: (argv) => breakerCommand(argv),
   policy: (argv) => policyCommand(argv),
   "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),
   shadow: (argv) => shadowCommand(argv),

@@ -1,62 +1,93 @@
-// agent-sudo breaker — SECURITY: issues the short signed "armed" leases that
-// tier >= 1 needs, and hears every outcome. Runs as its own user
-// (agent-sudo-brk), reachable only by the gateway. A lease binds one request
-// id and command digest and lives 10 s. Trip rules and the persisted
-// disarmed state come with the tier-3 work; until then it is armed and
-// counts what it is told.
+// agent-sudo breaker — SECURITY: the self-disarming circuit breaker (seed
+// D9). It issues the short signed "armed" leases every tier >= 1 execution
+// needs, and hears every outcome the gateway reports. Runs as its own user
+// (agent-sudo-brk) after binding, as root, three sockets:
+//   run/breaker.sock        Lease, Report, Health   0600, the gateway's user
+//   run/breaker-admin.sock  Trip, Status            0660 root:<admin_group> | 0600 root
+//   run/breaker-rearm.sock  Rearm                   0600 root (only root connects)
+// Trusts: its private key and its own state dir (state/breaker, 0700, its
+// user), both set up before the drop. Trusts nothing in a report beyond what
+// it counts. Trips on ≥ N tier-3 failures in W minutes, any tier-4 attempt,
+// a request rate above R/min, a failure ratio above F over the last M; so may
+// anyone who can open the admin socket. Tripped = disarmed: no leases, so
+// the executor runs tier 0 only. The disarmed state is fsynced before it
+// takes effect and survives restarts; an unreadable state file starts it
+// disarmed. Only a person re-arms it (root, the CLI, with a reason; recorded).
+// Notifications go to ntfy and never block a decision.
 import { z } from "zod";
-import { BreakerServiceService, type LeaseRequest, type LeaseResponse, type Outcome } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
-import { Attestation, Decision, Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { randomBytes, sign } from "node:crypto";
+import { BreakerServiceService, type LeaseRequest, type Outcome } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import type { RearmRequest, TripRequest } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
 import { loadPrivateKey } from "../shared/keys.js";
+import { createLogger } from "../shared/log.js";
+import { Notifier, ntfySettingsFromEnv } from "../shared/ntfy.js";
+import { isRoot, lookupUser } from "../shared/privilege.js";
 import { requestId } from "../shared/shapes.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
+import { type AdminSockets, bindAdminSockets } from "./admin.js";
+import { Breaker } from "./breaker.js";
+import { TripRules } from "./rules.js";
+import { breakerSettingsFromEnv } from "./settings.js";
+import { BreakerState, prepareStateDir } from "./state.js";
 
-const LEASE_TTL_S = 10;
-
+// Tier enum values 1..5 (tier 0..4); UNSPECIFIED is malformed.
+const tierEnum = z.number().int().min(1).max(5);
 const LeaseShape = z.object({
   requestId,
   commandDigest: z.instanceof(Uint8Array).refine((d) => d.length === 32),
-  tier: z.number().int(),
+  tier: tierEnum,
   host: z.string().min(1).max(64),
 });
-const OutcomeShape = z.object({ requestId, tier: z.number().int(), ok: z.boolean(), refused: z.boolean() });
+const OutcomeShape = z.object({ requestId, tier: tierEnum, ok: z.boolean(), refused: z.boolean() });
 
-interface State {
-  key: ReturnType<typeof loadPrivateKey>;
-  outcomes: number;
-}
+// Bound in prepare (as root); opened once runService has dropped privileges.
+let admin: AdminSockets | undefined;
 
-function lease(req: LeaseRequest, state: State): LeaseResponse {
-  const now = Math.floor(Date.now() / 1000);
-  const decision = Decision.create({
-    role: Role.ROLE_BREAKER,
-    requestId: req.requestId,
-    commandDigest: req.commandDigest,
-    tier: req.tier,
-    host: req.host,
-    issuedAt: now,
-    expiresAt: now + LEASE_TTL_S,
-    nonce: randomBytes(16),
-  });
-  const bytes = Buffer.from(Decision.encode(decision).finish());
-  return { armed: true, reason: "armed", lease: Attestation.create({ signer: "breaker", decision: bytes, signature: sign(null, bytes, state.key) }) };
-}
-
-await runService<State>({
+await runService<Breaker>({
   name: "breaker",
   definition: BreakerServiceService,
   maxReceiveBytes: 16 * 1024,
-  prepare: (config) => ({ key: loadPrivateKey(config.keysDir, "breaker"), outcomes: 0 }),
-  table: (state) => ({
-    Lease: { schema: LeaseShape, handle: async (req: LeaseRequest) => lease(req, state) },
+  async prepare(config, log) {
+    const settings = breakerSettingsFromEnv();
+    const owner = isRoot() ? lookupUser(config.users.breaker) : undefined;
+    if (isRoot() && !owner) throw new Error(`user ${config.users.breaker} does not exist`);
+    const dir = prepareStateDir(config.stateDir, owner);
+    const persisted = new BreakerState(dir, owner);
+    if (persisted.loadProblem) log.error({ problem: persisted.loadProblem }, "breaker state unreadable: starting DISARMED");
+    const notifier = new Notifier(ntfySettingsFromEnv(), createLogger("breaker").child({ part: "ntfy" }));
+    const breaker = new Breaker(persisted, new TripRules(settings), settings, loadPrivateKey(config.keysDir, "breaker"), notifier, config.host_id, log);
+    admin = await bindAdminSockets(
+      config,
+      settings.admin_group,
+      {
+        trip: (req: TripRequest, l) => {
+          breaker.trip("manual", req.reason, req.by || "admin socket", l);
+          return breaker.status();
+        },
+        status: () => breaker.status(),
+        rearm: (req: RearmRequest, l) => {
+          breaker.rearm(req.reason, req.by || "root", l);
+          return breaker.status();
+        },
+      },
+      log,
+    );
+    const v = persisted.view();
+    log.info({ armed: v.armed, rule: v.rule, reason: v.reason, settings }, v.armed ? "breaker armed" : "breaker starts DISARMED (persisted)");
+    breaker.announcePending();
+    return breaker;
+  },
+  table: (breaker) => ({
+    Lease: { schema: LeaseShape, handle: async (req: LeaseRequest, log) => breaker.lease(req, log) },
     Report: {
       schema: OutcomeShape,
-      handle: async (_req: Outcome) => {
-        state.outcomes++;
+      handle: async (req: Outcome, log) => {
+        breaker.report(req, log);
         return {};
       },
     },
-    Health: healthRpc("breaker", () => `armed; ${state.outcomes} outcomes heard`),
+    Health: healthRpc("breaker", () => breaker.healthDetail()),
   }),
 });
+
+// runService has dropped privileges by now: the admin sockets may answer.
+admin?.open();

@@ -1,47 +1,81 @@
 // agent-sudo concurrence — SECURITY: the independent second opinion tier 3
-// needs. Its own process, user (agent-sudo-con) and key; it must never import
-// the classifier's engine or policies. Until its effect table exists it
-// concurs with nothing: every answer is tier 4, so tier 3 is refused (fail
-// closed), and the executor would refuse its signature for tier 3 anyway.
+// needs (seed D9). Its own process, user (agent-sudo-con) and key; its own
+// lexer and effect table, and it imports nothing from the classifier (only
+// services/shared): one engine's blind spot must not be the other's. It
+// judges what a command touches — programs, paths, devices, services, data —
+// and signs its tier (role CONCURRENCE) only when that tier is not 4: a
+// refusal carries no attestation, and the executor refuses tier 3 without
+// one. Trusts its key, read before the privilege drop; trusts nothing in the
+// request but the command text, cwd and run-as it judges. A request for
+// another host is refused. If it is down, tier 3 is refused (503).
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { KeyObject } from "node:crypto";
 import { ConcurrenceServiceService } from "../../../proto/gen/agent_sudo/v1/concurrence_pb.js";
 import type { ClassifyRequest, ClassifyResponse } from "../../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Role } from "../../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { signDecision } from "../../shared/attestation.js";
 import type { Config } from "../../shared/config.js";
+import { CodedError } from "../../shared/errors.js";
+import type { Logger } from "../../shared/log.js";
 import { loadPrivateKey } from "../../shared/keys.js";
 import { ClassifyShape } from "../../shared/shapes.js";
 import { healthRpc, runService } from "../../shared/skeleton.js";
 import { tierToEnum } from "../../shared/tier.js";
+import { concurrenceContext, judgeCommand } from "./verdict.js";
 
-type Key = ReturnType<typeof loadPrivateKey>;
+interface State {
+  key: KeyObject;
+  /** sha256 of the concurrence's own code: what it judged with. */
+  digest: Buffer;
+}
 
-function concur(req: ClassifyRequest, key: Key, config: Config): ClassifyResponse {
-  const reason = "concurrence has no effect table yet: it concurs with no tier-3 command";
+function ownDigest(): Buffer {
+  const dir = dirname(fileURLToPath(import.meta.url));
+  const hash = createHash("sha256").update("agent-sudo/concurrence/v1\0");
+  for (const f of readdirSync(dir).filter((n) => /\.(js|ts)$/.test(n) && !n.includes(".spec.")).sort()) {
+    hash.update(f).update("\0").update(readFileSync(join(dir, f))).update("\0");
+  }
+  return hash.digest();
+}
+
+function concur(req: ClassifyRequest, state: State, config: Config, log: Logger): ClassifyResponse {
+  if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
+  const verdict = judgeCommand(req.command, concurrenceContext(config, req));
+  log.info({ tier: verdict.tier, reason: verdict.reason }, "concurrence judged");
+  const rule = `concurrence:${verdict.tier === 4 ? "refuse" : `tier-${verdict.tier}`}`;
   return {
-    tier: tierToEnum(4),
-    rule: "concurrence-unavailable",
-    reason,
-    policyDigest: Buffer.alloc(0),
+    tier: tierToEnum(verdict.tier),
+    rule,
+    reason: verdict.reason,
+    policyDigest: state.digest,
     explicit: false,
+    // The undo plan is the classifier's (it signs it); the concurrence only judges.
     undoPaths: [],
-    attestation: signDecision("concurrence", key, {
-      role: Role.ROLE_CONCURRENCE,
-      requestId: req.requestId,
-      binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
-      tier: 4,
-      ttlS: config.decision_ttl_s,
-      rule: "concurrence-unavailable",
-    }),
+    attestation:
+      verdict.tier === 4
+        ? undefined
+        : signDecision("concurrence", state.key, {
+            role: Role.ROLE_CONCURRENCE,
+            requestId: req.requestId,
+            binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
+            tier: verdict.tier,
+            policyDigest: state.digest,
+            ttlS: config.decision_ttl_s,
+            rule,
+          }),
   };
 }
 
-await runService<Key>({
+await runService<State>({
   name: "concurrence",
   definition: ConcurrenceServiceService,
   maxReceiveBytes: 64 * 1024,
-  prepare: (config) => loadPrivateKey(config.keysDir, "concurrence"),
-  table: (key, config) => ({
-    Concur: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => concur(req, key, config) },
-    Health: healthRpc("concurrence"),
+  prepare: (config) => ({ key: loadPrivateKey(config.keysDir, "concurrence"), digest: ownDigest() }),
+  table: (state, config) => ({
+    Concur: { schema: ClassifyShape, handle: async (req: ClassifyRequest, log: Logger) => concur(req, state, config, log) },
+    Health: healthRpc("concurrence", () => `effect table ${state.digest.toString("hex").slice(0, 16)}`),
   }),
 });

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { lex, LexError } from "./lex.js";
+
+const texts = (cmd: string) => lex(cmd).commands.map((c) => c.words.map((w) => w.text));
+
+describe("the concurrence's lexer", () => {
+  it("splits lists, pipelines and subshells into simple commands", () => {
+    expect(texts("a b; c && d || e | f & g")).toEqual([["a", "b"], ["c"], ["d"], ["e"], ["f"], ["g"]]);
+    expect(texts("(a; b) && { c; }")).toEqual([["a"], ["b"], ["{", "c"], ["}"]]);
+    expect(lex("a | b").commands[1]?.pipedIn).toBe(true);
+  });
+
+  it("removes quotes and keeps escaped characters", () => {
+    expect(texts(`echo 'a b' "c d" e\\ f`)).toEqual([["echo", "a b", "c d", "e f"]]);
+  });
+
+  it("pulls nested commands out of $( ), backticks, <( ) and unquoted heredocs", () => {
+    const l = lex("echo $(id -u) `whoami` <(ls /) \"x$(date)\"");
+    expect(l.nested).toEqual(["id -u", "whoami", "ls /", "date"]);
+    expect(l.commands[0]?.words.slice(1).every((w) => w.dynamic)).toBe(true);
+    expect(lex("cat > f <<EOF\n$(reboot)\nEOF").nested).toEqual(["reboot"]);
+    expect(lex("cat > f <<'EOF'\n$(reboot)\nEOF").nested).toEqual([]);
+  });
+
+  it("reads heredoc bodies as the command's stdin, and here-strings as redirects", () => {
+    const l = lex("bash <<EOF\nrm -rf /tmp/x\nEOF\necho after");
+    expect(l.commands[0]?.stdin).toBe("rm -rf /tmp/x");
+    expect(texts("bash <<EOF\nrm -rf /tmp/x\nEOF\necho after")[1]).toEqual(["echo", "after"]);
+    expect(lex("bash <<< 'reboot'").commands[0]?.redirects[0]).toMatchObject({ op: "<<<", target: { text: "reboot" } });
+  });
+
+  it("records redirections with their targets, and fd duplications without", () => {
+    const c = lex("cmd >/tmp/out 2>&1 2>>/tmp/err </etc/hosts &>/dev/null").commands[0];
+    expect(c?.words.map((w) => w.text)).toEqual(["cmd"]);
+    expect(c?.redirects.map((r) => [r.op, r.target?.text])).toEqual([[">", "/tmp/out"], [">>", "/tmp/err"], ["<", "/etc/hosts"], ["&>", "/dev/null"]]);
+    expect(lex("echo 2 > f").commands[0]?.words.map((w) => w.text)).toEqual(["echo", "2"]);
+  });
+
+  it("marks run-time values dynamic, globs and braces as globs, ~ as home", () => {
+    const [a, b, c, d, e] = lex("x $HOME ${X:-y} *.log {a,b} ~/x").commands[0]?.words.slice(1) ?? [];
+    expect([a?.dynamic, b?.dynamic, c?.glob, d?.glob, e?.tilde]).toEqual([true, true, true, true, true]);
+    expect(lex("echo '$HOME' \\$x").commands[0]?.words.slice(1).some((w) => w.dynamic)).toBe(false);
+  });
+
+  it("refuses what it cannot take apart", () => {
+    for (const bad of ["echo 'x", 'echo "x', "echo $(x", "echo `x", "cat >", "echo ${x"]) expect(() => lex(bad), bad).toThrow(LexError);
+  });
+});
+
+describe("independence from the classifier (architecture: its own code)", () => {
+  it("imports nothing from services/classifier outside concurrence/", () => {
+    const dir = import.meta.dirname;
+    const classifierRoot = resolve(dir, "..");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const src = readFileSync(join(dir, file), "utf8");
+      for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+        const spec = m[1] ?? "";
+        if (!spec.startsWith(".")) continue;
+        const target = resolve(dirname(join(dir, file)), spec);
+        const inClassifier = target.startsWith(`${classifierRoot}/`) && !target.startsWith(`${dir}/`);
+        expect(inClassifier, `${file} imports ${spec}`).toBe(false);
+      }
+    }
+  });
+});

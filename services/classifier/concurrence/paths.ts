@@ -1,0 +1,144 @@
+// What a path is, judged from first principles: a disk device, a file the
+// system cannot boot or authenticate without, a secret, stateful data that
+// no scoped undo brings back, a top-level directory, or agent-sudo's own
+// keys, state and policies. Three questions: what does writing it do, what
+// does destroying it do, and is merely touching it already too much.
+import { posix } from "node:path";
+import type { Word } from "./lex.js";
+import { type Finding, type JudgeContext, finding } from "./types.js";
+
+export interface ResolvedPath {
+  /** Absolute and normalised; for a dynamic or glob word, its static prefix. */
+  path: string;
+  /** Part of the value is only known at run time ($VAR, $( ), unknown cwd). */
+  dynamic: boolean;
+  glob: boolean;
+  /** Depth of the first component that is dynamic or a glob (Infinity when none). */
+  openDepth: number;
+}
+
+function globToRegExp(glob: string): RegExp {
+  let re = "";
+  for (const ch of glob) {
+    if (ch === "*") re += "[^/]*";
+    else if (ch === "?") re += "[^/]";
+    else re += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}(/.*)?$`);
+}
+
+/** Patterns: `*` stands for one path component; a match covers everything below it too. */
+function matcher(patterns: readonly string[]): (p: string) => boolean {
+  const res = patterns.map(globToRegExp);
+  return (p) => res.some((r) => r.test(p));
+}
+
+const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|zd|rbd|mapper\/|disk\/|mem$|kmem$|port$|nvram$|mtd)/;
+const HARMLESS_DEVICE = /^\/dev\/(null|zero|full|random|urandom|tty|stdout|stderr|stdin|fd\/|shm\/|pts\/)/;
+
+/** Writing these breaks booting, logging in, authentication or the system's own programs. */
+const isCritical = matcher([
+  "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/pam.d", "/etc/security",
+  "/etc/fstab", "/etc/crypttab", "/etc/default/grub", "/etc/grub.d", "/boot", "/etc/ssh/sshd_config", "/etc/ssh/sshd_config.d",
+  "/root/.ssh", "/home/*/.ssh/authorized_keys", "/etc/apparmor.d", "/etc/apparmor", "/etc/ld.so.preload", "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d", "/etc/nsswitch.conf", "/etc/shells", "/etc/login.defs", "/etc/systemd/system/agent-sudo*",
+  "/lib/systemd/system/agent-sudo*", "/usr/lib/systemd/system/agent-sudo*", "/proc/sysrq-trigger", "/bin", "/sbin", "/usr/bin",
+  "/usr/sbin", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/libexec", "/etc/initramfs-tools", "/etc/kernel", "/etc/modprobe.d",
+]);
+
+/** Reading these reveals credentials; a command that names them is refused. */
+const isSecret = matcher([
+  "/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_*_key", "/root/.ssh/id_*", "/home/*/.ssh/id_*", "/root/.vault-token",
+  "/home/*/.vault-token", "/root/.gnupg", "/home/*/.gnupg", "/root/.aws", "/home/*/.aws", "/root/.docker/config.json",
+  "/home/*/.docker/config.json", "/etc/agent-sudo", "/var/lib/agent-sudo",
+]);
+
+/** Stateful data: a restart can lose it, a delete cannot be undone by a scoped undo. */
+const isStateful = matcher([
+  "/var/lib/docker", "/var/lib/containerd", "/var/lib/postgresql", "/var/lib/mysql", "/var/lib/mariadb", "/var/lib/vault",
+  "/var/lib/incus", "/var/lib/lxd", "/var/lib/redis", "/var/lib/mongodb", "/opt/appdata", "/data",
+]);
+
+/** Directories holding secrets: a glob or run-time name inside them may reach one. */
+const isSecretDir = matcher(["/etc/ssh", "/root/.ssh", "/home/*/.ssh", "/root/.gnupg", "/home/*/.gnupg"]);
+
+/** Top-level directories whose second level is the system itself. */
+const SYSTEM_TOP = new Set(["etc", "usr", "var", "boot", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "opt", "srv", "root", "home", "snap", "data", "dev", "proc", "sys", "run"]);
+
+function homeOf(runAs: string): string {
+  return runAs && runAs !== "root" ? `/home/${runAs}` : "/root";
+}
+
+export function resolvePath(word: Word, ctx: JudgeContext): ResolvedPath {
+  let text = word.text;
+  if (word.tilde) text = text.replace(/^~[^/]*/, (t) => (t === "~" ? homeOf(ctx.runAs) : `/home/${t.slice(1)}`));
+  let dynamic = word.dynamic;
+  // A word that starts with a run-time value can be any path at all.
+  if (word.dynamic && /^[$`<>]/.test(text)) return { path: "/", dynamic: true, glob: word.glob, openDepth: 0 };
+  if (!text.startsWith("/")) {
+    if (ctx.cwd === undefined) dynamic = true;
+    text = posix.join(ctx.cwd ?? "/", text);
+  }
+  const parts = posix.normalize(text).split("/").filter(Boolean);
+  const open = parts.findIndex((p) => (dynamic && /[$`]|…/.test(p)) || /[*?[{]/.test(p));
+  const openDepth = open < 0 ? (dynamic ? parts.length : Infinity) : open + 1;
+  const staticParts = open < 0 ? parts : parts.slice(0, open);
+  return { path: `/${staticParts.join("/")}`, dynamic, glob: word.glob, openDepth };
+}
+
+function depth(p: string): number {
+  return p.split("/").filter(Boolean).length;
+}
+
+/** Inside agent-sudo's own keys, state or policies. */
+function guarded(p: string, ctx: JudgeContext): boolean {
+  return ctx.guardPaths.some((g) => p === g || p.startsWith(`${g}/`));
+}
+
+/** An ancestor of agent-sudo's own files (destroying it destroys them). */
+function aboveGuard(p: string, ctx: JudgeContext): boolean {
+  return ctx.guardPaths.some((g) => g.startsWith(`${p === "/" ? "" : p}/`));
+}
+
+/** A path a command merely names: secrets and agent-sudo's own files are off limits. */
+export function judgeMention(rp: ResolvedPath, ctx: JudgeContext): Finding {
+  if (rp.openDepth === Infinity && isSecret(rp.path)) return finding(4, `touches secret ${rp.path}`);
+  if (rp.openDepth !== Infinity && isSecretDir(rp.path)) return finding(4, `may touch secrets in ${rp.path}`);
+  if (guarded(rp.path, ctx)) return finding(4, `touches agent-sudo's own keys, state or policies (${rp.path})`);
+  return finding(0, "");
+}
+
+/** Writing (creating, overwriting, changing) a path. */
+export function judgeWrite(rp: ResolvedPath, ctx: JudgeContext): Finding {
+  const p = rp.path;
+  if (DISK_DEVICE.test(p)) return finding(4, `writes to disk or memory device ${p}`);
+  if (HARMLESS_DEVICE.test(p)) return finding(0, "");
+  const mention = judgeMention(rp, ctx);
+  if (mention.tier === 4) return mention;
+  if (guarded(p, ctx)) return finding(4, `writes into agent-sudo's own files (${p})`);
+  if (isCritical(p)) return finding(4, `writes ${p}, which the system needs to boot, authenticate or run`);
+  if (isStateful(p)) return finding(4, `writes into stateful data ${p}`);
+  if (rp.openDepth <= 2) return finding(4, rp.openDepth === 0 ? "writes a path only known at run time" : `writes a path decided at run time near the root (${p}…)`);
+  if (p.startsWith("/proc/") || p.startsWith("/sys/")) return finding(3, `changes kernel state via ${p}`);
+  if (p.startsWith("/etc/")) return finding(2, `changes configuration ${p}`);
+  return finding(1, `writes ${p}`);
+}
+
+/** Destroying a path (delete, move away, truncate, shred); `recursive` when whole trees go. */
+export function judgeDestroy(rp: ResolvedPath, recursive: boolean, ctx: JudgeContext): Finding {
+  const p = rp.path;
+  const d = Math.min(depth(p), rp.openDepth === Infinity ? depth(p) : rp.openDepth);
+  if (p === "/" && rp.openDepth === Infinity) return finding(4, "destroys the root filesystem");
+  if (rp.openDepth === 0) return finding(4, "destroys a path only known at run time");
+  if (DISK_DEVICE.test(p)) return finding(4, `destroys device ${p}`);
+  const write = judgeWrite(rp, ctx);
+  if (write.tier === 4) return { tier: 4, reason: write.reason.replace(/^writes( to| into)?/, "destroys") };
+  if (recursive && aboveGuard(p, ctx)) return finding(4, `recursively destroys agent-sudo's own files (under ${p})`);
+  if (rp.dynamic && recursive) return finding(4, `recursively destroys a path only known at run time (${p}…)`);
+  if (d <= 1) return finding(4, `destroys top-level ${rp.openDepth === Infinity ? p : `${p}…`}`);
+  const top = p.split("/").filter(Boolean)[0] ?? "";
+  if (recursive && d <= 2 && SYSTEM_TOP.has(top)) return finding(4, `recursively destroys system directory ${rp.openDepth === Infinity ? p : `${p}/…`}`);
+  if (recursive && isStateful(p)) return finding(4, `recursively destroys stateful data ${p}`);
+  if (rp.dynamic) return finding(3, `destroys a path only known at run time (${p}…)`);
+  return finding(recursive ? 2 : 1, `destroys ${p}`);
+}

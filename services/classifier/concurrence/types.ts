@@ -1,0 +1,32 @@
+// The concurrence's vocabulary: what it knows about a request while judging,
+// and what it finds. Tiers as in the architecture: 0 read-only, 1 local
+// reversible change, 2 configuration or package change, 3 live service,
+// 4 refuse.
+import type { TierNumber } from "../../shared/tier.js";
+
+export type HostKind = "primary" | "server-01";
+
+export interface JudgeContext {
+  host: HostKind;
+  /** The working directory; undefined once a `cd` went somewhere only known at run time. */
+  cwd: string | undefined;
+  runAs: string;
+  /** agent-sudo's own state dir, config and policies: never touched by what it runs. */
+  guardPaths: readonly string[];
+  /** Nesting depth of bash -c / $( ) / eval being judged. */
+  depth: number;
+}
+
+export interface Finding {
+  tier: TierNumber;
+  reason: string;
+}
+
+export function finding(tier: TierNumber, reason: string): Finding {
+  return { tier, reason };
+}
+
+/** The more dangerous of two findings (the first wins a tie). */
+export function worst(a: Finding, b: Finding): Finding {
+  return b.tier > a.tier ? b : a;
+}

@@ -1,0 +1,124 @@
+// System snapshots before tier-3 work (seed D3): drivers `timeshift` and
+// `none`. The system takes snapshots and never restores one: restoring is a
+// person's act (and on primary a tier-4 command), so no driver has a restore.
+//
+// Timeshift can exit 0 when the snapshot failed (no space, device missing,
+// another instance running). So a snapshot counts as taken only when
+// `timeshift --list` shows a snapshot that was not there before; if --list
+// itself cannot be read, only when the output carries the success line. Both
+// missing → not taken, with timeshift's own E: line as the detail.
+//
+// Runs through an injected runner (argv, no shell). timeshift needs root:
+// in production the runner is the executor (or whatever root helper the
+// pipeline grants this exact argv); this module has no dependency but node
+// so the executor may import it as is.
+import { execFile } from "node:child_process";
+
+export type SnapshotDriverName = "timeshift" | "none";
+
+export interface SnapshotResult {
+  taken: boolean;
+  driver: SnapshotDriverName;
+  /** Timeshift's snapshot name (e.g. 2026-07-08_12-00-01), when taken. */
+  id?: string;
+  detail: string;
+  durationMs: number;
+}
+
+export interface SnapshotDriver {
+  readonly name: SnapshotDriverName;
+  /** Takes a snapshot labelled `comment`; never throws, never restores. */
+  take(comment: string): Promise<SnapshotResult>;
+}
+
+export type SnapshotRunner = (argv: string[], timeoutMs: number) => Promise<{ exitCode: number; stdout: string; stderr: string }>;
+
+export interface TimeshiftOptions {
+  /** The timeshift binary (default: `timeshift` on PATH). */
+  binary?: string;
+  /** For --create; Timeshift on a large root can take minutes. */
+  createTimeoutMs?: number;
+  listTimeoutMs?: number;
+  run?: SnapshotRunner;
+}
+
+const SNAPSHOT_NAME = /\b(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})\b/g;
+const SUCCESS = /Snapshot saved successfully|Tagged snapshot '(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})'/;
+
+export function localSnapshotRunner(env: NodeJS.ProcessEnv = process.env): SnapshotRunner {
+  return (argv, timeoutMs) =>
+    new Promise((resolve) => {
+      const [file, ...args] = argv;
+      if (!file) return resolve({ exitCode: 127, stdout: "", stderr: "no program" });
+      execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+        const e = err as (Error & { code?: unknown; killed?: boolean }) | null;
+        const code = !e ? 0 : typeof e.code === "number" ? e.code : e.killed ? 124 : 127;
+        resolve({ exitCode: code, stdout: stdout ?? "", stderr: stderr ?? (e?.message ?? "") });
+      });
+    });
+}
+
+/** One printable line, at most 100 characters: what Timeshift shows as the comment. */
+export function snapshotComment(text: string): string {
+  const flat = text.replace(/[\p{Cc}]+/gu, " ").replace(/\s+/g, " ").trim();
+  return (flat || "agent-sudo").slice(0, 100);
+}
+
+/** Snapshot names listed by `timeshift --list`, or undefined when the list could not be read. */
+export function parseTimeshiftList(out: { exitCode: number; stdout: string }): Set<string> | undefined {
+  if (out.exitCode !== 0) return undefined;
+  const names = new Set<string>();
+  for (const line of out.stdout.split("\n")) {
+    // Rows look like: "0    >  2026-07-08_12-00-01  O  comment" (the device line has no such name).
+    if (!/^\s*\d+\s+>/.test(line)) continue;
+    for (const m of line.matchAll(SNAPSHOT_NAME)) if (m[1]) names.add(m[1]);
+  }
+  if (names.size === 0 && !/No snapshots found|Num\s+Name/i.test(out.stdout)) return undefined;
+  return names;
+}
+
+function lastError(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return [...lines].reverse().find((l) => /^E:|error|failed/i.test(l)) ?? lines.at(-1) ?? "no output";
+}
+
+export function timeshiftDriver(opts: TimeshiftOptions = {}): SnapshotDriver {
+  const binary = opts.binary ?? "timeshift";
+  const run = opts.run ?? localSnapshotRunner();
+  const createTimeout = opts.createTimeoutMs ?? 30 * 60_000;
+  const listTimeout = opts.listTimeoutMs ?? 60_000;
+  return {
+    name: "timeshift",
+    async take(comment) {
+      const t0 = Date.now();
+      const result = (taken: boolean, detail: string, id?: string): SnapshotResult => ({ taken, driver: "timeshift", detail, durationMs: Date.now() - t0, ...(id ? { id } : {}) });
+      const before = parseTimeshiftList(await run([binary, "--list"], listTimeout));
+      const created = await run([binary, "--create", "--comments", snapshotComment(comment), "--tags", "O"], createTimeout);
+      const output = `${created.stdout}\n${created.stderr}`;
+      const success = SUCCESS.exec(output);
+      const claimed = success?.[1] ?? /snapshots\/(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})\//.exec(output)?.[1];
+      const after = parseTimeshiftList(await run([binary, "--list"], listTimeout));
+      if (before && after) {
+        const fresh = [...after].filter((n) => !before.has(n)).sort();
+        if (fresh.length === 0) {
+          return result(false, `no new snapshot in --list (exit ${created.exitCode}${success ? ", despite its success line" : ""}): ${lastError(output)}`);
+        }
+        const id = claimed && fresh.includes(claimed) ? claimed : fresh.at(-1);
+        return result(true, `snapshot ${id} listed`, id);
+      }
+      if (created.exitCode === 0 && success) return result(true, "success line seen (--list unreadable)", claimed);
+      return result(false, `timeshift exit ${created.exitCode}, no success line: ${lastError(output)}`);
+    },
+  };
+}
+
+export const noneDriver: SnapshotDriver = {
+  name: "none",
+  async take() {
+    return { taken: false, driver: "none", detail: "snapshots disabled (driver none)", durationMs: 0 };
+  },
+};
+
+export function snapshotDriver(name: SnapshotDriverName, opts: TimeshiftOptions = {}): SnapshotDriver {
+  return name === "timeshift" ? timeshiftDriver(opts) : noneDriver;
+}
