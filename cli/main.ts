@@ -9,6 +9,7 @@ import { installCommand, uninstallCommand } from "./install.js";
 import { migrateAllowlistCommand } from "./migrate-allowlist.js";
 import { policyCommand } from "./policy.js";
 import { shadowCommand } from "./shadow.js";
+import { inventoryCommand } from "./inventory.js";
 import { startCommand } from "./start.js";
 
 const USAGE = `usage: agent-sudo <command> [options]
@@ -24,6 +25,7 @@ commands:
   policy           sign | verify | keygen (detached policy signatures; local key or Vault transit)
   migrate-allowlist FILE   old bridge allowlist.json -> SUDO.md rules on stdout
   shadow           --old URL --new URL --token-file F FILE: replay commands through both, show differences
+  inventory        print this host's command surface as JSON (read-only), for build-sandbox.sh
   install          lay out this host (--host primary|server-01, --dry-run, --root, --prefix)
   uninstall        reverse install (--purge also removes the state dir and users)
   help             this text
@@ -44,6 +46,7 @@ const COMMANDS: Record<string, Command> = {
   policy: (argv) => policyCommand(argv),
   "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),
   shadow: (argv) => shadowCommand(argv),
+  inventory: (argv) => inventoryCommand(argv),
   install: installCommand,
   uninstall: uninstallCommand,
 };

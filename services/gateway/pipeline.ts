@@ -14,6 +14,7 @@ import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-tr
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import { failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
+import { planVerify, verifyOutcome } from "./verify-outcome.js";
 import type { Caller } from "./tokens.js";
 
 export type { HttpAnswer } from "./refusal.js";
@@ -112,6 +113,7 @@ export class ExecPipeline {
       });
       run.ctx.evidence.concurrence = { tier: tierFromEnum(second.tier), rule: second.rule, reason: second.reason };
       if (tierFromEnum(second.tier) === 4 || !second.attestation) {
+        this.report(requestId, 4, false, true);
         throw refused(4, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, requestId);
       }
       attestations.push(second.attestation);
@@ -136,13 +138,15 @@ export class ExecPipeline {
       this.report(requestId, tier, false, true);
       throw failedCall("executor", e, requestId, tier);
     });
-    this.report(requestId, tier, result.exitCode === 0, false);
+    const verified = tier === 3 ? await this.verifyOrUndo(run, result.exitCode, result.undoId) : undefined;
+    this.report(requestId, tier, result.exitCode === 0 && verified?.passed !== false, false);
     const durationMs = Math.round(performance.now() - run.started);
     await this.audit.outcome(run.ctx, {
-      decision: "executed",
+      decision: verified && !verified.passed ? "verify_failed" : "executed",
       exitCode: result.exitCode,
       durationMs,
-      evidence: { undo_id: result.undoId || null, timed_out: result.timedOut, truncated: result.truncated },
+      ...(verified ? { verifyPassed: verified.passed, rollbackTaken: verified.rolledBack } : {}),
+      evidence: { undo_id: result.undoId || null, timed_out: result.timedOut, truncated: result.truncated, ...(verified ? { verify: verified.detail } : {}) },
     });
     return {
       status: 200,
@@ -155,9 +159,33 @@ export class ExecPipeline {
         duration_ms: durationMs,
         truncated: result.truncated,
         ...(result.undoId ? { undo_id: result.undoId } : {}),
+        ...(verified ? { verify_passed: verified.passed, rolled_back: verified.rolledBack } : {}),
         ...(result.timedOut ? { timed_out: true } : {}),
       },
     };
+  }
+
+  /**
+   * Tier 3: auto-verify what the command touched (systemctl is-active, docker
+   * inspect, the exit code); when that fails, roll back the scoped undo.
+   */
+  private async verifyOrUndo(run: Run, exitCode: number, undoId: string): Promise<{ passed: boolean; rolledBack: boolean; detail: string }> {
+    const result = await verifyOutcome(planVerify(run.binding.command, { cwd: run.binding.cwd || "/" }), exitCode).catch((err: unknown) => ({
+      passed: false,
+      detail: `verify failed to run: ${(err as Error).message}`,
+    }));
+    if (result.passed) return { passed: true, rolledBack: false, detail: result.detail };
+    run.log.warn({ detail: result.detail, undo_id: undoId }, "tier-3 verify failed: rolling back");
+    if (!undoId) return { passed: false, rolledBack: false, detail: result.detail };
+    const { executor } = this.clients;
+    const rolledBack = await call(executor, executor.rollback, { requestId: run.ctx.requestId, undoId }, 60_000).then(
+      (r) => r.failed.length === 0,
+      (err: unknown) => {
+        run.log.error({ err: (err as Error).message, undo_id: undoId }, "rollback after failed verify did not complete");
+        return false;
+      },
+    );
+    return { passed: false, rolledBack, detail: result.detail };
   }
 
   /** Tells the breaker about an outcome; never blocks or fails the request. */

@@ -1,49 +1,114 @@
 // agent-sudo sandbox — SECURITY: trials commands on a disposable copy of the
-// host and signs the report tier 2 needs. Runs as its own user
-// (agent-sudo-sbx), reachable only by the gateway. Until a driver is in
-// place every trial reports not ok (signed, so the refusal is attributable):
-// tier 2 cannot execute, which is the safe failure.
-import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { SandboxServiceService, type TrialReport, type TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
-import { signDecision } from "../shared/attestation.js";
+// host and signs the report tier 2 needs. Moderately security sensitive.
+//
+// Privilege design (tried on this kernel, 6.18, and reasoned for the owner's
+// 6.12): an overlay whose lower layer is the host's `/` cannot be mounted
+// without real root. As an unprivileged user in a user namespace the kernel
+// refuses it ("failed to clone lowerpath": `/` has locked child mounts), and
+// even where it works every host file owned by root would appear as
+// `nobody` and be unwritable, so the mirror would not behave like the host.
+// So the work is split the way OpenSSH splits sshd:
+//   * the gRPC-facing process (this file: request parsing, static checks,
+//     gap manifest, signing) drops to agent-sudo-sbx in the shared skeleton
+//     like every other service;
+//   * before the drop, in `prepare`, it forks launcher.js, which stays root
+//     and does only the trial itself (mounts, bubblewrap, diff) or the Incus
+//     calls. The two talk over the inherited IPC channel; the launcher
+//     accepts one validated message type and its configuration is fixed
+//     from root before the drop. No setuid binary, no socket to guard.
+//   * the trial runs as uid 0 of an identity-mapped user namespace with a
+//     small bounding set (no CAP_SYS_ADMIN), no nested user namespaces, no
+//     network, its own pid/ipc/uts namespaces (see overlay.ts).
+// It trusts the gateway (its only caller: socket 0600, owned by the gateway's
+// user) and its launcher. It refuses live-service commands (skipped), hosts
+// it has no mirror of, and anything the launcher cannot run: each is a
+// signed not-ok report, so tier 2 cannot execute. If the launcher dies after
+// start the service exits (crash, don't limp) and the supervisor restarts
+// both. With no root (a developer's run) the overlay driver is unavailable
+// and every trial is not ok.
+import { chownSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { SandboxServiceService, type TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import type { Config } from "../shared/config.js";
 import { loadPrivateKey } from "../shared/keys.js";
-import { healthRpc, runService } from "../shared/skeleton.js";
-import { z } from "zod";
+import type { Logger } from "../shared/log.js";
+import { isRoot, lookupUser } from "../shared/privilege.js";
 import { command, cwd, requestId, runAs } from "../shared/shapes.js";
-
-type Key = ReturnType<typeof loadPrivateKey>;
+import { healthRpc, runService } from "../shared/skeleton.js";
+import { MAX_TOUCHED } from "./report.js";
+import { startLauncher } from "./privsep.js";
+import { loadSandboxSettings } from "./settings.js";
+import { TrialRunner, type Driver } from "./trial.js";
 
 const TrialShape = z.object({ requestId, command, cwd, host: z.string().min(1).max(64), runAs, timeoutS: z.number().int().min(1).max(3600) });
 
-function trial(req: TrialRequest, key: Key, config: Config): TrialReport {
-  return {
-    ok: false,
-    exitCode: -1,
-    stdout: Buffer.alloc(0),
-    stderr: Buffer.alloc(0),
-    touchedPaths: [],
-    durationMs: 0,
-    findings: ["no sandbox driver is configured: the trial did not run"],
-    gaps: [],
-    attestation: signDecision("sandbox", key, {
-      role: Role.ROLE_SANDBOX,
-      requestId: req.requestId,
-      binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
-      tier: 2,
-      ttlS: config.decision_ttl_s,
-      trialOk: false,
-    }),
-  };
+interface State {
+  runner: TrialRunner;
+  detail: string;
 }
 
-await runService<Key>({
+async function prepare(config: Config, log: Logger): Promise<State> {
+  const settings = loadSandboxSettings(config);
+  const key = loadPrivateKey(config.keysDir, "sandbox");
+  const manifestDir = join(config.stateDir, "sandbox");
+  // The state dir must stay searchable by the service users (as cli/home.ts makes it).
+  mkdirSync(config.stateDir, { recursive: true, mode: 0o711 });
+  mkdirSync(manifestDir, { recursive: true, mode: 0o750 });
+  if (isRoot()) {
+    const sbx = lookupUser(config.users.sandbox);
+    if (sbx) chownSync(manifestDir, sbx.uid, sbx.gid);
+  }
+  let driver: Driver | undefined;
+  let detail = "driver: none";
+  if (settings.driver !== "none") {
+    const entry = join(dirname(fileURLToPath(import.meta.url)), "launcher.js");
+    const handle = await startLauncher(
+      entry,
+      {
+        driver: settings.driver,
+        hostId: config.host_id,
+        shell: config.executor.shell,
+        stdoutCap: settings.stdout_cap_bytes,
+        stderrCap: settings.stderr_cap_bytes,
+        maxPaths: MAX_TOUCHED + 1,
+        maxConcurrent: settings.max_concurrent,
+        overlay: {
+          trialsRoot: join(config.runDir, "sandbox-trials"),
+          tmpfsSizeMb: settings.tmpfs_size_mb,
+          masks: settings.masks,
+          skip: [config.home],
+          mirrors: settings.mirrors,
+        },
+        incus: settings.incus,
+      },
+      (why) => {
+        log.fatal({ why }, "sandbox launcher lost; exiting");
+        process.exit(70);
+      },
+    );
+    if (handle.unavailable) {
+      detail = `driver: ${settings.driver} unavailable (${handle.unavailable})`;
+      log.error({ reason: handle.unavailable }, "sandbox driver unavailable: every trial will be not ok");
+      driver = { name: settings.driver, describe: () => detail, refuses: () => detail, run: () => Promise.reject(new Error(detail)) };
+    } else {
+      driver = handle.driver;
+      detail = `driver: ${settings.driver} (${handle.driver.describe()})`;
+    }
+  }
+  log.info({ detail }, "sandbox prepared");
+  return { runner: new TrialRunner({ driver, settings, manifestDir, key, ttlS: config.decision_ttl_s }), detail };
+}
+
+await runService<State>({
   name: "sandbox",
   definition: SandboxServiceService,
   maxReceiveBytes: 64 * 1024,
-  prepare: (config) => loadPrivateKey(config.keysDir, "sandbox"),
-  table: (key, config) => ({
-    Trial: { schema: TrialShape, handle: async (req: TrialRequest) => trial(req, key, config) },
-    Health: healthRpc("sandbox", () => "driver: none"),
+  maxSendBytes: 8 * 1024 * 1024,
+  prepare,
+  table: (state) => ({
+    Trial: { schema: TrialShape, handle: async (req: TrialRequest) => state.runner.trial(req) },
+    Health: healthRpc("sandbox", () => state.detail),
   }),
 });

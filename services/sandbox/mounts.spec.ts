@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expandMasks, hostLayers, parseMountinfo } from "./mounts.js";
+
+const INFO = [
+  "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw",
+  "23 22 0:5 / /proc rw - proc proc rw",
+  "24 22 0:6 / /run rw - tmpfs tmpfs rw",
+  "25 22 254:1 / /home rw - ext4 /dev/vdb rw",
+  "26 22 254:2 / /var/lib/docker rw - btrfs /dev/vdc rw",
+  "27 22 254:3 / /mnt/a\\040b,c rw - ext4 /dev/vdd rw",
+  "28 22 254:4 / /boot/efi rw - vfat /dev/vde rw",
+  "29 22 0:7 / /tmp rw - tmpfs tmpfs rw",
+].join("\n");
+
+describe("mounts", () => {
+  it("decodes mountinfo", () => {
+    expect(parseMountinfo(INFO).find((m) => m.mountPoint.startsWith("/mnt"))?.mountPoint).toBe("/mnt/a b,c");
+  });
+  it("mirrors disk mounts, not pseudo ones, not masked ones, and reports what it cannot carry", () => {
+    const { layers, unmirrored } = hostLayers(INFO, ["/var/lib/docker"], []);
+    expect(layers.map((l) => l.target)).toEqual(["/", "/tmp", "/home", "/boot/efi"]);
+    expect(unmirrored).toEqual(["/mnt/a b,c"]);
+  });
+  it("expands mask globs against a root, skipping what is absent", () => {
+    const root = mkdtempSync(join(tmpdir(), "masks-"));
+    try {
+      mkdirSync(join(root, "home/a/.ssh"), { recursive: true });
+      mkdirSync(join(root, "home/b"), { recursive: true });
+      mkdirSync(join(root, "etc"));
+      writeFileSync(join(root, "etc/shadow"), "x");
+      expect(expandMasks(["/home/*/.ssh", "/etc/shadow", "/var/lib/postgresql", "/home/a/.ssh/keys"], root)).toEqual([
+        { path: "/etc/shadow", dir: false },
+        { path: "/home/a/.ssh", dir: true },
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,301 @@
+// The overlay driver: a copy-on-write mirror of the host itself. Runs as
+// root (in the sandbox's privileged launcher, never in the gRPC-facing
+// process). Per trial:
+//   1. fresh upper/work directories on the launcher's tmpfs;
+//   2. `unshare --mount --propagation private`: a private mount namespace in
+//      which each on-disk file system of the host (or a debootstrap mirror
+//      root) is mounted as the lower layer of an overlay, `nodev`; nothing of
+//      this is visible in the host's mount table and it all vanishes with the
+//      namespace;
+//   3. bubblewrap inside a user namespace that maps every id to itself (so
+//      ownership, users and sudoers are exactly the host's) but holds the
+//      trial's capabilities only there, with nested user namespaces disabled
+//      (user.max_user_namespaces=0 in it); new pid, net (loopback only),
+//      ipc, uts and cgroup namespaces; minimal /dev, fresh /proc (bwrap
+//      keeps /proc/sys read-only), a fresh /run; /tmp and /var/tmp are
+//      part of the copy-on-write mirror (a command editing a file in a temp
+//      dir is trialled on it, and the write never reaches the host); masked
+//      paths bound to empty directories/files on the trial's tmpfs;
+//   4. setpriv: no_new_privs, a bounding set of file-ownership capabilities
+//      only (no CAP_SYS_ADMIN, no CAP_MKNOD, no CAP_NET_*), then the command
+//      under the executor's shell, optionally as the run-as user;
+//   5. SIGKILL at the timeout (bwrap --die-with-parent takes the pid
+//      namespace with it); walk the upper layers (diff.ts); note any write
+//      that landed in a mask; delete the trial directory.
+// Nothing the trial does reaches the host: writes land in the upper layer,
+// the host's Unix sockets do not connect through overlayfs, the network
+// namespace is empty, and device nodes on the lower layers are inert (nodev).
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { type Change, diffLayers } from "./diff.js";
+import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "./mounts.js";
+
+/** Capabilities a trial keeps (inside its user namespace): enough for package, file and account changes. */
+const TRIAL_CAPS = ["chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "setfcap", "net_bind_service", "sys_chroot", "audit_write"];
+
+const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// Positional arguments only: no trial text is ever parsed by this shell.
+const MOUNT_SCRIPT = `set -eu
+d=$1; n=$2; shift 2
+i=0
+while [ "$i" -lt "$n" ]; do
+  mount -t overlay -o "nodev,lowerdir=$1,upperdir=$d/u$i,workdir=$d/w$i" agent-sudo-trial "$d/m$2" || { echo "agent-sudo-sandbox: overlay mount of $2 failed" >&2; exit 125; }
+  shift 2; i=$((i + 1))
+done
+exec "$@"`;
+
+export interface OverlayOptions {
+  /** Root-only directory where the launcher mounts the tmpfs for upper layers. */
+  trialsRoot: string;
+  tmpfsSizeMb: number;
+  /** Mask globs and the lower root they are expanded against. */
+  masks: readonly string[];
+  /** "/" mirrors this host; a directory mirrors another host (debootstrap root). */
+  lowerRoot: string;
+  /** Paths never mirrored as extra layers (the broker's own state). */
+  skip: readonly string[];
+  shell: string;
+  stdoutCap: number;
+  stderrCap: number;
+  maxPaths: number;
+}
+
+export interface OverlayTrialInput {
+  command: string;
+  cwd: string;
+  runAs: string;
+  timeoutS: number;
+}
+
+export interface OverlayTrialOutput {
+  exitCode: number;
+  timedOut: boolean;
+  stdout: Buffer;
+  stderr: Buffer;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  changes: Change[];
+  truncated: boolean;
+  /** Masked paths the trial wrote to (the write landed in the mask). */
+  maskWrites: string[];
+  /** The sandbox itself failed (mount, bwrap): the command's outcome is unknown. */
+  setupError?: string;
+  durationMs: number;
+}
+
+interface PasswdEntry {
+  uid: number;
+  gid: number;
+  home: string;
+}
+
+function passwdOf(root: string, name: string): PasswdEntry | undefined {
+  for (const line of readFileSync(join(root, "etc/passwd"), "utf8").split("\n")) {
+    const f = line.split(":");
+    if (f[0] === name && f.length >= 7) return { uid: Number(f[2]), gid: Number(f[3]), home: f[5] || "/" };
+  }
+  return undefined;
+}
+
+function which(bin: string): string {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) if (existsSync(join(dir, bin))) return join(dir, bin);
+  throw new Error(`${bin} is not installed (the overlay driver needs bubblewrap and util-linux)`);
+}
+
+function isMountPoint(path: string): boolean {
+  return parseMountinfo(readFileSync("/proc/self/mountinfo", "utf8")).some((m) => m.mountPoint === path);
+}
+
+function run(cmd: string, args: string[]): void {
+  const r = spawnSync(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${r.stderr?.toString().trim() || `exit ${r.status}`}`);
+}
+
+/**
+ * A user namespace mapping every uid and gid to itself, in which no nested
+ * user namespace can be created. Opened once; the holder process is gone
+ * as soon as its namespace file is open.
+ */
+function identityUserns(): number {
+  const holder = spawn("unshare", ["--user", "--", "sleep", "60"], { stdio: "ignore" });
+  const pid = holder.pid;
+  if (!pid) throw new Error("could not start the user-namespace holder");
+  try {
+    // unshare(2) happens before exec; wait until the namespace differs from ours.
+    const deadline = Date.now() + 2000;
+    const own = statSync("/proc/self/ns/user").ino;
+    while (statSync(`/proc/${pid}/ns/user`).ino === own) {
+      if (Date.now() > deadline) throw new Error("the user-namespace holder did not unshare");
+      spawnSync("sleep", ["0.005"]);
+    }
+    writeFileSync(`/proc/${pid}/uid_map`, "0 0 4294967295");
+    writeFileSync(`/proc/${pid}/gid_map`, "0 0 4294967295");
+    run("nsenter", [`--user=/proc/${pid}/ns/user`, "--", "sh", "-c", "echo 0 > /proc/sys/user/max_user_namespaces"]);
+    return openSync(`/proc/${pid}/ns/user`, "r");
+  } finally {
+    holder.kill("SIGKILL");
+  }
+}
+
+function capture(stream: Readable, cap: number): () => { data: Buffer; truncated: boolean } {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let truncated = false;
+  stream.on("data", (chunk: Buffer) => {
+    if (kept >= cap) {
+      truncated = true;
+      return;
+    }
+    const part = chunk.subarray(0, cap - kept);
+    if (part.length < chunk.length) truncated = true;
+    chunks.push(part);
+    kept += part.length;
+  });
+  return () => ({ data: Buffer.concat(chunks), truncated });
+}
+
+export class OverlayMirror {
+  private readonly layers: Layer[];
+  readonly unmirrored: string[];
+  private readonly masks: Mask[];
+  private readonly usernsFd: number;
+  private readonly bins: { unshare: string; bwrap: string };
+
+  constructor(private readonly opts: OverlayOptions) {
+    if (process.getuid?.() !== 0) throw new Error("the overlay driver needs root (it runs in the sandbox's privileged launcher)");
+    if (/[,:\\\s]/.test(opts.trialsRoot)) throw new Error(`trials directory ${opts.trialsRoot} has characters overlay options cannot carry`);
+    this.bins = { unshare: which("unshare"), bwrap: which("bwrap") };
+    which("setpriv");
+    which("tar");
+    if (opts.lowerRoot === "/") {
+      const host = readHostLayers(opts.masks, [...opts.skip, opts.trialsRoot]);
+      this.layers = host.layers;
+      this.unmirrored = host.unmirrored;
+    } else {
+      if (!existsSync(join(opts.lowerRoot, "etc/passwd"))) throw new Error(`${opts.lowerRoot} is not a mirror root (no etc/passwd)`);
+      this.layers = [{ lower: opts.lowerRoot, target: "/" }];
+      this.unmirrored = [];
+    }
+    this.masks = expandMasks(opts.masks, opts.lowerRoot);
+    mkdirSync(opts.trialsRoot, { recursive: true, mode: 0o700 });
+    if (!isMountPoint(opts.trialsRoot)) run("mount", ["-t", "tmpfs", "-o", `size=${opts.tmpfsSizeMb}m,mode=0700,nosuid,nodev`, "agent-sudo-trials", opts.trialsRoot]);
+    // Leftovers of a launcher that died mid-trial.
+    for (const name of readdirSync(opts.trialsRoot)) rmSync(join(opts.trialsRoot, name), { recursive: true, force: true });
+    this.usernsFd = identityUserns();
+  }
+
+  describe(): string {
+    return `overlay of ${this.layers.map((l) => l.target).join(", ")}; ${this.masks.length} masks`;
+  }
+
+  maskedPaths(): string[] {
+    return this.masks.map((m) => m.path);
+  }
+
+  close(): void {
+    closeSync(this.usernsFd);
+    spawnSync("umount", ["--lazy", this.opts.trialsRoot], { stdio: "ignore" });
+  }
+
+  async trial(input: OverlayTrialInput): Promise<OverlayTrialOutput> {
+    const started = performance.now();
+    const d = join(this.opts.trialsRoot, randomBytes(8).toString("hex"));
+    mkdirSync(d, { mode: 0o700 });
+    try {
+      return await this.runIn(d, input, started);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  }
+
+  private setupFailure(message: string, started: number): OverlayTrialOutput {
+    const stderr = Buffer.from(`agent-sudo-sandbox: ${message}\n`);
+    return { exitCode: 127, timedOut: false, stdout: Buffer.alloc(0), stderr, stdoutTruncated: false, stderrTruncated: false, changes: [], truncated: false, maskWrites: [], durationMs: performance.now() - started };
+  }
+
+  private async runIn(d: string, input: OverlayTrialInput, started: number): Promise<OverlayTrialOutput> {
+    const root = this.opts.lowerRoot;
+    const user = input.runAs ? passwdOf(root, input.runAs) : { uid: 0, gid: 0, home: "/root" };
+    // Gaps, in words gaps.ts recognises.
+    if (!user) return this.setupFailure(`unknown user '${input.runAs}'`, started);
+    const cwd = input.cwd || (existsSync(join(root, user.home)) ? user.home : "/");
+    if (!existsSync(join(root, cwd))) return this.setupFailure(`can't cd to ${cwd}: No such file or directory`, started);
+
+    const mountArgs: string[] = [];
+    this.layers.forEach((l, i) => {
+      mkdirSync(join(d, `u${i}`));
+      mkdirSync(join(d, `w${i}`));
+      mountArgs.push(l.lower, l.target === "/" ? "" : l.target);
+    });
+    mkdirSync(join(d, "m"));
+    const maskArgs: string[] = [];
+    this.masks.forEach((m, i) => {
+      const src = join(d, `mask${i}`);
+      if (m.dir) mkdirSync(src, { mode: 0o700 });
+      else writeFileSync(src, "", { mode: 0o600 });
+      maskArgs.push("--bind", src, m.path);
+    });
+    const priv = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`];
+    if (input.runAs) priv.push(`--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups");
+    const bwrap = [
+      this.bins.bwrap, "--userns", "3",
+      "--bind", join(d, "m"), "/",
+      "--dev", "/dev", "--proc", "/proc", "--perms", "0755", "--tmpfs", "/run",
+      ...maskArgs,
+      "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+      "--die-with-parent", "--new-session",
+      "--clearenv", "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", user.home, "--setenv", "LC_ALL", "C.UTF-8",
+      "--setenv", "USER", input.runAs || "root", "--setenv", "LOGNAME", input.runAs || "root", "--setenv", "DEBIAN_FRONTEND", "noninteractive",
+      "--chdir", cwd,
+      "--", "/usr/bin/setpriv", ...priv, "--", this.opts.shell, "-c", input.command,
+    ];
+    const child = spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
+      stdio: ["ignore", "pipe", "pipe", this.usernsFd],
+    });
+    if (!child.stdout || !child.stderr) throw new Error("trial pipes missing");
+    const out = capture(child.stdout, this.opts.stdoutCap);
+    const err = capture(child.stderr, this.opts.stderrCap);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, input.timeoutS * 1000);
+    const exitCode = await new Promise<number>((resolve) => {
+      child.once("error", () => resolve(126));
+      child.once("close", (code, signal) => resolve(code ?? (signal ? 128 + 9 : 1)));
+    });
+    clearTimeout(timer);
+    const o = out();
+    const e = err();
+    const stderrText = e.data.toString("utf8");
+    let setupError: string | undefined;
+    if (exitCode === 125 && stderrText.includes("agent-sudo-sandbox: overlay mount")) setupError = stderrText.trim();
+    else if (/^bwrap: /m.test(stderrText) && exitCode === 1) setupError = stderrText.trim();
+
+    const diff = diffLayers(
+      this.layers.map((l, i) => ({ target: l.target, lower: l.lower, upper: join(d, `u${i}`) })),
+      this.opts.maxPaths,
+    );
+    const maskWrites = this.masks.filter((m, i) => {
+      const src = join(d, `mask${i}`);
+      return m.dir ? readdirSync(src).length > 0 : statSync(src).size > 0;
+    }).map((m) => m.path);
+    return {
+      exitCode,
+      timedOut,
+      stdout: o.data,
+      stderr: e.data,
+      stdoutTruncated: o.truncated,
+      stderrTruncated: e.truncated,
+      changes: diff.changes,
+      truncated: diff.truncated,
+      maskWrites,
+      ...(setupError ? { setupError } : {}),
+      durationMs: performance.now() - started,
+    };
+  }
+}

@@ -1,0 +1,163 @@
+// Acceptance for the overlay driver (issue 7), with real bubblewrap and
+// overlayfs, as root, through the real privileged launcher. Every test
+// fingerprints the host paths it touches before and after: a trial must
+// never change the host.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer, type Server } from "node:net";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { canRun, fingerprints, type Sandbox, startSandbox } from "./fixture.js";
+
+const WATCHED = ["/etc", "/etc/hostname", "/etc/hosts", "/etc/shadow", "/etc/passwd", "/usr/share/doc/bash", "/var/lib/dpkg/status", "/var/lib/dpkg", "/var/cache/apt", "/root"];
+// Not /tmp: other test files create entries there concurrently. The trial's
+// /tmp is copy-on-write; the temp-dir and run-as tests check it stays so.
+
+/** A package that is not installed here (the trial has no network to fetch it). */
+function absentPackage(): string {
+  for (const pkg of ["cowsay", "sl", "fortune-mod", "hello"]) {
+    try {
+      execFileSync("dpkg-query", ["-W", "-f=${Status}", pkg], { stdio: "pipe" });
+    } catch {
+      return pkg;
+    }
+  }
+  throw new Error("every candidate package is installed");
+}
+
+describe.skipIf(!canRun)("overlay driver: trials on a copy-on-write mirror of this host", () => {
+  let sbx: Sandbox;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    sbx = await startSandbox();
+  });
+  afterAll(() => sbx?.stop());
+  beforeEach(() => {
+    before = fingerprints(WATCHED);
+  });
+  afterEach(() => {
+    expect(fingerprints(WATCHED)).toEqual(before);
+  });
+
+  it("a created file is reported created, and the host has no such file", async () => {
+    const r = await sbx.trial("echo x > /etc/agent-sudo-trial-test");
+    expect(r.ok).toBe(true);
+    expect(r.touchedPaths).toEqual(["/etc/agent-sudo-trial-test"]);
+    expect(existsSync("/etc/agent-sudo-trial-test")).toBe(false);
+  });
+
+  it("a deleted file is reported deleted (whiteout), and the host still has it", async () => {
+    const r = await sbx.trial("rm /etc/hostname");
+    expect(r.ok).toBe(true);
+    expect(r.touchedPaths).toEqual(["/etc/hostname"]);
+    expect(existsSync("/etc/hostname")).toBe(true);
+  });
+
+  it("a directory removed and recreated (opaque) lists every hidden entry as deleted", async () => {
+    const r = await sbx.trial("rm -rf /usr/share/doc/bash && mkdir /usr/share/doc/bash && echo hi > /usr/share/doc/bash/new");
+    expect(r.ok).toBe(true);
+    expect(r.touchedPaths).toContain("/usr/share/doc/bash/copyright");
+    expect(r.touchedPaths).toContain("/usr/share/doc/bash/new");
+  });
+
+  it("a mode change is a metadata change; content edits are modifications", async () => {
+    const r = await sbx.trial("chmod 600 /etc/hosts && echo '# trial' >> /etc/passwd");
+    expect(r.ok).toBe(true);
+    expect(r.touchedPaths).toEqual(["/etc/hosts", "/etc/passwd"]);
+  });
+
+  it("edits a file in a host temp dir copy-on-write: visible inside, unchanged outside", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agent-sudo-trial-tmp-"));
+    try {
+      writeFileSync(join(dir, "conf"), "a=1\n");
+      const r = await sbx.trial("sed -i s/1/2/ conf && cat conf", { cwd: dir });
+      expect(r.ok).toBe(true);
+      expect(Buffer.from(r.stdout).toString()).toBe("a=2\n");
+      expect(r.touchedPaths).toEqual([join(dir, "conf")]);
+      expect(readFileSync(join(dir, "conf"), "utf8")).toBe("a=1\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reading /etc/shadow inside sees the mask (empty)", async () => {
+    expect(readFileSync("/etc/shadow").length).toBeGreaterThan(0);
+    const r = await sbx.trial("wc -c < /etc/shadow");
+    expect(Buffer.from(r.stdout).toString().trim()).toBe("0");
+  });
+
+  it("a write into a masked path makes the trial not ok", async () => {
+    const r = await sbx.trial("echo x >> /etc/shadow; true");
+    expect(r.ok).toBe(false);
+    expect(r.findings.join("\n")).toMatch(/masked path \/etc\/shadow/);
+  });
+
+  describe("network", () => {
+    let server: Server;
+    let port = 0;
+    let connections = 0;
+    beforeAll(async () => {
+      server = createServer((s) => {
+        connections++;
+        s.destroy();
+      });
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      port = (server.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+    it("a connection from inside to a port listening outside (loopback) fails", async () => {
+      const r = await sbx.trial(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`);
+      expect(r.ok).toBe(false);
+      expect(Buffer.from(r.stdout).toString()).not.toContain("connected");
+      expect(connections).toBe(0);
+    });
+  });
+
+  it("apt-get install without network is not ok, with a gap, and the host is untouched", async () => {
+    const pkg = absentPackage();
+    const r = await sbx.trial(`apt-get install -y ${pkg}`, { timeoutS: 120 });
+    expect(r.ok).toBe(false);
+    expect(r.gaps).toContain(`package ${pkg}`);
+    const manifest = readFileSync(`${sbx.home}/state/sandbox/primary.gaps`, "utf8");
+    expect(manifest).toContain(`package ${pkg}\n`);
+    expect(() => execFileSync("dpkg-query", ["-W", "-f=${Status}", pkg], { stdio: "pipe" })).toThrow();
+  }, 150_000);
+
+  it("runs as the run-as user, with host ownership", async () => {
+    const probe = `/tmp/agent-sudo-trial-probe-${process.pid}`;
+    const r = await sbx.trial(`id -un && touch ${probe} && stat -c %U /etc/passwd`, { runAs: "nobody" });
+    expect(Buffer.from(r.stdout).toString()).toBe("nobody\nroot\n");
+    expect(existsSync(probe)).toBe(false);
+  });
+
+  it("holds only file-ownership capabilities, cannot remount or create user namespaces", async () => {
+    const r = await sbx.trial("grep CapEff /proc/self/status; mount -o remount,rw /proc/sys && echo REMOUNTED; unshare -U true && echo USERNS; echo 1 > /proc/sys/kernel/sysrq && echo SYSCTL; true");
+    const out = Buffer.from(r.stdout).toString();
+    const eff = BigInt(`0x${/CapEff:\s*([0-9a-f]+)/.exec(out)?.[1] ?? "ffffffffff"}`);
+    expect(eff & (1n << 21n)).toBe(0n); // CAP_SYS_ADMIN
+    expect(eff & (1n << 27n)).toBe(0n); // CAP_MKNOD
+    expect(out).not.toMatch(/REMOUNTED|USERNS|SYSCTL/);
+  });
+
+  it("a trial past its timeout is killed and not ok", async () => {
+    const t0 = Date.now();
+    const r = await sbx.trial("sleep 30", { timeoutS: 1 });
+    expect(r.ok).toBe(false);
+    expect(r.findings).toContain("trial timed out");
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it("a missing command is a gap", async () => {
+    const r = await sbx.trial("frobnicate-agent-sudo --now");
+    expect(r.ok).toBe(false);
+    expect(r.gaps).toContain("command frobnicate-agent-sudo");
+  });
+
+  it("live-service commands are skipped, not trialled", async () => {
+    const r = await sbx.trial("systemctl restart ssh");
+    expect(r.ok).toBe(false);
+    expect(r.findings).toContain("skipped: live-service (systemctl restart)");
+  });
+});
