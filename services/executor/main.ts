@@ -19,7 +19,7 @@ import type { Logger } from "../shared/log.js";
 import { isRoot, lookupUser, lookupUid, type Account } from "../shared/privilege.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
 import { ExecutionGate } from "./limit.js";
-import { ReplayMemory } from "./replay.js";
+import { recentNonces, ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
@@ -56,11 +56,13 @@ function prepare(config: Config, log: Logger): State {
   for (const signer of SIGNERS) pinned.set(signer, { role: SIGNER_ROLE[signer], key: loadPublicKey(config.keysDir, signer) });
   const dir = join(config.stateDir, "executor");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const replay = new ReplayMemory(join(dir, "replay.log"));
+  const journalPath = join(dir, "journal.log");
+  const replay = new ReplayMemory(recentNonces(journalPath));
+  setInterval(() => replay.prune(), 600_000).unref();
   const undo = new UndoStore(join(dir, "undo"));
   undo.prune();
   setInterval(() => undo.prune(), 3600_000).unref();
-  const journal = openJournal(join(dir, "journal.log"));
+  const journal = openJournal(journalPath);
   const cgroups = isRoot() ? CommandCgroups.detect() : undefined;
   if (!cgroups) log.warn("no writable cgroup v2 hierarchy: commands are contained by process group only (a setsid escapes)");
   process.once("exit", () => cgroups?.close());
@@ -104,7 +106,7 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
   const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
-  const { tier } = checkQuorum(req, state.pinned, state.replay);
+  const { tier, nonces } = checkQuorum(req, state.pinned, state.replay);
   const who = account(req.runAs);
   const cwd = req.cwd || who.home || "/";
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
@@ -113,7 +115,8 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
     // Tier >= 1 always gets an undo record, even with an empty plan, so a
     // rollback request has something to answer to.
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths) : "";
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId });
+    // fsynced before the command runs: the record, and the replay memory's durability.
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, nonces });
     log.info({ tier, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
     const switchUser = isRoot() && who.uid !== process.getuid?.();
     const result = await runCommand({
@@ -127,7 +130,14 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
       stderrCap: config.executor.stderr_cap_bytes,
       ...(state.cgroups ? { cgroups: state.cgroups } : {}),
     });
-    state.journal.append({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
+    // The outcome is journaled after the answer is sent (it is in the audit too).
+    setImmediate(() => {
+      try {
+        state.journal.append({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
+      } catch (err) {
+        log.error({ err }, "journal outcome not written");
+      }
+    });
     log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");
     return {
       exitCode: result.exitCode,

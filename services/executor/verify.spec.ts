@@ -38,7 +38,7 @@ let dir: string;
 let replay: ReplayMemory;
 beforeAll(() => {
   dir = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "agent-sudo-verify-"));
-  replay = new ReplayMemory(join(dir, "replay.log"));
+  replay = new ReplayMemory();
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import type { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.j
 import { commandDigest, touchedDigest } from "../shared/attestation.js";
 import { CodedError } from "../shared/errors.js";
 import { tierFromEnum, type TierNumber } from "../shared/tier.js";
-import type { ReplayMemory } from "./replay.js";
+import type { NonceEntry, ReplayMemory } from "./replay.js";
 
 export interface PinnedKey {
   role: Role;
@@ -61,7 +61,7 @@ export function verifyQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, Pi
 }
 
 /** verifyQuorum, also returning the verified decisions by role. */
-export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { tier: TierNumber; byRole: ReadonlyMap<Role, Decision> } {
+export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { tier: TierNumber; byRole: ReadonlyMap<Role, Decision>; nonces: NonceEntry[] } {
   if (req.attestations.length === 0) throw new CodedError("ATTESTATION_MISSING", "no attestations");
   const digest = commandDigest({ command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs });
   const byRole = new Map<Role, Decision>();
@@ -93,5 +93,5 @@ export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, Pin
   const nonces = [...byRole.values()].map((d) => ({ nonceHex: Buffer.from(d.nonce).toString("hex"), expiresAt: d.expiresAt }));
   if (nonces.some((n) => replay.has(n.nonceHex))) throw new CodedError("ATTESTATION_REPLAYED");
   replay.record(nonces);
-  return { tier, byRole };
+  return { tier, byRole, nonces };
 }
