@@ -1,7 +1,9 @@
-// Per-command cgroups (cgroup v2). A command's first process moves itself
-// into a fresh cgroup before it execs the shell, so everything the command
-// starts — even through setsid or a double fork — is in that cgroup, and
-// `cgroup.kill` ends all of it when the shell exits or the timeout fires.
+// Per-command cgroups (cgroup v2). The executor steps into a fresh cgroup
+// for the instant of the (synchronous) spawn and steps back out, so the
+// command's shell is born inside it and everything it starts — even through
+// setsid or a double fork — stays there; `cgroup.kill` ends all of it when
+// the shell exits or the timeout fires. If stepping back out ever fails the
+// executor exits at once rather than stay where a kill would reach it.
 // Without a writable cgroup v2 hierarchy (non-root, no delegation) the
 // executor falls back to process-group kills and says so at start.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
@@ -23,17 +25,21 @@ function ownCgroup(): string {
 export class CommandCgroups {
   private counter = 0;
 
-  private constructor(private readonly base: string) {}
+  private constructor(
+    private readonly base: string,
+    private readonly home: string,
+  ) {}
 
   /** A parent cgroup for commands under the executor's own, or undefined. */
   static detect(): CommandCgroups | undefined {
     try {
       const mount = cgroup2Mount();
       if (!mount) return undefined;
-      const base = join(mount, ownCgroup(), `agent-sudo-commands-${process.pid}`);
+      const home = join(mount, ownCgroup());
+      const base = join(home, `agent-sudo-commands-${process.pid}`);
       mkdirSync(base, { recursive: true });
       if (!existsSync(join(base, "cgroup.procs"))) return undefined;
-      return new CommandCgroups(base);
+      return new CommandCgroups(base, home);
     } catch {
       return undefined;
     }
@@ -46,15 +52,39 @@ export class CommandCgroups {
     return { dir, procs: join(dir, "cgroup.procs") };
   }
 
-  /** Kills everything in the cgroup and removes it; waits up to ~2 s. */
+  /** Runs `spawn` (synchronous) with the executor inside `dir`, then moves it back. */
+  spawnInside<T>(dir: string, spawn: () => T): T {
+    writeFileSync(join(dir, "cgroup.procs"), String(process.pid));
+    try {
+      return spawn();
+    } finally {
+      try {
+        writeFileSync(join(this.home, "cgroup.procs"), String(process.pid));
+      } catch (err) {
+        process.stderr.write(`executor: cannot leave a command's cgroup (${(err as Error).message}); exiting\n`);
+        process.exit(70);
+      }
+    }
+  }
+
+  /** Kills everything in the cgroup now (synchronously). */
+  kill(dir: string): void {
+    try {
+      if (existsSync(join(dir, "cgroup.kill"))) writeFileSync(join(dir, "cgroup.kill"), "1");
+      else for (const pid of readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // already empty or gone
+    }
+  }
+
+  /**
+   * Kills, then removes the cgroup once the kernel has emptied it (that
+   * takes a few milliseconds after the last exit); retried for ~2 s in the
+   * background so no request waits on it.
+   */
   async destroy(dir: string): Promise<void> {
     for (let attempt = 0; attempt < 200; attempt++) {
-      try {
-        if (existsSync(join(dir, "cgroup.kill"))) writeFileSync(join(dir, "cgroup.kill"), "1");
-        else for (const pid of readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
-      } catch {
-        // already empty or gone
-      }
+      this.kill(dir);
       try {
         rmdirSync(dir);
         return;
@@ -73,13 +103,4 @@ export class CommandCgroups {
       // children still draining; the next start uses another name
     }
   }
-}
-
-/**
- * The argv that moves itself into `procs`, drops to uid/gid when asked,
- * then execs `shell -c command`. If the move fails, the command never runs.
- */
-export function wrappedArgv(procs: string, shell: string, command: string, user?: { uid: number; gid: number }): string[] {
-  const drop = user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups", "--"] : [];
-  return ["/bin/sh", "-c", 'echo $$ > "$0" || exit 125; exec "$@"', procs, ...drop, shell, "-c", command];
 }

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
-import { type CommandCgroups, wrappedArgv } from "./cgroup.js";
+import type { CommandCgroups } from "./cgroup.js";
 
 export interface RunSpec {
   shell: string;
@@ -71,19 +71,18 @@ function killGroup(pid: number | undefined): void {
 export async function runCommand(spec: RunSpec): Promise<RunResult> {
   const started = process.hrtime.bigint();
   const cg = spec.cgroups?.create();
-  const user = spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid ?? spec.uid } : undefined;
-  // With a cgroup the wrapper enters it as root, then drops to the user.
-  const [file, ...args] = cg ? wrappedArgv(cg.procs, spec.shell, spec.command, user) : [spec.shell, "-c", spec.command];
-  const child = spawn(file as string, args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-    ...(user && !cg ? user : {}),
-  });
+  const start = () =>
+    spawn(spec.shell, ["-c", spec.command], {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid ?? spec.uid } : {}),
+    });
+  const child = cg && spec.cgroups ? spec.cgroups.spawnInside(cg.dir, start) : start();
   const killAll = () => {
     killGroup(child.pid);
-    if (cg) void spec.cgroups?.destroy(cg.dir);
+    if (cg) spec.cgroups?.kill(cg.dir);
   };
   const out = new CappedSink(spec.stdoutCap);
   const err = new CappedSink(spec.stderrCap);
@@ -119,7 +118,8 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   });
   clearTimeout(timer);
   killGroup(child.pid);
-  if (cg) await spec.cgroups?.destroy(cg.dir);
+  // Everything in it was killed above; the empty cgroup is removed off the request path.
+  if (cg) void spec.cgroups?.destroy(cg.dir);
   const durationMs = Number((process.hrtime.bigint() - started) / 1_000_000n);
 
   const exitSignal = signal as NodeJS.Signals | null;

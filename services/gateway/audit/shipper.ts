@@ -35,6 +35,13 @@ export interface ShipperOptions {
   databaseUrl: string;
   logger?: Logger;
   batchSize?: number;
+  /**
+   * After shipping a batch that was not full, wait this long before the next
+   * read so records accumulate: one PostgreSQL commit (and cursor fsync) per
+   * batch instead of per request, which keeps the database's WAL flushes
+   * from slowing the request path's own fsyncs. Default 250 ms.
+   */
+  lingerMs?: number;
   /** Backoff after a failure: starts here, doubles, capped at maxBackoffMs. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -151,6 +158,7 @@ export class Shipper {
         this.shippedTotal += batch.records.length;
         this.recovered();
         backoff = this.opts.minBackoffMs ?? 100;
+        if (batch.records.length < size) await this.pause(this.opts.lingerMs ?? 250);
       } catch (err) {
         this.failed(err, "shipping a batch");
         await this.dropClient();
