@@ -128,16 +128,19 @@ export class ExecPipeline {
       this.report(requestId, 4, false, true);
       throw refused(4, verdict.reason, requestId);
     }
+    const tClassified = performance.now();
     const { attestations, undoPaths } = await this.gather(run, verdict, tier);
     run.ctx.evidence.signers = attestations.map((a) => a.signer);
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
+    const tIntent = performance.now();
     const { executor } = this.clients;
     const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths };
     const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw failedCall("executor", e, requestId, tier);
     });
+    const tExecuted = performance.now();
     const verified = tier === 3 ? await this.verifyOrUndo(run, result.exitCode, result.undoId) : undefined;
     this.report(requestId, tier, result.exitCode === 0 && verified?.passed !== false, false);
     const durationMs = Math.round(performance.now() - run.started);
@@ -148,6 +151,8 @@ export class ExecPipeline {
       ...(verified ? { verifyPassed: verified.passed, rollbackTaken: verified.rolledBack } : {}),
       evidence: { undo_id: result.undoId || null, timed_out: result.timedOut, truncated: result.truncated, ...(verified ? { verify: verified.detail } : {}) },
     });
+    const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
+    run.log.debug({ classify_ms: ms(run.started, tClassified), gather_intent_ms: ms(tClassified, tIntent), execute_ms: ms(tIntent, tExecuted), outcome_ms: ms(tExecuted, performance.now()) }, "exec timings");
     return {
       status: 200,
       body: {
