@@ -1,6 +1,7 @@
 // The `agent-sudo` command: one dispatcher, one module per subcommand.
 import { ConfigError } from "../services/shared/config.js";
 import { auditCommand } from "./audit.js";
+import { classifyCommand, explainCommand } from "./classify.js";
 import { breakerCommand } from "./breaker.js";
 import { doctorCommand } from "./doctor.js";
 import { execCommand } from "./exec.js";
@@ -16,6 +17,9 @@ const USAGE = `usage: agent-sudo <command> [options]
 
 commands:
   start            start the whole stack (the same as npm start)
+  classify [--host H] [--source sudo|claude] [--cwd DIR] [--json] [--policies DIR] -- COMMAND
+  classify --batch FILE|-   one JSONL verdict per JSONL input line
+  explain -- COMMAND        the parse tree and each part's verdict
   exec [--timeout S] [--cwd DIR] -- 'CMD'   run CMD through POST /exec (token from ~/.config/agent-sudo/token)
   hook install|uninstall [--scope user|project] [--mode conservative|routed] [--settings PATH]
                    register the Claude Code hook in settings.json (uninstall removes only ours)
@@ -38,6 +42,8 @@ type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   start: startCommand,
+  classify: (argv) => classifyCommand(argv),
+  explain: (argv) => explainCommand(argv),
   exec: execCommand,
   hook: hookCommand,
   doctor: doctorCommand,

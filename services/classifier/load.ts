@@ -1,4 +1,5 @@
-// Which engine the classifier serves, and whether its policy may be trusted:
+// The classifier's engine (the policy engine over policies/SUDO.md and
+// policies/CLAUDE_CMDS.md), and whether its policy may be trusted:
 // the policy files' detached signatures are checked at load. With
 // policy.verify_enforce a missing or bad signature stops the service from
 // starting (the reason names the file); without it the service starts and
@@ -6,7 +7,7 @@
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/log.js";
 import { loadTrustedKeys, verifyPolicies } from "../shared/policy-signature.js";
-import { enumeratedEngine } from "./enumerated.js";
+import { loadEngine } from "./engine/index.js";
 import type { Engine } from "./verdict.js";
 
 export interface LoadedEngine {
@@ -28,5 +29,5 @@ export function checkPolicySignatures(config: Config, log: Logger): LoadedEngine
 
 export async function loadClassifierEngine(config: Config, log: Logger): Promise<LoadedEngine> {
   const signature = checkPolicySignatures(config, log);
-  return { engine: enumeratedEngine(), signature };
+  return { engine: await loadEngine(config.policiesDir), signature };
 }

@@ -104,8 +104,15 @@ export interface Config extends ConfigFileShape {
   repoRoot: string;
 }
 
-/** The repository (or installed package) root: dist/services/shared → ../../.. */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+/** The repository (or installed package) root, from source or from dist/. */
+function findRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "policies"))) return dir;
+  }
+  return resolve(from, "..", "..", "..");
+}
+
+export const repoRoot = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 export function defaultHome(): string {
   if (process.env.AGENT_SUDO_HOME) return resolve(process.env.AGENT_SUDO_HOME);

@@ -45,7 +45,7 @@ describe.skipIf(!root)("audit through the whole stack", () => {
 
   it("writes an intent and an outcome row for an executed and a refused command", async () => {
     const ok = await stack.exec({ command: "echo audited" });
-    const no = await stack.exec({ command: "touch /tmp/agent-sudo-never" });
+    const no = await stack.exec({ command: "frobnicate-unknown-tool --never" });
     expect([ok.status, no.status]).toEqual([200, 403]);
     await drained(stack);
     const all = await rows(stack);

@@ -27,8 +27,8 @@ describe("POST /exec through the whole stack", () => {
     expect(String(res.body.stderr)).toContain("nonexistent");
   });
 
-  it("refuses an unlisted command with 403 tier 4", async () => {
-    const res = await stack.exec({ command: "touch /tmp/agent-sudo-should-not-exist" });
+  it("refuses a command no rule covers on primary with 403 tier 4", async () => {
+    const res = await stack.exec({ command: "frobnicate-unknown-tool --now" });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: "refused", tier: 4 });
     expect(typeof res.body.reason).toBe("string");

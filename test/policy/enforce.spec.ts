@@ -60,9 +60,14 @@ describe("policy signatures at load", () => {
     expect(refused.status).toBe(503);
     expect(readFileSync(join(stack.home, "logs", "classifier.log"), "utf8")).toContain("SUDO.md");
 
+    // Like systemd after its start limit, the supervisor leaves a unit that
+    // keeps failing down; with the policy restored, a restart brings it up.
     writeFileSync(file, original);
-    const back = await until(() => stack.health(), (h) => h.status === 200, 15_000);
+    await stack.stop();
+    stack = await startStack({ home, env: { AGENT_SUDO_POLICIES: policies } });
+    const back = await stack.health();
     expect(back.status).toBe(200);
+    expect((back.body.policy as { signature: string }).signature).toBe("signed");
     expect((await stack.exec({ command: "echo hi" })).status).toBe(200);
   });
 });

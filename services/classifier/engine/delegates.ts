@@ -86,7 +86,18 @@ function container(kind: "run" | "exec", tool: string, args: Word[]): Unwrap {
   let why = kind === "run" ? "starts a container" : "runs a command in a running container";
   if (hostRoot || privileged) { floor = 3; why = "container with host root, system mounts or privileges"; }
   if (rest.length === 0) return unwrap(`delegate:${tool}-${kind}`, Math.max(floor, kind === "exec" ? 2 : floor) as TierNumber, why);
-  return unwrap(`delegate:${tool}-${kind}`, floor, why, { inner: [rest], remote: true });
+  return unwrap(`delegate:${tool}-${kind}`, floor, why, { inner: [rest.map((w) => hostView(w, mounts))], remote: true });
+}
+
+/** Rewrite a container path under a bind mount to the host path it reaches (`/host/etc` → `/etc`). */
+function hostView(word: Word, mounts: string[]): Word {
+  for (const m of mounts) {
+    const [src, dst] = m.includes("source=") ? [/source=([^,]+)/.exec(m)?.[1], /(?:target|destination|dst)=([^,]+)/.exec(m)?.[1]] : m.split(":");
+    if (!src || !dst || !src.startsWith("/") || !dst.startsWith("/")) continue;
+    const d = dst.replace(/\/+$/, "");
+    if (word.text === d || word.text.startsWith(d + "/")) return { ...word, text: (src.replace(/\/+$/, "") + word.text.slice(d.length)) || "/" };
+  }
+  return word;
 }
 
 function kubectlExec(args: Word[]): Unwrap {

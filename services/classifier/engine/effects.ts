@@ -42,7 +42,8 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   }
   if (p.path === null) return { tier: 2, reason: `${what}: target not known until run time` };
   if (inWorkspace(p.path, ctx)) {
-    const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (isWorkspaceRoot(p.path, ctx) || /\/\.git(\/|$)/.test(p.path));
+    const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));
+    const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (wholeRoot || /\/\.git(\/|$)/.test(p.path));
     return destroysRoot ? { tier: 2, reason: `${what}: deletes the workspace root or its history` } : { tier: 1, reason: `${what}: inside the workspace` };
   }
   if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };

@@ -53,20 +53,20 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
 function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser, parts: PartVerdict[] | null): Finding {
   if (ctx.depth > MAX_DEPTH) return find(4, "nesting-too-deep", "code nested deeper than the classifier follows", text.slice(0, 200));
   const parsed = parser.parse(text);
-  let worst = find(0, "empty", "nothing to run", "");
+  let worst: Finding | null = null;
   if (parsed.error) {
     const hit = scanCode(judge.vetoes, text);
     const f = hit ? find(4, hit.id, `unparseable input with dangerous content: ${hit.rationale}`, text.slice(0, 200))
       : find(2, "unparseable", "the shell grammar does not parse this; prove it in the sandbox", text.slice(0, 200));
     parts?.push(part(f));
-    worst = worse(worst, f);
+    worst = f;
   }
   for (const cmd of parsed.commands) {
     const f = judgeCommand(cmd, ctx, judge);
     parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source });
-    worst = worse(worst, f);
+    worst = worst === null ? f : worse(worst, f);
   }
-  return worst;
+  return worst ?? find(0, "empty", "nothing to run", "");
 }
 
 function part(f: Finding): PartVerdict {

@@ -10,17 +10,17 @@ import { effectFloor } from "./effects.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { firstMatch } from "./match.js";
-import type { CompiledRule } from "./match.js";
+import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
 import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
 import type { Unwrap } from "./unwrap.js";
-import { scanCode, vetoHit } from "./veto.js";
+import { commandVeto, scanCode, vetoHit } from "./veto.js";
 import { prefixWrapper, riskyAssignment } from "./wrappers.js";
 
 export interface Judge {
-  rules: Record<Source, CompiledRule[]>;
+  rules: Record<Source, CompiledRules>;
   vetoes: Veto[];
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
@@ -53,12 +53,16 @@ function judgeBare(cmd: SimpleCommand, ctx: Context): Finding {
   return e ? worse(f, find(e.tier, "effect:redirect", e.reason, cmd.source)) : f;
 }
 
+const LIVE_NAME = /deploy|release|publish|migrat|drop|destroy|wipe|reset|purge|prod|uninstall|teardown/i;
 const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migrate|rollback|prod|production|release|publish|uninstall)$/i;
 
 function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string): Finding {
   const p = resolvePlace(path, ctx);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
-  if (args.some((w) => LIVE_ARG.test(w.text))) return find(2, "run-script", "script asked to deploy, migrate or destroy something", text);
+  if (args.some((w) => LIVE_ARG.test(w.text)) || LIVE_NAME.test(path.text.split("/").pop() ?? "")) {
+    return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
+  }
+  if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
   if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path))) return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
 }
@@ -77,7 +81,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (prog.confusable || words.some((w) => w.confusable && /^\S?[-\u2010-\u2015\u2212\uff0d]/.test(w.text))) {
     floor = find(2, "confusable", "Unicode look-alike characters in a command or flag", source);
     name = foldConfusables(name);
-    const hit = vetoHit(j.vetoes, foldConfusables(source));
+    const hit = commandVeto(j.vetoes, foldConfusables(source));
     if (hit) return find(4, hit.id, `look-alike characters hide: ${hit.rationale}`, source);
   }
   for (const a of cmd.assigns) {
@@ -86,7 +90,10 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   const program = normaliseProgram(name, ctx.remote ? "" : ctx.cwd);
   const args = words.slice(1);
   const text = renderArgv([{ ...prog, text: program.name }, ...args]);
-  const hit = vetoHit(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
+  if (args.length === 1 && /^--(help|version)$/.test(args[0]?.text ?? "") && program.scriptPath === null && !cmd.redirects.length) {
+    return find(0, "help-flag", "a single help or version flag prints text and exits", text);
+  }
+  const hit = commandVeto(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
   if (hit) return find(4, hit.id, hit.rationale, text);
   const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
   const outerF = outer && find(outer.tier, "effect", outer.reason, text);
@@ -103,14 +110,19 @@ function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, t
   for (const argv of u.inner) {
     if (argv.length === 0) continue;
     const sub: SimpleCommand = { words: argv, assigns: [], redirects: [], stdin: cmd.stdin, source: renderArgv(argv) };
-    f = worse(f, judgeArgv(argv, sub, inner, j));
+    f = deeper(f, judgeArgv(argv, sub, inner, j));
   }
-  for (const code of u.code) f = worse(f, j.judgeCode(code, { ...inner, depth: ctx.depth + 1 }));
+  for (const code of u.code) f = deeper(f, j.judgeCode(code, { ...inner, depth: ctx.depth + 1 }));
   for (const code of u.opaque) {
     const hit = scanCode(j.vetoes, code);
     if (hit) f = worse(f, find(4, hit.id, `code contains: ${hit.rationale}`, text));
   }
   return f;
+}
+
+/** Like worse(), but on a tie the wrapped command's finding names the verdict. */
+function deeper(wrapper: Finding, wrapped: Finding): Finding {
+  return wrapped.tier >= wrapper.tier ? wrapped : wrapper;
 }
 
 function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {

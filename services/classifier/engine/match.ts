@@ -1,14 +1,23 @@
 // Rule matching: picomatch globs (bash semantics, `*` crosses `/` and spaces,
 // like fnmatch without FNM_PATHNAME) over the normalised simple command.
-// Ordered, first active match wins; proposed rules never decide.
+// Ordered, first active match wins; proposed rules never decide. Rules are
+// indexed by their literal first word so a lookup tests only the candidates.
 import picomatch from "picomatch";
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Rule } from "./policy.js";
 
-export interface CompiledRule {
+interface CompiledPattern {
+  order: number;
   rule: Rule;
-  test: (text: string) => boolean;
+  re: RegExp;
+}
+
+export interface CompiledRules {
+  /** Patterns whose first word is literal, by that word, in policy order. */
+  byWord: Map<string, CompiledPattern[]>;
+  /** Patterns whose first word is a glob, tested for every command. */
+  wild: CompiledPattern[];
 }
 
 export interface RuleHit {
@@ -19,18 +28,33 @@ export interface RuleHit {
 const OPTIONS: picomatch.PicomatchOptions = { bash: true, dot: true, nonegate: true, strictSlashes: true };
 
 /** A pattern ending in " *" also matches the command with no further words. */
-function compilePattern(pattern: string): (text: string) => boolean {
-  const full = picomatch(pattern, OPTIONS);
+function compilePattern(pattern: string): RegExp {
+  const full = picomatch.makeRe(pattern, OPTIONS);
   if (!pattern.endsWith(" *")) return full;
-  const bare = picomatch(pattern.slice(0, -2), OPTIONS);
-  return (text) => full(text) || bare(text);
+  const bare = picomatch.makeRe(pattern.slice(0, -2), OPTIONS);
+  return new RegExp(`(?:${full.source})|(?:${bare.source})`, full.flags);
 }
 
-export function compileRules(rules: readonly Rule[]): CompiledRule[] {
-  return rules.map((rule) => {
-    const tests = rule.patterns.map(compilePattern);
-    return { rule, test: (text: string) => tests.some((t) => t(text)) };
-  });
+/** The literal first words a pattern can start with, or null when it starts with a glob. */
+function firstWords(pattern: string): string[] | null {
+  const head = pattern.split(" ")[0] ?? "";
+  const alt = /^@\(([A-Za-z0-9_.+|-]+)\)$/.exec(head);
+  if (alt) return (alt[1] as string).split("|");
+  return /[*?[\]{}()!+@\\]/.test(head) ? null : [head];
+}
+
+export function compileRules(rules: readonly Rule[]): CompiledRules {
+  const out: CompiledRules = { byWord: new Map(), wild: [] };
+  let order = 0;
+  for (const rule of rules) {
+    for (const pattern of rule.patterns) {
+      const c: CompiledPattern = { order: order++, rule, re: compilePattern(pattern) };
+      const words = firstWords(pattern);
+      if (words === null) out.wild.push(c);
+      else for (const w of words) out.byWord.set(w, [...(out.byWord.get(w) ?? []), c]);
+    }
+  }
+  return out;
 }
 
 export function tierFor(rule: Rule, host: HostId): TierNumber {
@@ -38,10 +62,18 @@ export function tierFor(rule: Rule, host: HostId): TierNumber {
 }
 
 /** First active rule matching `text`; the first proposed rule seen is reported, never used. */
-export function firstMatch(rules: readonly CompiledRule[], text: string, host: HostId): { hit: RuleHit | null; proposed: Rule | null } {
+export function firstMatch(rules: CompiledRules, text: string, host: HostId): { hit: RuleHit | null; proposed: Rule | null } {
+  const word = text.slice(0, (text.indexOf(" ") + 1 || text.length + 1) - 1);
+  const a = rules.byWord.get(word) ?? [];
+  const b = rules.wild;
   let proposed: Rule | null = null;
-  for (const c of rules) {
-    if (!c.test(text)) continue;
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const ai = a[i];
+    const bj = b[j];
+    const c = (ai && (!bj || ai.order < bj.order) ? (i++, ai) : (j++, bj)) as CompiledPattern;
+    if (!c.re.test(text)) continue;
     if (c.rule.state !== "active") {
       proposed ??= c.rule;
       continue;

@@ -98,7 +98,7 @@ class Walker {
         if (c.type === "herestring_redirect") input = herestring(c);
       } else if (c.type !== "comment") words.push(wordFromNode(c));
     }
-    const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text };
+    const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text, end: node.endIndex };
     this.commands.push(cmd);
     this.children(node);
     return cmd;
@@ -110,7 +110,7 @@ class Walker {
     let input = stdin;
     const later: Node[] = [];
     for (const r of kids(node)) {
-      if (r === body) continue;
+      if (body !== null && r.id === body.id) continue;
       if (r.type === "heredoc_redirect") {
         input = heredoc(r);
         for (const inner of kids(r)) {
@@ -129,7 +129,11 @@ class Walker {
     let head: SimpleCommand | null = null;
     if (body?.type === "command") head = this.command(body, redirects, input);
     else {
+      const before = this.commands.length;
       if (body) this.walk(body, stdin);
+      // `a && b <<EOF`: the heredoc feeds the last simple command written before it.
+      if (input !== stdin && body) head = this.lastBefore(before, body.endIndex);
+      if (head) head.stdin = input;
       if (redirects.length > 0) this.commands.push(bare(node, redirects, []));
     }
     this.continuations(later, head, input);
@@ -149,6 +153,14 @@ class Walker {
         this.children(n);
       } else this.walk(n, null);
     }
+  }
+
+  private lastBefore(from: number, end: number): SimpleCommand | null {
+    let best: SimpleCommand | null = null;
+    for (const c of this.commands.slice(from)) {
+      if (c.words.length > 0 && (c.end ?? 0) <= end && (best === null || (c.end ?? 0) >= (best.end ?? 0))) best = c;
+    }
+    return best;
   }
 
   private pipeline(node: Node, stdin: StdinSource | null): void {

@@ -156,6 +156,6 @@ export function secretPath(path: string): boolean {
 /** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
 export function secretPlace(p: Place): boolean {
   if (p.path !== null && secretPath(p.path)) return true;
-  const raw = p.raw.replace(/^["']|["']$/g, "");
+  const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
   return secretPath(raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, ""));
 }

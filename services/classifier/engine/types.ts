@@ -38,6 +38,8 @@ export interface SimpleCommand {
   stdin: StdinSource | null;
   /** Source text of the command, for the verdict. */
   source: string;
+  /** Offset just past the command in the parsed text (to attach a trailing heredoc). */
+  end?: number;
   /** Set for a function definition (words empty): its name and whether its body calls itself. */
   fn?: { name: string; recursive: boolean; forks: boolean };
 }

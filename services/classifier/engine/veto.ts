@@ -9,6 +9,12 @@ export function vetoHit(vetoes: readonly Veto[], text: string): Veto | null {
   return null;
 }
 
+/** Vetoes for a normalised simple command: `code-` vetoes are for opaque code only (echo's text is data). */
+export function commandVeto(vetoes: readonly Veto[], text: string): Veto | null {
+  for (const v of vetoes) if (!v.id.startsWith("code-") && v.regex.test(text)) return v;
+  return null;
+}
+
 const WRAPPER = /^(?:(?:sudo|exec|nohup|command|builtin|time|env|nice|doas)\s+(?:-\S+\s+)*)+/;
 
 /** Cut opaque text at shell separators and quotes into command-like segments. */

@@ -130,7 +130,12 @@ function findTargets(args: readonly Word[]): Target[] {
     else inExpr = true;
     if (/^-fprint[f0]?$|^-fls$/.test(w.text) && args[i + 1]) out.push({ word: args[i + 1] as Word, mode: "write" });
   }
-  if (args.some((w) => w.text === "-delete")) out.push(...all(roots.length ? roots : [cwd()], "tree"));
+  if (args.some((w) => w.text === "-delete")) {
+    const filtered = args.some((w) => /^-(i?name|i?path|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|empty|user|group|perm|regex|iregex|wholename|links|inum|samefile)$/.test(w.text));
+    const starts = roots.length ? roots : [cwd()];
+    if (filtered) out.push(...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode })));
+    else out.push(...all(starts, "tree"));
+  }
   return out;
 }
 
@@ -149,7 +154,9 @@ const SPECS: Record<string, Spec> = {
   mv: (a) => {
     const s = splitArgs(a, new Set(["-S", "--suffix", "-t", "--target-directory"]));
     const t = s.values.get("-t") ?? s.values.get("--target-directory");
-    return [...all(s.positional, "tree"), ...(t ? [{ word: t, mode: "write" as Mode }] : [])];
+    if (t) return [...all(s.positional, "tree"), { word: t, mode: "write" as Mode }];
+    const dest = s.positional[s.positional.length - 1];
+    return [...all(s.positional.slice(0, -1), "tree"), ...(dest ? [{ word: dest, mode: "write" as Mode }] : [])];
   },
   chmod: permission, chown: permission, chgrp: permission, chattr: permission, setfacl: permission,
   sed: inPlace, perl: inPlace,
@@ -183,7 +190,9 @@ const SPECS: Record<string, Spec> = {
   emacs: (a) => all(splitArgs(a).positional, "write"),
   micro: (a) => all(splitArgs(a).positional, "write"),
   code: (a) => all(splitArgs(a).positional, "write"),
-  git: valueOf(["-C", "--git-dir", "--work-tree"], true),
+  git: valueOf(["--output", "--output-directory", "-o", "-C", "--git-dir", "--work-tree"], true),
+  xxd: (a) => all(splitArgs(a, new Set(["-c", "-g", "-l", "-s", "-o", "-n"])).positional.slice(1, 2), "write"),
+  iconv: valueOf(["-o", "--output"], false),
   make: valueOf(["-C", "--directory", "-f", "--file"], true),
   npm: valueOf(["--prefix", "-C"], true),
   patch: valueOf(["-d", "--directory", "-o", "--output"], true),

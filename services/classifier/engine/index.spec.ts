@@ -1,0 +1,65 @@
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Engine } from "../verdict.js";
+import { loadEngine } from "./index.js";
+
+const policies = join(import.meta.dirname, "..", "..", "..", "policies");
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine(policies);
+});
+
+const run = (command: string, extra: Partial<{ host: "primary" | "server-01"; source: "sudo" | "claude"; cwd: string }> = {}) =>
+  engine.classify({ command, cwd: extra.cwd ?? "/home/dev/p", host: extra.host ?? "primary", source: extra.source ?? "claude" });
+
+describe("engine", () => {
+  it("carries a sha256 policy digest", async () => {
+    expect(engine.policyDigest).toHaveLength(32);
+    expect((await loadEngine(policies)).policyDigest.equals(engine.policyDigest)).toBe(true);
+  });
+
+  it("takes the maximum of the parts and names the deciding part", () => {
+    const v = run("ls && git push && cat README.md");
+    expect(v.tier).toBe(3);
+    expect(v.rule).toBe("git-push");
+    expect(v.parts.map((p) => p.tier)).toEqual([0, 3, 0]);
+  });
+
+  it("sets explicit only when an active rule decided", () => {
+    expect(run("git status").explicit).toBe(true);
+    expect(run("cat .env").explicit).toBe(false);
+    expect(run("frobnicate").explicit).toBe(false);
+    expect(run("rm -rf /").explicit).toBe(false);
+  });
+
+  it("applies host overrides and the miss behaviour", () => {
+    expect(run("reboot").tier).toBe(4);
+    expect(run("reboot", { host: "server-01" }).tier).toBe(3);
+    expect(run("frobnicate --list").tier).toBe(4);
+    expect(run("frobnicate list", { host: "server-01" }).tier).toBe(0);
+    expect(run("frobnicate build x", { host: "server-01" }).tier).toBe(2);
+    expect(run("frobnicate purge x", { host: "server-01" }).tier).toBe(4);
+  });
+
+  it("defers sudo to SUDO.md and uses it for /exec callers", () => {
+    expect(run("sudo systemctl restart nginx").rule).toBe("sudo-systemctl-restart");
+    expect(run("systemctl restart nginx", { source: "sudo" }).rule).toBe("sudo-systemctl-restart");
+    expect(run("sudo -i").tier).toBe(4);
+  });
+
+  it("judges writes by place: workspace 1, outside 2+, nothing known without a cwd", () => {
+    expect(run("touch a.txt").tier).toBe(1);
+    expect(run("touch ../other/a.txt").tier).toBe(2);
+    expect(run("touch a.txt", { cwd: "" }).tier).toBe(2);
+    expect(run("echo x > /etc/motd").tier).toBe(3);
+  });
+
+  it("treats text as data", () => {
+    for (const c of ["echo 'rm -rf /'", "git commit -m 'DROP TABLE users'", "grep 'mkfs' notes", "cat <<'EOF'\nrm -rf /\nEOF"]) expect(run(c).tier, c).toBeLessThanOrEqual(1);
+  });
+
+  it("never judges unparseable input 0–1", () => {
+    expect(run("echo 'open").tier).toBe(2);
+    expect(run("ls ) rm -rf /").tier).toBe(4);
+  });
+});

@@ -1,0 +1,49 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadBashParser } from "./parse.js";
+import type { BashParser } from "./parse.js";
+
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await loadBashParser();
+});
+
+const argv = (text: string): string[][] => parser.parse(text).commands.filter((c) => c.words.length).map((c) => c.words.map((w) => w.text));
+
+describe("parse", () => {
+  it("splits lists, pipelines, subshells and groups", () => {
+    expect(argv("a x | b; (c && d) || { e; } & f")).toEqual([["a", "x"], ["b"], ["c"], ["d"], ["e"], ["f"]]);
+  });
+
+  it("finds commands inside substitutions, backticks and process substitution", () => {
+    expect(argv('echo "$(id)" `whoami` <(ls) $((1+2))')).toEqual([["echo", "$(id)", "`whoami`", "<(ls)", "$((1+2))"], ["id"], ["whoami"], ["ls"]]);
+  });
+
+  it("removes quotes and backslashes and decodes $'…'", () => {
+    expect(argv("r''m \\-rf \"a b\" $'\\x72m'")).toEqual([["rm", "-rf", "a b", "rm"]]);
+  });
+
+  it("marks expansions dynamic and unquoted globs as globs", () => {
+    const [c] = parser.parse('rm "$DIR"/* *.log').commands;
+    expect(c?.words.map((w) => [w.text, w.dynamic, w.glob])).toEqual([["rm", false, false], ["$DIR/*", true, true], ["*.log", false, true]]);
+  });
+
+  it("feeds heredocs and pipes to the command that reads them", () => {
+    const cmds = parser.parse("cat <<'EOF' | sh\nrm -rf /\nEOF").commands;
+    expect(cmds[1]?.stdin).toEqual({ kind: "pipe", text: "rm -rf /\n", dynamic: false });
+    const list = parser.parse("true && bash <<EOF\nls\nEOF").commands;
+    expect(list.find((c) => c.words[0]?.text === "bash")?.stdin?.kind).toBe("heredoc");
+    expect(parser.parse("echo hi | bash").commands[1]?.stdin?.text).toBe("hi");
+  });
+
+  it("records redirections and function definitions", () => {
+    const [c] = parser.parse("ls > out.txt 2>&1").commands;
+    expect(c?.redirects.map((r) => [r.op, r.target.text])).toEqual([[">", "out.txt"]]);
+    expect(parser.parse(":(){ :|:& };:").commands[0]?.fn).toEqual({ name: ":", recursive: true, forks: true });
+  });
+
+  it("flags input that does not parse", () => {
+    expect(parser.parse("echo 'open").error).toBe(true);
+    expect(parser.parse("ls )").error).toBe(true);
+    expect(parser.parse("ls -la").error).toBe(false);
+  });
+});

@@ -1,0 +1,78 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadEngine } from "./index.js";
+import { checkUnique, parsePolicy, splitRow } from "./policy.js";
+
+const HEAD = "## Rules: x\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n";
+const realDir = join(import.meta.dirname, "..", "..", "..", "policies");
+
+describe("policy format", () => {
+  it("reads rules, host overrides, extglob bars and vetoes", () => {
+    const p = parsePolicy(`${HEAD}| a-rule | \`git @(status|log) *\`, \`tig\` | 0 | read | primary=1 server-01=0 | active | Reads. |\n\n## Danger veto\n\n- \`v-1\`: \`^rm\\s\` — Deletes.\n`, "T.md");
+    expect(p.rules).toHaveLength(1);
+    expect(p.rules[0]?.patterns).toEqual(["git @(status|log) *", "tig"]);
+    expect(p.rules[0]?.hosts).toEqual({ primary: 1, "server-01": 0 });
+    expect(p.vetoes[0]?.regex.test("rm x")).toBe(true);
+  });
+
+  it.each([
+    ["bad tier", `${HEAD}| a | \`x\` | 5 | read | | active | Reads. |\n`, 5],
+    ["bad class", `${HEAD}| a | \`x\` | 0 | reads | | active | Reads. |\n`, 5],
+    ["bad state", `${HEAD}| a | \`x\` | 0 | read | | on | Reads. |\n`, 5],
+    ["no rationale", `${HEAD}| a | \`x\` | 0 | read | | active | |\n`, 5],
+    ["bare pattern", `${HEAD}| a | x | 0 | read | | active | Reads. |\n`, 5],
+    ["bad host", `${HEAD}| a | \`x\` | 0 | read | laptop=1 | active | Reads. |\n`, 5],
+    ["bad header", "## Rules\n\n| id | pattern | tier |\n", 3],
+    ["bad veto", "## Danger veto\n\n- `v`: `(` — Broken.\n", 3],
+    ["unterminated span", `${HEAD}| a | \`x | 0 | read | | active | Reads. |\n`, 5],
+  ])("refuses %s with file and line", (_name, text, line) => {
+    expect(() => parsePolicy(text, "P.md")).toThrow(new RegExp(`^P\\.md:${line}: `));
+  });
+
+  it("ignores prose and fenced examples", () => {
+    const p = parsePolicy("# T\n\nSome prose | with a bar\n\n```\n| not | a | rule |\n```\n", "T.md");
+    expect(p.rules).toHaveLength(0);
+  });
+
+  it("splits cells outside backticks only", () => {
+    expect(splitRow("| a | `b|c` | d |")).toEqual(["a", "`b|c`", "d"]);
+  });
+
+  it("rejects duplicate ids across files", () => {
+    const a = parsePolicy(`${HEAD}| same | \`x\` | 0 | read | | active | Reads. |\n`, "A.md");
+    const b = parsePolicy(`${HEAD}| same | \`y\` | 0 | read | | active | Reads. |\n`, "B.md");
+    expect(() => checkUnique([a, b])).toThrow(/B\.md:5: duplicate id "same"/);
+  });
+
+  it("the shipped policies hold at least 300 rules", () => {
+    const n = ["SUDO.md", "CLAUDE_CMDS.md"].map((f) => parsePolicy(readFileSync(join(realDir, f), "utf8"), f).rules.length);
+    expect(n[0]! + n[1]!).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe("loading", () => {
+  function copy(): string {
+    const dir = mkdtempSync(join(tmpdir(), "agent-sudo-pol-"));
+    cpSync(realDir, dir, { recursive: true });
+    return dir;
+  }
+
+  it("refuses to load a broken file, naming file and line", async () => {
+    const dir = copy();
+    const file = join(dir, "SUDO.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("| sudo-noop |", "| Sudo Noop |"));
+    await expect(loadEngine(dir)).rejects.toThrow(/SUDO\.md:\d+: .*id must be/);
+  });
+
+  it("never lets a proposed rule decide", async () => {
+    const dir = copy();
+    const file = join(dir, "CLAUDE_CMDS.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("## Rules: inspection of the system", `## Rules: proposed\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| try-frob | \`frobnicate *\` | 0 | read | | proposed | Learned. |\n\n## Rules: inspection of the system`));
+    const e = await loadEngine(dir);
+    const v = e.classify({ command: "frobnicate now", cwd: "/w", host: "primary", source: "claude" });
+    expect(v.tier).toBe(4);
+    expect(v.reason).toMatch(/proposed rule try-frob/);
+  });
+});

@@ -1,0 +1,55 @@
+// Shared fixture for the classifier suites: the real engine over the real
+// policy files, and the labelled corpus. Nothing here is mocked.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HostId } from "../../services/shared/config.js";
+import type { TierNumber } from "../../services/shared/tier.js";
+import { loadEngine } from "../../services/classifier/engine/index.js";
+import type { Engine, Source, Verdict } from "../../services/classifier/verdict.js";
+
+export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const policiesDir = join(repo, "policies");
+export const corpusDir = join(repo, "test", "corpus");
+
+export type Expect = "allow" | "route" | "refuse";
+
+export interface Case {
+  command: string;
+  expect: Expect;
+  family: string;
+  source?: Source;
+  host?: HostId;
+  cwd?: string;
+  /** Optional explicit bounds, checked in addition to `expect`. */
+  minTier?: TierNumber;
+  maxTier?: TierNumber;
+  file: string;
+  line: number;
+}
+
+export function band(tier: TierNumber): Expect {
+  return tier <= 1 ? "allow" : tier <= 3 ? "route" : "refuse";
+}
+
+export function loadCorpus(): Case[] {
+  const out: Case[] = [];
+  for (const file of readdirSync(corpusDir).filter((f) => f.endsWith(".jsonl")).sort()) {
+    readFileSync(join(corpusDir, file), "utf8").split("\n").forEach((line, i) => {
+      if (line.trim() === "") return;
+      out.push({ ...(JSON.parse(line) as Omit<Case, "file" | "line">), file, line: i + 1 });
+    });
+  }
+  return out;
+}
+
+let engine: Promise<Engine> | null = null;
+
+export function getEngine(): Promise<Engine> {
+  engine ??= loadEngine(policiesDir);
+  return engine;
+}
+
+export function judge(e: Engine, c: Pick<Case, "command" | "source" | "host" | "cwd">): Verdict {
+  return e.classify({ command: c.command, source: c.source ?? "claude", host: c.host ?? "primary", cwd: c.cwd ?? "" });
+}
