@@ -6,11 +6,13 @@ import type { Logger } from "../shared/log.js";
 import { parseExecBody, readBody } from "./body.js";
 import { healthOf, type ServiceClients } from "./clients.js";
 import type { ExecPipeline, HttpAnswer } from "./pipeline.js";
-import type { TokenVerifier } from "./tokens.js";
+import type { Caller, TokenVerifier } from "./tokens.js";
+import type { AuthLimiter } from "./auth-limit.js";
 import { type HookJudge, MAX_HOOK_BYTES, preToolUseAnswer } from "./hook.js";
 
 export interface Routes {
   tokens: TokenVerifier;
+  authLimit: AuthLimiter;
   pipeline: ExecPipeline;
   hook: HookJudge;
   clients: ServiceClients;
@@ -55,12 +57,25 @@ function fromCoded(err: CodedError): HttpAnswer {
   return { status, body };
 }
 
-async function exec(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
-  const caller = routes.tokens.verify(req.headers.authorization);
-  if (!caller) {
+/** The caller for a request, or the 401/429 answer; failures count per source address. */
+function authenticate(req: IncomingMessage, routes: Routes): { caller: Caller } | { answer: HttpAnswer } {
+  const source = req.socket.remoteAddress ?? "unknown";
+  const wait = routes.authLimit.blockedFor(source);
+  if (wait > 0) {
     req.resume();
-    return { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": "Bearer" } };
+    return { answer: { status: 429, body: { error: "rate_limited" }, headers: { "retry-after": String(wait) } } };
   }
+  const caller = routes.tokens.verify(req.headers.authorization);
+  if (caller) return { caller };
+  routes.authLimit.fail(source);
+  req.resume();
+  return { answer: { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": "Bearer" } } };
+}
+
+async function exec(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
+  const auth = authenticate(req, routes);
+  if ("answer" in auth) return auth.answer;
+  const caller = auth.caller;
   const body = parseExecBody(await readBody(req));
   return routes.pipeline.run(body, caller);
 }
@@ -76,9 +91,9 @@ async function health(routes: Routes): Promise<HttpAnswer> {
 const HOOK_EVENTS = ["/v1/hook", "/v1/hook/session-start", "/v1/hook/post-tool-use"];
 
 async function hookEvent(req: IncomingMessage, path: string, routes: Routes, surface: Surface): Promise<HttpAnswer> {
-  if (surface.kind === "tcp" && !routes.tokens.verify(req.headers.authorization)) {
-    req.resume();
-    return { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": "Bearer" } };
+  if (surface.kind === "tcp") {
+    const auth = authenticate(req, routes);
+    if ("answer" in auth) return auth.answer;
   }
   let raw: Buffer;
   try {

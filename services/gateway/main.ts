@@ -16,6 +16,7 @@ import { openSpool } from "./audit/spool.js";
 import { startShipper } from "./audit/shipper.js";
 import { AuditTrail } from "./audit-trail.js";
 import { handler, type Routes } from "./http.js";
+import { AuthLimiter } from "./auth-limit.js";
 import { policySignatureHealth } from "./policy-health.js";
 import { HookJudge } from "./hook.js";
 import { bindHookSocket } from "./hook-socket.js";
@@ -68,6 +69,7 @@ const audit = new AuditTrail(spool, config.host_id, log);
 const clients = connectServices(config);
 const routes: Routes = {
   tokens,
+  authLimit: new AuthLimiter(),
   pipeline: new ExecPipeline(clients, config, audit, log),
   hook: new HookJudge(clients, config, audit, log),
   clients,

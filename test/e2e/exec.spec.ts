@@ -118,3 +118,23 @@ describe("a classifier killed with SIGKILL", () => {
     expect(lines).not.toContain("echo while-down");
   });
 });
+
+describe("repeated bad tokens", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("are rate-limited per source with 429 and Retry-After, good tokens included", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await stack.exec({ command: "echo hi" }, `wrong-token-${i}-0123456789`)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const blocked = await fetch(`${stack.url}/exec`, { method: "POST", headers: { authorization: `Bearer ${stack.token}` }, body: '{"command":"echo hi"}' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
