@@ -11,6 +11,7 @@ import { migrateAllowlistCommand } from "./migrate-allowlist.js";
 import { policyCommand } from "./policy.js";
 import { shadowCommand } from "./shadow.js";
 import { inventoryCommand } from "./inventory.js";
+import { rollbackCommand } from "./rollback.js";
 import { startCommand } from "./start.js";
 
 const USAGE = `usage: agent-sudo <command> [options]
@@ -24,6 +25,7 @@ commands:
   hook install|uninstall [--scope user|project] [--mode conservative|routed] [--settings PATH]
                    register the Claude Code hook in settings.json (uninstall removes only ours)
   doctor           check the hook end to end and say what to fix
+  rollback UNDO_ID restore what a tier >= 1 command changed (as root)
   audit            tail | export | label | verify-journal (the audit trail)
   breaker          status [--json] | trip --reason R | rearm --reason R (rearm: root only)
   policy           sign | verify | keygen (detached policy signatures; local key or Vault transit)
@@ -48,6 +50,7 @@ const COMMANDS: Record<string, Command> = {
   hook: hookCommand,
   doctor: doctorCommand,
   audit: (argv) => auditCommand(argv),
+  rollback: (argv) => rollbackCommand(argv),
   breaker: (argv) => breakerCommand(argv),
   policy: (argv) => policyCommand(argv),
   "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),
