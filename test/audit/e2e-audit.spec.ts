@@ -76,13 +76,14 @@ describe.skipIf(!root)("audit through the whole stack", () => {
     };
     await Promise.all(Array.from({ length: CLIENTS }, worker));
     expect(kills).toBe(2);
-    await drained(stack, 90_000);
+    await drained(stack, 120_000);
     const all = await rows(stack);
     const byId = new Map<string, string[]>();
     for (const r of all) byId.set(r.request_id, [...(byId.get(r.request_id) ?? []), r.phase]);
     const bad = ids.filter((id) => (byId.get(id) ?? []).sort().join(",") !== "intent,outcome");
+    expect(ids.length).toBe(TOTAL);
     expect(bad).toEqual([]);
-  });
+  }, 420_000);
 
   it("refuses with 503 and executes nothing when the spool cannot be written", async () => {
     const spool = join(stack.home, "state", "gateway", "audit-spool");
