@@ -23,6 +23,7 @@ import { recentNonces, ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
+import { namedPackages, packageStates } from "./packages.js";
 import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
@@ -114,7 +115,7 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
   try {
     // Tier >= 1 always gets an undo record, even with an empty plan, so a
     // rollback request has something to answer to.
-    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths) : "";
+    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packageStates(namedPackages(req.command))) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
     state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, nonces });
     log.info({ tier, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");

@@ -2,13 +2,15 @@
 // is copied into the undo store with owner, mode and xattrs (`cp -a
 // --preserve=all`), or recorded as absent. Rollback restores exactly that:
 // created paths are removed, changed and deleted ones restored. Records
-// expire after the retention (default 14 days). Files over 64 MiB and
+// expire after the retention (default 14 days). For package operations the
+// installed versions are recorded too and reinstated by a plan (packages.ts). Files over 64 MiB and
 // special files are recorded as not captured; rollback reports them failed.
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeSync, chmodSync, lchownSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import { CodedError } from "../shared/errors.js";
+import { packagePlan, packageStates, type PackageState } from "./packages.js";
 
 type Kind = "absent" | "file" | "dir" | "symlink" | "uncaptured";
 
@@ -25,6 +27,7 @@ interface Manifest {
   requestId: string;
   createdAt: number;
   entries: Entry[];
+  packages?: PackageState[];
 }
 
 const MAX_PATHS = 4096;
@@ -64,8 +67,8 @@ export class UndoStore {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Captures the plan; returns the undo id. The manifest is fsynced last. */
-  capture(requestId: string, paths: readonly string[]): string {
+  /** Captures the plan (and package states); returns the undo id. The manifest is fsynced last. */
+  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
     if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
     const clean = [...new Set(paths.map((p) => normalize(p)))];
     if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p))) throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
@@ -73,7 +76,7 @@ export class UndoStore {
     const root = join(this.dir, id);
     mkdirSync(root, { mode: 0o700 });
     const entries = clean.map((path, i) => describe(path, join(root, String(i))));
-    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries };
+    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages] } : {}) };
     const fd = openSync(join(root, "manifest.json"), "w", 0o600);
     writeSync(fd, JSON.stringify(manifest));
     fsyncSync(fd);
@@ -92,6 +95,15 @@ export class UndoStore {
     const out = { restored: [] as string[], removed: [] as string[], failed: [] as string[] };
     // Deepest first, so a created directory's contents go before it.
     const order = manifest.entries.map((e, i) => ({ e, i })).sort((a, b) => b.e.path.length - a.e.path.length);
+    // Packages first (their files may be in the plan too), then files.
+    for (const argv of packagePlan(manifest.packages ?? [], packageStates((manifest.packages ?? []).map((p) => p.name)))) {
+      try {
+        execFileSync(argv[0] ?? "apt-get", argv.slice(1), { stdio: "pipe", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", DEBIAN_FRONTEND: "noninteractive" } });
+        out.restored.push(`package:${argv[argv.length - 1]}`);
+      } catch {
+        out.failed.push(`package:${argv[argv.length - 1]}`);
+      }
+    }
     for (const { e, i } of order) {
       try {
         this.restoreOne(e, join(root, String(i)), out);
