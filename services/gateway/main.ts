@@ -16,6 +16,7 @@ import { openSpool } from "./audit/spool.js";
 import { startShipper } from "./audit/shipper.js";
 import { AuditTrail } from "./audit-trail.js";
 import { handler, type Routes } from "./http.js";
+import { Notifier, ntfySettingsFromEnv } from "../shared/ntfy.js";
 import { AuthLimiter } from "./auth-limit.js";
 import { policySignatureHealth } from "./policy-health.js";
 import { HookJudge } from "./hook.js";
@@ -66,11 +67,13 @@ const databaseUrl = process.env.DATABASE_URL;
 const shipper = databaseUrl ? startShipper({ spool, databaseUrl, logger: log }) : undefined;
 if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool until a database is configured");
 const audit = new AuditTrail(spool, config.host_id, log);
+// Tier-4 refusals are announced (high); unset AGENT_SUDO_NTFY_URL only logs them.
+const notifier = new Notifier(ntfySettingsFromEnv(), log);
 const clients = connectServices(config);
 const routes: Routes = {
   tokens,
   authLimit: new AuthLimiter(),
-  pipeline: new ExecPipeline(clients, config, audit, log),
+  pipeline: new ExecPipeline(clients, config, audit, log, notifier),
   hook: new HookJudge(clients, config, audit, log),
   clients,
   log,

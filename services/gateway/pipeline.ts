@@ -9,6 +9,7 @@ import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { commandDigest, type CommandBinding } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/log.js";
+import { type Notifier, PRIORITY } from "../shared/ntfy.js";
 import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
 import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-trail.js";
 import type { ExecRequest } from "./body.js";
@@ -48,6 +49,7 @@ export class ExecPipeline {
     private readonly config: Config,
     private readonly audit: AuditTrail,
     private readonly log: Logger,
+    private readonly notifier?: Notifier,
   ) {}
 
   async run(body: ExecRequest, caller: Caller): Promise<HttpAnswer> {
@@ -126,6 +128,12 @@ export class ExecPipeline {
     const { requestId } = run.ctx;
     if (tier === 4 || !verdict.attestation) {
       this.report(requestId, 4, false, true);
+      this.notifier?.notify({
+        title: `agent-sudo: tier 4 refused on ${run.binding.host}`,
+        body: `${run.ctx.caller}: ${run.binding.command.slice(0, 300)}\nrule ${verdict.rule}: ${verdict.reason}\nrequest ${requestId}. A person must run it interactively.`,
+        priority: PRIORITY.high,
+        tags: ["no_entry", "agent-sudo"],
+      });
       throw refused(4, verdict.reason, requestId);
     }
     const tClassified = performance.now();
