@@ -48,15 +48,20 @@ export function connectServices(config: Config): ServiceClients {
   };
 }
 
-export async function healthOf(clients: ServiceClients): Promise<Record<string, "up" | "down">> {
+export interface ServiceHealth {
+  status: "up" | "down";
+  detail: string;
+}
+
+export async function healthOf(clients: ServiceClients): Promise<Record<string, ServiceHealth>> {
   const entries = await Promise.all(
     (Object.keys(clients) as Array<keyof ServiceClients>).map(async (name) => {
       const client = clients[name];
       try {
         const res = await call(client, client.health, {}, 1000);
-        return [name, res.ok ? "up" : "down"] as const;
+        return [name, { status: res.ok ? "up" : "down", detail: res.detail }] as const;
       } catch {
-        return [name, "down"] as const;
+        return [name, { status: "down", detail: "" }] as const;
       }
     }),
   );

@@ -81,11 +81,24 @@ async function exec(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
 }
 
 async function health(routes: Routes): Promise<HttpAnswer> {
-  const services = { gateway: "up" as const, ...(await healthOf(routes.clients)) };
+  const checked = await healthOf(routes.clients);
+  const services: Record<string, string> = { gateway: "up" };
+  for (const [name, h] of Object.entries(checked)) services[name] = h.status;
   const allUp = Object.values(services).every((s) => s === "up");
+  const breakerDetail = checked.breaker?.detail ?? "";
+  const breaker = checked.breaker?.status !== "up" ? "unknown" : breakerDetail.startsWith("armed") ? "armed" : "disarmed";
   // The audit spool keeps serving through a database outage; its depth and
   // the shipper's state show here, but do not make the stack unhealthy.
-  return { status: allUp ? 200 : 503, body: { status: allUp ? "ok" : "degraded", services, audit: routes.auditHealth(), policy: routes.policyHealth() } };
+  return {
+    status: allUp ? 200 : 503,
+    body: {
+      status: allUp ? "ok" : "degraded",
+      services,
+      breaker: { state: breaker, detail: breakerDetail },
+      audit: routes.auditHealth(),
+      policy: routes.policyHealth(),
+    },
+  };
 }
 
 const HOOK_EVENTS = ["/v1/hook", "/v1/hook/session-start", "/v1/hook/post-tool-use"];

@@ -13,7 +13,8 @@ let dir: string;
 let tokenFile: string;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // The exec tests send a tier-4 command; keep the breaker armed so doctor reports a healthy stack.
+  stack = await startStack({ env: { AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
   dir = mkdtempSync(join(tmpdir(), "agent-sudo-cli-"));
   tokenFile = join(dir, "token");
   writeFileSync(tokenFile, `${stack.token}\n`, { mode: 0o600 });
