@@ -149,14 +149,19 @@ function configuredMode(configFile: string): string {
   return hook && typeof hook === "object" && typeof (hook as Json).mode === "string" ? String((hook as Json).mode) : "conservative (default)";
 }
 
-/** GET /health on the TCP URL; returns the breaker state it reports ("unknown" when it does not). */
-async function checkTcp(note: Note, home: string): Promise<string> {
+interface Reported {
+  breaker: string;
+  signature: string;
+}
+
+/** GET /health on the TCP URL; returns the breaker and policy-signature states it reports ("unknown" when it does not). */
+async function checkTcp(note: Note, home: string): Promise<Reported> {
   let url: URL;
   try {
     url = gatewayUrl();
   } catch (err) {
     note("FAIL", (err as Error).message, "set AGENT_SUDO_URL to the gateway's address");
-    return "unknown";
+    return { breaker: "unknown", signature: "unknown" };
   }
   try {
     const res = await ask({ url }, "GET", "/health");
@@ -165,16 +170,18 @@ async function checkTcp(note: Note, home: string): Promise<string> {
     const down = Object.entries(services).filter(([, state]) => state !== "up").map(([name]) => name);
     if (res.status === 200) note("ok", `gateway ${url.origin}/health: all ${Object.keys(services).length} services up`);
     else note("FAIL", `gateway ${url.origin}/health answered ${res.status}${down.length ? `; down: ${down.join(", ")}` : ""}`, `see the logs in ${join(home, "logs")}; the supervisor restarts failed services`);
+    const policy = (body.policy ?? {}) as Json;
+    const signature = typeof policy.signature === "string" ? `${policy.signature}${policy.enforce === true ? " (enforced)" : " (not enforced)"}` : "unknown";
     const b = body.breaker;
-    if (typeof b === "string") return b;
+    if (typeof b === "string") return { breaker: b, signature };
     if (b && typeof b === "object") {
       const o = b as Json;
-      return String(o.state ?? (o.armed === true ? "armed" : o.armed === false ? "disarmed" : "unknown"));
+      return { breaker: String(o.state ?? (o.armed === true ? "armed" : o.armed === false ? "disarmed" : "unknown")), signature };
     }
-    return "unknown";
+    return { breaker: "unknown", signature };
   } catch (err) {
     note("FAIL", `gateway ${url.origin}/health unreachable (${errCode(err)})`, "start it: agent-sudo start (or systemctl start agent-sudo.target); set AGENT_SUDO_URL if it listens elsewhere");
-    return "unknown";
+    return { breaker: "unknown", signature: "unknown" };
   }
 }
 
@@ -249,7 +256,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
 
   checkClient(note);
   const pinned = checkInstall(note, opts.settings);
-  const breaker = await checkTcp(note, home);
+  const { breaker, signature } = await checkTcp(note, home);
   const socket = opts.socket ?? process.env.AGENT_SUDO_HOOK_SOCKET ?? pinned ?? join(home, "run", "hook.sock");
   const { liveMode, digest } = await checkSocket(note, socket, home);
 
@@ -259,7 +266,9 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     note("warn", `mode: the gateway runs ${liveMode}, ${configFile} says ${fileMode}`, "AGENT_SUDO_HOOK_MODE in the gateway's environment overrides the file, or the gateway was not restarted since the change");
   } else note("info", `mode: ${mode}${liveMode ? "" : ` (from ${configFile}; the gateway did not say)`}`);
   note("info", `policy digest: ${digest}`);
-  note("info", "policy signature: unsigned (policy signing has not landed; nothing is verified yet)");
+  if (signature.startsWith("tampered")) note("FAIL", `policy signature: ${signature}`, "a policy file changed after it was signed: review the change, then `agent-sudo policy sign` (GET /health lists the file)");
+  else if (signature.startsWith("unsigned")) note("warn", `policy signature: ${signature}`, "sign the policies: agent-sudo policy keygen && agent-sudo policy sign");
+  else note("info", `policy signature: ${signature}`);
   if (/disarm|trip|open/i.test(breaker)) note("FAIL", `breaker: ${breaker} (only tier 0 runs)`, "a person must review the audit and re-arm the breaker");
   else note("info", `breaker: ${breaker}`);
   if (process.env.AGENT_SUDO_HOOK_ESCAPE === "1") {

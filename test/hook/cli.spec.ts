@@ -136,7 +136,7 @@ describe("agent-sudo doctor", () => {
     expect(run.stdout).toMatch(/mode: conservative/);
     expect(run.stdout).toMatch(/policy digest: [0-9a-f]{12}/);
     expect(run.stdout).toMatch(/policy signature: unsigned/);
-    expect(run.stdout).toMatch(/breaker: unknown/);
+    expect(run.stdout).toMatch(/breaker: armed/);
   });
 
   it("the installed command, run as Claude Code runs it, reaches the stack", async () => {
