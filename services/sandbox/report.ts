@@ -5,6 +5,7 @@
 // the touched-path list (shared/attestation.ts touchedDigest: sorted,
 // de-duplicated, newline-terminated), which the executor re-derives from
 // the undo plan it is handed. ok only when every check passed.
+import type { OverlayTrialOutput } from "./overlay.js";
 import type { KeyObject } from "node:crypto";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { TrialReport, TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
@@ -16,20 +17,9 @@ import { globPrefixRe, isUnder } from "./mounts.js";
 /** The executor's own cap on an undo plan (services/executor/undo.ts MAX_PATHS). */
 export const MAX_TOUCHED = 4096;
 
-export interface TrialOutcome {
+export interface TrialOutcome extends OverlayTrialOutput {
   /** Not trialled, and why (e.g. "live-service"). */
   skipped?: string;
-  exitCode: number;
-  timedOut: boolean;
-  stdout: Buffer;
-  stderr: Buffer;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  changes: Change[];
-  /** More changes than MAX_TOUCHED: the list is incomplete. */
-  truncated: boolean;
-  maskWrites: string[];
-  setupError?: string;
   staticErrors: string[];
   staticWarnings: string[];
   /** Text-level writes into forbidden or masked paths. */

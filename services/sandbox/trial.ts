@@ -3,9 +3,9 @@
 // rebuild manifest and, when the driver can fill them, the trial is retried
 // once; the outcome is judged and signed (report.ts). Every failure of the
 // machinery itself is a signed not-ok report, never an ok one.
+import type { OverlayTrialOutput } from "./overlay.js";
 import type { KeyObject } from "node:crypto";
 import type { TrialReport, TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
-import type { Change } from "./diff.js";
 import { findGaps, type Gap, RebuildManifest } from "./gaps.js";
 import { liveService } from "./live-service.js";
 import { buildReport, MAX_TOUCHED, notRun, type TrialOutcome } from "./report.js";
@@ -20,19 +20,8 @@ export interface DriverInput {
   timeoutS: number;
 }
 
-export interface DriverRun {
-  exitCode: number;
-  timedOut: boolean;
-  stdout: Buffer;
-  stderr: Buffer;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  changes: Change[];
-  truncated: boolean;
-  maskWrites: string[];
-  setupError?: string;
-  durationMs: number;
-}
+/** What a driver returns for one run: the overlay driver's output shape. */
+export type DriverRun = OverlayTrialOutput;
 
 export interface Driver {
   readonly name: string;
