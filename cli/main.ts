@@ -9,6 +9,7 @@ import { hookCommand } from "./hook.js";
 import { installCommand, uninstallCommand } from "./install.js";
 import { migrateAllowlistCommand } from "./migrate-allowlist.js";
 import { policyCommand } from "./policy.js";
+import { rulesCommand } from "./rules.js";
 import { shadowCommand } from "./shadow.js";
 import { inventoryCommand } from "./inventory.js";
 import { rollbackCommand } from "./rollback.js";
@@ -28,7 +29,9 @@ commands:
   rollback UNDO_ID restore what a tier >= 1 command changed (as root)
   audit            tail | export | label | verify-journal (the audit trail)
   breaker          status [--json] | trip --reason R | rearm --reason R (rearm: root only)
-  policy           sign | verify | keygen (detached policy signatures; local key or Vault transit)
+  policy           sign | verify | keygen | diff OLD_DIR NEW_DIR [--last N] [--commands FILE]
+  rules            list [--proposed|--rejected|--activated] | show ID | activate ID [--tier N] [--dry-run]
+                   | reject ID --reason R | learn [--min-runs N]   (proposed rules; activating is a person's act)
   migrate-allowlist FILE   old bridge allowlist.json -> SUDO.md rules on stdout
   shadow           --old URL --new URL --token-file F FILE: replay commands through both, show differences
   inventory        print this host's command surface as JSON (read-only), for build-sandbox.sh
@@ -53,6 +56,7 @@ const COMMANDS: Record<string, Command> = {
   rollback: (argv) => rollbackCommand(argv),
   breaker: (argv) => breakerCommand(argv),
   policy: (argv) => policyCommand(argv),
+  rules: (argv) => rulesCommand(argv),
   "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),
   shadow: (argv) => shadowCommand(argv),
   inventory: (argv) => inventoryCommand(argv),

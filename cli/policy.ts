@@ -39,6 +39,7 @@ import {
   verifyPolicies,
 } from "../services/shared/policy-signature.js";
 import { transitPublicKeys, VaultError, vaultSettingsFromEnv, type VaultSettings, withVaultToken } from "../services/shared/vault-transit.js";
+import { policyDiffCommand } from "./policy-diff.js";
 
 export interface PolicyIo {
   out: (line: string) => void;
@@ -48,7 +49,8 @@ export interface PolicyIo {
 
 const USAGE = `usage: agent-sudo policy sign [--backend local|vault-transit] [--policies DIR]
        agent-sudo policy verify [--policies DIR] [--fetch-vault-keys]
-       agent-sudo policy keygen`;
+       agent-sudo policy keygen
+       agent-sudo policy diff OLD_DIR NEW_DIR [--last N] [--commands FILE]`;
 
 class UsageError extends Error {}
 
@@ -166,6 +168,8 @@ export async function policyCommand(argv: string[], io: PolicyIo = stdio()): Pro
         return await verifyCommand(rest, io);
       case "keygen":
         return keygen(rest, io);
+      case "diff":
+        return await policyDiffCommand(rest, io);
       case undefined:
       case "help":
       case "--help":
