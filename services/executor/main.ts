@@ -23,6 +23,7 @@ import { recentNonces, ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
+import { snapshotDriver } from "./snapshot.js";
 import { namedPackages, packageStates } from "./packages.js";
 import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
@@ -87,6 +88,15 @@ function scrubbedEnv(who: Account): Record<string, string> {
   };
 }
 
+/** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs. */
+async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
+  if (config.executor.snapshot === "none") return "";
+  const result = await snapshotDriver(config.executor.snapshot).take(`agent-sudo ${requestId}`);
+  log.info({ snapshot: result }, "system snapshot before tier 3");
+  if (!result.taken) throw new CodedError("UNAVAILABLE", `snapshot not taken: ${result.detail}`);
+  return result.id ?? "taken";
+}
+
 /** Every refusal goes into the journal too, then propagates. */
 async function execute(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
   try {
@@ -117,7 +127,8 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
     // rollback request has something to answer to.
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packageStates(namedPackages(req.command))) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, nonces });
+    const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces });
     log.info({ tier, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
     const switchUser = isRoot() && who.uid !== process.getuid?.();
     const result = await runCommand({
@@ -149,6 +160,7 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
       timedOut: result.timedOut,
       signal: result.signal,
       undoId,
+      snapshot,
     };
   } finally {
     release();

@@ -157,7 +157,7 @@ export class ExecPipeline {
       exitCode: result.exitCode,
       durationMs,
       ...(verified ? { verifyPassed: verified.passed, rollbackTaken: verified.rolledBack } : {}),
-      evidence: { undo_id: result.undoId || null, timed_out: result.timedOut, truncated: result.truncated, ...(verified ? { verify: verified.detail } : {}) },
+      evidence: { undo_id: result.undoId || null, snapshot: result.snapshot || null, timed_out: result.timedOut, truncated: result.truncated, ...(verified ? { verify: verified.detail } : {}) },
     });
     const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
     run.log.debug({ classify_ms: ms(run.started, tClassified), gather_intent_ms: ms(tClassified, tIntent), execute_ms: ms(tIntent, tExecuted), outcome_ms: ms(tExecuted, performance.now()) }, "exec timings");
@@ -172,6 +172,7 @@ export class ExecPipeline {
         duration_ms: durationMs,
         truncated: result.truncated,
         ...(result.undoId ? { undo_id: result.undoId } : {}),
+        ...(result.snapshot ? { snapshot: result.snapshot } : {}),
         ...(verified ? { verify_passed: verified.passed, rolled_back: verified.rolledBack } : {}),
         ...(result.timedOut ? { timed_out: true } : {}),
       },

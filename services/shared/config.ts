@@ -58,9 +58,12 @@ const ConfigFile = z
         // network namespace (only a down loopback), as systemd's
         // PrivateNetwork=yes does in deployment.
         private_network: z.boolean().default(true),
+        // Tier 3: take a system snapshot before running (never restored by the
+        // system). A configured snapshot that fails refuses the command.
+        snapshot: z.enum(["none", "timeshift"]).default("none"),
       })
       .strict()
-      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB, private_network: true }),
+      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB, private_network: true, snapshot: "none" }),
     hook: z
       .object({
         mode: z.enum(["conservative", "routed"]).default("conservative"),
@@ -136,6 +139,7 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   if (env.AGENT_SUDO_BIND !== undefined) http.bind = env.AGENT_SUDO_BIND;
   if (env.AGENT_SUDO_HOST_ID !== undefined) out.host_id = env.AGENT_SUDO_HOST_ID;
   if (env.AGENT_SUDO_SHELL !== undefined) executor.shell = env.AGENT_SUDO_SHELL;
+  if (env.AGENT_SUDO_SNAPSHOT !== undefined) executor.snapshot = env.AGENT_SUDO_SNAPSHOT;
   if (env.AGENT_SUDO_POLICIES !== undefined) out.policies_dir = env.AGENT_SUDO_POLICIES;
   if (env.AGENT_SUDO_POLICY_ENFORCE !== undefined) {
     out.policy = { ...((raw.policy as Record<string, unknown> | undefined) ?? {}), verify_enforce: env.AGENT_SUDO_POLICY_ENFORCE === "1" || env.AGENT_SUDO_POLICY_ENFORCE === "true" };

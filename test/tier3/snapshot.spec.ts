@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { localSnapshotRunner, noneDriver, parseTimeshiftList, snapshotComment, snapshotDriver, timeshiftDriver } from "../../services/gateway/snapshot.js";
+import { localSnapshotRunner, noneDriver, parseTimeshiftList, snapshotComment, snapshotDriver, timeshiftDriver } from "../../services/executor/snapshot.js";
 import { makeStandIns, type StandIns } from "./standins.js";
 
 describe("timeshift snapshot driver (stand-in timeshift on PATH)", () => {

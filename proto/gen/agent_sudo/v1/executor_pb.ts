@@ -52,6 +52,8 @@ export interface ExecuteResponse {
   signal: string;
   /** empty when nothing was captured */
   undoId: string;
+  /** tier 3 with a snapshot driver: the snapshot taken before running */
+  snapshot: string;
 }
 
 export interface RollbackRequest {
@@ -214,6 +216,7 @@ function createBaseExecuteResponse(): ExecuteResponse {
     timedOut: false,
     signal: "",
     undoId: "",
+    snapshot: "",
   };
 }
 
@@ -242,6 +245,9 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     }
     if (message.undoId !== "") {
       writer.uint32(66).string(message.undoId);
+    }
+    if (message.snapshot !== "") {
+      writer.uint32(74).string(message.snapshot);
     }
     return writer;
   },
@@ -323,6 +329,14 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
             message.undoId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.snapshot = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -348,6 +362,7 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     message.timedOut = object.timedOut ?? false;
     message.signal = object.signal ?? "";
     message.undoId = object.undoId ?? "";
+    message.snapshot = object.snapshot ?? "";
     return message;
   },
 };
