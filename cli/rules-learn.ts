@@ -11,7 +11,9 @@
 // rule of the current policy already decides it; when it was rejected or
 // activated before; or when, placed in a copy of the policy, the new rule
 // would not be what decides the command (a wrapper, an analyzer or a veto
-// decides it instead). The suggested tier is the highest tier it ran at:
+// decides it instead). A command with a clean sandbox trial and a clean run
+// is proposed after that one run (source "sandbox"). The suggested tier is
+// the highest tier it ran at:
 // learning makes a decision explicit, it never lowers a tier by itself.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -164,13 +166,16 @@ export async function learn(c: pg.Client, policiesDir: string, minRuns: number, 
   const report: LearnReport = { proposed: [], lines: [`read ${rows.length} executed runs; ${groups.size} rule shapes`] };
   const say = (g: Group, what: string) => report.lines.push(`  ${what}  ${JSON.stringify(g.shape.pattern)} (${g.shape.policy}, ${g.clean.length} clean, ${g.unclean} other)`);
   for (const g of groups.values()) {
-    if (g.clean.length < minRuns) continue;
+    // A clean sandbox trial followed by a clean run is evidence enough to
+    // *propose* (issue 7); everything else needs minRuns clean runs.
+    const trialled = g.clean.some((r) => r.trial?.ok === true);
+    if (g.clean.length < minRuns && !trialled) continue;
     if (g.blocked) {
       say(g, `skipped: ${g.blocked}`);
       continue;
     }
     const tier = Math.max(...g.clean.map((r) => r.assigned_tier ?? 4));
-    const input = proposalFor(g, Math.min(tier, 3));
+    const input = { ...proposalFor(g, Math.min(tier, 3)), ...(g.clean.length < minRuns ? { source: "sandbox" as const } : {}) };
     const rule = covered(engine, active, input);
     if (rule) {
       say(g, `skipped: already decided by rule ${rule}`);

@@ -33,6 +33,8 @@ import { transitPublicKeys, vaultSettingsFromEnv, withVaultToken } from "../serv
 import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio, UsageError } from "./policy-diff.js";
 import { ruleMisses, type Staged, stageRule } from "./rule-placement.js";
 import { DEFAULT_MIN_RUNS, learn } from "./rules-learn.js";
+import { createLogger } from "../services/shared/log.js";
+import { Notifier, ntfySettingsFromEnv, PRIORITY } from "../services/shared/ntfy.js";
 
 const USAGE = `usage: agent-sudo rules list [--proposed | --rejected | --activated] [--policies DIR]
        agent-sudo rules show ID [--policies DIR]
@@ -195,6 +197,19 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
     const report = await learn(c, policiesDir, minRuns);
     for (const line of report.lines) io.out(line);
     io.out(`${report.proposed.length} proposals written to ${join(policiesDir, "proposals.pending.json")} (review: agent-sudo rules list --proposed)`);
+    const ntfy = ntfySettingsFromEnv(io.env);
+    if (report.proposed.length > 0 && ntfy.url) {
+      // Low priority: a review can wait for an interactive session.
+      const notifier = new Notifier(ntfy, createLogger("rules"));
+      notifier.notify({
+        title: `agent-sudo: ${report.proposed.length} new proposed rule(s)`,
+        body: `Review in an interactive session: agent-sudo rules list --proposed\n${report.proposed.join("\n")}`,
+        priority: PRIORITY.low,
+        tags: ["memo", "agent-sudo"],
+      });
+      await Promise.race([notifier.idle(), new Promise((r) => setTimeout(r, 10_000).unref())]);
+      notifier.close();
+    }
     return 0;
   } finally {
     await c.end().catch(() => undefined);

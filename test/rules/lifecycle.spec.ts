@@ -220,6 +220,20 @@ describe("rules learn → activate / reject", () => {
   });
 });
 
+describe("proposals from clean sandbox trials (issue 7)", () => {
+  it("one clean trial and clean run of an unknown command → a sandbox proposal; without the trial, nothing", async () => {
+    const trial = { ok: true, exit_code: 0, touched: ["/var/lib/acme/index.db"], findings: [], gaps: [] };
+    await audit("acme-index --rebuild", 1, { trial });
+    await audit("acme-untrialled --go", 1);
+    const learned = await rules(["learn", "--min-runs", "5"]);
+    expect(learned.code, learned.err).toBe(0);
+    const pending = readPending(policies).proposals.filter((p) => p.pattern.startsWith("acme-index") || p.pattern.startsWith("acme-untrialled"));
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ source: "sandbox", pattern: "acme-index --rebuild" });
+    expect(pending[0]?.evidence.trial).toMatchObject({ ok: true, touched_paths: ["/var/lib/acme/index.db"] });
+  });
+});
+
 describe("agent-sudo policy diff", () => {
   it("lists the rule changes and every verdict that changes, from the audit or a JSONL file", async () => {
     const fromDb = await cli(policyDiffCommand, [pristine, policies]);
