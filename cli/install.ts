@@ -9,6 +9,7 @@
 // --root DIR stages every file under DIR (tests, image builds). The service
 // users are created on this machine either way: they own files in the tree.
 import { execFileSync } from "node:child_process";
+import { lookup } from "node:dns/promises";
 import {
   chmodSync,
   chownSync,
@@ -26,6 +27,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { isIP } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -42,7 +44,7 @@ const MANIFEST = ".agent-sudo-manifest.json";
 const HTTP = { bind: "127.0.0.1", port: 8084 };
 
 /** Directories of the state dir a service writes after its drop (unit ReadWritePaths=). */
-const OWN_STATE: Partial<Record<UnprivilegedService | "executor", string>> = { executor: "executor", gateway: "gateway", breaker: "breaker" };
+const OWN_STATE: Partial<Record<UnprivilegedService | "executor", string>> = { executor: "executor", gateway: "gateway", breaker: "breaker", sandbox: "sandbox" };
 
 type Say = (line: string) => void;
 
@@ -354,12 +356,127 @@ function installState(o: Options, act: Actions, say: Say): void {
   else act.file(tokens, `${JSON.stringify({ callers: [] }, null, 2)}\n`, 0o600, ROOT, " (no callers yet)");
 }
 
+
+// ------------------------------------------------------- network drop-ins
+
+/**
+ * Environment files systemd reads for a unit (EnvironmentFile=, 0600 root,
+ * written by a person), and which of their URLs name a host the unit must
+ * reach. `pin`: the unit gets no DNS — the addresses resolved here are
+ * written into an /etc/hosts of its own (BindReadOnlyPaths=), so what it
+ * connects to is exactly what IPAddressAllow= lets through.
+ */
+const ENV_FILES: Array<{ service: "breaker" | "gateway"; keys: string[]; pin: boolean; dropIn: string }> = [
+  { service: "breaker", keys: ["AGENT_SUDO_NTFY_URL"], pin: true, dropIn: "ntfy" },
+  { service: "gateway", keys: ["DATABASE_URL", "AGENT_SUDO_NTFY_URL"], pin: false, dropIn: "destinations" },
+];
+
+/** KEY=VALUE lines of a systemd EnvironmentFile (blank lines, # and ; comments, optional quotes). */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#") || line.startsWith(";")) continue;
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!m?.[1]) continue;
+    let v = (m[2] ?? "").trim();
+    if (v.length >= 2 && (v[0] === '"' || v[0] === "'") && v.at(-1) === v[0]) v = v.slice(1, -1);
+    out[m[1]] = v;
+  }
+  return out;
+}
+
+/** Addresses the gateway's unit allows already (its IPAddressAllow=): loopback, link-local, private ranges. */
+export function inGatewayRanges(ip: string): boolean {
+  if (isIP(ip) === 4) {
+    const [a = 0, b = 0] = ip.split(".").map(Number);
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+  }
+  const v6 = ip.toLowerCase();
+  return v6 === "::1" || /^f[cd][0-9a-f]{2}:/.test(v6) || /^fe[89ab][0-9a-f]:/.test(v6);
+}
+
+/** The host part of a URL from an environment file, or undefined (unset, a Unix socket). */
+function urlHost(value: string | undefined, key: string, file: string): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${key} in ${file} is not a URL`);
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "" ? undefined : host;
+}
+
+async function resolveHost(host: string, key: string, file: string): Promise<string[]> {
+  if (isIP(host)) return [host];
+  try {
+    const found = await lookup(host, { all: true, verbatim: true });
+    return [...new Set(found.map((a) => a.address))];
+  } catch (err) {
+    throw new Error(`cannot resolve ${host} (${key} in ${file}): ${(err as Error).message}; the unit's IPAddressAllow= needs its addresses`);
+  }
+}
+
+/**
+ * The breaker's (and, when needed, the gateway's) drop-in that lets the unit
+ * reach exactly the destinations its environment file names. Rewritten on
+ * every install; removed when the file no longer names one.
+ */
+async function installNetworkDropIns(o: Options, act: Actions): Promise<void> {
+  const home = at(o, STATE_DIR);
+  for (const e of ENV_FILES) {
+    const envPath = join(home, `${e.service}.env`);
+    const unit = `agent-sudo-${e.service}.service`;
+    const dir = at(o, join(UNIT_DIR, `${unit}.d`));
+    const conf = join(dir, `${e.dropIn}.conf`);
+    const hostsLive = join(UNIT_DIR, `${unit}.d`, `${e.dropIn}-hosts`);
+    const hosts = at(o, hostsLive);
+    const env = existsSync(envPath) ? parseEnvFile(readFileSync(envPath, "utf8")) : {};
+    if (existsSync(envPath)) act.file(envPath, readFileSync(envPath), 0o600, ROOT, " (kept; systemd reads it)");
+    const pinned = new Map<string, string[]>();
+    const allow = new Set<string>();
+    const from: string[] = [];
+    for (const key of e.keys) {
+      const host = urlHost(env[key], key, envPath);
+      if (!host) continue;
+      const addrs = await resolveHost(host, key, envPath);
+      const needed = e.service === "gateway" ? addrs.filter((a) => !inGatewayRanges(a)) : addrs;
+      if (needed.length === 0) continue;
+      for (const a of needed) allow.add(a);
+      if (!isIP(host)) pinned.set(host, addrs);
+      from.push(`${key} (${host})`);
+    }
+    if (allow.size === 0) {
+      act.remove(conf, `${conf} (no destination outside the unit's own list in ${envPath})`);
+      act.remove(hosts);
+      continue;
+    }
+    const pin = e.pin && pinned.size > 0;
+    const lines = [
+      `# Written by \`agent-sudo install\` from ${from.join(", ")} in ${STATE_DIR}/${e.service}.env;`,
+      "# run install again when the URL or the server's address changes. Do not edit.",
+      "[Service]",
+      `IPAddressAllow=${[...allow].join(" ")}`,
+    ];
+    if (pin) lines.push(`BindReadOnlyPaths=${hostsLive}:/etc/hosts`);
+    act.dir(dir, 0o755, ROOT);
+    act.file(conf, `${lines.join("\n")}\n`, 0o644, ROOT, `: IPAddressAllow=${[...allow].join(" ")}`);
+    if (pin) {
+      const text = ["# The unit's /etc/hosts (BindReadOnlyPaths=): its destinations as resolved at install time.", "127.0.0.1 localhost", "::1 localhost", ...[...pinned].flatMap(([h, addrs]) => addrs.map((a) => `${a} ${h}`))].join("\n");
+      act.file(hosts, `${text}\n`, 0o644, ROOT, " (pinned addresses)");
+    } else act.remove(hosts);
+  }
+}
+
 function nextSteps(o: Options, say: Say): void {
   const r = o.root === "/" ? "" : o.root;
   say("");
   say("next steps (a person does these; install starts nothing):");
   if (!existsSync(at(o, "/usr/bin/node"))) say("  0. the units run /usr/bin/node (Node >= 20): install it there (Debian 13 `nodejs`, or NodeSource)");
   say(`  1. add a caller: TOKEN=$(openssl rand -hex 32); put {"name":"…","token_sha256":"$(printf %s "$TOKEN" | sha256sum | cut -d' ' -f1)"} into ${r}${STATE_DIR}/tokens.json`);
+  say(`     the audit database and notifications: DATABASE_URL=… (and AGENT_SUDO_NTFY_URL=…) in ${r}${STATE_DIR}/gateway.env, AGENT_SUDO_NTFY_URL=… in ${r}${STATE_DIR}/breaker.env (0600 root), then install again: it allows the units exactly those hosts`);
   say(`  2. load the AppArmor profiles — on ${o.host === "server-01" ? "server-01 first in complain mode, read the log, then enforce" : "primary only after server-01 ran clean in enforce mode"}:`);
   say(`       apparmor_parser -r -W ${o.host === "server-01" ? "-C " : ""}${r}${PROFILE_DIR}/agent-sudo-*`);
   say("  3. systemctl daemon-reload && systemctl enable --now agent-sudo.target");
@@ -379,6 +496,7 @@ export async function installCommand(argv: string[]): Promise<number> {
   installCode(o, src, act);
   act.dir(at(o, UNIT_DIR), 0o755, ROOT);
   for (const n of deploymentFiles(src, "systemd")) act.file(at(o, join(UNIT_DIR, n)), rewritePrefix(readFileSync(join(src, "systemd", n), "utf8"), o.prefix), 0o644, ROOT);
+  await installNetworkDropIns(o, act);
   act.dir(at(o, PROFILE_DIR), 0o755, ROOT);
   for (const n of deploymentFiles(src, "apparmor")) act.file(at(o, join(PROFILE_DIR, n)), rewritePrefix(readFileSync(join(src, "apparmor", n), "utf8"), o.prefix), 0o644, ROOT);
   say(act.changed === 0 ? `nothing to do: all ${act.unchanged} actions unchanged` : `${act.changed} ${o.dryRun ? "would change" : "changed"}, ${act.unchanged} unchanged`);

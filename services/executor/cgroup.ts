@@ -6,7 +6,7 @@
 // executor exits at once rather than stay where a kill would reach it.
 // Without a writable cgroup v2 hierarchy (non-root, no delegation) the
 // executor falls back to process-group kills and says so at start.
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 function cgroup2Mount(): string | undefined {
@@ -20,6 +20,38 @@ function cgroup2Mount(): string | undefined {
 function ownCgroup(): string {
   const line = readFileSync("/proc/self/cgroup", "utf8").split("\n").find((l) => l.startsWith("0::"));
   return line?.slice(3) ?? "/";
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Command cgroups left by an executor that died: kill what is in them, remove them. */
+function removeStale(home: string): void {
+  for (const name of readdirSync(home)) {
+    const m = /^agent-sudo-commands-(\d+)$/.exec(name);
+    if (!m || pidAlive(Number(m[1]))) continue;
+    const parent = join(home, name);
+    for (const child of readdirSync(parent, { withFileTypes: true })) {
+      if (!child.isDirectory()) continue;
+      try {
+        writeFileSync(join(parent, child.name, "cgroup.kill"), "1");
+        rmdirSync(join(parent, child.name));
+      } catch {
+        // still emptying; left for the next start
+      }
+    }
+    try {
+      rmdirSync(parent);
+    } catch {
+      // not empty yet
+    }
+  }
 }
 
 export class CommandCgroups {
@@ -36,6 +68,7 @@ export class CommandCgroups {
       const mount = cgroup2Mount();
       if (!mount) return undefined;
       const home = join(mount, ownCgroup());
+      removeStale(home);
       const base = join(home, `agent-sudo-commands-${process.pid}`);
       mkdirSync(base, { recursive: true });
       if (!existsSync(join(base, "cgroup.procs"))) return undefined;

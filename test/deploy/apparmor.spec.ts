@@ -50,10 +50,31 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     }
   });
 
-  it.each(profiles.filter((p) => p !== "agent-sudo-gateway"))("%s denies inet and inet6", (name) => {
+  it.each(profiles.filter((p) => p !== "agent-sudo-gateway" && p !== "agent-sudo-breaker"))("%s denies inet and inet6", (name) => {
     expect(text(name)).toMatch(/^\s*deny network inet,$/m);
     expect(text(name)).toMatch(/^\s*deny network inet6,$/m);
     expect(text(name)).not.toMatch(/^\s*network inet/m);
+  });
+
+  it("the breaker may open TCP connections (ntfy) and nothing else of IP; its three sockets; no abstract Unix sockets", () => {
+    const t = text("agent-sudo-breaker");
+    expect(t).toMatch(/^\s*network inet stream,$/m);
+    expect(t).toMatch(/^\s*network inet6 stream,$/m);
+    expect(t).toMatch(/^\s*deny network inet dgram,$/m);
+    expect(t).toMatch(/^\s*deny network inet6 dgram,$/m);
+    expect(t).toMatch(/^\s*deny network inet raw,$/m);
+    expect(t).not.toMatch(/^\s*network inet,$/m);
+    for (const sock of ["breaker.sock", "breaker-admin.sock", "breaker-rearm.sock"]) expect(t).toContain(`@{AGENT_SUDO_HOME}/run/${sock} rw,`);
+    expect(t).toContain("@{AGENT_SUDO_HOME}/state/breaker/** rwk,");
+    expect(t).toMatch(/^\s*\/etc\/hosts r,$/m);
+    expect(t).toContain("deny unix (connect, send, receive) peer=(addr=@**),");
+  });
+
+  it("the gateway reads its migrations, writes its audit spool, reaches PostgreSQL by TCP or Unix socket", () => {
+    const t = text("agent-sudo-gateway");
+    expect(t).toContain("@{AGENT_SUDO_HOME}/state/gateway/** rwk,");
+    expect(t).toContain("@{AGENT_SUDO_PREFIX}/services/gateway/audit/migrations/** r,");
+    expect(t).toContain("/{var/,}run/postgresql/.s.PGSQL.* rw,");
   });
 
   it("the gateway may use TCP (it is the HTTP front door)", () => {
@@ -72,11 +93,65 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(t).toContain("deny @{AGENT_SUDO_PREFIX}/** wl,");
   });
 
+  /** One profile block of a file: the top-level profile (its child profiles cut out) or a child `profile NAME {…}`. */
+  function block(name: string, child?: string): string {
+    const t = text(name);
+    if (child) {
+      const start = t.indexOf(`\n  profile ${child} `);
+      expect(start, `${name}//${child}`).toBeGreaterThan(0);
+      return t.slice(start, t.indexOf("\n  }\n", start));
+    }
+    return t.replace(/\n {2}profile [a-z]+ [\s\S]*?\n {2}\}\n/g, "\n");
+  }
+
+  it("sandbox: only the launcher mounts, and only under run/sandbox-trials; the gRPC half and the trial mount nothing", () => {
+    const top = block("agent-sudo-sandbox");
+    const launcher = block("agent-sudo-sandbox", "launcher");
+    const bwrap = block("agent-sudo-sandbox", "bwrap");
+    const trial = block("agent-sudo-sandbox", "trial");
+    // The gRPC half: the drop's capabilities, no mounts, the launcher entered through unshare.
+    expect(top).toMatch(/^\s*deny mount,$/m);
+    expect(top).not.toMatch(/capability sys_admin/);
+    expect(top).toContain("/usr/bin/unshare Cx -> launcher,");
+    // The launcher: every mount rule names its target under the trials directory (or the propagation of /).
+    const mounts = launcher.split("\n").filter((l) => /^\s*mount\b/.test(l));
+    expect(mounts.length).toBeGreaterThan(0);
+    for (const m of mounts) expect(m).toMatch(/-> (\/,|@\{AGENT_SUDO_HOME\}\/run\/sandbox-trials\/)/);
+    expect(launcher).toMatch(/^\s*capability sys_admin,$/m);
+    expect(launcher).toMatch(/^\s*deny capability dac_read_search,$/m);
+    expect(launcher).toMatch(/^\s*deny pivot_root,$/m);
+    expect(launcher).toContain("/usr/bin/bwrap Px -> agent-sudo-sandbox//bwrap,");
+    expect(launcher).toContain("@{PROC}/sys/user/max_user_namespaces w,");
+    expect(launcher).toContain("deny @{AGENT_SUDO_HOME}/keys/*.key rwlk,");
+    expect(launcher).toContain("deny @{AGENT_SUDO_HOME}/tokens.json rwlk,");
+    // bubblewrap builds the trial's root; the trial is handed on at setpriv.
+    expect(bwrap).toMatch(/^\s*pivot_root,$/m);
+    expect(bwrap).toMatch(/^\s*network netlink raw,$/m);
+    expect(bwrap).toContain("/usr/bin/setpriv Px -> agent-sudo-sandbox//trial,");
+    // The trial: no mounts, no CAP_SYS_ADMIN, no signer's key, no IP.
+    expect(trial).toMatch(/^\s*deny mount,$/m);
+    expect(trial).toMatch(/^\s*deny capability sys_admin,$/m);
+    expect(trial).toContain("deny @{AGENT_SUDO_HOME}/keys/*.key rwlk,");
+    expect(trial).toMatch(/^\s*deny network inet,$/m);
+    // Every capability a trial keeps (TRIAL_CAPS in overlay.ts) is allowed to the trial.
+    const overlay = readFileSync(join(repo, "services/sandbox/overlay.ts"), "utf8");
+    const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
+    for (const c of trialCaps) expect(trial).toMatch(new RegExp(`^\\s*capability ${c},$`, "m"));
+  });
+
+  it("the executor may write its own delegated cgroup (per-command cgroups)", () => {
+    const t = text("agent-sudo-executor");
+    expect(t).toMatch(/^\s*\/\{,\*\*\} rwlkmix,$/m);
+    // No deny rule reaches /sys or the cgroup file system.
+    expect(t.split("\n").filter((l) => /^\s*deny\s+(\/sys\/|@\{sys\}|\S*cgroup)/.test(l))).toEqual([]);
+  });
+
   it("the executor may run what a root executor runs, but not reach the network or its own trust anchors", () => {
     const t = text("agent-sudo-executor");
     expect(t).toMatch(/^\s*capability,$/m);
     expect(t).toMatch(/^\s*\/\{,\*\*\} rwlkmix,$/m);
     expect(t).toContain("deny @{AGENT_SUDO_HOME}/keys/*.key r,");
+    expect(t).toContain("deny @{AGENT_SUDO_HOME}/*.env wl,");
     expect(t).toContain("deny capability mac_admin,");
     expect(t).toContain("deny capability sys_module,");
   });

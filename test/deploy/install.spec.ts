@@ -2,12 +2,12 @@
 // and — as root — a real install into a temporary --root: owners and modes of
 // every file, socket directory and key; a second run that changes nothing;
 // an uninstall that keeps the state dir.
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { installCommand, uninstallCommand } from "../../cli/install.js";
+import { inGatewayRanges, installCommand, parseEnvFile, uninstallCommand } from "../../cli/install.js";
 import { lookupUser } from "../../services/shared/privilege.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -69,6 +69,9 @@ describe("install --dry-run", () => {
     }
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/gateway/ (0700 agent-sudo-gw:agent-sudo-gw)`);
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/breaker/ (0700 agent-sudo-brk:agent-sudo-brk)`);
+    expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/sandbox/ (0700 agent-sudo-sbx:agent-sudo-sbx)`);
+    // No environment files: no network drop-ins (the breaker reaches no IP address at all).
+    expect(out).not.toContain(".service.d/");
     for (const signer of ["classifier", "concurrence", "sandbox", "breaker"]) {
       expect(out).toContain(`would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`);
     }
@@ -97,6 +100,39 @@ describe("install --dry-run", () => {
     await expect(installCommand(["--dry-run", "--root", root])).rejects.toThrow(/--host must be one of primary, server-01/);
     await expect(installCommand(["--host", "laptop", "--dry-run", "--root", root])).rejects.toThrow(/--host/);
     await expect(installCommand(["--host", "primary", "--dry-run", "--root", root, "--prefix", "/usr"])).rejects.toThrow(/--prefix/);
+  });
+
+  it("turns the breaker's ntfy URL into IPAddressAllow= and a pinned /etc/hosts; the gateway's public hosts into a drop-in", async () => {
+    const staged = mkdtempSync(join(tmpdir(), "agent-sudo-dry-env-"));
+    try {
+      const home = join(staged, "var/lib/agent-sudo");
+      mkdirSync(home, { recursive: true });
+      // localhost resolves offline (from /etc/hosts).
+      writeFileSync(join(home, "breaker.env"), "# ntfy\nAGENT_SUDO_NTFY_URL='https://localhost:8443/agent-sudo'\nAGENT_SUDO_NTFY_TOKEN=tk_x\n");
+      writeFileSync(join(home, "gateway.env"), "DATABASE_URL=postgres://audit:pw@203.0.113.5:5432/audit\nAGENT_SUDO_NTFY_URL=http://192.168.1.20/agent-sudo\n");
+      const { out } = await capture(installCommand, ["--host", "server-01", "--dry-run", "--root", staged]);
+      const dropIn = `${staged}/etc/systemd/system/agent-sudo-breaker.service.d`;
+      expect(out).toMatch(new RegExp(`would write ${dropIn}/ntfy\\.conf \\(0644 root:root\\): IPAddressAllow=[0-9a-f.: ]*127\\.0\\.0\\.1`));
+      expect(out).toContain(`would write ${dropIn}/ntfy-hosts (0644 root:root) (pinned addresses)`);
+      // The LAN ntfy address is in the gateway's own list already; the public database is not.
+      expect(out).toContain(`would write ${staged}/etc/systemd/system/agent-sudo-gateway.service.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`);
+      expect(out).toMatch(/would fix .*breaker\.env \(0600 root:root\)/);
+      // An IP literal needs no pinned hosts file.
+      writeFileSync(join(home, "breaker.env"), "AGENT_SUDO_NTFY_URL=http://192.0.2.7/agent-sudo\n");
+      const literal = await capture(installCommand, ["--host", "server-01", "--dry-run", "--root", staged]);
+      expect(literal.out).toContain(`${dropIn}/ntfy.conf (0644 root:root): IPAddressAllow=192.0.2.7`);
+      expect(literal.out).not.toContain("ntfy-hosts");
+      writeFileSync(join(home, "breaker.env"), "AGENT_SUDO_NTFY_URL=not a url\n");
+      await expect(installCommand(["--host", "server-01", "--dry-run", "--root", staged])).rejects.toThrow(/AGENT_SUDO_NTFY_URL in .*breaker\.env is not a URL/);
+    } finally {
+      rmSync(staged, { recursive: true, force: true });
+    }
+  });
+
+  it("parses environment files as systemd does, and knows the gateway's own address ranges", () => {
+    expect(parseEnvFile("# c\n; c\nA=1\n B = x \nC=\"q v\"\nD='s'\nbad line\n")).toEqual({ A: "1", C: "q v", D: "s" });
+    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.9", "169.254.1.1", "::1", "fd00::1", "fe80::1"]) expect(inGatewayRanges(ip), ip).toBe(true);
+    for (const ip of ["172.32.0.1", "8.8.8.8", "203.0.113.5", "2001:db8::1"]) expect(inGatewayRanges(ip), ip).toBe(false);
   });
 
   it("uninstall --dry-run on an empty root has nothing to do", async () => {
@@ -148,6 +184,7 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     expectMeta(join(home(), "state/executor"), 0o700, "root", "dir");
     expectMeta(join(home(), "state/gateway"), 0o700, "agent-sudo-gw", "dir");
     expectMeta(join(home(), "state/breaker"), 0o700, "agent-sudo-brk", "dir");
+    expectMeta(join(home(), "state/sandbox"), 0o700, "agent-sudo-sbx", "dir");
     expectMeta(join(home(), "config.json"), 0o644, "root");
     expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual({ host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 } });
     expectMeta(join(home(), "tokens.json"), 0o600, "root");
@@ -190,6 +227,25 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     expect(code).toBe(0);
     expect(out).toMatch(/nothing to do: all \d+ actions unchanged/);
     expect(out.split("\n").filter((l) => /^ {2}\S/.test(l) && !l.startsWith("  unchanged")).filter((l) => !/^ {2}(the|[0-9]\.)/.test(l))).toEqual([]);
+  });
+
+  it("writes the breaker's network drop-in from breaker.env, and removes it when the URL goes", async () => {
+    const dir = join(root, "etc/systemd/system/agent-sudo-breaker.service.d");
+    writeFileSync(join(home(), "breaker.env"), "AGENT_SUDO_NTFY_URL=https://localhost/agent-sudo\n", { mode: 0o644 });
+    expect((await install("--host", "server-01")).code).toBe(0);
+    expectMeta(join(home(), "breaker.env"), 0o600, "root");
+    const conf = readFileSync(join(dir, "ntfy.conf"), "utf8");
+    expect(conf).toMatch(/^\[Service\]$/m);
+    expect(conf).toMatch(/^IPAddressAllow=.*127\.0\.0\.1/m);
+    expect(conf).toContain("BindReadOnlyPaths=/etc/systemd/system/agent-sudo-breaker.service.d/ntfy-hosts:/etc/hosts\n");
+    expect(readFileSync(join(dir, "ntfy-hosts"), "utf8")).toMatch(/^127\.0\.0\.1 localhost$/m);
+    expectMeta(join(dir, "ntfy.conf"), 0o644, "root");
+    expect((await install("--host", "server-01")).out).toMatch(/nothing to do/);
+    writeFileSync(join(home(), "breaker.env"), "# no ntfy\n", { mode: 0o600 });
+    await install("--host", "server-01");
+    expect(existsSync(join(dir, "ntfy.conf"))).toBe(false);
+    expect(existsSync(join(dir, "ntfy-hosts"))).toBe(false);
+    rmSync(join(home(), "breaker.env"));
   });
 
   it("refuses to turn server-01's config into primary's", async () => {

@@ -86,8 +86,13 @@ describe.skipIf(!analyze || !systemUnits)("systemd units, offline", () => {
   });
 });
 
+/** The sandbox unit's bounding set, as systemd/README.md documents it ("The sandbox"). */
+const SANDBOX_CAPS = ["CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETFCAP", "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_AUDIT_WRITE"];
+
 describe("systemd units: the hardening list (issue 10), read from the files", () => {
   const unprivileged = services.filter((u) => u !== "agent-sudo-executor.service");
+  // The sandbox keeps a root launcher (mounts, namespaces): its own test below.
+  const dropOnly = unprivileged.filter((u) => u !== "agent-sudo-sandbox.service");
 
   it("has the six services and the target", () => {
     expect(services.map((u) => u.replace(/^agent-sudo-|\.service$/g, "")).sort()).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"]);
@@ -96,25 +101,87 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(wants).toEqual(services);
   });
 
-  it("executor: root, no network, control-group kill", () => {
+  it("executor: root, no network, control-group kill, delegated cgroup it can write", () => {
     const d = directives("agent-sudo-executor.service");
     expect(d.get("User")).toBeUndefined();
     expect(d.get("PrivateNetwork")).toEqual(["yes"]);
     expect(d.get("IPAddressDeny")).toEqual(["any"]);
     expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX"]);
     expect(d.get("KillMode")).toEqual(["control-group"]);
+    // Per-command cgroups (services/executor/cgroup.ts): systemd 252's
+    // ProtectControlGroups=yes would make /sys/fs/cgroup read-only and defeat Delegate=.
+    expect(d.get("Delegate")).toEqual(["yes"]);
+    expect(d.has("ProtectControlGroups")).toBe(false);
   });
 
-  it.each(unprivileged)("%s: strict filesystem, no home, private tmp, only the drop's capabilities, @system-service, no new privileges", (unit) => {
+  it.each(dropOnly)("%s: strict filesystem, no home, private tmp, only the drop's capabilities, @system-service, no new privileges", (unit) => {
     const d = directives(unit);
     expect(d.get("ProtectSystem")).toEqual(["strict"]);
     expect(d.get("ProtectHome")).toEqual(["yes"]);
     expect(d.get("PrivateTmp")).toEqual(["yes"]);
+    expect(d.get("ProtectKernelTunables")).toEqual(["yes"]);
+    expect(d.get("RestrictNamespaces")).toEqual(["yes"]);
     expect(d.get("CapabilityBoundingSet")).toEqual(["CAP_SETUID CAP_SETGID CAP_CHOWN"]);
     expect(d.get("AmbientCapabilities")).toEqual([""]);
     expect(d.get("SystemCallFilter")).toEqual(["@system-service"]);
     expect(d.get("NoNewPrivileges")).toEqual(["yes"]);
     expect(d.get("ReadWritePaths")?.[0]).toMatch(/^\/var\/lib\/agent-sudo\/run(\s|$)/);
+  });
+
+  it("sandbox: the bounding set is exactly the documented one, and covers what a trial keeps", () => {
+    const d = directives("agent-sudo-sandbox.service");
+    const set = (d.get("CapabilityBoundingSet") ?? []).join(" ").split(/\s+/).filter(Boolean);
+    expect(d.get("CapabilityBoundingSet")).toHaveLength(1);
+    expect([...set].sort()).toEqual([...SANDBOX_CAPS].sort());
+    expect(set).not.toContain("CAP_DAC_READ_SEARCH");
+    // systemd/README.md documents the same list.
+    const readme = readFileSync(join(unitDir, "README.md"), "utf8");
+    const documented = /`CapabilityBoundingSet=([A-Z_ ]+)`/.exec(readme)?.[1]?.split(" ") ?? [];
+    expect([...documented].sort()).toEqual([...SANDBOX_CAPS].sort());
+    // bubblewrap hands a trial only what its launcher has: every TRIAL_CAPS entry must be here.
+    const overlay = readFileSync(join(repo, "services/sandbox/overlay.ts"), "utf8");
+    const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
+    expect(trialCaps.length).toBeGreaterThan(0);
+    for (const c of trialCaps) expect(set, c).toContain(`CAP_${c.toUpperCase()}`);
+    expect(d.get("AmbientCapabilities")).toEqual([""]);
+  });
+
+  it("sandbox: the namespaces and mounts a trial needs, the host as it is, no network, bounded", () => {
+    const d = directives("agent-sudo-sandbox.service");
+    expect(d.get("RestrictNamespaces")?.[0]?.split(/\s+/).sort()).toEqual(["cgroup", "ipc", "mnt", "net", "pid", "user", "uts"]);
+    expect(d.get("SystemCallFilter")).toEqual(["@system-service @mount"]);
+    expect(d.get("NoNewPrivileges")).toEqual(["yes"]);
+    expect(d.get("PrivateNetwork")).toEqual(["yes"]);
+    expect(d.get("IPAddressDeny")).toEqual(["any"]);
+    // AF_NETLINK: bubblewrap brings the trial's loopback up over rtnetlink.
+    expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX AF_NETLINK"]);
+    expect(d.get("ProtectSystem")).toEqual(["strict"]);
+    expect(d.get("ReadWritePaths")).toEqual(["/var/lib/agent-sudo/run /var/lib/agent-sudo/state/sandbox"]);
+    // The mirror must see the real host; a fresh /proc must be mountable in the trial.
+    for (const key of ["PrivateTmp", "ProtectHome", "ProtectKernelTunables", "ProtectKernelLogs", "User"]) expect(d.has(key), key).toBe(false);
+    expect(d.get("TasksMax")?.[0]).toMatch(/^\d+$/);
+    expect(d.get("MemoryMax")?.[0]).toMatch(/^\d+[KMG]?$/);
+    expect(d.get("KillMode")).toEqual(["control-group"]);
+  });
+
+  it("breaker: its ntfy server only — IP denied but for install's drop-in, no listening port, its environment file", () => {
+    const d = directives("agent-sudo-breaker.service");
+    expect(d.has("PrivateNetwork")).toBe(false);
+    expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX AF_INET AF_INET6"]);
+    expect(d.get("IPAddressDeny")).toEqual(["any"]);
+    // The allowed addresses come only from agent-sudo-breaker.service.d/ntfy.conf (cli/install.ts).
+    expect(d.has("IPAddressAllow")).toBe(false);
+    expect(d.get("SocketBindDeny")).toEqual(["any"]);
+    expect(d.get("EnvironmentFile")).toEqual(["-/var/lib/agent-sudo/breaker.env"]);
+    expect(d.get("ReadWritePaths")).toEqual(["/var/lib/agent-sudo/run /var/lib/agent-sudo/state/breaker"]);
+  });
+
+  it("gateway: its audit spool is writable and DATABASE_URL reaches it from an environment file", () => {
+    const d = directives("agent-sudo-gateway.service");
+    expect(d.get("ReadWritePaths")).toEqual(["/var/lib/agent-sudo/run /var/lib/agent-sudo/state/gateway"]);
+    expect(d.get("EnvironmentFile")).toEqual(["-/var/lib/agent-sudo/gateway.env"]);
+    expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX AF_INET AF_INET6"]);
+    expect(d.get("IPAddressAllow")?.[0]).toContain("localhost");
   });
 
   it.each(services)("%s: restart on failure with a start limit, an AppArmor profile that exists, no MemoryDenyWriteExecute", (unit) => {
@@ -130,7 +197,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(one(unit, "ExecStart")).toMatch(/^\/usr\/bin\/node .*\/opt\/agent-sudo\/dist\/services\/[a-z/]+\/main\.js$/);
   });
 
-  it.each(unprivileged.filter((u) => u !== "agent-sudo-gateway.service"))("%s: no network", (unit) => {
+  it.each(["agent-sudo-classifier.service", "agent-sudo-concurrence.service"])("%s: no network", (unit) => {
     const d = directives(unit);
     expect(d.get("PrivateNetwork")).toEqual(["yes"]);
     expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX"]);
