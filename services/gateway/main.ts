@@ -15,6 +15,7 @@ import { connectServices } from "./clients.js";
 import { openSpool } from "./audit/spool.js";
 import { startShipper } from "./audit/shipper.js";
 import { AuditTrail } from "./audit-trail.js";
+import { reconcileOrphans } from "./audit-reconcile.js";
 import { handler, type Routes } from "./http.js";
 import { Notifier, ntfySettingsFromEnv } from "../shared/ntfy.js";
 import { AuthLimiter } from "./auth-limit.js";
@@ -67,6 +68,7 @@ const databaseUrl = process.env.DATABASE_URL;
 const shipper = databaseUrl ? startShipper({ spool, databaseUrl, logger: log }) : undefined;
 if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool until a database is configured");
 const audit = new AuditTrail(spool, config.host_id, log);
+const reconciled = shipper && databaseUrl ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log }) : () => false;
 // Tier-4 refusals are announced (high); unset AGENT_SUDO_NTFY_URL only logs them.
 const notifier = new Notifier(ntfySettingsFromEnv(), log);
 const clients = connectServices(config);
@@ -77,7 +79,7 @@ const routes: Routes = {
   hook: new HookJudge(clients, config, audit, log),
   clients,
   log,
-  auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" } }),
+  auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
   policyHealth: policySignatureHealth(config),
 };
 tcpHandler = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });

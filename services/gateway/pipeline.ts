@@ -14,7 +14,7 @@ import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
 import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-trail.js";
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
-import { failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
+import { executorFailure, failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
 import { planVerify, verifyOutcome } from "./verify-outcome.js";
 import type { Caller } from "./tokens.js";
 
@@ -146,7 +146,7 @@ export class ExecPipeline {
     const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths };
     const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
-      throw failedCall("executor", e, requestId, tier);
+      throw executorFailure(e, requestId, tier);
     });
     const tExecuted = performance.now();
     const verified = tier === 3 ? await this.verifyOrUndo(run, result.exitCode, result.undoId) : undefined;

@@ -42,3 +42,29 @@ export function failedCall(component: string, err: unknown, requestId: string, t
   const reason = isErrorCode(code) ? `${component} refused: ${code}` : `${component} failed`;
   return refused(tier ?? 4, reason, requestId);
 }
+
+/**
+ * A failed Execute call. Refused, busy or malformed: as any part. Never
+ * connected: 503, nothing ran. Otherwise the call was sent and the executor
+ * went away (or the deadline passed) while it may have been running the
+ * command: 502 outcome unknown — never "nothing was executed".
+ */
+export function executorFailure(err: unknown, requestId: string, tier: TierNumber): Refusal {
+  const e = err as Partial<ServiceError>;
+  const neverSent = e.code === grpcStatus.UNAVAILABLE && (e.details ?? "").includes("No connection established");
+  const lostCodes: ReadonlyArray<number> = [grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.INTERNAL, grpcStatus.UNKNOWN, grpcStatus.CANCELLED];
+  const lost = !neverSent && e.code !== undefined && lostCodes.includes(e.code);
+  if (!lost) return failedCall("executor", err, requestId, tier);
+  return new Refusal(
+    {
+      status: 502,
+      body: {
+        error: "outcome_unknown",
+        component: "executor",
+        request_id: requestId,
+        reason: "the executor stopped while handling this request; the command may have run — its journal (agent-sudo audit verify-journal; state/executor/journal.log) has the record",
+      },
+    },
+    "outcome_unknown",
+  );
+}

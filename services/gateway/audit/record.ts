@@ -29,6 +29,7 @@ export const DECISION_TYPES = [
   "allowed",
   "denied",
   "no_opinion",
+  "outcome_unknown",
   "rolled_back",
   "verify_failed",
   "error",

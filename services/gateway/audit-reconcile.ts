@@ -1,0 +1,86 @@
+// After a gateway restart: intents the previous process wrote but never
+// closed (it died between asking the executor and recording the outcome)
+// get an "outcome_unknown" outcome, so no intent stays pending forever. It
+// runs once the spool has drained (so every old intent is in PostgreSQL),
+// looks only at intents older than this process and of this host, and
+// retries until the database answers. What did run is in the executor's
+// journal; the outcome record points there.
+import pg from "pg";
+import type { Logger } from "../shared/log.js";
+import type { AuditContext, AuditTrail } from "./audit-trail.js";
+import type { AuditSource } from "./audit/record.js";
+import type { Shipper } from "./audit/shipper.js";
+
+const ORPHANS_SQL = `
+  SELECT i.request_id, i.caller, i.source, i.command, i.cwd, i.run_as, i.assigned_tier, i.matched_rule, i.policy_digest, i.evidence
+    FROM command_audit i
+   WHERE i.phase = 'intent' AND i.host = $1 AND i.ts < $2
+     AND NOT EXISTS (SELECT 1 FROM command_audit o WHERE o.request_id = i.request_id AND o.phase = 'outcome')
+   LIMIT 10000`;
+
+interface Orphan {
+  request_id: string;
+  caller: string;
+  source: AuditSource;
+  command: string;
+  cwd: string | null;
+  run_as: string | null;
+  assigned_tier: number | null;
+  matched_rule: string | null;
+  policy_digest: string | null;
+  evidence: Record<string, unknown> | null;
+}
+
+async function closeOrphans(databaseUrl: string, host: string, before: Date, audit: AuditTrail): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const orphans = (await client.query<Orphan>(ORPHANS_SQL, [host, before])).rows;
+    for (const o of orphans) {
+      const ctx: AuditContext = {
+        requestId: o.request_id,
+        caller: o.caller,
+        source: o.source,
+        command: o.command,
+        cwd: o.cwd ?? "",
+        runAs: o.run_as ?? "",
+        ...(o.assigned_tier !== null && o.assigned_tier >= 0 && o.assigned_tier <= 4 ? { tier: o.assigned_tier as 0 | 1 | 2 | 3 | 4 } : {}),
+        ...(o.matched_rule ? { rule: o.matched_rule } : {}),
+        ...(o.policy_digest ? { policyDigest: o.policy_digest } : {}),
+        evidence: o.evidence ?? {},
+      };
+      await audit.outcome(ctx, {
+        decision: "outcome_unknown",
+        evidence: { reconciled: "the gateway stopped between this intent and its outcome; the executor journal records whether it ran" },
+      });
+    }
+    return orphans.length;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Runs in the background until done; never throws. Returns whether it is done (for /health). */
+export function reconcileOrphans(opts: { shipper: Shipper; databaseUrl: string; host: string; startedAt: Date; audit: AuditTrail; log: Logger }): () => boolean {
+  let done = false;
+  const attempt = async (): Promise<void> => {
+    const h = opts.shipper.health();
+    if (h.depth > 0 || h.state !== "ok") throw new Error(`spool not drained yet (depth ${h.depth}, ${h.state})`);
+    const n = await closeOrphans(opts.databaseUrl, opts.host, opts.startedAt, opts.audit);
+    if (n > 0) opts.log.warn({ intents: n }, "closed intents a previous gateway left open: outcome unknown");
+  };
+  const loop = async () => {
+    for (let delay = 500; ; delay = Math.min(delay * 2, 30_000)) {
+      try {
+        await attempt();
+        done = true;
+        return;
+      } catch (err) {
+        opts.log.debug({ err: (err as Error).message }, "audit reconciliation deferred");
+        await new Promise((r) => setTimeout(r, delay).unref());
+      }
+    }
+  };
+  void loop();
+  return () => done;
+}

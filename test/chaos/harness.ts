@@ -1,0 +1,537 @@
+// Chaos harness: a real stack (supervisor, six services, embedded
+// PostgreSQL) whose executor runs the recorder stand-in shell, a client that
+// tells every kind of answer apart (an HTTP status, a connection refused, a
+// connection reset after the request was sent, a hang), `kill -9` of one
+// service (or PostgreSQL) while idle or under load, and a reconciliation of
+// what the clients were told against three independent records: the
+// recorder's log (what actually "ran"), the executor's hash-chained journal
+// (what it verified a quorum for) and the audit rows in PostgreSQL.
+//
+// Used by test/chaos/*.spec.ts (few requests) and bench/chaos/run.ts (many).
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import pg from "pg";
+import { recorderShell, startStack, type Stack } from "../support/stack.js";
+
+export type Target = "executor" | "classifier" | "concurrence" | "sandbox" | "breaker" | "gateway" | "postgres";
+export const TARGETS: readonly Target[] = ["executor", "classifier", "concurrence", "sandbox", "breaker", "gateway", "postgres"];
+
+/**
+ * The breaker would (rightly) disarm a stack that mixes tier-4 attempts,
+ * 503s and thousands of requests a minute; the chaos runs test the kill
+ * matrix, not the breaker's trip rules, so those rules are opened wide.
+ */
+export const CHAOS_ENV: Record<string, string> = {
+  AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0",
+  AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000",
+  AGENT_SUDO_BREAKER_TIER3_FAILURES: "1000",
+  AGENT_SUDO_BREAKER_MAX_FAILURE_RATIO: "1",
+  AGENT_SUDO_LOG_LEVEL: "warn",
+};
+
+export type Kind = 0 | 1 | 2 | 3 | 4;
+/** 20 slots: 8 tier 0, 4 tier 1, 3 tier 2, 3 tier 3, 2 tier 4. */
+const MIX: readonly Kind[] = [0, 1, 0, 2, 0, 3, 1, 0, 4, 0, 1, 3, 0, 2, 1, 0, 3, 2, 0, 4];
+export const kindOf = (i: number): Kind => MIX[i % MIX.length] ?? 0;
+
+/** Signers the executor must have verified, per tier (journal `signers`). */
+const QUORUM: Record<Exclude<Kind, 4>, readonly string[]> = {
+  0: ["classifier"],
+  1: ["classifier", "breaker"],
+  2: ["classifier", "breaker", "sandbox"],
+  3: ["classifier", "concurrence", "breaker"],
+};
+
+export type NetFailure = "refused" | "reset" | "hang";
+
+export interface Outcome {
+  tag: string;
+  kind: Kind;
+  command: string;
+  /** The HTTP status, or how the connection failed without one. */
+  status: number | NetFailure;
+  ms: number;
+  requestId?: string;
+  error?: string;
+  component?: string;
+  detail?: string;
+}
+
+export interface Answer {
+  status: number | NetFailure;
+  body: Record<string, unknown>;
+  detail?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POST /exec on a fresh connection; connection failures are told apart, never thrown. */
+export function postExec(url: string, token: string, body: unknown, timeoutMs: number): Promise<Answer> {
+  const payload = JSON.stringify(body);
+  const u = new URL("/exec", url);
+  return new Promise((resolve) => {
+    let sent = false;
+    let done = false;
+    const finish = (a: Answer) => {
+      if (!done) {
+        done = true;
+        resolve(a);
+      }
+    };
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", (e: NodeJS.ErrnoException) => finish({ status: "reset", body: {}, detail: `mid-answer: ${e.code ?? e.message}` }));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let parsed: Record<string, unknown>;
+          try {
+            parsed = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            parsed = { raw: text };
+          }
+          finish({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on("aborted", () => finish({ status: "reset", body: {}, detail: "answer aborted" }));
+      },
+    );
+    req.setTimeout(timeoutMs, () => {
+      finish({ status: "hang", body: {}, detail: `no answer in ${timeoutMs} ms` });
+      req.destroy();
+    });
+    req.on("finish", () => {
+      sent = true;
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      // ECONNREFUSED: nothing listened, nothing was sent. Anything after the
+      // connection opened (ECONNRESET, "socket hang up") is a reset.
+      finish({ status: !sent && e.code === "ECONNREFUSED" ? "refused" : "reset", body: {}, detail: e.code ?? e.message });
+    });
+    req.end(payload);
+  });
+}
+
+interface JournalExecute {
+  command: string;
+  tier: number;
+  signers: string[];
+  request_id: string;
+}
+
+export interface Reconciliation {
+  requests: number;
+  byStatus: Record<string, number>;
+  /** 200 answers, and recorder lines that belong to a request we sent. */
+  answered200: number;
+  recorded: number;
+  /** The quorum check: recorder lines without a journal `execute` entry carrying the tier's quorum. */
+  withoutQuorum: string[];
+  /** Recorder lines of a tier-4 command (never allowed). */
+  tier4Recorded: string[];
+  /** Recorder lines whose request was answered with something other than 200 (a lie: the caller was told it did not run). */
+  recordedNot200: Array<{ command: string; status: string; component?: string }>;
+  /** Recorder lines whose request lost its connection (gateway killed): ran, answer lost. */
+  recordedAfterReset: string[];
+  /** 200 answers with no recorder line, or more than one. */
+  notRecordedOnce: string[];
+  /** Recorder lines that match no request we sent. */
+  strangers: string[];
+  /** Answers that are not a result, a refusal, 429 or 503. */
+  unclear: Array<{ command: string; status: string; body?: string }>;
+  hangs: string[];
+  resets: number;
+  refusedConnections: number;
+  /** Requests whose audit rows do not reconcile (by request id, else by command). */
+  auditMismatch: Array<{ command: string; status: string; rows: string }>;
+  /** Of those: an intent row and no outcome, ever (the gateway died in between). */
+  danglingIntents: string[];
+  /** Recorder lines with no audit intent at all (the intent must be durable before anything runs). */
+  executedWithoutIntent: string[];
+}
+
+export interface RigOptions {
+  /** Per-request client timeout: longer is a hang. */
+  requestTimeoutMs?: number;
+  /** Extra environment for the stack. */
+  env?: Record<string, string>;
+}
+
+export class ChaosRig {
+  readonly outcomes: Outcome[] = [];
+  private seq = 0;
+
+  private constructor(
+    readonly stack: Stack,
+    readonly dir: string,
+    readonly work: string,
+    readonly recordedLog: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async start(opts: RigOptions = {}): Promise<ChaosRig> {
+    const dir = mkdtempSync("/tmp/agent-sudo-chaos-");
+    chmodSync(dir, 0o755);
+    const rec = recorderShell(dir);
+    const work = join(dir, "w");
+    mkdirSync(work, { mode: 0o777 });
+    // The recorder, plus one behaviour: a command containing "chaos-slow"
+    // is recorded, then takes 3 s, then is recorded again in finished.log —
+    // so a test can kill a service while a command is surely running, and
+    // see whether that command outlives it. Still executes nothing.
+    const finished = join(dir, "finished.log");
+    writeFileSync(finished, "", { mode: 0o666 });
+    chmodSync(finished, 0o666);
+    const shell = join(dir, "chaos-recorder.sh");
+    writeFileSync(
+      shell,
+      `#!/bin/sh\n# test stand-in: records, never executes\ncase "$2" in *chaos-slow*) '${rec.shell}' "$@"; sleep 3; printf '%s\\n' "$2" >> '${finished}' ;; *) exec '${rec.shell}' "$@" ;; esac\n`,
+      { mode: 0o755 },
+    );
+    const stack = await startStack({ env: { AGENT_SUDO_SHELL: shell, ...CHAOS_ENV, ...opts.env } });
+    const rig = new ChaosRig(stack, dir, work, rec.log, opts.requestTimeoutMs ?? 90_000);
+    // Safety: destructive-looking commands go out only when the recorder answers.
+    const probe = await rig.send(0, "probe");
+    if (probe.status !== 200) throw new Error(`chaos rig: the probe was not answered 200 (${probe.status})`);
+    if (!rig.recordedLines().includes(probe.command)) throw new Error("chaos rig: the executor is not using the recorder shell");
+    return rig;
+  }
+
+  async stop(): Promise<void> {
+    await this.stack.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  commandFor(kind: Kind, tag: string): string {
+    switch (kind) {
+      case 0:
+        return `echo chaos-${tag}`;
+      case 1:
+        return `echo chaos-${tag} > ${this.work}/${tag}.t1`;
+      case 2:
+        return `touch ${this.work}/${tag}.t2`;
+      case 3:
+        return `useradd chaos_${tag}`;
+      case 4:
+        return `frobnicate-chaos --tag ${tag}`;
+    }
+  }
+
+  /** Sends one request of a tier (or the tier-0 slow command) and records the outcome. */
+  async send(kind: Kind, prefix: string, opts: { slow?: boolean; timeoutS?: number } = {}): Promise<Outcome> {
+    const tag = `${prefix}x${++this.seq}`;
+    const command = opts.slow ? `echo chaos-slow-${tag}` : this.commandFor(kind, tag);
+    const t0 = performance.now();
+    const a = await postExec(this.stack.url, this.stack.token, { command, timeout: opts.timeoutS ?? 30 }, this.timeoutMs);
+    const o: Outcome = { tag, kind, command, status: a.status, ms: performance.now() - t0 };
+    if (typeof a.body.request_id === "string") o.requestId = a.body.request_id;
+    if (typeof a.body.error === "string") o.error = a.body.error;
+    if (typeof a.body.component === "string") o.component = a.body.component;
+    if (a.detail) o.detail = a.detail;
+    else if (typeof a.status === "number" && a.status !== 200 && a.status !== 403 && a.status !== 429 && a.status !== 503) o.detail = JSON.stringify(a.body).slice(0, 300);
+    this.outcomes.push(o);
+    return o;
+  }
+
+  /** The pid of a service (supervisor.json) or PostgreSQL's postmaster; undefined while it is down. */
+  pidOf(target: Target): number | undefined {
+    try {
+      if (target === "postgres") {
+        const pid = Number(readFileSync(join(this.stack.home, "state", "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+        return pid > 0 && alive(pid) ? pid : undefined;
+      }
+      const pid = this.stack.pids()[target];
+      return pid && alive(pid) ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  kill(target: Target): { pid: number; at: number } {
+    const pid = this.pidOf(target);
+    if (!pid) throw new Error(`${target} is not running`);
+    process.kill(pid, "SIGKILL");
+    return { pid, at: performance.now() };
+  }
+
+  async databaseUrl(): Promise<string> {
+    return readFileSync(join(this.stack.home, "database-url"), "utf8").trim();
+  }
+
+  private async databaseAnswers(): Promise<boolean> {
+    const client = new pg.Client({ connectionString: await this.databaseUrl(), connectionTimeoutMillis: 1000 });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      await client.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Milliseconds from `killedAt` until the target runs under a new pid and
+   * the stack is healthy again (/health 200; for PostgreSQL: it answers a
+   * query and the gateway's shipper is back to "ok").
+   */
+  async waitRestored(target: Target, oldPid: number, killedAt: number, timeoutMs = 60_000): Promise<number> {
+    const deadline = killedAt + timeoutMs;
+    while (performance.now() < deadline) {
+      const pid = this.pidOf(target);
+      if (pid && pid !== oldPid) {
+        const h = await this.stack.health().catch(() => ({ status: 0, body: {} as Record<string, unknown> }));
+        if (h.status === 200) {
+          if (target !== "postgres") return performance.now() - killedAt;
+          const shipper = (h.body.audit as { shipper?: { state?: string } } | undefined)?.shipper;
+          if (shipper?.state === "ok" && (await this.databaseAnswers())) return performance.now() - killedAt;
+        }
+      }
+      await sleep(25);
+    }
+    throw new Error(`${target} not restored within ${timeoutMs} ms of the kill`);
+  }
+
+  /** Idle kill: nothing in flight. Returns ms to healthy. */
+  async idleKill(target: Target): Promise<number> {
+    await this.stack.waitHealthy(30_000);
+    const { pid, at } = this.kill(target);
+    return this.waitRestored(target, pid, at);
+  }
+
+  /** One request of every tier, one after the other (after a recovery). */
+  async probeEveryTier(prefix: string): Promise<Outcome[]> {
+    const out: Outcome[] = [];
+    for (const kind of [0, 1, 2, 3, 4] as const) out.push(await this.send(kind, prefix));
+    return out;
+  }
+
+  /**
+   * `clients` concurrent clients send the tier mix; the target is SIGKILLed
+   * when request number `killAt` (default: a third of `requests`, at least
+   * two per client, so the clients are in full flow) is about to go out.
+   * The clients keep going while it is down and, once the stack is healthy
+   * again, send `requests - killAt` more. A client that gets 503 or no
+   * connection waits 250 ms, after 429 100 ms (a well-behaved client).
+   * healthyMs is measured by a watcher while the load runs.
+   */
+  async loadKill(target: Target, opts: { clients: number; requests: number; prefix: string; killAt?: number }): Promise<{ healthyMs: number; outcomes: Outcome[]; elapsedMs: number; inFlightAtKill: number }> {
+    await this.stack.waitHealthy(30_000);
+    const killAt = opts.killAt ?? Math.max(Math.floor(opts.requests / 3), 2 * opts.clients);
+    const tail = Math.max(opts.requests - killAt, opts.clients);
+    let next = 0;
+    let inFlight = 0;
+    let inFlightAtKill = 0;
+    let restored: Promise<number> | undefined;
+    let restoredAt: number | undefined;
+    let afterRestore = 0;
+    const mine: Outcome[] = [];
+    const t0 = performance.now();
+    const worker = async () => {
+      for (;;) {
+        if (restoredAt !== undefined && afterRestore >= tail) return;
+        const i = next++;
+        if (i === killAt) {
+          inFlightAtKill = inFlight;
+          const k = this.kill(target);
+          restored = this.waitRestored(target, k.pid, k.at).then((ms) => {
+            restoredAt = performance.now();
+            return ms;
+          });
+          restored.catch(() => undefined);
+        }
+        if (restoredAt !== undefined) afterRestore++;
+        inFlight++;
+        const o = await this.send(kindOf(i), opts.prefix);
+        inFlight--;
+        mine.push(o);
+        if (o.status === 429) await sleep(100);
+        else if (o.status !== 200 && o.status !== 403) await sleep(250);
+        // Not restored within the watcher's limit: stop rather than spin.
+        if (restored && restoredAt === undefined && performance.now() - t0 > 120_000) return;
+      }
+    };
+    await Promise.all(Array.from({ length: opts.clients }, worker));
+    const elapsedMs = performance.now() - t0;
+    if (!restored) throw new Error("the kill never happened");
+    const healthyMs = await restored;
+    return { healthyMs, outcomes: mine, elapsedMs, inFlightAtKill };
+  }
+
+  /** Waits until the audit spool is empty and the shipper is "ok". */
+  async drained(timeoutMs = 90_000): Promise<void> {
+    const t0 = Date.now();
+    while (Date.now() - t0 < timeoutMs) {
+      const h = await this.stack.health().catch(() => undefined);
+      const audit = h?.body.audit as { spool?: { depth?: number }; shipper?: { state?: string }; reconciled?: boolean } | undefined;
+      // reconciled: a restarted gateway has closed the intents its predecessor left open.
+      if (h?.status === 200 && audit?.spool?.depth === 0 && audit.shipper?.state === "ok" && audit.reconciled === true) return;
+      await sleep(100);
+    }
+    throw new Error("the audit spool did not drain");
+  }
+
+  recordedLines(): string[] {
+    return readFileSync(this.recordedLog, "utf8").split("\n").filter(Boolean);
+  }
+
+  /** Slow commands that ran to their end (see the stand-in shell). */
+  finishedLines(): string[] {
+    return readFileSync(join(this.dir, "finished.log"), "utf8").split("\n").filter(Boolean);
+  }
+
+  /** Resolves once `command` shows in the recorder's log (it is running). */
+  async waitRecorded(command: string, timeoutMs = 20_000): Promise<void> {
+    const t0 = Date.now();
+    while (!this.recordedLines().includes(command)) {
+      if (Date.now() - t0 > timeoutMs) throw new Error(`${command} never started`);
+      await sleep(5);
+    }
+  }
+
+  journalExecutes(): JournalExecute[] {
+    const path = join(this.stack.home, "state", "executor", "journal.log");
+    if (!existsSync(path)) return [];
+    const out: JournalExecute[] = [];
+    for (const line of readFileSync(path, "utf8").split("\n")) {
+      const json = line.slice(65);
+      if (!json) continue;
+      try {
+        const entry = (JSON.parse(json) as { entry?: { event?: string } & Partial<JournalExecute> }).entry;
+        if (entry?.event === "execute" && typeof entry.command === "string") {
+          out.push({ command: entry.command, tier: Number(entry.tier), signers: entry.signers ?? [], request_id: String(entry.request_id) });
+        }
+      } catch {
+        // a torn tail line: the journal cuts it on the next open
+      }
+    }
+    return out;
+  }
+
+  async auditRows(): Promise<Array<{ request_id: string; phase: string; decision_type: string; command: string }>> {
+    const client = new pg.Client({ connectionString: await this.databaseUrl() });
+    await client.connect();
+    try {
+      return (await client.query("SELECT request_id, phase, decision_type, command FROM command_audit WHERE source = 'http'")).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Reconciles every outcome so far (call after `drained`). */
+  async reconcile(): Promise<Reconciliation> {
+    const outcomes = this.outcomes;
+    const byCommand = new Map(outcomes.map((o) => [o.command, o]));
+    const recorded = this.recordedLines();
+    const journal = this.journalExecutes();
+    const rows = await this.auditRows();
+    const rowsById = new Map<string, typeof rows>();
+    const rowsByCommand = new Map<string, typeof rows>();
+    for (const r of rows) {
+      rowsById.set(r.request_id, [...(rowsById.get(r.request_id) ?? []), r]);
+      rowsByCommand.set(r.command, [...(rowsByCommand.get(r.command) ?? []), r]);
+    }
+    const st = (o: Outcome) => String(o.status);
+    const rec: Reconciliation = {
+      requests: outcomes.length,
+      byStatus: {},
+      answered200: 0,
+      recorded: 0,
+      withoutQuorum: [],
+      tier4Recorded: [],
+      recordedNot200: [],
+      recordedAfterReset: [],
+      notRecordedOnce: [],
+      strangers: [],
+      unclear: [],
+      hangs: [],
+      resets: 0,
+      refusedConnections: 0,
+      auditMismatch: [],
+      danglingIntents: [],
+      executedWithoutIntent: [],
+    };
+    const recordedCount = new Map<string, number>();
+    for (const line of recorded) recordedCount.set(line, (recordedCount.get(line) ?? 0) + 1);
+
+    for (const line of recorded) {
+      const o = byCommand.get(line);
+      if (!o) {
+        rec.strangers.push(line);
+        continue;
+      }
+      rec.recorded++;
+      if (o.kind === 4) rec.tier4Recorded.push(line);
+      const quorum = o.kind === 4 ? undefined : QUORUM[o.kind];
+      const vouched = journal.some((j) => j.command === line && j.tier === o.kind && quorum !== undefined && quorum.every((s) => j.signers.includes(s)));
+      if (!vouched) rec.withoutQuorum.push(line);
+      if (!(rowsByCommand.get(line) ?? []).some((r) => r.phase === "intent")) rec.executedWithoutIntent.push(line);
+      if (o.status === "reset" || (o.status === 502 && o.error === "outcome_unknown")) rec.recordedAfterReset.push(line);
+      else if (o.status !== 200) rec.recordedNot200.push({ command: line, status: st(o), ...(o.component ? { component: o.component } : {}) });
+    }
+
+    for (const o of outcomes) {
+      rec.byStatus[st(o)] = (rec.byStatus[st(o)] ?? 0) + 1;
+      if (o.status === "hang") rec.hangs.push(o.command);
+      if (o.status === "reset") rec.resets++;
+      if (o.status === "refused") rec.refusedConnections++;
+      if (o.status === 200) {
+        rec.answered200++;
+        if (recordedCount.get(o.command) !== 1) rec.notRecordedOnce.push(o.command);
+      }
+      const clear =
+        o.status === 200 ||
+        o.status === "refused" ||
+        o.status === "reset" ||
+        (o.status === 403 && o.error === "refused") ||
+        (o.status === 429 && o.error === "busy") ||
+        (o.status === 503 && o.error === "unavailable") ||
+        (o.status === 502 && o.error === "outcome_unknown");
+      if (!clear && o.status !== "hang") rec.unclear.push({ command: o.command, status: st(o), ...(o.detail ? { body: o.detail } : {}) });
+
+      // The audit: by request id when the answer carried one, else by the
+      // (unique) command. Executed → intent + executed/verify_failed
+      // outcome; anything else → intent + a non-executed outcome. A lost
+      // answer (reset, refused, hang) → that, or no rows at all.
+      const mine = o.requestId ? (rowsById.get(o.requestId) ?? []) : (rowsByCommand.get(o.command) ?? []);
+      const phases = mine.map((r) => r.phase).sort().join(",");
+      const outcome = mine.find((r) => r.phase === "outcome")?.decision_type;
+      const ran = recordedCount.has(o.command);
+      let ok: boolean;
+      // A lost answer: no rows, or intent + an outcome that says what happened —
+      // or "outcome_unknown" when the gateway died in between (the executor
+      // journal then holds whether it ran; the reconcile checks quorum there).
+      if (typeof o.status !== "number") ok = mine.length === 0 || (phases === "intent,outcome" && (outcome === "outcome_unknown" || (outcome === "executed" || outcome === "verify_failed") === ran));
+      else if (o.status === 200) ok = phases === "intent,outcome" && (outcome === "executed" || outcome === "verify_failed");
+      else if (!o.requestId) ok = mine.length === 0 || (phases === "intent,outcome" && outcome !== "executed");
+      else ok = phases === "intent,outcome" && outcome !== "executed" && outcome !== "verify_failed";
+      if (!ok) rec.auditMismatch.push({ command: o.command, status: st(o), rows: mine.map((r) => `${r.phase}:${r.decision_type}`).join(",") || "none" });
+      if (phases === "intent") rec.danglingIntents.push(o.command);
+    }
+    return rec;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One line per figure, for the test log and the bench. */
+export function summarize(target: Target, phase: string, healthyMs: number, outcomes: readonly Outcome[]): string {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) counts[String(o.status)] = (counts[String(o.status)] ?? 0) + 1;
+  const parts = Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}×${v}`)
+    .join(" ");
+  return `chaos ${target.padEnd(11)} ${phase.padEnd(4)} healthy after ${Math.round(healthyMs)} ms${outcomes.length ? `; ${outcomes.length} requests: ${parts}` : ""}`;
+}
