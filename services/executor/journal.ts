@@ -18,6 +18,8 @@ const LINE = /^([0-9a-f]{64}) (.*)$/s;
 
 export interface Journal {
   append(entry: object): void;
+  /** Appends without waiting for the disk; fsynced within `ms` or by the next append. */
+  appendSoon(entry: object, ms?: number): void;
   head(): { seq: number; hash: string };
   close(): void;
 }
@@ -55,12 +57,17 @@ export function openJournal(path: string): Journal {
     hash = m[1] ?? GENESIS;
   }
   const size = fstatSync(fd).size;
-  const write = (entry: object) => {
+  let syncTimer: NodeJS.Timeout | undefined;
+  const write = (entry: object, sync = true) => {
     const json = JSON.stringify({ seq: seq + 1, ts: new Date().toISOString(), prev: hash, entry });
     const h = sha256(json);
     const line = Buffer.from(`${h} ${json}\n`);
     writeSync(fd, line, 0, line.length, end);
-    fsyncSync(fd);
+    if (sync) {
+      fsyncSync(fd);
+      clearTimeout(syncTimer);
+      syncTimer = undefined;
+    }
     end += line.length;
     seq += 1;
     hash = h;
@@ -72,9 +79,20 @@ export function openJournal(path: string): Journal {
     write({ journal: "torn-tail-cut", bytes: torn.length, sha256: createHash("sha256").update(torn).digest("hex") });
   }
   return {
-    append: write,
+    append: (entry) => write(entry),
+    appendSoon: (entry, ms = 200) => {
+      write(entry, false);
+      syncTimer ??= setTimeout(() => {
+        syncTimer = undefined;
+        fsyncSync(fd);
+      }, ms);
+    },
     head: () => ({ seq, hash }),
-    close: () => closeSync(fd),
+    close: () => {
+      clearTimeout(syncTimer);
+      fsyncSync(fd);
+      closeSync(fd);
+    },
   };
 }
 

@@ -142,10 +142,11 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
       stderrCap: config.executor.stderr_cap_bytes,
       ...(state.cgroups ? { cgroups: state.cgroups } : {}),
     });
-    // The outcome is journaled after the answer is sent (it is in the audit too).
+    // The outcome is journaled without waiting for the disk (fsynced within
+    // 200 ms or by the next execute entry); the audit has it too.
     setImmediate(() => {
       try {
-        state.journal.append({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
+        state.journal.appendSoon({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
       } catch (err) {
         log.error({ err }, "journal outcome not written");
       }

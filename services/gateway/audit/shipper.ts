@@ -36,8 +36,8 @@ export interface ShipperOptions {
   logger?: Logger;
   batchSize?: number;
   /**
-   * After shipping a batch that was not full, wait this long before the next
-   * read so records accumulate: one PostgreSQL commit (and cursor fsync) per
+   * When a read finds a batch that is not full, wait this long and read again
+   * before shipping, so records accumulate: one PostgreSQL commit (and cursor fsync) per
    * batch instead of per request, which keeps the database's WAL flushes
    * from slowing the request path's own fsyncs. Default 250 ms.
    */
@@ -134,6 +134,7 @@ export class Shipper {
   private async run(): Promise<void> {
     const size = this.opts.batchSize ?? 500;
     let backoff = this.opts.minBackoffMs ?? 100;
+    let lingered = false;
     while (!this.stopped) {
       let batch: SpoolBatch;
       try {
@@ -152,13 +153,19 @@ export class Shipper {
         } else await Promise.race([this.opts.spool.waitForRecords(1_000, batch.generation), this.stopping]);
         continue;
       }
+      // A partial batch waits a moment for company before it is shipped.
+      if (batch.records.length < size && !lingered) {
+        lingered = true;
+        await this.pause(this.opts.lingerMs ?? 250);
+        continue;
+      }
+      lingered = false;
       try {
         await this.ship(batch.records);
         await this.opts.spool.commit(batch);
         this.shippedTotal += batch.records.length;
         this.recovered();
         backoff = this.opts.minBackoffMs ?? 100;
-        if (batch.records.length < size) await this.pause(this.opts.lingerMs ?? 250);
       } catch (err) {
         this.failed(err, "shipping a batch");
         await this.dropClient();
