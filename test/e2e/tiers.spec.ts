@@ -48,6 +48,16 @@ describe.skipIf(!root)("tiers 2 and 3 end to end", () => {
     expect(res.body).toMatchObject({ tier: 3, exit_code: 0, verify_passed: true, rolled_back: false });
   });
 
+  it("tier 3 answers 503 while the concurrence is down, and tier 0 goes on", async () => {
+    const pid = stack.pids().concurrence as number;
+    process.kill(pid, "SIGKILL");
+    const res = await stack.exec({ command: `touch ${etcFile}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body).toMatchObject({ error: "unavailable", component: "concurrence" });
+    expect((await stack.exec({ command: "echo tier-0-still" })).status).toBe(200);
+    await stack.waitHealthy(15_000);
+  });
+
   it("tier 3: a failed verify rolls the files back; three disarm the breaker to read-only", async () => {
     for (let i = 1; i <= 3; i++) {
       writeFileSync(etcFile, "setting=1\n");
