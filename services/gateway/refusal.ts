@@ -51,7 +51,9 @@ export function failedCall(component: string, err: unknown, requestId: string, t
  */
 export function executorFailure(err: unknown, requestId: string, tier: TierNumber): Refusal {
   const e = err as Partial<ServiceError>;
-  const neverSent = e.code === grpcStatus.UNAVAILABLE && (e.details ?? "").includes("No connection established");
+  // The executor's own answers carry one of our error codes: it refused, nothing ran.
+  const answered = isErrorCode((e.details ?? "").split(":")[0] ?? "");
+  const neverSent = answered || (e.code === grpcStatus.UNAVAILABLE && (e.details ?? "").includes("No connection established"));
   const lostCodes: ReadonlyArray<number> = [grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.INTERNAL, grpcStatus.UNKNOWN, grpcStatus.CANCELLED];
   const lost = !neverSent && e.code !== undefined && lostCodes.includes(e.code);
   if (!lost) return failedCall("executor", err, requestId, tier);
