@@ -69,8 +69,10 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
 
 /** The targets this command writes, given what kind of verb its rule says it is. */
 function targets(name: string, args: readonly Word[], verbClass: VerbClass | null): Target[] {
-  if (CWD_WRITERS.has(name) && (verbClass === "read" || verbClass === null)) return [];
   const known = targetsOf(name, args);
+  // A read verb of a working-directory writer (`git log`) writes nothing in
+  // place — but an output option it was given (`--output=/etc/passwd`) does.
+  if (CWD_WRITERS.has(name) && (verbClass === "read" || verbClass === null)) return (known ?? []).filter((t) => !t.implicit);
   if (known !== null) return known;
   return verbClass === "workspace-write" ? [cwdTarget()] : [];
 }

@@ -9,6 +9,8 @@ export type Mode = "write" | "delete" | "tree" | "perm" | "perm-tree";
 export interface Target {
   word: Word;
   mode: Mode;
+  /** No option named it: the program is assumed to write where it runs. */
+  implicit?: boolean;
 }
 
 interface Args {
@@ -93,7 +95,7 @@ function valueOf(opts: string[], fallbackCwd: boolean): Spec {
       const v = a.values.get(o);
       if (v) return [{ word: v, mode: "write" }];
     }
-    return fallbackCwd ? [{ word: cwd(), mode: "write" }] : [];
+    return fallbackCwd ? [{ word: cwd(), mode: "write", implicit: true }] : [];
   };
 }
 
@@ -190,7 +192,13 @@ const SPECS: Record<string, Spec> = {
   emacs: (a) => all(splitArgs(a).positional, "write"),
   micro: (a) => all(splitArgs(a).positional, "write"),
   code: (a) => all(splitArgs(a).positional, "write"),
-  git: valueOf(["--output", "--output-directory", "-o", "-C", "--git-dir", "--work-tree"], true),
+  git: (args) => {
+    // Output options name a file written even by a read verb; -C/--git-dir/
+    // --work-tree only say where the verb works (a write only for write verbs).
+    const out = valueOf(["--output", "--output-directory", "-o"], false)(args);
+    if (out.length) return out;
+    return valueOf(["-C", "--git-dir", "--work-tree"], true)(args).map((t) => ({ ...t, implicit: true }));
+  },
   xxd: (a) => all(splitArgs(a, new Set(["-c", "-g", "-l", "-s", "-o", "-n"])).positional.slice(1, 2), "write"),
   iconv: valueOf(["-o", "--output"], false),
   make: valueOf(["-C", "--directory", "-f", "--file"], true),
