@@ -24,6 +24,9 @@ const METADATA = new Set([
   "ls", "stat", "file", "du", "find", "test", "[", "[[", "realpath", "readlink", "basename", "dirname", "touch",
   "mkdir", "chmod", "chown", "chgrp", "rm", "rmdir", "unlink", "shred", "echo", "printf", "wc", "namei", "lsattr",
   "getfacl", "exa", "eza", "tree", "which", "type", "command", "ssh-keygen", "ssh-add", "git",
+  // Device metadata, not contents (their writes are judged by rules and vetoes).
+  "lsblk", "blkid", "fdisk", "sfdisk", "gdisk", "parted", "wipefs", "smartctl", "hdparm", "udevadm", "findmnt",
+  "mount", "umount", "losetup", "cryptsetup", "pvs", "vgs", "lvs", "pvdisplay", "vgdisplay", "lvdisplay",
 ]);
 
 // Programs that only write where the rule says they work: the cwd (or -C dir).
@@ -60,7 +63,9 @@ function max(a: Effect | null, b: Effect | null): Effect | null {
 function secretReads(name: string, args: readonly Word[], ctx: Context): Effect | null {
   if (METADATA.has(name)) return null;
   const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : new Set());
-  const words = [...s.positional, ...[...s.values.entries()].filter(([k]) => k !== "-i").map(([, v]) => v)];
+  // dd names its input as if=PATH.
+  const operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;
+  const words = [...operands, ...[...s.values.entries()].filter(([k]) => k !== "-i").map(([, v]) => v)];
   for (const w of words) {
     if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, reason: `reads a secret: ${w.text}` };
   }

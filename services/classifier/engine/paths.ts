@@ -141,6 +141,8 @@ const SECRET = picomatch([
   "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/credentials", "**/credentials.json",
   "**/secrets.@(yml|yaml|json|toml|env)", "**/*.tfstate", "**/.bash_history", "**/.psql_history",
   "**/.mysql_history", "**/.agent-sudo/keys/**", "/var/lib/agent-sudo/keys/**", "**/master.key", "**/.htpasswd",
+  // Raw disks and memory hold every file's bytes, secrets included.
+  "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*", "/dev/mapper/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore",
 ], { dot: true });
 
 const NOT_SECRET = picomatch([

@@ -201,6 +201,14 @@ const SPECS: Record<string, Spec> = {
   },
   xxd: (a) => all(splitArgs(a, new Set(["-c", "-g", "-l", "-s", "-o", "-n"])).positional.slice(1, 2), "write"),
   iconv: valueOf(["-o", "--output"], false),
+  // openssl's subcommands (rand, req, genpkey, x509, enc …) write -out.
+  openssl: valueOf(["-out", "-keyout"], false),
+  // split writes PREFIXaa, PREFIXab … next to the prefix (the operand after the input).
+  split: (a) => all(splitArgs(a, new Set(["-b", "-l", "-n", "-C", "-a", "--additional-suffix", "--filter", "-t"])).positional.slice(1, 2), "write"),
+  sdiff: valueOf(["-o", "--output"], false),
+  // journalctl's maintenance options delete or rotate the journal.
+  journalctl: (a) =>
+    a.some((w) => /^--(vacuum-(size|time|files)|rotate|flush|relinquish-var|setup-keys)\b/.test(w.text)) ? [{ word: { text: "/var/log/journal", dynamic: false, glob: false, confusable: false }, mode: "delete" }] : [],
   make: valueOf(["-C", "--directory", "-f", "--file"], true),
   npm: valueOf(["--prefix", "-C"], true),
   patch: valueOf(["-d", "--directory", "-o", "--output"], true),
