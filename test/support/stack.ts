@@ -2,9 +2,10 @@
 // temp state dir on a free loopback port, for end-to-end tests.
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { freePort } from "../../services/shared/ports.js";
+export { freePort };
 
 /** The repository root, whether this file runs from test/ or dist/test/. */
 function findRepoRoot(from: string): string {
@@ -31,16 +32,6 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolvePort(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
-}
 
 /**
  * A stand-in shell for tests that send commands which must never run for
