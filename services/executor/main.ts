@@ -8,7 +8,7 @@
 // doubt it refuses; on losing its replay memory it does not start.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 
 import { ExecuteRequest, ExecutorServiceService, type ExecuteResponse, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
@@ -18,6 +18,7 @@ import { loadPublicKey, SIGNER_ROLE, SIGNERS } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot, lookupUser, lookupUid, type Account } from "../shared/privilege.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
+import { command, cwd, requestId, runAs } from "../shared/shapes.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
@@ -30,11 +31,11 @@ import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
 
 const ExecuteShape = z.object({
-  requestId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
-  command: z.string().min(1).max(16 * 1024).refine((c) => !c.includes("\0")),
-  cwd: z.string().max(4096).refine((c) => c === "" || isAbsolute(c)),
+  requestId,
+  command,
+  cwd,
   host: z.string().min(1).max(64),
-  runAs: z.string().max(64).regex(/^$|^[a-z_][a-z0-9_-]*\$?$/),
+  runAs,
   timeoutS: z.number().int().min(1).max(3600),
   attestations: z
     .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
@@ -42,7 +43,7 @@ const ExecuteShape = z.object({
   undoPaths: z.array(z.string().min(1).max(4096)).max(4096),
 });
 
-const RollbackShape = z.object({ requestId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/), undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
+const RollbackShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
 
 interface State {
   pinned: Map<string, PinnedKey>;
