@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Config } from "../services/shared/config.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../services/shared/embedded-postgres.js";
 import { freePort } from "../services/shared/ports.js";
+import { processAlive } from "../services/shared/process-alive.js";
 
 export interface AuditDatabase {
   url: string;
@@ -14,14 +15,6 @@ export interface AuditDatabase {
 }
 
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function startAuditDatabase(config: Config, say: (line: string) => void): Promise<AuditDatabase> {
   const external = process.env.DATABASE_URL;
@@ -36,7 +29,7 @@ export async function startAuditDatabase(config: Config, say: (line: string) => 
   // Like the services: a crashed PostgreSQL is started again; the gateway's
   // spool holds the audit until it is back.
   const watch = setInterval(() => {
-    if (stopping || restarting || alive(pg.pid)) return;
+    if (stopping || restarting || processAlive(pg.pid)) return;
     restarting = true;
     say("embedded PostgreSQL exited; restarting");
     startEmbeddedPostgres({ dataDir, port })

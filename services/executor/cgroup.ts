@@ -8,6 +8,7 @@
 // executor falls back to process-group kills and says so at start.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../shared/process-alive.js";
 
 function cgroup2Mount(): string | undefined {
   for (const line of readFileSync("/proc/self/mountinfo", "utf8").split("\n")) {
@@ -22,20 +23,12 @@ function ownCgroup(): string {
   return line?.slice(3) ?? "/";
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Command cgroups left by an executor that died: kill what is in them, remove them. */
 function removeStale(home: string): void {
   for (const name of readdirSync(home)) {
     const m = /^agent-sudo-commands-(\d+)$/.exec(name);
-    if (!m || pidAlive(Number(m[1]))) continue;
+    if (!m || processAlive(Number(m[1]))) continue;
     const parent = join(home, name);
     for (const child of readdirSync(parent, { withFileTypes: true })) {
       if (!child.isDirectory()) continue;

@@ -13,6 +13,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
 import { recorderShell, startStack, type Stack } from "../support/stack.js";
+import { processAlive } from "../../services/shared/process-alive.js";
 
 export type Target = "executor" | "classifier" | "concurrence" | "sandbox" | "breaker" | "gateway" | "postgres";
 export const TARGETS: readonly Target[] = ["executor", "classifier", "concurrence", "sandbox", "breaker", "gateway", "postgres"];
@@ -240,10 +241,10 @@ export class ChaosRig {
     try {
       if (target === "postgres") {
         const pid = Number(readFileSync(join(this.stack.home, "state", "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-        return pid > 0 && alive(pid) ? pid : undefined;
+        return pid > 0 && processAlive(pid) ? pid : undefined;
       }
       const pid = this.stack.pids()[target];
-      return pid && alive(pid) ? pid : undefined;
+      return pid && processAlive(pid) ? pid : undefined;
     } catch {
       return undefined;
     }
@@ -516,14 +517,6 @@ export class ChaosRig {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** One line per figure, for the test log and the bench. */
 export function summarize(target: Target, phase: string, healthyMs: number, outcomes: readonly Outcome[]): string {

@@ -11,6 +11,7 @@ import { constants, promises as fsp } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
 import { decodeLine, scanLines } from "./spool-line.js";
+import { processAlive } from "../../shared/process-alive.js";
 
 const SEGMENT = /^seg-(\d{10})\.log$/;
 
@@ -69,14 +70,6 @@ export async function writeCursor(dir: string, cursor: { segment: number; offset
   await fsyncDir(dir);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Takes the spool's pid lock; returns its release. */
 export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>> {
@@ -93,7 +86,7 @@ export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const pid = Number((await fsp.readFile(path, "utf8").catch(() => "")).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
         throw new Error(`audit spool ${dir} is in use by pid ${pid}`);
       }
       if (pid === process.pid) throw new Error(`audit spool ${dir} is already open in this process`);
