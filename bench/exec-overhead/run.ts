@@ -4,18 +4,11 @@
 // Run: npm run build && node dist/bench/exec-overhead/run.js [N]
 import { spawn } from "node:child_process";
 import { startStack } from "../../test/support/stack.js";
+import { median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 1000);
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
 
 function bare(): Promise<number> {
   const t0 = performance.now();

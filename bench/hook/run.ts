@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
+import { median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 500);
 
@@ -33,14 +34,6 @@ const EVENT = JSON.stringify({
   tool_use_id: "toolu_01ABCDEFGHJKLMNPQRSTUVWX",
 });
 
-function sorted(xs: number[]): number[] {
-  return [...xs].sort((a, b) => a - b);
-}
-function pct(xs: number[], p: number): number {
-  const s = sorted(xs);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
-const median = (xs: number[]) => pct(xs, 50);
 
 function timed(file: string, args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<{ ms: number; stdout: string; code: number | null }> {
   const t0 = performance.now();

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
+import { pct } from "../stats.js";
 
 const SECONDS = Number(process.argv[2] ?? 60);
 const CLIENTS = Number(process.argv[3] ?? 200);
@@ -44,9 +45,6 @@ function postgresPids(postmaster: number): number[] {
   return out;
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
 
 const stack = await startStack();

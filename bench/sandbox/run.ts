@@ -14,20 +14,13 @@ import { fileURLToPath } from "node:url";
 import { startLauncher } from "../../services/sandbox/privsep.js";
 import { loadSandboxSettings } from "../../services/sandbox/settings.js";
 import { TrialRunner } from "../../services/sandbox/trial.js";
+import { median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 100);
 const distRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const repoRoot = join(distRoot, "..");
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
 
 function bare(command: string): Promise<number> {
   const t0 = performance.now();
