@@ -6,7 +6,7 @@
 // The kernel's permission check on connect() is the authentication: no
 // token, nothing in the request decides who may call. Closed tables, small
 // messages, zod-checked requests, coded errors only.
-import { chmodSync, chownSync, existsSync, lstatSync, readFileSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import {
   Server,
@@ -28,7 +28,7 @@ import {
 import type { Config } from "../shared/config.js";
 import { CodedError, ERRORS } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
-import { isRoot } from "../shared/privilege.js";
+import { isRoot, lookupGroupId } from "../shared/privilege.js";
 
 export function breakerAdminSocketPath(config: Pick<Config, "runDir">): string {
   return join(config.runDir, "breaker-admin.sock");
@@ -62,13 +62,6 @@ interface Handler {
   handle(req: unknown, log: Logger): BreakerStatus;
 }
 
-function gidOfGroup(name: string): number | undefined {
-  for (const line of readFileSync("/etc/group", "utf8").split("\n")) {
-    const f = line.split(":");
-    if (f[0] === name && f[2] !== undefined) return Number(f[2]);
-  }
-  return undefined;
-}
 
 function serve(def: ServiceDefinition, table: Record<string, Handler>, log: Logger, ready: () => boolean): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
@@ -129,7 +122,7 @@ export async function bindAdminSockets(config: Config, adminGroup: string | unde
   const isReady = () => ready;
   let gid: number | undefined;
   if (adminGroup !== undefined && isRoot()) {
-    gid = gidOfGroup(adminGroup);
+    gid = lookupGroupId(adminGroup);
     if (gid === undefined) throw new Error(`breaker admin group ${adminGroup} does not exist`);
   }
   const admin = await bindOne(

@@ -1,18 +1,11 @@
 // hook.sock: the Unix socket the Claude Code hook talks to. Mode 0660; the
 // owner is the gateway's user and the group is `hook.socket_group` (the
 // users whose agents run the hook), or the gateway's own group when unset.
-import { chmodSync, chownSync, existsSync, lstatSync, readFileSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { type Config, hookSocketPath } from "../shared/config.js";
-import { isRoot, lookupUser } from "../shared/privilege.js";
+import { isRoot, lookupGroupId, lookupUser } from "../shared/privilege.js";
 
-function lookupGroup(name: string): number | undefined {
-  for (const line of readFileSync("/etc/group", "utf8").split("\n")) {
-    const f = line.split(":");
-    if (f[0] === name && f[2] !== undefined) return Number(f[2]);
-  }
-  return undefined;
-}
 
 export async function bindHookSocket(server: Server, config: Config): Promise<string> {
   const path = hookSocketPath(config);
@@ -30,7 +23,7 @@ export async function bindHookSocket(server: Server, config: Config): Promise<st
   if (isRoot()) {
     const gw = lookupUser(config.users.gateway);
     if (!gw) throw new Error(`user ${config.users.gateway} does not exist`);
-    const group = config.hook.socket_group ? lookupGroup(config.hook.socket_group) : gw.gid;
+    const group = config.hook.socket_group ? lookupGroupId(config.hook.socket_group) : gw.gid;
     if (group === undefined) throw new Error(`hook.socket_group ${config.hook.socket_group} does not exist`);
     chownSync(path, gw.uid, group);
   }

@@ -25,6 +25,14 @@ export function lookupUser(name: string): Account | undefined {
   return undefined;
 }
 
+/** The gid of a group by name, from /etc/group. */
+export function lookupGroupId(name: string): number | undefined {
+  for (const f of parseDb("/etc/group")) {
+    if (f[0] === name && f[2] !== undefined && f[2] !== "") return Number(f[2]);
+  }
+  return undefined;
+}
+
 export function lookupUid(uid: number): Account | undefined {
   for (const f of parseDb("/etc/passwd")) {
     if (Number(f[2]) === uid && f.length >= 7) {
