@@ -6,7 +6,7 @@
 // The kernel's permission check on connect() is the authentication: no
 // token, nothing in the request decides who may call. Closed tables, small
 // messages, zod-checked requests, coded errors only.
-import { chmodSync, chownSync, existsSync, lstatSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync } from "node:fs";
 import { join } from "node:path";
 import {
   Server,
@@ -29,6 +29,7 @@ import type { Config } from "../shared/config.js";
 import { CodedError, ERRORS } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot, lookupGroupId } from "../shared/privilege.js";
+import { clearStaleSocket } from "../shared/skeleton.js";
 
 export function breakerAdminSocketPath(config: Pick<Config, "runDir">): string {
   return join(config.runDir, "breaker-admin.sock");
@@ -93,10 +94,7 @@ function serve(def: ServiceDefinition, table: Record<string, Handler>, log: Logg
 }
 
 async function bindOne(path: string, def: ServiceDefinition, impl: UntypedServiceImplementation, mode: number, gid: number | undefined): Promise<Server> {
-  if (existsSync(path)) {
-    if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
-    unlinkSync(path);
-  }
+  clearStaleSocket(path);
   const server = new Server({ "grpc.max_receive_message_length": 4096, "grpc.max_send_message_length": 256 * 1024, "grpc.max_concurrent_streams": 8 });
   server.addService(def, impl);
   const previous = process.umask(0o177);

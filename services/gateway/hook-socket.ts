@@ -1,18 +1,16 @@
 // hook.sock: the Unix socket the Claude Code hook talks to. Mode 0660; the
 // owner is the gateway's user and the group is `hook.socket_group` (the
 // users whose agents run the hook), or the gateway's own group when unset.
-import { chmodSync, chownSync, existsSync, lstatSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync } from "node:fs";
 import type { Server } from "node:http";
 import { type Config, hookSocketPath } from "../shared/config.js";
 import { isRoot, lookupGroupId, lookupUser } from "../shared/privilege.js";
+import { clearStaleSocket } from "../shared/skeleton.js";
 
 
 export async function bindHookSocket(server: Server, config: Config): Promise<string> {
   const path = hookSocketPath(config);
-  if (existsSync(path)) {
-    if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
-    unlinkSync(path);
-  }
+  clearStaleSocket(path);
   const previous = process.umask(0o117);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -76,7 +76,8 @@ function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () =
   };
 }
 
-function prepareSocket(path: string): void {
+/** Removes a stale socket left by a previous run; refuses to remove anything else. */
+export function clearStaleSocket(path: string): void {
   if (existsSync(path)) {
     if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
     unlinkSync(path);
@@ -109,7 +110,7 @@ export async function runService<State>(spec: ServiceSpec<State>): Promise<void>
   const config = loadConfig();
   mkdirSync(config.runDir, { recursive: true, mode: 0o711 });
   const path = socketPath(config, spec.name);
-  prepareSocket(path);
+  clearStaleSocket(path);
 
   let isReady = false;
   const server = new Server({
