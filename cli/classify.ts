@@ -65,8 +65,16 @@ async function engineFor(o: Options): Promise<Engine | number> {
 }
 
 function printVerdict(v: Verdict, json: boolean): void {
-  if (json) process.stdout.write(JSON.stringify({ tier: v.tier, rule: v.rule, reason: v.reason, explicit: v.explicit, parts: v.parts }) + "\n");
-  else process.stdout.write(`tier ${v.tier}  rule ${v.rule}${v.explicit ? " (explicit)" : ""}\n${v.reason}\n`);
+  if (json) process.stdout.write(JSON.stringify({ tier: v.tier, rule: v.rule, reason: v.reason, explicit: v.explicit, parts: v.parts, ...(v.attrs ? { attrs: v.attrs } : {}) }) + "\n");
+  else process.stdout.write(`tier ${v.tier}  rule ${v.rule}${v.explicit ? " (explicit)" : ""}\n${v.reason}\n${attrsLine(v)}`);
+}
+
+/** "grants: …" when the rules behind the verdict carry attributes; else nothing. */
+function attrsLine(v: Verdict): string {
+  const a = v.attrs;
+  if (!a) return "";
+  const grants = [...(a.network ? ["network"] : []), ...a.verify.map((c) => `verify \`${c}\``), ...a.redeploy.map((u) => `redeploy ${u}`)];
+  return grants.length > 0 ? `grants: ${grants.join(", ")}\n` : "";
 }
 
 function batchInput(line: string, o: Options): ClassifyInput {
@@ -153,6 +161,6 @@ export async function explainCommand(argv: string[]): Promise<number> {
   }
   process.stdout.write(`parse tree:\n${await bashTree(o.command ?? "")}\nparts:\n`);
   for (const p of v.parts) process.stdout.write(`  tier ${p.tier}  ${p.rule}  ${JSON.stringify(p.text)}\n    ${p.reason}\n`);
-  process.stdout.write(`\nverdict: tier ${v.tier}  rule ${v.rule}${v.explicit ? " (explicit)" : ""}\n${v.reason}\n`);
+  process.stdout.write(`\nverdict: tier ${v.tier}  rule ${v.rule}${v.explicit ? " (explicit)" : ""}\n${v.reason}\n${attrsLine(v)}`);
   return 0;
 }

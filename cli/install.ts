@@ -348,6 +348,9 @@ function installState(o: Options, act: Actions, say: Say): void {
     }
     body = { ...current, host_id: o.host };
   }
+  // Under systemd the executor's unit forbids setns (RestrictNamespaces=):
+  // commands whose rules grant network run as transient units (network.ts).
+  body.executor = { network: "systemd-run", ...((body.executor as Record<string, unknown> | undefined) ?? {}) };
   const text = `${JSON.stringify(body, null, 2)}\n`;
   act.file(cfgPath, text, 0o644, ROOT, `: ${JSON.stringify(body)}`);
   if (!act.dryRun) loadConfig(home); // the services' own validation: a bad file stops here, not at start

@@ -68,13 +68,18 @@ export class Supervisor {
     const log = openSync(this.logPath(unit), "a", 0o600);
     const [command, ...args] = this.commandLine(unit.name);
     const child = spawn(command as string, args, {
-      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, ...this.serviceEnv[unit.name] },
+      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, ...this.networkEnv(unit.name), ...this.serviceEnv[unit.name] },
       stdio: ["ignore", log, log],
     });
     closeSync(log);
     unit.child = child;
     child.once("exit", (code, signal) => this.exited(unit, child, code, signal));
     this.writeStatus();
+  }
+
+  /** The executor's way back to the network `network` rules may use: this supervisor's own namespace. */
+  private networkEnv(name: ServiceName): Record<string, string> {
+    return name === "executor" && !process.env.AGENT_SUDO_HOST_NETNS ? { AGENT_SUDO_HOST_NETNS: `/proc/${process.pid}/ns/net` } : {};
   }
 
   /** node + entry; the executor wrapped in `unshare --net` when it should have no network. */

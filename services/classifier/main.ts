@@ -41,6 +41,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
           ttlS: config.decision_ttl_s,
           rule: verdict.rule,
           touchedDigest: touchedDigest(undoPaths),
+          network: verdict.attrs?.network ?? false,
         });
   return {
     tier: tierToEnum(verdict.tier),
@@ -50,6 +51,9 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
     attestation,
     explicit: verdict.explicit,
     undoPaths,
+    network: verdict.attrs?.network ?? false,
+    verify: verdict.attrs?.verify ?? [],
+    redeploy: verdict.attrs?.redeploy ?? [],
   };
 }
 

@@ -31,6 +31,17 @@ export interface Verdict {
   /** True when an explicit active rule decided, not a heuristic or default. */
   explicit: boolean;
   parts: PartVerdict[];
+  /** What the matched rules' attrs grant (policies/README.md "Rule attributes"). */
+  attrs?: VerdictAttrs;
+}
+
+export interface VerdictAttrs {
+  /** Every part was decided by an active rule flagged `network`. */
+  network: boolean;
+  /** The verify commands of the rules that decided the parts, in order, unique. */
+  verify: string[];
+  /** Their redeploy webhooks, in order, unique. */
+  redeploy: string[];
 }
 
 export interface Engine {

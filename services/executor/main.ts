@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 
+import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ExecuteRequest, ExecutorServiceService, type ExecuteResponse, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
@@ -29,6 +30,7 @@ import { namedPackages, packageStates } from "./packages.js";
 import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
+import { launchFor } from "./network.js";
 
 const ExecuteShape = z.object({
   requestId,
@@ -118,10 +120,14 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
   const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
-  const { tier, nonces } = checkQuorum(req, state.pinned, state.replay);
+  const { tier, nonces, byRole } = checkQuorum(req, state.pinned, state.replay);
+  const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
   const who = account(req.runAs);
   const cwd = req.cwd || who.home || "/";
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
+  const switchUser = isRoot() && who.uid !== process.getuid?.();
+  const spec = { shell: config.executor.shell, command: req.command, cwd, timeoutS: req.timeoutS, env: scrubbedEnv(who), ...(switchUser ? { user: { uid: who.uid, gid: who.gid } } : {}) };
+  const launch = launchFor(spec, network, config.executor);
   const release = await state.gate.acquire();
   try {
     // Tier >= 1 always gets an undo record, even with an empty plan, so a
@@ -129,16 +135,12 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packageStates(namedPackages(req.command))) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces });
-    log.info({ tier, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
-    const switchUser = isRoot() && who.uid !== process.getuid?.();
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}) });
+    log.info({ tier, network, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
     const result = await runCommand({
-      shell: config.executor.shell,
-      command: req.command,
-      cwd,
-      timeoutS: req.timeoutS,
-      env: scrubbedEnv(who),
-      ...(switchUser ? { uid: who.uid, gid: who.gid } : {}),
+      ...spec,
+      ...(launch.spawnAsUser ? {} : { launch }),
+      ...(switchUser && launch.spawnAsUser ? { uid: who.uid, gid: who.gid } : {}),
       stdoutCap: config.executor.stdout_cap_bytes,
       stderrCap: config.executor.stderr_cap_bytes,
       ...(state.cgroups ? { cgroups: state.cgroups } : {}),

@@ -19,6 +19,8 @@ export interface RunSpec {
   gid?: number;
   stdoutCap: number;
   stderrCap: number;
+  /** Start this instead of `shell -c command` (network.ts wrappers); uid/gid then stay unset. */
+  launch?: { file: string; args: string[] };
   /** Per-command cgroups when the host has them; else process-group kills only. */
   cgroups?: CommandCgroups;
 }
@@ -72,7 +74,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   const started = process.hrtime.bigint();
   const cg = spec.cgroups?.create();
   const start = () =>
-    spawn(spec.shell, ["-c", spec.command], {
+    spawn(spec.launch?.file ?? spec.shell, spec.launch?.args ?? ["-c", spec.command], {
       cwd: spec.cwd,
       env: spec.env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -16,6 +16,7 @@ import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import { executorFailure, failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
 import { planVerify, verifyOutcome } from "./verify-outcome.js";
+import { redeploySettingsFromEnv, triggerRedeploy, type RedeployResult } from "./redeploy.js";
 import type { Caller } from "./tokens.js";
 
 export type { HttpAnswer } from "./refusal.js";
@@ -149,7 +150,7 @@ export class ExecPipeline {
       throw executorFailure(e, requestId, tier);
     });
     const tExecuted = performance.now();
-    const verified = tier === 3 ? await this.verifyOrUndo(run, result.exitCode, result.undoId) : undefined;
+    const verified = tier === 3 ? await this.verifyOrUndo(run, verdict, result.exitCode, result.undoId) : undefined;
     this.report(requestId, tier, result.exitCode === 0 && verified?.passed !== false, false);
     const durationMs = Math.round(performance.now() - run.started);
     await this.audit.outcome(run.ctx, {
@@ -157,7 +158,15 @@ export class ExecPipeline {
       exitCode: result.exitCode,
       durationMs,
       ...(verified ? { verifyPassed: verified.passed, rollbackTaken: verified.rolledBack } : {}),
-      evidence: { undo_id: result.undoId || null, snapshot: result.snapshot || null, timed_out: result.timedOut, truncated: result.truncated, ...(verified ? { verify: verified.detail } : {}) },
+      evidence: {
+        undo_id: result.undoId || null,
+        snapshot: result.snapshot || null,
+        timed_out: result.timedOut,
+        truncated: result.truncated,
+        ...(verdict.network ? { network: true } : {}),
+        ...(verified ? { verify: verified.detail } : {}),
+        ...(verified?.redeploy ? { redeploy: verified.redeploy } : {}),
+      },
     });
     const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
     run.log.debug({ classify_ms: ms(run.started, tClassified), gather_intent_ms: ms(tClassified, tIntent), execute_ms: ms(tIntent, tExecuted), outcome_ms: ms(tExecuted, performance.now()) }, "exec timings");
@@ -174,32 +183,47 @@ export class ExecPipeline {
         ...(result.undoId ? { undo_id: result.undoId } : {}),
         ...(result.snapshot ? { snapshot: result.snapshot } : {}),
         ...(verified ? { verify_passed: verified.passed, rolled_back: verified.rolledBack } : {}),
+        ...(verified?.redeploy ? { redeployed: verified.redeploy.every((r) => r.ok) } : {}),
         ...(result.timedOut ? { timed_out: true } : {}),
       },
     };
   }
 
   /**
-   * Tier 3: auto-verify what the command touched (systemctl is-active, docker
-   * inspect, the exit code); when that fails, roll back the scoped undo.
+   * Tier 3: auto-verify what the command touched (the rules' own verify
+   * commands, else systemctl is-active / docker inspect, else the exit code);
+   * when that fails, roll back the scoped undo and call the rules' redeploy
+   * webhooks.
    */
-  private async verifyOrUndo(run: Run, exitCode: number, undoId: string): Promise<{ passed: boolean; rolledBack: boolean; detail: string }> {
-    const result = await verifyOutcome(planVerify(run.binding.command, { cwd: run.binding.cwd || "/" }), exitCode).catch((err: unknown) => ({
+  private async verifyOrUndo(run: Run, verdict: ClassifyResponse, exitCode: number, undoId: string): Promise<{ passed: boolean; rolledBack: boolean; detail: string; redeploy?: RedeployResult[] }> {
+    const ruleVerify = verdict.verify.length > 0 ? verdict.verify.join(" && ") : undefined;
+    const plan = planVerify(run.binding.command, { cwd: run.binding.cwd || "/", ...(ruleVerify ? { ruleVerify } : {}) });
+    const result = await verifyOutcome(plan, exitCode).catch((err: unknown) => ({
       passed: false,
       detail: `verify failed to run: ${(err as Error).message}`,
     }));
     if (result.passed) return { passed: true, rolledBack: false, detail: result.detail };
     run.log.warn({ detail: result.detail, undo_id: undoId }, "tier-3 verify failed: rolling back");
-    if (!undoId) return { passed: false, rolledBack: false, detail: result.detail };
-    const { executor } = this.clients;
-    const rolledBack = await call(executor, executor.rollback, { requestId: run.ctx.requestId, undoId }, 60_000).then(
-      (r) => r.failed.length === 0,
-      (err: unknown) => {
-        run.log.error({ err: (err as Error).message, undo_id: undoId }, "rollback after failed verify did not complete");
-        return false;
-      },
-    );
-    return { passed: false, rolledBack, detail: result.detail };
+    const redeploy = verdict.redeploy.length > 0 ? this.redeploy(run, verdict, result.detail) : undefined;
+    let rolledBack = false;
+    if (undoId) {
+      const { executor } = this.clients;
+      rolledBack = await call(executor, executor.rollback, { requestId: run.ctx.requestId, undoId }, 60_000).then(
+        (r) => r.failed.length === 0,
+        (err: unknown) => {
+          run.log.error({ err: (err as Error).message, undo_id: undoId }, "rollback after failed verify did not complete");
+          return false;
+        },
+      );
+    }
+    return { passed: false, rolledBack, detail: result.detail, ...(redeploy ? { redeploy: await redeploy } : {}) };
+  }
+
+  private async redeploy(run: Run, verdict: ClassifyResponse, detail: string): Promise<RedeployResult[]> {
+    const event = { request_id: run.ctx.requestId, host: run.binding.host, rule: verdict.rule, command: run.binding.command, detail };
+    const results = await triggerRedeploy(verdict.redeploy, event, redeploySettingsFromEnv());
+    for (const r of results) (r.ok ? run.log.warn : run.log.error).call(run.log, { url: r.url, status: r.status, attempts: r.attempts }, r.ok ? "redeploy webhook accepted" : "redeploy webhook failed");
+    return results;
   }
 
   /** Tells the breaker about an outcome; never blocks or fails the request. */

@@ -39,6 +39,7 @@ export interface DecisionFields {
   rule?: string;
   trialOk?: boolean;
   touchedDigest?: Buffer;
+  network?: boolean;
   now?: number;
 }
 
@@ -57,6 +58,7 @@ export function signDecision(signer: string, key: KeyObject, f: DecisionFields):
     rule: f.rule ?? "",
     trialOk: f.trialOk ?? false,
     touchedDigest: f.touchedDigest ?? Buffer.alloc(0),
+    network: f.network ?? false,
   });
   const bytes = Buffer.from(Decision.encode(decision).finish());
   return Attestation.create({ signer, decision: bytes, signature: sign(null, bytes, key) });

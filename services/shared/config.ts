@@ -61,9 +61,16 @@ const ConfigFile = z
         // Tier 3: take a system snapshot before running (never restored by the
         // system). A configured snapshot that fails refuses the command.
         snapshot: z.enum(["none", "timeshift"]).default("none"),
+        // How a command whose rules are all flagged `network` gets the host's
+        // network: `nsenter` into host_netns (agent-sudo start), `systemd-run`
+        // (a transient service with PrivateNetwork=no: the deployed units,
+        // whose RestrictNamespaces= forbids setns), `off` (such commands are
+        // refused). Nothing else the executor runs has network.
+        network: z.enum(["nsenter", "systemd-run", "off"]).default("nsenter"),
+        host_netns: z.string().startsWith("/").default("/proc/1/ns/net"),
       })
       .strict()
-      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB, private_network: true, snapshot: "none" }),
+      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB, private_network: true, snapshot: "none", network: "nsenter", host_netns: "/proc/1/ns/net" }),
     hook: z
       .object({
         mode: z.enum(["conservative", "routed"]).default("conservative"),
@@ -140,6 +147,8 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   if (env.AGENT_SUDO_HOST_ID !== undefined) out.host_id = env.AGENT_SUDO_HOST_ID;
   if (env.AGENT_SUDO_SHELL !== undefined) executor.shell = env.AGENT_SUDO_SHELL;
   if (env.AGENT_SUDO_SNAPSHOT !== undefined) executor.snapshot = env.AGENT_SUDO_SNAPSHOT;
+  if (env.AGENT_SUDO_NETWORK !== undefined) executor.network = env.AGENT_SUDO_NETWORK;
+  if (env.AGENT_SUDO_HOST_NETNS !== undefined) executor.host_netns = env.AGENT_SUDO_HOST_NETNS;
   if (env.AGENT_SUDO_POLICIES !== undefined) out.policies_dir = env.AGENT_SUDO_POLICIES;
   if (env.AGENT_SUDO_POLICY_ENFORCE !== undefined) {
     out.policy = { ...((raw.policy as Record<string, unknown> | undefined) ?? {}), verify_enforce: env.AGENT_SUDO_POLICY_ENFORCE === "1" || env.AGENT_SUDO_POLICY_ENFORCE === "true" };

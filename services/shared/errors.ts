@@ -23,6 +23,7 @@ export const ERRORS = {
   ATTESTATION_MISMATCH: { http: 403, grpc: status.PERMISSION_DENIED, message: "attestation does not bind this command" },
   TIER_REFUSED: { http: 403, grpc: status.PERMISSION_DENIED, message: "tier 4 is never executed" },
   VETOED: { http: 403, grpc: status.PERMISSION_DENIED, message: "executor veto" },
+  NETWORK_UNAVAILABLE: { http: 403, grpc: status.PERMISSION_DENIED, message: "network is not available to commands on this host" },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -75,7 +75,7 @@ describe("install --dry-run", () => {
     for (const signer of ["classifier", "concurrence", "sandbox", "breaker"]) {
       expect(out).toContain(`would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`);
     }
-    expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): {"host_id":"server-01","http":{"bind":"127.0.0.1","port":8084}}`);
+    expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): {"host_id":"server-01","http":{"bind":"127.0.0.1","port":8084},"executor":{"network":"systemd-run"}}`);
     expect(out).toContain(`would write ${root}/var/lib/agent-sudo/tokens.json (0600 root:root)`);
     expect(out).toMatch(new RegExp(`would copy ${root}/opt/agent-sudo/dist/services ← `));
     expect(out).toMatch(new RegExp(`would copy ${root}/opt/agent-sudo/node_modules ← `));
@@ -90,7 +90,7 @@ describe("install --dry-run", () => {
 
   it("writes primary's host_id for --host primary, and rewrites the prefix", async () => {
     const { out } = await capture(installCommand, ["--host", "primary", "--dry-run", "--root", root, "--prefix", "/srv/agent-sudo"]);
-    expect(out).toContain(`config.json (0644 root:root): {"host_id":"primary","http":{"bind":"127.0.0.1","port":8084}}`);
+    expect(out).toContain(`config.json (0644 root:root): {"host_id":"primary","http":{"bind":"127.0.0.1","port":8084},"executor":{"network":"systemd-run"}}`);
     expect(out).toContain(`would copy ${root}/srv/agent-sudo/dist/services ← `);
     expect(out).not.toContain("-C "); // primary loads its profiles in enforce mode
     expect(tree(root)).toEqual([]);
@@ -186,7 +186,7 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     expectMeta(join(home(), "state/breaker"), 0o700, "agent-sudo-brk", "dir");
     expectMeta(join(home(), "state/sandbox"), 0o700, "agent-sudo-sbx", "dir");
     expectMeta(join(home(), "config.json"), 0o644, "root");
-    expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual({ host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 } });
+    expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual({ host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 }, executor: { network: "systemd-run" } });
     expectMeta(join(home(), "tokens.json"), 0o600, "root");
     expect(JSON.parse(readFileSync(join(home(), "tokens.json"), "utf8"))).toEqual({ callers: [] });
     for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) expect(lookupUser(user), user).toBeDefined();

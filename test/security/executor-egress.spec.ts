@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { type ExecuteResponse, ExecutorServiceClient } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { signDecision } from "../../services/shared/attestation.js";
+import { signDecision, touchedDigest } from "../../services/shared/attestation.js";
 import { loadPrivateKey } from "../../services/shared/keys.js";
 import { startStack, type Stack } from "../support/stack.js";
 
@@ -35,13 +35,17 @@ describe.skipIf(!root)("executor egress", () => {
     await stack?.stop();
   });
 
-  function executeSigned(command: string): Promise<ExecuteResponse> {
+  function executeSigned(command: string, grant: { network?: boolean; leaseNetwork?: boolean } = {}): Promise<ExecuteResponse> {
     const client = new ExecutorServiceClient(`unix://${join(stack.home, "run", "executor.sock")}`, credentials.createInsecure());
     const requestId = randomUUID();
     const binding = { command, cwd: "/tmp", host: "primary", runAs: "" };
-    const attestation = signDecision("classifier", loadPrivateKey(join(stack.home, "keys"), "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier: 0, ttlS: 30 });
+    const keys = join(stack.home, "keys");
+    const tier = grant.leaseNetwork ? 1 : 0;
+    const attestations = [signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier, ttlS: 30, network: grant.network ?? false, ...(tier ? { touchedDigest: touchedDigest([]) } : {}) })];
+    // The flag counts only in the classifier's decision: a lease that carries it grants nothing.
+    if (grant.leaseNetwork) attestations.push(signDecision("breaker", loadPrivateKey(keys, "breaker"), { role: Role.ROLE_BREAKER, requestId, binding, tier, ttlS: 10, network: true }));
     return new Promise((resolve, reject) =>
-      client.execute({ requestId, ...binding, timeoutS: 10, attestations: [attestation], undoPaths: [] }, (err, res) => {
+      client.execute({ requestId, ...binding, timeoutS: 10, attestations, undoPaths: [] }, (err, res) => {
         client.close();
         if (err) reject(err);
         else resolve(res);
@@ -62,6 +66,20 @@ describe.skipIf(!root)("executor egress", () => {
     expect(ifaces).toEqual(["lo"]);
     const udp = await executeSigned(`echo x > /dev/udp/127.0.0.1/${port} && echo sent`);
     expect(Buffer.from(udp.stdout).toString()).not.toContain("sent");
+  });
+
+  it("a classifier decision that grants network (a rule flagged `network`) reaches the host's loopback", async () => {
+    const before = connections;
+    const res = await executeSigned(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, { network: true });
+    expect(Buffer.from(res.stdout).toString()).toContain("connected");
+    expect(connections).toBe(before + 1);
+  });
+
+  it("the network flag in any other signer's decision grants nothing", async () => {
+    const before = connections;
+    const res = await executeSigned(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`, { leaseNetwork: true });
+    expect(Buffer.from(res.stdout).toString()).not.toContain("connected");
+    expect(connections).toBe(before);
   });
 
   it("still answers through the gateway over its Unix socket", async () => {

@@ -54,6 +54,10 @@ function concur(req: ClassifyRequest, state: State, config: Config, log: Logger)
     explicit: false,
     // The undo plan is the classifier's (it signs it); the concurrence only judges.
     undoPaths: [],
+    // Rule attributes are the policy's; the concurrence grants nothing.
+    network: false,
+    verify: [],
+    redeploy: [],
     attestation:
       verdict.tier === 4
         ? undefined

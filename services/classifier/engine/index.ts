@@ -7,14 +7,14 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
-import type { ClassifyInput, Engine, PartVerdict, Source, Verdict } from "../verdict.js";
+import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
 import { find, judgeCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { inferHome } from "./paths.js";
-import { checkUnique, parsePolicy, PolicyError } from "./policy.js";
+import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding } from "./types.js";
 import { scanCode } from "./veto.js";
 
@@ -43,9 +43,11 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
   };
   const policyDigest = digest.digest();
+  const attrs = new Map<string, RuleAttrs>();
+  for (const r of [...sudo.rules, ...claude.rules]) if (r.state === "active") attrs.set(r.id, r.attrs);
   return {
     policyDigest,
-    classify: (input) => classify(input, judge, parser),
+    classify: (input) => withAttrs(classify(input, judge, parser), attrs),
   };
 }
 
@@ -95,6 +97,19 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
   const top = parts.filter((p) => p.tier === worst.tier);
   const explicit = worst.explicit && top.length > 0 && top.every((p) => p.tier === worst.tier && isExplicitPart(p, worst));
   return { tier: worst.tier as TierNumber, rule: worst.rule, reason: worst.reason, explicit, parts };
+}
+
+/**
+ * What the rules behind the parts grant. Network only when every part was
+ * decided by a rule flagged `network` (a part raised by the effect analysis
+ * or a heuristic names no such rule, so the whole command gets none).
+ */
+function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>): Verdict {
+  const found = v.parts.map((p) => attrs.get(p.rule));
+  const network = v.tier < 4 && found.length > 0 && found.every((a) => a?.network === true);
+  const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
+  const out: VerdictAttrs = { network, verify: unique(found.map((a) => a?.verify)), redeploy: unique(found.map((a) => a?.redeploy)) };
+  return { ...v, attrs: out };
 }
 
 function isExplicitPart(p: PartVerdict, worst: Finding): boolean {

@@ -31,6 +31,36 @@ describe("policy format", () => {
     expect(() => parsePolicy(text, "P.md")).toThrow(new RegExp(`^P\\.md:${line}: `));
   });
 
+  describe("attrs column", () => {
+    const HEAD8 = "## Rules: x\n\n| id | patterns | tier | class | hosts | state | attrs | rationale |\n|---|---|---|---|---|---|---|---|\n";
+    const row = (attrs: string) => `${HEAD8}| a | \`x *\` | 3 | live-service | | active | ${attrs} | Why. |\n`;
+
+    it("reads network, verify and redeploy; a 7-column table has none", () => {
+      const p = parsePolicy(row("network, verify=`systemctl is-active x | grep -q active` redeploy=`https://ci.example/job/x?token=no`"), "T.md");
+      expect(p.rules[0]?.attrs).toEqual({ network: true, verify: "systemctl is-active x | grep -q active", redeploy: "https://ci.example/job/x?token=no" });
+      expect(p.rules[0]?.rationale).toBe("Why.");
+      expect(parsePolicy(row("-"), "T.md").rules[0]?.attrs).toEqual({ network: false });
+      expect(parsePolicy(row(""), "T.md").rules[0]?.attrs).toEqual({ network: false });
+      expect(parsePolicy(`${HEAD}| a | \`x\` | 0 | read | | active | Reads. |\n`, "T.md").rules[0]?.attrs).toEqual({ network: false });
+    });
+
+    it.each([
+      ["an unknown attribute", "sudo"],
+      ["network with a value", "network=`yes`"],
+      ["verify without a value", "verify"],
+      ["an attribute twice", "network network"],
+      ["a redeploy that is not a URL", "redeploy=`not a url`"],
+      ["a redeploy that is not http", "redeploy=`file:///etc/passwd`"],
+      ["a redeploy with credentials", "redeploy=`https://u:p@ci.example/x`"],
+    ])("refuses %s with file and line", (_name, attrs) => {
+      expect(() => parsePolicy(row(attrs), "P.md")).toThrow(/^P\.md:5: /);
+    });
+
+    it("refuses a row whose width is not the header's", () => {
+      expect(() => parsePolicy(`${HEAD8}| a | \`x\` | 0 | read | | active | Reads. |\n`, "P.md")).toThrow(/^P\.md:5: expected 8 cells/);
+    });
+  });
+
   it("ignores prose and fenced examples", () => {
     const p = parsePolicy("# T\n\nSome prose | with a bar\n\n```\n| not | a | rule |\n```\n", "T.md");
     expect(p.rules).toHaveLength(0);

@@ -14,9 +14,23 @@ export interface Rule {
   verbClass: VerbClass;
   hosts: Partial<Record<HostId, TierNumber>>;
   state: "active" | "proposed";
+  /** Optional per-rule attributes (the `attrs` column). */
+  attrs: RuleAttrs;
   rationale: string;
   file: string;
   line: number;
+}
+
+/**
+ * What a rule grants or asks for beyond its tier:
+ *   network   the command runs with the host's network (the executor has none)
+ *   verify    a shell command polled after a tier-3 run until it exits 0
+ *   redeploy  a webhook (http/https URL) POSTed when a tier-3 run fails to verify
+ */
+export interface RuleAttrs {
+  network: boolean;
+  verify?: string;
+  redeploy?: string;
 }
 
 export interface Veto {
@@ -35,6 +49,8 @@ export interface PolicyFile {
 export class PolicyError extends Error {}
 
 const HEADER = ["id", "patterns", "tier", "class", "hosts", "state", "rationale"];
+/** The same table with the optional attrs column before the rationale. */
+const HEADER_ATTRS = ["id", "patterns", "tier", "class", "hosts", "state", "attrs", "rationale"];
 const TierSchema = z.coerce.number().int().min(0).max(4);
 const RuleRow = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, "id must be lower-case letters, digits, dots, dashes"),
@@ -87,10 +103,52 @@ function parseHosts(cell: string): Partial<Record<HostId, TierNumber>> {
   return hosts;
 }
 
-function parseRuleRow(line: string, file: string, lineNo: number): Rule {
+/** `network`, ``verify=`cmd` ``, ``redeploy=`url` ``, separated by spaces or commas; empty, `-` or `—` for none. */
+export function parseAttrs(cell: string): RuleAttrs {
+  const attrs: RuleAttrs = { network: false };
+  let rest = cell.trim();
+  if (rest === "-" || rest === "—") return attrs;
+  const seen = new Set<string>();
+  while (rest !== "") {
+    const m = /^(network|verify|redeploy)(?:=`([^`]+)`)?(?:[\s,]+|$)/.exec(rest);
+    if (!m) throw new Error(`bad attrs "${rest.slice(0, 40)}" (want network, verify=\`command\`, redeploy=\`https://…\`)`);
+    const [whole, name, value] = m as unknown as [string, "network" | "verify" | "redeploy", string | undefined];
+    if (seen.has(name)) throw new Error(`attr ${name} given twice`);
+    seen.add(name);
+    if (name === "network") {
+      if (value !== undefined) throw new Error("network takes no value");
+      attrs.network = true;
+    } else if (value === undefined) {
+      throw new Error(`${name} needs a value in backticks: ${name}=\`…\``);
+    } else if (name === "verify") {
+      attrs.verify = value;
+    } else {
+      attrs.redeploy = webhookUrl(value);
+    }
+    rest = rest.slice(whole.length);
+  }
+  return attrs;
+}
+
+function webhookUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`redeploy is not a URL: ${value}`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("redeploy must be an http or https URL");
+  if (url.username || url.password) throw new Error("redeploy URL must not carry credentials (use executor/redeploy token config)");
+  return url.toString();
+}
+
+function parseRuleRow(line: string, file: string, lineNo: number, withAttrs: boolean): Rule {
   const cells = splitRow(line);
-  if (cells.length !== HEADER.length) throw new Error(`expected ${HEADER.length} cells, found ${cells.length}`);
-  const [id, patterns, tier, verbClass, hosts, state, rationale] = cells as [string, string, string, string, string, string, string];
+  const width = withAttrs ? HEADER_ATTRS.length : HEADER.length;
+  if (cells.length !== width) throw new Error(`expected ${width} cells, found ${cells.length}`);
+  const [id, patterns, tier, verbClass, hosts, state] = cells as [string, string, string, string, string, string];
+  const attrs = withAttrs ? parseAttrs(cells[6] ?? "") : { network: false };
+  const rationale = cells[width - 1] ?? "";
   const row = RuleRow.safeParse({ id, tier, verbClass, state, rationale });
   if (!row.success) throw new Error(row.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return {
@@ -98,6 +156,7 @@ function parseRuleRow(line: string, file: string, lineNo: number): Rule {
     tier: row.data.tier as TierNumber,
     patterns: parsePatterns(patterns),
     hosts: parseHosts(hosts),
+    attrs,
     file,
     line: lineNo,
   };
@@ -132,6 +191,7 @@ export function parsePolicy(text: string, file: string): PolicyFile {
   const vetoes: Veto[] = [];
   let section: Section = "prose";
   let tableRow = 0;
+  const table = { withAttrs: false };
   let fence = false;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -146,7 +206,7 @@ export function parsePolicy(text: string, file: string): PolicyFile {
         continue;
       }
       if (section === "rules" && line.startsWith("|")) {
-        tableRow = readTableLine(line, tableRow, rules, file, lineNo);
+        tableRow = readTableLine(line, tableRow, table, rules, file, lineNo);
       } else if (section === "rules" && line.trim() === "" ) {
         tableRow = 0;
       } else if (section === "veto" && line.startsWith("- ")) {
@@ -160,14 +220,17 @@ export function parsePolicy(text: string, file: string): PolicyFile {
   return { rules, vetoes };
 }
 
-function readTableLine(line: string, tableRow: number, rules: Rule[], file: string, lineNo: number): number {
+function readTableLine(line: string, tableRow: number, table: { withAttrs: boolean }, rules: Rule[], file: string, lineNo: number): number {
   if (tableRow === 0) {
-    const cells = splitRow(line).map((c) => c.toLowerCase());
-    if (cells.join("|") !== HEADER.join("|")) throw new Error(`rule table header must be | ${HEADER.join(" | ")} |`);
+    const head = splitRow(line).map((c) => c.toLowerCase()).join("|");
+    if (head !== HEADER.join("|") && head !== HEADER_ATTRS.join("|")) {
+      throw new Error(`rule table header must be | ${HEADER.join(" | ")} | or | ${HEADER_ATTRS.join(" | ")} |`);
+    }
+    table.withAttrs = head === HEADER_ATTRS.join("|");
   } else if (tableRow === 1) {
     if (!/^\|(\s*:?-+:?\s*\|)+$/.test(line.trim())) throw new Error("second table line must be the |---| separator");
   } else {
-    rules.push(parseRuleRow(line, file, lineNo));
+    rules.push(parseRuleRow(line, file, lineNo, table.withAttrs));
   }
   return tableRow + 1;
 }

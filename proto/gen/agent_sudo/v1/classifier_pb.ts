@@ -59,6 +59,14 @@ export interface ClassifyResponse {
    * touched_digest binds this list, so the gateway cannot choose it.
    */
   undoPaths: string[];
+  /**
+   * The rule attributes behind the verdict (policies/README.md): network is
+   * also signed in the attestation; verify commands and redeploy webhooks are
+   * used by the gateway's tier-3 verification.
+   */
+  network: boolean;
+  verify: string[];
+  redeploy: string[];
 }
 
 function createBaseClassifyRequest(): ClassifyRequest {
@@ -185,6 +193,9 @@ function createBaseClassifyResponse(): ClassifyResponse {
     attestation: undefined,
     explicit: false,
     undoPaths: [],
+    network: false,
+    verify: [],
+    redeploy: [],
   };
 }
 
@@ -210,6 +221,15 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
     }
     for (const v of message.undoPaths) {
       writer.uint32(58).string(v!);
+    }
+    if (message.network !== false) {
+      writer.uint32(64).bool(message.network);
+    }
+    for (const v of message.verify) {
+      writer.uint32(74).string(v!);
+    }
+    for (const v of message.redeploy) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -283,6 +303,30 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
             message.undoPaths.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.network = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.verify.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.redeploy.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -309,6 +353,9 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
       : undefined;
     message.explicit = object.explicit ?? false;
     message.undoPaths = object.undoPaths?.map((e) => e) || [];
+    message.network = object.network ?? false;
+    message.verify = object.verify?.map((e) => e) || [];
+    message.redeploy = object.redeploy?.map((e) => e) || [];
     return message;
   },
 };

@@ -67,6 +67,12 @@ export interface Decision {
    */
   trialOk: boolean;
   touchedDigest: Buffer;
+  /**
+   * Classifier decisions only: every part of the command was decided by a
+   * policy rule flagged `network`, so the executor runs it with the host's
+   * network. The executor reads this flag from no other signer.
+   */
+  network: boolean;
 }
 
 export interface Attestation {
@@ -103,6 +109,7 @@ function createBaseDecision(): Decision {
     rule: "",
     trialOk: false,
     touchedDigest: Buffer.alloc(0),
+    network: false,
   };
 }
 
@@ -143,6 +150,9 @@ export const Decision: MessageFns<Decision> = {
     }
     if (message.touchedDigest.length !== 0) {
       writer.uint32(98).bytes(message.touchedDigest);
+    }
+    if (message.network !== false) {
+      writer.uint32(104).bool(message.network);
     }
     return writer;
   },
@@ -256,6 +266,14 @@ export const Decision: MessageFns<Decision> = {
             message.touchedDigest = Buffer.from(reader.bytes());
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.network = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -285,6 +303,7 @@ export const Decision: MessageFns<Decision> = {
     message.rule = object.rule ?? "";
     message.trialOk = object.trialOk ?? false;
     message.touchedDigest = object.touchedDigest ?? Buffer.alloc(0);
+    message.network = object.network ?? false;
     return message;
   },
 };

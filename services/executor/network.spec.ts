@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { CodedError } from "../shared/errors.js";
+import { launchFor, type LaunchSpec } from "./network.js";
+
+// host_netns that is certainly not this process's own namespace file.
+const elsewhere = { shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: 1, stderr_cap_bytes: 1, private_network: true, snapshot: "none" as const, host_netns: "/nonexistent/ns/net" };
+const spec: LaunchSpec = { shell: "/bin/bash", command: "apt-get update", cwd: "/srv", timeoutS: 60, env: { PATH: "/usr/bin", HOME: "/root" } };
+
+describe("launchFor (network for rules flagged `network`)", () => {
+  it("no network granted → the plain shell, whatever the driver", () => {
+    for (const network of ["nsenter", "systemd-run", "off"] as const) {
+      expect(launchFor(spec, false, { ...elsewhere, network })).toEqual({ file: "/bin/bash", args: ["-c", "apt-get update"], spawnAsUser: true });
+    }
+  });
+
+  it("granted, driver off → refused with NETWORK_UNAVAILABLE before anything runs", () => {
+    expect(() => launchFor(spec, true, { ...elsewhere, network: "off" })).toThrow(CodedError);
+    expect(() => launchFor(spec, true, { ...elsewhere, network: "off" })).toThrow(/NETWORK_UNAVAILABLE/);
+  });
+
+  it("granted, nsenter → enters host_netns and switches user itself", () => {
+    const l = launchFor({ ...spec, user: { uid: 1000, gid: 1001 } }, true, { ...elsewhere, network: "nsenter" });
+    expect(l).toEqual({ file: "nsenter", args: ["--net=/nonexistent/ns/net", "--setuid=1000", "--setgid=1001", "--", "/bin/bash", "-c", "apt-get update"], spawnAsUser: false });
+  });
+
+  it("granted, systemd-run → a transient service with PrivateNetwork=no, the scrubbed env, cwd and timeout (argv only: systemd is not PID 1 here)", () => {
+    const l = launchFor(spec, true, { ...elsewhere, network: "systemd-run" });
+    expect(l.file).toBe("systemd-run");
+    expect(l.args).toEqual(expect.arrayContaining(["--wait", "--pipe", "--collect", "--property=PrivateNetwork=no", "--property=RuntimeMaxSec=60", "--working-directory=/srv", "--setenv=PATH=/usr/bin", "--setenv=HOME=/root"]));
+    expect(l.args.slice(-4)).toEqual(["--", "/bin/bash", "-c", "apt-get update"]);
+    expect(l.spawnAsUser).toBe(false);
+  });
+
+  it("granted while already in host_netns → the plain shell", () => {
+    expect(launchFor(spec, true, { ...elsewhere, network: "nsenter", host_netns: "/proc/self/ns/net" }).file).toBe("/bin/bash");
+  });
+});

@@ -1,0 +1,121 @@
+// Per-rule attributes through the whole stack with a policy that has them:
+//   network   a tier-0 curl to a listener on the host's loopback reaches it
+//             only when every part of the command was decided by a rule
+//             flagged `network` (the executor has no network of its own);
+//   verify    a tier-3 rule's own verify command decides verify_passed;
+//   redeploy  a failed verify POSTs the rule's webhook (a loopback listener)
+//             and rolls the files back.
+// Everything here is harmless if judged wrongly: curl to 127.0.0.1 and files
+// with test names in /etc and a temp dir.
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, startStack, type Stack } from "../support/stack.js";
+
+const root = process.getuid?.() === 0;
+
+interface Hit {
+  path: string;
+  auth: string;
+  body: string;
+}
+
+async function listen(): Promise<{ server: Server; port: number; hits: Hit[] }> {
+  const hits: Hit[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      hits.push({ path: req.url ?? "", auth: String(req.headers.authorization ?? ""), body: Buffer.concat(chunks).toString("utf8") });
+      res.end("reached-the-host\n");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const addr = server.address();
+  return { server, port: typeof addr === "object" && addr ? addr.port : 0, hits };
+}
+
+describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)", () => {
+  let stack: Stack;
+  let policies: string;
+  let web: Awaited<ReturnType<typeof listen>>;
+  const flag = `/tmp/agent-sudo-attrs-ok-${process.pid}`;
+  const etcFile = (n: string) => `/etc/agent-sudo-attrs-${process.pid}-${n}`;
+
+  beforeAll(async () => {
+    web = await listen();
+    policies = mkdtempSync(join(tmpdir(), "agent-sudo-attrs-policies-"));
+    cpSync(join(repoRoot, "policies"), policies, { recursive: true, filter: (src) => !src.endsWith(".sig") });
+    chmodSync(policies, 0o755);
+    const sudo = join(policies, "SUDO.md");
+    const table = [
+      "## Rules: test attributes",
+      "",
+      "| id | patterns | tier | class | hosts | state | attrs | rationale |",
+      "|---|---|---|---|---|---|---|---|",
+      `| test-net-fetch | \`curl -fsS http://127.0.0.1:${web.port}/net\` | 0 | read | | active | network | test: granted network |`,
+      `| test-nonet-fetch | \`curl -fsS http://127.0.0.1:${web.port}/nonet\` | 0 | read | | active | - | test: no network |`,
+      `| test-t3-touch | \`touch /etc/agent-sudo-attrs-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
+      "",
+      "",
+    ].join("\n");
+    const text = readFileSync(sudo, "utf8");
+    const at = text.indexOf("## Rules");
+    writeFileSync(sudo, text.slice(0, at) + table + text.slice(at));
+    stack = await startStack({
+      env: { AGENT_SUDO_POLICIES: policies, AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0", AGENT_SUDO_REDEPLOY_TOKEN: "redeploy-secret" },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    web?.server.close();
+    rmSync(policies, { recursive: true, force: true });
+    rmSync(flag, { force: true });
+    for (const n of ["pass", "fail"]) rmSync(etcFile(n), { force: true });
+  });
+
+  it("network: a command whose rule grants it reaches the host's loopback", async () => {
+    const res = await stack.exec({ command: `curl -fsS http://127.0.0.1:${web.port}/net` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ tier: 0, exit_code: 0, output: "reached-the-host\n" });
+    expect(web.hits.some((h) => h.path === "/net")).toBe(true);
+  });
+
+  it("network: the same program under a rule without the flag has none", async () => {
+    const res = await stack.exec({ command: `curl -fsS http://127.0.0.1:${web.port}/nonet` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.exit_code).not.toBe(0);
+    expect(web.hits.some((h) => h.path === "/nonet")).toBe(false);
+  });
+
+  it("network: one part without the flag takes it from the whole command", async () => {
+    const before = web.hits.length;
+    const res = await stack.exec({ command: `curl -fsS http://127.0.0.1:${web.port}/net; curl -fsS http://127.0.0.1:${web.port}/nonet` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.output).toBe("");
+    expect(web.hits.length).toBe(before);
+  });
+
+  it("verify: the rule's own verify command passes → verify_passed, no redeploy", async () => {
+    writeFileSync(flag, "");
+    const res = await stack.exec({ command: `touch ${etcFile("pass")}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ tier: 3, exit_code: 0, verify_passed: true, rolled_back: false });
+    expect(res.body.redeployed).toBeUndefined();
+    expect(existsSync(etcFile("pass"))).toBe(true);
+    expect(web.hits.some((h) => h.path === "/redeploy")).toBe(false);
+  });
+
+  it("verify fails → files rolled back and the rule's redeploy webhook called with the token", async () => {
+    rmSync(flag, { force: true });
+    const res = await stack.exec({ command: `touch ${etcFile("fail")}`, timeout: 60 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ tier: 3, exit_code: 0, verify_passed: false, rolled_back: true, redeployed: true });
+    expect(existsSync(etcFile("fail"))).toBe(false);
+    const hit = web.hits.find((h) => h.path === "/redeploy");
+    expect(hit?.auth).toBe("Bearer redeploy-secret");
+    expect(JSON.parse(hit?.body ?? "{}")).toMatchObject({ event: "agent-sudo.verify_failed", request_id: res.body.request_id, rule: "test-t3-touch", host: "server-01" });
+  }, 90_000);
+});
