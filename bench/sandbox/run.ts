@@ -65,10 +65,10 @@ for (const [label, command] of Object.entries(cases)) {
   const trial: number[] = [];
   const driver: number[] = [];
   const plain: number[] = [];
-  for (let i = 0; i < 5; i++) await runner.trial({ requestId: `w${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30 });
+  for (let i = 0; i < 5; i++) await runner.trial({ requestId: `w${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30, envNames: [] });
   for (let i = 0; i < N; i++) {
     let t0 = performance.now();
-    const r = await runner.trial({ requestId: `b${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30 });
+    const r = await runner.trial({ requestId: `b${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30, envNames: [] });
     trial.push(performance.now() - t0);
     if (!r.ok) throw new Error(`trial not ok: ${r.findings.join("; ")}`);
     t0 = performance.now();

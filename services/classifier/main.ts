@@ -16,7 +16,8 @@ import { healthRpc, runService } from "../shared/skeleton.js";
 import { tierToEnum } from "../shared/tier.js";
 import { loadClassifierEngine } from "./load.js";
 import { undoPlan } from "./undo-plan.js";
-import type { Engine } from "./verdict.js";
+import type { Engine, Verdict } from "./verdict.js";
+import { envNamesProblem } from "../shared/env-names.js";
 
 interface State {
   engine: Engine;
@@ -27,7 +28,11 @@ interface State {
 function classify(req: ClassifyRequest, state: State, config: Config): ClassifyResponse {
   if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
   const source = req.source === Source.SOURCE_CLAUDE ? "claude" : "sudo";
-  const verdict = state.engine.classify({ command: req.command, cwd: req.cwd, host: config.host_id, source });
+  // Secret variables reach a root command only under credential-shaped names.
+  const envProblem = envNamesProblem(req.envNames);
+  const verdict: Verdict = envProblem
+    ? { tier: 4, rule: "env-secret-name", reason: `secret variable: ${envProblem}`, explicit: false, parts: [] }
+    : state.engine.classify({ command: req.command, cwd: req.cwd, host: config.host_id, source });
   const undoPaths = verdict.tier >= 1 && verdict.tier <= 3 ? undoPlan(req.command, req.cwd) : [];
   const attestation =
     verdict.tier === 4
@@ -35,7 +40,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
       : signDecision("classifier", state.key, {
           role: Role.ROLE_CLASSIFIER,
           requestId: req.requestId,
-          binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
+          binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames },
           tier: verdict.tier,
           policyDigest: state.engine.policyDigest,
           ttlS: config.decision_ttl_s,

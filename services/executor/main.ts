@@ -30,6 +30,7 @@ import { namedPackages, packageStates } from "./packages.js";
 import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
+import { envNamesProblem, MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { launchFor } from "./network.js";
 
 const ExecuteShape = z.object({
@@ -43,6 +44,8 @@ const ExecuteShape = z.object({
     .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
     .max(8),
   undoPaths: z.array(z.string().min(1).max(4096)).max(4096),
+  // Secret variables: names re-judged below, values capped; never journaled or logged.
+  env: z.record(z.string(), z.string().max(MAX_ENV_VALUE_BYTES).refine((v) => !v.includes("\0"))),
 });
 
 const RollbackShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
@@ -120,13 +123,16 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
   const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
+  const envNames = Object.keys(req.env).sort();
+  const envProblem = envNamesProblem(envNames);
+  if (envProblem) throw new CodedError("VETOED", `secret variable: ${envProblem}`);
   const { tier, nonces, byRole } = checkQuorum(req, state.pinned, state.replay);
   const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
   const who = account(req.runAs);
   const cwd = req.cwd || who.home || "/";
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
   const switchUser = isRoot() && who.uid !== process.getuid?.();
-  const spec = { shell: config.executor.shell, command: req.command, cwd, timeoutS: req.timeoutS, env: scrubbedEnv(who), ...(switchUser ? { user: { uid: who.uid, gid: who.gid } } : {}) };
+  const spec = { shell: config.executor.shell, command: req.command, cwd, timeoutS: req.timeoutS, env: { ...req.env, ...scrubbedEnv(who) }, ...(switchUser ? { user: { uid: who.uid, gid: who.gid } } : {}) };
   const launch = launchFor(spec, network, config.executor);
   const release = await state.gate.acquire();
   try {
@@ -135,7 +141,7 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packageStates(namedPackages(req.command))) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}) });
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
     log.info({ tier, network, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
     const result = await runCommand({
       ...spec,
@@ -174,7 +180,7 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
 await runService<State>({
   name: "executor",
   definition: ExecutorServiceService,
-  maxReceiveBytes: 64 * 1024,
+  maxReceiveBytes: 384 * 1024, // command, attestations, undo plan, up to 32 secret variables of 8 KiB
   maxSendBytes: 40 * 1024 * 1024,
   prepare,
   table: (state, config) => ({

@@ -63,7 +63,8 @@ export function verifyQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, Pi
 /** verifyQuorum, also returning the verified decisions by role. */
 export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { tier: TierNumber; byRole: ReadonlyMap<Role, Decision>; nonces: NonceEntry[] } {
   if (req.attestations.length === 0) throw new CodedError("ATTESTATION_MISSING", "no attestations");
-  const digest = commandDigest({ command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs });
+  // The secret variables' names are bound too: a gateway cannot add one to a vetted command.
+  const digest = commandDigest({ command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: Object.keys(req.env ?? {}) });
   const byRole = new Map<Role, Decision>();
   for (const att of req.attestations) {
     const d = checkOne(att, pinned, digest, req, now);

@@ -21,6 +21,8 @@ const ExecBody = z.object({
     .refine((c) => isAbsolute(c), "cwd must be an absolute path")
     .refine((c) => !c.includes("\0"), "cwd contains a NUL byte")
     .optional(),
+  // NAME → "vault://mount/path#field"; checked by secrets.ts (precheckEnvSecrets).
+  env_secrets: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type ExecRequest = z.infer<typeof ExecBody>;

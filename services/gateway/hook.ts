@@ -110,7 +110,7 @@ export class HookJudge {
     const cleanCwd = cwd.startsWith("/") && !cwd.includes("\0") ? cwd : "";
     let response;
     try {
-      response = await call(classifier, classifier.classify, { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE }, 2000);
+      response = await call(classifier, classifier.classify, { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE, envNames: [] }, 2000);
     } catch (err) {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: classifier unavailable");
       return { answer: preToolUseAnswer("deny", "agent-sudo: the classifier is unavailable, so Bash is blocked (fail closed)") };
@@ -131,7 +131,7 @@ export class HookJudge {
   async sessionStart(): Promise<HttpAnswer> {
     const { classifier } = this.clients;
     const probe = (command: string) =>
-      call(classifier, classifier.classify, { requestId: randomUUID(), command, cwd: "", host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE }, 2000);
+      call(classifier, classifier.classify, { requestId: randomUUID(), command, cwd: "", host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE, envNames: [] }, 2000);
     let context: string;
     try {
       const [safe, bad] = await Promise.all([probe("git status"), probe("rm -rf /")]);

@@ -16,6 +16,7 @@ import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import { executorFailure, failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
 import { planVerify, verifyOutcome } from "./verify-outcome.js";
+import { precheckEnvSecrets, redactSecrets, resolveEnvSecretsFromVault, secretsAnswer, SecretsError } from "./secrets.js";
 import { redeploySettingsFromEnv, triggerRedeploy, type RedeployResult } from "./redeploy.js";
 import type { Caller } from "./tokens.js";
 
@@ -37,7 +38,7 @@ export function effectiveCommand(command: string, callerRunAs: string): { comman
 
 interface Run {
   ctx: AuditContext;
-  binding: CommandBinding;
+  binding: CommandBinding & { envNames: string[] };
   body: ExecRequest;
   started: number;
   log: Logger;
@@ -56,14 +57,16 @@ export class ExecPipeline {
   async run(body: ExecRequest, caller: Caller): Promise<HttpAnswer> {
     const requestId = randomUUID();
     const { command, runAs } = effectiveCommand(body.command, caller.runAs);
-    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs };
-    const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: {} };
+    // Secret variables: their names are bound into every signer's digest; values never leave the request.
+    const envNames = body.env_secrets ? Object.keys(body.env_secrets).sort() : [];
+    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs, envNames };
+    const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: envNames.length > 0 ? { env_secrets: envNames } : {} };
     const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false };
     try {
       return await this.pipeline(run);
     } catch (err) {
       if (err instanceof AuditUnavailable) return { status: 503, body: { error: "unavailable", component: "audit" } };
-      const refusal = err instanceof Refusal ? err : undefined;
+      const refusal = err instanceof Refusal ? err : err instanceof SecretsError ? new Refusal(secretsAnswer(err, requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error") : undefined;
       if (!refusal) run.log.error({ err }, "pipeline failed");
       const answer = refusal?.answer ?? { status: 500, body: { error: "internal", request_id: requestId } };
       const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: answer.status, reason: answer.body.reason ?? answer.body.error } } as const;
@@ -125,6 +128,7 @@ export class ExecPipeline {
   }
 
   private async pipeline(run: Run): Promise<HttpAnswer> {
+    if (run.body.env_secrets) precheckEnvSecrets(run.body.env_secrets, this.config.secrets);
     const { verdict, tier } = await this.classify(run);
     const { requestId } = run.ctx;
     if (tier === 4 || !verdict.attestation) {
@@ -140,11 +144,13 @@ export class ExecPipeline {
     const tClassified = performance.now();
     const { attestations, undoPaths } = await this.gather(run, verdict, tier);
     run.ctx.evidence.signers = attestations.map((a) => a.signer);
+    // Resolved only for a command every signer has vetted, right before it runs.
+    const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
     const tIntent = performance.now();
     const { executor } = this.clients;
-    const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths };
+    const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths, env };
     const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw executorFailure(e, requestId, tier);
@@ -174,8 +180,8 @@ export class ExecPipeline {
       status: 200,
       body: {
         exit_code: result.exitCode,
-        output: Buffer.from(result.stdout).toString("utf8"),
-        stderr: Buffer.from(result.stderr).toString("utf8"),
+        output: redactSecrets(Buffer.from(result.stdout).toString("utf8"), env),
+        stderr: redactSecrets(Buffer.from(result.stderr).toString("utf8"), env),
         tier,
         request_id: requestId,
         duration_ms: durationMs,

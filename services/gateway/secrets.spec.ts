@@ -14,10 +14,10 @@ import {
   resolveEnvSecrets,
   resolveEnvSecretsFromVault,
   SecretsError,
-  SecretsSettingsSchema,
   type KvReader,
   type SecretsSettings,
 } from "./secrets.js";
+import { SecretsSettingsSchema } from "../shared/config.js";
 
 const DB_PASSWORD = "pw-Zq8!vault-only";
 const API_KEY = "ak-5b1f0e77c2";
@@ -90,7 +90,7 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
   it("off unless configured: SECRETS_DISABLED and no Vault traffic", async () => {
     const before = standIn.requests.length;
     const off = SecretsSettingsSchema.parse({});
-    const err = await failure(resolveEnvSecretsFromVault({ A: "vault://secret/agent-sudo/db#password" }, off));
+    const err = await failure(resolveEnvSecretsFromVault({ A_TOKEN: "vault://secret/agent-sudo/db#password" }, off));
     expect(err.code).toBe("SECRETS_DISABLED");
     expect(standIn.requests.length).toBe(before);
     expect(() => SecretsSettingsSchema.parse({ enabled: true })).toThrow(/needs secrets.vault/);
@@ -98,28 +98,28 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
 
   it("stand-in: a reference outside `allowed` is refused before it is read", async () => {
     const before = standIn.requests.length;
-    const err = await failure(resolveEnvSecretsFromVault({ T: "vault://secret/other/team#token" }, settings(standIn.addr)));
+    const err = await failure(resolveEnvSecretsFromVault({ T_TOKEN: "vault://secret/other/team#token" }, settings(standIn.addr)));
     expect(err.code).toBe("SECRET_NOT_ALLOWED");
     expect(standIn.requests.slice(before).some((r) => r.path.includes("/data/"))).toBe(false);
   });
 
   it("stand-in: a missing secret or field names the variable and the reference, never a value", async () => {
     const s = settings(standIn.addr);
-    const a = await failure(resolveEnvSecretsFromVault({ X: "vault://secret/agent-sudo/nope#k" }, s));
+    const a = await failure(resolveEnvSecretsFromVault({ X_KEY: "vault://secret/agent-sudo/nope#k" }, s));
     expect(a.code).toBe("SECRET_NOT_FOUND");
-    expect(a.message).toContain("env_secrets.X: vault://secret/agent-sudo/nope#k");
-    const b = await failure(resolveEnvSecretsFromVault({ OK: "vault://secret/agent-sudo/api#key", Y: "vault://secret/agent-sudo/db#user" }, s));
-    expect(b.message).toMatch(/env_secrets.Y: .* no field user/);
+    expect(a.message).toContain("env_secrets.X_KEY: vault://secret/agent-sudo/nope#k");
+    const b = await failure(resolveEnvSecretsFromVault({ OK_KEY: "vault://secret/agent-sudo/api#key", Y_PASSWORD: "vault://secret/agent-sudo/db#user" }, s));
+    expect(b.message).toMatch(/env_secrets.Y_PASSWORD: .* no field user/);
     expect(b.message).not.toContain(API_KEY);
     expect(b.message).not.toContain(DB_PASSWORD);
-    const c = await failure(resolveEnvSecretsFromVault({ P: "vault://secret/agent-sudo/db#port" }, s));
+    const c = await failure(resolveEnvSecretsFromVault({ P_PASSWORD: "vault://secret/agent-sudo/db#port" }, s));
     expect(c.message).toMatch(/is a number, not a string/);
     expect(c.message).not.toContain("5432");
   });
 
   it("Vault down → SECRETS_UNAVAILABLE with a clear cause", async () => {
     const port = await closedPort();
-    const err = await failure(resolveEnvSecretsFromVault({ A: "vault://secret/agent-sudo/db#password" }, settings(`http://127.0.0.1:${port}`)));
+    const err = await failure(resolveEnvSecretsFromVault({ A_TOKEN: "vault://secret/agent-sudo/db#password" }, settings(`http://127.0.0.1:${port}`)));
     expect(err.code).toBe("SECRETS_UNAVAILABLE");
     expect(err.message).toContain(`Vault unreachable at http://127.0.0.1:${port}`);
   });
@@ -127,13 +127,14 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
   it.each([
     [{ LD_PRELOAD: "vault://secret/a/b#c" }, /steers the loader/],
     [{ PATH: "vault://secret/a/b#c" }, /steers the loader/],
-    [{ BASH_FUNC_x: "vault://secret/a/b#c" }, /a name is A-Z/],
-    [{ lower: "vault://secret/a/b#c" }, /a name is A-Z/],
-    [{ A: "vault://secret/a/../b#c" }, /is not vault:\/\/mount\/path#field/],
-    [{ A: "vault://secret#c" }, /is not vault:/],
-    [{ A: "vault://secret/a/b" }, /is not vault:/],
-    [{ A: "bitwarden://item" }, /is not vault:/],
-    [{ A: 7 }, /must be a string/],
+    [{ BASH_FUNC_x: "vault://secret/a/b#c" }, /is not a variable name/],
+    [{ lower: "vault://secret/a/b#c" }, /is not a variable name/],
+    [{ DEBUG: "vault://secret/a/b#c" }, /not named like a credential/],
+    [{ A_TOKEN: "vault://secret/a/../b#c" }, /is not vault:\/\/mount\/path#field/],
+    [{ A_TOKEN: "vault://secret#c" }, /is not vault:/],
+    [{ A_TOKEN: "vault://secret/a/b" }, /is not vault:/],
+    [{ A_TOKEN: "bitwarden://item" }, /is not vault:/],
+    [{ A_TOKEN: 7 }, /must be a string/],
     [["A"], /must be an object/],
   ])("refuses malformed env_secrets %j", (refs, message) => {
     expect(() => parseSecretRefs(refs)).toThrow(message);
@@ -147,14 +148,14 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
         return { u: "user", p: "pass" };
       },
     };
-    const v = await resolveEnvSecrets({ U: "vault://kv/app#u", P: "vault://kv/app#p" }, reader, "any");
-    await expect(resolveEnvSecrets({ U: "vault://kv/app#u" }, reader, [])).rejects.toThrow(/outside the references/);
-    expect({ ...v }).toEqual({ U: "user", P: "pass" });
+    const v = await resolveEnvSecrets({ U_TOKEN: "vault://kv/app#u", P_PASSWORD: "vault://kv/app#p" }, reader, "any");
+    await expect(resolveEnvSecrets({ U_TOKEN: "vault://kv/app#u" }, reader, [])).rejects.toThrow(/outside the references/);
+    expect({ ...v }).toEqual({ U_TOKEN: "user", P_PASSWORD: "pass" });
     expect(reads).toEqual(["kv/app"]);
   });
 
   it("allowed prefixes: a trailing / is a directory, otherwise an exact path or its children", () => {
-    const [ref] = parseSecretRefs({ A: "vault://secret/agent-sudo/db#password" });
+    const [ref] = parseSecretRefs({ A_TOKEN: "vault://secret/agent-sudo/db#password" });
     expect(isAllowed(ref!, ["vault://secret/agent-sudo/"])).toBe(true);
     expect(isAllowed(ref!, ["vault://secret/agent-sudo"])).toBe(true);
     expect(isAllowed(ref!, ["vault://secret/agent"])).toBe(false);
@@ -162,7 +163,7 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
   });
 
   it("names() lists variable names only; redactSecrets scrubs values from output", () => {
-    expect(names({ B: "vault://x/y#z", A: "vault://x/y#w" })).toEqual(["A", "B"]);
+    expect(names({ B_TOKEN: "vault://x/y#z", A_TOKEN: "vault://x/y#w" })).toEqual(["A_TOKEN", "B_TOKEN"]);
     expect(redactSecrets(`connect ${DB_PASSWORD} and ${API_KEY}${API_KEY}`, { DB_PASSWORD, API_KEY })).toBe(
       "connect [redacted:DB_PASSWORD] and [redacted:API_KEY][redacted:API_KEY]",
     );

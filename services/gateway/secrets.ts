@@ -16,24 +16,18 @@
 // secret in is which callers may reference it (`allowed`) and the Vault
 // policy of the gateway's AppRole.
 //
+// Which names may carry a secret: services/shared/env-names.ts (the same
+// check the classifier, the concurrence and the executor make).
+//
 // `vault://secret/app#key` and `vault://secret/data/app#key` both mean mount
 // `secret`, path `app` (the second is the API path as Vault's docs print it).
 import { inspect } from "node:util";
-import { z } from "zod";
-import { kv2Read, VaultError, type VaultClient, type VaultSettings, VaultSettingsSchema, withVaultToken } from "../shared/vault-transit.js";
+import type { Config } from "../shared/config.js";
+import { envNameProblem, MAX_ENV_SECRETS } from "../shared/env-names.js";
+import { kv2Read, VaultError, type VaultClient, type VaultSettings, withVaultToken } from "../shared/vault-transit.js";
 
-/** The `secrets` config block proposed for services/shared/config.ts. */
-export const SecretsSettingsSchema = z
-  .object({
-    enabled: z.boolean().default(false),
-    /** Reference prefixes callers may name, e.g. "vault://secret/agent-sudo/". Empty: none. */
-    allowed: z.array(z.string().regex(/^vault:\/\/[A-Za-z0-9._/-]+$/)).max(64).default([]),
-    vault: VaultSettingsSchema.optional(),
-  })
-  .strict()
-  .refine((s) => !s.enabled || s.vault !== undefined, { message: "secrets.enabled needs secrets.vault" });
-
-export type SecretsSettings = z.infer<typeof SecretsSettingsSchema>;
+/** The `secrets` config block (services/shared/config.ts). */
+export type SecretsSettings = Config["secrets"];
 
 export type SecretsErrorCode = "SECRETS_DISABLED" | "SECRET_REF_INVALID" | "SECRET_NOT_ALLOWED" | "SECRET_NOT_FOUND" | "SECRETS_UNAVAILABLE";
 
@@ -48,16 +42,8 @@ export class SecretsError extends Error {
   }
 }
 
-const NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
-/** Names that change how the loader, the shell or common runtimes behave. */
-const FORBIDDEN_NAMES = new Set([
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "IFS", "ENV", "BASH_ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
-  "CDPATH", "GLOBIGNORE", "TMPDIR", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5LIB", "PERL5OPT", "RUBYOPT",
-  "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "SUDO_ASKPASS",
-]);
-const FORBIDDEN_PREFIXES = ["LD_", "BASH_FUNC_", "DYLD_"];
 const REF = /^vault:\/\/([A-Za-z0-9_-][A-Za-z0-9._-]*)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*)#([A-Za-z0-9_.-]{1,128})$/;
-export const MAX_SECRETS = 32;
+export const MAX_SECRETS = MAX_ENV_SECRETS;
 
 export interface SecretRef {
   name: string;
@@ -73,10 +59,8 @@ export function parseSecretRefs(refs: unknown): SecretRef[] {
   const entries = Object.entries(refs as Record<string, unknown>);
   if (entries.length > MAX_SECRETS) throw new SecretsError("SECRET_REF_INVALID", `env_secrets: at most ${MAX_SECRETS} names`);
   return entries.map(([name, ref]) => {
-    if (!NAME.test(name)) throw new SecretsError("SECRET_REF_INVALID", `env_secrets.${name.slice(0, 64)}: a name is A-Z, 0-9, _ (not starting with a digit), at most 64`);
-    if (FORBIDDEN_NAMES.has(name) || FORBIDDEN_PREFIXES.some((p) => name.startsWith(p))) {
-      throw new SecretsError("SECRET_REF_INVALID", `env_secrets.${name}: this name steers the loader or the shell and cannot carry a secret`);
-    }
+    const problem = envNameProblem(name);
+    if (problem) throw new SecretsError("SECRET_REF_INVALID", `env_secrets.${name.slice(0, 64)}: ${problem}; it cannot carry a secret`);
     if (typeof ref !== "string") throw new SecretsError("SECRET_REF_INVALID", `env_secrets.${name}: the reference must be a string`);
     const m = REF.exec(ref);
     if (!m || ref.split("/").some((seg) => seg === "." || seg === "..")) {
@@ -165,6 +149,32 @@ export async function resolveEnvSecretsFromVault(refs: Record<string, string>, s
     if (err instanceof SecretsError) throw err;
     throw new SecretsError("SECRETS_UNAVAILABLE", err instanceof Error ? err.message : "Vault unavailable");
   }
+}
+
+/**
+ * What /exec can check before classifying: the feature is on, every name and
+ * reference is well formed, every reference is one this gateway may resolve.
+ * No Vault traffic. Throws SecretsError.
+ */
+export function precheckEnvSecrets(refs: unknown, settings: SecretsSettings): void {
+  if (!settings.enabled || !settings.vault) throw new SecretsError("SECRETS_DISABLED", "env_secrets is not enabled on this gateway (config secrets.enabled)");
+  for (const r of parseSecretRefs(refs)) {
+    if (!isAllowed(r, settings.allowed)) throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref} is outside the references this gateway may resolve`);
+  }
+}
+
+const SECRETS_HTTP: Record<SecretsErrorCode, { status: number; error: string }> = {
+  SECRETS_DISABLED: { status: 400, error: "bad_request" },
+  SECRET_REF_INVALID: { status: 400, error: "bad_request" },
+  SECRET_NOT_FOUND: { status: 400, error: "bad_request" },
+  SECRET_NOT_ALLOWED: { status: 403, error: "refused" },
+  SECRETS_UNAVAILABLE: { status: 503, error: "unavailable" },
+};
+
+/** The HTTP answer for a SecretsError: names and references only, never a value. */
+export function secretsAnswer(err: SecretsError, requestId: string): { status: number; body: Record<string, unknown> } {
+  const { status, error } = SECRETS_HTTP[err.code];
+  return { status, body: { error, code: err.code, details: err.message, request_id: requestId, ...(status === 503 ? { component: "vault" } : {}) } };
 }
 
 /** Replace every secret value found in `text` by [redacted:NAME], longest values first. */

@@ -35,14 +35,14 @@ import type { Config } from "../shared/config.js";
 import { loadPrivateKey } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot, lookupUser } from "../shared/privilege.js";
-import { command, cwd, requestId, runAs } from "../shared/shapes.js";
+import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
 import { MAX_TOUCHED } from "./report.js";
 import { startLauncher } from "./privsep.js";
 import { loadSandboxSettings } from "./settings.js";
 import { TrialRunner, type Driver } from "./trial.js";
 
-const TrialShape = z.object({ requestId, command, cwd, host: z.string().min(1).max(64), runAs, timeoutS: z.number().int().min(1).max(3600) });
+const TrialShape = z.object({ requestId, command, cwd, host: z.string().min(1).max(64), runAs, timeoutS: z.number().int().min(1).max(3600), envNames });
 
 interface State {
   runner: TrialRunner;

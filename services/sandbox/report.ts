@@ -80,7 +80,7 @@ export function buildReport(req: TrialRequest, o: TrialOutcome, rules: { forbidd
     attestation: signDecision("sandbox", key, {
       role: Role.ROLE_SANDBOX,
       requestId: req.requestId,
-      binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
+      binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames ?? [] },
       tier: 2,
       ttlS,
       trialOk: ok,

@@ -10,16 +10,21 @@ export interface CommandBinding {
   cwd: string;
   host: string;
   runAs: string;
+  /** Names of the secret environment variables the command is given (env_secrets); values are never bound. */
+  envNames?: readonly string[];
 }
 
 /**
  * sha256 over a domain tag and length-prefixed UTF-8 fields, so no two
- * different (command, cwd, host, run_as) tuples can share an encoding.
+ * different (command, cwd, host, run_as[, env names]) tuples can share an
+ * encoding. A command given secret variables binds their sorted names under
+ * its own tag (v2), so no signer's decision for the bare command fits it.
  */
 export function commandDigest(b: CommandBinding): Buffer {
   const hash = createHash("sha256");
-  hash.update("agent-sudo/command/v1\0");
-  for (const field of [b.command, b.cwd, b.host, b.runAs]) {
+  const names = [...(b.envNames ?? [])].sort();
+  hash.update(names.length > 0 ? "agent-sudo/command/v2\0" : "agent-sudo/command/v1\0");
+  for (const field of [b.command, b.cwd, b.host, b.runAs, ...(names.length > 0 ? [names.join("\n")] : [])]) {
     const bytes = Buffer.from(field, "utf8");
     const len = Buffer.alloc(4);
     len.writeUInt32BE(bytes.length);

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { VaultSettingsSchema } from "./vault-settings.js";
 
 export const SERVICES = ["executor", "classifier", "concurrence", "sandbox", "breaker", "gateway"] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -15,6 +16,19 @@ export type HostId = (typeof HOST_IDS)[number];
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
+
+/**
+ * Secrets by reference on /exec (env_secrets): off unless enabled, and only
+ * references under `allowed` (e.g. "vault://secret/agent-sudo/").
+ */
+export const SecretsSettingsSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    allowed: z.array(z.string().regex(/^vault:\/\/[A-Za-z0-9._/-]+$/)).max(64).default([]),
+    vault: VaultSettingsSchema.optional(),
+  })
+  .strict()
+  .refine((v) => !v.enabled || v.vault !== undefined, { message: "secrets.enabled needs secrets.vault" });
 
 const ConfigFile = z
   .object({
@@ -96,6 +110,7 @@ const ConfigFile = z
       })
       .strict()
       .default({ verify_enforce: false }),
+    secrets: SecretsSettingsSchema.default({ enabled: false, allowed: [] }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
   })

@@ -13,6 +13,8 @@ export const cwd = z
   .max(4096)
   .refine((c) => c === "" || isAbsolute(c), "cwd must be absolute");
 export const runAs = z.string().max(64).regex(/^$|^[a-z_][a-z0-9_-]*\$?$/);
+/** Names of secret variables a command is given (judged by env-names.ts where it matters). */
+export const envNames = z.array(z.string().max(64)).max(32);
 
 export const ClassifyShape = z.object({
   requestId,
@@ -21,4 +23,5 @@ export const ClassifyShape = z.object({
   host: z.string().min(1).max(64),
   runAs,
   source: z.number().int(),
+  envNames,
 });

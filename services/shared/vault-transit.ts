@@ -14,21 +14,9 @@ import { readFileSync, statSync } from "node:fs";
 import NodeVault from "node-vault";
 import { z } from "zod";
 
-/** The `vault` block of the policy config (proposed for services/shared/config.ts). */
-export const VaultSettingsSchema = z
-  .object({
-    addr: z.string().url().refine((u) => /^https?:\/\//.test(u), "addr must be an http(s) URL"),
-    role_id_file: z.string().startsWith("/"),
-    secret_id_file: z.string().startsWith("/"),
-    approle_mount: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/).default("approle"),
-    transit_mount: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/).default("transit"),
-    transit_key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/).default("agent-sudo-policy"),
-    ca_file: z.string().startsWith("/").optional(),
-    timeout_ms: z.number().int().min(100).max(60_000).default(5_000),
-  })
-  .strict();
+import { VaultSettingsSchema, type VaultSettings } from "./vault-settings.js";
 
-export type VaultSettings = z.infer<typeof VaultSettingsSchema>;
+export { VaultSettingsSchema, type VaultSettings };
 
 /**
  * Until the config keys land: AGENT_SUDO_VAULT_ADDR, _ROLE_ID_FILE,

@@ -316,6 +316,7 @@ const baseRequest = (attestations: Attestation[]): ExecuteRequest => ({
   timeoutS: 10,
   attestations,
   undoPaths: [],
+  env: {},
 });
 
 const signerName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom<string>(...SIGNERS) }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) });

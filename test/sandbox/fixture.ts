@@ -52,7 +52,7 @@ export async function startSandbox(): Promise<Sandbox> {
     home,
     runner,
     handle,
-    trial: (command, opts = {}) => runner.trial({ requestId: `t${n++}`, command, cwd: opts.cwd ?? "/", host: "primary", runAs: opts.runAs ?? "", timeoutS: opts.timeoutS ?? 60 }),
+    trial: (command, opts = {}) => runner.trial({ requestId: `t${n++}`, command, cwd: opts.cwd ?? "/", host: "primary", runAs: opts.runAs ?? "", timeoutS: opts.timeoutS ?? 60, envNames: [] }),
     stop() {
       handle.stop();
       rmSync(home, { recursive: true, force: true });

@@ -37,7 +37,7 @@ const recordedLines = () => readFileSync(recorded, "utf8").split("\n").filter(Bo
 
 function request(command: string, over: Partial<ExecuteRequest> = {}): ExecuteRequest {
   seq++;
-  return { requestId: `atk-${process.pid}-${seq}`, command, cwd: "/tmp", host: HOST, runAs: "", timeoutS: 10, attestations: [], undoPaths: [], ...over };
+  return { requestId: `atk-${process.pid}-${seq}`, command, cwd: "/tmp", host: HOST, runAs: "", timeoutS: 10, attestations: [], undoPaths: [], env: {}, ...over };
 }
 
 /** What an honest signer would sign for `req` (its binding, unless overridden). */

@@ -45,7 +45,7 @@ describe.skipIf(!root)("executor egress", () => {
     // The flag counts only in the classifier's decision: a lease that carries it grants nothing.
     if (grant.leaseNetwork) attestations.push(signDecision("breaker", loadPrivateKey(keys, "breaker"), { role: Role.ROLE_BREAKER, requestId, binding, tier, ttlS: 10, network: true }));
     return new Promise((resolve, reject) =>
-      client.execute({ requestId, ...binding, timeoutS: 10, attestations, undoPaths: [] }, (err, res) => {
+      client.execute({ requestId, ...binding, timeoutS: 10, attestations, undoPaths: [], env: {} }, (err, res) => {
         client.close();
         if (err) reject(err);
         else resolve(res);

@@ -18,6 +18,7 @@ import type { ClassifyRequest, ClassifyResponse } from "../../../proto/gen/agent
 import { Role } from "../../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { signDecision } from "../../shared/attestation.js";
 import type { Config } from "../../shared/config.js";
+import { envNamesProblem } from "../../shared/env-names.js";
 import { CodedError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/log.js";
 import { loadPrivateKey } from "../../shared/keys.js";
@@ -43,7 +44,8 @@ function ownDigest(): Buffer {
 
 function concur(req: ClassifyRequest, state: State, config: Config, log: Logger): ClassifyResponse {
   if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
-  const verdict = judgeCommand(req.command, concurrenceContext(config, req));
+  const envProblem = envNamesProblem(req.envNames);
+  const verdict = envProblem ? { tier: 4 as const, reason: `secret variable: ${envProblem}` } : judgeCommand(req.command, concurrenceContext(config, req));
   log.info({ tier: verdict.tier, reason: verdict.reason }, "concurrence judged");
   const rule = `concurrence:${verdict.tier === 4 ? "refuse" : `tier-${verdict.tier}`}`;
   return {
@@ -64,7 +66,7 @@ function concur(req: ClassifyRequest, state: State, config: Config, log: Logger)
         : signDecision("concurrence", state.key, {
             role: Role.ROLE_CONCURRENCE,
             requestId: req.requestId,
-            binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs },
+            binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames },
             tier: verdict.tier,
             policyDigest: state.digest,
             ttlS: config.decision_ttl_s,

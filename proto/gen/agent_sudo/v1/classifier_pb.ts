@@ -42,6 +42,12 @@ export interface ClassifyRequest {
   host: string;
   runAs: string;
   source: Source;
+  /**
+   * Names of the secret environment variables the command will be given
+   * (env_secrets; never values). Bound into the command digest; a name that
+   * is not credential-shaped makes the command tier 4.
+   */
+  envNames: string[];
 }
 
 export interface ClassifyResponse {
@@ -70,7 +76,7 @@ export interface ClassifyResponse {
 }
 
 function createBaseClassifyRequest(): ClassifyRequest {
-  return { requestId: "", command: "", cwd: "", host: "", runAs: "", source: 0 };
+  return { requestId: "", command: "", cwd: "", host: "", runAs: "", source: 0, envNames: [] };
 }
 
 export const ClassifyRequest: MessageFns<ClassifyRequest> = {
@@ -92,6 +98,9 @@ export const ClassifyRequest: MessageFns<ClassifyRequest> = {
     }
     if (message.source !== 0) {
       writer.uint32(48).int32(message.source);
+    }
+    for (const v of message.envNames) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -157,6 +166,14 @@ export const ClassifyRequest: MessageFns<ClassifyRequest> = {
             message.source = reader.int32() as any;
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.envNames.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -180,6 +197,7 @@ export const ClassifyRequest: MessageFns<ClassifyRequest> = {
     message.host = object.host ?? "";
     message.runAs = object.runAs ?? "";
     message.source = object.source ?? 0;
+    message.envNames = object.envNames?.map((e) => e) || [];
     return message;
   },
 };

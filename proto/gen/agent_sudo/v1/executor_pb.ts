@@ -40,6 +40,17 @@ export interface ExecuteRequest {
    * trial's touched_digest).
    */
   undoPaths: string[];
+  /**
+   * Secret environment variables (env_secrets, resolved by the gateway).
+   * Their names must be bound in every attestation's command digest; the
+   * values are set in the command's environment and never journaled or logged.
+   */
+  env: { [key: string]: string };
+}
+
+export interface ExecuteRequest_EnvEntry {
+  key: string;
+  value: string;
 }
 
 export interface ExecuteResponse {
@@ -68,7 +79,17 @@ export interface RollbackResponse {
 }
 
 function createBaseExecuteRequest(): ExecuteRequest {
-  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, attestations: [], undoPaths: [] };
+  return {
+    requestId: "",
+    command: "",
+    cwd: "",
+    host: "",
+    runAs: "",
+    timeoutS: 0,
+    attestations: [],
+    undoPaths: [],
+    env: {},
+  };
 }
 
 export const ExecuteRequest: MessageFns<ExecuteRequest> = {
@@ -97,6 +118,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     for (const v of message.undoPaths) {
       writer.uint32(66).string(v!);
     }
+    globalThis.Object.entries(message.env).forEach(([key, value]: [string, string]) => {
+      ExecuteRequest_EnvEntry.encode({ key: key as any, value }, writer.uint32(74).fork()).join();
+    });
     return writer;
   },
 
@@ -177,6 +201,17 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.undoPaths.push(reader.string());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            const entry9 = ExecuteRequest_EnvEntry.decode(reader, reader.uint32());
+            if (entry9.value !== undefined) {
+              message.env[entry9.key] = entry9.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -202,6 +237,82 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.timeoutS = object.timeoutS ?? 0;
     message.attestations = object.attestations?.map((e) => Attestation.fromPartial(e)) || [];
     message.undoPaths = object.undoPaths?.map((e) => e) || [];
+    message.env = (globalThis.Object.entries(object.env ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseExecuteRequest_EnvEntry(): ExecuteRequest_EnvEntry {
+  return { key: "", value: "" };
+}
+
+export const ExecuteRequest_EnvEntry: MessageFns<ExecuteRequest_EnvEntry> = {
+  encode(message: ExecuteRequest_EnvEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteRequest_EnvEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteRequest_EnvEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteRequest_EnvEntry>, I>>(base?: I): ExecuteRequest_EnvEntry {
+    return ExecuteRequest_EnvEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteRequest_EnvEntry>, I>>(object: I): ExecuteRequest_EnvEntry {
+    const message = createBaseExecuteRequest_EnvEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };

@@ -33,6 +33,11 @@ export interface TrialRequest {
   host: string;
   runAs: string;
   timeoutS: number;
+  /**
+   * Names of the secret variables the real run gets (bound into the digest;
+   * the trial runs without their values).
+   */
+  envNames: string[];
 }
 
 export interface TrialReport {
@@ -48,7 +53,7 @@ export interface TrialReport {
 }
 
 function createBaseTrialRequest(): TrialRequest {
-  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0 };
+  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, envNames: [] };
 }
 
 export const TrialRequest: MessageFns<TrialRequest> = {
@@ -70,6 +75,9 @@ export const TrialRequest: MessageFns<TrialRequest> = {
     }
     if (message.timeoutS !== 0) {
       writer.uint32(48).uint32(message.timeoutS);
+    }
+    for (const v of message.envNames) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -135,6 +143,14 @@ export const TrialRequest: MessageFns<TrialRequest> = {
             message.timeoutS = reader.uint32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.envNames.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -158,6 +174,7 @@ export const TrialRequest: MessageFns<TrialRequest> = {
     message.host = object.host ?? "";
     message.runAs = object.runAs ?? "";
     message.timeoutS = object.timeoutS ?? 0;
+    message.envNames = object.envNames?.map((e) => e) || [];
     return message;
   },
 };
