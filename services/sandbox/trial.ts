@@ -1,4 +1,5 @@
 // One trial, whatever the driver: live-service commands are skipped;
+// package installs are trialled as their simulation (dry-run.ts);
 // static validation runs beside the driver's run; gaps go to the host's
 // rebuild manifest and, when the driver can fill them, the trial is retried
 // once; the outcome is judged and signed (report.ts). Every failure of the
@@ -11,6 +12,7 @@ import { liveService } from "./live-service.js";
 import { buildReport, MAX_TOUCHED, notRun, type TrialOutcome } from "./report.js";
 import type { SandboxSettings } from "./settings.js";
 import { forbiddenWrites, shellcheck } from "./static.js";
+import { dryRunForm } from "./dry-run.js";
 
 export interface DriverInput {
   host: string;
@@ -70,7 +72,9 @@ export class TrialRunner {
     if (refusal) return notRun(refusal);
 
     const started = performance.now();
-    const input: DriverInput = { host: req.host, command: req.command, cwd: req.cwd, runAs: req.runAs, timeoutS: Math.min(req.timeoutS || settings.max_timeout_s, settings.max_timeout_s) };
+    // A command that downloads is trialled as its simulation (dry-run.ts): the trial has no network.
+    const form = dryRunForm(req.command);
+    const input: DriverInput = { host: req.host, command: form ?? req.command, cwd: req.cwd, runAs: req.runAs, timeoutS: Math.min(req.timeoutS || settings.max_timeout_s, settings.max_timeout_s) };
     const staticCheck = shellcheck(req.command, this.ctx.shellcheckBin);
     const forbiddenText = forbiddenWrites(req.command, settings.forbidden, settings.masks);
     let run: DriverRun;
@@ -101,7 +105,7 @@ export class TrialRunner {
       truncated: run.truncated || run.changes.length > MAX_TOUCHED,
       changes: run.changes.slice(0, MAX_TOUCHED),
       staticErrors: st.errors,
-      staticWarnings: st.warnings,
+      staticWarnings: form ? [...st.warnings, `trialled as its dry-run form: ${form}`] : st.warnings,
       forbiddenText,
       gaps,
       repeatedGaps,

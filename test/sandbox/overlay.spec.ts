@@ -47,6 +47,22 @@ describe.skipIf(!canRun)("overlay driver: trials on a copy-on-write mirror of th
     expect(existsSync("/etc/agent-sudo-trial-test")).toBe(false);
   });
 
+  it("a package install is trialled as its simulation (no network in a trial) and passes; the host's packages are unchanged", async () => {
+    const dpkg = () => execFileSync("dpkg-query", ["-W", "-f", "${Package} ${Version}\\n"], { encoding: "utf8" });
+    const packagesBefore = dpkg();
+    const r = await sbx.trial("apt-get install -y bash");
+    expect(r.ok, r.findings.join("; ")).toBe(true);
+    expect(r.findings).toContain("trialled as its dry-run form: apt-get -s install -y bash");
+    expect(Buffer.from(r.stdout).toString()).toMatch(/bash is already the newest version|^Inst bash /m);
+    expect(dpkg()).toBe(packagesBefore);
+  });
+
+  it("an install that turns the simulation off is trialled as written, and fails without network", async () => {
+    const r = await sbx.trial(`apt-get install --no-simulate -y ${absentPackage()}`, { timeoutS: 120 });
+    expect(r.ok).toBe(false);
+    expect(r.findings.join("; ")).not.toContain("dry-run form");
+  });
+
   it("a deleted file is reported deleted (whiteout), and the host still has it", async () => {
     const r = await sbx.trial("rm /etc/hostname");
     expect(r.ok).toBe(true);
@@ -115,14 +131,15 @@ describe.skipIf(!canRun)("overlay driver: trials on a copy-on-write mirror of th
     });
   });
 
-  it("apt-get install without network is not ok, with a gap, and the host is untouched", async () => {
-    const pkg = absentPackage();
+  it("apt-get install of a package the mirror cannot locate is not ok (its simulation fails), with a gap, and the host is untouched", async () => {
+    const pkg = "agent-sudo-no-such-package";
     const r = await sbx.trial(`apt-get install -y ${pkg}`, { timeoutS: 120 });
     expect(r.ok).toBe(false);
+    expect(r.findings).toContain(`trialled as its dry-run form: apt-get -s install -y ${pkg}`);
     expect(r.gaps).toContain(`package ${pkg}`);
     const manifest = readFileSync(`${sbx.home}/state/sandbox/primary.gaps`, "utf8");
     expect(manifest).toContain(`package ${pkg}\n`);
-    expect(() => execFileSync("dpkg-query", ["-W", "-f=${Status}", pkg], { stdio: "pipe" })).toThrow();
+    expect(() => execFileSync("dpkg-query", ["-W", "-f=${Status}", absentPackage()], { stdio: "pipe" })).toThrow();
   }, 150_000);
 
   it("runs as the run-as user, with host ownership", async () => {

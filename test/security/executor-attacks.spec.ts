@@ -263,10 +263,10 @@ describe("the executor's RPC surface", () => {
     expect(recordedLines()).not.toContain("echo hi");
   });
 
-  it("refuses an oversized request (> 64 KiB) with RESOURCE_EXHAUSTED and stays up", async () => {
+  it("refuses an oversized request (> 384 KiB: command, quorum, undo plan and secret variables fit below) with RESOURCE_EXHAUSTED and stays up", async () => {
     const before = await health();
     expect(before?.ok).toBe(true);
-    const req = signed(request(`echo ${"A".repeat(70 * 1024)}`), 0);
+    const req = signed(request(`echo ${"A".repeat(400 * 1024)}`), 0);
     const { err, res } = await execute(req);
     expect(res).toBeUndefined();
     expect(err?.code).toBe(status.RESOURCE_EXHAUSTED);

@@ -102,10 +102,13 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
 /**
  * What the rules behind the parts grant. Network only when every part was
  * decided by a rule flagged `network` (a part raised by the effect analysis
- * or a heuristic names no such rule, so the whole command gets none).
+ * or a heuristic names no such rule, so the whole command gets none); plain
+ * assignments (tier 0 "shell-variable" parts) are neutral.
  */
 function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>): Verdict {
-  const found = v.parts.map((p) => attrs.get(p.rule));
+  // A plain assignment (`DEBIAN_FRONTEND=noninteractive apt-get …`) is its own part and grants nothing itself.
+  const deciding = v.parts.filter((p) => p.rule !== "shell-variable");
+  const found = deciding.map((p) => attrs.get(p.rule));
   const network = v.tier < 4 && found.length > 0 && found.every((a) => a?.network === true);
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
   const out: VerdictAttrs = { network, verify: unique(found.map((a) => a?.verify)), redeploy: unique(found.map((a) => a?.redeploy)) };

@@ -107,12 +107,15 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
   let f = find(u.floor, u.rule, u.reason, text);
   const inner: Context = { ...ctx, policy: u.policy ?? ctx.policy, remote: ctx.remote || (u.remote ?? false) };
+  // A wrapper that switches policy (sudo → SUDO.md) never lowers the tier the
+  // outer policy would give the same command: both judge, the worse stands.
+  const contexts = inner.policy === ctx.policy ? [inner] : [inner, { ...inner, policy: ctx.policy }];
   for (const argv of u.inner) {
     if (argv.length === 0) continue;
     const sub: SimpleCommand = { words: argv, assigns: [], redirects: [], stdin: cmd.stdin, source: renderArgv(argv) };
-    f = deeper(f, judgeArgv(argv, sub, inner, j));
+    f = deeper(f, contexts.map((c) => judgeArgv(argv, sub, c, j)).reduce((a, b) => worse(a, b)));
   }
-  for (const code of u.code) f = deeper(f, j.judgeCode(code, { ...inner, depth: ctx.depth + 1 }));
+  for (const code of u.code) f = deeper(f, contexts.map((c) => j.judgeCode(code, { ...c, depth: ctx.depth + 1 })).reduce((a, b) => worse(a, b)));
   for (const code of u.opaque) {
     const hit = scanCode(j.vetoes, code);
     if (hit) f = worse(f, find(4, hit.id, `code contains: ${hit.rationale}`, text));

@@ -241,13 +241,25 @@ function unknownPipe(): StdinSource {
 const EMITTERS = new Set(["echo", "printf"]);
 
 /** What a stage writes to the pipe, when it is literal text (echo/printf args, cat of a heredoc). */
+/** `sudo -u x echo …`, `env A=b printf …`, `nice echo …`: the words from the program a pass-through wrapper runs. */
+function throughWrappers(words: readonly Word[]): readonly Word[] {
+  let w = words;
+  while (PASS_THROUGH.has(w[0]?.text ?? "")) {
+    w = w.slice(1);
+    while (w[0] && (w[0].text.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0].text) || /^\d+(\.\d+)?[smhd]?$/.test(w[0].text))) w = w.slice(1);
+  }
+  return w;
+}
+const PASS_THROUGH = new Set(["sudo", "doas", "run0", "env", "nice", "nohup", "stdbuf", "timeout", "command", "exec", "builtin"]);
+
 function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSource {
-  const name = cmd.words[0]?.text ?? "";
+  const words = throughWrappers(cmd.words);
+  const name = words[0]?.text ?? "";
   if (EMITTERS.has(name)) {
-    const args = cmd.words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
+    const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
     return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
   }
-  if (name === "cat" && cmd.words.length === 1 && input && input.kind !== "pipe") {
+  if (name === "cat" && words.length === 1 && input && input.kind !== "pipe") {
     return { kind: "pipe", text: input.text, dynamic: input.dynamic };
   }
   return unknownPipe();

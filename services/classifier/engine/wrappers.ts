@@ -57,7 +57,15 @@ function sudo(name: string, args: Word[]): Unwrap {
   const at = firstOperand(args, SUDO_VALUES);
   const flags = args.slice(0, at).map((w) => w.text);
   let rest = args.slice(at);
-  while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) rest = rest.slice(1);
+  // `sudo VAR=value CMD` sets VAR for CMD (where sudoers lets it): judged like env's.
+  let risky: string | undefined;
+  while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) {
+    const varName = rest[0].text.slice(0, rest[0].text.indexOf("="));
+    if (riskyAssignment(varName)) risky ??= varName;
+    rest = rest.slice(1);
+  }
+  const floor: TierNumber = risky ? 2 : 0;
+  const setsWhy = risky ? `sets ${risky}, which changes what runs, as another user` : undefined;
   const short = flags.filter((f) => /^-[a-zA-Z]+$/.test(f)).join("");
   const shell = /[is]/.test(short) || flags.includes("--login") || flags.includes("--shell");
   if (rest.length === 0) {
@@ -65,8 +73,8 @@ function sudo(name: string, args: Word[]): Unwrap {
     const listing = /[lvkK]/.test(short) || flags.some((f) => ["--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"].includes(f));
     return listing ? unwrap(`wrapper:${name}`, 0, "lists or refreshes sudo rights") : unwrap(`wrapper:${name}`, 4, "sudo without a command");
   }
-  if (shell) return unwrap(`wrapper:${name}`, 0, "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo" });
-  return unwrap(`wrapper:${name}`, 0, "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo" });
+  if (shell) return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo" });
+  return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo" });
 }
 
 function su(args: Word[]): Unwrap {
