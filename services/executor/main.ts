@@ -26,7 +26,7 @@ import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
 import { snapshotDriver } from "./snapshot.js";
-import { namedPackages, packageStates } from "./packages.js";
+import { installedPackages, namedPackages } from "./packages.js";
 import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
@@ -138,7 +138,8 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
   try {
     // Tier >= 1 always gets an undo record, even with an empty plan, so a
     // rollback request has something to answer to.
-    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packageStates(namedPackages(req.command))) : "";
+    const packages = namedPackages(req.command).length > 0 ? installedPackages() : [];
+    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages, packages.length > 0) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });

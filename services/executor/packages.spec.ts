@@ -1,7 +1,7 @@
 // Package-state undo: which packages a command names, what dpkg says about
 // them, and the plan that puts them back. The plan is checked, never run.
 import { describe, expect, it } from "vitest";
-import { namedPackages, packagePlan, packageStates } from "./packages.js";
+import { installedPackages, namedPackages, packagePlan, packageStates } from "./packages.js";
 
 describe("namedPackages", () => {
   it("finds the packages of install/remove/purge/upgrade commands", () => {
@@ -43,5 +43,22 @@ describe("packagePlan", () => {
       ["apt-get", "install", "-y", "--no-download", "--allow-downgrades", "nginx=1.22.1-9"],
     ]);
     expect(packagePlan(before, before)).toEqual([]);
+  });
+
+  it("with a complete record, removes every package the command added (its dependencies too)", () => {
+    const before = [{ name: "bash", version: "5.2.15-2+b8" }];
+    const now = [...before, { name: "cowsay", version: "3.03+dfsg2-8" }, { name: "libtext-charwidth-perl:amd64", version: "0.04-11" }];
+    expect(packagePlan(before, now, true)).toEqual([
+      ["apt-get", "remove", "-y", "libtext-charwidth-perl:amd64"],
+      ["apt-get", "remove", "-y", "cowsay"],
+    ]);
+    // Without the complete flag an unrecorded package is none of its business.
+    expect(packagePlan(before, now)).toEqual([]);
+  });
+
+  it.skipIf(!process.env.PATH?.includes("/usr/bin"))("installedPackages lists what dpkg has installed", () => {
+    const all = installedPackages();
+    expect(all.length).toBeGreaterThan(50);
+    expect(all.find((p) => p.name === "bash" || p.name.startsWith("bash:"))?.version).toMatch(/^\d/);
   });
 });

@@ -1,8 +1,9 @@
 // Package state for scoped undo: before an apt/apt-get/dpkg command that
-// installs, removes or upgrades named packages, record each one's installed
-// version (or that it was absent); the rollback plan reinstates exactly that
-// — remove what was absent, reinstall the recorded version (from apt's cache:
-// the executor has no network) — and reports what it could not do.
+// installs, removes or upgrades packages, record every installed package's
+// version (dependencies change too: `apt-get install cowsay` pulls in
+// libtext-charwidth-perl); the rollback plan reinstates exactly that —
+// remove what was absent, reinstall the recorded version (from apt's cache)
+// — and reports what it could not do.
 import { execFileSync } from "node:child_process";
 
 export interface PackageState {
@@ -34,14 +35,30 @@ export function packageStates(names: readonly string[]): PackageState[] {
   });
 }
 
-/** The commands that put the recorded states back, given the states now. */
-export function packagePlan(before: readonly PackageState[], now: readonly PackageState[]): string[][] {
+/** Every installed package and its version (multi-arch names as dpkg prints them). */
+export function installedPackages(): PackageState[] {
+  const out = execFileSync("dpkg-query", ["-W", "-f=${binary:Package}\t${db:Status-Abbrev}\t${Version}\n"], { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024 }).toString();
+  return out.split("\n").flatMap((line) => {
+    const [name, status, version] = line.split("\t");
+    return name && status?.startsWith("ii") && version ? [{ name, version }] : [];
+  });
+}
+
+/**
+ * The commands that put the recorded states back, given the states now.
+ * `complete`: `before` lists every installed package, so one installed now
+ * and missing from it was added by the command and is removed.
+ */
+export function packagePlan(before: readonly PackageState[], now: readonly PackageState[], complete = false): string[][] {
   const plan: string[][] = [];
+  const current = new Map(now.map((n) => [n.name, n.version]));
+  const recorded = new Set(before.map((b) => b.name));
+  const added = complete ? now.filter((n) => n.version !== null && !recorded.has(n.name)).map((n) => n.name) : [];
   for (const b of before) {
-    const current = now.find((n) => n.name === b.name)?.version ?? null;
-    if (current === b.version) continue;
-    if (b.version === null) plan.push(["apt-get", "remove", "-y", b.name]);
+    if ((current.get(b.name) ?? null) === b.version) continue;
+    if (b.version === null) added.push(b.name);
     else plan.push(["apt-get", "install", "-y", "--no-download", "--allow-downgrades", `${b.name}=${b.version}`]);
   }
+  for (const name of added) plan.unshift(["apt-get", "remove", "-y", name]);
   return plan;
 }

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeSync, chmodSync, lchownSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import { CodedError } from "../shared/errors.js";
-import { packagePlan, packageStates, type PackageState } from "./packages.js";
+import { installedPackages, packagePlan, packageStates, type PackageState } from "./packages.js";
 
 type Kind = "absent" | "file" | "dir" | "symlink" | "uncaptured";
 
@@ -28,6 +28,8 @@ interface Manifest {
   createdAt: number;
   entries: Entry[];
   packages?: PackageState[];
+  /** `packages` lists every installed package (not only the named ones). */
+  packagesComplete?: boolean;
 }
 
 const MAX_PATHS = 4096;
@@ -68,7 +70,7 @@ export class UndoStore {
   }
 
   /** Captures the plan (and package states); returns the undo id. The manifest is fsynced last. */
-  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
+  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = [], packagesComplete = false): string {
     if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
     const clean = [...new Set(paths.map((p) => normalize(p)))];
     if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p))) throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
@@ -76,7 +78,7 @@ export class UndoStore {
     const root = join(this.dir, id);
     mkdirSync(root, { mode: 0o700 });
     const entries = clean.map((path, i) => describe(path, join(root, String(i))));
-    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages] } : {}) };
+    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages], packagesComplete } : {}) };
     const fd = openSync(join(root, "manifest.json"), "w", 0o600);
     writeSync(fd, JSON.stringify(manifest));
     fsyncSync(fd);
@@ -96,7 +98,9 @@ export class UndoStore {
     // Deepest first, so a created directory's contents go before it.
     const order = manifest.entries.map((e, i) => ({ e, i })).sort((a, b) => b.e.path.length - a.e.path.length);
     // Packages first (their files may be in the plan too), then files.
-    for (const argv of packagePlan(manifest.packages ?? [], packageStates((manifest.packages ?? []).map((p) => p.name)))) {
+    const recorded = manifest.packages ?? [];
+    const now = recorded.length === 0 ? [] : manifest.packagesComplete ? installedPackages() : packageStates(recorded.map((p) => p.name));
+    for (const argv of packagePlan(recorded, now, manifest.packagesComplete === true)) {
       try {
         execFileSync(argv[0] ?? "apt-get", argv.slice(1), { stdio: "pipe", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", DEBIAN_FRONTEND: "noninteractive" } });
         out.restored.push(`package:${argv[argv.length - 1]}`);
