@@ -9,6 +9,7 @@ import {
 } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
 import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
+import { hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./writers.js";
 
 export interface Effect {
@@ -61,6 +62,8 @@ function max(a: Effect | null, b: Effect | null): Effect | null {
 }
 
 function secretReads(name: string, args: readonly Word[], ctx: Context): Effect | null {
+  const hidden = hiddenSecretRead(name, args, ctx);
+  if (hidden) return { tier: 2, reason: hidden };
   if (METADATA.has(name)) return null;
   const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : new Set());
   // dd names its input as if=PATH.

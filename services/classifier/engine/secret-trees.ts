@@ -1,0 +1,85 @@
+// Reads that reach secrets without naming one: a recursive read of a tree
+// that holds them (`grep -r x /etc`, `tar czf /tmp/h.tgz /root`,
+// `find / -name id_rsa -exec cat {} +`, `cp -a ~ /tmp/x`) and a glob that
+// can expand to one (`cat /etc/s*`). Such a command reveals what `cat
+// /etc/shadow` reveals, so it gets the same floor (2). Trees inside the
+// workspace are the caller's own and do not count.
+import picomatch from "picomatch";
+import { inside, inWorkspace, resolvePlace } from "./paths.js";
+import type { Context, Word } from "./types.js";
+import { splitArgs } from "./writers.js";
+
+/** Where a host keeps secrets: a tree containing or inside one of these holds them. */
+const SECRET_ROOTS = ["/etc", "/root", "/home", "/run", "/proc", "/dev", "/var/lib", "/var/backups", "/srv", "/opt", "/mnt", "/media"];
+
+/** Concrete secret files a glob is tried against. */
+const SECRET_EXAMPLES = [
+  "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/sudoers", "/etc/ssl/private/server.key", "/etc/ssh/ssh_host_ed25519_key",
+  "/root/.ssh/id_rsa", "/root/.ssh/id_ed25519", "/root/.bash_history", "/root/.aws/credentials", "/root/.vault-token",
+];
+
+const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
+const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
+
+/** The operands this program reads as whole trees, or [] when it reads none that way. */
+function treeOperands(name: string, args: readonly Word[]): Word[] {
+  const s = splitArgs(args, new Set(["-e", "-f", "--file", "-C", "-T", "--exclude", "--include", "-m", "-A", "-B", "--max-count"]));
+  const has = (re: RegExp) => s.flags.some((f) => re.test(f));
+  switch (name) {
+    case "grep": case "egrep": case "fgrep": case "zgrep":
+      // The first operand is the pattern unless -e/-f gave it.
+      return has(GREP_RECURSIVE) ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1) : [];
+    case "rg": case "ag": case "ack":
+      return s.positional.slice(s.values.has("-e") ? 0 : 1);
+    case "tar": case "bsdtar": {
+      // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
+      const mode = /^-?[A-Za-z]*c[A-Za-z]*$/.test(args[0]?.text ?? "") || s.flags.includes("--create");
+      return mode ? s.positional.filter((w) => w !== args[0]) : [];
+    }
+    case "zip": case "7z": case "7za": case "rsync":
+      return s.positional;
+    case "cp":
+      return has(CP_RECURSIVE) ? s.positional.slice(0, -1) : [];
+    case "find": {
+      const runs = args.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w.text));
+      if (!runs) return [];
+      const roots: Word[] = [];
+      for (const w of args) {
+        if (/^[-(!]/.test(w.text)) break;
+        roots.push(w);
+      }
+      return roots.length > 0 ? roots : [{ text: ".", dynamic: false, glob: false, confusable: false }];
+    }
+    default:
+      return [];
+  }
+}
+
+function holdsSecrets(path: string, ctx: Context): boolean {
+  if (inWorkspace(path, ctx)) return false;
+  if (path === "/") return true;
+  if (SECRET_ROOTS.some((r) => inside(path, r) || inside(r, path))) return true;
+  return ctx.home !== null && ctx.home !== undefined && inside(ctx.home, path);
+}
+
+/** A glob operand that can expand to a secret file. */
+function globReachesSecret(word: Word): boolean {
+  if (!word.glob) return false;
+  try {
+    const match = picomatch(word.text, { dot: true });
+    return SECRET_EXAMPLES.some((p) => match(p));
+  } catch {
+    return false;
+  }
+}
+
+/** Why this command reads secrets it does not name, or undefined. */
+export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context): string | undefined {
+  for (const w of treeOperands(name, args)) {
+    const p = resolvePlace(w, ctx);
+    // A tree not known until run time (a variable, no cwd) may be any of them.
+    if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
+  }
+  const glob = args.find((w) => !w.text.startsWith("-") && globReachesSecret(w));
+  return glob ? `the glob ${glob.text} can expand to a secret file` : undefined;
+}
