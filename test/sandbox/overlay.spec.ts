@@ -3,7 +3,7 @@
 // fingerprints the host paths it touches before and after: a trial must
 // never change the host.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:net";
@@ -15,8 +15,11 @@ const WATCHED = ["/etc", "/etc/hostname", "/etc/hosts", "/etc/shadow", "/etc/pas
 // /tmp is copy-on-write; the temp-dir and run-as tests check it stays so.
 
 /** A package that is not installed here (the trial has no network to fetch it). */
+/** A package neither installed nor in apt's download cache (a cached .deb installs offline). */
 function absentPackage(): string {
-  for (const pkg of ["cowsay", "sl", "fortune-mod", "hello"]) {
+  const cached = existsSync("/var/cache/apt/archives") ? readdirSync("/var/cache/apt/archives") : [];
+  for (const pkg of ["cowsay", "sl", "fortune-mod", "hello", "figlet", "toilet"]) {
+    if (cached.some((f) => f.startsWith(`${pkg}_`))) continue;
     try {
       execFileSync("dpkg-query", ["-W", "-f=${Status}", pkg], { stdio: "pipe" });
     } catch {
