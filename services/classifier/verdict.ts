@@ -21,6 +21,12 @@ export interface PartVerdict {
   tier: TierNumber;
   rule: string;
   reason: string;
+  /**
+   * A plain simple command: fixed words, no wrapper, interpreter or delegate,
+   * no redirection, no assignment but a few neutral ones. Only such parts
+   * can be granted network (a part's rule may win a tie against code it runs).
+   */
+  plain?: boolean;
 }
 
 export interface Verdict {

@@ -26,7 +26,7 @@ import { runCommand } from "./run.js";
 import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
 import { snapshotDriver } from "./snapshot.js";
-import { installedPackages, namedPackages } from "./packages.js";
+import { changesPackages, installedPackages } from "./packages.js";
 import { CommandCgroups } from "./cgroup.js";
 import { openJournal, type Journal } from "./journal.js";
 import { vetoed } from "./veto.js";
@@ -132,14 +132,14 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
   const cwd = req.cwd || who.home || "/";
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
   const switchUser = isRoot() && who.uid !== process.getuid?.();
-  const spec = { shell: config.executor.shell, command: req.command, cwd, timeoutS: req.timeoutS, env: { ...req.env, ...scrubbedEnv(who) }, ...(switchUser ? { user: { uid: who.uid, gid: who.gid } } : {}) };
+  const spec = { shell: config.executor.shell, command: req.command, cwd, timeoutS: req.timeoutS, env: { ...req.env, ...scrubbedEnv(who) }, secretNames: envNames, ...(switchUser ? { user: { uid: who.uid, gid: who.gid } } : {}) };
   const launch = launchFor(spec, network, config.executor);
   const release = await state.gate.acquire();
   try {
     // Tier >= 1 always gets an undo record, even with an empty plan, so a
     // rollback request has something to answer to.
-    const packages = namedPackages(req.command).length > 0 ? installedPackages() : [];
-    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages, packages.length > 0) : "";
+    const packages = tier >= 1 && changesPackages(req.command) ? installedPackages() : [];
+    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
@@ -152,6 +152,13 @@ async function executeChecked(req: ExecuteRequest, state: State, config: Config,
       stderrCap: config.executor.stderr_cap_bytes,
       ...(state.cgroups ? { cgroups: state.cgroups } : {}),
     });
+    if (packages.length > 0) {
+      try {
+        state.undo.recordPackagesAfter(undoId, installedPackages());
+      } catch (err) {
+        log.error({ err, undo_id: undoId }, "package state after the command not recorded: its rollback will leave packages alone");
+      }
+    }
     // The outcome is journaled without waiting for the disk (fsynced within
     // 200 ms or by the next execute entry); the audit has it too.
     setImmediate(() => {

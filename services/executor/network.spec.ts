@@ -31,6 +31,14 @@ describe("launchFor (network for rules flagged `network`)", () => {
     expect(l.spawnAsUser).toBe(false);
   });
 
+  it("systemd-run: `$` is doubled so PID 1 expands nothing; secret values never go on its command line", () => {
+    const l = launchFor({ ...spec, command: 'echo "$HOME" ${PROXY_TOKEN}' }, true, { ...elsewhere, network: "systemd-run" });
+    expect(l.args.slice(-1)).toEqual(['echo "$$HOME" $${PROXY_TOKEN}']);
+    expect(() => launchFor({ ...spec, env: { ...spec.env, DB_PASSWORD: "v" }, secretNames: ["DB_PASSWORD"] }, true, { ...elsewhere, network: "systemd-run" })).toThrow(/NETWORK_UNAVAILABLE.*env_secrets/);
+    // nsenter passes the environment by execve: secrets are fine there.
+    expect(launchFor({ ...spec, secretNames: ["DB_PASSWORD"] }, true, { ...elsewhere, network: "nsenter" }).file).toBe("nsenter");
+  });
+
   it("granted while already in host_netns → the plain shell", () => {
     expect(launchFor(spec, true, { ...elsewhere, network: "nsenter", host_netns: "/proc/self/ns/net" }).file).toBe("/bin/bash");
   });

@@ -28,6 +28,8 @@ export interface LaunchSpec {
   env: Record<string, string>;
   /** Set when the command runs as another user than the executor's. */
   user?: { uid: number; gid: number };
+  /** Names of secret variables in env (their values must not reach systemd-run's argv). */
+  secretNames?: readonly string[];
 }
 
 function sameNamespace(a: string, b: string): boolean {
@@ -49,12 +51,21 @@ export function launchFor(spec: LaunchSpec, network: boolean, config: Config["ex
     const who = spec.user ? [`--setuid=${spec.user.uid}`, `--setgid=${spec.user.gid}`] : [];
     return { file: "nsenter", args: [`--net=${config.host_netns}`, ...who, "--", spec.shell, "-c", spec.command], spawnAsUser: false };
   }
+  // systemd-run would put every --setenv value in its argv and the unit's
+  // Environment= (readable with `systemctl show`): no secrets that way.
+  if (spec.secretNames && spec.secretNames.length > 0) {
+    throw new CodedError("NETWORK_UNAVAILABLE", "env_secrets cannot reach a network command under executor.network systemd-run");
+  }
   const props = ["--property=PrivateNetwork=no", `--property=RuntimeMaxSec=${spec.timeoutS}`, `--working-directory=${spec.cwd}`];
   const who = spec.user ? [`--uid=${spec.user.uid}`, `--gid=${spec.user.gid}`] : [];
   const env = Object.entries(spec.env).map(([k, v]) => `--setenv=${k}=${v}`);
+  // PID 1 expands $VAR and ${VAR} in a unit's command line (its own
+  // ExecStart= rules): `$$` keeps every `$` for the shell, so the command
+  // that runs is byte for byte the one the signers judged.
+  const literal = (arg: string) => arg.replaceAll("$", "$$$$");
   return {
     file: "systemd-run",
-    args: ["--quiet", "--wait", "--pipe", "--collect", "--service-type=exec", ...props, ...who, ...env, "--", spec.shell, "-c", spec.command],
+    args: ["--quiet", "--wait", "--pipe", "--collect", "--service-type=exec", ...props, ...who, ...env, "--", literal(spec.shell), "-c", literal(spec.command)],
     spawnAsUser: false,
   };
 }

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeSync, chmodSync, lchownSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import { CodedError } from "../shared/errors.js";
-import { installedPackages, packagePlan, packageStates, type PackageState } from "./packages.js";
+import { installedPackages, packageRevert, type PackageState } from "./packages.js";
 
 type Kind = "absent" | "file" | "dir" | "symlink" | "uncaptured";
 
@@ -27,9 +27,20 @@ interface Manifest {
   requestId: string;
   createdAt: number;
   entries: Entry[];
+  /** Every installed package before the command, and after it. */
   packages?: PackageState[];
-  /** `packages` lists every installed package (not only the named ones). */
-  packagesComplete?: boolean;
+  packagesAfter?: PackageState[];
+}
+
+const APT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", DEBIAN_FRONTEND: "noninteractive" };
+
+function tryRun(argv: string[]): boolean {
+  try {
+    execFileSync(argv[0] ?? "false", argv.slice(1), { stdio: "pipe", env: APT_ENV });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const MAX_PATHS = 4096;
@@ -61,6 +72,35 @@ function isBrokenLink(path: string): boolean {
   }
 }
 
+/** Written to a temp file, fsynced, renamed: a manifest is whole or absent. */
+function writeManifest(root: string, manifest: Manifest): void {
+  const tmp = join(root, "manifest.json.tmp");
+  const fd = openSync(tmp, "w", 0o600);
+  writeSync(fd, JSON.stringify(manifest));
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(tmp, join(root, "manifest.json"));
+}
+
+function revertPackages(before: PackageState[], after: PackageState[], out: { restored: string[]; failed: string[] }): void {
+  const plan = packageRevert(before, after, installedPackages());
+  for (const name of plan.skipped) out.failed.push(`package:${name} (changed again since)`);
+  // dpkg refuses to remove a package something still depends on: dependents
+  // go in an earlier pass, so a few passes remove a whole added tree.
+  let left = plan.remove;
+  for (let pass = 0; pass < 4 && left.length > 0; pass++) {
+    const still = left.filter((name) => !tryRun(["dpkg", "--remove", name]));
+    out.restored.push(...left.filter((n) => !still.includes(n)).map((n) => `package:${n}`));
+    if (still.length === left.length) break;
+    left = still;
+  }
+  out.failed.push(...left.map((n) => `package:${n}`));
+  for (const spec of plan.reinstall) {
+    const name = spec.slice(0, spec.indexOf("="));
+    (tryRun(["apt-get", "install", "-y", "--no-download", "--allow-downgrades", spec]) ? out.restored : out.failed).push(`package:${name}`);
+  }
+}
+
 export class UndoStore {
   constructor(
     private readonly dir: string,
@@ -70,7 +110,7 @@ export class UndoStore {
   }
 
   /** Captures the plan (and package states); returns the undo id. The manifest is fsynced last. */
-  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = [], packagesComplete = false): string {
+  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
     if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
     const clean = [...new Set(paths.map((p) => normalize(p)))];
     if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p))) throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
@@ -78,12 +118,16 @@ export class UndoStore {
     const root = join(this.dir, id);
     mkdirSync(root, { mode: 0o700 });
     const entries = clean.map((path, i) => describe(path, join(root, String(i))));
-    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages], packagesComplete } : {}) };
-    const fd = openSync(join(root, "manifest.json"), "w", 0o600);
-    writeSync(fd, JSON.stringify(manifest));
-    fsyncSync(fd);
-    closeSync(fd);
+    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages] } : {}) };
+    writeManifest(root, manifest);
     return id;
+  }
+
+  /** After a package command ran: the state its rollback reverts to `packages`. */
+  recordPackagesAfter(undoId: string, after: readonly PackageState[]): void {
+    const root = join(this.dir, undoId);
+    const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as Manifest;
+    writeManifest(root, { ...manifest, packagesAfter: [...after] });
   }
 
   rollback(undoId: string): { restored: string[]; removed: string[]; failed: string[] } {
@@ -98,16 +142,8 @@ export class UndoStore {
     // Deepest first, so a created directory's contents go before it.
     const order = manifest.entries.map((e, i) => ({ e, i })).sort((a, b) => b.e.path.length - a.e.path.length);
     // Packages first (their files may be in the plan too), then files.
-    const recorded = manifest.packages ?? [];
-    const now = recorded.length === 0 ? [] : manifest.packagesComplete ? installedPackages() : packageStates(recorded.map((p) => p.name));
-    for (const argv of packagePlan(recorded, now, manifest.packagesComplete === true)) {
-      try {
-        execFileSync(argv[0] ?? "apt-get", argv.slice(1), { stdio: "pipe", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", DEBIAN_FRONTEND: "noninteractive" } });
-        out.restored.push(`package:${argv[argv.length - 1]}`);
-      } catch {
-        out.failed.push(`package:${argv[argv.length - 1]}`);
-      }
-    }
+    if (manifest.packages && manifest.packagesAfter) revertPackages(manifest.packages, manifest.packagesAfter, out);
+    else if (manifest.packages) out.failed.push("packages: no record of the state after the command");
     for (const { e, i } of order) {
       try {
         this.restoreOne(e, join(root, String(i)), out);

@@ -104,3 +104,28 @@ describe("veto: ordinary commands pass", () => {
     ]);
   });
 });
+
+describe("veto: a recursive delete of everything where a `cd` went", () => {
+  it.each([
+    ["cd / && rm -rf *", "/tmp"],
+    ["cd /etc; rm -rf ./*", "/tmp"],
+    ["cd; rm -rf *", "/tmp"],
+    ["cd ~ && rm -fr .", "/tmp"],
+    ["cd .. && rm -rf *", "/home/dev"],
+    ['cd "$X" && rm -rf *', "/tmp"],
+    ["cd - ; rm -rf .", "/tmp"],
+    ["pushd /usr; rm -fr *", "/tmp"],
+    ["(cd /var; rm -rf *)", "/tmp"],
+  ])("%s (from %s)", (command, cwd) => {
+    expect(vetoed(command, cwd)).toBe("recursive-delete-in-system-dir");
+  });
+
+  it.each([
+    ["cd build && rm -rf *", "/home/dev/project"],
+    ["cd /tmp/agent-sudo-x && rm -rf ./*", "/home/dev"],
+    ["rm -rf *", "/home/dev/project/build"],
+    ["echo cd / && ls", "/tmp"],
+  ])("leaves %s (from %s) alone", (command, cwd) => {
+    expect(vetoed(command, cwd)).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@
 // purpose: whatever the signers said, these never run. Coarse by design —
 // it matches on the text with quoting removed, so it may refuse a harmless
 // `echo "mkfs"`; it must never let the real thing through.
+import { posix } from "node:path";
 
 const TOP_LEVEL = "(?:bin|boot|dev|etc|home|lib|lib32|lib64|libx32|opt|proc|root|run|sbin|srv|sys|usr|var|mnt|media|snap|boot/efi)";
 // A target that is `/`, `/*`, `/.`, a top-level system dir (optionally with a
@@ -35,11 +36,27 @@ function flatten(command: string): string {
 const SYSTEM_CWD = new RegExp(`^${ROOTISH}$`);
 const RELATIVE_ALL = new RegExp(`\\brm\\b[^;&|]*\\s(?:${RECURSIVE}[^;&|]*\\s(?:\\.?/?\\*|\\.)${END}|(?:\\.?/?\\*|\\.)${END}[^;&|]*\\s${RECURSIVE})`);
 
+/**
+ * Every directory a part of the command may run in: `cwd`, and wherever a
+ * `cd`/`pushd` in it may go ("" when that is not known: `cd "$X"`, `cd -`).
+ */
+function directories(text: string, cwd: string): string[] {
+  const dirs = [cwd];
+  for (const m of text.matchAll(/(?:^|[;&|(\n]\s*)(?:cd|pushd|popd)(?:\s+-[LPe@]+)*(?:\s+([^\s;&|)]+))?/g)) {
+    const t = m[1];
+    if (!t || /^(?:~|\$\{?HOME\}?)/.test(t)) dirs.push("~");
+    else if (t.includes("$") || t.includes("`") || t === "-" || m[0].includes("popd")) dirs.push("");
+    else dirs.push(t.startsWith("/") ? posix.normalize(t) : cwd ? posix.resolve(cwd, t) : "");
+  }
+  return dirs.map((d) => (d.length > 1 ? d.replace(/\/+$/, "") : d));
+}
+
 /** The name of the veto that refuses this command (run in `cwd`), or undefined. */
 export function vetoed(command: string, cwd = ""): string | undefined {
   const text = flatten(command);
   for (const veto of VETOES) if (veto.re.test(text)) return veto.name;
-  const dir = cwd.replace(/\/+$/, "") || (cwd ? "/" : "");
-  if (dir && SYSTEM_CWD.test(dir) && RELATIVE_ALL.test(text)) return "recursive-delete-in-system-dir";
+  if (!RELATIVE_ALL.test(text)) return undefined;
+  const dirs = directories(text, cwd || "/");
+  if (dirs.some((d) => d === "" || SYSTEM_CWD.test(d))) return "recursive-delete-in-system-dir";
   return undefined;
 }

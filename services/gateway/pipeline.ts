@@ -15,7 +15,9 @@ import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-tr
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import { executorFailure, failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
-import { planVerify, verifyOutcome } from "./verify-outcome.js";
+import { localProbeRunner, planVerify, verifyOutcome } from "./verify-outcome.js";
+
+const PROBE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C.UTF-8" };
 import { precheckEnvSecrets, redactSecrets, resolveEnvSecretsFromVault, secretsAnswer, SecretsError } from "./secrets.js";
 import { redeploySettingsFromEnv, triggerRedeploy, type RedeployResult } from "./redeploy.js";
 import type { Caller } from "./tokens.js";
@@ -204,7 +206,8 @@ export class ExecPipeline {
   private async verifyOrUndo(run: Run, verdict: ClassifyResponse, exitCode: number, undoId: string): Promise<{ passed: boolean; rolledBack: boolean; detail: string; redeploy?: RedeployResult[] }> {
     const ruleVerify = verdict.verify.length > 0 ? verdict.verify.join(" && ") : undefined;
     const plan = planVerify(run.binding.command, { cwd: run.binding.cwd || "/", ...(ruleVerify ? { ruleVerify } : {}) });
-    const result = await verifyOutcome(plan, exitCode).catch((err: unknown) => ({
+    // Probes get a plain environment: not the gateway's (tokens, database URL).
+    const result = await verifyOutcome(plan, exitCode, localProbeRunner(PROBE_ENV)).catch((err: unknown) => ({
       passed: false,
       detail: `verify failed to run: ${(err as Error).message}`,
     }));

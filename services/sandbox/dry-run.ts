@@ -10,7 +10,8 @@
 // touched-path list.
 
 const PLAIN_WORD = /^[A-Za-z0-9_.:=+/@~,%-]+$/;
-const ASSIGNMENT = /^[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.:/-]*$/;
+/** The only assignments a derived form keeps (APT_CONFIG & co. would steer apt past the simulation). */
+const ASSIGNMENT = /^(?:DEBIAN_FRONTEND|NEEDRESTART_MODE|APT_LISTCHANGES_FRONTEND)=[A-Za-z0-9_.-]*$/;
 const APT = new Set(["apt", "apt-get", "/usr/bin/apt", "/usr/bin/apt-get"]);
 /**
  * Options that leave a simulation a simulation. Anything else (-o, -c,
@@ -31,6 +32,10 @@ export function dryRunForm(command: string): string | undefined {
   if (program === undefined || !APT.has(program)) return undefined;
   const verb = words.slice(at + 1).find((w) => !w.startsWith("-"));
   if (verb === undefined || !DOWNLOADING.has(verb)) return undefined;
-  if (words.slice(at + 1).some((w) => w.startsWith("-") && !SAFE_OPTIONS.has(w))) return undefined;
+  const rest = words.slice(at + 1);
+  if (rest.some((w) => w.startsWith("-") && !SAFE_OPTIONS.has(w))) return undefined;
+  // A local .deb (its maintainer scripts never run in a simulation), a path,
+  // or `pkg-` (install … pkg- removes pkg): trialled as written.
+  if (rest.some((w) => !w.startsWith("-") && (w.includes("/") || w.endsWith(".deb") || /[-+]$/.test(w)))) return undefined;
   return [...words.slice(0, at + 1), "-s", ...words.slice(at + 1)].join(" ");
 }

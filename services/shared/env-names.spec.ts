@@ -3,7 +3,7 @@ import { commandDigest } from "./attestation.js";
 import { envNameProblem, envNamesProblem, MAX_ENV_SECRETS } from "./env-names.js";
 
 describe("secret variable names", () => {
-  it.each(["DB_PASSWORD", "GITHUB_TOKEN", "APP_SECRET", "STRIPE_API_KEY", "SENTRY_DSN", "PGPASSWORD", "MYSQL_PWD", "AWS_SECRET_ACCESS_KEY"])("accepts %s", (name) => {
+  it.each(["DB_PASSWORD", "GITHUB_TOKEN", "GH_TOKEN", "APP_SECRET", "STRIPE_API_KEY", "SENTRY_DSN", "PGPASSWORD", "MYSQL_PWD", "AWS_SECRET_ACCESS_KEY"])("accepts %s", (name) => {
     expect(envNameProblem(name)).toBeUndefined();
   });
 
@@ -17,6 +17,9 @@ describe("secret variable names", () => {
     ["NODE_OPTIONS", /steers/],
     ["PYTHONSTARTUP", /steers/],
     ["EDITOR", /not named like a credential/],
+    ["GOOGLE_APPLICATION_CREDENTIALS", /not named like a credential/],
+    ["GIT_SSL_KEY", /steers/],
+    ["SSL_CERT_KEY", /steers/],
     ["PAGER", /not named like a credential/],
     ["db_password", /not a variable name/],
     ["A-B_TOKEN", /not a variable name/],

@@ -5,15 +5,16 @@
 // that adds GIT_SSH_COMMAND or LD_PRELOAD to a vetted command gets nowhere.
 //
 // A name must look like a credential (…_PASSWORD, …_TOKEN, …_SECRET, …_KEY,
-// …_API_KEY, …_CREDENTIALS, …_DSN, or PGPASSWORD / MYSQL_PWD) and must not be
-// one that steers the loader, the shell or a runtime.
+// …_API_KEY, …_DSN, or PGPASSWORD / MYSQL_PWD — not …_CREDENTIALS, which
+// usually names a file) and must not be one that steers the loader, the
+// shell, a runtime or a tool's trust (GIT_*, SSL_*, CURL_*).
 
 export const MAX_ENV_SECRETS = 32;
 /** Largest value the executor accepts for one variable. */
 export const MAX_ENV_VALUE_BYTES = 8 * 1024;
 
 const NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
-const SECRET_SHAPED = /^(?:[A-Z][A-Z0-9_]*_(?:PASSWORD|PASSWD|PASS|TOKEN|SECRET|KEY|API_KEY|CREDENTIALS|DSN)|PGPASSWORD|MYSQL_PWD)$/;
+const SECRET_SHAPED = /^(?:[A-Z][A-Z0-9_]*_(?:PASSWORD|PASSWD|PASS|TOKEN|SECRET|KEY|API_KEY|DSN)|PGPASSWORD|MYSQL_PWD)$/;
 
 /** Names that change how the loader, the shell or common runtimes behave. */
 const STEERING = new Set([
@@ -21,7 +22,8 @@ const STEERING = new Set([
   "CDPATH", "GLOBIGNORE", "TMPDIR", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5LIB", "PERL5OPT", "RUBYOPT",
   "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "SUDO_ASKPASS", "SSH_ASKPASS", "GIT_ASKPASS", "LANG", "TERM",
 ]);
-const STEERING_PREFIXES = ["LD_", "BASH_FUNC_", "DYLD_", "GIT_CONFIG", "NODE_", "PYTHON", "PERL", "RUBY"];
+// GIT_SSL_KEY, SSL_CERT_… and the like name files a tool then trusts.
+const STEERING_PREFIXES = ["LD_", "BASH_FUNC_", "DYLD_", "GIT_", "NODE_", "PYTHON", "PERL", "RUBY", "SSL_", "CURL_", "OPENSSL_"];
 
 /** Why `name` may not carry a secret, or undefined when it may. */
 export function envNameProblem(name: string): string | undefined {

@@ -44,6 +44,8 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   if (p.path !== null && criticalData(p.path)) {
     return { tier: ctx.host === "primary" ? 4 : 3, reason: `${what}: stateful data (databases, volumes)` };
   }
+  // `rm -rf "$X"`, or `rm -rf *` after `cd "$X"`: it may be `/`.
+  if (p.path === null && t.mode === "tree") return { tier: 4, reason: `${what}: recursive delete or move of a place not known until run time` };
   if (p.path === null) return { tier: 2, reason: `${what}: target not known until run time` };
   if (inWorkspace(p.path, ctx)) {
     const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));

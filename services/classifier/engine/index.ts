@@ -8,14 +8,14 @@ import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
-import { find, judgeCommand, worse } from "./judge.js";
+import { find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { inferHome } from "./paths.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
-import type { Context, Finding } from "./types.js";
+import type { Context, Finding, SimpleCommand } from "./types.js";
 import { scanCode } from "./veto.js";
 
 export { PolicyError };
@@ -63,12 +63,34 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
     parts?.push(part(f));
     worst = f;
   }
+  // `cd DIR && rm -rf *`: a later command may run where an earlier cd went —
+  // or, behind a subshell or a failed cd, where it started. Each is judged
+  // in every directory it may run in, and the worst stands.
+  let cwds = [ctx.cwd];
   for (const cmd of parsed.commands) {
-    const f = judgeCommand(cmd, ctx, judge);
-    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source });
+    const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
+    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: plainCommand(cmd, ctx) });
     worst = worst === null ? f : worse(worst, f);
+    cwds = afterCd(cmd, cwds, ctx);
   }
   return worst ?? find(0, "empty", "nothing to run", "");
+}
+
+const MAX_CWDS = 4;
+
+/** The directories later commands may run in after `cmd` ("" = not known). */
+function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context): string[] {
+  const name = cmd.words[0];
+  if (!name || name.dynamic || !["cd", "pushd", "popd"].includes(name.text)) return cwds;
+  const target = cmd.words.slice(1).find((w) => !/^-[LPe@]+$/.test(w.text));
+  let next: string[];
+  if (name.text === "popd" || target?.dynamic || target?.text === "-") next = [""];
+  else if (!target) next = [ctx.home ?? ""];
+  else if (/^~(\/|$)/.test(target.text)) next = [ctx.home ? posix.join(ctx.home, target.text.slice(1)) : ""];
+  else if (target.text.startsWith("/")) next = [posix.normalize(target.text)];
+  else next = cwds.map((c) => (c ? posix.resolve(c, target.text) : ""));
+  const all = [...new Set([...cwds, ...next])];
+  return all.length > MAX_CWDS ? [...new Set([ctx.cwd, ""])] : all;
 }
 
 function part(f: Finding): PartVerdict {
@@ -103,13 +125,16 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
  * What the rules behind the parts grant. Network only when every part was
  * decided by a rule flagged `network` (a part raised by the effect analysis
  * or a heuristic names no such rule, so the whole command gets none); plain
- * assignments (tier 0 "shell-variable" parts) are neutral.
+ * assignments (tier 0 "shell-variable" parts) are neutral. And every such
+ * part must be plain (judge.ts plainCommand): a rule can win a tie against
+ * code its command runs (`sh -c 'apt-get install x; ./y'`), so a wrapper,
+ * interpreter, redirection or steering assignment never gets network.
  */
 function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>): Verdict {
   // A plain assignment (`DEBIAN_FRONTEND=noninteractive apt-get …`) is its own part and grants nothing itself.
   const deciding = v.parts.filter((p) => p.rule !== "shell-variable");
   const found = deciding.map((p) => attrs.get(p.rule));
-  const network = v.tier < 4 && found.length > 0 && found.every((a) => a?.network === true);
+  const network = v.tier < 4 && found.length > 0 && deciding.every((p, i) => p.plain === true && found[i]?.network === true);
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
   const out: VerdictAttrs = { network, verify: unique(found.map((a) => a?.verify)), redeploy: unique(found.map((a) => a?.redeploy)) };
   return { ...v, attrs: out };

@@ -104,6 +104,20 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
 }
 
+/** Assignments that change nothing about what a command runs or loads. */
+const NEUTRAL_ASSIGNS = new Set(["DEBIAN_FRONTEND", "NEEDRESTART_MODE", "APT_LISTCHANGES_FRONTEND", "LC_ALL", "LANG", "TZ"]);
+
+/** See PartVerdict.plain: the command is exactly what its rule matched, nothing runs through it. */
+export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
+  if (cmd.fn || cmd.words.length === 0 || cmd.redirects.length > 0 || cmd.stdin !== null) return false;
+  if (!cmd.assigns.every((a) => NEUTRAL_ASSIGNS.has(a.name) && !a.value.dynamic)) return false;
+  if (cmd.words.some((w) => w.dynamic || w.confusable)) return false;
+  const program = normaliseProgram((cmd.words[0] as Word).text, ctx.cwd);
+  if (program.scriptPath !== null) return false;
+  const args = cmd.words.slice(1);
+  return (prefixWrapper(program.name, args) ?? delegate(program.name, args) ?? interpreter(program.name, args, cmd.stdin)) === null;
+}
+
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
   let f = find(u.floor, u.rule, u.reason, text);
   const inner: Context = { ...ctx, policy: u.policy ?? ctx.policy, remote: ctx.remote || (u.remote ?? false) };

@@ -52,6 +52,7 @@ describe("policy format", () => {
       ["a redeploy that is not a URL", "redeploy=`not a url`"],
       ["a redeploy that is not http", "redeploy=`file:///etc/passwd`"],
       ["a redeploy with credentials", "redeploy=`https://u:p@ci.example/x`"],
+      ["a redeploy over http to another host", "redeploy=`http://ci.example/job/x`"],
     ])("refuses %s with file and line", (_name, attrs) => {
       expect(() => parsePolicy(row(attrs), "P.md")).toThrow(/^P\.md:5: /);
     });

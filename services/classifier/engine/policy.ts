@@ -138,6 +138,8 @@ function webhookUrl(value: string): string {
     throw new Error(`redeploy is not a URL: ${value}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("redeploy must be an http or https URL");
+  // The webhook gets a Bearer token: in clear text only to this machine.
+  if (url.protocol === "http:" && !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname)) throw new Error("redeploy over plain http only to loopback; use https");
   if (url.username || url.password) throw new Error("redeploy URL must not carry credentials (use executor/redeploy token config)");
   return url.toString();
 }

@@ -16,30 +16,44 @@ const SECRET_ROOTS = ["/etc", "/root", "/home", "/run", "/proc", "/dev", "/var/l
 const SECRET_EXAMPLES = [
   "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/sudoers", "/etc/ssl/private/server.key", "/etc/ssh/ssh_host_ed25519_key",
   "/root/.ssh/id_rsa", "/root/.ssh/id_ed25519", "/root/.bash_history", "/root/.aws/credentials", "/root/.vault-token",
+  "/home/user/.ssh/id_rsa", "/home/user/.ssh/id_ed25519", "/home/user/.aws/credentials", "/home/user/.bash_history",
 ];
 
+/** Programs that read the contents of files named to them (by xargs, from stdin). */
+const CONTENT_READERS = new Set(["cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "zgrep", "strings", "xxd", "od", "hexdump", "base64", "base32", "tar", "zip", "cp", "rsync", "sha256sum", "md5sum", "gzip", "bzip2", "xz", "zstd", "nl", "sort", "uniq", "diff", "cmp", "awk", "sed", "jq", "yq"]);
+
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
+const GREP_VALUES = ["-d", "--directories"];
 const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
 
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
-function treeOperands(name: string, args: readonly Word[]): Word[] {
-  const s = splitArgs(args, new Set(["-e", "-f", "--file", "-C", "-T", "--exclude", "--include", "-m", "-A", "-B", "--max-count"]));
+function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
+  const s = splitArgs(args, new Set(["-e", "-f", "--file", "-C", "--directory", "-T", "--exclude", "--include", "-m", "-A", "-B", "--max-count", ...GREP_VALUES]));
   const has = (re: RegExp) => s.flags.some((f) => re.test(f));
   switch (name) {
     case "grep": case "egrep": case "fgrep": case "zgrep":
       // The first operand is the pattern unless -e/-f gave it.
-      return has(GREP_RECURSIVE) ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1) : [];
+      return has(GREP_RECURSIVE) || GREP_VALUES.some((k) => s.values.get(k)?.text === "recurse")
+        ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1)
+        : [];
     case "rg": case "ag": case "ack":
       return s.positional.slice(s.values.has("-e") ? 0 : 1);
     case "tar": case "bsdtar": {
       // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
-      const mode = /^-?[A-Za-z]*c[A-Za-z]*$/.test(args[0]?.text ?? "") || s.flags.includes("--create");
-      return mode ? s.positional.filter((w) => w !== args[0]) : [];
+      const mode = /^-?[A-Za-z]*c[A-Za-z]*$/.test(args[0]?.text ?? "") || s.flags.some((f) => /^-[A-Za-z]*c[A-Za-z]*$/.test(f) || f === "--create");
+      // -C DIR: the operands are read from there, so DIR counts as a tree too.
+      const dir = s.values.get("-C") ?? s.values.get("--directory");
+      return mode ? [...s.positional.filter((w) => w !== args[0]), ...(dir ? [dir] : [])] : [];
     }
     case "zip": case "7z": case "7za": case "rsync":
       return s.positional;
     case "cp":
       return has(CP_RECURSIVE) ? s.positional.slice(0, -1) : [];
+    case "xargs": {
+      // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
+      const program = args.find((w) => !w.text.startsWith("-"));
+      return program && CONTENT_READERS.has(program.text) && (ctx.policy === "sudo" || !ctx.cwd) ? [{ text: "(files from stdin)", dynamic: true, glob: false, confusable: false }] : [];
+    }
     case "find": {
       const runs = args.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w.text));
       if (!runs) return [];
@@ -75,7 +89,7 @@ function globReachesSecret(word: Word): boolean {
 
 /** Why this command reads secrets it does not name, or undefined. */
 export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context): string | undefined {
-  for (const w of treeOperands(name, args)) {
+  for (const w of treeOperands(name, args, ctx)) {
     const p = resolvePlace(w, ctx);
     // A tree not known until run time (a variable, no cwd) may be any of them.
     if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
