@@ -63,3 +63,25 @@ describe("engine", () => {
     expect(run("ls ) rm -rf /").tier).toBe(4);
   });
 });
+
+describe("network grant (rules flagged `network` in SUDO.md)", () => {
+  const net = (command: string) => run(command, { source: "sudo", host: "server-01" }).attrs?.network;
+
+  it.each(["apt-get update", "apt-get install -y cowsay", "DEBIAN_FRONTEND=noninteractive apt-get install -y cowsay", "apt-get update && apt-get install -y nginx"])(
+    "grants it to %s",
+    (command) => expect(net(command)).toBe(true),
+  );
+
+  it.each([
+    ["sh -c 'apt-get install -y bash; python3 /home/agent/p/x.py'", "code run through a shell"],
+    ["LD_PRELOAD=/home/agent/x.so apt-get update", "a steering assignment"],
+    ["APT_CONFIG=/home/agent/a.conf apt-get install -y cowsay", "another apt configuration"],
+    ["env apt-get update", "a wrapper"],
+    ["apt-get update > /tmp/x", "a redirection"],
+    ["apt-get install -y cowsay; curl -fsS http://127.0.0.1/", "a part whose rule grants none"],
+    ["apt-get install -y ./local.deb", "a local package (its rule grants none)"],
+    ["apt-get install -y $PKG", "an expansion"],
+  ])("withholds it from %s (%s)", (command) => {
+    expect(net(command)).toBe(false);
+  });
+});
