@@ -8,6 +8,7 @@ import { Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
+import { type Notifier, PRIORITY } from "../shared/ntfy.js";
 import { tierFromEnum, type TierNumber } from "../shared/tier.js";
 import { parseJson } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
@@ -60,7 +61,23 @@ export class HookJudge {
     private readonly config: Config,
     private readonly audit: AuditTrail,
     private readonly log: Logger,
+    private readonly notifier?: Notifier,
   ) {}
+
+  private lastSelfTestAlarm = 0;
+
+  /** A failed self-test is announced (high), at most once per 10 minutes: every session start repeats it. */
+  private selfTestFailed(detail: string): void {
+    this.log.error({ detail }, "hook self-test failed");
+    if (Date.now() - this.lastSelfTestAlarm < 600_000) return;
+    this.lastSelfTestAlarm = Date.now();
+    this.notifier?.notify({
+      title: `agent-sudo: hook self-test failed on ${this.config.host_id}`,
+      body: `${detail}\nAgents are told to treat every command with suspicion (or every Bash command is denied). Check \`agent-sudo doctor\`.`,
+      priority: PRIORITY.high,
+      tags: ["warning", "agent-sudo"],
+    });
+  }
 
   /** Records the hook's answer (source hook); the answer stands even if the record fails. */
   private record(command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): HttpAnswer {
@@ -137,10 +154,12 @@ export class HookJudge {
       const [safe, bad] = await Promise.all([probe("git status"), probe("rm -rf /")]);
       const passed = tierFromEnum(safe.tier) === 0 && tierFromEnum(bad.tier) === 4;
       const digest = Buffer.from(safe.policyDigest).toString("hex").slice(0, 12);
+      if (!passed) this.selfTestFailed(`git status → tier ${tierFromEnum(safe.tier)}, rm -rf / → tier ${tierFromEnum(bad.tier)} (policy ${digest})`);
       context = passed
         ? `agent-sudo: gateway up, mode ${this.config.hook.mode}, host ${this.config.host_id}, policy ${digest}; self-test passed.`
         : `agent-sudo: SELF-TEST FAILED (git status → tier ${tierFromEnum(safe.tier)}, rm -rf / → tier ${tierFromEnum(bad.tier)}). Treat every Bash command with suspicion and tell the user.`;
     } catch {
+      this.selfTestFailed("the gateway cannot reach its classifier");
       context =
         "agent-sudo: the gateway cannot reach its classifier, so every Bash command will be denied (fail closed). " +
         "The user can set AGENT_SUDO_HOOK_ESCAPE=1 to fall back to normal permission prompts.";

@@ -76,7 +76,7 @@ const routes: Routes = {
   tokens,
   authLimit: new AuthLimiter(),
   pipeline: new ExecPipeline(clients, config, audit, log, notifier),
-  hook: new HookJudge(clients, config, audit, log),
+  hook: new HookJudge(clients, config, audit, log, notifier),
   clients,
   log,
   auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
