@@ -40,6 +40,7 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
   const judge: Judge = {
     rules: { sudo: compileRules(sudo.rules), claude: compileRules(claude.rules) },
     vetoes: [...claude.vetoes, ...sudo.vetoes],
+    networkRules: new Set([...sudo.rules, ...claude.rules].filter((r) => r.state === "active" && r.attrs.network).map((r) => r.id)),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
   };
   const policyDigest = digest.digest();
@@ -67,11 +68,13 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   // or, behind a subshell or a failed cd, where it started. Each is judged
   // in every directory it may run in, and the worst stands.
   let cwds = [ctx.cwd];
+  // With CDPATH set, `cd etc` may go to /etc.
+  const cdpath = /\bCDPATH=/.test(text);
   for (const cmd of parsed.commands) {
     const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
-    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: plainCommand(cmd, ctx) });
+    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: judge.networkRules.has(f.rule) && plainCommand(cmd, ctx) });
     worst = worst === null ? f : worse(worst, f);
-    cwds = afterCd(cmd, cwds, ctx);
+    cwds = afterCd(cmd, cwds, ctx, cdpath);
   }
   return worst ?? find(0, "empty", "nothing to run", "");
 }
@@ -79,12 +82,15 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
 const MAX_CWDS = 4;
 
 /** The directories later commands may run in after `cmd` ("" = not known). */
-function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context): string[] {
+function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context, cdpath: boolean): string[] {
   const name = cmd.words[0];
   if (!name || name.dynamic || !["cd", "pushd", "popd"].includes(name.text)) return cwds;
-  const target = cmd.words.slice(1).find((w) => !/^-[LPe@]+$/.test(w.text));
+  const args = cmd.words.slice(1);
+  const dashdash = args.findIndex((w) => w.text === "--");
+  const target = dashdash >= 0 ? args[dashdash + 1] : args.find((w) => !/^-[LPe@]+$/.test(w.text));
   let next: string[];
-  if (name.text === "popd" || target?.dynamic || target?.text === "-") next = [""];
+  if (name.text === "popd" || target?.dynamic || target?.glob || target?.text === "-" || /[{*?[]/.test(target?.text ?? "")) next = [""];
+  else if (cdpath && target && !target.text.startsWith("/") && !target.text.startsWith(".")) next = [""];
   else if (!target) next = [ctx.home ?? ""];
   else if (/^~(\/|$)/.test(target.text)) next = [ctx.home ? posix.join(ctx.home, target.text.slice(1)) : ""];
   else if (target.text.startsWith("/")) next = [posix.normalize(target.text)];

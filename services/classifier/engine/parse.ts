@@ -82,7 +82,7 @@ class Walker {
     for (const c of kids(node)) this.walk(c, null);
   }
 
-  private command(node: Node, extra: Redirect[], stdin: StdinSource | null): SimpleCommand {
+  private command(node: Node, extra: Redirect[], stdin: StdinSource | null, trailing: Word[] = []): SimpleCommand {
     const words: Word[] = [];
     const assigns: SimpleCommand["assigns"] = [];
     const redirects: Redirect[] = [...extra];
@@ -95,9 +95,13 @@ class Walker {
       else if (field === "redirect" || c.type.endsWith("_redirect")) {
         const r = redirectOf(c);
         if (r) redirects.push(r);
+        // `find 2>/dev/null / -delete`: the grammar hangs the words after a
+        // redirection's target on the redirection; they are arguments.
+        words.push(...redirectArguments(c));
         if (c.type === "herestring_redirect") input = herestring(c);
-      } else if (c.type !== "comment") words.push(wordFromNode(c));
+      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? node.nextSibling)) words.push(wordFromNode(c));
     }
+    words.push(...trailing);
     const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text, end: node.endIndex };
     this.commands.push(cmd);
     this.children(node);
@@ -109,8 +113,10 @@ class Walker {
     const redirects: Redirect[] = [];
     let input = stdin;
     const later: Node[] = [];
+    const trailing: Word[] = [];
     for (const r of kids(node)) {
       if (body !== null && r.id === body.id) continue;
+      trailing.push(...redirectArguments(r));
       if (r.type === "heredoc_redirect") {
         input = heredoc(r);
         for (const inner of kids(r)) {
@@ -127,8 +133,10 @@ class Walker {
       }
     }
     let head: SimpleCommand | null = null;
-    if (body?.type === "command") head = this.command(body, redirects, input);
+    if (body?.type === "command") head = this.command(body, redirects, input, trailing);
     else {
+      // Words after a compound command's redirection: bash refuses them; judged as a command anyway.
+      if (trailing.length > 0) this.commands.push({ words: trailing, assigns: [], redirects: [], stdin: null, source: node.text });
       const before = this.commands.length;
       if (body) this.walk(body, stdin);
       // `a && b <<EOF`: the heredoc feeds the last simple command written before it.
@@ -203,6 +211,25 @@ function assignment(node: Node): { name: string; value: Word } {
   const name = node.childForFieldName("name")?.text ?? "";
   const v = node.childForFieldName("value");
   return { name, value: v ? wordFromNode(v) : { text: "", dynamic: false, glob: false, confusable: false } };
+}
+
+/** Words the grammar put on a redirection after its target (they belong to the command). */
+function redirectArguments(node: Node): Word[] {
+  if (node.type !== "file_redirect") return [];
+  const out: Word[] = [];
+  let seen = false;
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    if (c === null || !c.isNamed || node.fieldNameForChild(i) !== "destination") continue;
+    if (seen) out.push(wordFromNode(c));
+    seen = true;
+  }
+  return out;
+}
+
+/** `0</dev/tcp/…`: a bare number glued to the redirection after it is its file descriptor, not a word. */
+function isFdPrefix(node: Node, next: Node | null): boolean {
+  return next !== null && next.type.endsWith("_redirect") && /^\d+$/.test(node.text) && node.endIndex === next.startIndex;
 }
 
 function redirectOf(node: Node): Redirect | null {

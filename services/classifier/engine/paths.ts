@@ -34,6 +34,14 @@ function staticPrefix(text: string): string {
   return slash < 0 ? "." : cut.slice(0, slash + 1) || "/";
 }
 
+/** A brace expansion whose alternatives may leave the directory written before it. */
+function braceEscapes(text: string): boolean {
+  const open = text.indexOf("{");
+  if (open < 0) return false;
+  const close = text.indexOf("}", open);
+  return !text.slice(0, open).includes("/") || /[/~]|\.\./.test(text.slice(open + 1, close < 0 ? undefined : close));
+}
+
 export function resolvePlace(word: Word, ctx: Context): Place {
   let text = word.text;
   const homeRel = HOME_PREFIX.test(text);
@@ -47,6 +55,8 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   }
   if (word.dynamic && text.includes("$")) return { ...base, path: null };
   if (/^[\w.@-]+:/.test(text) && !/^[a-z]+:\/\//.test(text)) return { ...base, path: null };
+  // `{/etc,/usr}`, `{~,x}`, `/tmp/{../..,x}`: a brace's alternatives can name any place.
+  if (word.glob && braceEscapes(text)) return { ...base, path: null };
   if (word.glob) text = staticPrefix(text);
   if (text.startsWith("~")) return { ...base, path: null };
   let path: string | null;
@@ -141,6 +151,11 @@ const SECRET = picomatch([
   "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/credentials", "**/credentials.json",
   "**/secrets.@(yml|yaml|json|toml|env)", "**/*.tfstate", "**/.bash_history", "**/.psql_history",
   "**/.mysql_history", "**/.agent-sudo/keys/**", "/var/lib/agent-sudo/keys/**", "**/master.key", "**/.htpasswd",
+  // Agents' and CLIs' own credentials.
+  "**/.claude/.credentials.json", "**/.config/gh/hosts.yml", "**/.codex/auth.json", "**/.config/rclone/rclone.conf",
+  "**/.zsh_history", "**/.local/share/keyrings/**", "**/.password-store/**", "**/.terraform.d/credentials.tfrc.json",
+  "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.gem/credentials", "**/.config/hub", "**/.config/doctl/config.yaml",
+  "**/.kube/**", "/etc/wireguard/**",
   // Raw disks and memory hold every file's bytes, secrets included.
   "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*", "/dev/mapper/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore",
 ], { dot: true });

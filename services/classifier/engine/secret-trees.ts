@@ -76,15 +76,24 @@ function holdsSecrets(path: string, ctx: Context): boolean {
   return ctx.home !== null && ctx.home !== undefined && inside(ctx.home, path);
 }
 
-/** A glob operand that can expand to a secret file. */
+const globVerdicts = new Map<string, boolean>();
+
+/** A glob or brace operand that can expand to a secret file (verdicts cached: compiling a glob costs more than judging). */
 function globReachesSecret(word: Word): boolean {
-  if (!word.glob) return false;
-  try {
-    const match = picomatch(word.text, { dot: true });
-    return SECRET_EXAMPLES.some((p) => match(p));
-  } catch {
-    return false;
+  if (!word.glob && !/\{[^}]*[,.][^}]*\}/.test(word.text)) return false;
+  const text = word.text.replace(/^~(?=\/|$)/, "/home/user").replace(/^\$\{?HOME\}?(?=\/|$)/, "/home/user");
+  let verdict = globVerdicts.get(text);
+  if (verdict === undefined) {
+    try {
+      const match = picomatch(text, { dot: true });
+      verdict = SECRET_EXAMPLES.some((p) => match(p));
+    } catch {
+      verdict = false;
+    }
+    if (globVerdicts.size > 4096) globVerdicts.clear();
+    globVerdicts.set(text, verdict);
   }
+  return verdict;
 }
 
 /** Why this command reads secrets it does not name, or undefined. */
@@ -95,5 +104,10 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
     if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
   }
   const glob = args.find((w) => !w.text.startsWith("-") && globReachesSecret(w));
-  return glob ? `the glob ${glob.text} can expand to a secret file` : undefined;
+  if (glob) return `the pattern ${glob.text} can expand to a secret file`;
+  // As root, an operand computed at run time (`cat $(echo /etc/shadow)`, `cat $X`) may be any file.
+  // … and so may a relative one when the directory is not known (`cd /e* && cat shadow`, no cwd).
+  const unknown = (w: Word) => !w.text.startsWith("-") && (w.dynamic || (!ctx.cwd && !w.text.startsWith("/")));
+  const computed = ctx.policy === "sudo" && CONTENT_READERS.has(name) ? args.find(unknown) : undefined;
+  return computed ? `reads ${computed.text}, a file not known until run time, as root` : undefined;
 }
