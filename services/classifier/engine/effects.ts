@@ -87,6 +87,29 @@ function targets(name: string, args: readonly Word[], verbClass: VerbClass | nul
   return verbClass === "workspace-write" ? [cwdTarget()] : [];
 }
 
+/** Options that name a file the program writes, whatever its verb (`sort -o F`, `strace -o F`, `--output=F`). */
+const OUTPUT_OPTIONS = new Set(["-o", "--output", "--output-file", "--out", "--outfile", "--log-file", "--logfile", "--cursor-file", "--dump-bin", "--result-file", "--save"]);
+const OUTPUT_F = new Set(["iptables-save", "ip6tables-save", "iptables-legacy-save", "ip6tables-legacy-save", "nft"]);
+
+/** Write targets named by output options, when the value looks like a path (`ps -o pid`, `mount -o ro` name none). */
+function outputOptionTargets(name: string, args: readonly Word[]): Target[] {
+  const out: Target[] = [];
+  const pathLike = (w: Word | undefined): w is Word => w !== undefined && /^[~./]|\//.test(w.text) && !/^[A-Za-z][\w.-]*=/.test(w.text);
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    const eq = t.indexOf("=");
+    if (t.startsWith("--") && eq > 0 && OUTPUT_OPTIONS.has(t.slice(0, eq))) {
+      const value = { ...(args[i] as Word), text: t.slice(eq + 1) };
+      if (pathLike(value)) out.push({ word: value, mode: "write" });
+    } else if (OUTPUT_OPTIONS.has(t) || (t === "-f" && OUTPUT_F.has(name))) {
+      if (pathLike(args[i + 1])) out.push({ word: args[i + 1] as Word, mode: "write" });
+    } else if (/^-o[/~.]/.test(t)) {
+      out.push({ word: { ...(args[i] as Word), text: t.slice(2) }, mode: "write" });
+    }
+  }
+  return out;
+}
+
 /** The lowest tier this command's effects allow (null: no effect found). */
 export function effectFloor(name: string, args: readonly Word[], redirects: readonly Redirect[], ctx: Context, verbClass: VerbClass | null): Effect | null {
   let worst: Effect | null = null;
@@ -94,7 +117,7 @@ export function effectFloor(name: string, args: readonly Word[], redirects: read
     if (WRITE_OPS.has(r.op)) worst = max(worst, judgeTarget({ word: r.target, mode: "write" }, ctx));
     if (READ_OPS.has(r.op) && secretPlace(resolvePlace(r.target, ctx))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
   }
-  for (const t of targets(name, args, verbClass)) worst = max(worst, judgeTarget(t, ctx));
+  for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   return max(worst, secretReads(name, args, ctx));
 }
 
