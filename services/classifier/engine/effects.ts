@@ -4,7 +4,7 @@
 // block devices, critical files and recursive ops on system trees → 4.
 import type { TierNumber } from "../../shared/tier.js";
 import {
-  blockDevice, catastrophicTree, criticalData, criticalFile, inWorkspace, isWorkspaceRoot, resolvePlace, scratch,
+  blockDevice, catastrophicTree, criticalData, criticalFile, guardFile, inWorkspace, isWorkspaceRoot, persistenceFile, resolvePlace, scratch,
   secretPlace, sink, systemPath,
 } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
@@ -39,6 +39,8 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
   if (p.path !== null && blockDevice(p.path)) return { tier: 4, reason: `${what}: writes a block or memory device` };
   if (p.path !== null && criticalFile(p.path)) return { tier: 4, reason: `${what}: a file whose damage locks out or stops the host` };
+  if (p.path !== null && guardFile(p.path)) return { tier: 4, reason: `${what}: the agent's hook settings or agent-sudo's own files — changing them switches the broker off` };
+  if (p.path !== null && persistenceFile(p.path)) return { tier: 3, reason: `${what}: a file whose content runs later (shell start-up, git hooks/config, user units, authorized_keys)` };
   if (t.mode === "tree" && catastrophicTree(p, true)) return { tier: 4, reason: `${what}: recursive delete/move of a system tree or home` };
   if (t.mode === "perm-tree" && catastrophicTree(p, false)) return { tier: 4, reason: `${what}: recursive permission change of a top-level tree` };
   if (p.path !== null && criticalData(p.path)) {

@@ -114,6 +114,31 @@ const CRITICAL_FILES = picomatch([
 ], { dot: true });
 
 /** Files whose damage locks everyone out or stops the boot. */
+// The agent's own guard: its hook settings (which run agent-sudo's hook) and
+// agent-sudo's configuration. Changing them switches the broker off.
+const GUARD_FILES = picomatch([
+  "**/.claude/settings.json", "**/.claude/settings.local.json", "**/.claude/hooks/**", "/etc/claude-code/**",
+  "**/.agent-sudo/**", "/var/lib/agent-sudo/**", "/opt/agent-sudo/**", "/etc/systemd/system/agent-sudo*", "/etc/apparmor.d/agent-sudo*",
+], { dot: true });
+
+/** Writing this switches off or rewires the broker that judges the writer. */
+export function guardFile(path: string): boolean {
+  return GUARD_FILES(path);
+}
+
+// Files whose content runs later, unasked: shell start-up files, git hooks
+// and config (aliases, core.hooksPath, core.sshCommand), user units, autostart.
+const PERSISTENCE = picomatch([
+  "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.profile", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.bash_logout",
+  "**/.git/hooks/**", "**/.git/config", "**/.gitconfig", "**/.config/git/config", "**/.config/systemd/user/**",
+  "**/.config/autostart/**", "**/.ssh/authorized_keys", "**/.ssh/rc", "**/.ssh/config", "**/.pam_environment", "**/.xprofile",
+], { dot: true });
+
+/** Writing this plants something that runs later. */
+export function persistenceFile(path: string): boolean {
+  return PERSISTENCE(path);
+}
+
 export function criticalFile(path: string): boolean {
   return CRITICAL_FILES(path);
 }
