@@ -1,5 +1,5 @@
 // Arguments that are code in a small language of their own: SQL given to
-// psql/mysql/sqlite3, redis-cli commands, sed and awk programs, git's
+// psql/mysql/sqlite3, redis-cli commands, sed, awk and Miller programs, git's
 // code-bearing config keys. Everything else in an argument list is data.
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
@@ -81,24 +81,92 @@ function sed(args: readonly Word[]): Analysis | null {
   return null;
 }
 
-const AWK_EXEC = /system\s*\(|\|\s*getline|\|\s*["$]|print[f]?[^;{}]*>\s*["$(]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(/;
+// system(), pipes to and from commands (`cmd | getline`, `print | "cmd"`, gawk's
+// coprocess `|&`), file output, and gawk's @load/@include of other code.
+const AWK_EXEC = /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b/;
+const AWK_VALUES = new Set(["-F", "-v", "-f", "-l", "-i", "-E", "--field-separator", "--assign", "--file", "--load", "--include", "--exec"]);
 
 function awk(args: readonly Word[]): Analysis | null {
-  const a = splitArgs(args, new Set(["-F", "-v", "-f", "--field-separator", "--assign", "--file"]));
-  if (a.values.has("-f") || a.values.has("--file")) return { tier: 2, rule: "analysis:awk-file", reason: "awk program from a file", kind: "floor" };
+  const a = splitArgs(args, AWK_VALUES);
+  if (a.values.has("-l") || a.values.has("--load")) return { tier: 2, rule: "analysis:awk-load", reason: "awk loads a shared library extension", kind: "floor" };
+  if (["-f", "--file", "-i", "--include", "-E", "--exec"].some((o) => a.values.has(o))) return { tier: 2, rule: "analysis:awk-file", reason: "awk program from a file", kind: "floor" };
   const prog = a.positional[0];
   if (prog && (prog.dynamic || AWK_EXEC.test(prog.text))) return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: prog.text };
   return null;
 }
 
-const GIT_CODE_KEYS = /^(alias\.|core\.(sshcommand|pager|editor|hookspath|fsmonitor|gitproxy|askpass)|diff\.[^=]*\.(textconv|command)|diff\.external|filter\.|credential\.helper|protocol\.|uploadpack\.|receive\.|sequence\.editor|gpg\.program|merge\.[^=]*\.driver|url\.)/i;
+// Miller's DSL (put/filter) runs commands with system()/exec() and writes
+// files or pipes with tee/emit/print/dump redirects; --prepipe runs a shell
+// command per input file; -f/--load read DSL from files.
+const MLR_EXEC = /\b(system|exec)\s*\(|[|>]\s*["$]|\b(tee|emit[p1f]?|print[n]?|eprint[n]?|dump|edump)\s*>/;
+
+function mlr(args: readonly Word[]): Analysis | null {
+  const pre = args.findIndex((w) => /^--prepipex?(=|$)/.test(w.text));
+  if (pre >= 0) {
+    const w = args[pre] as Word;
+    const code = w.text.includes("=") ? w.text.slice(w.text.indexOf("=") + 1) : args[pre + 1]?.text ?? "";
+    return { tier: 2, rule: "analysis:mlr-prepipe", reason: "Miller runs a shell command on each input", kind: "floor", code };
+  }
+  if (args.some((w) => /^--m?load(=|$)/.test(w.text))) return { tier: 2, rule: "analysis:mlr-file", reason: "Miller DSL from a file", kind: "floor" };
+  const inline: Word[] = [];
+  for (let v = 0; v < args.length; v++) {
+    if (!/^(put|filter)$/.test((args[v] as Word).text)) continue;
+    let i = v + 1;
+    let expr = false;
+    while (i < args.length && (args[i] as Word).text.startsWith("-")) {
+      const o = (args[i] as Word).text;
+      if (o === "-f") return { tier: 2, rule: "analysis:mlr-file", reason: "Miller DSL from a file", kind: "floor" };
+      if (o === "-e" && args[i + 1]) { inline.push(args[i + 1] as Word); expr = true; }
+      i += o === "-e" || o === "-s" ? 2 : 1;
+    }
+    if (!expr && args[i]) inline.push(args[i] as Word);
+  }
+  if (inline.some((w) => w.dynamic || MLR_EXEC.test(w.text))) {
+    return { tier: 2, rule: "analysis:mlr-exec", reason: "Miller DSL that runs commands or writes files", kind: "floor", code: inline.map((w) => w.text).join("\n") };
+  }
+  return null;
+}
+
+// git config keys whose value runs: as shell code (the value is a command
+// line), or in another way (hooks, included config, URL rewriting, transports).
+const GIT_SHELL_KEYS = /^(core\.(sshcommand|pager|editor|askpass|gitproxy|fsmonitor|alternaterefscommand)|sequence\.editor|gpg\.([^.]+\.)?program|gpg\.ssh\.defaultkeycommand|diff\.external|diff\..+\.(textconv|command)|(diff|merge)tool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|alias\..+|credential\.(.+\.)?helper|submodule\..+\.update|sendemail\.(.+\.)?(sendmailcmd|tocmd|cccmd|headercmd)|(browser|man)\..+\.(cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(command|cmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|hook\..+\.command|instaweb\.httpd)$/;
+const GIT_OTHER_KEYS = /^(core\.hookspath|init\.templatedir|include\.|includeif\.|url\.|protocol\.|uploadpack\.|receive\.|remote\..+\.vcs|filter\.|credential\.|safe\.directory)/;
+
+/**
+ * Whether setting git config `key` to `value` makes git run something:
+ * "shell" when the value is a command line (see gitConfigCommand), "other"
+ * when it runs code in another way, null when it does not.
+ */
+export function gitConfigRuns(key: string, value: string | null): "shell" | "other" | null {
+  const k = key.toLowerCase();
+  const v = (value ?? "").trim();
+  if (/^(pager\..+|core\.fsmonitor)$/.test(k) && value !== null && /^(true|false|yes|no|on|off|1|0)?$/i.test(v)) return null;
+  if (/^(alias\..+|submodule\..+\.update)$/.test(k)) return v.startsWith("!") ? "shell" : k.startsWith("alias.") ? "other" : null;
+  if (/^credential\.(.+\.)?helper$/.test(k)) return v.startsWith("!") || v.includes("/") ? "shell" : "other";
+  if (GIT_SHELL_KEYS.test(k)) return "shell";
+  return GIT_OTHER_KEYS.test(k) ? "other" : null;
+}
+
+/** The shell code a code-bearing git config value runs (`!cmd` aliases and helpers lose their `!`). */
+export function gitConfigCommand(value: string): string {
+  return value.trim().replace(/^!/, "");
+}
 
 function git(args: readonly Word[]): Analysis | null {
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
     const next = args[i + 1]?.text ?? "";
-    if ((t === "-c" && GIT_CODE_KEYS.test(next)) || (t === "config" && args.slice(i + 1).some((w) => GIT_CODE_KEYS.test(w.text)))) {
-      return { tier: 2, rule: "analysis:git-code-config", reason: "git config key that runs a command", kind: "floor", code: args.map((w) => w.text).join(" ") };
+    const pairRuns = (pair: string) => gitConfigRuns(pair.split("=")[0] ?? "", pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : null);
+    if (t === "-c" && pairRuns(next)) {
+      return { tier: 2, rule: "analysis:git-code-config", reason: "git config key that runs a command", kind: "floor", code: gitConfigCommand(next.slice(next.indexOf("=") + 1)) };
+    }
+    if (t === "config") {
+      const rest = args.slice(i + 1).filter((w) => !w.text.startsWith("-"));
+      const at = rest.findIndex((w, j) => gitConfigRuns(w.text, rest[j + 1]?.text ?? null) !== null);
+      if (at >= 0) {
+        const value = rest[at + 1]?.text ?? "";
+        return { tier: 2, rule: "analysis:git-code-config", reason: "git config key that runs a command", kind: "floor", code: gitConfigCommand(value) };
+      }
     }
     if (!t.startsWith("-") && t !== "config" && !(args[i - 1]?.text === "-c" || args[i - 1]?.text === "-C")) break;
   }
@@ -114,6 +182,7 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
     case "sed": case "gsed": return sed(args);
     case "awk": case "gawk": case "mawk": case "nawk": return awk(args);
     case "git": return git(args);
+    case "mlr": return mlr(args);
     default: return null;
   }
 }

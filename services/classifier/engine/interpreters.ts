@@ -13,7 +13,11 @@ const INLINE: Record<string, RegExp> = {
   python: /^-[a-zA-Z]*c$/, node: /^(-e|--eval|-p|--print|-pe)$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/,
   php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/, osascript: /^-e$/, deno: /^eval$/, bun: /^(-e|--eval|-p|--print)$/,
   tclsh: /^-c$/, pwsh: /^(-c|-Command|-command)$/, jshell: /^-c$/, awk: /^$/, julia: /^-e$/, php8: /^-r$/,
+  elixir: /^(-e|--eval)$/, octave: /^--eval$/, clojure: /^(-e|--eval)$/, clj: /^(-e|--eval)$/,
 };
+
+/** `python -m MOD ARGS`: modules whose arguments are Python code (timeit statements, the interactive console). */
+const PY_CODE_MODULES = /^(timeit|code)$/;
 
 /** python3.11 → python, nodejs → node, perl5.36 → perl. */
 export function interpreterFamily(name: string): string | null {
@@ -54,7 +58,19 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
     return unwrap(`interpreter:${name}`, 0, `${name} -c runs this code`, { code: [first.text] });
   }
   if (!first || readsStdin) return stdinCode(stdin, true, name);
+  if (fdLike(first)) return fdScript(name, first);
   return unwrap(`interpreter:${name}`, 0, `${name} runs a script file`, { inner: [[literalWord("\u0000script"), first]] });
+}
+
+/**
+ * A bare number where a script is expected is, in practice, the descriptor of
+ * a redirection the grammar split off (`true && sh -i 0</dev/tcp/…`): the
+ * interpreter reads code from wherever that redirection points.
+ */
+const fdLike = (w: Word): boolean => !w.dynamic && /^\d+$/.test(w.text);
+
+function fdScript(name: string, w: Word): Unwrap {
+  return unwrap(`interpreter:${name}`, 2, `${name} reads its code from a redirection (${w.text}<…), not from a script file`);
 }
 
 function evalWords(args: Word[]): Unwrap {
@@ -86,15 +102,53 @@ function other(family: string, name: string, args: Word[], stdin: StdinSource | 
       const code = args[i + 1]?.text ?? "";
       return unwrap(`interpreter:${family}`, 2, `${name} runs inline code`, { opaque: [code] });
     }
-    if (t === "-m" && family === "python") {
-      const mod = args.slice(i + 1);
+    // `-m MOD`, `-mMOD`, `-Im MOD` (flags bundled before m).
+    const m = family === "python" ? /^-[bBdEhiIOPqRsSuvx]*m(.*)$/.exec(t) : null;
+    if (m) {
+      const mod = m[1] ? [{ ...w, text: m[1] }, ...args.slice(i + 1)] : args.slice(i + 1);
+      // Modules whose arguments are Python statements (timeit) or debugger commands (pdb -c): inline code.
+      const codeArgs = PY_CODE_MODULES.test(mod[0]?.text ?? "") || (mod[0]?.text === "pdb" && mod.some((w) => /^(-c|--command)/.test(w.text)));
+      if (codeArgs) return unwrap("interpreter:python-m", 2, `${name} -m ${mod[0]?.text} runs inline code`, { opaque: mod.slice(1).map((w) => w.text) });
       return unwrap("interpreter:python-m", 0, "runs a Python module as a command", { inner: [mod] });
     }
     if (t === "-" && family !== "awk") return stdinCode(stdin, false, name);
+    if (fdLike(w)) return fdScript(name, w);
     if (!t.startsWith("-") || w.dynamic) return unwrap(`interpreter:${family}`, 0, `${name} runs a script file`, { inner: [[literalWord("\u0000script"), w, ...args.slice(i + 1)]] });
     if (/^(-V|--version|-v|--help|-h)$/.test(t) && args.length === 1) return null;
   }
   return args.length === 0 ? stdinCode(stdin, false, name) : null;
+}
+
+/** dc's `!cmd` runs cmd through the shell (`!<`, `!>`, `!=` are comparisons). */
+function dcShell(text: string): string[] {
+  return [...text.matchAll(/!(?![<>=])([^\n]*)/g)].map((m) => m[1] ?? "");
+}
+
+/** dc programs from -e, script files and stdin: a `!` runs a shell command. */
+function dc(args: Word[], stdin: StdinSource | null): Unwrap | null {
+  const code: Word[] = [];
+  const files: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === "-e" || t === "--expression" || t === "-f" || t === "--file") {
+      const v = args[++i];
+      if (v) (t.includes("f") ? files : code).push(v);
+    } else if (/^--(expression|file)=/.test(t)) (t.startsWith("--file") ? files : code).push({ ...(args[i] as Word), text: t.slice(t.indexOf("=") + 1) });
+    else if (/^-e./.test(t)) code.push({ ...(args[i] as Word), text: t.slice(2) });
+    else if (!t.startsWith("-") || t === "-") files.push(args[i] as Word);
+  }
+  const reads = files.filter((w) => w.text !== "-");
+  const fromStdin = (code.length === 0 && reads.length === 0) || files.some((w) => w.text === "-");
+  const shell = code.flatMap((w) => (w.dynamic ? [] : dcShell(w.text)));
+  const opaque = code.filter((w) => w.dynamic).map((w) => w.text);
+  if (fromStdin && stdin !== null) {
+    if (stdin.text !== null && !stdin.dynamic) shell.push(...dcShell(stdin.text));
+    else opaque.push(stdin.text ?? "");
+  }
+  const inner = reads.map((w) => [literalWord("\u0000script"), w]);
+  if (shell.length === 0 && opaque.length === 0 && inner.length === 0) return null;
+  const floor = shell.length || opaque.length ? 2 : 0;
+  return unwrap("interpreter:dc", floor, shell.length || opaque.length ? "dc program that runs shell commands (!), or one not known until run time" : "dc runs a script file", { code: shell, opaque, inner });
 }
 
 /** An interpreter's unwrapping, or null when `name` is not one (or is asked only for its version). */
@@ -106,6 +160,7 @@ export function interpreter(name: string, args: Word[], stdin: StdinSource | nul
   if (name === "eval") return evalWords(args);
   if (name === "trap") return trap(args);
   if (name === "source" || name === ".") return source(args);
+  if (name === "dc") return dc(args, stdin);
   const family = interpreterFamily(name);
   if (family === null || family === "awk") return null;
   return other(family, name, args, stdin);

@@ -2,6 +2,7 @@
 // to what they run), code arguments, the first matching rule of the policy in
 // force, the host's miss behaviour, and the effect floor. The result is the
 // highest tier any of these demands, with the rule that demanded it.
+import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
 import { analyze } from "./analyzers.js";
@@ -42,11 +43,14 @@ export function judgeCommand(cmd: SimpleCommand, ctx: Context, j: Judge): Findin
     if (recursive) return find(2, "recursive-function", `function ${name} calls itself`, cmd.source);
     return find(0, "function-definition", "defines a function; its body is judged where it stands", `${name}()`);
   }
-  if (cmd.words.length === 0) return judgeBare(cmd, ctx);
+  if (cmd.words.length === 0) return judgeBare(cmd, ctx, j);
   return judgeArgv(cmd.words, cmd, ctx, j);
 }
 
-function judgeBare(cmd: SimpleCommand, ctx: Context): Finding {
+function judgeBare(cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
+  // A list's own redirections (`true && sh -i 0</dev/tcp/…`) land here: the vetoes see them too.
+  const hit = cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v);
+  if (hit) return find(4, hit.id, hit.rationale, cmd.source);
   let f = find(0, "shell-variable", "sets a shell variable", cmd.source);
   for (const a of cmd.assigns) {
     if (riskyAssignment(a.name)) f = worse(f, find(2, "risky-variable", `sets ${a.name}, which changes what later commands run`, cmd.source));
@@ -122,7 +126,7 @@ export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
 
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
   let f = find(u.floor, u.rule, u.reason, text);
-  const inner: Context = { ...ctx, policy: u.policy ?? ctx.policy, remote: ctx.remote || (u.remote ?? false) };
+  const inner: Context = { ...ctx, policy: u.policy ?? ctx.policy, remote: ctx.remote || (u.remote ?? false), ...(u.chdir ? { cwd: chdirOf(u.chdir, ctx) } : {}) };
   // A wrapper that switches policy (sudo → SUDO.md) never lowers the tier the
   // outer policy would give the same command: both judge, the worse stands.
   const contexts = inner.policy === ctx.policy ? [inner] : [inner, { ...inner, policy: ctx.policy }];
@@ -137,6 +141,13 @@ function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, t
     if (hit) f = worse(f, find(4, hit.id, `code contains: ${hit.rationale}`, text));
   }
   return f;
+}
+
+/** The directory `env -C DIR` / `sudo -D DIR` runs in ("" when not known). */
+function chdirOf(dir: Word, ctx: Context): string {
+  if (dir.dynamic || dir.glob || dir.text.startsWith("~")) return "";
+  if (dir.text.startsWith("/")) return posix.normalize(dir.text);
+  return ctx.cwd ? posix.resolve(ctx.cwd, dir.text) : "";
 }
 
 /** Like worse(), but on a tie the wrapped command's finding names the verdict. */

@@ -99,7 +99,7 @@ class Walker {
         // redirection's target on the redirection; they are arguments.
         words.push(...redirectArguments(c));
         if (c.type === "herestring_redirect") input = herestring(c);
-      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? node.nextSibling)) words.push(wordFromNode(c));
+      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(wordFromNode(c));
     }
     words.push(...trailing);
     const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text, end: node.endIndex };
@@ -225,6 +225,12 @@ function redirectArguments(node: Node): Word[] {
     seen = true;
   }
   return out;
+}
+
+/** The node right after `node` in the text: its next sibling, or its nearest ancestor's. */
+function following(node: Node): Node | null {
+  for (let n: Node | null = node; n !== null; n = n.parent) if (n.nextSibling) return n.nextSibling;
+  return null;
 }
 
 /** `0</dev/tcp/…`: a bare number glued to the redirection after it is its file descriptor, not a word. */

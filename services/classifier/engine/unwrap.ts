@@ -19,6 +19,8 @@ export interface Unwrap {
   policy?: Source;
   /** The wrapped command runs elsewhere (ssh, container): workspace paths do not apply. */
   remote?: boolean;
+  /** The wrapped command runs in this directory (`env -C DIR`, `sudo -D DIR`); a dynamic one is not known. */
+  chdir?: Word;
 }
 
 export function unwrap(rule: string, floor: TierNumber, reason: string, parts: Partial<Unwrap> = {}): Unwrap {

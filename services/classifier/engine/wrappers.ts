@@ -1,6 +1,6 @@
 // Prefix wrappers that run the rest of their arguments as a command: sudo,
 // doas, su, env, nice, nohup, timeout, time, command, builtin, exec, stdbuf,
-// ionice, chroot, flock, setsid, strace, taskset, systemd-run, runuser …
+// ionice, chroot, flock, setsid, strace, valgrind, taskset, systemd-run, runuser …
 import type { TierNumber } from "../../shared/tier.js";
 import type { Word } from "./types.js";
 import { firstOperand, joinWords, unwrap } from "./unwrap.js";
@@ -29,6 +29,8 @@ const PREFIX: Record<string, PrefixSpec> = {
   unbuffer: { values: [] },
   strace: { values: ["-o", "-e", "-s", "-u", "-a", "-b", "-I", "-O", "-P", "-S", "-X"] },
   ltrace: { values: ["-o", "-e", "-s", "-u", "-a", "-n"] },
+  // valgrind's own options are all `--name=value`; the rest is the program it runs.
+  valgrind: { values: [] },
   taskset: { values: [], skip: 1 },
   numactl: { values: ["-C", "-N", "-m", "-i", "-p", "--physcpubind", "--cpunodebind", "--membind", "--interleave", "--preferred"] },
   "xvfb-run": { values: ["-n", "-s", "-f", "-e", "-p", "--server-args"] },
@@ -74,7 +76,9 @@ function sudo(name: string, args: Word[]): Unwrap {
     return listing ? unwrap(`wrapper:${name}`, 0, "lists or refreshes sudo rights") : unwrap(`wrapper:${name}`, 4, "sudo without a command");
   }
   if (shell) return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo" });
-  return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo" });
+  const dirAt = args.slice(0, at).findIndex((w) => w.text === "-D" || w.text === "--chdir");
+  const chdir = dirAt >= 0 ? args[dirAt + 1] : args.slice(0, at).map((w) => (w.text.startsWith("--chdir=") ? { ...w, text: w.text.slice(8) } : null)).find((w) => w !== null) ?? undefined;
+  return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo", ...(chdir ? { chdir } : {}) });
 }
 
 function su(args: Word[]): Unwrap {
@@ -85,7 +89,29 @@ function su(args: Word[]): Unwrap {
 }
 
 const ENV_VALUES = new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]);
-const RISKY_ENV = /^(LD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|PATH|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_DIR|GIT_CONFIG_[A-Z_0-9]+|EDITOR|VISUAL|PAGER|GIT_PAGER|APT_CONFIG|DPKG_[A-Z_]+|SYSTEMD_[A-Z_]+|OPENSSL_CONF|PYTHONHOME|NODE_PATH)$/;
+const RISKY_ENV = new RegExp("^(" + [
+  "LD_[A-Z_]+", "BASH_ENV", "ENV", "PROMPT_COMMAND", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "PATH", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
+  "PERL5OPT", "PERL5LIB", "RUBYOPT", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_DIR", "GIT_CONFIG_[A-Z_0-9]+", "EDITOR", "VISUAL", "PAGER", "GIT_PAGER",
+  "APT_CONFIG", "DPKG_[A-Z_]+", "SYSTEMD_[A-Z_]+", "OPENSSL_CONF", "PYTHONHOME", "NODE_PATH",
+  // Variables whose value is a command some program runs (less, man, git, ssh, sudo, browsers, pagers of other tools).
+  "LESSOPEN", "LESSCLOSE", "LESSEDIT", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "MANPAGER", "MANOPT", "MANROFFOPT", "BROWSER",
+  "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SSH_ASKPASS_REQUIRE", "SUDO_ASKPASS", "GIT_SSH", "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR", "GIT_TEMPLATE_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS",
+  "[A-Z]+_PAGER", "[A-Z]+_EDITOR", "[A-Z]+_BROWSER", "FCEDIT", "SHELL", "ZDOTDIR", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "HOME",
+  "PERL5DB", "PERLLIB", "RUBYLIB", "PYTHONBREAKPOINT", "PYTHONINSPECT", "PYTHONEXECUTABLE", "PYTHONUSERBASE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_TARGET_[A-Z0-9_]+_RUNNER",
+  "GCONV_PATH", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "TAR_OPTIONS",
+  "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[A-Za-z0-9_]+", "BUNDLE_GEMFILE", "GEM_PATH", "GEM_HOME",
+].join("|") + ")$");
+
+/** Variables whose value is itself a command line (the program runs it through a shell or as argv). */
+const COMMAND_ENV = /^(LESSOPEN|LESSCLOSE|LESSEDIT|MANPAGER|BROWSER|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|PAGER|GIT_PAGER|EDITOR|VISUAL|FCEDIT|PROMPT_COMMAND|[A-Z]+_PAGER|[A-Z]+_EDITOR|[A-Z]+_BROWSER)$/;
+
+/** The command line a risky variable's literal value runs, for judging as shell code (`LESSOPEN='|cmd %s'` → `cmd "$FILE"`). */
+export function assignmentCode(name: string, value: string): string | null {
+  if (!COMMAND_ENV.test(name) || value.trim() === "") return null;
+  return value.replace(/^\s*\|\|?-?/, "").replace(/%[sS]/g, '"$FILE"');
+}
 
 export function riskyAssignment(name: string): boolean {
   return RISKY_ENV.test(name);
@@ -96,6 +122,7 @@ function env(args: Word[]): Unwrap {
   let floor: TierNumber = 0;
   let why = "sets variables for one command";
   const code: string[] = [];
+  let chdir: Word | undefined;
   while (i < args.length) {
     const t = (args[i] as Word).text;
     if (t === "-S" || t === "--split-string") {
@@ -103,15 +130,19 @@ function env(args: Word[]): Unwrap {
       return unwrap("wrapper:env", floor, why, { code });
     }
     if (t === "--") { i++; break; }
+    if (t === "-C" || t === "--chdir") chdir = args[i + 1];
+    else if (t.startsWith("--chdir=")) chdir = { ...(args[i] as Word), text: t.slice(8) };
     if (t.startsWith("-")) { i += ENV_VALUES.has(t) ? 2 : 1; continue; }
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(t);
     if (!m) break;
     if (riskyAssignment(m[1] ?? "")) { floor = 2; why = `sets ${m[1]}, which changes what runs`; }
+    const run = (args[i] as Word).dynamic ? null : assignmentCode(m[1] ?? "", t.slice(t.indexOf("=") + 1));
+    if (run !== null) code.push(run);
     i++;
   }
   const rest = args.slice(i);
   if (rest.length === 0) return unwrap("wrapper:env", 2, "prints the environment, which may hold secrets");
-  return unwrap("wrapper:env", floor, why, { inner: [rest] });
+  return unwrap("wrapper:env", floor, why, { inner: [rest], code, ...(chdir ? { chdir } : {}) });
 }
 
 function commandBuiltin(args: Word[]): Unwrap {

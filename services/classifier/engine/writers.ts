@@ -82,7 +82,7 @@ function permission(args: readonly Word[]): Target[] {
 }
 
 function inPlace(args: readonly Word[]): Target[] {
-  const a = splitArgs(args, new Set(["-e", "-f", "--expression", "--file", "-l", "-s"]));
+  const a = splitArgs(args, new Set(["-e", "-f", "--expression", "--file", "-l"]));
   if (!a.flags.some((f) => f === "-i" || f.startsWith("--in-place") || (/^-[a-zA-Z]*i/.test(f) && !f.startsWith("--")))) return [];
   const scripted = a.values.has("-e") || a.values.has("-f") || a.values.has("--expression") || a.values.has("--file");
   return all(scripted ? a.positional : a.positional.slice(1), "write");
