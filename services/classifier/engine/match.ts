@@ -27,8 +27,15 @@ export interface RuleHit {
 
 const OPTIONS: picomatch.PicomatchOptions = { bash: true, dot: true, nonegate: true, strictSlashes: true };
 
+// picomatch never lets a glob match a `..` path segment (`cat *` misses
+// `cat ../x/y`), but rules match command lines, not paths: `..` is spelled
+// as one character in both, and the effect analysis judges where it leads.
+const DOTDOT = /\.\./g;
+const DOTDOT_STANDIN = "\u2025";
+
 /** A pattern ending in " *" also matches the command with no further words. */
-function compilePattern(pattern: string): RegExp {
+function compilePattern(raw: string): RegExp {
+  const pattern = raw.replace(DOTDOT, DOTDOT_STANDIN);
   const full = picomatch.makeRe(pattern, OPTIONS);
   if (!pattern.endsWith(" *")) return full;
   const bare = picomatch.makeRe(pattern.slice(0, -2), OPTIONS);
@@ -62,7 +69,8 @@ export function tierFor(rule: Rule, host: HostId): TierNumber {
 }
 
 /** First active rule matching `text`; the first proposed rule seen is reported, never used. */
-export function firstMatch(rules: CompiledRules, text: string, host: HostId): { hit: RuleHit | null; proposed: Rule | null } {
+export function firstMatch(rules: CompiledRules, command: string, host: HostId): { hit: RuleHit | null; proposed: Rule | null } {
+  const text = command.replace(DOTDOT, DOTDOT_STANDIN);
   const word = text.slice(0, (text.indexOf(" ") + 1 || text.length + 1) - 1);
   const a = rules.byWord.get(word) ?? [];
   const b = rules.wild;
