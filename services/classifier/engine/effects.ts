@@ -68,7 +68,9 @@ function max(a: Effect | null, b: Effect | null): Effect | null {
 function secretReads(name: string, args: readonly Word[], ctx: Context): Effect | null {
   const hidden = hiddenSecretRead(name, args, ctx);
   if (hidden) return { tier: 2, reason: hidden };
-  if (METADATA.has(name)) return null;
+  // git names files for most verbs, but prints them for these.
+  const gitPrints = name === "git" && (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
+  if (METADATA.has(name) && !gitPrints) return null;
   const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : new Set());
   // dd names its input as if=PATH.
   const operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;

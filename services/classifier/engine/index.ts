@@ -63,6 +63,15 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
       : find(2, "unparseable", "the shell grammar does not parse this; prove it in the sandbox", text.slice(0, 200));
     parts?.push(part(f));
     worst = f;
+    // The grammar's error recovery can drop whole commands (`[ -d / ] && tee
+    // /etc/sudoers.d/x`): judge each list element on its own as well.
+    for (const segment of splitList(text)) {
+      const g = judgeText(segment, { ...ctx, depth: ctx.depth + 1 }, judge, parser, null);
+      if (g.tier > worst.tier) {
+        worst = g;
+        parts?.push(part(g));
+      }
+    }
   }
   // `cd DIR && rm -rf *`: a later command may run where an earlier cd went —
   // or, behind a subshell or a failed cd, where it started. Each is judged
@@ -79,13 +88,23 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   return worst ?? find(0, "empty", "nothing to run", "");
 }
 
+/** A list split at its operators, quotes ignored (a fallback for text the grammar cannot parse). */
+function splitList(text: string): string[] {
+  const pieces = text.split(/&&|\|\||;|\n|(?<![>&<])&(?![>&])|(?<![>|])\|(?![|&])/).map((p) => p.trim()).filter(Boolean);
+  return pieces.length > 1 && pieces.length <= 64 ? pieces : [];
+}
+
 const MAX_CWDS = 4;
 
 /** The directories later commands may run in after `cmd` ("" = not known). */
 function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context, cdpath: boolean): string[] {
-  const name = cmd.words[0];
+  let words = cmd.words;
+  while (words[0] && ["builtin", "command"].includes(words[0].text)) words = words.slice(1);
+  const name = words[0];
+  // `eval "cd /"`: the directory may change in a way not followed here.
+  if (name?.text === "eval" && words.slice(1).some((w) => /\b(cd|pushd)\b/.test(w.text))) return [...new Set([...cwds, ""])];
   if (!name || name.dynamic || !["cd", "pushd", "popd"].includes(name.text)) return cwds;
-  const args = cmd.words.slice(1);
+  const args = words.slice(1);
   const dashdash = args.findIndex((w) => w.text === "--");
   const target = dashdash >= 0 ? args[dashdash + 1] : args.find((w) => !/^-[LPe@]+$/.test(w.text));
   let next: string[];
@@ -93,6 +112,7 @@ function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context, cdpath: boole
   else if (cdpath && target && !target.text.startsWith("/") && !target.text.startsWith(".")) next = [""];
   else if (!target) next = [ctx.home ?? ""];
   else if (/^~(\/|$)/.test(target.text)) next = [ctx.home ? posix.join(ctx.home, target.text.slice(1)) : ""];
+  else if (/^~[a-z_][a-z0-9_-]*(\/|$)/.test(target.text)) next = [target.text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, u: string) => (u === "root" ? "/root" : `/home/${u}`))];
   else if (target.text.startsWith("/")) next = [posix.normalize(target.text)];
   else next = cwds.map((c) => (c ? posix.resolve(c, target.text) : ""));
   const all = [...new Set([...cwds, ...next])];

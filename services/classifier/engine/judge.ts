@@ -54,9 +54,23 @@ function judgeBare(cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
   let f = find(0, "shell-variable", "sets a shell variable", cmd.source);
   for (const a of cmd.assigns) {
     if (riskyAssignment(a.name)) f = worse(f, find(2, "risky-variable", `sets ${a.name}, which changes what later commands run`, cmd.source));
+    if (!a.value.dynamic) f = worse(f, latentCode(a.value.text, ctx, j, cmd.source));
   }
   const e = effectFloor("", [], cmd.redirects, ctx, null);
   return e ? worse(f, find(e.tier, "effect:redirect", e.reason, cmd.source)) : f;
+}
+
+/**
+ * A literal value that holds a command substitution (`x='a[$(rm -rf ~)]'`):
+ * bash runs it when the value is later used in arithmetic (`$((x))`,
+ * `[[ $x -eq 0 ]]`, `let`), so it is judged as the code it carries.
+ */
+function latentCode(value: string, ctx: Context, j: Judge, source: string): Finding | null {
+  const subs = [...value.matchAll(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? "").filter((c) => c.trim());
+  if (subs.length === 0) return null;
+  let f = find(2, "latent-code", "a value with a command substitution in it, run if the value is ever evaluated", source);
+  for (const code of subs) f = worse(f, j.judgeCode(code, { ...ctx, depth: ctx.depth + 1 }));
+  return f;
 }
 
 const LIVE_NAME = /deploy|release|publish|migrat|drop|destroy|wipe|reset|purge|prod|uninstall|teardown/i;
@@ -92,6 +106,14 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   }
   for (const a of cmd.assigns) {
     if (riskyAssignment(a.name)) floor = worse(floor ?? find(0, "", "", source), find(2, "risky-variable", `sets ${a.name} for the command`, source));
+    const latent = a.value.dynamic ? null : latentCode(a.value.text, ctx, j, source);
+    if (latent) floor = worse(floor ?? latent, latent);
+  }
+  if (["declare", "typeset", "export", "local", "readonly", "let"].includes(prog.text)) {
+    for (const w of words.slice(1)) {
+      const latent = w.dynamic ? null : latentCode(w.text, ctx, j, source);
+      if (latent) floor = worse(floor ?? latent, latent);
+    }
   }
   const program = normaliseProgram(name, ctx.remote ? "" : ctx.cwd);
   const args = words.slice(1);

@@ -49,6 +49,9 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
     text = text.replace(HOME_PREFIX, home);
+  } else if (/^~[a-z_][a-z0-9_-]*(?=\/|$)/.test(text)) {
+    // `~root/…`, `~dev/…`: another user's home, never the workspace.
+    text = text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, user: string) => (user === "root" ? "/root" : `/home/${user}`));
   } else if (word.dynamic) {
     const emptyVarRoot = /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?\/+["*.]*$/.test(text);
     return { ...base, path: null, emptyVarRoot };
@@ -64,6 +67,8 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   else if (ctx.cwd && !ctx.remote) path = posix.resolve(ctx.cwd, text);
   else path = null;
   if (path !== null && path.length > 1) path = path.replace(/\/+$/, "");
+  // /proc/self/root, /proc/1/root …: another name for `/`.
+  if (path !== null) path = path.replace(/^\/proc\/(?:self|thread-self|\d+)\/root(?=\/|$)/, "") || "/";
   const home = ctx.home ?? (homeRel ? "/home/~" : null);
   return { ...base, path, isHome: path !== null && path === home };
 }
@@ -117,8 +122,9 @@ const CRITICAL_FILES = picomatch([
 // The agent's own guard: its hook settings (which run agent-sudo's hook) and
 // agent-sudo's configuration. Changing them switches the broker off.
 const GUARD_FILES = picomatch([
-  "**/.claude/settings.json", "**/.claude/settings.local.json", "**/.claude/hooks/**", "/etc/claude-code/**",
-  "**/.agent-sudo/**", "/var/lib/agent-sudo/**", "/opt/agent-sudo/**", "/etc/systemd/system/agent-sudo*", "/etc/apparmor.d/agent-sudo*",
+  "**/.claude", "**/.claude/settings.json", "**/.claude/settings.local.json", "**/.claude/hooks", "**/.claude/hooks/**", "/etc/claude-code/**",
+  "**/.agent-sudo/**", "/var/lib/agent-sudo/**", "/opt/agent-sudo/**", "/etc/agent-sudo/**", "/etc/systemd/system/agent-sudo*", "/etc/systemd/system/agent-sudo*/**",
+  "/run/systemd/system/agent-sudo*", "/run/systemd/system/agent-sudo*/**", "/etc/apparmor.d/agent-sudo*", "/etc/apparmor.d/local/agent-sudo*",
 ], { dot: true });
 
 /** Writing this switches off or rewires the broker that judges the writer. */
@@ -130,7 +136,7 @@ export function guardFile(path: string): boolean {
 // and config (aliases, core.hooksPath, core.sshCommand), user units, autostart.
 const PERSISTENCE = picomatch([
   "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.profile", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.bash_logout",
-  "**/.git/hooks/**", "**/.git/config", "**/.gitconfig", "**/.config/git/config", "**/.config/systemd/user/**",
+  "**/.git", "**/.git/hooks", "**/.git/hooks/**", "**/.git/config", "**/.gitconfig", "**/.config/git/config", "**/.config/systemd/user", "**/.config/systemd/user/**",
   "**/.config/autostart/**", "**/.ssh/authorized_keys", "**/.ssh/rc", "**/.ssh/config", "**/.pam_environment", "**/.xprofile",
 ], { dot: true });
 
@@ -145,8 +151,13 @@ export function criticalFile(path: string): boolean {
 
 const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|mapper\/|disk\/|loop\d|sr\d|mem$|kmem$|port$|nbd\d|zd\d|rbd\d)/;
 
+// /dev/<vg>/<lv> (LVM), /dev/block/8:0 …: a two-level name under /dev outside
+// these is taken for a block device.
+const DEV_NOT_BLOCK = /^\/dev\/(pts|shm|fd|mqueue|hugepages|net|input|snd|dri|bus|char|cpu|usb|serial|v4l|vfio|tty|console|null|zero|full|random|urandom|stdin|stdout|stderr|log|kmsg|core|ptmx|rtc|hwrng|fuse|kvm|vhost-net|vhost-vsock|tun|autofs|btrfs-control|cuse|ppp|uinput|uhid|watchdog|vcs|vcsa|vcsu|lp|i2c|spidev|gpiochip|hidraw|infiniband|nvidia|nvme-fabrics)(\/|\d*$)/;
+
 export function blockDevice(path: string): boolean {
-  return BLOCK_DEVICE.test(path);
+  if (BLOCK_DEVICE.test(path)) return true;
+  return /^\/dev\/[^/]+\/[^/]+/.test(path) && !DEV_NOT_BLOCK.test(path);
 }
 
 const SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full"]);
@@ -180,7 +191,8 @@ const SECRET = picomatch([
   "**/.claude/.credentials.json", "**/.config/gh/hosts.yml", "**/.codex/auth.json", "**/.config/rclone/rclone.conf",
   "**/.zsh_history", "**/.local/share/keyrings/**", "**/.password-store/**", "**/.terraform.d/credentials.tfrc.json",
   "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.gem/credentials", "**/.config/hub", "**/.config/doctl/config.yaml",
-  "**/.kube/**", "/etc/wireguard/**",
+  "**/.kube/**", "/etc/wireguard/**", "**/.claude.json", "**/.m2/settings.xml", "**/.config/sops/**", "**/.config/age/**",
+  "/var/backups/*shadow*", "/etc/agent-sudo/**", "/dev/block/**",
   // Raw disks and memory hold every file's bytes, secrets included.
   "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*", "/dev/mapper/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore",
 ], { dot: true });
@@ -192,7 +204,8 @@ const NOT_SECRET = picomatch([
 
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
-  return SECRET(path) && !NOT_SECRET(path);
+  // A raw disk or volume holds every file's bytes, secrets included.
+  return (SECRET(path) || blockDevice(path)) && !NOT_SECRET(path);
 }
 
 /** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
