@@ -129,3 +129,9 @@ describe("veto: a recursive delete of everything where a `cd` went", () => {
     expect(vetoed(command, cwd)).toBeUndefined();
   });
 });
+
+describe("veto: GNU long-option abbreviations", () => {
+  it.each(["rm --rec --no-pres -f /", "rm --recu -f /", "rm -f --rec /etc", "chmod --rec 777 /", "chown --recurs nobody /usr"])("%s", (command) => {
+    expect(vetoed(command, "/tmp")).toBeDefined();
+  });
+});

@@ -9,14 +9,15 @@ const TOP_LEVEL = "(?:bin|boot|dev|etc|home|lib|lib32|lib64|libx32|opt|proc|root
 // trailing slash or /*), `~`, `$HOME`/`${HOME}`.
 const ROOTISH = `(?:/+\\.?\\*?|/+${TOP_LEVEL}/*\\*?|~/*\\*?|\\$\\{?HOME\\}?/*\\*?)`;
 const END = "(?=$|[\\s;&|)])";
-// A flag group with a recursive letter anywhere in it: -r, -rf, -fR, -Rfv, --recursive.
-const RECURSIVE = "-(?:-recursive|[a-zA-Z]*[rR][a-zA-Z]*)\\b";
-const RECURSIVE_UPPER = "-(?:-recursive|[a-zA-Z]*R[a-zA-Z]*)\\b";
+// A flag group with a recursive letter anywhere in it: -r, -rf, -fR, -Rfv,
+// --recursive and its GNU abbreviations (--rec, --recu …).
+const RECURSIVE = "-(?:-rec[a-z]*|[a-zA-Z]*[rR][a-zA-Z]*)\\b";
+const RECURSIVE_UPPER = "-(?:-rec[a-z]*|[a-zA-Z]*R[a-zA-Z]*)\\b";
 
 const VETOES: ReadonlyArray<{ name: string; re: RegExp }> = [
   { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${RECURSIVE}[^;&|]*\\s${ROOTISH}${END}`) },
   { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${ROOTISH}${END}[^;&|]*\\s${RECURSIVE}`) },
-  { name: "no-preserve-root", re: /--no-preserve-root\b/ },
+  { name: "no-preserve-root", re: /--no-pres[a-z-]*/ },
   { name: "recursive-chmod-chown-of-system-path", re: new RegExp(`\\b(?:chmod|chown|chgrp)\\b[^;&|]*\\s${RECURSIVE_UPPER}[^;&|]*\\s${ROOTISH}${END}`) },
   { name: "make-filesystem", re: /(?:^|[\s;&|(/])mkfs(?:\.[a-z0-9]+)?\b/ },
   { name: "disk-wipe-or-partition", re: /(?:^|[\s;&|(/])(?:wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|blkdiscard)\b/ },
