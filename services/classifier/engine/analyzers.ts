@@ -4,7 +4,7 @@
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { StdinSource, Word } from "./types.js";
-import { splitArgs } from "./writers.js";
+import { allValues, curlOptions, sedArgs, sedScript, splitArgs } from "./writers.js";
 
 export interface Analysis {
   tier: TierNumber;
@@ -37,25 +37,84 @@ export function judgeSql(sql: string, host: HostId, tool: string): Analysis {
 const PSQL_VALUES = new Set(["-c", "--command", "-f", "--file", "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-o", "--output", "-v", "--set", "--variable", "-F", "-R", "-P", "-T", "-L"]);
 const MYSQL_VALUES = new Set(["-e", "--execute", "-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S", "--socket"]);
 
+/**
+ * Client commands inside SQL text that run shell code or reach files: psql's
+ * `\!`, `\copy … program`, `\o |cmd`, `\g |cmd`, `\w |cmd`, backquoted
+ * variables, `COPY … PROGRAM`; mysql's `\!`/`system`. Returns the shell code
+ * found and whether anything beyond plain SQL is there (`\gexec`, `\i`, `\o file` …).
+ */
+function clientEscapes(text: string): { code: string[]; other: boolean } {
+  const code: string[] = [];
+  for (const m of text.matchAll(/\\!([^\n]*)/g)) code.push(m[1] ?? "");
+  for (const m of text.matchAll(/(?:^|;|\n)\s*system\s+([^\n;]*)/gi)) code.push(m[1] ?? "");
+  for (const m of text.matchAll(/\bprogram\s+'((?:[^']|'')*)'/gi)) code.push((m[1] ?? "").replace(/''/g, "'"));
+  for (const m of text.matchAll(/\\(?:o|out|g|gx|w|write|copy)\b[^\n|]*\|\s*([^\n]*)/g)) code.push(m[1] ?? "");
+  for (const m of text.matchAll(/(?:^|;|\n)\s*(?:pager|\\P)[ \t]+([^\n;]*)/gi)) code.push(m[1] ?? "");
+  // psql meta-command arguments in backquotes are shell commands (`\set x `cmd``).
+  for (const m of text.matchAll(/\\[a-zA-Z]+[^\n`]*`([^`]*)`/g)) code.push(m[1] ?? "");
+  const other = /\\(gexec|setenv|i|ir|include|include_relative|o|out|w|write|copy|lo_import|lo_export|cd|getenv|source|e|edit|ef|ev)\b|\\\.|\\gx?[ \t]+[^\s|]/.test(text) || /(?:^|;|\n)\s*(source|tee|pager|\\T|\\P)\b/i.test(text);
+  return { code, other };
+}
+
 function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   const isPsql = tool === "psql";
   const a = splitArgs(args, isPsql ? PSQL_VALUES : MYSQL_VALUES);
-  const inline = isPsql ? a.values.get("-c") ?? a.values.get("--command") : a.values.get("-e") ?? a.values.get("--execute");
-  if (inline) return inline.dynamic ? { tier: 3, rule: `sql:${tool}`, reason: "SQL computed at run time", kind: "decide" } : judgeSql(inline.text, host, tool);
+  // Every -c/-e is run, in order: all of them are judged.
+  const inline = isPsql ? allValues(args, "c", ["--command"], "aAbeEnqsStxXwW1") : allValues(args, "e", ["--execute"], "BbCcEHNnqrstvVX");
+  const files = isPsql ? allValues(args, "f", ["--file"], "aAbeEnqsStxXwW1") : [];
+  const fromFile: Analysis | null = files.length ? { tier: 3, rule: `sql:${tool}-session`, reason: "SQL script from a file against a live database", kind: "decide" } : null;
+  if (inline.length) {
+    if (inline.some((w) => w.dynamic)) return { tier: 3, rule: `sql:${tool}`, reason: "SQL computed at run time", kind: "decide", code: inline.map((w) => w.text).join("\n") };
+    const text = inline.map((w) => w.text).join(";\n");
+    const esc = clientEscapes(text);
+    if (esc.code.length) return { tier: 3, rule: `sql:${tool}-shell`, reason: "client command that runs a shell command", kind: "decide", code: esc.code.join("\n") };
+    if (esc.other) return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+    const j = judgeSql(text, host, tool);
+    return fromFile && fromFile.tier > j.tier ? fromFile : j;
+  }
+  if (fromFile) return fromFile;
   if (isPsql && (a.flags.includes("-l") || a.flags.includes("--list") || a.flags.includes("--version") || a.flags.includes("-V"))) {
     return { tier: 0, rule: "sql:psql-list", reason: "lists databases or prints the version", kind: "decide" };
   }
   if (!isPsql && (a.flags.includes("--version") || a.flags.includes("-V"))) return { tier: 0, rule: `sql:${tool}-version`, reason: "prints the version", kind: "decide" };
-  if (stdin && stdin.text !== null && !stdin.dynamic) return judgeSql(stdin.text, host, tool);
+  if (stdin && stdin.text !== null && !stdin.dynamic) {
+    const esc = clientEscapes(stdin.text);
+    if (esc.code.length) return { tier: 3, rule: `sql:${tool}-shell`, reason: "client command that runs a shell command", kind: "decide", code: esc.code.join("\n") };
+    if (esc.other) return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+    return judgeSql(stdin.text, host, tool);
+  }
   return { tier: 3, rule: `sql:${tool}-session`, reason: "SQL session or script against a live database", kind: "decide" };
 }
 
+// sqlite3 dot commands that only show things; every other one reaches files, loads code or runs commands.
+const SQLITE_SHOW = /^\.(tables|table|schema|fullschema|indexes|indices|dump|help|databases|dbinfo|mode|headers?|show|stats|timer|width|nullvalue|separator|print|echo|eqp|changes|lint|version|quit|exit|explain|bail|bail|limits?|expert|dbconfig|parameter|scanstats|selftest|sha3sum|vfsinfo|vfslist|vfsname)\b/i;
+// SQL functions of the sqlite3 shell that read or write files, load code or open an editor.
+const SQLITE_FILE_FUNCS = /\b(writefile|readfile|load_extension|edit|fts3_tokenizer|lsdir|zipfile|sqlar_\w+)\s*\(/i;
+
 function sqlite(args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
-  const a = splitArgs(args, new Set(["-cmd", "-separator", "-init"]));
-  const sql = a.positional[1];
-  const text = sql ? sql.text : stdin && !stdin.dynamic ? stdin.text : null;
-  if (text === null || sql?.dynamic) return { tier: 2, rule: "sql:sqlite3-session", reason: "sqlite session or computed SQL", kind: "decide" };
-  const j = judgeSql(text, host, "sqlite3");
+  const a = splitArgs(args, new Set(["-cmd", "-separator", "-init", "-newline", "-nullvalue", "-vfs", "-maxsize", "-mmap", "-lookaside", "-pagecache", "-heap"]));
+  if (a.values.has("-init")) return { tier: 3, rule: "sql:sqlite3-init", reason: "sqlite3 runs a start-up script", kind: "decide" };
+  const cmds = args.filter((w, i) => i > 0 && /^--?cmd$/.test((args[i - 1] as Word).text));
+  const texts: Word[] = [...cmds, ...a.positional.slice(1)];
+  if (a.positional.length <= 1 && stdin && stdin.text !== null) texts.push({ text: stdin.text, dynamic: stdin.dynamic, glob: false, confusable: false });
+  if (texts.length === 0 || texts.some((w) => w.dynamic)) return { tier: 2, rule: "sql:sqlite3-session", reason: "sqlite session or computed SQL", kind: "decide", code: texts.map((w) => w.text).join("\n") };
+  const shell: string[] = [];
+  let reaches = false;
+  let sql = "";
+  for (const w of texts) {
+    for (const line of w.text.split("\n")) {
+      const l = line.trim();
+      if (!l.startsWith(".")) { sql += `${line}\n`; continue; }
+      const cmd = /^\.(shell|system)\s+(.*)$/s.exec(l);
+      const pipe = /^\.(output|once|excel|import|log|read)\s+(?:-\S+\s+)*['"]?\|\s*(.*?)['"]?$/s.exec(l);
+      if (cmd) shell.push(cmd[2] ?? "");
+      else if (pipe) shell.push(pipe[2] ?? "");
+      else if (!SQLITE_SHOW.test(l)) reaches = true;
+    }
+  }
+  if (shell.length) return { tier: 3, rule: "sql:sqlite3-shell", reason: "sqlite3 dot command that runs a shell command", kind: "decide", code: shell.join("\n") };
+  if (reaches || SQLITE_FILE_FUNCS.test(sql)) return { tier: 3, rule: "sql:sqlite3-files", reason: "sqlite3 command that reads or writes files, loads code or opens other databases", kind: "decide" };
+  const j = judgeSql(sql, host, "sqlite3");
   return j.tier === 0 ? j : { ...j, tier: 2, reason: "SQL that changes a database file" };
 }
 
@@ -71,19 +130,22 @@ function redis(args: readonly Word[], host: HostId): Analysis {
   return { tier: 3, rule: "redis:write", reason: "changes live redis data", kind: "decide" };
 }
 
-const SED_EXEC = /(^|[;{}\n\d$/!])\s*[eEwWrR]\b|\/[gIiMmpe0-9]*[ew]\s*(;|}|$|\s)/;
-
 function sed(args: readonly Word[]): Analysis | null {
-  const a = splitArgs(args, new Set(["-e", "--expression", "-f", "--file", "-l", "-s"]));
-  if (a.values.has("-f") || a.values.has("--file")) return { tier: 2, rule: "analysis:sed-file", reason: "sed script from a file", kind: "floor" };
-  const scripts = [a.values.get("-e"), a.values.get("--expression"), a.values.has("-e") || a.values.has("--expression") ? undefined : a.positional[0]].filter((w): w is Word => w !== undefined);
-  if (scripts.some((w) => w.dynamic || SED_EXEC.test(w.text))) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that can run commands or write files", kind: "floor", code: scripts.map((w) => w.text).join("\n") };
+  const a = sedArgs(args);
+  if (a.fromFile) return { tier: 2, rule: "analysis:sed-file", reason: "sed script from a file", kind: "floor" };
+  const code = a.scripts.map((w) => w.text).join("\n");
+  if (a.scripts.some((w) => w.dynamic)) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script not known until run time", kind: "floor", code };
+  const found = a.scripts.map((w) => sedScript(w.text));
+  // `e CMD` and s///e run shell commands; w/W write and r/R read files (their targets are judged by the effect analysis).
+  const exec = found.flatMap((f) => f.exec);
+  if (exec.length || found.some((f) => f.execUnknown)) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that runs shell commands", kind: "floor", code: [code, ...exec].join("\n") };
+  if (found.some((f) => f.writes.length || f.reads.length)) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that can run commands or write files", kind: "floor", code };
   return null;
 }
 
 // system(), pipes to and from commands (`cmd | getline`, `print | "cmd"`, gawk's
 // coprocess `|&`), file output, and gawk's @load/@include of other code.
-const AWK_EXEC = /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b/;
+const AWK_EXEC = /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b/;
 const AWK_VALUES = new Set(["-F", "-v", "-f", "-l", "-i", "-E", "--field-separator", "--assign", "--file", "--load", "--include", "--exec"]);
 
 function awk(args: readonly Word[]): Analysis | null {
@@ -125,6 +187,31 @@ function mlr(args: readonly Word[]): Analysis | null {
     return { tier: 2, rule: "analysis:mlr-exec", reason: "Miller DSL that runs commands or writes files", kind: "floor", code: inline.map((w) => w.text).join("\n") };
   }
   return null;
+}
+
+// curl options whose value names a local file to send: `-d @F`, `--data-binary @F`, `-F a=@F`, `-F a=<F`, `-T F`, `--json @F`.
+const CURL_SENDS_FILE = (o: string, v: string): boolean =>
+  (/^(-d|--data|--data-binary|--data-ascii|--json)$/.test(o) && v.startsWith("@")) ||
+  (o === "--data-urlencode" && /^[^=]*@/.test(v)) ||
+  (/^(-F|--form)$/.test(o) && /=[@<]/.test(v)) ||
+  (/^(-T|--upload-file)$/.test(o) && v !== "") ||
+  /^(-K|--config)$/.test(o);
+
+function curl(args: readonly Word[]): Analysis | null {
+  const { opts } = curlOptions(args);
+  const sent = opts.filter(([o, v]) => v !== null && CURL_SENDS_FILE(o, v.text));
+  if (sent.length === 0) return null;
+  return { tier: 3, rule: "analysis:curl-upload", reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`, kind: "floor" };
+}
+
+/** httpie/xh request items that embed or upload a file: `field@file`, `field=@file`, `field:=@file`, `@file` bodies. */
+function httpie(args: readonly Word[]): Analysis | null {
+  const operands = args.filter((w) => !w.text.startsWith("-"));
+  const items = operands.slice(/^[A-Z]+$/.test(operands[0]?.text ?? "") ? 2 : 1);
+  const files = items.filter((w) => /^(?:[^=:@\s]*(?:=|:=)?)@./.test(w.text) && !/^[a-z]+:\/\//i.test(w.text));
+  const body = args.filter((w) => w.text.startsWith("@") || /^--raw=@/.test(w.text));
+  if (files.length + body.length === 0) return null;
+  return { tier: 3, rule: "analysis:http-upload", reason: `sends a local file to another system (${[...files, ...body].map((w) => w.text).join(", ")})`, kind: "floor" };
 }
 
 // git config keys whose value runs: as shell code (the value is a command
@@ -183,6 +270,8 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
     case "awk": case "gawk": case "mawk": case "nawk": return awk(args);
     case "git": return git(args);
     case "mlr": return mlr(args);
+    case "curl": return curl(args);
+    case "http": case "https": case "xh": case "xhs": return httpie(args);
     default: return null;
   }
 }

@@ -115,14 +115,37 @@ const RUN_VALUES = new Set([
   "--log-driver", "--log-opt", "--tmpfs", "--ulimit", "--gpus", "--dns", "--shm-size", "--stop-signal", "--health-cmd",
   "--cidfile", "--group-add", "--link", "--volumes-from", "--runtime", "--cgroupns", "-a", "--attach", "--detach-keys",
 ]);
-const HOST_ROOT_MOUNT = /^(\/|\/etc|\/root|\/home|\/boot|\/usr|\/var|\/var\/lib|\/var\/lib\/docker|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/dev|\/proc|\/sys)(:|$)/;
+const HOST_ROOT_MOUNT = /^(\/|\/etc|\/root|\/home|\/boot|\/usr|\/var|\/var\/lib|\/var\/lib\/docker|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/dev|\/proc|\/sys)$/;
+
+interface Mount { src: string; dst: string }
+
+/** Bind mounts in any spelling: `-v SRC:DST`, `-vSRC:DST`, `--volume=…`, `--mount type=bind,src=…,dst=…` (source/target/destination too). */
+function mountsOf(opts: string[]): Mount[] {
+  const raw: { v: string; mount: boolean }[] = [];
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i] as string;
+    const m = /^(?:--(volume|mount)(?:=(.*))?|-[a-zA-Z]*?v(.*))$/s.exec(o);
+    if (!m || (o.startsWith("--") && m[1] === undefined)) continue;
+    const value = m[2] ?? (m[3] || undefined) ?? opts[++i] ?? "";
+    raw.push({ v: value, mount: m[1] === "mount" });
+  }
+  const trim = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
+  return raw.map(({ v, mount }) => {
+    if (mount || /(^|,)(type|source|src|target|destination|dst)=/.test(v)) {
+      const field = (re: RegExp) => re.exec(v)?.[1] ?? "";
+      return { src: trim(field(/(?:^|,)(?:source|src)=([^,]*)/)), dst: trim(field(/(?:^|,)(?:target|destination|dst)=([^,]*)/)) };
+    }
+    const [src = "", dst = ""] = v.split(":");
+    return { src: trim(src), dst: trim(dst) };
+  });
+}
 
 function container(kind: "run" | "exec", tool: string, args: Word[]): Unwrap {
   const at = firstOperand(args, RUN_VALUES);
   const opts = args.slice(0, at).map((w) => w.text);
   const optText = opts.join(" ");
-  const mounts = opts.flatMap((o, i) => (o === "-v" || o === "--volume" || o === "--mount" ? [opts[i + 1] ?? ""] : o.startsWith("--volume=") || o.startsWith("--mount=") ? [o.replace(/^--\w+=/, "")] : []));
-  const hostRoot = mounts.some((m) => HOST_ROOT_MOUNT.test(m.replace(/^.*source=/, "")));
+  const mounts = mountsOf(opts);
+  const hostRoot = mounts.some((m) => HOST_ROOT_MOUNT.test(m.src));
   const privileged = /--privileged|--pid[ =]host|--cap-add[ =](ALL|SYS_ADMIN)|--userns[ =]host|--device[ =]\/dev\/(sd|nvme|vd)/.test(optText);
   const rest = args.slice(at + 1);
   let floor: TierNumber = kind === "run" ? 2 : 0;
@@ -133,12 +156,11 @@ function container(kind: "run" | "exec", tool: string, args: Word[]): Unwrap {
 }
 
 /** Rewrite a container path under a bind mount to the host path it reaches (`/host/etc` → `/etc`). */
-function hostView(word: Word, mounts: string[]): Word {
-  for (const m of mounts) {
-    const [src, dst] = m.includes("source=") ? [/source=([^,]+)/.exec(m)?.[1], /(?:target|destination|dst)=([^,]+)/.exec(m)?.[1]] : m.split(":");
-    if (!src || !dst || !src.startsWith("/") || !dst.startsWith("/")) continue;
-    const d = dst.replace(/\/+$/, "");
-    if (word.text === d || word.text.startsWith(d + "/")) return { ...word, text: (src.replace(/\/+$/, "") + word.text.slice(d.length)) || "/" };
+function hostView(word: Word, mounts: Mount[]): Word {
+  for (const { src, dst } of mounts) {
+    if (!src.startsWith("/") || !dst.startsWith("/")) continue;
+    const d = dst === "/" ? "" : dst;
+    if (word.text === dst || word.text.startsWith(d + "/")) return { ...word, text: ((src === "/" ? "" : src) + word.text.slice(d.length)) || "/" };
   }
   return word;
 }
@@ -516,6 +538,170 @@ function bun(args: Word[]): Unwrap | null {
   return runs.result("delegate:bun-exec");
 }
 
+/** `rg --pre CMD`: ripgrep runs CMD on every file it searches (the path appended). */
+function rg(args: Word[]): Unwrap | null {
+  const { values, rest } = pullOptions(args, { longs: ["--pre"], not: ["--pre-glob"] });
+  if (values.length === 0) return null;
+  const runs = new Runs();
+  for (const v of values) {
+    if (v.text === "") continue;
+    runs.inner.push([v, dynamicWord("$FILE")]);
+    runs.raise(2, "ripgrep runs a preprocessor command on every file");
+  }
+  return runs.result("delegate:rg", [[literalWord("rg"), ...rest]]);
+}
+
+const FD_VALUES = new Set(["-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth", "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner", "-j", "--threads", "--max-results", "--base-directory", "--path-separator", "--search-path", "-c", "--color", "--ignore-file", "--format", "--batch-size"]);
+
+/** `fd -x CMD …` / `-X` / `--exec` / `--exec-batch`: fd runs CMD per match (up to a `;`), with `{}` the match. */
+function fd(args: Word[]): Unwrap | null {
+  const inner: Word[][] = [];
+  const kept: Word[] = [literalWord("fd")];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (FD_VALUES.has(w.text)) { kept.push(w, ...args.slice(i + 1, i + 2)); i++; continue; }
+    if (!/^(-x|-X|--exec|--exec-batch)$/.test(w.text)) { kept.push(w); continue; }
+    const cmd: Word[] = [];
+    let j = i + 1;
+    while (j < args.length && (args[j] as Word).text !== ";") cmd.push(args[j++] as Word);
+    const hasSlot = cmd.some((c) => /\{[/.]*\}|\{\/\.\}/.test(c.text) || c.text.includes("{}"));
+    // Each match is a path under the search root (the operand after the pattern, else the cwd), like find's `{}`.
+    const root = (args.filter((a, k) => k < i && !a.text.startsWith("-") && !FD_VALUES.has(args[k - 1]?.text ?? ""))[1]?.text ?? ".").replace(/\/+$/, "");
+    const match: Word = { ...literalWord(`${root}/{}`), glob: true };
+    const argv = cmd.map((c) => (/\{[^}\s]*\}/.test(c.text) ? { ...c, text: c.text.replace(/\{[^}\s]*\}/g, `${root}/{}`), glob: true } : c));
+    if (argv.length) inner.push(hasSlot ? argv : [...argv, match]);
+    i = j;
+  }
+  if (inner.length === 0) return null;
+  return unwrap("delegate:fd-exec", 2, "fd runs a command per match", { inner: [...inner, kept] });
+}
+
+/** Editors' start-up commands (`vim -c CMD`, `+CMD`, `--cmd CMD`, `-S script`): `!cmd` runs shell code, others run editor script. */
+function editor(name: string, args: Word[]): Unwrap | null {
+  const runs = new Runs();
+  const kept: Word[] = [literalWord(name)];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    let cmd: Word | undefined;
+    if (w.text === "-c" || w.text === "--cmd") cmd = args[++i];
+    else if (/^\+./.test(w.text)) cmd = { ...w, text: w.text.slice(1) };
+    else if (w.text === "-S" || w.text === "-u" || w.text === "-i") { runs.opaque.push(args[++i]?.text ?? ""); runs.raise(2, `${name} sources a script file`); continue; }
+    else { kept.push(w); continue; }
+    if (!cmd) break;
+    const t = cmd.text.replace(/^\s*:+\s*/, "");
+    // `+10`, `+/pattern`, `+set ft=x` open a file somewhere or set an option.
+    if (!cmd.dynamic && /^(\d+|\/.*|\?.*|set?\s+[\w=,.+-]*|setl(ocal)?\s+[\w=,.+-]*|\$|syntax\s+\w+|colo(rscheme)?\s+\w+)$/.test(t)) continue;
+    const shell = /^(?:(?:r(?:ead)?|w(?:rite)?|\d*,?\d*)\s*)?!(.*)$/s.exec(t);
+    if (shell) runs.add({ ...cmd, text: shell[1] ?? "" }, 2, `${name} runs a shell command on start-up`);
+    else { runs.opaque.push(cmd.text); runs.raise(2, `${name} runs editor commands on start-up`); }
+  }
+  return runs.result(`delegate:${name}`, [kept]);
+}
+
+/** `less '+!cmd'`, `less '+|mcmd'`: less's initial commands run shell code. */
+function less(name: string, args: Word[]): Unwrap | null {
+  const runs = new Runs();
+  const kept: Word[] = [literalWord(name)];
+  for (const w of args) {
+    const m = /^\+\+?(.*)$/s.exec(w.text);
+    if (!m || !/[!|#]/.test(m[1] ?? "") && !w.dynamic) { kept.push(w); continue; }
+    const shell = /!(.*)$/s.exec(m[1] ?? "")?.[1];
+    if (shell !== undefined) runs.add({ ...w, text: shell }, 2, `${name} runs a shell command`);
+    else { runs.opaque.push(w.text); runs.raise(2, `${name} pipes text into a command`); }
+  }
+  return runs.result(`delegate:${name}`, [kept]);
+}
+
+/** man's pager and browser: `-P CMD`/`--pager`, `-H[CMD]`/`--html[=CMD]` run CMD through a shell. */
+function man(args: Word[]): Unwrap | null {
+  const runs = new Runs();
+  const pager = pullOptions(args, { longs: ["--pager"], shorts: "P" });
+  const html = pullOptions(pager.rest, { longs: ["--html"], shorts: "H", optional: true });
+  for (const v of [...pager.values, ...html.values]) runs.add(v, 2, "man runs a pager or browser command");
+  return runs.result("delegate:man", [[literalWord("man"), ...html.rest]]);
+}
+
+/** zip's test command: `-TT CMD` / `--unzip-command CMD` runs CMD on the archive. */
+function zip(args: Word[]): Unwrap | null {
+  const runs = new Runs();
+  const kept: Word[] = [literalWord("zip")];
+  const archive = args.find((w) => !w.text.startsWith("-"));
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const m = /^(?:-TT|--unzip-command|--unzip-co|--unzip-com)(?:=(.*))?$/s.exec(w.text) ?? /^-TT(.+)$/s.exec(w.text);
+    if (!m) { kept.push(w); continue; }
+    const v = m[1] !== undefined ? { ...w, text: m[1] } : args[++i];
+    if (!v) continue;
+    const withArchive = v.text.includes("{}") ? { ...v, text: v.text.replaceAll("{}", shQuote(archive?.text ?? "")) } : v;
+    runs.add(withArchive, 2, "zip runs a command to test the archive", v.text.includes("{}") ? "" : shQuote(archive?.text ?? ""));
+  }
+  return runs.result("delegate:zip", [kept]);
+}
+
+/** `split --filter=CMD`: each piece is written through CMD (a shell command, $FILE set). */
+function split(args: Word[]): Unwrap | null {
+  const { values, rest } = pullOptions(args, { longs: ["--filter"] });
+  if (values.length === 0) return null;
+  const runs = new Runs();
+  for (const v of values) runs.add(v, 2, "split pipes each piece through a shell command");
+  return runs.result("delegate:split", [[literalWord("split"), ...rest]]);
+}
+
+/** Perl rename: its first operand (and -e values) is a Perl expression run per file. */
+function rename(name: string, args: Word[]): Unwrap | null {
+  const exprs: Word[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === "-e" || t === "-E") { if (args[i + 1]) exprs.push(args[++i] as Word); continue; }
+    if (t === "--") { i++; break; }
+    if (!t.startsWith("-")) break;
+  }
+  if (exprs.length === 0 && args[i]) exprs.push(args[i] as Word);
+  // A plain s/// or y/// substitution only renames; anything else is Perl code.
+  const plain = (w: Word) => {
+    const m = /^\s*(?:s|y|tr)([^\w\s])/.exec(w.text);
+    if (w.dynamic || !m) return false;
+    const d = (m[1] as string).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    return !/[`;{}]|\b(system|exec|qx|open|unlink|eval|require|do|readpipe)\b|[$@]\{/.test(w.text) && !new RegExp(`${d}[a-z]*e[a-z]*\\s*$`).test(w.text);
+  };
+  const code = exprs.filter((w) => !plain(w) && (!/^[\w.*?-]+$/.test(w.text) || w.dynamic));
+  if (code.length === 0) return null;
+  return unwrap(`delegate:${name}`, 2, `${name} runs a Perl expression per file`, { opaque: code.map((w) => w.text), inner: [[literalWord(name), ...args.filter((w) => !code.includes(w))]] });
+}
+
+/** pnpm's shell mode (`pnpm -c exec 'CMD'`, `pnpm exec --shell-mode CMD`): the command line runs through a shell. */
+function pnpm(args: Word[]): Unwrap | null {
+  const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
+  const sub = args[at]?.text;
+  if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1));
+  if (sub !== "exec") return null;
+  const after = args.slice(at + 1);
+  const shellMode = [...args.slice(0, at), ...after].some((w) => w.text === "-c" || w.text === "--shell-mode");
+  if (!shellMode) return npx("pnpm-exec", after);
+  const cmd = after.filter((w) => w.text !== "-c" && w.text !== "--shell-mode");
+  const runs = new Runs();
+  if (cmd.length) runs.add(joinWords(cmd), 1, "pnpm runs a command line through a shell");
+  else runs.raise(2, "pnpm exec without a command");
+  return runs.result("delegate:pnpm-exec");
+}
+
+/** `helm … --post-renderer PATH`: helm runs PATH on the rendered manifests. */
+function helm(args: Word[]): Unwrap | null {
+  const { values, rest } = pullOptions(args, { longs: ["--post-renderer"], not: ["--post-renderer-args"] });
+  if (values.length === 0) return null;
+  const runs = new Runs();
+  for (const v of values) { runs.inner.push([literalWord("\u0000script"), v]); runs.raise(2, "helm runs a post-renderer program"); }
+  return runs.result("delegate:helm", [[literalWord("helm"), ...rest]]);
+}
+
+/** `kustomize build --enable-exec` / `--enable-alpha-plugins`: the kustomization's exec plugins run. */
+function kustomize(name: string, args: Word[]): Unwrap | null {
+  const on = (w: Word) => /^--(enable-exec|enable-alpha-plugins|enable-star|enable-helm)(=true)?$/.test(w.text);
+  if (!args.some(on)) return null;
+  return unwrap(`delegate:${name}`, 2, `${name} runs plugins or programs named in the kustomization`, { inner: [[literalWord(name), ...args.filter((w) => !on(w))]] });
+}
+
 /** A delegating command's unwrapping, or null when `name args` delegates nothing. */
 export function delegate(name: string, args: Word[]): Unwrap | null {
   const sub = args[0]?.text ?? "";
@@ -525,10 +711,10 @@ export function delegate(name: string, args: Word[]): Unwrap | null {
     case "parallel": return parallel(args);
     case "watch": return watch(args);
     case "ssh": return ssh(args);
-    case "kubectl": return sub === "exec" ? kubectlExec(args.slice(1)) : null;
     case "incus": case "lxc": return sub === "exec" ? dashExec(name, args.slice(1)) : null;
     case "npx": case "bunx": return npx(name, args);
-    case "pnpm": case "yarn": return sub === "dlx" ? npx(`${name}-dlx`, args.slice(1)) : sub === "exec" ? npx(`${name}-exec`, args.slice(1)) : null;
+    case "pnpm": return pnpm(args);
+    case "yarn": return sub === "dlx" ? npx(`${name}-dlx`, args.slice(1)) : sub === "exec" ? npx(`${name}-exec`, args.slice(1)) : null;
     case "npm": return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1)) : null;
     case "docker-compose": return compose(sub, args.slice(1));
     case "git": return git(args);
@@ -538,6 +724,17 @@ export function delegate(name: string, args: Word[]): Unwrap | null {
     case "gdb": return gdb(args);
     case "nodemon": return nodemon(args);
     case "bun": return bun(args);
+    case "rg": return rg(args);
+    case "fd": case "fdfind": return fd(args);
+    case "vim": case "vi": case "nvim": case "view": case "gvim": case "vimdiff": case "ex": return editor(name, args);
+    case "less": case "more": return less(name, args);
+    case "man": return man(args);
+    case "zip": return zip(args);
+    case "split": return split(args);
+    case "rename": case "prename": case "file-rename": case "perl-rename": return rename(name, args);
+    case "helm": return helm(args);
+    case "kustomize": return kustomize(name, args);
+    case "kubectl": return sub === "exec" ? kubectlExec(args.slice(1)) : sub === "kustomize" ? kustomize("kubectl", args) : null;
     case "uv": case "poetry": case "pipenv": case "pdm": case "hatch": case "rye": case "bundle": case "conda": case "mamba": case "micromamba":
       return runner(name, RUNNERS[name] as Runner, args);
     case "docker":
