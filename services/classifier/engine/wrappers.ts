@@ -75,16 +75,28 @@ function sudo(name: string, args: Word[]): Unwrap {
     const listing = /[lvkK]/.test(short) || flags.some((f) => ["--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"].includes(f));
     return listing ? unwrap(`wrapper:${name}`, 0, "lists or refreshes sudo rights") : unwrap(`wrapper:${name}`, 4, "sudo without a command");
   }
-  if (shell) return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo" });
+  // A login shell (-i) starts in the target user's home: `sudo -i rm -rf *` empties /root.
+  const userAt = args.slice(0, at).findIndex((w) => w.text === "-u" || w.text === "--user");
+  const login = /i/.test(short) || flags.includes("--login");
+  const loginHome = login ? homeWord(userAt >= 0 ? args[userAt + 1]?.text : undefined) : undefined;
+  if (shell) return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo", ...(loginHome ? { chdir: loginHome } : {}) });
   const dirAt = args.slice(0, at).findIndex((w) => w.text === "-D" || w.text === "--chdir");
   const chdir = dirAt >= 0 ? args[dirAt + 1] : args.slice(0, at).map((w) => (w.text.startsWith("--chdir=") ? { ...w, text: w.text.slice(8) } : null)).find((w) => w !== null) ?? undefined;
   return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo", ...(chdir ? { chdir } : {}) });
 }
 
+/** The home a login shell of `user` starts in (root's by default; unknown for a computed name). */
+function homeWord(user: string | undefined): Word {
+  const dir = user === undefined || user === "root" || user === "0" ? "/root" : /^[a-z_][a-z0-9_-]*$/.test(user) ? `/home/${user}` : "$UNKNOWN_HOME";
+  return { text: dir, dynamic: dir.startsWith("$"), glob: false, confusable: false };
+}
+
 function su(args: Word[]): Unwrap {
   const i = args.findIndex((w) => w.text === "-c" || w.text === "--command");
   const code = i >= 0 ? args[i + 1] : undefined;
-  if (code) return unwrap("wrapper:su", 0, "runs as another user: SUDO.md decides", { code: [code.text], policy: "sudo" });
+  const login = args.some((w) => w.text === "-" || w.text === "-l" || w.text === "--login");
+  const user = args.find((w, k) => !w.text.startsWith("-") && k !== i + 1)?.text;
+  if (code) return unwrap("wrapper:su", 0, "runs as another user: SUDO.md decides", { code: [code.text], policy: "sudo", ...(login ? { chdir: homeWord(user) } : {}) });
   return unwrap("wrapper:su", 4, "interactive shell as another user: a person runs that");
 }
 
