@@ -18,6 +18,16 @@ export interface Place {
   isHome: boolean;
 }
 
+/**
+ * One regular expression for a list of globs (dot files included): V8 runs
+ * one alternation faster than picomatch's list matcher calls one per glob,
+ * and these lists are tested for every word of every command.
+ */
+function anyOf(globs: readonly string[]): (path: string) => boolean {
+  const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join("|"));
+  return (path) => re.test(path);
+}
+
 const HOME_PREFIX = /^(~|\$HOME|\$\{HOME\})(?=\/|$)/;
 
 /** The caller's home, inferred from its cwd (the classifier's own home is meaningless). */
@@ -111,21 +121,21 @@ export function criticalData(path: string): boolean {
   return CRITICAL_DATA.some((root) => inside(path, root));
 }
 
-const CRITICAL_FILES = picomatch([
+const CRITICAL_FILES = anyOf([
   "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
   "/etc/fstab", "/etc/crypttab", "/etc/pam.d/**", "/etc/ssh/sshd_config", "/etc/ssh/sshd_config.d/**",
   "/boot/**", "/etc/default/grub", "/etc/security/**", "/etc/nsswitch.conf", "/etc/ld.so.preload",
   "/etc/login.defs", "/etc/inittab", "/proc/sysrq-trigger", "/proc/sys/kernel/sysrq",
-], { dot: true });
+]);
 
 /** Files whose damage locks everyone out or stops the boot. */
 // The agent's own guard: its hook settings (which run agent-sudo's hook) and
 // agent-sudo's configuration. Changing them switches the broker off.
-const GUARD_FILES = picomatch([
+const GUARD_FILES = anyOf([
   "**/.claude", "**/.claude/settings.json", "**/.claude/settings.local.json", "**/.claude/hooks", "**/.claude/hooks/**", "/etc/claude-code/**",
   "**/.agent-sudo/**", "/var/lib/agent-sudo/**", "/opt/agent-sudo/**", "/etc/agent-sudo/**", "/etc/systemd/system/agent-sudo*", "/etc/systemd/system/agent-sudo*/**",
   "/run/systemd/system/agent-sudo*", "/run/systemd/system/agent-sudo*/**", "/etc/apparmor.d/agent-sudo*", "/etc/apparmor.d/local/agent-sudo*",
-], { dot: true });
+]);
 
 /** Writing this switches off or rewires the broker that judges the writer. */
 export function guardFile(path: string): boolean {
@@ -134,11 +144,11 @@ export function guardFile(path: string): boolean {
 
 // Files whose content runs later, unasked: shell start-up files, git hooks
 // and config (aliases, core.hooksPath, core.sshCommand), user units, autostart.
-const PERSISTENCE = picomatch([
+const PERSISTENCE = anyOf([
   "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.profile", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.bash_logout",
   "**/.git", "**/.git/hooks", "**/.git/hooks/**", "**/.git/config", "**/.gitconfig", "**/.config/git/config", "**/.config/systemd/user", "**/.config/systemd/user/**",
   "**/.config/autostart/**", "**/.ssh/authorized_keys", "**/.ssh/rc", "**/.ssh/config", "**/.pam_environment", "**/.xprofile",
-], { dot: true });
+]);
 
 /** Writing this plants something that runs later. */
 export function persistenceFile(path: string): boolean {
@@ -178,7 +188,7 @@ export function systemPath(path: string): boolean {
   return SYSTEM.some((root) => inside(path, root)) || path === "/";
 }
 
-const SECRET = picomatch([
+const SECRET = anyOf([
   "**/.ssh/**", "**/.aws/**", "**/.gnupg/**", "**/.kube/config", "**/.docker/config.json", "**/.netrc",
   "**/.pgpass", "**/.git-credentials", "**/.pypirc", "**/.vault-token", "**/.config/gcloud/**", "**/.azure/**",
   "**/.npmrc", "**/.my.cnf", "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers",
@@ -195,12 +205,12 @@ const SECRET = picomatch([
   "/var/backups/*shadow*", "/etc/agent-sudo/**", "/dev/block/**",
   // Raw disks and memory hold every file's bytes, secrets included.
   "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*", "/dev/mapper/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore",
-], { dot: true });
+]);
 
-const NOT_SECRET = picomatch([
+const NOT_SECRET = anyOf([
   "**/*.pub", "**/.ssh/known_hosts", "**/.ssh/known_hosts.old", "**/.ssh/authorized_keys", "**/.ssh/config",
   "**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "**/.env.defaults",
-], { dot: true });
+]);
 
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
@@ -212,5 +222,6 @@ export function secretPath(path: string): boolean {
 export function secretPlace(p: Place): boolean {
   if (p.path !== null && secretPath(p.path)) return true;
   const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
-  return secretPath(raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, ""));
+  const asPath = raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, "");
+  return asPath !== p.path && secretPath(asPath);
 }
