@@ -148,6 +148,9 @@ const PERSISTENCE = anyOf([
   "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.profile", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.bash_logout",
   "**/.git", "**/.git/hooks", "**/.git/hooks/**", "**/.git/config", "**/.gitconfig", "**/.config/git/config", "**/.config/systemd/user", "**/.config/systemd/user/**",
   "**/.config/autostart/**", "**/.ssh/authorized_keys", "**/.ssh/rc", "**/.ssh/config", "**/.pam_environment", "**/.xprofile",
+  // Run or obeyed on entering the project or on the next tool run: direnv, editor tasks, git filters, package-manager config, PATH.
+  "**/.envrc", "**/.vscode/tasks.json", "**/.vscode/settings.json", "**/.git/info/attributes", "**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml",
+  "**/pip.conf", "**/.config/pip/**", "**/.bash_aliases", "**/.local/bin", "**/.local/bin/**", "**/.ssh/environment", "**/.config/fish/**",
 ]);
 
 /** Writing this plants something that runs later. */
