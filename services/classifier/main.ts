@@ -7,7 +7,7 @@
 // no one: a refusal carries no attestation.
 import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { signDecision, touchedDigest } from "../shared/attestation.js";
+import { bindingOf, signDecision, touchedDigest } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPrivateKey } from "../shared/keys.js";
@@ -40,7 +40,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
       : signDecision("classifier", state.key, {
           role: Role.ROLE_CLASSIFIER,
           requestId: req.requestId,
-          binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames },
+          binding: bindingOf(req),
           tier: verdict.tier,
           policyDigest: state.engine.policyDigest,
           ttlS: config.decision_ttl_s,

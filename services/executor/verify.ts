@@ -4,7 +4,7 @@
 import { timingSafeEqual, verify, type KeyObject } from "node:crypto";
 import { Decision, Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { commandDigest, touchedDigest } from "../shared/attestation.js";
+import { bindingOf, commandDigest, touchedDigest } from "../shared/attestation.js";
 import { CodedError } from "../shared/errors.js";
 import { tierFromEnum, type TierNumber } from "../shared/tier.js";
 import type { NonceEntry, ReplayMemory } from "./replay.js";
@@ -64,7 +64,7 @@ export function verifyQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, Pi
 export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { tier: TierNumber; byRole: ReadonlyMap<Role, Decision>; nonces: NonceEntry[] } {
   if (req.attestations.length === 0) throw new CodedError("ATTESTATION_MISSING", "no attestations");
   // The secret variables' names are bound too: a gateway cannot add one to a vetted command.
-  const digest = commandDigest({ command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: Object.keys(req.env ?? {}) });
+  const digest = commandDigest(bindingOf({ ...req, envNames: Object.keys(req.env ?? {}) }));
   const byRole = new Map<Role, Decision>();
   for (const att of req.attestations) {
     const d = checkOne(att, pinned, digest, req, now);

@@ -9,7 +9,7 @@ import type { OverlayTrialOutput } from "./overlay.js";
 import type { KeyObject } from "node:crypto";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { TrialReport, TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
-import { signDecision, touchedDigest } from "../shared/attestation.js";
+import { bindingOf, signDecision, touchedDigest } from "../shared/attestation.js";
 import type { Change } from "./diff.js";
 import { type Gap, gapKey } from "./gaps.js";
 import { globPrefixRe, isUnder } from "./mounts.js";
@@ -80,7 +80,7 @@ export function buildReport(req: TrialRequest, o: TrialOutcome, rules: { forbidd
     attestation: signDecision("sandbox", key, {
       role: Role.ROLE_SANDBOX,
       requestId: req.requestId,
-      binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames ?? [] },
+      binding: bindingOf(req),
       tier: 2,
       ttlS,
       trialOk: ok,

@@ -15,6 +15,14 @@ export interface CommandBinding {
 }
 
 /**
+ * The binding of a request as every signer sees it: the same fields, the
+ * secret-variable names included, so no signer can forget one.
+ */
+export function bindingOf(req: { command: string; cwd: string; host: string; runAs: string; envNames?: readonly string[] }): CommandBinding {
+  return { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames ?? [] };
+}
+
+/**
  * sha256 over a domain tag and length-prefixed UTF-8 fields, so no two
  * different (command, cwd, host, run_as[, env names]) tuples can share an
  * encoding. A command given secret variables binds their sorted names under

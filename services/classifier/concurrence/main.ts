@@ -16,7 +16,7 @@ import type { KeyObject } from "node:crypto";
 import { ConcurrenceServiceService } from "../../../proto/gen/agent_sudo/v1/concurrence_pb.js";
 import type { ClassifyRequest, ClassifyResponse } from "../../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Role } from "../../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { signDecision } from "../../shared/attestation.js";
+import { bindingOf, signDecision } from "../../shared/attestation.js";
 import type { Config } from "../../shared/config.js";
 import { envNamesProblem } from "../../shared/env-names.js";
 import { CodedError } from "../../shared/errors.js";
@@ -66,7 +66,7 @@ function concur(req: ClassifyRequest, state: State, config: Config, log: Logger)
         : signDecision("concurrence", state.key, {
             role: Role.ROLE_CONCURRENCE,
             requestId: req.requestId,
-            binding: { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames },
+            binding: bindingOf(req),
             tier: verdict.tier,
             policyDigest: state.digest,
             ttlS: config.decision_ttl_s,
