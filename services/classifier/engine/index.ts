@@ -37,15 +37,16 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
   const digest = createHash("sha256");
   for (const s of ["claude", "sudo"] as const) digest.update(`${FILES[s]}\0${texts[s].length}\0`).update(texts[s]);
   const parser = await loadBashParser();
+  // What each active rule grants; the network ones also tell judgeText which parts need the plain-command check.
+  const attrs = new Map<string, RuleAttrs>();
+  for (const r of [...sudo.rules, ...claude.rules]) if (r.state === "active") attrs.set(r.id, r.attrs);
   const judge: Judge = {
     rules: { sudo: compileRules(sudo.rules), claude: compileRules(claude.rules) },
     vetoes: [...claude.vetoes, ...sudo.vetoes],
-    networkRules: new Set([...sudo.rules, ...claude.rules].filter((r) => r.state === "active" && r.attrs.network).map((r) => r.id)),
+    networkRules: new Set([...attrs].filter(([, a]) => a.network).map(([id]) => id)),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
   };
   const policyDigest = digest.digest();
-  const attrs = new Map<string, RuleAttrs>();
-  for (const r of [...sudo.rules, ...claude.rules]) if (r.state === "active") attrs.set(r.id, r.attrs);
   return {
     policyDigest,
     classify: (input) => withAttrs(classify(input, judge, parser), attrs),
