@@ -7,12 +7,10 @@
 //             and rolls the files back.
 // Everything here is harmless if judged wrongly: curl to 127.0.0.1 and files
 // with test names in /etc and a temp dir.
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, startStack, type Stack } from "../support/stack.js";
+import { copyPolicies, startStack, type Stack } from "../support/stack.js";
 
 const root = process.getuid?.() === 0;
 
@@ -46,10 +44,6 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
 
   beforeAll(async () => {
     web = await listen();
-    policies = mkdtempSync(join(tmpdir(), "agent-sudo-attrs-policies-"));
-    cpSync(join(repoRoot, "policies"), policies, { recursive: true, filter: (src) => !src.endsWith(".sig") });
-    chmodSync(policies, 0o755);
-    const sudo = join(policies, "SUDO.md");
     const table = [
       "## Rules: test attributes",
       "",
@@ -61,9 +55,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
       "",
       "",
     ].join("\n");
-    const text = readFileSync(sudo, "utf8");
-    const at = text.indexOf("## Rules");
-    writeFileSync(sudo, text.slice(0, at) + table + text.slice(at));
+    policies = copyPolicies("agent-sudo-attrs-policies-", { "SUDO.md": table });
     stack = await startStack({
       env: { AGENT_SUDO_POLICIES: policies, AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0", AGENT_SUDO_REDEPLOY_TOKEN: "redeploy-secret" },
     });

@@ -1,11 +1,11 @@
 // Signed policies at load: with verify_enforce on, a tampered policy keeps
 // the classifier from starting and /health says why; re-signed, it starts.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, chmodSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliMain, repoRoot, startStack, type Stack } from "../support/stack.js";
+import { cliMain, copyPolicies, startStack, type Stack } from "../support/stack.js";
 
 function cli(home: string, ...args: string[]): string {
   return execFileSync(process.execPath, [cliMain, ...args], { env: { ...process.env, AGENT_SUDO_HOME: home }, encoding: "utf8" });
@@ -27,9 +27,7 @@ describe("policy signatures at load", () => {
   let home: string;
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "agent-sudo-enforce-"));
-    policies = mkdtempSync(join(tmpdir(), "agent-sudo-policies-"));
-    cpSync(join(repoRoot, "policies"), policies, { recursive: true, filter: (src) => !src.endsWith(".sig") });
-    chmodSync(policies, 0o755); // readable by the gateway's user, as /opt/agent-sudo/policies is
+    policies = copyPolicies("agent-sudo-policies-");
     execFileSync("mkdir", ["-p", join(home, "keys")]);
     cli(home, "policy", "keygen");
     cli(home, "policy", "sign", "--policies", policies);

@@ -1,7 +1,7 @@
 // Starts a real agent-sudo stack (the supervisor and six processes) in a
 // temp state dir on a free loopback port, for end-to-end tests.
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { freePort } from "../../services/shared/ports.js";
@@ -44,6 +44,24 @@ export function recorderShell(dir: string): { shell: string; log: string } {
   chmodSync(log, 0o666);
   writeFileSync(shell, `#!/bin/sh\n# test stand-in: records, never executes\nprintf '%s\\n' "$2" >> '${log}'\necho recorded\n`, { mode: 0o755 });
   return { shell, log };
+}
+
+/**
+ * A copy of the repository's policies (without signatures) in a temp dir the
+ * service users can read, with `insert` put before the first `## Rules`
+ * heading of each named file (so the inserted rules are tried first).
+ */
+export function copyPolicies(prefix: string, insert: Partial<Record<"SUDO.md" | "CLAUDE_CMDS.md", string>> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(join(repoRoot, "policies"), dir, { recursive: true, filter: (src) => !src.endsWith(".sig") });
+  chmodSync(dir, 0o755); // readable by the services' users, as /opt/agent-sudo/policies is
+  for (const [name, text] of Object.entries(insert)) {
+    const file = join(dir, name);
+    const body = readFileSync(file, "utf8");
+    const at = body.indexOf("## Rules");
+    writeFileSync(file, body.slice(0, at) + text + body.slice(at));
+  }
+  return dir;
 }
 
 export interface StackOptions {

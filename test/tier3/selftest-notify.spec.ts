@@ -1,12 +1,11 @@
 // A failed hook self-test is announced on ntfy with high priority (a
 // loopback stand-in ntfy server), once per 10 minutes however many sessions
 // start. The failure is real: a policy in which `git status` is not tier 0.
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, startStack, type Stack } from "../support/stack.js";
+import { copyPolicies, startStack, type Stack } from "../support/stack.js";
 import { type NtfySink, startNtfySink } from "./ntfy-sink.js";
 
 function sessionStart(socketPath: string): Promise<{ status: number; body: string }> {
@@ -27,14 +26,8 @@ describe("hook self-test failure notification (ntfy stand-in on loopback)", () =
   let policies: string;
   beforeAll(async () => {
     sink = await startNtfySink();
-    policies = mkdtempSync(join(tmpdir(), "agent-sudo-selftest-policies-"));
-    cpSync(join(repoRoot, "policies"), policies, { recursive: true, filter: (src) => !src.endsWith(".sig") });
-    chmodSync(policies, 0o755);
-    const file = join(policies, "CLAUDE_CMDS.md");
-    const text = readFileSync(file, "utf8");
-    const at = text.indexOf("## Rules");
     const broken = "## Rules: test — git status is not read-only here\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| test-git-status | `git status` | 1 | workspace-write | | active | A deliberately wrong tier for the self-test. |\n\n";
-    writeFileSync(file, text.slice(0, at) + broken + text.slice(at));
+    policies = copyPolicies("agent-sudo-selftest-policies-", { "CLAUDE_CMDS.md": broken });
     stack = await startStack({ env: { AGENT_SUDO_NTFY_URL: sink.url, AGENT_SUDO_POLICIES: policies } });
   });
   afterAll(async () => {
