@@ -119,3 +119,55 @@ export function verifyJournal(path: string): JournalVerdict {
   if (torn) return { ok: false, brokenAt: lines.length + 1, reason: "torn last line (no newline): a crash during append" };
   return { ok: true, entries: lines.length };
 }
+
+/**
+ * Visits entries from the newest back (each `entry` object and its time in
+ * ms) until `visit` returns false or the file's start. Torn or foreign lines
+ * are skipped; reads 1 MiB at a time.
+ */
+export function scanBack(path: string, visit: (entry: Record<string, unknown>, ts: number) => boolean): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, "r");
+  try {
+    let end = fstatSync(fd).size;
+    let carry = Buffer.alloc(0);
+    while (end > 0) {
+      const start = Math.max(0, end - (1 << 20));
+      const buf = Buffer.alloc(end - start);
+      readSync(fd, buf, 0, buf.length, start);
+      const lines = Buffer.concat([buf, carry]).toString("utf8").split("\n");
+      carry = start > 0 ? Buffer.from(lines.shift() ?? "", "utf8") : Buffer.alloc(0);
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const line = lines[i] ?? "";
+        let parsed: { ts?: string; entry?: Record<string, unknown> };
+        try {
+          parsed = JSON.parse(line.slice(line.indexOf(" ") + 1)) as typeof parsed;
+        } catch {
+          continue;
+        }
+        if (parsed.entry && !visit(parsed.entry, Date.parse(parsed.ts ?? "") || 0)) return;
+      }
+      end = start;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Commits begun since the executor last started that never ended (a crash
+ * mid-commit): their undo records put the host back. The caller journals
+ * "executor-start" once they are handled, which bounds the next scan.
+ */
+export function unfinishedCommits(path: string): { requestId: string; undoId: string }[] {
+  const ended = new Set<string>();
+  const open: { requestId: string; undoId: string }[] = [];
+  scanBack(path, (e) => {
+    if (e.event === "executor-start") return false;
+    if (typeof e.undo_id !== "string") return true;
+    if (e.event === "commit-end" || e.event === "commit-failed" || e.event === "commit-recovered") ended.add(e.undo_id);
+    else if (e.event === "commit-begin" && !ended.has(e.undo_id)) open.push({ requestId: String(e.request_id), undoId: e.undo_id });
+    return true;
+  });
+  return open;
+}

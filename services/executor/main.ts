@@ -1,208 +1,193 @@
 // agent-sudo executor — SECURITY: the only process that runs as root, and the
-// last line of defence. It trusts nothing the gateway says: it runs a command
-// only when it holds a valid quorum of signed attestations for exactly that
-// (command, cwd, host, run-as), pinned to the signers' public keys, fresh and
-// never seen before, and when its own built-in veto does not object. It
-// serves a closed table (Execute, Health) on a 0600 socket owned by the
-// gateway's user; it has no network (systemd PrivateNetwork=yes). On any
-// doubt it refuses; on losing its replay memory it does not start.
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+// last line of defence. It trusts nothing the gateway says: it acts only on a
+// valid quorum of signed attestations for exactly the request in hand (the
+// command digest derived here with the /exec policy source), pinned to the
+// signers' public keys, fresh and never seen before, and only when its own
+// built-in veto does not object. It serves a closed table on a 0600 socket
+// owned by the gateway's user; it has no network (systemd
+// PrivateNetwork=yes). Every RPC and what it requires:
+//   Execute   tier 0 (classifier) in the read-only envelope; tier 3
+//             (classifier + concurrence + breaker lease) and tier-2 package
+//             runs (classifier's package_run + lease + sandbox trial) in
+//             the live envelope — state masked, no mount or ptrace power.
+//   Commit    tiers 1–2: the diff of a run in the sandbox's mirror, with the
+//             classifier, a lease for the final tier, the sandbox's run
+//             report and both effect verdicts over one manifest digest;
+//             the host must still match every `before` (else CONFLICT).
+//   Rollback  a grant over the undo id, signed by the breaker (a failed
+//             tier-3 verify) or a person (keys/operator.key).
+//   Resolve   the canonical form of a directory (the gateway binds it as cwd).
+//   Health    liveness and load.
+// On any doubt it refuses; on losing its replay memory it does not start; a
+// commit a crash interrupted is rolled back from its undo record at start.
+import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-
-import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { ExecuteRequest, ExecutorServiceService, type ExecuteResponse, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import { ExecutorServiceService, type CommitRequest, type CommitResponse, type ExecuteRequest, type ResolveRequest, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { bindingOf, commandDigest, manifestDigest } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
-import { loadPublicKey, SIGNER_ROLE, SIGNERS } from "../shared/keys.js";
+import { loadPublicKey, SIGNER_ROLES, SIGNERS } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
-import { isRoot, lookupUser, lookupUid, type Account } from "../shared/privilege.js";
+import { isRoot } from "../shared/privilege.js";
+import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
-import { command, cwd, requestId, runAs } from "../shared/shapes.js";
+import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
+import { CommandCgroups } from "./cgroup.js";
+import { applyManifest, checkManifest } from "./commit.js";
+import { execute, sha256, type ExecutorState } from "./execute.js";
+import { openJournal, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
-import { runCommand } from "./run.js";
-import { checkQuorum, type PinnedKey } from "./verify.js";
 import { UndoStore } from "./undo.js";
-import { snapshotDriver } from "./snapshot.js";
-import { changesPackages, installedPackages } from "./packages.js";
-import { CommandCgroups } from "./cgroup.js";
-import { openJournal, type Journal } from "./journal.js";
+import { checkCommit, checkGrant, type PinnedKey } from "./verify.js";
 import { vetoed } from "./veto.js";
-import { envNamesProblem, MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
-import { launchFor } from "./network.js";
+
+const host = z.string().min(1).max(64);
+const attestations = z
+  .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
+  .max(8);
 
 const ExecuteShape = z.object({
   requestId,
   command,
   cwd,
-  host: z.string().min(1).max(64),
+  host,
   runAs,
   timeoutS: z.number().int().min(1).max(3600),
-  attestations: z
-    .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
-    .max(8),
+  attestations,
   undoPaths: z.array(z.string().min(1).max(4096)).max(4096),
-  // Secret variables: names re-judged below, values capped; never journaled or logged.
+  // Secret variables: names re-judged, values capped; never journaled or logged.
   env: z.record(z.string(), z.string().max(MAX_ENV_VALUE_BYTES).refine((v) => !v.includes("\0"))),
 });
 
-const RollbackShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
+const MAX_COMMIT_BYTES = 64 * 1024 * 1024;
+const CommitShape = z.object({
+  requestId,
+  command,
+  cwd,
+  host,
+  runAs,
+  envNames,
+  attestations,
+  manifest: z.instanceof(Uint8Array).refine((m) => m.length <= 8 * 1024 * 1024),
+  blobs: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.instanceof(Uint8Array)).refine((b) => Object.values(b).reduce((n, v) => n + v.length, 0) <= MAX_COMMIT_BYTES, "blobs over 64 MiB"),
+});
 
-interface State {
-  pinned: Map<string, PinnedKey>;
-  replay: ReplayMemory;
-  gate: ExecutionGate;
-  undo: UndoStore;
-  journal: Journal;
-  cgroups: CommandCgroups | undefined;
-}
+const RollbackShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/), grant: z.unknown() });
+const ResolveShape = z.object({ path: z.string().min(1).max(4096).startsWith("/").refine((p) => !p.includes("\0")) });
 
-function prepare(config: Config, log: Logger): State {
+function prepare(config: Config, log: Logger): ExecutorState {
   const pinned = new Map<string, PinnedKey>();
-  for (const signer of SIGNERS) pinned.set(signer, { role: SIGNER_ROLE[signer], key: loadPublicKey(config.keysDir, signer) });
+  for (const signer of SIGNERS) pinned.set(signer, { roles: SIGNER_ROLES[signer], key: loadPublicKey(config.keysDir, signer) });
   const dir = join(config.stateDir, "executor");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const journalPath = join(dir, "journal.log");
   const replay = new ReplayMemory(recentNonces(journalPath));
   setInterval(() => replay.prune(), 600_000).unref();
   const undo = new UndoStore(join(dir, "undo"));
+  const journal = openJournal(journalPath);
+  // A commit a crash cut short: put back what it had begun to write.
+  for (const c of unfinishedCommits(journalPath)) {
+    const result = undo.has(c.undoId) ? undo.rollback(c.undoId) : undefined;
+    journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, ...(result ?? { note: "no undo record left" }) });
+    log.warn({ request_id: c.requestId, undo_id: c.undoId, result }, "interrupted commit rolled back");
+  }
+  journal.append({ event: "executor-start", pid: process.pid });
   undo.prune();
   setInterval(() => undo.prune(), 3600_000).unref();
-  const journal = openJournal(journalPath);
   const cgroups = isRoot() ? CommandCgroups.detect() : undefined;
   if (!cgroups) log.warn("no writable cgroup v2 hierarchy: commands are contained by process group only (a setsid escapes)");
   process.once("exit", () => cgroups?.close());
   return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups };
 }
 
-function account(runAs: string): Account {
-  const found = runAs ? lookupUser(runAs) : lookupUid(process.getuid?.() ?? 0);
-  if (!found) throw new CodedError("BAD_REQUEST", `no such user: ${runAs}`);
-  return found;
-}
-
-function scrubbedEnv(who: Account): Record<string, string> {
-  return {
-    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-    LANG: "C.UTF-8",
-    HOME: who.home,
-    USER: who.name,
-    LOGNAME: who.name,
-    TERM: "dumb",
-  };
-}
-
-/** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs. */
-async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
-  if (config.executor.snapshot === "none") return "";
-  const result = await snapshotDriver(config.executor.snapshot).take(`agent-sudo ${requestId}`);
-  log.info({ snapshot: result }, "system snapshot before tier 3");
-  if (!result.taken) throw new CodedError("UNAVAILABLE", `snapshot not taken: ${result.detail}`);
-  return result.id ?? "taken";
-}
-
 /** Every refusal goes into the journal too, then propagates. */
-async function execute(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
+async function journaled<T>(state: ExecutorState, req: { requestId: string; command?: string }, act: () => Promise<T>): Promise<T> {
   try {
-    return await executeChecked(req, state, config, log);
+    return await act();
   } catch (err) {
-    if (err instanceof CodedError && err.code !== "BUSY") {
-      state.journal.append({ event: "refused", request_id: req.requestId, code: err.code, command_sha256: sha256(req.command) });
-    }
+    if (err instanceof CodedError && err.code !== "BUSY") state.journal.append({ event: "refused", request_id: req.requestId, code: err.code, ...(req.command ? { command_sha256: sha256(req.command) } : {}) });
     throw err;
   }
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
-async function executeChecked(req: ExecuteRequest, state: State, config: Config, log: Logger): Promise<ExecuteResponse> {
+async function commit(req: CommitRequest, state: ExecutorState, config: Config, log: Logger): Promise<CommitResponse> {
   const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
-  const envNames = Object.keys(req.env).sort();
-  const envProblem = envNamesProblem(envNames);
-  if (envProblem) throw new CodedError("VETOED", `secret variable: ${envProblem}`);
-  const { tier, nonces, byRole } = checkQuorum(req, state.pinned, state.replay);
-  const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
-  const who = account(req.runAs);
-  const cwd = req.cwd || who.home || "/";
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
-  const switchUser = isRoot() && who.uid !== process.getuid?.();
-  const spec = { shell: config.executor.shell, command: req.command, cwd, timeoutS: req.timeoutS, env: { ...req.env, ...scrubbedEnv(who) }, secretNames: envNames, ...(switchUser ? { user: { uid: who.uid, gid: who.gid } } : {}) };
-  const launch = launchFor(spec, network, config.executor);
+  const digest = manifestDigest(req.manifest);
+  let manifest: Manifest;
+  try {
+    manifest = Manifest.decode(req.manifest);
+  } catch {
+    throw new CodedError("BAD_REQUEST", "manifest undecodable");
+  }
+  const binding = bindingOf(req, "sudo");
+  if (manifest.requestId !== req.requestId || !Buffer.from(manifest.commandDigest).equals(commandDigest(binding)) || manifest.host !== req.host) {
+    throw new CodedError("ATTESTATION_MISMATCH", "the manifest is another request's");
+  }
+  const blobs = new Map(Object.entries(req.blobs));
+  checkManifest(manifest, blobs);
+  const { tier, nonces } = checkCommit({ ...req, envNames: req.envNames }, digest, state.pinned, state.replay);
   const release = await state.gate.acquire();
   try {
-    // Tier >= 1 always gets an undo record, even with an empty plan, so a
-    // rollback request has something to answer to.
-    const packages = tier >= 1 && changesPackages(req.command) ? installedPackages() : [];
-    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
-    // fsynced before the command runs: the record, and the replay memory's durability.
-    const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
-    log.info({ tier, network, run_as: who.name, cwd, undo_id: undoId || undefined, undo_paths: req.undoPaths.length }, "executing");
-    const result = await runCommand({
-      ...spec,
-      ...(launch.spawnAsUser ? {} : { launch }),
-      ...(switchUser && launch.spawnAsUser ? { uid: who.uid, gid: who.gid } : {}),
-      stdoutCap: config.executor.stdout_cap_bytes,
-      stderrCap: config.executor.stderr_cap_bytes,
-      ...(state.cgroups ? { cgroups: state.cgroups } : {}),
-    });
-    if (packages.length > 0) {
-      try {
-        state.undo.recordPackagesAfter(undoId, installedPackages());
-      } catch (err) {
-        log.error({ err, undo_id: undoId }, "package state after the command not recorded: its rollback will leave packages alone");
-      }
+    const undoId = state.undo.captureManifest(req.requestId, manifest);
+    // fsynced before the first write: a crash from here on is rolled back at the next start.
+    state.journal.append({ event: "commit-begin", request_id: req.requestId, tier, command: req.command, cwd: req.cwd, run_as: req.runAs, signers: req.attestations.map((a) => a.signer), undo_id: undoId, manifest_sha256: digest.toString("hex"), paths: manifest.changes.length, nonces });
+    let applied: number;
+    try {
+      applied = applyManifest(manifest, blobs);
+    } catch (err) {
+      const back = state.undo.rollback(undoId);
+      state.journal.append({ event: "commit-failed", request_id: req.requestId, undo_id: undoId, reason: (err as Error).message, ...back });
+      log.error({ err: (err as Error).message, undo_id: undoId, rollback: back }, "commit failed part-way: rolled back");
+      throw err;
     }
-    // The outcome is journaled without waiting for the disk (fsynced within
-    // 200 ms or by the next execute entry); the audit has it too.
-    setImmediate(() => {
-      try {
-        state.journal.appendSoon({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
-      } catch (err) {
-        log.error({ err }, "journal outcome not written");
-      }
-    });
-    log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");
-    return {
-      exitCode: result.exitCode,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      truncated: result.truncated,
-      durationMs: result.durationMs,
-      timedOut: result.timedOut,
-      signal: result.signal,
-      undoId,
-      snapshot,
-    };
+    state.journal.append({ event: "commit-end", request_id: req.requestId, undo_id: undoId, applied });
+    log.info({ tier, undo_id: undoId, applied }, "committed");
+    return { undoId, applied };
   } finally {
     release();
   }
 }
 
-await runService<State>({
+await runService<ExecutorState>({
   name: "executor",
   definition: ExecutorServiceService,
-  maxReceiveBytes: 384 * 1024, // command, attestations, undo plan, up to 32 secret variables of 8 KiB
+  maxReceiveBytes: 80 * 1024 * 1024, // a commit: manifest (≤ 8 MiB) and blobs (≤ 64 MiB)
   maxSendBytes: 40 * 1024 * 1024,
   prepare,
   table: (state, config) => ({
-    Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger) => execute(req, state, config, log) },
+    Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger) => journaled(state, req, () => execute(req, state, config, log)) },
+    Commit: { schema: CommitShape, handle: (req: CommitRequest, log: Logger) => journaled(state, req, () => commit(req, state, config, log)) },
     Rollback: {
       schema: RollbackShape,
-      handle: async (req: RollbackRequest, log: Logger) => {
-        const result = state.undo.rollback(req.undoId);
-        state.journal.append({ event: "rollback", request_id: req.requestId, undo_id: req.undoId, ...result });
-        log.warn({ undo_id: req.undoId, ...result }, "rolled back");
-        return result;
+      handle: (req: RollbackRequest, log: Logger) =>
+        journaled(state, req, async () => {
+          const grant = checkGrant(req.grant, req.undoId, config.host_id, state.pinned, state.replay);
+          if (!state.undo.has(req.undoId)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
+          state.journal.append({ event: "rollback-begin", request_id: req.requestId, undo_id: req.undoId, granted_by: grant.signer, nonces: grant.nonces });
+          const result = state.undo.rollback(req.undoId);
+          state.journal.append({ event: "rollback", request_id: req.requestId, undo_id: req.undoId, ...result });
+          log.warn({ undo_id: req.undoId, granted_by: grant.signer, ...result }, "rolled back");
+          return result;
+        }),
+    },
+    Resolve: {
+      schema: ResolveShape,
+      handle: async (req: ResolveRequest) => {
+        try {
+          const path = realpathSync(req.path);
+          if (!statSync(path).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
+          return { path };
+        } catch (err) {
+          if (err instanceof CodedError) throw err;
+          throw new CodedError("BAD_REQUEST", "cwd does not exist");
+        }
       },
     },
     Health: healthRpc("executor", () => JSON.stringify(state.gate.load)),
   }),
 });
-

@@ -4,42 +4,42 @@ import { launchFor, type LaunchSpec } from "./network.js";
 
 // host_netns that is certainly not this process's own namespace file.
 const elsewhere = { shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: 1, stderr_cap_bytes: 1, private_network: true, snapshot: "none" as const, host_netns: "/nonexistent/ns/net" };
-const spec: LaunchSpec = { shell: "/bin/bash", command: "apt-get update", cwd: "/srv", timeoutS: 60, env: { PATH: "/usr/bin", HOME: "/root" } };
+const program = { file: "/usr/bin/perl", args: ["-e", "ENVELOPE", "ns=pid", "--", "/bin/bash", "-c", "apt-get update"] };
+const spec: LaunchSpec = { cwd: "/srv", timeoutS: 60, env: { PATH: "/usr/bin", HOME: "/root" } };
 
 describe("launchFor (network for rules flagged `network`)", () => {
-  it("no network granted → the plain shell, whatever the driver", () => {
+  it("no network granted → the envelope as it is, whatever the driver", () => {
     for (const network of ["nsenter", "systemd-run", "off"] as const) {
-      expect(launchFor(spec, false, { ...elsewhere, network })).toEqual({ file: "/bin/bash", args: ["-c", "apt-get update"], spawnAsUser: true });
+      expect(launchFor(program, spec, false, { ...elsewhere, network })).toEqual({ ...program, statusFd: true });
     }
   });
 
   it("granted, driver off → refused with NETWORK_UNAVAILABLE before anything runs", () => {
-    expect(() => launchFor(spec, true, { ...elsewhere, network: "off" })).toThrow(CodedError);
-    expect(() => launchFor(spec, true, { ...elsewhere, network: "off" })).toThrow(/NETWORK_UNAVAILABLE/);
+    expect(() => launchFor(program, spec, true, { ...elsewhere, network: "off" })).toThrow(CodedError);
+    expect(() => launchFor(program, spec, true, { ...elsewhere, network: "off" })).toThrow(/NETWORK_UNAVAILABLE/);
   });
 
-  it("granted, nsenter → enters host_netns and switches user itself", () => {
-    const l = launchFor({ ...spec, user: { uid: 1000, gid: 1001 } }, true, { ...elsewhere, network: "nsenter" });
-    expect(l).toEqual({ file: "nsenter", args: ["--net=/nonexistent/ns/net", "--setuid=1000", "--setgid=1001", "--", "/bin/bash", "-c", "apt-get update"], spawnAsUser: false });
+  it("granted, nsenter → the envelope started inside host_netns", () => {
+    expect(launchFor(program, spec, true, { ...elsewhere, network: "nsenter" })).toEqual({ file: "nsenter", args: ["--net=/nonexistent/ns/net", "--", program.file, ...program.args], statusFd: true });
   });
 
   it("granted, systemd-run → a transient service with PrivateNetwork=no, the scrubbed env, cwd and timeout (argv only: systemd is not PID 1 here)", () => {
-    const l = launchFor(spec, true, { ...elsewhere, network: "systemd-run" });
+    const l = launchFor(program, spec, true, { ...elsewhere, network: "systemd-run" });
     expect(l.file).toBe("systemd-run");
     expect(l.args).toEqual(expect.arrayContaining(["--wait", "--pipe", "--collect", "--property=PrivateNetwork=no", "--property=RuntimeMaxSec=60", "--working-directory=/srv", "--setenv=PATH=/usr/bin", "--setenv=HOME=/root"]));
     expect(l.args.slice(-4)).toEqual(["--", "/bin/bash", "-c", "apt-get update"]);
-    expect(l.spawnAsUser).toBe(false);
+    expect(l.statusFd).toBe(false);
   });
 
   it("systemd-run: `$` is doubled so PID 1 expands nothing; secret values never go on its command line", () => {
-    const l = launchFor({ ...spec, command: 'echo "$HOME" ${PROXY_TOKEN}' }, true, { ...elsewhere, network: "systemd-run" });
+    const l = launchFor({ ...program, args: [...program.args.slice(0, -1), 'echo "$HOME" ${PROXY_TOKEN}'] }, spec, true, { ...elsewhere, network: "systemd-run" });
     expect(l.args.slice(-1)).toEqual(['echo "$$HOME" $${PROXY_TOKEN}']);
-    expect(() => launchFor({ ...spec, env: { ...spec.env, DB_PASSWORD: "v" }, secretNames: ["DB_PASSWORD"] }, true, { ...elsewhere, network: "systemd-run" })).toThrow(/NETWORK_UNAVAILABLE.*env_secrets/);
+    expect(() => launchFor(program, { ...spec, env: { ...spec.env, DB_PASSWORD: "v" }, secretNames: ["DB_PASSWORD"] }, true, { ...elsewhere, network: "systemd-run" })).toThrow(/NETWORK_UNAVAILABLE.*env_secrets/);
     // nsenter passes the environment by execve: secrets are fine there.
-    expect(launchFor({ ...spec, secretNames: ["DB_PASSWORD"] }, true, { ...elsewhere, network: "nsenter" }).file).toBe("nsenter");
+    expect(launchFor(program, { ...spec, secretNames: ["DB_PASSWORD"] }, true, { ...elsewhere, network: "nsenter" }).file).toBe("nsenter");
   });
 
-  it("granted while already in host_netns → the plain shell", () => {
-    expect(launchFor(spec, true, { ...elsewhere, network: "nsenter", host_netns: "/proc/self/ns/net" }).file).toBe("/bin/bash");
+  it("granted while already in host_netns → the envelope as it is", () => {
+    expect(launchFor(program, spec, true, { ...elsewhere, network: "nsenter", host_netns: "/proc/self/ns/net" }).file).toBe("/usr/bin/perl");
   });
 });

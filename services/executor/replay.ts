@@ -4,7 +4,7 @@
 // command runs, and a restart reloads the recent ones from the journal's
 // tail — so a replay stays refused across restarts, with one fsync per
 // command instead of two.
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { scanBack } from "./journal.js";
 
 export const REPLAY_MARGIN_S = 300;
 
@@ -43,46 +43,18 @@ export class ReplayMemory {
   }
 }
 
-interface JournalLine {
-  ts?: string;
-  entry?: { event?: string; nonces?: NonceEntry[] };
-}
-
 /**
- * The nonces of "execute" entries newer than `horizonS`, read backwards from
- * the end of the journal so start-up cost does not grow with its length.
+ * The nonces consumed by entries newer than `horizonS` (execute, commit,
+ * rollback), read backwards from the end of the journal so start-up cost
+ * does not grow with its length.
  */
 export function recentNonces(journalPath: string, horizonS = 2 * REPLAY_MARGIN_S + 300): NonceEntry[] {
-  if (!existsSync(journalPath)) return [];
   const cutoff = Date.now() - horizonS * 1000;
-  const fd = openSync(journalPath, "r");
   const out: NonceEntry[] = [];
-  try {
-    let end = fstatSync(fd).size;
-    let carry = Buffer.alloc(0);
-    const chunk = 1 << 20;
-    while (end > 0) {
-      const start = Math.max(0, end - chunk);
-      const buf = Buffer.alloc(end - start);
-      readSync(fd, buf, 0, buf.length, start);
-      const text = Buffer.concat([buf, carry]);
-      const lines = text.toString("utf8").split("\n");
-      carry = start > 0 ? Buffer.from(lines.shift() ?? "", "utf8") : Buffer.alloc(0);
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i] ?? "";
-        let parsed: JournalLine;
-        try {
-          parsed = JSON.parse(line.slice(line.indexOf(" ") + 1)) as JournalLine;
-        } catch {
-          continue; // a torn or foreign line
-        }
-        if (parsed.ts && Date.parse(parsed.ts) < cutoff) return out;
-        if (parsed.entry?.event === "execute" && Array.isArray(parsed.entry.nonces)) out.push(...parsed.entry.nonces);
-      }
-      end = start;
-    }
-    return out;
-  } finally {
-    closeSync(fd);
-  }
+  scanBack(journalPath, (entry, ts) => {
+    if (ts < cutoff) return false;
+    if (Array.isArray(entry.nonces)) out.push(...(entry.nonces as NonceEntry[]));
+    return true;
+  });
+  return out;
 }

@@ -19,8 +19,10 @@ export interface RunSpec {
   gid?: number;
   stdoutCap: number;
   stderrCap: number;
-  /** Start this instead of `shell -c command` (network.ts wrappers); uid/gid then stay unset. */
+  /** Start this instead of `shell -c command` (the envelope, network wrappers); uid/gid then stay unset. */
   launch?: { file: string; args: string[] };
+  /** The launch is the envelope program: fd 3 carries its setup outcome. */
+  envelope?: boolean;
   /** Per-command cgroups when the host has them; else process-group kills only. */
   cgroups?: CommandCgroups;
 }
@@ -33,6 +35,8 @@ export interface RunResult {
   timedOut: boolean;
   signal: string;
   durationMs: number;
+  /** The envelope failed before the command started (it did not run). */
+  setupError?: string;
 }
 
 class CappedSink {
@@ -77,7 +81,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     spawn(spec.launch?.file ?? spec.shell, spec.launch?.args ?? ["-c", spec.command], {
       cwd: spec.cwd,
       env: spec.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: spec.envelope ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
       detached: true,
       ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid ?? spec.uid } : {}),
     });
@@ -90,6 +94,8 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   const err = new CappedSink(spec.stderrCap);
   out.attach(child.stdout);
   err.attach(child.stderr);
+  const setup = new CappedSink(4096);
+  setup.attach((child.stdio[3] as Readable | null | undefined) ?? null);
 
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -131,6 +137,11 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   if (spawnError) {
     // spawn itself failed (shell missing, bad uid …)
     return { exitCode: 127, stdout: Buffer.alloc(0), stderr: Buffer.from(`${spec.shell}: ${spawnError.message}\n`), truncated: false, timedOut, signal: "", durationMs };
+  }
+  const status = setup.bytes().toString("utf8");
+  if (spec.envelope && !status.startsWith("ok\n")) {
+    const why = /^error: (.*)$/m.exec(status)?.[1] ?? (timedOut ? "timed out while setting up" : `exited ${exitCode} before it was set up`);
+    return { exitCode: 125, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), truncated: false, timedOut, signal: "", durationMs, setupError: why };
   }
   return {
     exitCode,

@@ -1,16 +1,23 @@
-// Scoped undo: before a tier >= 1 command runs, each path of its undo plan
-// is copied into the undo store with owner, mode and xattrs (`cp -a
-// --preserve=all`), or recorded as absent. Rollback restores exactly that:
-// created paths are removed, changed and deleted ones restored. Records
-// expire after the retention (default 14 days). For package operations the
-// installed versions are recorded too and reinstated by a plan (packages.ts). Files over 64 MiB and
-// special files are recorded as not captured; rollback reports them failed.
+// Scoped undo. Before anything changes the host, the state of each path it
+// will change is recorded in the undo store (root-only): content of regular
+// files (≤ 64 MiB), owner and mode, symlink targets, "absent". Two sources:
+// a commit records the manifest's paths and, in the same pass, proves the
+// host still matches each `before` the judges saw (else CONFLICT: nothing
+// is committed); a tier-3 or package run records the classifier's plan (and
+// the installed packages). Rollback restores exactly that: created paths
+// removed (deepest first), changed and deleted ones restored (parents
+// first). Every host path is reached through safe-fs.ts, never through a
+// symlink; rollback first opens every parent and refuses as a whole, having
+// written nothing, when one of them is no longer a plain directory.
+// Records expire after the retention (14 days).
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeSync, chmodSync, lchownSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
+import { EntryKind, type EntryState, type Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
 import { installedPackages, packageRevert, type PackageState } from "./packages.js";
+import { type Dir, lstatAt, mkdirAt, openParent, readFileAt, readlinkAt, removeAt, setOwnerModeAt, symlinkAt, UnsafePath, writeFileAt } from "./safe-fs.js";
 
 type Kind = "absent" | "file" | "dir" | "symlink" | "uncaptured";
 
@@ -23,7 +30,7 @@ interface Entry {
   target?: string;
 }
 
-interface Manifest {
+interface Record_ {
   requestId: string;
   createdAt: number;
   entries: Entry[];
@@ -32,7 +39,16 @@ interface Manifest {
   packagesAfter?: PackageState[];
 }
 
+export interface RollbackResult {
+  restored: string[];
+  removed: string[];
+  failed: string[];
+}
+
 const APT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", DEBIAN_FRONTEND: "noninteractive" };
+const MAX_PATHS = 4096;
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const UNDOABLE = /^\/(?!proc(?:\/|$)|sys(?:\/|$)|dev(?:\/|$))/;
 
 function tryRun(argv: string[]): boolean {
   try {
@@ -43,46 +59,214 @@ function tryRun(argv: string[]): boolean {
   }
 }
 
-const MAX_PATHS = 4096;
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-const UNDOABLE = /^\/(?!proc(?:\/|$)|sys(?:\/|$)|dev(?:\/|$))/;
-
-function copyPreserving(from: string, to: string): void {
-  execFileSync("cp", ["-a", "--preserve=all", "--no-target-directory", from, to], { stdio: "pipe" });
-}
-
-function describe(path: string, slot: string): Entry {
-  if (!existsSync(path) && !isBrokenLink(path)) return { path, kind: "absent" };
-  const st = lstatSync(path);
+/** The host's state of `name` in `dir`, its content copied to `slot`; undefined st → absent. */
+function describeAt(dir: Dir, name: string, path: string, slot: string): { entry: Entry; sha256?: Buffer; size?: number } {
+  const st = lstatAt(dir, name);
+  if (!st) return { entry: { path, kind: "absent" } };
   const owner = { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
-  if (st.isSymbolicLink()) return { path, kind: "symlink", target: readlinkSync(path), ...owner };
-  if (st.isDirectory()) return { path, kind: "dir", ...owner };
+  if (st.isSymbolicLink()) return { entry: { path, kind: "symlink", target: readlinkAt(dir, name), ...owner } };
+  if (st.isDirectory()) return { entry: { path, kind: "dir", ...owner } };
   if (st.isFile() && st.size <= MAX_FILE_BYTES) {
-    copyPreserving(path, slot);
-    return { path, kind: "file", ...owner };
+    const f = readFileAt(dir, name, MAX_FILE_BYTES);
+    writeFileSync(slot, f.data, { mode: 0o600 });
+    return { entry: { path, kind: "file", ...owner }, sha256: f.sha256, size: f.data.length };
   }
-  return { path, kind: "uncaptured" };
+  return { entry: { path, kind: "uncaptured" } };
 }
 
-function isBrokenLink(path: string): boolean {
+function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
+  const { dir, name } = openParent(path);
   try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
+    return use(dir, name);
+  } finally {
+    dir.close();
   }
 }
 
-/** Written to a temp file, fsynced, renamed: a manifest is whole or absent. */
-function writeManifest(root: string, manifest: Manifest): void {
-  const tmp = join(root, "manifest.json.tmp");
-  const fd = openSync(tmp, "w", 0o600);
-  writeSync(fd, JSON.stringify(manifest));
-  fsyncSync(fd);
-  closeSync(fd);
-  renameSync(tmp, join(root, "manifest.json"));
+/** Whether the host's state (as captured) is what the manifest says the judges saw. */
+function matches(e: Entry, want: EntryState | undefined, sha: Buffer | undefined, size: number | undefined): string | undefined {
+  const kind = want?.kind ?? EntryKind.ENTRY_KIND_UNSPECIFIED;
+  const expected: Record<number, Kind> = { [EntryKind.ENTRY_KIND_ABSENT]: "absent", [EntryKind.ENTRY_KIND_FILE]: "file", [EntryKind.ENTRY_KIND_DIR]: "dir", [EntryKind.ENTRY_KIND_SYMLINK]: "symlink" };
+  if (expected[kind] !== e.kind) return `is ${e.kind}, was ${expected[kind] ?? "unknown"} when the command ran`;
+  if (e.kind === "absent" || !want) return undefined;
+  if (e.mode !== want.mode || e.uid !== want.uid || e.gid !== want.gid) return "owner or mode changed since the run";
+  if (e.kind === "symlink" && e.target !== want.target) return "link target changed since the run";
+  if (e.kind === "file" && (size !== Number(want.size) || !sha || !Buffer.from(want.sha256).equals(sha))) return "content changed since the run";
+  return undefined;
 }
 
-function revertPackages(before: PackageState[], after: PackageState[], out: { restored: string[]; failed: string[] }): void {
+export class UndoStore {
+  constructor(
+    private readonly dir: string,
+    private readonly retentionS = 14 * 24 * 3600,
+  ) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  private write(root: string, record: Record_, name = "manifest.json"): void {
+    const tmp = join(root, `${name}.tmp`);
+    const fd = openSync(tmp, "w", 0o600);
+    writeSync(fd, JSON.stringify(record));
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, join(root, name));
+  }
+
+  private fresh(): { id: string; root: string } {
+    const id = randomUUID();
+    const root = join(this.dir, id);
+    mkdirSync(root, { mode: 0o700 });
+    return { id, root };
+  }
+
+  /** Tier 3 and package runs: records the plan's paths as they are now (and the packages). */
+  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
+    if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
+    const clean = [...new Set(paths.map((p) => normalize(p)))];
+    if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p) || p === "/")) throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
+    const { id, root } = this.fresh();
+    const entries = clean.map((path, i) => {
+      try {
+        return withParent(path, (dir, name) => describeAt(dir, name, path, join(root, String(i))).entry);
+      } catch {
+        // A symlink or a file on the way: not captured, and rollback will say so.
+        return { path, kind: "uncaptured" as const };
+      }
+    });
+    this.write(root, { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages] } : {}) });
+    return id;
+  }
+
+  /**
+   * A commit: records every path of the manifest as the host has it now and
+   * checks it is what the judges saw. Any difference throws CONFLICT naming
+   * the paths, and the record is removed: nothing has been written.
+   */
+  captureManifest(requestId: string, manifest: Manifest): string {
+    if (manifest.changes.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `manifest over ${MAX_PATHS} paths`);
+    const { id, root } = this.fresh();
+    const conflicts: string[] = [];
+    const entries = manifest.changes.map((c, i) => {
+      try {
+        return withParent(c.path, (dir, name) => {
+          const got = describeAt(dir, name, c.path, join(root, String(i)));
+          const why = matches(got.entry, c.before, got.sha256, got.size);
+          if (why) conflicts.push(`${c.path}: ${why}`);
+          return got.entry;
+        });
+      } catch (err) {
+        // A parent that is missing now is fine when the commit creates it (ENOENT below a created dir).
+        if ((err as NodeJS.ErrnoException).code === "ENOENT" && c.before?.kind === EntryKind.ENTRY_KIND_ABSENT) return { path: c.path, kind: "absent" as const };
+        conflicts.push(`${c.path}: ${err instanceof UnsafePath ? err.message : (err as Error).message}`);
+        return { path: c.path, kind: "uncaptured" as const };
+      }
+    });
+    if (conflicts.length > 0) {
+      rmSync(root, { recursive: true, force: true });
+      throw new CodedError("CONFLICT", conflicts.slice(0, 20).join("; ") + (conflicts.length > 20 ? `; … ${conflicts.length - 20} more` : ""));
+    }
+    this.write(root, { requestId, createdAt: Math.floor(Date.now() / 1000), entries });
+    return id;
+  }
+
+  /** After a package command ran: the state its rollback reverts to `packages`. */
+  recordPackagesAfter(undoId: string, after: readonly PackageState[]): void {
+    const root = join(this.dir, undoId);
+    const record = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as Record_;
+    this.write(root, { ...record, packagesAfter: [...after] });
+  }
+
+  /** Whether an undo record exists and has not been rolled back. */
+  has(undoId: string): boolean {
+    return /^[0-9a-f-]{36}$/.test(undoId) && existsSync(join(this.dir, undoId, "manifest.json"));
+  }
+
+  rollback(undoId: string): RollbackResult {
+    if (!/^[0-9a-f-]{36}$/.test(undoId)) throw new CodedError("BAD_REQUEST", "malformed undo id");
+    const root = join(this.dir, undoId);
+    const file = join(root, "manifest.json");
+    if (!existsSync(file)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
+    const record = JSON.parse(readFileSync(file, "utf8")) as Record_;
+    // Every parent must still be a plain directory reached without a symlink; else nothing is written.
+    const unsafe: string[] = [];
+    for (const e of record.entries) {
+      try {
+        withParent(e.path, () => undefined);
+      } catch (err) {
+        if (err instanceof UnsafePath) unsafe.push(err.message);
+        else if ((err as NodeJS.ErrnoException).code !== "ENOENT") unsafe.push(`${e.path}: ${(err as Error).message}`);
+      }
+    }
+    if (unsafe.length > 0) throw new CodedError("CONFLICT", `rollback refused, nothing written: ${unsafe.slice(0, 10).join("; ")}`);
+    // A record is rolled back once: the manifest moves aside first.
+    renameSync(file, join(root, "manifest.rolled-back.json"));
+    const out: RollbackResult = { restored: [], removed: [], failed: [] };
+    if (record.packages && record.packagesAfter) revertPackages(record.packages, record.packagesAfter, out);
+    else if (record.packages) out.failed.push("packages: no record of the state after the command");
+    const indexed = record.entries.map((e, i) => ({ e, i }));
+    const depth = (p: string) => p.split("/").length;
+    // Removals deepest first, then restorations parents first.
+    for (const { e } of indexed.filter(({ e }) => e.kind === "absent").sort((a, b) => depth(b.e.path) - depth(a.e.path))) {
+      this.attempt(e, out, (dir, name) => {
+        if (!lstatAt(dir, name)) return;
+        removeAt(dir, name);
+        out.removed.push(e.path);
+      });
+    }
+    for (const { e, i } of indexed.filter(({ e }) => e.kind !== "absent").sort((a, b) => depth(a.e.path) - depth(b.e.path))) {
+      if (e.kind === "uncaptured") {
+        out.failed.push(e.path);
+        continue;
+      }
+      this.attempt(e, out, (dir, name) => {
+        restoreAt(dir, name, e, join(root, String(i)));
+        out.restored.push(e.path);
+      });
+    }
+    return out;
+  }
+
+  private attempt(e: Entry, out: RollbackResult, act: (dir: Dir, name: string) => void): void {
+    try {
+      withParent(e.path, act);
+    } catch {
+      out.failed.push(e.path);
+    }
+  }
+
+  /** Removes records older than the retention. */
+  prune(now = Math.floor(Date.now() / 1000)): number {
+    let removed = 0;
+    for (const id of readdirSync(this.dir)) {
+      const root = join(this.dir, id);
+      const age = now - Math.floor(statSync(root).mtimeMs / 1000);
+      if (age > this.retentionS) {
+        rmSync(root, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}
+
+function restoreAt(dir: Dir, name: string, e: Entry, slot: string): void {
+  const st = lstatAt(dir, name);
+  const mode = e.mode ?? 0o644;
+  const [uid, gid] = [e.uid ?? 0, e.gid ?? 0];
+  if (e.kind === "dir") {
+    if (st?.isDirectory()) setOwnerModeAt(dir, name, mode, uid, gid);
+    else {
+      if (st) removeAt(dir, name);
+      mkdirAt(dir, name, mode, uid, gid);
+    }
+    return;
+  }
+  if (st?.isDirectory()) removeAt(dir, name);
+  if (e.kind === "symlink") symlinkAt(dir, name, e.target ?? "", uid, gid);
+  else writeFileAt(dir, name, readFileSync(slot), mode, uid, gid);
+}
+
+function revertPackages(before: PackageState[], after: PackageState[], out: RollbackResult): void {
   const plan = packageRevert(before, after, installedPackages());
   for (const name of plan.skipped) out.failed.push(`package:${name} (changed again since)`);
   // dpkg refuses to remove a package something still depends on: dependents
@@ -98,99 +282,5 @@ function revertPackages(before: PackageState[], after: PackageState[], out: { re
   for (const spec of plan.reinstall) {
     const name = spec.slice(0, spec.indexOf("="));
     (tryRun(["apt-get", "install", "-y", "--no-download", "--allow-downgrades", spec]) ? out.restored : out.failed).push(`package:${name}`);
-  }
-}
-
-export class UndoStore {
-  constructor(
-    private readonly dir: string,
-    private readonly retentionS = 14 * 24 * 3600,
-  ) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  }
-
-  /** Captures the plan (and package states); returns the undo id. The manifest is fsynced last. */
-  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
-    if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
-    const clean = [...new Set(paths.map((p) => normalize(p)))];
-    if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p))) throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
-    const id = randomUUID();
-    const root = join(this.dir, id);
-    mkdirSync(root, { mode: 0o700 });
-    const entries = clean.map((path, i) => describe(path, join(root, String(i))));
-    const manifest: Manifest = { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages] } : {}) };
-    writeManifest(root, manifest);
-    return id;
-  }
-
-  /** After a package command ran: the state its rollback reverts to `packages`. */
-  recordPackagesAfter(undoId: string, after: readonly PackageState[]): void {
-    const root = join(this.dir, undoId);
-    const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as Manifest;
-    writeManifest(root, { ...manifest, packagesAfter: [...after] });
-  }
-
-  rollback(undoId: string): { restored: string[]; removed: string[]; failed: string[] } {
-    if (!/^[0-9a-f-]{36}$/.test(undoId)) throw new CodedError("BAD_REQUEST", "malformed undo id");
-    const root = join(this.dir, undoId);
-    const file = join(root, "manifest.json");
-    if (!existsSync(file)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
-    const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
-    // A record is rolled back once: the manifest moves aside first.
-    renameSync(file, join(root, "manifest.rolled-back.json"));
-    const out = { restored: [] as string[], removed: [] as string[], failed: [] as string[] };
-    // Deepest first, so a created directory's contents go before it.
-    const order = manifest.entries.map((e, i) => ({ e, i })).sort((a, b) => b.e.path.length - a.e.path.length);
-    // Packages first (their files may be in the plan too), then files.
-    if (manifest.packages && manifest.packagesAfter) revertPackages(manifest.packages, manifest.packagesAfter, out);
-    else if (manifest.packages) out.failed.push("packages: no record of the state after the command");
-    for (const { e, i } of order) {
-      try {
-        this.restoreOne(e, join(root, String(i)), out);
-      } catch {
-        out.failed.push(e.path);
-      }
-    }
-    return out;
-  }
-
-  private restoreOne(e: Entry, slot: string, out: { restored: string[]; removed: string[]; failed: string[] }): void {
-    const present = existsSync(e.path) || isBrokenLink(e.path);
-    if (e.kind === "uncaptured") {
-      out.failed.push(e.path);
-      return;
-    }
-    if (e.kind === "absent") {
-      if (present) {
-        rmSync(e.path, { recursive: true, force: true });
-        out.removed.push(e.path);
-      }
-      return;
-    }
-    if (e.kind === "dir") {
-      if (present && !lstatSync(e.path).isDirectory()) rmSync(e.path, { force: true });
-      mkdirSync(e.path, { recursive: true });
-    } else {
-      if (present && (e.kind === "symlink" || lstatSync(e.path).isDirectory())) rmSync(e.path, { recursive: true, force: true });
-      if (e.kind === "symlink") symlinkSync(e.target ?? "", e.path);
-      else copyPreserving(slot, e.path);
-    }
-    lchownSync(e.path, e.uid ?? 0, e.gid ?? 0);
-    if (e.kind !== "symlink") chmodSync(e.path, e.mode ?? 0o644);
-    out.restored.push(e.path);
-  }
-
-  /** Removes records older than the retention. */
-  prune(now = Math.floor(Date.now() / 1000)): number {
-    let removed = 0;
-    for (const id of readdirSync(this.dir)) {
-      const root = join(this.dir, id);
-      const age = now - Math.floor(statSync(root).mtimeMs / 1000);
-      if (age > this.retentionS) {
-        rmSync(root, { recursive: true, force: true });
-        removed++;
-      }
-    }
-    return removed;
   }
 }

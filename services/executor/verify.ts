@@ -1,98 +1,153 @@
 // Attestation checks: every attestation must be signed by a pinned key for
-// its own role, bind exactly this request, be fresh and unseen; together they
-// must form the quorum the classifier's tier demands. Anything else refuses.
+// a role that key may sign, bind exactly this request (the command digest
+// derived here with the /exec policy source, so a decision made with the
+// hook's policy never fits), be fresh and unseen; together they must form
+// the quorum the tier demands. Anything else refuses.
+//   Execute  tier 0: classifier
+//            tier 3: classifier + concurrence (not 4) + breaker lease
+//            tier 2 package run (classifier's signed package_run): + breaker + sandbox trial ok
+//   Commit   tiers 1–2: classifier + breaker lease for the final tier + sandbox run report
+//            + classifier and concurrence effect verdicts, all over one manifest digest
+//   Rollback a grant over rollbackDigest(undo id): breaker or operator
 import { timingSafeEqual, verify, type KeyObject } from "node:crypto";
 import { Decision, Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import type { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { bindingOf, commandDigest, touchedDigest } from "../shared/attestation.js";
+import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { bindingOf, commandDigest, rollbackDigest, touchedDigest } from "../shared/attestation.js";
 import { CodedError } from "../shared/errors.js";
 import { tierFromEnum, type TierNumber } from "../shared/tier.js";
 import type { NonceEntry, ReplayMemory } from "./replay.js";
 
 export interface PinnedKey {
-  role: Role;
+  roles: readonly Role[];
   key: KeyObject;
+}
+
+export type Pinned = ReadonlyMap<string, PinnedKey>;
+
+/** The request fields every decision binds. */
+export interface Bound {
+  requestId: string;
+  command: string;
+  cwd: string;
+  host: string;
+  runAs: string;
+  envNames: readonly string[];
+  attestations: readonly Attestation[];
+}
+
+export interface Verified {
+  tier: TierNumber;
+  byRole: ReadonlyMap<Role, Decision>;
+  nonces: NonceEntry[];
 }
 
 const MAX_TTL_S = 300;
 const CLOCK_SKEW_S = 5;
 
-/** The roles each tier needs besides the classifier; tier 4 needs the impossible. */
-const QUORUM: Record<Exclude<TierNumber, 4>, Role[]> = {
-  0: [Role.ROLE_CLASSIFIER],
-  1: [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER],
-  2: [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX],
-  3: [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER],
-};
-
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function checkOne(att: ExecuteRequest["attestations"][number], pinned: ReadonlyMap<string, PinnedKey>, digest: Buffer, req: ExecuteRequest, now: number): Decision {
+function checkOne(att: Attestation, pinned: Pinned, digest: Buffer, requestId: string | undefined, host: string, now: number): Decision {
   const pin = pinned.get(att.signer);
   if (!pin) throw new CodedError("ATTESTATION_UNPINNED", `signer ${JSON.stringify(att.signer.slice(0, 32))}`);
-  if (att.signature.length !== 64 || !verify(null, att.decision, pin.key, att.signature)) {
-    throw new CodedError("ATTESTATION_BAD_SIGNATURE", att.signer);
-  }
+  if (att.signature.length !== 64 || !verify(null, att.decision, pin.key, att.signature)) throw new CodedError("ATTESTATION_BAD_SIGNATURE", att.signer);
   let d: Decision;
   try {
     d = Decision.decode(att.decision);
   } catch {
     throw new CodedError("ATTESTATION_MALFORMED", `${att.signer}: undecodable`);
   }
-  if (d.role !== pin.role) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer} signed for another role`);
-  if (d.requestId !== req.requestId) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: request id`);
+  if (!pin.roles.includes(d.role)) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer} signed for another role`);
+  if (requestId !== undefined && d.requestId !== requestId) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: request id`);
   if (!sameBytes(d.commandDigest, digest)) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: command digest`);
-  if (d.host !== req.host) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: host`);
+  if (d.host !== host) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: host`);
   if (d.nonce.length !== 16) throw new CodedError("ATTESTATION_MALFORMED", `${att.signer}: nonce`);
-  if (d.issuedAt > now + CLOCK_SKEW_S || d.expiresAt <= now || d.expiresAt - d.issuedAt > MAX_TTL_S) {
-    throw new CodedError("ATTESTATION_EXPIRED", att.signer);
-  }
+  if (d.issuedAt > now + CLOCK_SKEW_S || d.expiresAt <= now || d.expiresAt - d.issuedAt > MAX_TTL_S) throw new CodedError("ATTESTATION_EXPIRED", att.signer);
   return d;
 }
 
-/**
- * Verifies the quorum for `req` and consumes its nonces. Returns the tier
- * the classifier signed. Throws a CodedError on any failure.
- */
-export function verifyQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): TierNumber {
-  return checkQuorum(req, pinned, replay, now).tier;
-}
-
-/** verifyQuorum, also returning the verified decisions by role. */
-export function checkQuorum(req: ExecuteRequest, pinned: ReadonlyMap<string, PinnedKey>, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { tier: TierNumber; byRole: ReadonlyMap<Role, Decision>; nonces: NonceEntry[] } {
+/** Verifies every attestation of `req` and returns them by role (one per role). */
+function decisions(req: Bound, pinned: Pinned, now: number): Map<Role, Decision> {
   if (req.attestations.length === 0) throw new CodedError("ATTESTATION_MISSING", "no attestations");
-  // The secret variables' names are bound too: a gateway cannot add one to a vetted command.
-  const digest = commandDigest(bindingOf({ ...req, envNames: Object.keys(req.env ?? {}) }));
+  // Bound with the /exec policy source: the executor accepts no other.
+  const digest = commandDigest(bindingOf(req, "sudo"));
   const byRole = new Map<Role, Decision>();
   for (const att of req.attestations) {
-    const d = checkOne(att, pinned, digest, req, now);
+    const d = checkOne(att, pinned, digest, req.requestId, req.host, now);
     if (byRole.has(d.role)) throw new CodedError("ATTESTATION_MALFORMED", "two attestations for one role");
     byRole.set(d.role, d);
   }
-  const classifier = byRole.get(Role.ROLE_CLASSIFIER);
-  if (!classifier) throw new CodedError("ATTESTATION_MISSING", "no classifier decision");
-  const tier = tierFromEnum(classifier.tier);
-  if (tier === 4) throw new CodedError("TIER_REFUSED");
-  for (const role of QUORUM[tier]) {
-    if (!byRole.has(role)) throw new CodedError("ATTESTATION_MISSING", `tier ${tier} needs ${Role[role]}`);
-  }
-  const concurrence = byRole.get(Role.ROLE_CONCURRENCE);
-  if (tier === 3 && concurrence && tierFromEnum(concurrence.tier) === 4) {
-    throw new CodedError("TIER_REFUSED", "concurrence judged tier 4");
-  }
-  const trial = byRole.get(Role.ROLE_SANDBOX);
-  if (tier === 2 && trial && !trial.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
-  // The undo plan is signed: the trial's touched list for tier 2, the
-  // classifier's path analysis otherwise. The gateway cannot choose it.
-  const planSigner = tier === 2 ? trial : classifier;
-  if (tier >= 1 && planSigner && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths))) {
-    throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the signed one");
-  }
+  return byRole;
+}
 
+function need(byRole: ReadonlyMap<Role, Decision>, role: Role, why: string): Decision {
+  const d = byRole.get(role);
+  if (!d) throw new CodedError("ATTESTATION_MISSING", `${why} needs ${Role[role]}`);
+  return d;
+}
+
+/** Consumes the nonces (after every other check passed). */
+function consume(byRole: ReadonlyMap<Role, Decision>, replay: ReplayMemory): NonceEntry[] {
   const nonces = [...byRole.values()].map((d) => ({ nonceHex: Buffer.from(d.nonce).toString("hex"), expiresAt: d.expiresAt }));
   if (nonces.some((n) => replay.has(n.nonceHex))) throw new CodedError("ATTESTATION_REPLAYED");
   replay.record(nonces);
-  return { tier, byRole, nonces };
+  return nonces;
+}
+
+function allowed(byRole: ReadonlyMap<Role, Decision>, roles: readonly Role[]): void {
+  for (const role of byRole.keys()) if (!roles.includes(role)) throw new CodedError("ATTESTATION_MALFORMED", `${Role[role]} has no place in this quorum`);
+}
+
+/** Execute: tier 0, tier 3, or a tier-2 package run. `undoPaths` must be the signed plan. */
+export function checkExecute(req: Bound & { undoPaths: readonly string[] }, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): Verified & { packageRun: boolean } {
+  const byRole = decisions(req, pinned, now);
+  const classifier = need(byRole, Role.ROLE_CLASSIFIER, "every tier");
+  const tier = tierFromEnum(classifier.tier);
+  if (tier === 4) throw new CodedError("TIER_REFUSED");
+  const packageRun = tier === 2 && classifier.packageRun;
+  if ((tier === 1 || tier === 2) && !packageRun) throw new CodedError("ATTESTATION_MISMATCH", "tiers 1–2 reach the host only as a committed diff (Commit)");
+  const roles =
+    tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX];
+  allowed(byRole, roles);
+  for (const role of roles) need(byRole, role, `tier ${tier}`);
+  if (tier >= 1 && tierFromEnum(need(byRole, Role.ROLE_BREAKER, "a lease").tier) < tier) throw new CodedError("ATTESTATION_MISMATCH", "the lease is for a lower tier");
+  if (tier === 3 && tierFromEnum(need(byRole, Role.ROLE_CONCURRENCE, "tier 3").tier) === 4) throw new CodedError("TIER_REFUSED", "concurrence judged tier 4");
+  const trial = byRole.get(Role.ROLE_SANDBOX);
+  if (packageRun && !trial?.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
+  // The undo plan is signed: the trial's touched list for a package run, the classifier's otherwise.
+  const planSigner = packageRun ? trial : classifier;
+  if (tier >= 1 && planSigner && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths))) throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the signed one");
+  return { tier, byRole, nonces: consume(byRole, replay), packageRun };
+}
+
+/** Commit: tiers 1–2, the manifest judged by both judges; returns the final tier (max of all). */
+export function checkCommit(req: Bound, manifestDigest: Buffer, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): Verified {
+  const byRole = decisions(req, pinned, now);
+  const roles = [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS];
+  allowed(byRole, roles);
+  const classifier = need(byRole, Role.ROLE_CLASSIFIER, "a commit");
+  const predicted = tierFromEnum(classifier.tier);
+  if (predicted !== 1 && predicted !== 2) throw new CodedError("ATTESTATION_MISMATCH", `a tier-${predicted} command is not committed from a diff`);
+  if (classifier.packageRun) throw new CodedError("ATTESTATION_MISMATCH", "a package run is not committed from a diff");
+  const run = need(byRole, Role.ROLE_SANDBOX, "a commit");
+  if (!run.trialOk) throw new CodedError("ATTESTATION_MISSING", "run report not ok");
+  let tier: TierNumber = predicted;
+  for (const role of [Role.ROLE_SANDBOX, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS]) {
+    const d = need(byRole, role, "a commit");
+    if (!sameBytes(d.manifestDigest, manifestDigest)) throw new CodedError("ATTESTATION_MISMATCH", `${Role[role]}: another manifest`);
+    if (role !== Role.ROLE_SANDBOX) tier = Math.max(tier, tierFromEnum(d.tier)) as TierNumber;
+  }
+  if (tier === 4) throw new CodedError("TIER_REFUSED", "an effect of the run is tier 4");
+  if (tierFromEnum(need(byRole, Role.ROLE_BREAKER, "a commit").tier) < tier) throw new CodedError("ATTESTATION_MISMATCH", "the lease is for a lower tier than the run's effects");
+  return { tier, byRole, nonces: consume(byRole, replay) };
+}
+
+/** Rollback: a grant for exactly this undo record, from the breaker or a person. */
+export function checkGrant(grant: Attestation | undefined, undoId: string, host: string, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { signer: string; nonces: NonceEntry[] } {
+  if (!grant) throw new CodedError("ATTESTATION_MISSING", "a rollback needs a signed grant");
+  const d = checkOne(grant, pinned, rollbackDigest(undoId, host), undefined, host, now);
+  if (d.role !== Role.ROLE_BREAKER && d.role !== Role.ROLE_OPERATOR) throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
+  const byRole = new Map([[d.role, d]]);
+  return { signer: grant.signer, nonces: consume(byRole, replay) };
 }

@@ -19,6 +19,7 @@ export const LauncherConfigShape = z
     overlay: z
       .object({
         trialsRoot: z.string().startsWith("/"),
+        launcher: z.enum(["auto", "bwrap", "envelope"]).default("auto"),
         tmpfsSizeMb: z.number().int().min(16),
         masks: z.array(z.string().startsWith("/")),
         skip: z.array(z.string().startsWith("/")),
@@ -66,6 +67,7 @@ export function openLocalDriver(c: LauncherConfig): Driver & { close?(): void } 
       host,
       new OverlayMirror({
         trialsRoot: c.overlay.trialsRoot,
+        launcher: c.overlay.launcher,
         tmpfsSizeMb: c.overlay.tmpfsSizeMb,
         masks: c.overlay.masks,
         lowerRoot,

@@ -76,6 +76,7 @@ async function prepare(config: Config, log: Logger): Promise<State> {
         maxConcurrent: settings.max_concurrent,
         overlay: {
           trialsRoot: join(config.runDir, "sandbox-trials"),
+          launcher: settings.launcher,
           tmpfsSizeMb: settings.tmpfs_size_mb,
           masks: settings.masks,
           skip: [config.home],

@@ -1,8 +1,7 @@
 // What the overlay mirror is made of: one overlay layer per on-disk file
 // system of the host (so /home or /var on their own partitions are mirrored
 // too, not shown empty), and the masks, expanded against the host.
-import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 
 /** File systems that hold host content and are mirrored; pseudo and memory file systems are not. */
 const DISK_FS = new Set(["ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "jfs", "reiserfs", "zfs", "vfat", "exfat", "bcachefs"]);
@@ -72,59 +71,5 @@ export function readHostLayers(masks: readonly string[], skip: readonly string[]
   return hostLayers(readFileSync("/proc/self/mountinfo", "utf8"), masks, skip);
 }
 
-/** A mask that exists on the host: a directory gets an empty directory, anything else an empty file. */
-export interface Mask {
-  path: string;
-  dir: boolean;
-}
-
-/** Expands mask globs (`*` matches within one path segment) against `root`. */
-export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
-  const found = new Map<string, Mask>();
-  for (const pattern of patterns) {
-    const segments = pattern.split("/").filter(Boolean);
-    let paths = ["/"];
-    for (const seg of segments) {
-      const next: string[] = [];
-      for (const base of paths) {
-        if (!seg.includes("*")) {
-          next.push(join(base, seg));
-          continue;
-        }
-        const re = new RegExp(`^${seg.split("*").map(escapeRe).join("[^/]*")}$`);
-        let names: string[] = [];
-        try {
-          names = readdirSync(join(root, base));
-        } catch {
-          names = [];
-        }
-        for (const n of names) if (re.test(n)) next.push(join(base, n));
-      }
-      paths = next;
-    }
-    for (const p of paths) {
-      const real = join(root, p);
-      if (!existsSync(real)) continue;
-      const st = lstatSync(real);
-      // A symlink is not followed: masking its target would mask a path the pattern did not name.
-      if (st.isSymbolicLink()) continue;
-      found.set(p, { path: p, dir: st.isDirectory() });
-    }
-  }
-  // A mask inside another mask is already covered.
-  const all = [...found.values()].sort((a, b) => a.path.length - b.path.length);
-  return all.filter((m, i) => !all.slice(0, i).some((o) => o.dir && under(m.path, o.path)));
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-}
-
-export function isUnder(path: string, prefix: string): boolean {
-  return under(path, prefix);
-}
-
-/** A mask glob as a regular expression matching the path and everything below it. */
-export function globPrefixRe(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map(escapeRe).join("[^/]*")}(/|$)`);
-}
+// Masks are shared with the executor's envelopes (services/shared/envelope/masks.ts).
+export { expandMasks, globPrefixRe, isUnder, type Mask } from "../shared/envelope/masks.js";

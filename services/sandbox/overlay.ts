@@ -7,7 +7,15 @@
 //      root) is mounted as the lower layer of an overlay, `nodev`; nothing of
 //      this is visible in the host's mount table and it all vanishes with the
 //      namespace;
-//   3. bubblewrap inside a user namespace that maps every id to itself (so
+//   3. (launcher "envelope", the default where bubblewrap is not installed)
+//      the shared envelope program (services/shared/envelope/, perl-base and
+//      the kernel only) mounts the overlays, pivots into them and builds the
+//      same guarantees: new pid, net (loopback only), ipc and uts namespaces,
+//      a minimal /dev, a fresh /proc with /proc/sys and sysrq-trigger
+//      read-only, a fresh /run, the masks, a bounding set of file-ownership
+//      capabilities (no CAP_SYS_ADMIN, CAP_MKNOD, CAP_NET_ADMIN, CAP_SYS_PTRACE),
+//      no_new_privs, the cwd walked without following a symlink; or
+//   3'. (launcher "bwrap") bubblewrap inside a user namespace that maps every id to itself (so
 //      ownership, users and sudoers are exactly the host's) but holds the
 //      trial's capabilities only there, with nested user namespaces disabled
 //      (user.max_user_namespaces=0 in it); new pid, net (loopback only),
@@ -25,13 +33,14 @@
 // Nothing the trial does reaches the host: writes land in the upper layer,
 // the host's Unix sockets do not connect through overlayfs, the network
 // namespace is empty, and device nodes on the lower layers are inert (nodev).
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { type Change, diffLayers } from "./diff.js";
 import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "./mounts.js";
+import { envelopeArch, envelopeArgv, mirrorSpec, PERL } from "../shared/envelope/spec.js";
 
 /** Capabilities a trial keeps (inside its user namespace): enough for package, file and account changes. */
 const TRIAL_CAPS = ["chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "setfcap", "net_bind_service", "sys_chroot", "audit_write"];
@@ -48,7 +57,11 @@ while [ "$i" -lt "$n" ]; do
 done
 exec "$@"`;
 
+/** How a trial is started inside the overlays: bubblewrap, or the shared envelope program. */
+export type TrialLauncher = "auto" | "bwrap" | "envelope";
+
 export interface OverlayOptions {
+  launcher?: TrialLauncher;
   /** Root-only directory where the launcher mounts the tmpfs for upper layers. */
   trialsRoot: string;
   tmpfsSizeMb: number;
@@ -69,6 +82,8 @@ export interface OverlayTrialInput {
   cwd: string;
   runAs: string;
   timeoutS: number;
+  /** The classifier granted the run the launcher's network (no network namespace of its own). */
+  network?: boolean;
 }
 
 export interface OverlayTrialOutput {
@@ -102,8 +117,35 @@ function passwdOf(root: string, name: string): PasswdEntry | undefined {
 }
 
 function which(bin: string): string {
+  const found = findBin(bin);
+  if (!found) throw new Error(`${bin} is not installed (the overlay driver needs util-linux, and perl-base or bubblewrap)`);
+  return found;
+}
+
+function findBin(bin: string): string | undefined {
   for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) if (existsSync(join(dir, bin))) return join(dir, bin);
-  throw new Error(`${bin} is not installed (the overlay driver needs bubblewrap and util-linux)`);
+  return undefined;
+}
+
+/** The launcher a mirror will use: bubblewrap where installed (unless told), else the envelope program. */
+export function chooseLauncher(wanted: TrialLauncher = "auto"): "bwrap" | "envelope" {
+  if (wanted === "bwrap") {
+    which("bwrap");
+    return "bwrap";
+  }
+  if (wanted === "auto" && findBin("bwrap")) return "bwrap";
+  if (!envelopeArch()) throw new Error(`the envelope program has no system-call table for ${process.arch}; install bubblewrap`);
+  which("perl");
+  return "envelope";
+}
+
+function groupsIn(root: string, name: string, gid: number): number[] {
+  const out = new Set([gid]);
+  for (const line of readFileSync(join(root, "etc/group"), "utf8").split("\n")) {
+    const f = line.split(":");
+    if (f[2] && (f[3] ?? "").split(",").includes(name)) out.add(Number(f[2]));
+  }
+  return [...out];
 }
 
 function isMountPoint(path: string): boolean {
@@ -162,14 +204,16 @@ export class OverlayMirror {
   private readonly layers: Layer[];
   readonly unmirrored: string[];
   private readonly masks: Mask[];
-  private readonly usernsFd: number;
+  private readonly usernsFd: number | undefined;
   private readonly bins: { unshare: string; bwrap: string };
+  readonly launcher: "bwrap" | "envelope";
 
   constructor(private readonly opts: OverlayOptions) {
     if (process.getuid?.() !== 0) throw new Error("the overlay driver needs root (it runs in the sandbox's privileged launcher)");
     if (/[,:\\\s]/.test(opts.trialsRoot)) throw new Error(`trials directory ${opts.trialsRoot} has characters overlay options cannot carry`);
-    this.bins = { unshare: which("unshare"), bwrap: which("bwrap") };
-    which("setpriv");
+    this.launcher = chooseLauncher(opts.launcher);
+    this.bins = { unshare: which("unshare"), bwrap: this.launcher === "bwrap" ? which("bwrap") : "" };
+    if (this.launcher === "bwrap") which("setpriv");
     which("tar");
     if (opts.lowerRoot === "/") {
       const host = readHostLayers(opts.masks, [...opts.skip, opts.trialsRoot]);
@@ -185,11 +229,11 @@ export class OverlayMirror {
     if (!isMountPoint(opts.trialsRoot)) run("mount", ["-t", "tmpfs", "-o", `size=${opts.tmpfsSizeMb}m,mode=0700,nosuid,nodev`, "agent-sudo-trials", opts.trialsRoot]);
     // Leftovers of a launcher that died mid-trial.
     for (const name of readdirSync(opts.trialsRoot)) rmSync(join(opts.trialsRoot, name), { recursive: true, force: true });
-    this.usernsFd = identityUserns();
+    this.usernsFd = this.launcher === "bwrap" ? identityUserns() : undefined;
   }
 
   describe(): string {
-    return `overlay of ${this.layers.map((l) => l.target).join(", ")}; ${this.masks.length} masks`;
+    return `overlay of ${this.layers.map((l) => l.target).join(", ")}; ${this.masks.length} masks; launcher ${this.launcher}`;
   }
 
   maskedPaths(): string[] {
@@ -197,7 +241,7 @@ export class OverlayMirror {
   }
 
   close(): void {
-    closeSync(this.usernsFd);
+    if (this.usernsFd !== undefined) closeSync(this.usernsFd);
     spawnSync("umount", ["--lazy", this.opts.trialsRoot], { stdio: "ignore" });
   }
 
@@ -217,6 +261,42 @@ export class OverlayMirror {
     return { exitCode: 127, timedOut: false, stdout: Buffer.alloc(0), stderr, stdoutTruncated: false, stderrTruncated: false, changes: [], truncated: false, maskWrites: [], durationMs: performance.now() - started };
   }
 
+  /** The shared envelope program: mounts, pivot_root, namespaces, capabilities, cwd, then the command. */
+  private spawnEnvelope(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>): ChildProcess {
+    const spec = mirrorSpec({
+      root: join(d, "m"),
+      layers: this.layers.map((l, i) => ({ lower: l.lower, upper: join(d, `u${i}`), work: join(d, `w${i}`), target: l.target === "/" ? "" : l.target })),
+      maskBinds: this.masks.map((m, i) => ({ src: join(d, `mask${i}`), dst: m.path })),
+      cwd,
+      network: input.network === true,
+      ...(input.runAs ? { user: { uid: user.uid, gid: user.gid, groups: groupsIn(this.opts.lowerRoot, input.runAs, user.gid) } } : {}),
+    });
+    const argv = envelopeArgv(spec, [this.opts.shell, "-c", input.command]);
+    return spawn(PERL, argv.args, { env, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true });
+  }
+
+  /** bubblewrap in the identity-mapped user namespace, after a shell mounted the overlays. */
+  private spawnBwrap(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>): ChildProcess {
+    const mountArgs = this.layers.flatMap((l) => [l.lower, l.target === "/" ? "" : l.target]);
+    const maskArgs = this.masks.flatMap((m, i) => ["--bind", join(d, `mask${i}`), m.path]);
+    const priv = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`];
+    if (input.runAs) priv.push(`--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups");
+    const bwrap = [
+      this.bins.bwrap, "--userns", "3",
+      "--bind", join(d, "m"), "/",
+      "--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--perms", "0755", "--tmpfs", "/run",
+      ...maskArgs,
+      "--unshare-pid", ...(input.network ? [] : ["--unshare-net"]), "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+      "--die-with-parent", "--new-session",
+      "--clearenv", ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v]),
+      "--chdir", cwd,
+      "--", "/usr/bin/setpriv", ...priv, "--", this.opts.shell, "-c", input.command,
+    ];
+    return spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
+      stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore"],
+    });
+  }
+
   private async runIn(d: string, input: OverlayTrialInput, started: number): Promise<OverlayTrialOutput> {
     const root = this.opts.lowerRoot;
     const user = input.runAs ? passwdOf(root, input.runAs) : { uid: 0, gid: 0, home: "/root" };
@@ -225,40 +305,28 @@ export class OverlayMirror {
     const cwd = input.cwd || (existsSync(join(root, user.home)) ? user.home : "/");
     if (!existsSync(join(root, cwd))) return this.setupFailure(`can't cd to ${cwd}: No such file or directory`, started);
 
-    const mountArgs: string[] = [];
-    this.layers.forEach((l, i) => {
+    this.layers.forEach((_, i) => {
       mkdirSync(join(d, `u${i}`));
       mkdirSync(join(d, `w${i}`));
-      mountArgs.push(l.lower, l.target === "/" ? "" : l.target);
     });
     mkdirSync(join(d, "m"));
-    const maskArgs: string[] = [];
     this.masks.forEach((m, i) => {
       const src = join(d, `mask${i}`);
       if (m.dir) mkdirSync(src, { mode: 0o700 });
       else writeFileSync(src, "", { mode: 0o600 });
-      maskArgs.push("--bind", src, m.path);
     });
-    const priv = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`];
-    if (input.runAs) priv.push(`--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups");
-    const bwrap = [
-      this.bins.bwrap, "--userns", "3",
-      "--bind", join(d, "m"), "/",
-      "--dev", "/dev", "--proc", "/proc", "--perms", "0755", "--tmpfs", "/run",
-      ...maskArgs,
-      "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-      "--die-with-parent", "--new-session",
-      "--clearenv", "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", user.home, "--setenv", "LC_ALL", "C.UTF-8",
-      "--setenv", "USER", input.runAs || "root", "--setenv", "LOGNAME", input.runAs || "root", "--setenv", "DEBIAN_FRONTEND", "noninteractive",
-      "--chdir", cwd,
-      "--", "/usr/bin/setpriv", ...priv, "--", this.opts.shell, "-c", input.command,
-    ];
-    const child = spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
-      stdio: ["ignore", "pipe", "pipe", this.usernsFd],
-    });
+    const env = { PATH: SANDBOX_PATH, HOME: user.home, LC_ALL: "C.UTF-8", USER: input.runAs || "root", LOGNAME: input.runAs || "root", DEBIAN_FRONTEND: "noninteractive" };
+    const child =
+      this.launcher === "envelope"
+        ? this.spawnEnvelope(d, input, user, cwd, env)
+        : this.spawnBwrap(d, input, user, cwd, env);
     if (!child.stdout || !child.stderr) throw new Error("trial pipes missing");
     const out = capture(child.stdout, this.opts.stdoutCap);
     const err = capture(child.stderr, this.opts.stderrCap);
+    let setup = Buffer.alloc(0);
+    (child.stdio[3] as Readable | null | undefined)?.on("data", (c: Buffer) => {
+      if (setup.length < 4096) setup = Buffer.concat([setup, c]);
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -273,7 +341,10 @@ export class OverlayMirror {
     const e = err();
     const stderrText = e.data.toString("utf8");
     let setupError: string | undefined;
-    if (exitCode === 125 && stderrText.includes("agent-sudo-sandbox: overlay mount")) setupError = stderrText.trim();
+    if (this.launcher === "envelope") {
+      const status = setup.toString("utf8");
+      if (!status.startsWith("ok\n")) setupError = /^error: (.*)$/m.exec(status)?.[1] ?? `the envelope exited ${exitCode} before the command started`;
+    } else if (exitCode === 125 && stderrText.includes("agent-sudo-sandbox: overlay mount")) setupError = stderrText.trim();
     else if (/^bwrap: /m.test(stderrText) && exitCode === 1) setupError = stderrText.trim();
 
     const diff = diffLayers(

@@ -80,7 +80,7 @@ export function buildReport(req: TrialRequest, o: TrialOutcome, rules: { forbidd
     attestation: signDecision("sandbox", key, {
       role: Role.ROLE_SANDBOX,
       requestId: req.requestId,
-      binding: bindingOf(req),
+      binding: bindingOf(req, "sudo"),
       tier: 2,
       ttlS,
       trialOk: ok,

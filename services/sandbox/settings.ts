@@ -7,37 +7,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Config } from "../shared/config.js";
+import { DEFAULT_SECRET_MASKS } from "../shared/envelope/masks.js";
 
 export const DRIVERS = ["overlay", "incus", "none"] as const;
 export type DriverName = (typeof DRIVERS)[number];
 
-/** Data and secret paths a trial sees as empty (globs: `*` within one segment). */
-export const DEFAULT_MASKS = [
-  "/var/lib/postgresql",
-  "/var/lib/docker",
-  "/var/lib/containerd",
-  "/var/lib/incus",
-  "/var/lib/lxd",
-  "/var/lib/mysql",
-  "/root/.ssh",
-  "/home/*/.ssh",
-  "/root/.gnupg",
-  "/home/*/.gnupg",
-  "/etc/shadow",
-  "/etc/shadow-",
-  "/etc/gshadow",
-  "/etc/gshadow-",
-  "/etc/ssh/ssh_host_*_key",
-  "/etc/ssl/private",
-  "/etc/vault.d",
-  "/etc/openbao",
-  "/var/lib/vault",
-  "/var/lib/openbao",
-  "/opt/vault",
-  "/opt/openbao",
-  "/etc/secrets",
-  "/run/secrets",
-];
+/** Data and secret paths a trial sees as empty: the same as every command's envelope. */
+export const DEFAULT_MASKS = DEFAULT_SECRET_MASKS;
 
 /**
  * Paths a trial must never write (not ok even though the write landed in the
@@ -49,6 +25,8 @@ export const DEFAULT_FORBIDDEN = ["/boot", "/proc", "/sys", "/dev", "/etc/agent-
 export const SandboxSettingsShape = z
   .object({
     driver: z.enum(DRIVERS).default("overlay"),
+    /** How the overlay driver starts a trial: bubblewrap where installed (auto), or the envelope program (perl-base only). */
+    launcher: z.enum(["auto", "bwrap", "envelope"]).default("auto"),
     masks: z.array(z.string().startsWith("/").max(512)).max(256).default(DEFAULT_MASKS),
     forbidden: z.array(z.string().startsWith("/").max(512)).max(256).default(DEFAULT_FORBIDDEN),
     /** Upper bound on any trial's timeout, whatever the request asks. */
@@ -83,6 +61,7 @@ export function loadSandboxSettings(config: Pick<Config, "home" | "repoRoot" | "
   let raw: Record<string, unknown> = {};
   if (existsSync(file)) raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   if (process.env.AGENT_SUDO_SANDBOX_DRIVER !== undefined) raw = { ...raw, driver: process.env.AGENT_SUDO_SANDBOX_DRIVER };
+  if (process.env.AGENT_SUDO_SANDBOX_LAUNCHER !== undefined) raw = { ...raw, launcher: process.env.AGENT_SUDO_SANDBOX_LAUNCHER };
   const parsed = SandboxSettingsShape.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");

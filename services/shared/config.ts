@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { DEFAULT_SECRET_MASKS, DEFAULT_STATE_DIRS } from "./envelope/masks.js";
 import { VaultSettingsSchema } from "./vault-settings.js";
 
 export const SERVICES = ["executor", "classifier", "concurrence", "sandbox", "breaker", "gateway"] as const;
@@ -111,6 +112,16 @@ const ConfigFile = z
       .strict()
       .default({ verify_enforce: false }),
     secrets: SecretsSettingsSchema.default({ enabled: false, allowed: [] }),
+    // What no command sees (ARCHITECTURE "Envelopes"): besides this stack's
+    // own state dir, other agent-sudo state dirs on the host and the secret
+    // paths (globs: `*` within one segment).
+    envelope: z
+      .object({
+        state_dirs: z.array(z.string().startsWith("/").max(512)).max(64).default(DEFAULT_STATE_DIRS),
+        masks: z.array(z.string().startsWith("/").max(512)).max(256).default(DEFAULT_SECRET_MASKS),
+      })
+      .strict()
+      .default({ state_dirs: DEFAULT_STATE_DIRS, masks: DEFAULT_SECRET_MASKS }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
   })

@@ -23,6 +23,11 @@ export const ERRORS = {
   ATTESTATION_MISMATCH: { http: 403, grpc: status.PERMISSION_DENIED, message: "attestation does not bind this command" },
   TIER_REFUSED: { http: 403, grpc: status.PERMISSION_DENIED, message: "tier 4 is never executed" },
   VETOED: { http: 403, grpc: status.PERMISSION_DENIED, message: "executor veto" },
+  // A path the run changed is no longer what the judges saw (or a directory on
+  // the way became a symlink): nothing was committed or rolled back.
+  CONFLICT: { http: 409, grpc: status.ABORTED, message: "the host changed since the run; nothing was written" },
+  // The kernel envelope could not be set up: the command did not run.
+  ENVELOPE_FAILED: { http: 503, grpc: status.UNAVAILABLE, message: "the command's envelope could not be set up; nothing ran" },
   NETWORK_UNAVAILABLE: { http: 403, grpc: status.PERMISSION_DENIED, message: "network is not available to commands on this host" },
 } as const;
 

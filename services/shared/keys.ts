@@ -5,15 +5,33 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { join } from "node:path";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 
-export const SIGNERS = ["classifier", "concurrence", "sandbox", "breaker"] as const;
+/**
+ * Every key the executor pins. `operator` is a person's: the CLI as root signs
+ * rollback requests with it; no service reads its private half.
+ */
+export const SIGNERS = ["classifier", "concurrence", "sandbox", "breaker", "operator"] as const;
 export type Signer = (typeof SIGNERS)[number];
 
-/** Each key speaks for exactly one role: a classifier key cannot sign a lease. */
+/** The role each key speaks for in a command decision: a classifier key cannot sign a lease. */
 export const SIGNER_ROLE: Record<Signer, Role> = {
   classifier: Role.ROLE_CLASSIFIER,
   concurrence: Role.ROLE_CONCURRENCE,
   sandbox: Role.ROLE_SANDBOX,
   breaker: Role.ROLE_BREAKER,
+  operator: Role.ROLE_OPERATOR,
+};
+
+/**
+ * Every role a key may sign: its command role, and for the two judges the
+ * effect verdict over a run's manifest (a separate role, so neither kind of
+ * decision can stand in for the other).
+ */
+export const SIGNER_ROLES: Record<Signer, readonly Role[]> = {
+  classifier: [Role.ROLE_CLASSIFIER, Role.ROLE_CLASSIFIER_EFFECTS],
+  concurrence: [Role.ROLE_CONCURRENCE, Role.ROLE_CONCURRENCE_EFFECTS],
+  sandbox: [Role.ROLE_SANDBOX],
+  breaker: [Role.ROLE_BREAKER],
+  operator: [Role.ROLE_OPERATOR],
 };
 
 export function privateKeyPath(keysDir: string, signer: Signer): string {

@@ -33,6 +33,15 @@ export function lookupGroupId(name: string): number | undefined {
   return undefined;
 }
 
+/** The groups `name` is in (initgroups(3)): its primary group and every /etc/group entry listing it. */
+export function groupsOf(name: string, gid: number): number[] {
+  const out = new Set([gid]);
+  for (const f of parseDb("/etc/group")) {
+    if (f[2] !== undefined && f[2] !== "" && (f[3] ?? "").split(",").includes(name)) out.add(Number(f[2]));
+  }
+  return [...out];
+}
+
 export function lookupUid(uid: number): Account | undefined {
   for (const f of parseDb("/etc/passwd")) {
     if (Number(f[2]) === uid && f.length >= 7) {

@@ -14,7 +14,9 @@ import { TrialRunner } from "../../services/sandbox/trial.js";
 
 export const repoRoot = resolve(import.meta.dirname, "..", "..");
 export const launcherEntry = join(repoRoot, "dist", "services", "sandbox", "launcher.js");
-export const canRun = process.getuid?.() === 0 && existsSync("/usr/bin/bwrap") && existsSync(launcherEntry);
+export const canRun = process.getuid?.() === 0 && existsSync(launcherEntry);
+/** The trial cases run once per launcher: bubblewrap only where it is installed (CI installs it). */
+export const LAUNCHERS = existsSync("/usr/bin/bwrap") ? (["envelope", "bwrap"] as const) : (["envelope"] as const);
 
 export interface Sandbox {
   home: string;
@@ -24,7 +26,7 @@ export interface Sandbox {
   stop(): void;
 }
 
-export async function startSandbox(): Promise<Sandbox> {
+export async function startSandbox(launcher: "envelope" | "bwrap" = "envelope"): Promise<Sandbox> {
   const home = mkdtempSync(join(tmpdir(), "agent-sudo-sbx-test-"));
   const settings = loadSandboxSettings({ home, repoRoot, policiesDir: join(repoRoot, "policies") });
   const handle = await startLauncher(
@@ -37,7 +39,7 @@ export async function startSandbox(): Promise<Sandbox> {
       stderrCap: settings.stderr_cap_bytes,
       maxPaths: 4097,
       maxConcurrent: 4,
-      overlay: { trialsRoot: join(home, "run", "sandbox-trials"), tmpfsSizeMb: 512, masks: settings.masks, skip: [home], mirrors: {} },
+      overlay: { trialsRoot: join(home, "run", "sandbox-trials"), launcher, tmpfsSizeMb: 512, masks: settings.masks, skip: [home], mirrors: {} },
       incus: settings.incus,
     },
     (why) => {

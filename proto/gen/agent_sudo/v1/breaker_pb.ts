@@ -44,6 +44,23 @@ export interface Outcome {
   tier: Tier;
   ok: boolean;
   refused: boolean;
+  /**
+   * Set when the outcome left an undo record: a failed tier-3 verify makes it
+   * eligible for one rollback grant.
+   */
+  undoId: string;
+}
+
+export interface RollbackGrantRequest {
+  requestId: string;
+  undoId: string;
+}
+
+export interface RollbackGrantResponse {
+  granted: boolean;
+  /** ROLE_BREAKER over rollbackDigest(undo_id); absent when not granted. */
+  grant: Attestation | undefined;
+  reason: string;
 }
 
 export interface OutcomeAck {
@@ -222,7 +239,7 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
 };
 
 function createBaseOutcome(): Outcome {
-  return { requestId: "", tier: 0, ok: false, refused: false };
+  return { requestId: "", tier: 0, ok: false, refused: false, undoId: "" };
 }
 
 export const Outcome: MessageFns<Outcome> = {
@@ -238,6 +255,9 @@ export const Outcome: MessageFns<Outcome> = {
     }
     if (message.refused !== false) {
       writer.uint32(32).bool(message.refused);
+    }
+    if (message.undoId !== "") {
+      writer.uint32(42).string(message.undoId);
     }
     return writer;
   },
@@ -287,6 +307,14 @@ export const Outcome: MessageFns<Outcome> = {
             message.refused = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.undoId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -308,6 +336,155 @@ export const Outcome: MessageFns<Outcome> = {
     message.tier = object.tier ?? 0;
     message.ok = object.ok ?? false;
     message.refused = object.refused ?? false;
+    message.undoId = object.undoId ?? "";
+    return message;
+  },
+};
+
+function createBaseRollbackGrantRequest(): RollbackGrantRequest {
+  return { requestId: "", undoId: "" };
+}
+
+export const RollbackGrantRequest: MessageFns<RollbackGrantRequest> = {
+  encode(message: RollbackGrantRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.undoId !== "") {
+      writer.uint32(18).string(message.undoId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollbackGrantRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollbackGrantRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.undoId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RollbackGrantRequest>, I>>(base?: I): RollbackGrantRequest {
+    return RollbackGrantRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollbackGrantRequest>, I>>(object: I): RollbackGrantRequest {
+    const message = createBaseRollbackGrantRequest();
+    message.requestId = object.requestId ?? "";
+    message.undoId = object.undoId ?? "";
+    return message;
+  },
+};
+
+function createBaseRollbackGrantResponse(): RollbackGrantResponse {
+  return { granted: false, grant: undefined, reason: "" };
+}
+
+export const RollbackGrantResponse: MessageFns<RollbackGrantResponse> = {
+  encode(message: RollbackGrantResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.granted !== false) {
+      writer.uint32(8).bool(message.granted);
+    }
+    if (message.grant !== undefined) {
+      Attestation.encode(message.grant, writer.uint32(18).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollbackGrantResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollbackGrantResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.granted = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.grant = Attestation.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RollbackGrantResponse>, I>>(base?: I): RollbackGrantResponse {
+    return RollbackGrantResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RollbackGrantResponse>, I>>(object: I): RollbackGrantResponse {
+    const message = createBaseRollbackGrantResponse();
+    message.granted = object.granted ?? false;
+    message.grant = (object.grant !== undefined && object.grant !== null)
+      ? Attestation.fromPartial(object.grant)
+      : undefined;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -375,6 +552,20 @@ export const BreakerServiceService = {
     responseSerialize: (value: OutcomeAck): Buffer => Buffer.from(OutcomeAck.encode(value).finish()),
     responseDeserialize: (value: Buffer): OutcomeAck => OutcomeAck.decode(value),
   },
+  /**
+   * A signed rollback request for an undo record whose tier-3 verify was
+   * reported failed (once per undo id, within the lease window).
+   */
+  rollbackGrant: {
+    path: "/agent_sudo.v1.BreakerService/RollbackGrant" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RollbackGrantRequest): Buffer => Buffer.from(RollbackGrantRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RollbackGrantRequest => RollbackGrantRequest.decode(value),
+    responseSerialize: (value: RollbackGrantResponse): Buffer =>
+      Buffer.from(RollbackGrantResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RollbackGrantResponse => RollbackGrantResponse.decode(value),
+  },
   health: {
     path: "/agent_sudo.v1.BreakerService/Health" as const,
     requestStream: false as const,
@@ -389,6 +580,11 @@ export const BreakerServiceService = {
 export interface BreakerServiceServer extends UntypedServiceImplementation {
   lease: handleUnaryCall<LeaseRequest, LeaseResponse>;
   report: handleUnaryCall<Outcome, OutcomeAck>;
+  /**
+   * A signed rollback request for an undo record whose tier-3 verify was
+   * reported failed (once per undo id, within the lease window).
+   */
+  rollbackGrant: handleUnaryCall<RollbackGrantRequest, RollbackGrantResponse>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
 }
 
@@ -419,6 +615,25 @@ export interface BreakerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: OutcomeAck) => void,
+  ): ClientUnaryCall;
+  /**
+   * A signed rollback request for an undo record whose tier-3 verify was
+   * reported failed (once per undo id, within the lease window).
+   */
+  rollbackGrant(
+    request: RollbackGrantRequest,
+    callback: (error: ServiceError | null, response: RollbackGrantResponse) => void,
+  ): ClientUnaryCall;
+  rollbackGrant(
+    request: RollbackGrantRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RollbackGrantResponse) => void,
+  ): ClientUnaryCall;
+  rollbackGrant(
+    request: RollbackGrantRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RollbackGrantResponse) => void,
   ): ClientUnaryCall;
   health(
     request: HealthRequest,

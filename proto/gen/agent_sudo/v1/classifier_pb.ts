@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Attestation, HealthRequest, HealthResponse, Tier } from "./decision_pb.js";
+import { EffectsRequest, EffectsVerdict } from "./manifest_pb.js";
 
 export const protobufPackage = "agent_sudo.v1";
 
@@ -73,6 +74,8 @@ export interface ClassifyResponse {
   network: boolean;
   verify: string[];
   redeploy: string[];
+  /** Signed too (Decision.package_run): apt under an explicit `package` rule. */
+  packageRun: boolean;
 }
 
 function createBaseClassifyRequest(): ClassifyRequest {
@@ -214,6 +217,7 @@ function createBaseClassifyResponse(): ClassifyResponse {
     network: false,
     verify: [],
     redeploy: [],
+    packageRun: false,
   };
 }
 
@@ -248,6 +252,9 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
     }
     for (const v of message.redeploy) {
       writer.uint32(82).string(v!);
+    }
+    if (message.packageRun !== false) {
+      writer.uint32(88).bool(message.packageRun);
     }
     return writer;
   },
@@ -345,6 +352,14 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
             message.redeploy.push(reader.string());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.packageRun = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -374,6 +389,7 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
     message.network = object.network ?? false;
     message.verify = object.verify?.map((e) => e) || [];
     message.redeploy = object.redeploy?.map((e) => e) || [];
+    message.packageRun = object.packageRun ?? false;
     return message;
   },
 };
@@ -389,6 +405,19 @@ export const ClassifierServiceService = {
     responseSerialize: (value: ClassifyResponse): Buffer => Buffer.from(ClassifyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClassifyResponse => ClassifyResponse.decode(value),
   },
+  /**
+   * Tiers 1-2: judge a run's manifest with the policy's effect rules (sudo
+   * source only).
+   */
+  judgeEffects: {
+    path: "/agent_sudo.v1.ClassifierService/JudgeEffects" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EffectsRequest): Buffer => Buffer.from(EffectsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EffectsRequest => EffectsRequest.decode(value),
+    responseSerialize: (value: EffectsVerdict): Buffer => Buffer.from(EffectsVerdict.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EffectsVerdict => EffectsVerdict.decode(value),
+  },
   health: {
     path: "/agent_sudo.v1.ClassifierService/Health" as const,
     requestStream: false as const,
@@ -402,6 +431,11 @@ export const ClassifierServiceService = {
 
 export interface ClassifierServiceServer extends UntypedServiceImplementation {
   classify: handleUnaryCall<ClassifyRequest, ClassifyResponse>;
+  /**
+   * Tiers 1-2: judge a run's manifest with the policy's effect rules (sudo
+   * source only).
+   */
+  judgeEffects: handleUnaryCall<EffectsRequest, EffectsVerdict>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
 }
 
@@ -420,6 +454,25 @@ export interface ClassifierServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClassifyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Tiers 1-2: judge a run's manifest with the policy's effect rules (sudo
+   * source only).
+   */
+  judgeEffects(
+    request: EffectsRequest,
+    callback: (error: ServiceError | null, response: EffectsVerdict) => void,
+  ): ClientUnaryCall;
+  judgeEffects(
+    request: EffectsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EffectsVerdict) => void,
+  ): ClientUnaryCall;
+  judgeEffects(
+    request: EffectsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EffectsVerdict) => void,
   ): ClientUnaryCall;
   health(
     request: HealthRequest,

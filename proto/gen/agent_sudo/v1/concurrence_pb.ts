@@ -19,12 +19,16 @@ import {
 } from "@grpc/grpc-js";
 import { ClassifyRequest, ClassifyResponse } from "./classifier_pb.js";
 import { HealthRequest, HealthResponse } from "./decision_pb.js";
+import { EffectsRequest, EffectsVerdict } from "./manifest_pb.js";
 
 export const protobufPackage = "agent_sudo.v1";
 
 export const protobufFileName = "agent_sudo/v1/concurrence.proto";
 
-/** gateway -> concurrence: an independent second judgment for tier 3. */
+/**
+ * gateway -> concurrence: an independent second judgment for tier 3, and of
+ * every transactional run's diff.
+ */
 
 export type ConcurrenceServiceService = typeof ConcurrenceServiceService;
 export const ConcurrenceServiceService = {
@@ -36,6 +40,16 @@ export const ConcurrenceServiceService = {
     requestDeserialize: (value: Buffer): ClassifyRequest => ClassifyRequest.decode(value),
     responseSerialize: (value: ClassifyResponse): Buffer => Buffer.from(ClassifyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClassifyResponse => ClassifyResponse.decode(value),
+  },
+  /** Tiers 1-2: an independent judgment of a run's manifest, from its own path rules. */
+  judgeEffects: {
+    path: "/agent_sudo.v1.ConcurrenceService/JudgeEffects" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EffectsRequest): Buffer => Buffer.from(EffectsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EffectsRequest => EffectsRequest.decode(value),
+    responseSerialize: (value: EffectsVerdict): Buffer => Buffer.from(EffectsVerdict.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EffectsVerdict => EffectsVerdict.decode(value),
   },
   health: {
     path: "/agent_sudo.v1.ConcurrenceService/Health" as const,
@@ -50,6 +64,8 @@ export const ConcurrenceServiceService = {
 
 export interface ConcurrenceServiceServer extends UntypedServiceImplementation {
   concur: handleUnaryCall<ClassifyRequest, ClassifyResponse>;
+  /** Tiers 1-2: an independent judgment of a run's manifest, from its own path rules. */
+  judgeEffects: handleUnaryCall<EffectsRequest, EffectsVerdict>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
 }
 
@@ -68,6 +84,22 @@ export interface ConcurrenceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClassifyResponse) => void,
+  ): ClientUnaryCall;
+  /** Tiers 1-2: an independent judgment of a run's manifest, from its own path rules. */
+  judgeEffects(
+    request: EffectsRequest,
+    callback: (error: ServiceError | null, response: EffectsVerdict) => void,
+  ): ClientUnaryCall;
+  judgeEffects(
+    request: EffectsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EffectsVerdict) => void,
+  ): ClientUnaryCall;
+  judgeEffects(
+    request: EffectsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EffectsVerdict) => void,
   ): ClientUnaryCall;
   health(
     request: HealthRequest,

@@ -41,13 +41,27 @@ export enum Role {
   ROLE_CONCURRENCE = 2,
   ROLE_SANDBOX = 3,
   ROLE_BREAKER = 4,
+  /**
+   * ROLE_CLASSIFIER_EFFECTS - Effect verdicts over a transactional run's manifest (tiers 1-2): signed
+   * with the classifier's and the concurrence's keys, under roles of their own
+   * so a command decision can never stand in for a verdict over a diff.
+   */
+  ROLE_CLASSIFIER_EFFECTS = 5,
+  ROLE_CONCURRENCE_EFFECTS = 6,
+  /** ROLE_OPERATOR - A person's rollback request (the CLI as root, with keys/operator.key). */
+  ROLE_OPERATOR = 7,
   UNRECOGNIZED = -1,
 }
 
 export interface Decision {
   role: Role;
   requestId: string;
-  /** sha256 of the canonical encoding of (command, cwd, host, run_as). */
+  /**
+   * sha256 of the canonical encoding of (command, resolved cwd, host, run_as,
+   * env names, policy source) — shared/attestation.ts commandDigest. The
+   * executor derives it with source "sudo": a decision made with the hook's
+   * policy never fits. A rollback grant binds rollbackDigest(undo id) here.
+   */
   commandDigest: Buffer;
   tier: Tier;
   host: string;
@@ -73,6 +87,19 @@ export interface Decision {
    * network. The executor reads this flag from no other signer.
    */
   network: boolean;
+  /**
+   * Tiers 1-2: sha256 of the encoded Manifest of the transactional run
+   * (shared/attestation.ts manifestDigest). Set by the sandbox's run report
+   * and by both effect verdicts; the executor commits only that manifest.
+   */
+  manifestDigest: Buffer;
+  /**
+   * Classifier decisions only: every part is a plain command decided by a
+   * rule flagged `package` (apt under an explicit rule). Such a tier-2
+   * command keeps the package path: simulated trial, then run on the host
+   * with package-state undo, instead of a committed diff.
+   */
+  packageRun: boolean;
 }
 
 export interface Attestation {
@@ -110,6 +137,8 @@ function createBaseDecision(): Decision {
     trialOk: false,
     touchedDigest: Buffer.alloc(0),
     network: false,
+    manifestDigest: Buffer.alloc(0),
+    packageRun: false,
   };
 }
 
@@ -153,6 +182,12 @@ export const Decision: MessageFns<Decision> = {
     }
     if (message.network !== false) {
       writer.uint32(104).bool(message.network);
+    }
+    if (message.manifestDigest.length !== 0) {
+      writer.uint32(114).bytes(message.manifestDigest);
+    }
+    if (message.packageRun !== false) {
+      writer.uint32(120).bool(message.packageRun);
     }
     return writer;
   },
@@ -274,6 +309,22 @@ export const Decision: MessageFns<Decision> = {
             message.network = reader.bool();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.manifestDigest = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.packageRun = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -304,6 +355,8 @@ export const Decision: MessageFns<Decision> = {
     message.trialOk = object.trialOk ?? false;
     message.touchedDigest = object.touchedDigest ?? Buffer.alloc(0);
     message.network = object.network ?? false;
+    message.manifestDigest = object.manifestDigest ?? Buffer.alloc(0);
+    message.packageRun = object.packageRun ?? false;
     return message;
   },
 };

@@ -35,9 +35,8 @@ export interface ExecuteRequest {
   timeoutS: number;
   attestations: Attestation[];
   /**
-   * Tier >= 1: the absolute paths to capture before running (the sandbox's
-   * touched-path list when there was a trial; for tier 2 it must match the
-   * trial's touched_digest).
+   * Tier 3 and package runs: the absolute paths to capture before running
+   * (the classifier's signed plan; for a package run the trial's touched list).
    */
   undoPaths: string[];
   /**
@@ -67,9 +66,53 @@ export interface ExecuteResponse {
   snapshot: string;
 }
 
+/** Tiers 1-2: commit a transactional run's diff to the host. */
+export interface CommitRequest {
+  requestId: string;
+  command: string;
+  cwd: string;
+  host: string;
+  runAs: string;
+  envNames: string[];
+  /**
+   * classifier (tier 1-2), breaker lease (the final tier), sandbox run report,
+   * classifier and concurrence effect verdicts: all over this manifest.
+   */
+  attestations: Attestation[];
+  manifest: Buffer;
+  blobs: { [key: string]: Buffer };
+}
+
+export interface CommitRequest_BlobsEntry {
+  key: string;
+  value: Buffer;
+}
+
+export interface CommitResponse {
+  undoId: string;
+  applied: number;
+}
+
 export interface RollbackRequest {
   requestId: string;
   undoId: string;
+  /**
+   * A signed request bound to undo_id: the breaker's (a failed tier-3
+   * verify) or a person's (keys/operator.key). Nothing else rolls back.
+   */
+  grant: Attestation | undefined;
+}
+
+/**
+ * The canonical form of a directory (no symlink, no "." or ".."): what the
+ * gateway binds as a request's cwd.
+ */
+export interface ResolveRequest {
+  path: string;
+}
+
+export interface ResolveResponse {
+  path: string;
 }
 
 export interface RollbackResponse {
@@ -478,8 +521,314 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
   },
 };
 
+function createBaseCommitRequest(): CommitRequest {
+  return {
+    requestId: "",
+    command: "",
+    cwd: "",
+    host: "",
+    runAs: "",
+    envNames: [],
+    attestations: [],
+    manifest: Buffer.alloc(0),
+    blobs: {},
+  };
+}
+
+export const CommitRequest: MessageFns<CommitRequest> = {
+  encode(message: CommitRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.command !== "") {
+      writer.uint32(18).string(message.command);
+    }
+    if (message.cwd !== "") {
+      writer.uint32(26).string(message.cwd);
+    }
+    if (message.host !== "") {
+      writer.uint32(34).string(message.host);
+    }
+    if (message.runAs !== "") {
+      writer.uint32(42).string(message.runAs);
+    }
+    for (const v of message.envNames) {
+      writer.uint32(50).string(v!);
+    }
+    for (const v of message.attestations) {
+      Attestation.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.manifest.length !== 0) {
+      writer.uint32(66).bytes(message.manifest);
+    }
+    globalThis.Object.entries(message.blobs).forEach(([key, value]: [string, Buffer]) => {
+      CommitRequest_BlobsEntry.encode({ key: key as any, value }, writer.uint32(74).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.command = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cwd = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.runAs = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.envNames.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.attestations.push(Attestation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.manifest = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            const entry9 = CommitRequest_BlobsEntry.decode(reader, reader.uint32());
+            if (entry9.value !== undefined) {
+              message.blobs[entry9.key] = entry9.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<CommitRequest>, I>>(base?: I): CommitRequest {
+    return CommitRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CommitRequest>, I>>(object: I): CommitRequest {
+    const message = createBaseCommitRequest();
+    message.requestId = object.requestId ?? "";
+    message.command = object.command ?? "";
+    message.cwd = object.cwd ?? "";
+    message.host = object.host ?? "";
+    message.runAs = object.runAs ?? "";
+    message.envNames = object.envNames?.map((e) => e) || [];
+    message.attestations = object.attestations?.map((e) => Attestation.fromPartial(e)) || [];
+    message.manifest = object.manifest ?? Buffer.alloc(0);
+    message.blobs = (globalThis.Object.entries(object.blobs ?? {}) as [string, Buffer][]).reduce(
+      (acc: { [key: string]: Buffer }, [key, value]: [string, Buffer]) => {
+        if (value !== undefined) {
+          acc[key] = value;
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseCommitRequest_BlobsEntry(): CommitRequest_BlobsEntry {
+  return { key: "", value: Buffer.alloc(0) };
+}
+
+export const CommitRequest_BlobsEntry: MessageFns<CommitRequest_BlobsEntry> = {
+  encode(message: CommitRequest_BlobsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value.length !== 0) {
+      writer.uint32(18).bytes(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitRequest_BlobsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitRequest_BlobsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<CommitRequest_BlobsEntry>, I>>(base?: I): CommitRequest_BlobsEntry {
+    return CommitRequest_BlobsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CommitRequest_BlobsEntry>, I>>(object: I): CommitRequest_BlobsEntry {
+    const message = createBaseCommitRequest_BlobsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseCommitResponse(): CommitResponse {
+  return { undoId: "", applied: 0 };
+}
+
+export const CommitResponse: MessageFns<CommitResponse> = {
+  encode(message: CommitResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.undoId !== "") {
+      writer.uint32(10).string(message.undoId);
+    }
+    if (message.applied !== 0) {
+      writer.uint32(16).uint32(message.applied);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.undoId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.applied = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<CommitResponse>, I>>(base?: I): CommitResponse {
+    return CommitResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CommitResponse>, I>>(object: I): CommitResponse {
+    const message = createBaseCommitResponse();
+    message.undoId = object.undoId ?? "";
+    message.applied = object.applied ?? 0;
+    return message;
+  },
+};
+
 function createBaseRollbackRequest(): RollbackRequest {
-  return { requestId: "", undoId: "" };
+  return { requestId: "", undoId: "", grant: undefined };
 }
 
 export const RollbackRequest: MessageFns<RollbackRequest> = {
@@ -489,6 +838,9 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
     }
     if (message.undoId !== "") {
       writer.uint32(18).string(message.undoId);
+    }
+    if (message.grant !== undefined) {
+      Attestation.encode(message.grant, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -522,6 +874,14 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
             message.undoId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.grant = Attestation.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -541,6 +901,119 @@ export const RollbackRequest: MessageFns<RollbackRequest> = {
     const message = createBaseRollbackRequest();
     message.requestId = object.requestId ?? "";
     message.undoId = object.undoId ?? "";
+    message.grant = (object.grant !== undefined && object.grant !== null)
+      ? Attestation.fromPartial(object.grant)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveRequest(): ResolveRequest {
+  return { path: "" };
+}
+
+export const ResolveRequest: MessageFns<ResolveRequest> = {
+  encode(message: ResolveRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.path !== "") {
+      writer.uint32(10).string(message.path);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<ResolveRequest>, I>>(base?: I): ResolveRequest {
+    return ResolveRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveRequest>, I>>(object: I): ResolveRequest {
+    const message = createBaseResolveRequest();
+    message.path = object.path ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveResponse(): ResolveResponse {
+  return { path: "" };
+}
+
+export const ResolveResponse: MessageFns<ResolveResponse> = {
+  encode(message: ResolveResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.path !== "") {
+      writer.uint32(10).string(message.path);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<ResolveResponse>, I>>(base?: I): ResolveResponse {
+    return ResolveResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveResponse>, I>>(object: I): ResolveResponse {
+    const message = createBaseResolveResponse();
+    message.path = object.path ?? "";
     return message;
   },
 };
@@ -635,6 +1108,24 @@ export const ExecutorServiceService = {
     responseSerialize: (value: ExecuteResponse): Buffer => Buffer.from(ExecuteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExecuteResponse => ExecuteResponse.decode(value),
   },
+  commit: {
+    path: "/agent_sudo.v1.ExecutorService/Commit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CommitRequest): Buffer => Buffer.from(CommitRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CommitRequest => CommitRequest.decode(value),
+    responseSerialize: (value: CommitResponse): Buffer => Buffer.from(CommitResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CommitResponse => CommitResponse.decode(value),
+  },
+  resolve: {
+    path: "/agent_sudo.v1.ExecutorService/Resolve" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveRequest): Buffer => Buffer.from(ResolveRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveRequest => ResolveRequest.decode(value),
+    responseSerialize: (value: ResolveResponse): Buffer => Buffer.from(ResolveResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveResponse => ResolveResponse.decode(value),
+  },
   rollback: {
     path: "/agent_sudo.v1.ExecutorService/Rollback" as const,
     requestStream: false as const,
@@ -657,6 +1148,8 @@ export const ExecutorServiceService = {
 
 export interface ExecutorServiceServer extends UntypedServiceImplementation {
   execute: handleUnaryCall<ExecuteRequest, ExecuteResponse>;
+  commit: handleUnaryCall<CommitRequest, CommitResponse>;
+  resolve: handleUnaryCall<ResolveRequest, ResolveResponse>;
   rollback: handleUnaryCall<RollbackRequest, RollbackResponse>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
 }
@@ -676,6 +1169,36 @@ export interface ExecutorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExecuteResponse) => void,
+  ): ClientUnaryCall;
+  commit(
+    request: CommitRequest,
+    callback: (error: ServiceError | null, response: CommitResponse) => void,
+  ): ClientUnaryCall;
+  commit(
+    request: CommitRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CommitResponse) => void,
+  ): ClientUnaryCall;
+  commit(
+    request: CommitRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CommitResponse) => void,
+  ): ClientUnaryCall;
+  resolve(
+    request: ResolveRequest,
+    callback: (error: ServiceError | null, response: ResolveResponse) => void,
+  ): ClientUnaryCall;
+  resolve(
+    request: ResolveRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveResponse) => void,
+  ): ClientUnaryCall;
+  resolve(
+    request: ResolveRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveResponse) => void,
   ): ClientUnaryCall;
   rollback(
     request: RollbackRequest,

@@ -52,6 +52,56 @@ export interface TrialReport {
   attestation: Attestation | undefined;
 }
 
+/**
+ * Tiers 1-2: run the command once, for real, in the copy-on-write mirror,
+ * and report its diff. Nothing reaches the host here; the executor commits
+ * the manifest only when both effect verdicts allow it.
+ */
+export interface RunRequest {
+  requestId: string;
+  command: string;
+  cwd: string;
+  host: string;
+  runAs: string;
+  timeoutS: number;
+  envNames: string[];
+  /**
+   * The classifier's signed decision for this command: the sandbox verifies
+   * it and grants the run network only when it says so.
+   */
+  classifier: Attestation | undefined;
+}
+
+export interface RunReport {
+  /**
+   * The run completed and its diff can be committed (exit code aside: a
+   * command that failed may still have changed files; they are judged).
+   */
+  ok: boolean;
+  exitCode: number;
+  stdout: Buffer;
+  stderr: Buffer;
+  timedOut: boolean;
+  /** stdout or stderr hit its cap */
+  truncated: boolean;
+  durationMs: number;
+  findings: string[];
+  gaps: string[];
+  /** The encoded Manifest (signed: attestation.manifest_digest). */
+  manifest: Buffer;
+  /**
+   * Content of every regular file in the manifest's `after` states, by
+   * lowercase hex sha256 (the executor checks each one).
+   */
+  blobs: { [key: string]: Buffer };
+  attestation: Attestation | undefined;
+}
+
+export interface RunReport_BlobsEntry {
+  key: string;
+  value: Buffer;
+}
+
 function createBaseTrialRequest(): TrialRequest {
   return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, envNames: [] };
 }
@@ -342,6 +392,427 @@ export const TrialReport: MessageFns<TrialReport> = {
   },
 };
 
+function createBaseRunRequest(): RunRequest {
+  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, envNames: [], classifier: undefined };
+}
+
+export const RunRequest: MessageFns<RunRequest> = {
+  encode(message: RunRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.command !== "") {
+      writer.uint32(18).string(message.command);
+    }
+    if (message.cwd !== "") {
+      writer.uint32(26).string(message.cwd);
+    }
+    if (message.host !== "") {
+      writer.uint32(34).string(message.host);
+    }
+    if (message.runAs !== "") {
+      writer.uint32(42).string(message.runAs);
+    }
+    if (message.timeoutS !== 0) {
+      writer.uint32(48).uint32(message.timeoutS);
+    }
+    for (const v of message.envNames) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.classifier !== undefined) {
+      Attestation.encode(message.classifier, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.command = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cwd = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.runAs = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.timeoutS = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.envNames.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.classifier = Attestation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RunRequest>, I>>(base?: I): RunRequest {
+    return RunRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunRequest>, I>>(object: I): RunRequest {
+    const message = createBaseRunRequest();
+    message.requestId = object.requestId ?? "";
+    message.command = object.command ?? "";
+    message.cwd = object.cwd ?? "";
+    message.host = object.host ?? "";
+    message.runAs = object.runAs ?? "";
+    message.timeoutS = object.timeoutS ?? 0;
+    message.envNames = object.envNames?.map((e) => e) || [];
+    message.classifier = (object.classifier !== undefined && object.classifier !== null)
+      ? Attestation.fromPartial(object.classifier)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRunReport(): RunReport {
+  return {
+    ok: false,
+    exitCode: 0,
+    stdout: Buffer.alloc(0),
+    stderr: Buffer.alloc(0),
+    timedOut: false,
+    truncated: false,
+    durationMs: 0,
+    findings: [],
+    gaps: [],
+    manifest: Buffer.alloc(0),
+    blobs: {},
+    attestation: undefined,
+  };
+}
+
+export const RunReport: MessageFns<RunReport> = {
+  encode(message: RunReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ok !== false) {
+      writer.uint32(8).bool(message.ok);
+    }
+    if (message.exitCode !== 0) {
+      writer.uint32(16).int32(message.exitCode);
+    }
+    if (message.stdout.length !== 0) {
+      writer.uint32(26).bytes(message.stdout);
+    }
+    if (message.stderr.length !== 0) {
+      writer.uint32(34).bytes(message.stderr);
+    }
+    if (message.timedOut !== false) {
+      writer.uint32(40).bool(message.timedOut);
+    }
+    if (message.truncated !== false) {
+      writer.uint32(48).bool(message.truncated);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(56).uint32(message.durationMs);
+    }
+    for (const v of message.findings) {
+      writer.uint32(66).string(v!);
+    }
+    for (const v of message.gaps) {
+      writer.uint32(74).string(v!);
+    }
+    if (message.manifest.length !== 0) {
+      writer.uint32(82).bytes(message.manifest);
+    }
+    globalThis.Object.entries(message.blobs).forEach(([key, value]: [string, Buffer]) => {
+      RunReport_BlobsEntry.encode({ key: key as any, value }, writer.uint32(90).fork()).join();
+    });
+    if (message.attestation !== undefined) {
+      Attestation.encode(message.attestation, writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.exitCode = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.stdout = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stderr = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.timedOut = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.truncated = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.durationMs = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.findings.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.gaps.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.manifest = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            const entry11 = RunReport_BlobsEntry.decode(reader, reader.uint32());
+            if (entry11.value !== undefined) {
+              message.blobs[entry11.key] = entry11.value;
+            }
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.attestation = Attestation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RunReport>, I>>(base?: I): RunReport {
+    return RunReport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunReport>, I>>(object: I): RunReport {
+    const message = createBaseRunReport();
+    message.ok = object.ok ?? false;
+    message.exitCode = object.exitCode ?? 0;
+    message.stdout = object.stdout ?? Buffer.alloc(0);
+    message.stderr = object.stderr ?? Buffer.alloc(0);
+    message.timedOut = object.timedOut ?? false;
+    message.truncated = object.truncated ?? false;
+    message.durationMs = object.durationMs ?? 0;
+    message.findings = object.findings?.map((e) => e) || [];
+    message.gaps = object.gaps?.map((e) => e) || [];
+    message.manifest = object.manifest ?? Buffer.alloc(0);
+    message.blobs = (globalThis.Object.entries(object.blobs ?? {}) as [string, Buffer][]).reduce(
+      (acc: { [key: string]: Buffer }, [key, value]: [string, Buffer]) => {
+        if (value !== undefined) {
+          acc[key] = value;
+        }
+        return acc;
+      },
+      {},
+    );
+    message.attestation = (object.attestation !== undefined && object.attestation !== null)
+      ? Attestation.fromPartial(object.attestation)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRunReport_BlobsEntry(): RunReport_BlobsEntry {
+  return { key: "", value: Buffer.alloc(0) };
+}
+
+export const RunReport_BlobsEntry: MessageFns<RunReport_BlobsEntry> = {
+  encode(message: RunReport_BlobsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value.length !== 0) {
+      writer.uint32(18).bytes(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunReport_BlobsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunReport_BlobsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RunReport_BlobsEntry>, I>>(base?: I): RunReport_BlobsEntry {
+    return RunReport_BlobsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunReport_BlobsEntry>, I>>(object: I): RunReport_BlobsEntry {
+    const message = createBaseRunReport_BlobsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
 export type SandboxServiceService = typeof SandboxServiceService;
 export const SandboxServiceService = {
   trial: {
@@ -352,6 +823,15 @@ export const SandboxServiceService = {
     requestDeserialize: (value: Buffer): TrialRequest => TrialRequest.decode(value),
     responseSerialize: (value: TrialReport): Buffer => Buffer.from(TrialReport.encode(value).finish()),
     responseDeserialize: (value: Buffer): TrialReport => TrialReport.decode(value),
+  },
+  run: {
+    path: "/agent_sudo.v1.SandboxService/Run" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RunRequest): Buffer => Buffer.from(RunRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunRequest => RunRequest.decode(value),
+    responseSerialize: (value: RunReport): Buffer => Buffer.from(RunReport.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RunReport => RunReport.decode(value),
   },
   health: {
     path: "/agent_sudo.v1.SandboxService/Health" as const,
@@ -366,6 +846,7 @@ export const SandboxServiceService = {
 
 export interface SandboxServiceServer extends UntypedServiceImplementation {
   trial: handleUnaryCall<TrialRequest, TrialReport>;
+  run: handleUnaryCall<RunRequest, RunReport>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
 }
 
@@ -381,6 +862,18 @@ export interface SandboxServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TrialReport) => void,
+  ): ClientUnaryCall;
+  run(request: RunRequest, callback: (error: ServiceError | null, response: RunReport) => void): ClientUnaryCall;
+  run(
+    request: RunRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RunReport) => void,
+  ): ClientUnaryCall;
+  run(
+    request: RunRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RunReport) => void,
   ): ClientUnaryCall;
   health(
     request: HealthRequest,

@@ -1,0 +1,15 @@
+// Which envelope a verified command runs in (ARCHITECTURE "Envelopes"):
+// tier 0 read-only; tier 3 and package runs live. Tiers 1–2 never run here:
+// they reach the host only as a committed diff (commit.ts). The masks are
+// expanded against the host at each start, so a home made since is covered.
+import type { Config } from "../shared/config.js";
+import { hostMasks } from "../shared/envelope/masks.js";
+import { envelopeArgv, liveSpec, readOnlySpec, type EnvelopeUser } from "../shared/envelope/spec.js";
+import { groupsOf, type Account } from "../shared/privilege.js";
+
+export function envelopeProgram(o: { tier: number; network: boolean; who: Account; switchUser: boolean; cwd: string; command: string; config: Config }): { file: string; args: string[] } {
+  const masks = hostMasks({ home: o.config.home, stateDirs: o.config.envelope.state_dirs, secrets: o.config.envelope.masks });
+  const user: EnvelopeUser | undefined = o.switchUser ? { uid: o.who.uid, gid: o.who.gid, groups: groupsOf(o.who.name, o.who.gid) } : undefined;
+  const spec = o.tier === 0 ? readOnlySpec({ masks, cwd: o.cwd, network: o.network, ...(user ? { user } : {}) }) : liveSpec({ masks, cwd: o.cwd, ...(user ? { user } : {}) });
+  return envelopeArgv(spec, [o.config.executor.shell, "-c", o.command]);
+}

@@ -1,0 +1,136 @@
+// Execute: the commands that run on the host's own tree — tier 0 in the
+// read-only envelope, tier-3 live actions and package runs in the live one
+// (envelope.ts). Every one is checked first (veto, host, secret names,
+// quorum: verify.ts), journaled (fsynced, with the nonces it consumed)
+// before it starts, and its undo captured when it can change anything.
+import { createHash } from "node:crypto";
+import { realpathSync, statSync } from "node:fs";
+import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import type { ExecuteRequest, ExecuteResponse } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import type { Config } from "../shared/config.js";
+import { envNamesProblem } from "../shared/env-names.js";
+import { CodedError } from "../shared/errors.js";
+import type { Logger } from "../shared/log.js";
+import { isRoot, lookupUid, lookupUser, type Account } from "../shared/privilege.js";
+import type { CommandCgroups } from "./cgroup.js";
+import { envelopeProgram } from "./envelope.js";
+import type { Journal } from "./journal.js";
+import type { ExecutionGate } from "./limit.js";
+import { launchFor } from "./network.js";
+import { changesPackages, installedPackages } from "./packages.js";
+import type { ReplayMemory } from "./replay.js";
+import { runCommand } from "./run.js";
+import { snapshotDriver } from "./snapshot.js";
+import type { UndoStore } from "./undo.js";
+import { checkExecute, type Pinned } from "./verify.js";
+import { vetoed } from "./veto.js";
+
+export interface ExecutorState {
+  pinned: Pinned;
+  replay: ReplayMemory;
+  gate: ExecutionGate;
+  undo: UndoStore;
+  journal: Journal;
+  cgroups: CommandCgroups | undefined;
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export function account(runAs: string): Account {
+  const found = runAs ? lookupUser(runAs) : lookupUid(process.getuid?.() ?? 0);
+  if (!found) throw new CodedError("BAD_REQUEST", `no such user: ${runAs}`);
+  return found;
+}
+
+/** The bound cwd must be a directory whose path holds no symlink: what was judged is where it runs. */
+export function checkedCwd(cwd: string, who: Account): string {
+  const dir = cwd || who.home || "/";
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    throw new CodedError("BAD_REQUEST", "cwd does not exist");
+  }
+  // An empty cwd is the run-as user's home, chosen here, not bound: its resolved path is used.
+  if (cwd && real !== dir) throw new CodedError("BAD_REQUEST", `cwd is not canonical (it is ${real}): resolve it first`);
+  if (!statSync(real).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
+  return real;
+}
+
+function scrubbedEnv(who: Account): Record<string, string> {
+  return { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C.UTF-8", HOME: who.home, USER: who.name, LOGNAME: who.name, TERM: "dumb" };
+}
+
+/** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs. */
+async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
+  if (config.executor.snapshot === "none") return "";
+  const result = await snapshotDriver(config.executor.snapshot).take(`agent-sudo ${requestId}`);
+  log.info({ snapshot: result }, "system snapshot before tier 3");
+  if (!result.taken) throw new CodedError("UNAVAILABLE", `snapshot not taken: ${result.detail}`);
+  return result.id ?? "taken";
+}
+
+export async function execute(req: ExecuteRequest, state: ExecutorState, config: Config, log: Logger): Promise<ExecuteResponse> {
+  const veto = vetoed(req.command, req.cwd || "/");
+  if (veto) throw new CodedError("VETOED", veto);
+  if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
+  const envNames = Object.keys(req.env).sort();
+  const envProblem = envNamesProblem(envNames);
+  if (envProblem) throw new CodedError("VETOED", `secret variable: ${envProblem}`);
+  const { tier, nonces, byRole, packageRun } = checkExecute({ ...req, envNames }, state.pinned, state.replay);
+  const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
+  const who = account(req.runAs);
+  const cwd = checkedCwd(req.cwd, who);
+  if (!isRoot()) throw new CodedError("ENVELOPE_FAILED", "the executor is not root: it cannot build an envelope");
+  const switchUser = who.uid !== process.getuid?.();
+  const env = { ...req.env, ...scrubbedEnv(who) };
+  const program = envelopeProgram({ tier, network, who, switchUser, cwd, command: req.command, config });
+  const launch = launchFor(program, { cwd, timeoutS: req.timeoutS, env, secretNames: envNames }, network, config.executor);
+  const release = await state.gate.acquire();
+  try {
+    // Tier >= 1 always gets an undo record, even with an empty plan, so a rollback has something to answer to.
+    const packages = packageRun || (tier >= 1 && changesPackages(req.command)) ? installedPackages() : [];
+    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
+    const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
+    // fsynced before the command runs: the record, and the replay memory's durability.
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(packageRun ? { package_run: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
+    log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
+    const result = await runCommand({
+      shell: config.executor.shell,
+      command: req.command,
+      cwd,
+      timeoutS: req.timeoutS,
+      env,
+      launch,
+      envelope: launch.statusFd,
+      stdoutCap: config.executor.stdout_cap_bytes,
+      stderrCap: config.executor.stderr_cap_bytes,
+      ...(state.cgroups ? { cgroups: state.cgroups } : {}),
+    });
+    if (result.setupError) {
+      state.journal.appendSoon({ event: "outcome", request_id: req.requestId, not_run: result.setupError });
+      throw new CodedError("ENVELOPE_FAILED", result.setupError);
+    }
+    if (packages.length > 0) {
+      try {
+        state.undo.recordPackagesAfter(undoId, installedPackages());
+      } catch (err) {
+        log.error({ err, undo_id: undoId }, "package state after the command not recorded: its rollback will leave packages alone");
+      }
+    }
+    // The outcome is journaled without waiting for the disk (fsynced within 200 ms or by the next entry); the audit has it too.
+    setImmediate(() => {
+      try {
+        state.journal.appendSoon({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
+      } catch (err) {
+        log.error({ err }, "journal outcome not written");
+      }
+    });
+    log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");
+    return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, truncated: result.truncated, durationMs: result.durationMs, timedOut: result.timedOut, signal: result.signal, undoId, snapshot };
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,108 @@
+// What every command's envelope hides: agent-sudo's own state (this stack's
+// state dir and the other stacks' on the host — keys, tokens, database URL,
+// AppRole secret, journal, spool, undo store) and the configured secret
+// paths. Globs (`*` within one segment) are expanded against the host each
+// time a command starts, so a home created later is covered; a symlink is
+// never followed (masking its target would hide a path nobody named).
+import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/** Data and secret paths no command sees (config `envelope.masks`). */
+export const DEFAULT_SECRET_MASKS = [
+  "/var/lib/postgresql",
+  "/var/lib/docker",
+  "/var/lib/containerd",
+  "/var/lib/incus",
+  "/var/lib/lxd",
+  "/var/lib/mysql",
+  "/root/.ssh",
+  "/home/*/.ssh",
+  "/root/.gnupg",
+  "/home/*/.gnupg",
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/ssh/ssh_host_*_key",
+  "/etc/ssl/private",
+  "/etc/vault.d",
+  "/etc/openbao",
+  "/var/lib/vault",
+  "/var/lib/openbao",
+  "/opt/vault",
+  "/opt/openbao",
+  "/etc/secrets",
+  "/run/secrets",
+];
+
+/** agent-sudo state dirs besides this stack's own (config `envelope.state_dirs`). */
+export const DEFAULT_STATE_DIRS = ["/var/lib/agent-sudo", "/root/.agent-sudo", "/etc/agent-sudo"];
+
+/** A mask that exists: a directory gets an empty directory, anything else an empty file. */
+export interface Mask {
+  path: string;
+  dir: boolean;
+}
+
+function under(path: string, prefix: string): boolean {
+  return prefix === "/" || path === prefix || path.startsWith(`${prefix}/`);
+}
+
+export function isUnder(path: string, prefix: string): boolean {
+  return under(path, prefix);
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A mask glob as a regular expression matching the path and everything below it. */
+export function globPrefixRe(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split("*").map(escapeRe).join("[^/]*")}(/|$)`);
+}
+
+/**
+ * Expands mask globs against `root`. Paths with a newline are left out (no
+ * envelope word can carry them; a user who makes such a home gains nothing:
+ * the glob's other matches are still masked and a newline path is no secret
+ * of ours).
+ */
+export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
+  const found = new Map<string, Mask>();
+  for (const pattern of patterns) {
+    let paths = ["/"];
+    for (const seg of pattern.split("/").filter(Boolean)) {
+      const next: string[] = [];
+      for (const base of paths) {
+        if (!seg.includes("*")) {
+          next.push(join(base, seg));
+          continue;
+        }
+        const re = new RegExp(`^${seg.split("*").map(escapeRe).join("[^/]*")}$`);
+        let names: string[] = [];
+        try {
+          names = readdirSync(join(root, base));
+        } catch {
+          names = [];
+        }
+        for (const n of names) if (re.test(n)) next.push(join(base, n));
+      }
+      paths = next;
+    }
+    for (const p of paths) {
+      const real = join(root, p);
+      if (p.includes("\n") || !existsSync(real)) continue;
+      const st = lstatSync(real);
+      if (st.isSymbolicLink()) continue;
+      found.set(p, { path: p, dir: st.isDirectory() });
+    }
+  }
+  // A mask inside another mask is already covered.
+  const all = [...found.values()].sort((a, b) => a.path.length - b.path.length);
+  return all.filter((m, i) => !all.slice(0, i).some((o) => o.dir && under(m.path, o.path)));
+}
+
+/** Every path a command's envelope masks on this host now: state dirs first, then secrets. */
+export function hostMasks(o: { home: string; stateDirs: readonly string[]; secrets: readonly string[] }): string[] {
+  return expandMasks([o.home, ...o.stateDirs, ...o.secrets]).map((m) => m.path);
+}

@@ -1,0 +1,204 @@
+// The envelope program: perl (perl-base is Essential on Debian and Ubuntu,
+// so it is there wherever util-linux is) because it can make the system calls
+// util-linux 2.38 cannot (mount_setattr, an O_PATH walk) in one process and a
+// few milliseconds. It is passed to `perl -e`, never written to disk, so no
+// file can be swapped under it. What it does, in order:
+//   unshare(mount [+ pid, net, ipc, uts]); mounts private; fork when a pid
+//   namespace is asked (the child is its pid 1, killed with the parent);
+//   mirror: one overlay per host layer under the trial's root;
+//   read-only: mount_setattr(AT_RECURSIVE, RDONLY|NOSUID) on the whole tree;
+//   a fresh minimal /dev (null zero full random urandom tty, devpts, shm);
+//   scratch: tmpfs, or an overlay whose reads see the host and whose writes vanish;
+//   masks: agent-sudo's state and secret paths, empty and read-only (after the
+//   scratch overlays, which would otherwise show what a mask hid);
+//   mirror: pivot_root into it; a fresh /proc for a new pid namespace, its
+//   /proc/sys, sysrq-trigger, irq and bus read-only; loopback up in a new net
+//   namespace; the bounding set cut to the listed capabilities, none ambient
+//   or inheritable; groups, gid, uid; no_new_privs; the cwd walked one
+//   component at a time with O_PATH|O_NOFOLLOW; "ok" on fd 3; exec.
+// Any failure before exec writes "error: …" to fd 3 and exits 125: the
+// command has not run. Syscall numbers for x86-64 and arm64.
+export const ENVELOPE_PROGRAM = String.raw`use strict;
+# agent-sudo envelope (services/shared/envelope/program.ts): builds the
+# kernel's envelope around one command, then execs it. Spec: key=value words
+# up to "--", then the program and its arguments. Setup outcome on fd 3: "ok"
+# just before exec, or "error: ..." (exit 125). Nothing here reads the command.
+my %NR = (
+  x64   => { O_DIRECTORY => 0200000, O_NOFOLLOW => 0400000, unshare => 272, mount => 165, umount2 => 166, pivot_root => 155, mount_setattr => 442, prctl => 157,
+             capset => 126, setgroups => 116, setresuid => 117, setresgid => 119, mknodat => 259, setsid => 112 },
+  arm64 => { O_DIRECTORY => 040000, O_NOFOLLOW => 0100000, unshare => 97, mount => 40, umount2 => 39, pivot_root => 41, mount_setattr => 442, prctl => 167,
+             capset => 91, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157 },
+);
+my (%o, @mask, @tmp, @layer);
+while (@ARGV) {
+  my $w = shift @ARGV;
+  last if $w eq '--';
+  my ($k, $v) = split /=/, $w, 2;
+  defined $v or die "agent-sudo-envelope: bad spec word\n";
+  if ($k eq 'mask') { push @mask, $v } elsif ($k eq 'tmp') { push @tmp, $v } elsif ($k eq 'layer') { push @layer, [split /\n/, $v, -1] }
+  else { $o{$k} = $v }
+}
+my @cmd = @ARGV;
+my $status;
+open($status, '>&=', 3) or undef $status;
+sub fail { my $m = "@_"; $m =~ s/\n/ /g; if ($status) { syswrite($status, "error: $m\n") } else { print STDERR "agent-sudo-envelope: $m\n" } exit 125 }
+@cmd or fail('no command');
+my $S = $NR{$o{arch} // ''} or fail('unsupported architecture');
+sub sc { my $n = shift; my @a = map { my $x = $_; $x } @_; my $r = syscall($S->{$n}, @a); fail("$n: $!") if $r < 0; $r }
+my $NONE = 'none';
+sub mnt { my ($src, $dst, $fs, $fl, $data) = @_; sc('mount', $src, $dst, $fs // 0, 0 + $fl, $data // 0) }
+# Plain numbers, not use constant or Fcntl: each module costs a millisecond on every command.
+my ($MS_RDONLY, $MS_NOSUID, $MS_NODEV, $MS_NOEXEC, $MS_REMOUNT, $MS_BIND, $MS_REC, $MS_PRIVATE) = (1, 2, 4, 8, 32, 4096, 16384, 1 << 18);
+sub ro_remount { my ($p) = @_; mnt($NONE, $p, undef, $MS_REMOUNT | $MS_BIND | $MS_RDONLY | $MS_NOSUID | $MS_NODEV) }
+sub setattr_ro { my ($p) = @_; sc('mount_setattr', -100, $p, 0x8000, pack('QQQQ', 1 | 2, 0, 0, 0), 32) }
+
+# Namespaces: always a private mount namespace; pid/net/ipc/uts as asked.
+my %NS = (pid => 0x20000000, net => 0x40000000, ipc => 0x08000000, uts => 0x04000000);
+my $flags = 0x20000;
+$flags |= $NS{$_} // fail("namespace $_") for grep { length } split /,/, ($o{ns} // '');
+sc('unshare', $flags);
+my $root = '/';
+mnt($NONE, $root, undef, $MS_REC | $MS_PRIVATE);
+if ($flags & $NS{pid}) {
+  # The child is pid 1 of the new namespace: when it exits, everything left in it dies.
+  my $pid = fork() // fail("fork: $!");
+  if ($pid) {
+    close($status) if $status;
+    $SIG{$_} = 'IGNORE' for qw(INT QUIT TSTP TTIN TTOU);
+    waitpid($pid, 0);
+    my $s = $?;
+    exit(($s & 127) ? 128 + ($s & 127) : $s >> 8);
+  }
+  sc('prctl', 1, 9, 0, 0, 0);    # PR_SET_PDEATHSIG: SIGKILL when the waiting parent goes
+}
+
+my $base = '';    # where the command's / is being built ('' = the host's own tree)
+if (($o{mode} // '') eq 'mirror') {
+  # A copy-on-write mirror: one overlay per host file system, upper layers in the caller's trial directory.
+  $base = $o{root} // fail('mirror without root');
+  for my $l (@layer) {
+    my ($lower, $upper, $work, $target) = @$l;
+    defined $target or fail('bad layer');
+    mnt('agent-sudo-trial', "$base$target", 'overlay', $MS_NODEV, "lowerdir=$lower,upperdir=$upper,workdir=$work");
+  }
+} elsif ($o{ro}) {
+  setattr_ro('/');
+}
+
+# Masks: agent-sudo's own state and the configured secret paths, empty and read-only.
+# "mask=DST" (an empty tmpfs or file here) or "mask=SRC\nDST" (bind SRC from the trial dir).
+sub dev_setup {
+  my ($d) = @_;
+  mnt('tmpfs', $d, 'tmpfs', $MS_NOSUID | $MS_NOEXEC, 'mode=0755,size=512k');
+  my %nodes = (null => [1, 3], zero => [1, 5], full => [1, 7], random => [1, 8], urandom => [1, 9], tty => [5, 0]);
+  for my $n (sort keys %nodes) {
+    my ($maj, $min) = @{$nodes{$n}};
+    sc('mknodat', -100, "$d/$n", 0020666, ($maj << 8) | $min);
+    chmod(0666, "$d/$n") or fail("chmod $d/$n: $!");
+  }
+  symlink($_->[0], "$d/$_->[1]") or fail("symlink $_->[1]: $!")
+    for ['/proc/self/fd', 'fd'], ['/proc/self/fd/0', 'stdin'], ['/proc/self/fd/1', 'stdout'], ['/proc/self/fd/2', 'stderr'], ['pts/ptmx', 'ptmx'];
+  for my $sub (qw(pts shm mqueue .masks)) { mkdir("$d/$sub", 0755) or fail("mkdir $d/$sub: $!") }
+  mnt('devpts', "$d/pts", 'devpts', $MS_NOSUID | $MS_NOEXEC, 'newinstance,ptmxmode=0666,mode=0620');
+  mnt('tmpfs', "$d/shm", 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=1777,size=64m');
+  open(my $e, '>', "$d/.masks/empty") or fail("empty: $!");
+  close($e);
+  chmod(0444, "$d/.masks/empty");
+}
+dev_setup("$base/dev");
+# Private scratch: tmpfs, or an overlay whose reads see the host and whose writes vanish ("tmp=overlay:/tmp").
+my $scratch = 0;
+for my $t (@tmp) {
+  my ($how, $dst) = split /:/, $t, 2;
+  my $at = "$base$dst";
+  next unless -d $at && !-l $at;
+  if ($how eq 'tmpfs') {
+    mnt('tmpfs', $at, 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=0755,size=64m');
+  } else {
+    my $s = "$base/dev/.masks/scratch" . $scratch++;
+    mkdir($s, 0700) or fail("mkdir $s: $!");
+    mnt('tmpfs', $s, 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=0700,size=256m');
+    mkdir("$s/u", 0700) && mkdir("$s/w", 0700) or fail("scratch dirs: $!");
+    mnt('agent-sudo-scratch', $at, 'overlay', $MS_NOSUID | $MS_NODEV, "lowerdir=$at,upperdir=$s/u,workdir=$s/w");
+  }
+}
+# Masks after the scratch overlays: an overlay's lower layer would show what a mask below it hid.
+for my $m (@mask) {
+  my ($src, $dst) = $m =~ /\n/ ? split(/\n/, $m, 2) : (undef, $m);
+  fail('mask: not an absolute path') unless $dst =~ m{^/};
+  my $at = "$base$dst";
+  next if -l $at;    # never follow a link: masking its target would mask a path not named
+  next unless -e _;
+  if (defined $src) {
+    mnt($src, $at, undef, $MS_BIND);
+  } elsif (-d _) {
+    mnt('tmpfs', $at, 'tmpfs', $MS_RDONLY | $MS_NOSUID | $MS_NODEV | $MS_NOEXEC, 'mode=0000,size=4k');
+    next;
+  } else {
+    mnt("$base/dev/.masks/empty", $at, undef, $MS_BIND);
+    ro_remount($at);
+  }
+}
+if ($base) {
+  chdir($base) or fail("chdir $base: $!");
+  sc('pivot_root', '.', '.');
+  sc('umount2', '.', 2);
+  chdir('/') or fail("chdir /: $!");
+}
+if ($flags & $NS{pid}) {
+  # A fresh /proc for the new pid namespace; its sysctls and sysrq trigger read-only.
+  mnt('proc', '/proc', 'proc', $MS_NOSUID | $MS_NODEV | $MS_NOEXEC);
+  mnt('/proc/sys', '/proc/sys', undef, $MS_BIND | $MS_REC);
+  ro_remount('/proc/sys');
+  for my $f ('/proc/sysrq-trigger', '/proc/irq', '/proc/bus') {
+    next unless -e $f;
+    mnt($f, $f, undef, $MS_BIND);
+    ro_remount($f);
+  }
+}
+if ($flags & $NS{net}) {
+  # Loopback up (SIOCSIFFLAGS: IFF_UP|IFF_LOOPBACK|IFF_RUNNING); nothing else in this namespace.
+  socket(my $sock, 2, 2, 0) or fail("socket: $!");
+  my $ifr = pack('a16 s x22', 'lo', 1 | 8 | 0x40);
+  ioctl($sock, 0x8914, $ifr) or fail("loopback: $!");
+  close($sock);
+}
+mnt('tmpfs', '/dev/.masks', 'tmpfs', $MS_RDONLY | $MS_NOSUID | $MS_NODEV | $MS_NOEXEC, 'mode=0000,size=4k');
+
+# Capabilities: the bounding set keeps only the listed ones (a root exec gets exactly those),
+# none inheritable or ambient. Dropped while this process still holds CAP_SETPCAP.
+my %keep = map { $_ => 1 } grep { length } split /,/, ($o{caps} // '');
+my $last = 40;
+if (open(my $cl, '<', '/proc/sys/kernel/cap_last_cap')) { $last = 0 + <$cl>; close($cl) }
+for my $c (0 .. $last) { next if $keep{$c}; sc('prctl', 24, $c, 0, 0, 0) }    # PR_CAPBSET_DROP
+sc('prctl', 47, 4, 0, 0, 0);    # PR_CAP_AMBIENT_CLEAR_ALL
+# Who runs it: groups, gid, uid (a uid other than 0 loses every capability here).
+if (defined $o{uid}) {
+  my @g = grep { length } split /,/, ($o{groups} // '');
+  sc('setgroups', scalar(@g), @g ? pack('L*', @g) : 0);
+  sc('setresgid', 0 + $o{gid}, 0 + $o{gid}, 0 + $o{gid});
+  sc('setresuid', 0 + $o{uid}, 0 + $o{uid}, 0 + $o{uid});
+}
+{
+  my ($lo, $hi) = (0, 0);
+  for my $c (keys %keep) { if ($c < 32) { $lo |= 1 << $c } else { $hi |= 1 << ($c - 32) } }
+  my $sets = (defined $o{uid} && $o{uid} != 0) ? pack('L6', 0, 0, 0, 0, 0, 0) : pack('L6', $lo, $lo, 0, $hi, $hi, 0);
+  sc('capset', pack('LL', 0x20080522, 0), $sets);
+}
+sc('prctl', 38, 1, 0, 0, 0);    # PR_SET_NO_NEW_PRIVS
+sc('setsid') if $o{setsid};
+# The working directory, one component at a time, never through a symlink.
+if (length($o{cwd} // '')) {
+  chdir('/') or fail("chdir /: $!");
+  for my $c (grep { length } split m{/}, $o{cwd}) {
+    fail("cwd: bad component") if $c eq '.' || $c eq '..';
+    # O_PATH: search permission suffices, as for chdir(2).
+    sysopen(my $h, $c, 010000000 | $S->{O_DIRECTORY} | $S->{O_NOFOLLOW}) or fail("cwd $o{cwd}: $c: $!");
+    chdir($h) or fail("cwd $o{cwd}: $c: $!");
+  }
+}
+if ($status) { syswrite($status, "ok\n"); close($status) }
+exec { $cmd[0] } @cmd;
+print STDERR "agent-sudo-envelope: $cmd[0]: $!\n";
+exit 127;
+`;

@@ -1,0 +1,167 @@
+// The envelope a command runs in (ARCHITECTURE "Envelopes"): the kernel, not
+// the classifier, keeps the host safe. Three kinds, all in a private mount
+// namespace where agent-sudo's own state and the configured secret paths are
+// empty and read-only, with a fresh minimal /dev (no disks):
+//   read-only (tier 0) — every mount read-only; /tmp and /var/tmp overlays
+//     whose writes vanish; an empty /run (no host daemon's socket); own pid,
+//     net, ipc and uts namespaces; only CAP_DAC_READ_SEARCH.
+//   live (tier 3 live actions, package runs) — the host's tree and processes,
+//     but no CAP_SYS_ADMIN, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_MKNOD,
+//     CAP_SYS_MODULE … (the masks cannot be unmounted, no raw disk, no
+//     other process's memory or root).
+//   mirror (tiers 1–2) — the sandbox's copy-on-write overlays of the host as
+//     `/` (pivot_root), own pid, net, ipc and uts namespaces, a file-owner's
+//     capabilities only; what it writes lands in the upper layers.
+// This module turns a spec into the argv of the envelope program
+// (program.ts); it decides nothing about tiers.
+import { ENVELOPE_PROGRAM } from "./program.js";
+
+export type Namespace = "pid" | "net" | "ipc" | "uts";
+
+/** Linux capability numbers (include/uapi/linux/capability.h). */
+export const CAP = {
+  CHOWN: 0, DAC_OVERRIDE: 1, DAC_READ_SEARCH: 2, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7, SETPCAP: 8,
+  NET_BIND_SERVICE: 10, NET_BROADCAST: 11, NET_ADMIN: 12, NET_RAW: 13, IPC_LOCK: 14, IPC_OWNER: 15, SYS_CHROOT: 18,
+  SYS_NICE: 23, SYS_RESOURCE: 24, LEASE: 28, AUDIT_WRITE: 29, SETFCAP: 31,
+} as const;
+
+/** Tier 0: read anything (the mounts refuse every write), nothing else. */
+export const READ_ONLY_CAPS: readonly number[] = [CAP.DAC_READ_SEARCH];
+
+/**
+ * Live actions: what restarts, reloads, signals, network and file ownership
+ * need. Left out on purpose: SYS_ADMIN (mounts: the masks would come off),
+ * SYS_PTRACE (other processes' memory and /proc/PID/root), SYS_RAWIO and
+ * MKNOD (raw disks), SYS_MODULE, SYS_BOOT, SYS_TIME, LINUX_IMMUTABLE (chattr
+ * +i would block a rollback), MAC_*, BPF, PERFMON, SYSLOG, AUDIT_CONTROL,
+ * SETFCAP, CHECKPOINT_RESTORE.
+ */
+export const LIVE_CAPS: readonly number[] = [
+  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.DAC_READ_SEARCH, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
+  CAP.NET_BIND_SERVICE, CAP.NET_BROADCAST, CAP.NET_ADMIN, CAP.NET_RAW, CAP.IPC_LOCK, CAP.IPC_OWNER, CAP.SYS_CHROOT,
+  CAP.SYS_NICE, CAP.SYS_RESOURCE, CAP.LEASE, CAP.AUDIT_WRITE,
+];
+
+/** Tiers 1–2 in the mirror: enough for package, file and account changes; nothing that reaches past the mirror. */
+export const MIRROR_CAPS: readonly number[] = [
+  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.DAC_READ_SEARCH, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
+  CAP.SETFCAP, CAP.NET_BIND_SERVICE, CAP.SYS_CHROOT, CAP.AUDIT_WRITE,
+];
+
+export interface EnvelopeUser {
+  uid: number;
+  gid: number;
+  groups: readonly number[];
+}
+
+export interface MirrorLayer {
+  lower: string;
+  upper: string;
+  work: string;
+  /** Where it appears in the mirror: "" for `/`, else "/home" … */
+  target: string;
+}
+
+export interface EnvelopeSpec {
+  kind: "read-only" | "live" | "mirror";
+  namespaces: readonly Namespace[];
+  caps: readonly number[];
+  /** Absolute paths shown empty and read-only (already expanded; a symlink is never followed). */
+  masks: readonly string[];
+  /** Mirror only: masks bound from a source in the trial dir (so a write into one can be seen). */
+  maskBinds?: readonly { src: string; dst: string }[];
+  /** Private scratch directories. */
+  scratch?: readonly { how: "tmpfs" | "overlay"; path: string }[];
+  mirror?: { root: string; layers: readonly MirrorLayer[] };
+  /** Absolute, symlink-free; walked with O_NOFOLLOW. "" keeps the spawn's cwd. */
+  cwd: string;
+  user?: EnvelopeUser;
+}
+
+export const PERL = "/usr/bin/perl";
+
+export function envelopeArch(arch: string = process.arch): "x64" | "arm64" | undefined {
+  return arch === "x64" || arch === "arm64" ? arch : undefined;
+}
+
+/** A value the program could misread (NUL, or a newline where it separates fields) is refused here. */
+function word(key: string, value: string): string {
+  if (value.includes("\0")) throw new Error(`envelope ${key}: NUL byte`);
+  return `${key}=${value}`;
+}
+
+function singleLine(key: string, value: string): string {
+  if (value.includes("\n")) throw new Error(`envelope ${key}: newline in ${JSON.stringify(value)}`);
+  return word(key, value);
+}
+
+/** `perl -e PROGRAM spec… -- program…`: what to spawn, with fd 3 a pipe for the setup outcome. */
+export function envelopeArgv(spec: EnvelopeSpec, program: readonly string[]): { file: string; args: string[] } {
+  const arch = envelopeArch();
+  if (!arch) throw new Error(`the envelope has no system-call table for ${process.arch}`);
+  const words = [`arch=${arch}`, `mode=${spec.kind}`];
+  if (spec.namespaces.length > 0) words.push(`ns=${spec.namespaces.join(",")}`);
+  if (spec.kind === "read-only") words.push("ro=1");
+  words.push(`caps=${spec.caps.join(",")}`);
+  if (spec.mirror) {
+    words.push(singleLine("root", spec.mirror.root));
+    for (const l of spec.mirror.layers) {
+      for (const p of [l.lower, l.upper, l.work, l.target]) if (/[\n,:\\]/.test(p)) throw new Error(`envelope layer: ${JSON.stringify(p)} cannot be an overlay option`);
+      words.push(word("layer", [l.lower, l.upper, l.work, l.target].join("\n")));
+    }
+  }
+  for (const s of spec.scratch ?? []) words.push(singleLine("tmp", `${s.how}:${s.path}`));
+  for (const m of spec.masks) words.push(singleLine("mask", m));
+  for (const b of spec.maskBinds ?? []) {
+    if (b.src.includes("\n") || b.dst.includes("\n")) throw new Error("envelope mask: newline in a path");
+    words.push(word("mask", `${b.src}\n${b.dst}`));
+  }
+  if (spec.cwd) words.push(singleLine("cwd", spec.cwd));
+  if (spec.user) words.push(`uid=${spec.user.uid}`, `gid=${spec.user.gid}`, `groups=${spec.user.groups.join(",")}`);
+  for (const p of program) if (p.includes("\0")) throw new Error("envelope: NUL byte in the program's arguments");
+  return { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...words, "--", ...program] };
+}
+
+/** Tier 0. */
+export function readOnlySpec(o: { masks: readonly string[]; cwd: string; user?: EnvelopeUser; network: boolean }): EnvelopeSpec {
+  return {
+    kind: "read-only",
+    namespaces: o.network ? ["pid", "ipc", "uts"] : ["pid", "net", "ipc", "uts"],
+    caps: READ_ONLY_CAPS,
+    masks: o.masks,
+    scratch: [
+      { how: "overlay", path: "/tmp" },
+      { how: "overlay", path: "/var/tmp" },
+      { how: "tmpfs", path: "/run" },
+    ],
+    cwd: o.cwd,
+    ...(o.user ? { user: o.user } : {}),
+  };
+}
+
+/** Tier-3 live actions and package runs: the host's tree and processes, state masked, no mount or ptrace power. */
+export function liveSpec(o: { masks: readonly string[]; cwd: string; user?: EnvelopeUser }): EnvelopeSpec {
+  return { kind: "live", namespaces: [], caps: LIVE_CAPS, masks: o.masks, cwd: o.cwd, ...(o.user ? { user: o.user } : {}) };
+}
+
+/** Tiers 1–2: the copy-on-write mirror. */
+export function mirrorSpec(o: {
+  root: string;
+  layers: readonly MirrorLayer[];
+  maskBinds: readonly { src: string; dst: string }[];
+  cwd: string;
+  user?: EnvelopeUser;
+  network: boolean;
+}): EnvelopeSpec {
+  return {
+    kind: "mirror",
+    namespaces: o.network ? ["pid", "ipc", "uts"] : ["pid", "net", "ipc", "uts"],
+    caps: MIRROR_CAPS,
+    masks: [],
+    maskBinds: o.maskBinds,
+    scratch: [{ how: "tmpfs", path: "/run" }],
+    mirror: { root: o.root, layers: o.layers },
+    cwd: o.cwd,
+    ...(o.user ? { user: o.user } : {}),
+  };
+}
