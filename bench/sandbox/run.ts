@@ -49,7 +49,7 @@ const handle = await startLauncher(
     stderrCap: settings.stderr_cap_bytes,
     maxPaths: 4097,
     maxConcurrent: 2,
-    overlay: { trialsRoot: join(home, "run", "sandbox-trials"), tmpfsSizeMb: 256, masks: settings.masks, skip: [home], mirrors: {} },
+    overlay: { trialsRoot: join(home, "run", "sandbox-trials"), launcher: "auto", tmpfsSizeMb: 256, masks: settings.masks, skip: [home], mirrors: {} },
     incus: settings.incus,
   },
   (why) => {

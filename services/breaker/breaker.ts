@@ -2,7 +2,8 @@
 // trip rules over reported outcomes, manual trips and person-made rearms,
 // each change persisted before it takes effect and announced on ntfy.
 import type { KeyObject } from "node:crypto";
-import type { LeaseRequest, LeaseResponse, Outcome } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import type { LeaseRequest, LeaseResponse, Outcome, RollbackGrantRequest, RollbackGrantResponse } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import { rollbackDigest } from "../shared/attestation.js";
 import type { BreakerEvent, BreakerStatus } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
 import { Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { CodedError } from "../shared/errors.js";
@@ -20,9 +21,15 @@ function toEvent(e: BreakerEventRecord): BreakerEvent {
   return { at: e.at, kind: e.kind, rule: e.rule, reason: e.reason, by: e.by };
 }
 
+/** How long after its failed verify a tier-3 undo record may be rolled back on the breaker's word. */
+const ROLLBACK_WINDOW_MS = 10 * 60_000;
+const GRANT_TTL_S = 30;
+
 export class Breaker {
   private readonly leased = new LeasedIds();
   private outcomes = 0;
+  /** Undo records of tier-3 commands reported failed, each good for one grant. */
+  private readonly rollbackable = new Map<string, number>();
 
   constructor(
     private readonly state: BreakerState,
@@ -56,7 +63,30 @@ export class Breaker {
 
   report(o: Outcome, log: Logger): void {
     this.outcomes++;
+    const now = Date.now();
+    if (tierFromEnum(o.tier) === 3 && !o.ok && !o.refused && o.undoId) {
+      for (const [id, until] of this.rollbackable) if (until <= now) this.rollbackable.delete(id);
+      if (this.rollbackable.size < 1024) this.rollbackable.set(o.undoId, now + ROLLBACK_WINDOW_MS);
+    }
     this.observe({ tier: tierFromEnum(o.tier), ok: o.ok, refused: o.refused }, log);
+  }
+
+  /**
+   * A signed rollback request, only for the undo record of a tier-3 command
+   * this breaker heard fail (its verify), once, within the window. Given
+   * while disarmed too: putting a failed change back only makes the host
+   * safer. Any other undo record needs a person (keys/operator.key).
+   */
+  grantRollback(req: RollbackGrantRequest, log: Logger): RollbackGrantResponse {
+    const until = this.rollbackable.get(req.undoId);
+    if (until === undefined || until <= Date.now()) {
+      log.warn({ undo_id: req.undoId }, "rollback grant refused: no failed tier-3 outcome with this undo id");
+      return { granted: false, reason: "no failed tier-3 outcome with this undo id was reported (or its window passed); a person rolls it back", grant: undefined };
+    }
+    this.rollbackable.delete(req.undoId);
+    const lease = { requestId: req.requestId, commandDigest: rollbackDigest(req.undoId, this.host), tier: Tier.TIER_UNSPECIFIED, host: this.host };
+    log.warn({ undo_id: req.undoId }, "rollback granted after a failed tier-3 verify");
+    return { granted: true, reason: "failed tier-3 verify", grant: signLease(this.key, lease, GRANT_TTL_S, Math.floor(Date.now() / 1000), "rollback") };
   }
 
   private observe(o: Parameters<TripRules["observe"]>[0], log: Logger): void {

@@ -12,7 +12,7 @@ export interface LeaseBinding {
   host: string;
 }
 
-export function signLease(key: KeyObject, b: LeaseBinding, ttlS: number, now = Math.floor(Date.now() / 1000)): Attestation {
+export function signLease(key: KeyObject, b: LeaseBinding, ttlS: number, now = Math.floor(Date.now() / 1000), rule = "armed"): Attestation {
   const decision = Decision.create({
     role: Role.ROLE_BREAKER,
     requestId: b.requestId,
@@ -22,7 +22,7 @@ export function signLease(key: KeyObject, b: LeaseBinding, ttlS: number, now = M
     issuedAt: now,
     expiresAt: now + ttlS,
     nonce: randomBytes(16),
-    rule: "armed",
+    rule,
   });
   const bytes = Buffer.from(Decision.encode(decision).finish());
   return Attestation.create({ signer: "breaker", decision: bytes, signature: sign(null, bytes, key) });

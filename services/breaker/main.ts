@@ -2,12 +2,13 @@
 // D9). It issues the short signed "armed" leases every tier >= 1 execution
 // needs, and hears every outcome the gateway reports. Runs as its own user
 // (agent-sudo-brk) after binding, as root, three sockets:
-//   run/breaker.sock        Lease, Report, Health   0600, the gateway's user
+//   run/breaker.sock        Lease, Report, RollbackGrant, Health   0600, the gateway's user
 //   run/breaker-admin.sock  Trip, Status            0660 root:<admin_group> | 0600 root
 //   run/breaker-rearm.sock  Rearm                   0600 root (only root connects)
 // Trusts: its private key and its own state dir (state/breaker, 0700, its
 // user), both set up before the drop. Trusts nothing in a report beyond what
-// it counts. Trips on ≥ N tier-3 failures in W minutes, any tier-4 attempt,
+// it counts. It signs a rollback grant only for the undo record of a tier-3
+// command it heard fail, once. Trips on ≥ N tier-3 failures in W minutes, any tier-4 attempt,
 // a request rate above R/min, a failure ratio above F over the last M; so may
 // anyone who can open the admin socket. Tripped = disarmed: no leases, so
 // the executor runs tier 0 only. The disarmed state is fsynced before it
@@ -15,7 +16,7 @@
 // disarmed. Only a person re-arms it (root, the CLI, with a reason; recorded).
 // Notifications go to ntfy and never block a decision.
 import { z } from "zod";
-import { BreakerServiceService, type LeaseRequest, type Outcome } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import { BreakerServiceService, type LeaseRequest, type Outcome, type RollbackGrantRequest } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
 import type { RearmRequest, TripRequest } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
 import { loadPrivateKey } from "../shared/keys.js";
 import { createLogger } from "../shared/log.js";
@@ -37,7 +38,9 @@ const LeaseShape = z.object({
   tier: tierEnum,
   host: z.string().min(1).max(64),
 });
-const OutcomeShape = z.object({ requestId, tier: tierEnum, ok: z.boolean(), refused: z.boolean() });
+const undoId = z.string().regex(/^$|^[0-9a-f-]{36}$/);
+const OutcomeShape = z.object({ requestId, tier: tierEnum, ok: z.boolean(), refused: z.boolean(), undoId });
+const GrantShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
 
 // Bound in prepare (as root); opened once runService has dropped privileges.
 let admin: AdminSockets | undefined;
@@ -85,6 +88,7 @@ await runService<Breaker>({
         return {};
       },
     },
+    RollbackGrant: { schema: GrantShape, handle: async (req: RollbackGrantRequest, log) => breaker.grantRollback(req, log) },
     Health: healthRpc("breaker", () => breaker.healthDetail()),
   }),
 });

@@ -95,6 +95,12 @@ function consume(byRole: ReadonlyMap<Role, Decision>, replay: ReplayMemory): Non
   return nonces;
 }
 
+/** A lease names a tier 1–3 no lower than the one it is used for. */
+function leaseCovers(lease: Decision, tier: TierNumber): void {
+  const leased = tierFromEnum(lease.tier);
+  if (leased === 4 || leased < tier) throw new CodedError("ATTESTATION_MISMATCH", `the lease is for tier ${leased}, not ${tier}`);
+}
+
 function allowed(byRole: ReadonlyMap<Role, Decision>, roles: readonly Role[]): void {
   for (const role of byRole.keys()) if (!roles.includes(role)) throw new CodedError("ATTESTATION_MALFORMED", `${Role[role]} has no place in this quorum`);
 }
@@ -111,7 +117,7 @@ export function checkExecute(req: Bound & { undoPaths: readonly string[] }, pinn
     tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX];
   allowed(byRole, roles);
   for (const role of roles) need(byRole, role, `tier ${tier}`);
-  if (tier >= 1 && tierFromEnum(need(byRole, Role.ROLE_BREAKER, "a lease").tier) < tier) throw new CodedError("ATTESTATION_MISMATCH", "the lease is for a lower tier");
+  if (tier >= 1) leaseCovers(need(byRole, Role.ROLE_BREAKER, "a lease"), tier);
   if (tier === 3 && tierFromEnum(need(byRole, Role.ROLE_CONCURRENCE, "tier 3").tier) === 4) throw new CodedError("TIER_REFUSED", "concurrence judged tier 4");
   const trial = byRole.get(Role.ROLE_SANDBOX);
   if (packageRun && !trial?.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
@@ -139,7 +145,7 @@ export function checkCommit(req: Bound, manifestDigest: Buffer, pinned: Pinned, 
     if (role !== Role.ROLE_SANDBOX) tier = Math.max(tier, tierFromEnum(d.tier)) as TierNumber;
   }
   if (tier === 4) throw new CodedError("TIER_REFUSED", "an effect of the run is tier 4");
-  if (tierFromEnum(need(byRole, Role.ROLE_BREAKER, "a commit").tier) < tier) throw new CodedError("ATTESTATION_MISMATCH", "the lease is for a lower tier than the run's effects");
+  leaseCovers(need(byRole, Role.ROLE_BREAKER, "a commit"), tier);
   return { tier, byRole, nonces: consume(byRole, replay) };
 }
 

@@ -20,13 +20,17 @@ export function call<Req, Res>(client: Client, method: Unary<Req, Res>, req: Req
   });
 }
 
-const OPTIONS = {
-  "grpc.max_receive_message_length": 40 * 1024 * 1024,
-  "grpc.max_send_message_length": 128 * 1024,
-  // Reconnect quickly after a service restarts.
-  "grpc.initial_reconnect_backoff_ms": 100,
-  "grpc.max_reconnect_backoff_ms": 1000,
-};
+const MiB = 1024 * 1024;
+/** A run's report and its commit carry the changed content (≤ 64 MiB); judges get ≤ 4 MiB of it. */
+function options(sendBytes: number, receiveBytes = 40 * MiB) {
+  return {
+    "grpc.max_receive_message_length": receiveBytes,
+    "grpc.max_send_message_length": sendBytes,
+    // Reconnect quickly after a service restarts.
+    "grpc.initial_reconnect_backoff_ms": 100,
+    "grpc.max_reconnect_backoff_ms": 1000,
+  };
+}
 
 export interface ServiceClients {
   executor: ExecutorServiceClient;
@@ -40,11 +44,11 @@ export function connectServices(config: Config): ServiceClients {
   const addr = (name: ServiceName) => `unix://${socketPath(config, name)}`;
   const insecure = credentials.createInsecure();
   return {
-    executor: new ExecutorServiceClient(addr("executor"), insecure, OPTIONS),
-    classifier: new ClassifierServiceClient(addr("classifier"), insecure, OPTIONS),
-    concurrence: new ConcurrenceServiceClient(addr("concurrence"), insecure, OPTIONS),
-    sandbox: new SandboxServiceClient(addr("sandbox"), insecure, OPTIONS),
-    breaker: new BreakerServiceClient(addr("breaker"), insecure, OPTIONS),
+    executor: new ExecutorServiceClient(addr("executor"), insecure, options(80 * MiB)),
+    classifier: new ClassifierServiceClient(addr("classifier"), insecure, options(16 * MiB)),
+    concurrence: new ConcurrenceServiceClient(addr("concurrence"), insecure, options(16 * MiB)),
+    sandbox: new SandboxServiceClient(addr("sandbox"), insecure, options(128 * 1024, 80 * MiB)),
+    breaker: new BreakerServiceClient(addr("breaker"), insecure, options(128 * 1024)),
   };
 }
 

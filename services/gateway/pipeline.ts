@@ -1,11 +1,21 @@
-// The /exec pipeline: classify → audit intent → (tier ≥ 1: breaker lease) →
-// (tier 2: sandbox trial) → (tier 3: concurrence) → executor → audit
-// outcome → breaker report. The gateway decides nothing: it gathers signed
-// attestations and hands them to the executor, which checks them. Every
-// failure of a part refuses; an intent that cannot be made durable refuses.
+// The /exec pipeline. The gateway decides nothing: it gathers signed
+// attestations and hands them to the executor, which checks them. In order:
+//   resolve the cwd (the executor's realpath: what is judged is where it runs)
+//   → classify (SUDO.md) → tier 4: refuse, tell the breaker
+//   → tiers 1–2 (not a package run): run once in the sandbox's mirror →
+//     both judges over the run's diff → worst tier 4: refuse, nothing
+//     committed → breaker lease for the worst tier → audit intent →
+//     executor Commit (409 when the host changed since the run) → outcome
+//   → tier 0, tier 3, package runs: lease (tier ≥ 1) → sandbox trial
+//     (package runs) → concurrence (tier 3) → audit intent → executor
+//     Execute → tier 3: verify, on failure a breaker-granted rollback
+//   → audit outcome → breaker report.
+// Every failure of a part refuses; an intent that cannot be made durable
+// refuses (503).
 import { randomUUID } from "node:crypto";
 import { Source, type ClassifyRequest, type ClassifyResponse } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { commandDigest, type CommandBinding } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/log.js";
@@ -16,14 +26,14 @@ import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import { executorFailure, failedCall, type HttpAnswer, Refusal, refused } from "./refusal.js";
 import { localProbeRunner, planVerify, verifyOutcome } from "./verify-outcome.js";
-
-const PROBE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C.UTF-8" };
 import { precheckEnvSecrets, redactSecrets, resolveEnvSecretsFromVault, secretsAnswer, SecretsError } from "./secrets.js";
 import { redeploySettingsFromEnv, triggerRedeploy, type RedeployResult } from "./redeploy.js";
+import { changeSummary, judgedContents, judgeRun, runInMirror } from "./transaction.js";
 import type { Caller } from "./tokens.js";
 
 export type { HttpAnswer } from "./refusal.js";
 
+const PROBE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C.UTF-8" };
 const CONTROL_DEADLINE_MS = 5000;
 
 /**
@@ -47,6 +57,18 @@ interface Run {
   intentWritten: boolean;
 }
 
+interface Executed {
+  exitCode: number;
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+  truncated: boolean;
+  timedOut: boolean;
+  undoId: string;
+  extra: Record<string, unknown>;
+  evidence: Record<string, unknown>;
+  verified?: { passed: boolean; rolledBack: boolean; detail: string; redeploy?: RedeployResult[] };
+}
+
 export class ExecPipeline {
   constructor(
     private readonly clients: ServiceClients,
@@ -61,7 +83,7 @@ export class ExecPipeline {
     const { command, runAs } = effectiveCommand(body.command, caller.runAs);
     // Secret variables: their names are bound into every signer's digest; values never leave the request.
     const envNames = body.env_secrets ? Object.keys(body.env_secrets).sort() : [];
-    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs, envNames };
+    const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs, envNames, source: "sudo" as const };
     const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: envNames.length > 0 ? { env_secrets: envNames } : {} };
     const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false };
     try {
@@ -79,6 +101,18 @@ export class ExecPipeline {
     }
   }
 
+  /** The canonical cwd, from the executor (root sees every directory; the gateway's user may not). */
+  private async resolveCwd(run: Run): Promise<void> {
+    if (!run.binding.cwd) return;
+    const { executor } = this.clients;
+    const resolved = await call(executor, executor.resolve, { path: run.binding.cwd }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
+      throw failedCall("executor", e, run.ctx.requestId, undefined);
+    });
+    if (resolved.path !== run.binding.cwd) run.ctx.evidence.cwd_given = run.binding.cwd;
+    run.binding.cwd = resolved.path;
+    run.ctx.cwd = resolved.path;
+  }
+
   private async classify(run: Run): Promise<{ verdict: ClassifyResponse; tier: TierNumber }> {
     const { classifier } = this.clients;
     const req: ClassifyRequest = { requestId: run.ctx.requestId, ...run.binding, source: Source.SOURCE_SUDO };
@@ -87,26 +121,122 @@ export class ExecPipeline {
     });
     const tier = tierFromEnum(verdict.tier);
     Object.assign(run.ctx, { tier, rule: verdict.rule, policyDigest: Buffer.from(verdict.policyDigest).toString("hex") });
-    run.ctx.evidence.verdict = { tier, rule: verdict.rule, reason: verdict.reason, explicit: verdict.explicit };
+    run.ctx.evidence.verdict = { tier, rule: verdict.rule, reason: verdict.reason, explicit: verdict.explicit, ...(verdict.packageRun ? { package_run: true } : {}) };
     run.log.info({ tier, rule: verdict.rule }, "classified");
     return { verdict, tier };
   }
 
-  private async gather(run: Run, verdict: ClassifyResponse, tier: TierNumber): Promise<{ attestations: Attestation[]; undoPaths: string[] }> {
-    const { breaker, sandbox, concurrence } = this.clients;
+  private refuseTier4(run: Run, reason: string, rule: string): never {
+    const { requestId } = run.ctx;
+    this.report(requestId, 4, false, true);
+    this.notifier?.notify({
+      title: `agent-sudo: tier 4 refused on ${run.binding.host}`,
+      body: `${run.ctx.caller}: ${run.binding.command.slice(0, 300)}\nrule ${rule}: ${reason}\nrequest ${requestId}. A person must run it interactively.`,
+      priority: PRIORITY.high,
+      tags: ["no_entry", "agent-sudo"],
+    });
+    throw refused(4, reason, requestId);
+  }
+
+  private async lease(run: Run, tier: TierNumber): Promise<Attestation> {
+    const { breaker } = this.clients;
+    const { requestId } = run.ctx;
+    const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(tier), host: run.binding.host };
+    const lease = await call(breaker, breaker.lease, req, CONTROL_DEADLINE_MS).catch((e: unknown) => {
+      throw failedCall("breaker", e, requestId, tier);
+    });
+    if (!lease.armed || !lease.lease) throw refused(tier, `breaker disarmed: ${lease.reason}`, requestId);
+    return lease.lease;
+  }
+
+  private async pipeline(run: Run): Promise<HttpAnswer> {
+    if (run.body.env_secrets) precheckEnvSecrets(run.body.env_secrets, this.config.secrets);
+    await this.resolveCwd(run);
+    const { verdict, tier } = await this.classify(run);
+    if (tier === 4 || !verdict.attestation) this.refuseTier4(run, verdict.reason, verdict.rule);
+    const transactional = (tier === 1 || tier === 2) && !verdict.packageRun;
+    const done = transactional ? await this.transaction(run, verdict, tier) : await this.direct(run, verdict, tier);
+    const finalTier = (done.evidence.final_tier as TierNumber | undefined) ?? tier;
+    const verified = done.verified;
+    this.report(run.ctx.requestId, finalTier, done.exitCode === 0 && verified?.passed !== false, false, verified && !verified.passed ? done.undoId : "");
+    const durationMs = Math.round(performance.now() - run.started);
+    await this.audit.outcome(run.ctx, {
+      decision: verified && !verified.passed ? "verify_failed" : "executed",
+      exitCode: done.exitCode,
+      durationMs,
+      ...(verified ? { verifyPassed: verified.passed, rollbackTaken: verified.rolledBack } : {}),
+      evidence: {
+        undo_id: done.undoId || null,
+        timed_out: done.timedOut,
+        truncated: done.truncated,
+        ...done.evidence,
+        ...(verdict.network ? { network: true } : {}),
+        ...(verified ? { verify: verified.detail } : {}),
+        ...(verified?.redeploy ? { redeploy: verified.redeploy } : {}),
+      },
+    });
+    const env = done.extra.env as Record<string, string> | undefined;
+    return {
+      status: 200,
+      body: {
+        exit_code: done.exitCode,
+        output: redactSecrets(Buffer.from(done.stdout).toString("utf8"), env ?? {}),
+        stderr: redactSecrets(Buffer.from(done.stderr).toString("utf8"), env ?? {}),
+        tier: finalTier,
+        request_id: run.ctx.requestId,
+        duration_ms: durationMs,
+        truncated: done.truncated,
+        ...(done.undoId ? { undo_id: done.undoId } : {}),
+        ...Object.fromEntries(Object.entries(done.extra).filter(([k]) => k !== "env")),
+        ...(verified ? { verify_passed: verified.passed, rolled_back: verified.rolledBack } : {}),
+        ...(verified?.redeploy ? { redeployed: verified.redeploy.every((r) => r.ok) } : {}),
+        ...(done.timedOut ? { timed_out: true } : {}),
+      },
+    };
+  }
+
+  /** Tiers 1–2: one run in the mirror, both judges over its diff, the executor commits exactly it. */
+  private async transaction(run: Run, verdict: ClassifyResponse, predicted: TierNumber): Promise<Executed> {
+    const { requestId } = run.ctx;
+    const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation }, predicted);
+    const manifest = Manifest.decode(report.manifest);
+    const changes = changeSummary(manifest);
+    run.ctx.evidence.run = { ok: report.ok, exit_code: report.exitCode, timed_out: report.timedOut, changes: changes.slice(0, 200), changed: changes.length, findings: report.findings, gaps: report.gaps };
+    if (!report.ok || !report.attestation) throw refused(predicted, `the run in the mirror cannot be committed: ${report.findings.join("; ") || "not ok"}`, requestId, "sandbox_failed");
+    const out = { exitCode: report.exitCode, stdout: report.stdout, stderr: report.stderr, truncated: report.truncated, timedOut: report.timedOut, extra: {} as Record<string, unknown> };
+    if (manifest.changes.length === 0) {
+      // Nothing to commit: the run's answer is the whole result.
+      await this.audit.intent(run.ctx);
+      run.intentWritten = true;
+      return { ...out, undoId: "", evidence: { final_tier: predicted, committed: 0 } };
+    }
+    const judged = await judgeRun(this.clients, { requestId, ...run.binding, manifest: report.manifest, contents: judgedContents(manifest, report.blobs) }, predicted);
+    run.ctx.evidence.effects = judged.evidence;
+    if (judged.tier === 4) this.refuseTier4(run, `the run's effects are tier 4, nothing was committed: ${judged.why || "a judge signed no verdict"}`, "effects");
+    const lease = await this.lease(run, judged.tier);
+    run.ctx.evidence.signers = ["classifier", "breaker", "sandbox", "classifier-effects", "concurrence-effects"];
+    await this.audit.intent(run.ctx);
+    run.intentWritten = true;
+    const { executor } = this.clients;
+    const attestations = [verdict.attestation, lease, report.attestation, ...judged.attestations].filter((a): a is Attestation => a !== undefined);
+    const committed = await call(executor, executor.commit, { requestId, ...run.binding, attestations, manifest: report.manifest, blobs: report.blobs }, 120_000).catch((e: unknown) => {
+      this.report(requestId, judged.tier, false, true);
+      if ((e as { details?: string }).details?.startsWith("CONFLICT")) {
+        throw new Refusal({ status: 409, body: { error: "conflict", details: (e as { details: string }).details.replace(/^CONFLICT:? ?/, ""), request_id: requestId } }, "refused");
+      }
+      throw executorFailure(e, requestId, judged.tier);
+    });
+    return { ...out, undoId: committed.undoId, extra: { committed: committed.applied }, evidence: { final_tier: judged.tier, committed: committed.applied } };
+  }
+
+  /** Tier 0, tier-3 live actions and package runs: the executor runs the command on the host's tree. */
+  private async direct(run: Run, verdict: ClassifyResponse, tier: TierNumber): Promise<Executed> {
+    const { sandbox, concurrence, executor } = this.clients;
     const { requestId } = run.ctx;
     const attestations: Attestation[] = verdict.attestation ? [verdict.attestation] : [];
-    // The classifier's signed plan; for tier 2 the trial's touched list.
     let undoPaths = verdict.undoPaths;
-    if (tier >= 1) {
-      const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(tier), host: run.binding.host };
-      const lease = await call(breaker, breaker.lease, req, CONTROL_DEADLINE_MS).catch((e: unknown) => {
-        throw failedCall("breaker", e, requestId, tier);
-      });
-      if (!lease.armed || !lease.lease) throw refused(tier, `breaker disarmed: ${lease.reason}`, requestId);
-      attestations.push(lease.lease);
-    }
-    if (tier === 2) {
+    if (tier >= 1) attestations.push(await this.lease(run, tier));
+    if (verdict.packageRun) {
       const report = await call(sandbox, sandbox.trial, { requestId, ...run.binding, timeoutS: run.body.timeout }, (run.body.timeout + 10) * 1000).catch((e: unknown) => {
         throw failedCall("sandbox", e, requestId, tier);
       });
@@ -120,90 +250,41 @@ export class ExecPipeline {
         throw failedCall("concurrence", e, requestId, tier);
       });
       run.ctx.evidence.concurrence = { tier: tierFromEnum(second.tier), rule: second.rule, reason: second.reason };
-      if (tierFromEnum(second.tier) === 4 || !second.attestation) {
-        this.report(requestId, 4, false, true);
-        throw refused(4, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, requestId);
-      }
+      if (tierFromEnum(second.tier) === 4 || !second.attestation) this.refuseTier4(run, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, "concurrence");
       attestations.push(second.attestation);
     }
-    return { attestations, undoPaths };
-  }
-
-  private async pipeline(run: Run): Promise<HttpAnswer> {
-    if (run.body.env_secrets) precheckEnvSecrets(run.body.env_secrets, this.config.secrets);
-    const { verdict, tier } = await this.classify(run);
-    const { requestId } = run.ctx;
-    if (tier === 4 || !verdict.attestation) {
-      this.report(requestId, 4, false, true);
-      this.notifier?.notify({
-        title: `agent-sudo: tier 4 refused on ${run.binding.host}`,
-        body: `${run.ctx.caller}: ${run.binding.command.slice(0, 300)}\nrule ${verdict.rule}: ${verdict.reason}\nrequest ${requestId}. A person must run it interactively.`,
-        priority: PRIORITY.high,
-        tags: ["no_entry", "agent-sudo"],
-      });
-      throw refused(4, verdict.reason, requestId);
-    }
-    const tClassified = performance.now();
-    const { attestations, undoPaths } = await this.gather(run, verdict, tier);
     run.ctx.evidence.signers = attestations.map((a) => a.signer);
     // Resolved only for a command every signer has vetted, right before it runs.
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
-    const tIntent = performance.now();
-    const { executor } = this.clients;
     const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths, env };
     const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw executorFailure(e, requestId, tier);
     });
-    const tExecuted = performance.now();
     const verified = tier === 3 ? await this.verifyOrUndo(run, verdict, result.exitCode, result.undoId) : undefined;
-    this.report(requestId, tier, result.exitCode === 0 && verified?.passed !== false, false);
-    const durationMs = Math.round(performance.now() - run.started);
-    await this.audit.outcome(run.ctx, {
-      decision: verified && !verified.passed ? "verify_failed" : "executed",
-      exitCode: result.exitCode,
-      durationMs,
-      ...(verified ? { verifyPassed: verified.passed, rollbackTaken: verified.rolledBack } : {}),
-      evidence: {
-        undo_id: result.undoId || null,
-        snapshot: result.snapshot || null,
-        timed_out: result.timedOut,
-        truncated: result.truncated,
-        ...(verdict.network ? { network: true } : {}),
-        ...(verified ? { verify: verified.detail } : {}),
-        ...(verified?.redeploy ? { redeploy: verified.redeploy } : {}),
-      },
-    });
-    const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
-    run.log.debug({ classify_ms: ms(run.started, tClassified), gather_intent_ms: ms(tClassified, tIntent), execute_ms: ms(tIntent, tExecuted), outcome_ms: ms(tExecuted, performance.now()) }, "exec timings");
     return {
-      status: 200,
-      body: {
-        exit_code: result.exitCode,
-        output: redactSecrets(Buffer.from(result.stdout).toString("utf8"), env),
-        stderr: redactSecrets(Buffer.from(result.stderr).toString("utf8"), env),
-        tier,
-        request_id: requestId,
-        duration_ms: durationMs,
-        truncated: result.truncated,
-        ...(result.undoId ? { undo_id: result.undoId } : {}),
-        ...(result.snapshot ? { snapshot: result.snapshot } : {}),
-        ...(verified ? { verify_passed: verified.passed, rolled_back: verified.rolledBack } : {}),
-        ...(verified?.redeploy ? { redeployed: verified.redeploy.every((r) => r.ok) } : {}),
-        ...(result.timedOut ? { timed_out: true } : {}),
-      },
+      exitCode: result.exitCode,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      truncated: result.truncated,
+      timedOut: result.timedOut,
+      undoId: result.undoId,
+      extra: { env, ...(result.snapshot ? { snapshot: result.snapshot } : {}) },
+      evidence: { snapshot: result.snapshot || null },
+      ...(verified ? { verified } : {}),
     };
   }
 
   /**
    * Tier 3: auto-verify what the command touched (the rules' own verify
    * commands, else systemctl is-active / docker inspect, else the exit code);
-   * when that fails, roll back the scoped undo and call the rules' redeploy
+   * when that fails, tell the breaker, roll back the scoped undo with the
+   * grant it signs for exactly that record, and call the rules' redeploy
    * webhooks.
    */
-  private async verifyOrUndo(run: Run, verdict: ClassifyResponse, exitCode: number, undoId: string): Promise<{ passed: boolean; rolledBack: boolean; detail: string; redeploy?: RedeployResult[] }> {
+  private async verifyOrUndo(run: Run, verdict: ClassifyResponse, exitCode: number, undoId: string): Promise<NonNullable<Executed["verified"]>> {
     const ruleVerify = verdict.verify.length > 0 ? verdict.verify.join(" && ") : undefined;
     const plan = planVerify(run.binding.command, { cwd: run.binding.cwd || "/", ...(ruleVerify ? { ruleVerify } : {}) });
     // Probes get a plain environment: not the gateway's (tokens, database URL).
@@ -214,18 +295,24 @@ export class ExecPipeline {
     if (result.passed) return { passed: true, rolledBack: false, detail: result.detail };
     run.log.warn({ detail: result.detail, undo_id: undoId }, "tier-3 verify failed: rolling back");
     const redeploy = verdict.redeploy.length > 0 ? this.redeploy(run, verdict, result.detail) : undefined;
-    let rolledBack = false;
-    if (undoId) {
-      const { executor } = this.clients;
-      rolledBack = await call(executor, executor.rollback, { requestId: run.ctx.requestId, undoId }, 60_000).then(
-        (r) => r.failed.length === 0,
-        (err: unknown) => {
-          run.log.error({ err: (err as Error).message, undo_id: undoId }, "rollback after failed verify did not complete");
-          return false;
-        },
-      );
-    }
+    const rolledBack = undoId ? await this.rollback(run, undoId) : false;
     return { passed: false, rolledBack, detail: result.detail, ...(redeploy ? { redeploy: await redeploy } : {}) };
+  }
+
+  /** The breaker hears the failure first, then signs a grant for this undo record alone. */
+  private async rollback(run: Run, undoId: string): Promise<boolean> {
+    const { breaker, executor } = this.clients;
+    const { requestId } = run.ctx;
+    try {
+      await call(breaker, breaker.report, { requestId, tier: tierToEnum(3), ok: false, refused: false, undoId }, 2000);
+      const grant = await call(breaker, breaker.rollbackGrant, { requestId, undoId }, 2000);
+      if (!grant.granted || !grant.grant) throw new Error(`breaker granted no rollback: ${grant.reason}`);
+      const r = await call(executor, executor.rollback, { requestId, undoId, grant: grant.grant }, 60_000);
+      return r.failed.length === 0;
+    } catch (err) {
+      run.log.error({ err: (err as Error).message, undo_id: undoId }, "rollback after failed verify did not complete");
+      return false;
+    }
   }
 
   private async redeploy(run: Run, verdict: ClassifyResponse, detail: string): Promise<RedeployResult[]> {
@@ -236,9 +323,9 @@ export class ExecPipeline {
   }
 
   /** Tells the breaker about an outcome; never blocks or fails the request. */
-  private report(requestId: string, tier: TierNumber, ok: boolean, refusedOutcome: boolean): void {
+  private report(requestId: string, tier: TierNumber, ok: boolean, refusedOutcome: boolean, undoId = ""): void {
     const { breaker } = this.clients;
-    call(breaker, breaker.report, { requestId, tier: tierToEnum(tier), ok, refused: refusedOutcome }, 1000).catch((err: unknown) => {
+    call(breaker, breaker.report, { requestId, tier: tierToEnum(tier), ok, refused: refusedOutcome, undoId }, 1000).catch((err: unknown) => {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "breaker report failed");
     });
   }

@@ -4,8 +4,9 @@
 // overlay of the host's `/` and an identity-mapped user namespace need real
 // root (see main.ts). It trusts only its parent, over the inherited IPC
 // channel (no socket anyone else could open), and only for one message
-// type: "trial" with a validated command, cwd, run-as user, host and
-// timeout. Its configuration (masks, mirrors, caps, sizes) comes from argv,
+// type: "trial" with a validated command, cwd, run-as user, host, timeout
+// and, for a transactional run, whether it gets network and what its
+// manifest binds. Its configuration (masks, mirrors, caps, sizes) comes from argv,
 // set by the root parent; the unprivileged parent cannot change it. Any
 // other message is fatal. It exits when the parent goes away.
 import { z } from "zod";
@@ -16,7 +17,20 @@ const TrialMessage = z
   .object({
     type: z.literal("trial"),
     id: z.number().int().min(0),
-    input: z.object({ host: z.string().min(1).max(64), command, cwd, runAs, timeoutS: z.number().int().min(1).max(3600) }).strict(),
+    input: z
+      .object({
+        host: z.string().min(1).max(64),
+        command,
+        cwd,
+        runAs,
+        timeoutS: z.number().int().min(1).max(3600),
+        network: z.boolean().optional(),
+        manifest: z
+          .object({ requestId: z.string().max(128), commandDigest: z.instanceof(Uint8Array).refine((d) => d.length === 32), host: z.string().min(1).max(64), maxBlobBytes: z.number().int().min(0).max(64 * 1024 * 1024) })
+          .strict()
+          .optional(),
+      })
+      .strict(),
   })
   .strict();
 

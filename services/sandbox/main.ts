@@ -1,5 +1,8 @@
-// agent-sudo sandbox — SECURITY: trials commands on a disposable copy of the
-// host and signs the report tier 2 needs. Moderately security sensitive.
+// agent-sudo sandbox — SECURITY: runs tier 1–2 commands once on a
+// disposable copy-on-write copy of the host and signs the manifest of what
+// they changed (Run), and trials package commands as their simulation
+// (Trial). Moderately security sensitive: what it signs is judged by both
+// classifiers before the executor commits anything.
 //
 // Privilege design (tried on this kernel, 6.18, and reasoned for the owner's
 // 6.12): an overlay whose lower layer is the host's `/` cannot be mounted
@@ -30,9 +33,9 @@ import { chownSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { SandboxServiceService, type TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
+import { SandboxServiceService, type RunRequest, type TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import type { Config } from "../shared/config.js";
-import { loadPrivateKey } from "../shared/keys.js";
+import { loadPrivateKey, loadPublicKey } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot, lookupUser } from "../shared/privilege.js";
 import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
@@ -41,11 +44,14 @@ import { MAX_TOUCHED } from "./report.js";
 import { startLauncher } from "./privsep.js";
 import { loadSandboxSettings } from "./settings.js";
 import { TrialRunner, type Driver } from "./trial.js";
+import { runTransaction, type RunContext } from "./run.js";
 
 const TrialShape = z.object({ requestId, command, cwd, host: z.string().min(1).max(64), runAs, timeoutS: z.number().int().min(1).max(3600), envNames });
+const RunShape = TrialShape.extend({ classifier: z.unknown() });
 
 interface State {
   runner: TrialRunner;
+  run: RunContext;
   detail: string;
 }
 
@@ -99,17 +105,22 @@ async function prepare(config: Config, log: Logger): Promise<State> {
     }
   }
   log.info({ detail }, "sandbox prepared");
-  return { runner: new TrialRunner({ driver, settings, manifestDir, key, ttlS: config.decision_ttl_s }), detail };
+  return {
+    runner: new TrialRunner({ driver, settings, manifestDir, key, ttlS: config.decision_ttl_s }),
+    run: { driver, settings, key, classifierKey: loadPublicKey(config.keysDir, "classifier"), ttlS: config.decision_ttl_s },
+    detail,
+  };
 }
 
 await runService<State>({
   name: "sandbox",
   definition: SandboxServiceService,
   maxReceiveBytes: 64 * 1024,
-  maxSendBytes: 8 * 1024 * 1024,
+  maxSendBytes: 80 * 1024 * 1024, // a run's report carries the content it changed (≤ 64 MiB)
   prepare,
   table: (state) => ({
     Trial: { schema: TrialShape, handle: async (req: TrialRequest) => state.runner.trial(req) },
+    Run: { schema: RunShape, handle: async (req: RunRequest) => runTransaction(req, state.run) },
     Health: healthRpc("sandbox", () => state.detail),
   }),
 });

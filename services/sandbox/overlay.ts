@@ -35,10 +35,20 @@
 // namespace is empty, and device nodes on the lower layers are inert (nodev).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { type Change, diffLayers } from "./diff.js";
+import { EntryKind, type Change as ManifestChange } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { buildManifest } from "./manifest.js";
+
+/** A manifest entry in the diff's words (the report's judge of forbidden and masked paths reads those). */
+function asChange(c: ManifestChange): Change {
+  const was = c.before?.kind ?? EntryKind.ENTRY_KIND_ABSENT;
+  const now = c.after?.kind ?? EntryKind.ENTRY_KIND_ABSENT;
+  const kind = was === EntryKind.ENTRY_KIND_ABSENT ? "created" : now === EntryKind.ENTRY_KIND_ABSENT ? "deleted" : was !== now || Buffer.compare(Buffer.from(c.before?.sha256 ?? []), Buffer.from(c.after?.sha256 ?? [])) !== 0 ? "modified" : "metadata";
+  return { path: c.path, kind };
+}
 import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "./mounts.js";
 import { envelopeArch, envelopeArgv, mirrorSpec, PERL } from "../shared/envelope/spec.js";
 
@@ -52,7 +62,7 @@ const MOUNT_SCRIPT = `set -eu
 d=$1; n=$2; shift 2
 i=0
 while [ "$i" -lt "$n" ]; do
-  mount -t overlay -o "nodev,lowerdir=$1,upperdir=$d/u$i,workdir=$d/w$i" agent-sudo-trial "$d/m$2" || { echo "agent-sudo-sandbox: overlay mount of $2 failed" >&2; exit 125; }
+  mount -t overlay -o "nodev,redirect_dir=off,metacopy=off,lowerdir=$1,upperdir=$d/u$i,workdir=$d/w$i" agent-sudo-trial "$d/m$2" || { echo "agent-sudo-sandbox: overlay mount of $2 failed" >&2; exit 125; }
   shift 2; i=$((i + 1))
 done
 exec "$@"`;
@@ -84,6 +94,8 @@ export interface OverlayTrialInput {
   timeoutS: number;
   /** The classifier granted the run the launcher's network (no network namespace of its own). */
   network?: boolean;
+  /** A transactional run (tiers 1–2): build the signed manifest of the diff too. */
+  manifest?: { requestId: string; commandDigest: Uint8Array; host: string; maxBlobBytes: number };
 }
 
 export interface OverlayTrialOutput {
@@ -99,6 +111,8 @@ export interface OverlayTrialOutput {
   maskWrites: string[];
   /** The sandbox itself failed (mount, bwrap): the command's outcome is unknown. */
   setupError?: string;
+  /** A transactional run's manifest (encoded), the files' content by sha256, and why it cannot be committed. */
+  built?: { encoded: Uint8Array; blobs: Map<string, Buffer>; problems: string[] };
   durationMs: number;
 }
 
@@ -305,8 +319,12 @@ export class OverlayMirror {
     const cwd = input.cwd || (existsSync(join(root, user.home)) ? user.home : "/");
     if (!existsSync(join(root, cwd))) return this.setupFailure(`can't cd to ${cwd}: No such file or directory`, started);
 
-    this.layers.forEach((_, i) => {
+    this.layers.forEach((l, i) => {
+      // The upper root takes the host root's owner and mode: the mirror's `/` (or /home) is the host's.
+      const host = statSync(l.lower);
       mkdirSync(join(d, `u${i}`));
+      chownSync(join(d, `u${i}`), host.uid, host.gid);
+      chmodSync(join(d, `u${i}`), host.mode & 0o7777);
       mkdirSync(join(d, `w${i}`));
     });
     mkdirSync(join(d, "m"));
@@ -347,10 +365,9 @@ export class OverlayMirror {
     } else if (exitCode === 125 && stderrText.includes("agent-sudo-sandbox: overlay mount")) setupError = stderrText.trim();
     else if (/^bwrap: /m.test(stderrText) && exitCode === 1) setupError = stderrText.trim();
 
-    const diff = diffLayers(
-      this.layers.map((l, i) => ({ target: l.target, lower: l.lower, upper: join(d, `u${i}`) })),
-      this.opts.maxPaths,
-    );
+    const uppers = this.layers.map((l, i) => ({ target: l.target, lower: l.lower, upper: join(d, `u${i}`) }));
+    const built = input.manifest ? buildManifest(uppers, { ...input.manifest, commandDigest: Buffer.from(input.manifest.commandDigest), maxPaths: this.opts.maxPaths }) : undefined;
+    const diff = built ? { changes: built.manifest.changes.map(asChange), truncated: false } : diffLayers(uppers, this.opts.maxPaths);
     const maskWrites = this.masks.filter((m, i) => {
       const src = join(d, `mask${i}`);
       return m.dir ? readdirSync(src).length > 0 : statSync(src).size > 0;
@@ -366,6 +383,7 @@ export class OverlayMirror {
       truncated: diff.truncated,
       maskWrites,
       ...(setupError ? { setupError } : {}),
+      ...(built ? { built: { encoded: built.encoded, blobs: built.blobs, problems: built.problems } } : {}),
       durationMs: performance.now() - started,
     };
   }

@@ -20,6 +20,10 @@ export interface DriverInput {
   cwd: string;
   runAs: string;
   timeoutS: number;
+  /** A transactional run: network granted by the classifier's signed decision. */
+  network?: boolean;
+  /** A transactional run: build the manifest of its diff, binding these. */
+  manifest?: { requestId: string; commandDigest: Uint8Array; host: string; maxBlobBytes: number };
 }
 
 /** What a driver returns for one run: the overlay driver's output shape. */

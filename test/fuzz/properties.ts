@@ -19,7 +19,7 @@ import fc from "fast-check";
 import type { ClassifyRequest, ClassifyResponse } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Attestation, Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { checkQuorum, type PinnedKey } from "../../services/executor/verify.js";
+import { checkExecute, type PinnedKey } from "../../services/executor/verify.js";
 import { ReplayMemory } from "../../services/executor/replay.js";
 import { MAX_BODY_BYTES, MAX_COMMAND_BYTES, parseExecBody, parseJson, readBody, type ExecRequest } from "../../services/gateway/body.js";
 import type { ServiceClients } from "../../services/gateway/clients.js";
@@ -28,7 +28,7 @@ import type { AuditTrail } from "../../services/gateway/audit-trail.js";
 import { commandDigest, touchedDigest, type CommandBinding } from "../../services/shared/attestation.js";
 import type { Config } from "../../services/shared/config.js";
 import { CodedError } from "../../services/shared/errors.js";
-import { SIGNER_ROLE, SIGNERS, type Signer } from "../../services/shared/keys.js";
+import { SIGNER_ROLE, SIGNER_ROLES, SIGNERS, type Signer } from "../../services/shared/keys.js";
 import type { Logger } from "../../services/shared/log.js";
 import { tierToEnum, type TierNumber } from "../../services/shared/tier.js";
 
@@ -276,7 +276,7 @@ const pinned = new Map<string, PinnedKey>();
 for (const s of SIGNERS) {
   const pair = generateKeyPairSync("ed25519");
   keys.set(s, pair.privateKey);
-  pinned.set(s, { role: SIGNER_ROLE[s], key: pair.publicKey });
+  pinned.set(s, { roles: SIGNER_ROLES[s], key: pair.publicKey });
 }
 const keyOf = (s: Signer): KeyObject => {
   const k = keys.get(s);
@@ -295,16 +295,16 @@ export function decodes(decode: (b: Uint8Array) => unknown, bytes: Uint8Array): 
   }
 }
 
-/** checkQuorum must refuse: a CodedError, never a result and never another throw. */
+/** checkExecute must refuse: a CodedError, never a result and never another throw. */
 export function mustRefuse(req: ExecuteRequest, now = Math.floor(Date.now() / 1000)): string {
   let result: unknown;
   try {
-    result = checkQuorum(req, pinned, new ReplayMemory(), now);
+    result = checkExecute({ ...req, envNames: Object.keys(req.env) }, pinned, new ReplayMemory(), now);
   } catch (err) {
     if (err instanceof CodedError) return err.code;
-    throw new Error(`checkQuorum threw a non-CodedError: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+    throw new Error(`checkExecute threw a non-CodedError: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
   }
-  throw new Error(`checkQuorum accepted: ${JSON.stringify(result, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
+  throw new Error(`checkExecute accepted: ${JSON.stringify(result, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
 }
 
 const baseRequest = (attestations: Attestation[]): ExecuteRequest => ({
@@ -399,7 +399,7 @@ const QUORUM_SIGNERS: Record<TierNumber, Signer[]> = {
 export function fuzzSignedDecisions(o: FuzzOptions): Seen {
   const seen: Seen = {};
   const req0 = baseRequest([]);
-  const binding: CommandBinding = { command: req0.command, cwd: req0.cwd, host: req0.host, runAs: req0.runAs };
+  const binding: CommandBinding = { command: req0.command, cwd: req0.cwd, host: req0.host, runAs: req0.runAs, source: "sudo" };
   const rightDigest = commandDigest(binding);
   const rightTouched = touchedDigest([]);
   const honest = (signer: Signer, tier: TierNumber): Spec => ({
@@ -487,7 +487,7 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
       for (const { signer, d } of decoded) {
         const binds =
           d !== undefined &&
-          d.role === SIGNER_ROLE[signer] &&
+          SIGNER_ROLES[signer].includes(d.role) &&
           d.requestId === req.requestId &&
           Buffer.compare(Buffer.from(d.commandDigest), rightDigest) === 0 &&
           d.host === req.host &&
@@ -500,25 +500,21 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
       const cls = good.get(Role.ROLE_CLASSIFIER);
       const tierOf = (t: number | undefined): TierNumber => (t === Tier.TIER_READ_ONLY ? 0 : t === Tier.TIER_REVERSIBLE ? 1 : t === Tier.TIER_SANDBOX_FIRST ? 2 : t === Tier.TIER_LIVE_SERVICE ? 3 : 4);
       const tier = tierOf(cls?.tier);
-      const need: Record<TierNumber, number[]> = {
-        0: [Role.ROLE_CLASSIFIER],
-        1: [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER],
-        2: [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX],
-        3: [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER],
-        4: [-99],
-      };
-      if (!cls || tier === 4 || !need[tier].every((r) => good.has(r))) model = false;
+      // Execute serves tier 0 and tier 3 (tiers 1–2 are committed diffs; no package run here).
+      const allowedRoles: number[] = tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [];
+      if (!cls || tier === 4 || tier === 1 || tier === 2) model = false;
+      if ([...good.keys()].some((r) => !allowedRoles.includes(r)) || !allowedRoles.every((r) => good.has(r))) model = false;
+      const leased = tierOf(good.get(Role.ROLE_BREAKER)?.tier);
+      if (tier === 3 && (leased === 4 || leased < 3)) model = false;
       if (tier === 3 && tierOf(good.get(Role.ROLE_CONCURRENCE)?.tier) === 4 && good.has(Role.ROLE_CONCURRENCE)) model = false;
-      if (tier === 2 && !good.get(Role.ROLE_SANDBOX)?.trialOk) model = false;
-      const planSigner = tier === 2 ? good.get(Role.ROLE_SANDBOX) : cls;
-      if (tier >= 1 && planSigner && Buffer.compare(Buffer.from(planSigner.touchedDigest), rightTouched) !== 0) model = false;
+      if (tier >= 1 && Buffer.compare(Buffer.from(cls?.touchedDigest ?? []), rightTouched) !== 0) model = false;
 
       let accepted: TierNumber | undefined;
       let code = "";
       try {
-        accepted = checkQuorum(req, pinned, new ReplayMemory(), now).tier;
+        accepted = checkExecute({ ...req, envNames: [] }, pinned, new ReplayMemory(), now).tier;
       } catch (err) {
-        if (!(err instanceof CodedError)) throw new Error(`checkQuorum threw a non-CodedError: ${String(err)}`);
+        if (!(err instanceof CodedError)) throw new Error(`checkExecute threw a non-CodedError: ${String(err)}`);
         code = err.code;
       }
       if (accepted !== undefined && !model) throw new Error(`accepted tier ${accepted}; the model refuses`);

@@ -79,7 +79,7 @@ if (($o{mode} // '') eq 'mirror') {
   for my $l (@layer) {
     my ($lower, $upper, $work, $target) = @$l;
     defined $target or fail('bad layer');
-    mnt('agent-sudo-trial', "$base$target", 'overlay', $MS_NODEV, "lowerdir=$lower,upperdir=$upper,workdir=$work");
+    mnt('agent-sudo-trial', "$base$target", 'overlay', $MS_NODEV, "redirect_dir=off,metacopy=off,lowerdir=$lower,upperdir=$upper,workdir=$work");
   }
 } elsif ($o{ro}) {
   setattr_ro('/');
