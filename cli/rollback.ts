@@ -46,7 +46,8 @@ export async function rollbackCommand(argv: string[]): Promise<number> {
     return res.failed.length === 0 ? 0 : 1;
   } catch (err) {
     const e = err as { code?: number; details?: string; message: string };
-    process.stderr.write(`agent-sudo rollback: ${e.details ?? e.message}${e.code === 14 ? " (is the stack running, and are you root?)" : ""}\n`);
+    const hint = e.code === 14 ? " (is the stack running, and are you root?)" : (e.details ?? "").startsWith("ATTESTATION_MISMATCH") ? ` (the grant names host ${config.host_id}: set AGENT_SUDO_HOST_ID as the stack has it)` : "";
+    process.stderr.write(`agent-sudo rollback: ${e.details ?? e.message}${hint}\n`);
     return 1;
   } finally {
     client.close();

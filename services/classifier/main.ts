@@ -5,15 +5,21 @@
 // request but the command text it judges. A policy it cannot parse stops it
 // from starting; a request it cannot parse is refused. It signs tier 4 for
 // no one: a refusal carries no attestation.
+// JudgeEffects judges a transactional run's manifest (the sandbox's signed
+// bytes, bound to this request's /exec command digest) and the content the
+// gateway passes, which is used only when its sha256 is the manifest's; a
+// manifest of another request, host or command is refused, not judged.
 import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { bindingOf, signDecision, touchedDigest } from "../shared/attestation.js";
+import type { EffectsRequest, EffectsVerdict } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { bindingOf, manifestDigest, signDecision, touchedDigest } from "../shared/attestation.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPrivateKey } from "../shared/keys.js";
 import { ClassifyShape } from "../shared/shapes.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
 import { tierToEnum } from "../shared/tier.js";
+import { checkEffectsRequest, EffectsShape } from "./engine/manifest-effects-request.js";
 import { loadClassifierEngine } from "./load.js";
 import { undoPlan } from "./undo-plan.js";
 import type { Engine, Verdict } from "./verdict.js";
@@ -34,19 +40,21 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
     ? { tier: 4, rule: "env-secret-name", reason: `secret variable: ${envProblem}`, explicit: false, parts: [] }
     : state.engine.classify({ command: req.command, cwd: req.cwd, host: config.host_id, source });
   const undoPaths = verdict.tier >= 1 && verdict.tier <= 3 ? undoPlan(req.command, req.cwd) : [];
+  const packageRun = source === "sudo" && (verdict.attrs?.packageRun ?? false);
   const attestation =
     verdict.tier === 4
       ? undefined
       : signDecision("classifier", state.key, {
           role: Role.ROLE_CLASSIFIER,
           requestId: req.requestId,
-          binding: bindingOf(req),
+          binding: bindingOf(req, source),
           tier: verdict.tier,
           policyDigest: state.engine.policyDigest,
           ttlS: config.decision_ttl_s,
           rule: verdict.rule,
           touchedDigest: touchedDigest(undoPaths),
           network: verdict.attrs?.network ?? false,
+          packageRun,
         });
   return {
     tier: tierToEnum(verdict.tier),
@@ -59,19 +67,45 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
     network: verdict.attrs?.network ?? false,
     verify: verdict.attrs?.verify ?? [],
     redeploy: verdict.attrs?.redeploy ?? [],
+    packageRun,
   };
+}
+
+/** Judge a run's diff (tiers 1-2) with the sudo policy; sign the verdict unless it is tier 4. */
+function judgeEffects(req: EffectsRequest, state: State, config: Config): EffectsVerdict {
+  const { manifest, contents } = checkEffectsRequest(req, config.host_id);
+  const envProblem = envNamesProblem(req.envNames);
+  const judged = envProblem
+    ? { tier: 4 as const, reasons: [`secret variable: ${envProblem}`] }
+    : state.engine.judgeEffects({ manifest, contents, host: config.host_id, runAs: req.runAs, cwd: req.cwd });
+  const attestation =
+    judged.tier === 4
+      ? undefined
+      : signDecision("classifier", state.key, {
+          role: Role.ROLE_CLASSIFIER_EFFECTS,
+          requestId: req.requestId,
+          binding: bindingOf(req, "sudo"),
+          tier: judged.tier,
+          policyDigest: state.engine.policyDigest,
+          ttlS: config.decision_ttl_s,
+          rule: "effects",
+          manifestDigest: manifestDigest(req.manifest),
+        });
+  return { tier: tierToEnum(judged.tier), reasons: judged.reasons, attestation };
 }
 
 await runService<State>({
   name: "classifier",
   definition: ClassifierServiceService,
-  maxReceiveBytes: 64 * 1024,
+  // An 8 MiB manifest plus its contents (JudgeEffects); Classify's shape caps a command at 16 KiB.
+  maxReceiveBytes: 16 * 1024 * 1024,
   prepare: async (config, log) => ({
     ...(await loadClassifierEngine(config, log)),
     key: loadPrivateKey(config.keysDir, "classifier"),
   }),
   table: (state, config) => ({
     Classify: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => classify(req, state, config) },
+    JudgeEffects: { schema: EffectsShape, handle: async (req: EffectsRequest) => judgeEffects(req, state, config) },
     Health: healthRpc("classifier", () => JSON.stringify({ policy_digest: state.engine.policyDigest.toString("hex"), signature: state.signature })),
   }),
 });

@@ -1,5 +1,6 @@
 // The classifier engine's boundary. The service (main.ts) and the CLI call an
 // Engine; the engine behind it can be swapped without touching either.
+import type { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import type { HostId } from "../shared/config.js";
 import type { TierNumber } from "../shared/tier.js";
 
@@ -44,14 +45,36 @@ export interface Verdict {
 export interface VerdictAttrs {
   /** Every part was decided by an active rule flagged `network`. */
   network: boolean;
+  /** Tier 2, every part a plain command decided by a rule flagged `package`: the package path, not a committed diff. */
+  packageRun: boolean;
   /** The verify commands of the rules that decided the parts, in order, unique. */
   verify: string[];
   /** Their redeploy webhooks, in order, unique. */
   redeploy: string[];
 }
 
+/** A transactional run's diff to judge (the JudgeEffects RPC; always the sudo policy). */
+export interface EffectsInput {
+  manifest: Manifest;
+  /** Content of changed regular files by path; one whose sha256 is not the manifest's counts as not given. */
+  contents: ReadonlyMap<string, Buffer>;
+  host: HostId;
+  runAs: string;
+  /** The command's resolved working directory ("" when not known). */
+  cwd: string;
+}
+
+export interface EffectsJudgement {
+  /** 0 for an empty manifest: the caller takes the maximum with the command's predicted tier. */
+  tier: TierNumber;
+  /** One line per change that set or raised the tier, worst first, at most ~50. */
+  reasons: string[];
+}
+
 export interface Engine {
   classify(input: ClassifyInput): Verdict;
+  /** Judge what a run did: each change by the path rules of a literal write, files that run later by their content. */
+  judgeEffects(input: EffectsInput): EffectsJudgement;
   /** sha256 of the loaded policy files' bytes. */
   readonly policyDigest: Buffer;
 }

@@ -35,6 +35,8 @@ export function checkManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uin
     seen.add(c.path);
     const kind = c.after.kind;
     if (kind === EntryKind.ENTRY_KIND_SPECIAL || kind === EntryKind.ENTRY_KIND_UNSPECIFIED) throw new CodedError("REFUSED", `manifest: ${c.path} is not a file, directory or symlink`);
+    // A commit writes content, owner and mode; extended attributes (ACLs, file capabilities, labels) it cannot carry.
+    if (kind !== EntryKind.ENTRY_KIND_ABSENT && c.after.xattrs.length > 0) throw new CodedError("REFUSED", `manifest: ${c.path} has extended attributes (${c.after.xattrs.join(", ")}), which a commit cannot carry`);
     if (kind === EntryKind.ENTRY_KIND_FILE) {
       const blob = blobs.get(hex(c.after.sha256));
       if (!blob || blob.length !== Number(c.after.size) || !createHash("sha256").update(blob).digest().equals(Buffer.from(c.after.sha256))) {

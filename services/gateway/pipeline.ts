@@ -55,6 +55,8 @@ interface Run {
   started: number;
   log: Logger;
   intentWritten: boolean;
+  /** The breaker has heard this request's outcome already (a failed verify, before its rollback grant). */
+  reported: boolean;
 }
 
 interface Executed {
@@ -85,7 +87,7 @@ export class ExecPipeline {
     const envNames = body.env_secrets ? Object.keys(body.env_secrets).sort() : [];
     const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs, envNames, source: "sudo" as const };
     const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: envNames.length > 0 ? { env_secrets: envNames } : {} };
-    const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false };
+    const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false, reported: false };
     try {
       return await this.pipeline(run);
     } catch (err) {
@@ -158,7 +160,7 @@ export class ExecPipeline {
     const done = transactional ? await this.transaction(run, verdict, tier) : await this.direct(run, verdict, tier);
     const finalTier = (done.evidence.final_tier as TierNumber | undefined) ?? tier;
     const verified = done.verified;
-    this.report(run.ctx.requestId, finalTier, done.exitCode === 0 && verified?.passed !== false, false, verified && !verified.passed ? done.undoId : "");
+    if (!run.reported) this.report(run.ctx.requestId, finalTier, done.exitCode === 0 && verified?.passed !== false, false);
     const durationMs = Math.round(performance.now() - run.started);
     await this.audit.outcome(run.ctx, {
       decision: verified && !verified.passed ? "verify_failed" : "executed",
@@ -196,7 +198,8 @@ export class ExecPipeline {
   }
 
   /** Tiers 1–2: one run in the mirror, both judges over its diff, the executor commits exactly it. */
-  private async transaction(run: Run, verdict: ClassifyResponse, predicted: TierNumber): Promise<Executed> {
+  private async transaction(run: Run, first: ClassifyResponse, predicted: TierNumber): Promise<Executed> {
+    let verdict = first;
     const { requestId } = run.ctx;
     const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation }, predicted);
     const manifest = Manifest.decode(report.manifest);
@@ -210,6 +213,9 @@ export class ExecPipeline {
       run.intentWritten = true;
       return { ...out, undoId: "", evidence: { final_tier: predicted, committed: 0 } };
     }
+    // The classifier's decision must still be fresh at the commit: a long run gets a new one (same binding, same policy).
+    if (performance.now() - run.started > (this.config.decision_ttl_s * 1000) / 2) ({ verdict } = await this.classify(run));
+    if (tierFromEnum(verdict.tier) !== predicted || !verdict.attestation) throw refused(4, "the classifier's verdict changed during the run", requestId);
     const judged = await judgeRun(this.clients, { requestId, ...run.binding, manifest: report.manifest, contents: judgedContents(manifest, report.blobs) }, predicted);
     run.ctx.evidence.effects = judged.evidence;
     if (judged.tier === 4) this.refuseTier4(run, `the run's effects are tier 4, nothing was committed: ${judged.why || "a judge signed no verdict"}`, "effects");
@@ -304,6 +310,7 @@ export class ExecPipeline {
     const { breaker, executor } = this.clients;
     const { requestId } = run.ctx;
     try {
+      run.reported = true;
       await call(breaker, breaker.report, { requestId, tier: tierToEnum(3), ok: false, refused: false, undoId }, 2000);
       const grant = await call(breaker, breaker.rollbackGrant, { requestId, undoId }, 2000);
       if (!grant.granted || !grant.grant) throw new Error(`breaker granted no rollback: ${grant.reason}`);

@@ -4,7 +4,9 @@
 import { readFileSync } from "node:fs";
 
 /** File systems that hold host content and are mirrored; pseudo and memory file systems are not. */
-const DISK_FS = new Set(["ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "jfs", "reiserfs", "zfs", "vfat", "exfat", "bcachefs"]);
+// overlay too: a host whose `/` is itself overlayfs (a container, a throwaway
+// root) is mirrored by stacking on it (two levels, within the kernel's limit).
+const DISK_FS = new Set(["ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "jfs", "reiserfs", "zfs", "vfat", "exfat", "bcachefs", "overlay"]);
 /** Memory file systems mirrored anyway: commands work on files in temp dirs, and an undo plan must cover them. */
 const MIRRORED_TMPFS = new Set(["/tmp", "/var/tmp"]);
 

@@ -41,16 +41,21 @@ describe.skipIf(!canRun)("package undo end to end (a .deb built here)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("dpkg -i through /exec installs it; rollback removes exactly it", async () => {
+  // A local .deb needs no network: it runs once in the mirror, and what dpkg
+  // and the package's scripts wrote is the judged diff (system paths: tier 3).
+  it("dpkg -i through /exec installs it as a committed diff; rollback removes exactly it", async () => {
     expect(installed(PKG)).toBe(false);
     const res = await stack.exec({ command: `dpkg -i ${deb}`, timeout: 120 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ tier: 2, exit_code: 0 });
+    expect(res.body).toMatchObject({ tier: 3, exit_code: 0 });
+    expect(Number(res.body.committed)).toBeGreaterThan(2);
     expect(installed(PKG)).toBe(true);
     expect(existsSync(`/usr/share/doc/${PKG}/README`)).toBe(true);
 
-    const out = execFileSync(process.execPath, [cliMain, "rollback", String(res.body.undo_id)], { env: { ...process.env, AGENT_SUDO_HOME: stack.home }, encoding: "utf8" });
-    expect(out).toContain(`package:${PKG}`);
+    const out = execFileSync(process.execPath, [cliMain, "rollback", String(res.body.undo_id)], { env: stack.cliEnv, encoding: "utf8" });
+    expect(out).toContain(`removed  /usr/share/doc/${PKG}`);
+    expect(out).toContain("restored /var/lib/dpkg/status");
+    expect(out).not.toContain("FAILED");
     expect(installed(PKG)).toBe(false);
     expect(existsSync(`/usr/share/doc/${PKG}/README`)).toBe(false);
     // Everything else dpkg knows is as it was: bash is still installed.

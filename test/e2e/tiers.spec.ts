@@ -37,7 +37,7 @@ describe.skipIf(!root)("tiers 2 and 3 end to end", () => {
     expect(readFileSync(file, "utf8")).toBe("mode=new\n");
     const undoId = res.body.undo_id as string;
     expect(undoId).toMatch(/^[0-9a-f-]{36}$/);
-    const out = execFileSync(process.execPath, [cliMain, "rollback", undoId], { env: { ...process.env, AGENT_SUDO_HOME: stack.home }, encoding: "utf8" });
+    const out = execFileSync(process.execPath, [cliMain, "rollback", undoId], { env: stack.cliEnv, encoding: "utf8" });
     expect(out).toContain(`restored ${file}`);
     expect(readFileSync(file, "utf8")).toBe("mode=old\n");
   });

@@ -23,6 +23,8 @@ export interface Stack {
   url: string;
   port: number;
   token: string;
+  /** The environment the CLI needs to talk to this stack (its home and the settings it was started with). */
+  cliEnv: NodeJS.ProcessEnv;
   output: () => string;
   /** Live pids by service, from run/supervisor.json. */
   pids(): Record<string, number | null>;
@@ -117,6 +119,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url,
     port,
     token,
+    cliEnv: { ...process.env, AGENT_SUDO_HOME: home, ...opts.env },
     output: () => out,
     pids() {
       const status = JSON.parse(readFileSync(join(home, "run", "supervisor.json"), "utf8")) as { services: Record<string, { pid: number | null }> };

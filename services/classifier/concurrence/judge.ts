@@ -24,7 +24,7 @@ const READ_ONLY = new Set(
     "base64 less more tree realpath readlink dirname basename jq yq column nl od xxd hexdump strings cut tr uniq tac rev fold fmt paste " +
     "join comm seq expr lscpu lsmem lsusb lspci lsmod last lastlog w who users groups locale systemd-analyze nproc getconf ping dig " +
     "nslookup host tracepath traceroute loginctl journalctl dmesg hostname date wait read set shopt cd pushd popd dirs hash history " +
-    "git curl wget sort").split(" "),
+    "git curl wget sort exit return break continue shift").split(" "),
 );
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "tcsh", "csh"]);

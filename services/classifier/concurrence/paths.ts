@@ -36,15 +36,33 @@ function matcher(patterns: readonly string[]): (p: string) => boolean {
 const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|nbd|zd|rbd|mapper\/|disk\/|mem$|kmem$|port$|nvram$|mtd)/;
 const HARMLESS_DEVICE = /^\/dev\/(null|zero|full|random|urandom|tty|stdout|stderr|stdin|fd\/|shm\/|pts\/)/;
 
-/** Writing these breaks booting, logging in, authentication or the system's own programs. */
+/**
+ * Writing these breaks booting, logging in, authentication or the system's
+ * own programs, or hands out identity: accounts, sudo and its timestamps,
+ * PAM, SSH, polkit, the loader, binfmt handlers, the agent's hook settings
+ * and agent-sudo's own program, state, units and profiles.
+ */
 const isCritical = matcher([
-  "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/pam.d", "/etc/security",
-  "/etc/fstab", "/etc/crypttab", "/etc/default/grub", "/etc/grub.d", "/boot", "/etc/ssh/sshd_config", "/etc/ssh/sshd_config.d",
-  "/root/.ssh", "/home/*/.ssh/authorized_keys", "/etc/apparmor.d", "/etc/apparmor", "/etc/ld.so.preload", "/etc/ld.so.conf",
-  "/etc/ld.so.conf.d", "/etc/nsswitch.conf", "/etc/shells", "/etc/login.defs", "/etc/systemd/system/agent-sudo*",
+  "/etc/passwd", "/etc/passwd-", "/etc/shadow", "/etc/shadow-", "/etc/group", "/etc/group-", "/etc/gshadow", "/etc/gshadow-",
+  "/etc/subuid", "/etc/subgid", "/etc/sudoers", "/etc/sudoers.d", "/etc/sudo.conf", "/etc/doas.conf", "/run/sudo", "/var/lib/sudo",
+  "/var/db/sudo", "/etc/pam.d", "/etc/pam.conf", "/etc/security", "/etc/securetty", "/etc/polkit-1", "/usr/share/polkit-1",
+  "/etc/fstab", "/etc/crypttab", "/etc/default/grub", "/etc/grub.d", "/boot", "/efi", "/etc/ssh",
+  "/root/.ssh", "/home/*/.ssh/authorized_keys", "/etc/apparmor.d", "/etc/apparmor", "/etc/ld.so.*", "/etc/binfmt.d",
+  "/etc/nsswitch.conf", "/etc/shells", "/etc/login.defs", "/etc/systemd/system/agent-sudo*", "/etc/systemd/system/*/agent-sudo*",
   "/lib/systemd/system/agent-sudo*", "/usr/lib/systemd/system/agent-sudo*", "/proc/sysrq-trigger", "/bin", "/sbin", "/usr/bin",
   "/usr/sbin", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/libexec", "/etc/initramfs-tools", "/etc/kernel", "/etc/modprobe.d",
+  "/opt/agent-sudo", "/etc/agent-sudo", "/var/lib/agent-sudo", "/etc/claude-code",
 ]);
+
+/** The same, wherever the home or repository they sit in is. */
+const CRITICAL_ANYWHERE = [
+  /\/authorized_keys2?$/, /\/\.ssh(\/|$)/, /\/\.[rs]hosts$/, /\/\.claude\/settings[^/]*\.json$/, /\/\.claude\/hooks(\/|$)/,
+  /\/\.claude\.json$/, /\/systemd\/(.*\/)?agent-sudo[^/]*(\/|$)/,
+];
+
+function isCriticalAnywhere(p: string): boolean {
+  return isCritical(p) || CRITICAL_ANYWHERE.some((r) => r.test(p));
+}
 
 /** Reading these reveals credentials; a command that names them is refused. */
 const isSecret = matcher([
@@ -65,8 +83,43 @@ const isSecretDir = matcher(["/etc/ssh", "/root/.ssh", "/home/*/.ssh", "/root/.g
 /** Top-level directories whose second level is the system itself. */
 const SYSTEM_TOP = new Set(["etc", "usr", "var", "boot", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "opt", "srv", "root", "home", "snap", "data", "dev", "proc", "sys", "run"]);
 
-function homeOf(runAs: string): string {
+/** Top-level directories whose every direct entry is identity, code or a home: even a single file there is not removed. */
+const WHOLE_ENTRY_TOP = new Set(["etc", "usr", "boot", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "root", "home"]);
+
+/** Where a path of a diff lies: throw-away space, the system's own tree, or anywhere else (homes, unknown places). */
+export type Place = "scratch" | "system" | "elsewhere";
+
+const SCRATCH = /^\/(tmp|var\/tmp|dev\/shm)\/./;
+const SYSTEM_TREE = /^\/(etc|usr|var|opt|srv|boot|efi|bin|sbin|lib|lib32|lib64|libx32|run|snap)(\/|$)|^\/(tmp|home)?$/;
+
+export function placeOf(p: string): Place {
+  if (SCRATCH.test(p)) return "scratch";
+  if (SYSTEM_TREE.test(p)) return "system";
+  return "elsewhere";
+}
+
+/**
+ * Trees that only root may write: the root directory and its top levels,
+ * the system's programs and libraries, boot, configuration and root's home.
+ * Handing an entry there to another user hands them what root runs.
+ */
+export function isRootOnlyTree(p: string): boolean {
+  return p === "/" || depth(p) === 1 || /^\/(usr|boot|efi|bin|sbin|lib|lib32|lib64|libx32|root)(\/|$)/.test(p);
+}
+
+/** Deleting one entry directly in these (a file in /etc, a home in /home) already takes identity, code or a home away. */
+export function isWholeEntry(p: string): boolean {
+  const parts = p.split("/").filter(Boolean);
+  return parts.length <= 2 && WHOLE_ENTRY_TOP.has(parts[0] ?? "");
+}
+
+export function homeOf(runAs: string): string {
   return runAs && runAs !== "root" ? `/home/${runAs}` : "/root";
+}
+
+/** A literal, absolute path (as in a diff): no dynamic part, no glob. */
+export function literalPath(path: string): ResolvedPath {
+  return { path, dynamic: false, glob: false, openDepth: Infinity };
 }
 
 export function resolvePath(word: Word, ctx: JudgeContext): ResolvedPath {
@@ -116,7 +169,7 @@ export function judgeWrite(rp: ResolvedPath, ctx: JudgeContext): Finding {
   const mention = judgeMention(rp, ctx);
   if (mention.tier === 4) return mention;
   if (guarded(p, ctx)) return finding(4, `writes into agent-sudo's own files (${p})`);
-  if (isCritical(p)) return finding(4, `writes ${p}, which the system needs to boot, authenticate or run`);
+  if (isCriticalAnywhere(p)) return finding(4, `writes ${p}, which the system needs to boot, authenticate or run`);
   if (isStateful(p)) return finding(4, `writes into stateful data ${p}`);
   if (rp.openDepth <= 2) return finding(4, rp.openDepth === 0 ? "writes a path only known at run time" : `writes a path decided at run time near the root (${p}…)`);
   if (p.startsWith("/proc/") || p.startsWith("/sys/")) return finding(3, `changes kernel state via ${p}`);

@@ -30,3 +30,24 @@ export function finding(tier: TierNumber, reason: string): Finding {
 export function worst(a: Finding, b: Finding): Finding {
   return b.tier > a.tier ? b : a;
 }
+
+/** A command line that a file of a diff will run later (a cron job, an ExecStart=, a hook script). */
+export interface LaterCommand {
+  text: string;
+  /** Where in the file it is ("cron line 3", "ExecStart= (line 7)"): prefixes the reason. */
+  where: string;
+  /** Who runs it, when the file says ("" for root); otherwise the file's own. */
+  runAs?: string;
+  /** Where it runs, when the file says; otherwise the file's own. */
+  cwd?: string;
+}
+
+/** What a file's format says it will run, and what the format itself already decides. */
+export interface Extracted {
+  commands: LaterCommand[];
+  findings: Finding[];
+}
+
+export function extracted(commands: LaterCommand[] = [], findings: Finding[] = []): Extracted {
+  return { commands, findings };
+}

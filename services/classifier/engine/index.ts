@@ -10,6 +10,8 @@ import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
 import { find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
+import { judgeManifest } from "./manifest-effects.js";
+import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
@@ -43,13 +45,20 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
   const judge: Judge = {
     rules: { sudo: compileRules(sudo.rules), claude: compileRules(claude.rules) },
     vetoes: [...claude.vetoes, ...sudo.vetoes],
-    networkRules: new Set([...attrs].filter(([, a]) => a.network).map(([id]) => id)),
+    networkRules: new Set([...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id)),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
   };
   const policyDigest = digest.digest();
+  // A diff is judged as /exec runs it: the sudo policy; content that runs later as root's code from "/".
+  const effects: ManifestEngine = {
+    judgeCode: (code, host) => classify({ command: code, cwd: "/", host, source: "sudo" }, judge, parser),
+    vetoes: judge.vetoes,
+    pathContext: (host, cwd) => contextOf({ command: "", cwd, host, source: "sudo" }),
+  };
   return {
     policyDigest,
     classify: (input) => withAttrs(classify(input, judge, parser), attrs),
+    judgeEffects: (input) => judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
   };
 }
 
@@ -161,9 +170,9 @@ function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>): Verdict {
   // A plain assignment (`DEBIAN_FRONTEND=noninteractive apt-get …`) is its own part and grants nothing itself.
   const deciding = v.parts.filter((p) => p.rule !== "shell-variable");
   const found = deciding.map((p) => attrs.get(p.rule));
-  const network = v.tier < 4 && found.length > 0 && deciding.every((p, i) => p.plain === true && found[i]?.network === true);
+  const every = (flag: "network" | "package") => v.tier < 4 && found.length > 0 && deciding.every((p, i) => p.plain === true && found[i]?.[flag] === true);
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
-  const out: VerdictAttrs = { network, verify: unique(found.map((a) => a?.verify)), redeploy: unique(found.map((a) => a?.redeploy)) };
+  const out: VerdictAttrs = { network: every("network"), packageRun: v.tier === 2 && every("package"), verify: unique(found.map((a) => a?.verify)), redeploy: unique(found.map((a) => a?.redeploy)) };
   return { ...v, attrs: out };
 }
 

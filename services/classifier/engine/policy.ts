@@ -29,6 +29,8 @@ export interface Rule {
  */
 export interface RuleAttrs {
   network: boolean;
+  /** A package-manager run: simulated trial, then run on the host with package-state undo (not a committed diff). */
+  package?: boolean;
   verify?: string;
   redeploy?: string;
 }
@@ -110,14 +112,14 @@ export function parseAttrs(cell: string): RuleAttrs {
   if (rest === "-" || rest === "—") return attrs;
   const seen = new Set<string>();
   while (rest !== "") {
-    const m = /^(network|verify|redeploy)(?:=`([^`]+)`)?(?:[\s,]+|$)/.exec(rest);
-    if (!m) throw new Error(`bad attrs "${rest.slice(0, 40)}" (want network, verify=\`command\`, redeploy=\`https://…\`)`);
-    const [whole, name, value] = m as unknown as [string, "network" | "verify" | "redeploy", string | undefined];
+    const m = /^(network|package|verify|redeploy)(?:=`([^`]+)`)?(?:[\s,]+|$)/.exec(rest);
+    if (!m) throw new Error(`bad attrs "${rest.slice(0, 40)}" (want network, package, verify=\`command\`, redeploy=\`https://…\`)`);
+    const [whole, name, value] = m as unknown as [string, "network" | "package" | "verify" | "redeploy", string | undefined];
     if (seen.has(name)) throw new Error(`attr ${name} given twice`);
     seen.add(name);
-    if (name === "network") {
-      if (value !== undefined) throw new Error("network takes no value");
-      attrs.network = true;
+    if (name === "network" || name === "package") {
+      if (value !== undefined) throw new Error(`${name} takes no value`);
+      attrs[name] = true;
     } else if (value === undefined) {
       throw new Error(`${name} needs a value in backticks: ${name}=\`…\``);
     } else if (name === "verify") {

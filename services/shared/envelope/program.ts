@@ -25,9 +25,9 @@ export const ENVELOPE_PROGRAM = String.raw`use strict;
 # just before exec, or "error: ..." (exit 125). Nothing here reads the command.
 my %NR = (
   x64   => { O_DIRECTORY => 0200000, O_NOFOLLOW => 0400000, unshare => 272, mount => 165, umount2 => 166, pivot_root => 155, mount_setattr => 442, prctl => 157,
-             capset => 126, setgroups => 116, setresuid => 117, setresgid => 119, mknodat => 259, setsid => 112 },
+             capset => 126, capget => 125, setgroups => 116, setresuid => 117, setresgid => 119, mknodat => 259, setsid => 112 },
   arm64 => { O_DIRECTORY => 040000, O_NOFOLLOW => 0100000, unshare => 97, mount => 40, umount2 => 39, pivot_root => 41, mount_setattr => 442, prctl => 167,
-             capset => 91, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157 },
+             capset => 91, capget => 90, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157 },
 );
 my (%o, @mask, @tmp, @layer);
 while (@ARGV) {
@@ -182,6 +182,11 @@ if (defined $o{uid}) {
 {
   my ($lo, $hi) = (0, 0);
   for my $c (keys %keep) { if ($c < 32) { $lo |= 1 << $c } else { $hi |= 1 << ($c - 32) } }
+  # Never more than this process holds (capset refuses to add): keep ∩ permitted.
+  my ($hdr, $now) = (pack('LL', 0x20080522, 0), "\0" x 24);
+  syscall($S->{capget}, $hdr, $now) == 0 or fail("capget: $!");    # not sc(): it copies, and capget writes $now
+  my (undef, $plo, undef, undef, $phi) = unpack('L6', $now);
+  ($lo, $hi) = ($lo & $plo, $hi & $phi);
   my $sets = (defined $o{uid} && $o{uid} != 0) ? pack('L6', 0, 0, 0, 0, 0, 0) : pack('L6', $lo, $lo, 0, $hi, $hi, 0);
   sc('capset', pack('LL', 0x20080522, 0), $sets);
 }

@@ -1,0 +1,108 @@
+// apt.conf and apt.conf.d: apt runs the values of its *-Invoke and
+// *-Install-Pkgs hooks with /bin/sh as root (judged as commands). Keys that
+// point apt at other programs, directories or methods, that loosen its
+// signature and certificate checks, or that force dpkg are decided here; an
+// #include, or a file the concurrence cannot read, is refused.
+import { type Extracted, extracted, finding } from "./types.js";
+
+interface Token {
+  t: "word" | "string" | "{" | "}" | ";";
+  v: string;
+  line: number;
+}
+
+const HOOK_KEY = /(invoke|install-pkgs)[^:]*$/i;
+const PROGRAM_KEY = /^dir(::|$)|proxy-auto-detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$/i;
+const TRUST_KEY = /unauthenticated|insecure|allowweak|check-valid-until|check-date|verify-peer|verify-host|trusted|signed-by/i;
+const OPTIONS_KEY = /::options$/i;
+const FORCING = /--force-(?!conf(old|new|def|miss)\b)|--(root|instdir|admindir)\b/;
+
+class AptConfError extends Error {}
+
+function tokens(text: string, out: Extracted): Token[] {
+  const toks: Token[] = [];
+  let line = 1;
+  for (let i = 0; i < text.length; ) {
+    const c = text[i] as string;
+    if (c === "\n") line++;
+    if (/\s/.test(c)) {
+      i++;
+    } else if (text.startsWith("//", i) || c === "#") {
+      const end = text.indexOf("\n", i);
+      const rest = text.slice(i, end < 0 ? undefined : end);
+      if (/^#\s*include\b/.test(rest)) out.findings.push(finding(4, `line ${line}: #include pulls in configuration the concurrence cannot see`));
+      i = end < 0 ? text.length : end;
+    } else if (text.startsWith("/*", i)) {
+      const end = text.indexOf("*/", i + 2);
+      if (end < 0) throw new AptConfError(`line ${line}: unterminated comment`);
+      line += (text.slice(i, end).match(/\n/g) ?? []).length;
+      i = end + 2;
+    } else if (c === '"') {
+      const end = text.indexOf('"', i + 1);
+      if (end < 0) throw new AptConfError(`line ${line}: unterminated string`);
+      toks.push({ t: "string", v: text.slice(i + 1, end), line });
+      line += (text.slice(i, end).match(/\n/g) ?? []).length;
+      i = end + 1;
+    } else if (c === "{" || c === "}" || c === ";") {
+      toks.push({ t: c, v: c, line });
+      i++;
+    } else {
+      const m = /^[^\s{};"]+/.exec(text.slice(i));
+      const v = m?.[0] ?? c;
+      toks.push({ t: "word", v, line });
+      i += v.length;
+    }
+  }
+  return toks;
+}
+
+/** Every (full key, value) the file sets; list items take their scope's key. */
+function settings(toks: Token[]): Array<{ key: string; value: string; line: number }> {
+  const out: Array<{ key: string; value: string; line: number }> = [];
+  const scope: string[] = [];
+  for (let i = 0; i < toks.length; ) {
+    const tok = toks[i] as Token;
+    const next = toks[i + 1];
+    if (tok.t === "}") {
+      if (scope.pop() === undefined) throw new AptConfError(`line ${tok.line}: unbalanced }`);
+      i++;
+    } else if (tok.t === ";") {
+      i++;
+    } else if (tok.t === "{") {
+      throw new AptConfError(`line ${tok.line}: a block without a name`);
+    } else if (next?.t === "{") {
+      scope.push(tok.v);
+      i += 2;
+    } else if (next?.t === "word" || next?.t === "string") {
+      out.push({ key: [...scope, tok.v].join("::"), value: next.v, line: tok.line });
+      i += 2;
+    } else if (tok.t === "string") {
+      out.push({ key: scope.join("::"), value: tok.v, line: tok.line });
+      i++;
+    } else {
+      out.push({ key: [...scope, tok.v].join("::"), value: "", line: tok.line });
+      i++;
+    }
+  }
+  if (scope.length > 0) throw new AptConfError("a block never ends");
+  return out;
+}
+
+export function aptConfCommands(text: string): Extracted {
+  const out = extracted();
+  let found;
+  try {
+    found = settings(tokens(text, out));
+  } catch (err) {
+    if (err instanceof AptConfError) return extracted([], [finding(4, `${err.message}: not apt configuration the concurrence can read`)]);
+    throw err;
+  }
+  for (const { key, value, line } of found) {
+    const where = `${key} (line ${line})`;
+    if (HOOK_KEY.test(key)) out.commands.push({ text: value, where });
+    else if (PROGRAM_KEY.test(key)) out.findings.push(finding(4, `${where}: points apt at other programs, directories or methods`));
+    else if (TRUST_KEY.test(key)) out.findings.push(finding(4, `${where}: changes apt's signature or certificate checks`));
+    else if (OPTIONS_KEY.test(key) && FORCING.test(value)) out.findings.push(finding(4, `${where}: forces dpkg (${value})`));
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+// Configuration formats whose lines run commands or decide what runs:
+// udev rules (RUN, PROGRAM, IMPORT{program}; who owns the devices),
+// modprobe.d (install/remove commands), logrotate (scripts, helper
+// programs, includes), sysctl (the kernel's own helper programs), pam_env
+// and environment.d files, apt sources (trust) and git configuration
+// (programs git starts). Each returns the commands to judge and what the
+// format itself decides.
+import { judgeAssignment, unquote } from "./assignments.js";
+import { configLines, specifiersAsDynamic } from "./config-lines.js";
+import { type Extracted, extracted, finding } from "./types.js";
+
+const UDEV_PAIR = /([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g;
+
+export function udevCommands(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text, /^#/)) {
+    const where = `rule line ${line.n}`;
+    const leftover = line.text.replace(UDEV_PAIR, "").replace(/[\s,]/g, "");
+    if (leftover) out.findings.push(finding(4, `${where}: not a udev rule the concurrence can read`));
+    for (const [, key, attr, op, value = ""] of line.text.matchAll(UDEV_PAIR)) {
+      const assigns = op === "=" || op === "+=" || op === ":=";
+      if ((key === "RUN" && assigns && attr !== "builtin") || key === "PROGRAM" || (key === "IMPORT" && attr === "program")) {
+        out.commands.push({ text: specifiersAsDynamic(value), where: `${where} ${key}` });
+      } else if (key === "MODE" && assigns && (!/^[0-7]{3,4}$/.test(value) || (parseInt(value, 8) & 0o6002) !== 0)) {
+        out.findings.push(finding(4, `${where}: gives devices mode ${value} (writable by anyone, or set-id)`));
+      } else if (key === "OWNER" && assigns && value !== "root" && value !== "0") {
+        out.findings.push(finding(4, `${where}: hands devices to ${value}`));
+      }
+    }
+  }
+  return out;
+}
+
+export function modprobeCommands(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text, /^#/)) {
+    const m = /^(install|remove)\s+(\S+)\s+(.+)$/.exec(line.text);
+    if (m?.[3]) out.commands.push({ text: m[3], where: `line ${line.n} (${m[1]} ${m[2]})` });
+  }
+  return out;
+}
+
+const SCRIPT_START = /^(prerotate|postrotate|firstaction|lastaction|preremove)$/;
+
+export function logrotateCommands(text: string): Extracted {
+  const out = extracted();
+  let script: { name: string; n: number; lines: string[] } | undefined;
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (script) {
+      if (line === "endscript") {
+        out.commands.push({ text: script.lines.join("\n"), where: `${script.name} script (line ${script.n})` });
+        script = undefined;
+      } else script.lines.push(raw);
+      return;
+    }
+    if (SCRIPT_START.test(line)) script = { name: line, n: i + 1, lines: [] };
+    const [directive, arg = ""] = line.split(/\s+/, 2);
+    if (directive === "include" && !/^\/etc\/[^.]/.test(arg)) out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
+    if (directive === "compresscmd" || directive === "uncompresscmd") out.commands.push({ text: arg, where: `line ${i + 1} (${directive})` });
+  });
+  if (script) out.findings.push(finding(4, `${script.name} script (line ${script.n}) never ends`));
+  return out;
+}
+
+/** Kernel parameters naming a program the kernel itself runs as root. */
+const KERNEL_HELPER = /^kernel\.(core_pattern|modprobe|hotplug|poweroff_cmd)$/;
+
+export function sysctlFindings(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text)) {
+    const key = /^-?\s*([^=\s]+)\s*=/.exec(line.text)?.[1]?.replace(/\//g, ".");
+    if (key && KERNEL_HELPER.test(key)) out.findings.push(finding(4, `line ${line.n}: sets ${key}, a program the kernel runs as root`));
+  }
+  return out;
+}
+
+export function environmentFindings(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text, /^#/)) {
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:DEFAULT|OVERRIDE)?\s*=\s*(.*)$/.exec(line.text);
+    if (m?.[1]) out.findings.push(judgeAssignment(m[1], unquote(m[2] ?? ""), `line ${line.n}`));
+  }
+  return out;
+}
+
+export function aptSourcesFindings(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text, /^#/)) {
+    if (/trusted\s*[=:]\s*yes|allow-(insecure|weak|downgrade-to-insecure)\s*[=:]\s*yes/i.test(line.text)) {
+      out.findings.push(finding(4, `line ${line.n}: trusts a package source without its signature`));
+    }
+  }
+  return out;
+}
+
+/** Git settings whose value is a program git starts (or where its hooks are). */
+const GIT_PROGRAM = /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor)$/;
+
+export function gitconfigFindings(text: string): Extracted {
+  const out = extracted();
+  let section = "";
+  for (const line of configLines(text, /^[#;]/)) {
+    const header = /^\[([^\]]+)\]/.exec(line.text);
+    if (header?.[1]) {
+      section = header[1].trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+      if (section === "include" || section === "includeif") out.findings.push(finding(4, `line ${line.n}: includes other git configuration`));
+      continue;
+    }
+    const [key = "", value = ""] = line.text.split(/=(.*)/s).map((s) => s.trim());
+    const name = key.toLowerCase();
+    const runs = GIT_PROGRAM.test(name) || (section === "alias" && value.replace(/^"/, "").startsWith("!")) || section === "pager";
+    // The ext:: transport runs its URL as a command; protocol.*.allow can switch it on.
+    if (runs || section === "include" || section === "includeif" || section === "protocol" || /^"?ext::/.test(value)) {
+      out.findings.push(finding(4, `line ${line.n}: ${section}.${name} makes git run ${value || "a program"}`));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+// What the new state of a path grants, whatever its content: set-uid and
+// set-gid files, file capabilities, writers other than root on what root
+// runs or only root writes (runs-later files, their directories, the
+// system's programs, boot, root's home, the top levels), world-writable
+// entries in the system's tree, and extended attributes newly set.
+import { EntryKind, type EntryState } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { holdsRootRun, type Later } from "./later-paths.js";
+import { isRootOnlyTree, placeOf } from "./paths.js";
+import { type Finding, finding, worst } from "./types.js";
+
+const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK } = EntryKind;
+
+const octal = (mode: number) => `0${(mode & 0o7777).toString(8)}`;
+/** The state has a permission bit (links have none). */
+const hasBit = (s: EntryState, bits: number) => s.kind !== ABSENT && s.kind !== SYMLINK && (s.mode & bits) !== 0;
+
+export function contentChanged(before: EntryState, after: EntryState): boolean {
+  return !(before.kind === FILE && before.sha256.equals(after.sha256));
+}
+
+function judgeSetId(before: EntryState, after: EntryState): Finding {
+  if (after.kind !== FILE || !(after.mode & 0o6000)) return finding(0, "");
+  const same = !contentChanged(before, after) && (before.mode & 0o6000) === (after.mode & 0o6000) && before.uid === after.uid && before.gid === after.gid;
+  return same ? finding(0, "") : finding(4, `${after.mode & 0o4000 ? "set-uid" : "set-gid"} file (mode ${octal(after.mode)}, uid ${after.uid}, gid ${after.gid})`);
+}
+
+function judgeWriters(p: string, before: EntryState, after: EntryState, later: Later | undefined): Finding {
+  if (after.kind === SYMLINK) return finding(0, "");
+  const rootRun = (after.kind === FILE && later?.rootRun === true) || (after.kind === DIR && holdsRootRun(p)) || isRootOnlyTree(p);
+  const newOwner = after.uid !== 0 && (before.kind === ABSENT || before.kind === SYMLINK || before.uid !== after.uid);
+  const groupWrite = (after.mode & 0o020) !== 0 && after.gid !== 0 && !(hasBit(before, 0o020) && before.gid === after.gid);
+  const worldWrite = (after.mode & 0o002) !== 0 && !hasBit(before, 0o002);
+  const stickyDir = after.kind === DIR && (after.mode & 0o1000) !== 0;
+  const mode = `uid ${after.uid}, gid ${after.gid}, mode ${octal(after.mode)}`;
+  if (rootRun && (newOwner || groupWrite || (worldWrite && !stickyDir))) return finding(4, `hands what root runs or only root writes to others (${mode})`);
+  if (!worldWrite || placeOf(p) !== "system") return finding(0, "");
+  if (after.kind === DIR && !stickyDir) return finding(4, `world-writable directory without the sticky bit: anyone may replace what is in it (${mode})`);
+  return finding(3, `world-writable (${mode})`);
+}
+
+function judgeXattrs(before: EntryState, after: EntryState): Finding {
+  let f = finding(0, "");
+  const old = new Set(before.kind === ABSENT ? [] : before.xattrs);
+  for (const x of after.xattrs) {
+    if (x === "security.capability" && (!old.has(x) || (after.kind === FILE && contentChanged(before, after)))) f = worst(f, finding(4, "grants file capabilities (security.capability)"));
+    else if (!old.has(x)) f = worst(f, finding(3, `sets extended attribute ${x}`));
+  }
+  return f;
+}
+
+export function judgeGrants(p: string, before: EntryState, after: EntryState, later: Later | undefined): Finding {
+  return [judgeSetId(before, after), judgeWriters(p, before, after, later), judgeXattrs(before, after)].reduce(worst);
+}

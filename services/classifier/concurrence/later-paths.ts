@@ -1,0 +1,111 @@
+// Files whose content runs later: which paths hold commands that something
+// else will run (cron, systemd, a login shell, git, apt, udev, modprobe,
+// logrotate, the boot), in which format, as whom and where. A change of such
+// a file is judged by its content as the commands it will run (later.ts),
+// and only root may own or write what runs as root.
+import { posix } from "node:path";
+import type { TierNumber } from "../../shared/tier.js";
+import { homeOf } from "./paths.js";
+
+export type LaterKind =
+  | "crontab" // /etc/crontab, /etc/cron.d: schedule, user, command
+  | "user-crontab" // /var/spool/cron: schedule, command (the file's owner runs it)
+  | "anacrontab"
+  | "shell" // the whole text is sh: scripts, rc and profile files, hooks, at jobs
+  | "foreign-code" // csh, fish, Python start-up files: not sh, not judged
+  | "unit" // systemd units, drop-ins and manager config, autostart .desktop files
+  | "environment" // NAME=value lines read by pam_env or systemd
+  | "udev"
+  | "modprobe"
+  | "logrotate"
+  | "apt-conf"
+  | "apt-sources"
+  | "sysctl"
+  | "tmpfiles"
+  | "gitconfig";
+
+export interface Later {
+  kind: LaterKind;
+  /** The least tier a change there has (0: only what it says decides). */
+  floor: TierNumber;
+  /** Who runs it ("" for root). */
+  runAs: string;
+  /** Where it runs, when known. */
+  cwd: string | undefined;
+  /** It runs as root: only root may own or write it. */
+  rootRun: boolean;
+}
+
+const SHELL_RC = new Set([
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".bash_aliases", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+  ".zlogout", ".kshrc", ".mkshrc", ".xprofile", ".xsessionrc", ".xinitrc", ".xsession",
+]);
+const FOREIGN_RC = new Set([".cshrc", ".tcshrc", ".login", ".logout"]);
+
+const SYSTEM_SHELL_FILE = /^\/etc\/(profile|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local)$/;
+const SYSTEM_SHELL_DIR =
+  /^\/etc\/(profile\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
+/** Programs in root's PATH: `/usr/local/bin/x` runs whenever root types x. */
+const PATH_PROGRAM = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
+
+/** The owner of the home a path is in, and that home. */
+function homeFor(p: string): { user: string; home: string } | undefined {
+  if (p === "/root" || p.startsWith("/root/")) return { user: "", home: "/root" };
+  const m = /^\/home\/([^/]+)(\/|$)/.exec(p);
+  return m?.[1] ? { user: m[1], home: `/home/${m[1]}` } : undefined;
+}
+
+function of(kind: LaterKind, p: string, over: Partial<Later> = {}): Later {
+  const home = homeFor(p);
+  return {
+    kind,
+    floor: 3,
+    runAs: home?.user ?? "",
+    cwd: home?.home,
+    rootRun: home === undefined || home.user === "",
+    ...over,
+  };
+}
+
+/** What runs the content of `p` later, and how; undefined for a path whose content nothing runs. */
+export function laterKind(p: string): Later | undefined {
+  const base = posix.basename(p);
+  const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
+  if (hook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: hook[1] || "/", rootRun: false });
+  if (/\/\.git\/config$|\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
+  if (/\/systemd\/[^/]*(generators|shutdown|sleep)[^/]*\/./.test(p)) return of("shell", p, { cwd: "/" });
+  if (/\/systemd\/./.test(p) || /\/autostart\/[^/]+\.desktop$/.test(p)) return of("unit", p, homeFor(p) ? {} : { cwd: "/" });
+  if (p === "/etc/crontab" || p.startsWith("/etc/cron.d/")) return of("crontab", p, { cwd: "/root" });
+  if (p === "/etc/anacrontab") return of("anacrontab", p, { cwd: "/root" });
+  if (/^\/var\/spool\/(cron\/(atjobs|atspool)|at)\/./.test(p)) return of("shell", p);
+  const user = USER_CRONTAB.exec(p)?.[1];
+  if (user !== undefined) {
+    const runAs = user === "root" ? "" : user;
+    return of("user-crontab", p, { runAs, cwd: homeOf(runAs), rootRun: runAs === "" });
+  }
+  if (SYSTEM_SHELL_FILE.test(p) || SYSTEM_SHELL_DIR.test(p) || PATH_PROGRAM.test(p)) return of("shell", p);
+  if (/^\/etc\/csh\.(cshrc|login|logout)$/.test(p) || /\/\.config\/fish\/./.test(p) || FOREIGN_RC.has(base)) return of("foreign-code", p);
+  // Every Python start imports these: .pth lines starting with `import` are executed.
+  if (/\/(site|dist)-packages\/([^/]+\.pth|(site|user)customize\.py)$/.test(p)) return of("foreign-code", p);
+  if (SHELL_RC.has(base) || /\/\.bashrc\.d\/[^/]+$/.test(p)) return of("shell", p);
+  if (p === "/etc/environment" || base === ".pam_environment" || /\/environment\.d\/[^/]+$/.test(p)) return of("environment", p);
+  if (/^\/etc\/apt\/apt\.conf(\.d\/.+)?$/.test(p)) return of("apt-conf", p);
+  if (/^\/etc\/apt\/sources\.list(\.d\/.+)?$/.test(p)) return of("apt-sources", p);
+  if (/^\/etc\/logrotate\.(conf|d\/.+)$/.test(p)) return of("logrotate", p);
+  if (/\/udev\/rules\.d\/./.test(p)) return of("udev", p);
+  if (/\/modprobe\.d\/./.test(p) || p === "/etc/modprobe.conf") return of("modprobe", p);
+  if (/\/sysctl\.d\/./.test(p) || p === "/etc/sysctl.conf") return of("sysctl", p);
+  if (/\/tmpfiles\.d\/./.test(p)) return of("tmpfiles", p);
+  return undefined;
+}
+
+/** What runs the entries of directory `dir` later (cron.d, profile.d, a PATH directory, a unit directory …). */
+export function laterKindInside(dir: string): Later | undefined {
+  return laterKind(`${dir === "/" ? "" : dir}/x`);
+}
+
+/** A directory whose entries run as root later. */
+export function holdsRootRun(dir: string): boolean {
+  return laterKindInside(dir)?.rootRun === true;
+}

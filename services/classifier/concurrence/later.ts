@@ -1,0 +1,218 @@
+// Judges a file of a diff whose content runs later as the commands it will
+// run. Its format says which parts are commands (crontab.ts, unit-file.ts,
+// apt-conf.ts, config-formats.ts, tmpfiles.ts; for sh files the whole text,
+// with each alias's value judged as a command of its own); each is judged
+// by the concurrence's own command judge, as the user and in the directory
+// it will run as and in. The tier is the worst. Content it needs but was
+// not given, or that is not UTF-8 text, is tier 4. A link there is judged
+// by the content it leads to (links.ts), a unit link by the systemctl verb
+// that makes it, and a link that makes a whole runs-later directory lead
+// elsewhere by where it leads.
+import { createHash } from "node:crypto";
+import { posix } from "node:path";
+import { type Change, EntryKind, type EntryState } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { aptConfCommands } from "./apt-conf.js";
+import { aptSourcesFindings, environmentFindings, gitconfigFindings, logrotateCommands, modprobeCommands, sysctlFindings, udevCommands } from "./config-formats.js";
+import { crontabCommands } from "./crontab.js";
+import { contentChanged } from "./grants.js";
+import type { Later } from "./later-paths.js";
+import { lex, LexError } from "./lex.js";
+import { linkEnd, type SortedPaths } from "./links.js";
+import { tmpfilesFindings } from "./tmpfiles.js";
+import { type Extracted, extracted, type Finding, finding, type JudgeContext, worst } from "./types.js";
+import { unitFileCommands } from "./unit-file.js";
+import { judgeCommand } from "./verdict.js";
+
+/** The diff being judged, as every part of its judgment sees it. */
+export interface DiffView {
+  index: ReadonlyMap<string, Change>;
+  sorted: SortedPaths;
+  /** The changed files' bytes the gateway passed, by path. */
+  contents: ReadonlyMap<string, Buffer>;
+  ctx: JudgeContext;
+  /** Content judgments already made (a file seen through links is judged once per way it runs). */
+  judged: Map<string, Finding>;
+}
+
+/** Where a link in a runs-later place may lead without its content being in the diff: trees only root writes. */
+const TRUSTED_TARGET = /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)\//;
+const EMPTY_SHA256 = createHash("sha256").digest();
+const SH = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash"]);
+const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+\.(service|socket|timer|path|mount|automount|swap|target|slice|scope|device)$/;
+
+/** The interpreter a #! line names (looking through env), if there is one. */
+function interpreter(text: string): string | undefined {
+  const m = /^#!\s*(\S+)[ \t]*(.*)/.exec(text);
+  if (!m?.[1]) return undefined;
+  const prog = posix.basename(m[1]);
+  if (prog !== "env") return prog;
+  const named = (m[2] ?? "").split(/\s+/).find((a) => a && !a.startsWith("-") && !a.includes("="));
+  return named ? posix.basename(named) : "env";
+}
+
+/** `alias a='…' b='…'` lines (and only those): their values, or undefined to leave the line to the script judge. */
+function aliasValues(line: string): Array<{ name: string; value: string }> | undefined {
+  let lexed;
+  try {
+    lexed = lex(line);
+  } catch (err) {
+    if (err instanceof LexError) return undefined;
+    throw err;
+  }
+  if (lexed.nested.length > 0) return undefined;
+  const out: Array<{ name: string; value: string }> = [];
+  for (const cmd of lexed.commands) {
+    if (cmd.words[0]?.text !== "alias" || cmd.redirects.length > 0 || cmd.stdin !== undefined || cmd.pipedIn) return undefined;
+    for (const w of cmd.words.slice(1)) {
+      const eq = w.text.indexOf("=");
+      if (w.dynamic || eq <= 0) return undefined;
+      out.push({ name: w.text.slice(0, eq), value: w.text.slice(eq + 1) });
+    }
+  }
+  return out;
+}
+
+/** A sh file: the whole text is the command; each alias's value is judged as a command, the alias line itself left out. */
+function shellCommands(text: string): Extracted {
+  const interp = interpreter(text);
+  if (interp !== undefined && !SH.has(interp)) return extracted([], [finding(4, `runs ${interp} code, which the concurrence cannot judge`)]);
+  const out = extracted();
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    if (!/^\s*alias\s/.test(line) || lines[i - 1]?.endsWith("\\")) return;
+    const aliases = aliasValues(line);
+    if (!aliases) return;
+    for (const a of aliases) out.commands.push({ text: a.value, where: `alias ${a.name} (line ${i + 1})` });
+    lines[i] = "";
+  });
+  out.commands.push({ text: lines.join("\n"), where: "script" });
+  return out;
+}
+
+function extract(later: Later, path: string, text: string, ctx: JudgeContext): Extracted {
+  switch (later.kind) {
+    case "crontab":
+      return crontabCommands(text, "system", "");
+    case "user-crontab":
+      return crontabCommands(text, "user", later.runAs);
+    case "anacrontab":
+      return crontabCommands(text, "anacron", "");
+    case "shell":
+      return shellCommands(text);
+    case "foreign-code":
+      return extracted([], [finding(4, "csh, fish or Python start-up code, which the concurrence cannot judge")]);
+    case "unit":
+      return unitFileCommands(text, path, later);
+    case "environment":
+      return environmentFindings(text);
+    case "udev":
+      return udevCommands(text);
+    case "modprobe":
+      return modprobeCommands(text);
+    case "logrotate":
+      return logrotateCommands(text);
+    case "apt-conf":
+      return aptConfCommands(text);
+    case "apt-sources":
+      return aptSourcesFindings(text);
+    case "sysctl":
+      return sysctlFindings(text);
+    case "tmpfiles":
+      return tmpfilesFindings(text, ctx);
+    case "gitconfig":
+      return gitconfigFindings(text);
+  }
+}
+
+/** The content of a file that runs later, judged as what it will run. */
+export function judgeLaterContent(later: Later, path: string, text: string, ctx: JudgeContext): Finding {
+  const { commands, findings } = extract(later, path, text, ctx);
+  let f = findings.reduce(worst, finding(0, ""));
+  for (const c of commands) {
+    const r = judgeCommand(c.text, { ...ctx, depth: 0, runAs: c.runAs ?? later.runAs, cwd: c.cwd ?? later.cwd });
+    f = worst(f, finding(r.tier, `${c.where}: ${r.reason}`));
+  }
+  return f;
+}
+
+/**
+ * A change of a unit's links read as the systemctl verb that makes it: a
+ * link in a .wants/ directory enables, a link to /dev/null masks, removing
+ * either (or the unit file) disables or unmasks. Undefined when it is none.
+ */
+export function judgeUnitLink(path: string, before: EntryState, after: EntryState, ctx: JudgeContext): Finding | undefined {
+  const name = posix.basename(path);
+  if (!UNIT_NAME.test(name)) return undefined;
+  let verb: string;
+  if (after.kind === EntryKind.ENTRY_KIND_ABSENT) verb = before.kind === EntryKind.ENTRY_KIND_SYMLINK && before.target === "/dev/null" ? "unmask" : "disable";
+  else if (after.kind === EntryKind.ENTRY_KIND_SYMLINK && after.target === "/dev/null") verb = "mask";
+  else if (after.kind === EntryKind.ENTRY_KIND_SYMLINK && /\.(wants|requires|upholds)\/[^/]+$/.test(path)) verb = "enable";
+  else return undefined;
+  const r = judgeCommand(`systemctl ${verb} '${name}'`, { ...ctx, depth: 0 });
+  return finding(r.tier, `as systemctl ${verb} ${name}: ${r.reason}`);
+}
+
+/** The content of a changed file as text, or why it cannot be judged. */
+function textOf(path: string, state: EntryState, contents: ReadonlyMap<string, Buffer>): string | Finding {
+  const given = contents.get(path) ?? (state.size === 0 && state.sha256.equals(EMPTY_SHA256) ? Buffer.alloc(0) : undefined);
+  if (!given) return finding(4, `content not given (${state.size} bytes): what runs later cannot be judged unseen`);
+  if (!createHash("sha256").update(given).digest().equals(state.sha256)) return finding(4, "content given does not match the manifest's digest");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(given);
+  } catch {
+    return finding(4, "content is not UTF-8 text: what runs later cannot be judged");
+  }
+  return text.includes("\0") ? finding(4, "content is binary (NUL bytes): what runs later cannot be judged") : text;
+}
+
+/** The file at `real`, run later as if at `at`. */
+function judgeFileAt(at: string, real: string, state: EntryState, later: Later, view: DiffView): Finding {
+  const key = [later.kind, later.runAs, later.cwd ?? "", posix.basename(at), real].join("\0");
+  const known = view.judged.get(key);
+  if (known) return known;
+  const text = textOf(real, state, view.contents);
+  const f = typeof text === "string" ? judgeLaterContent(later, at, text, view.ctx) : text;
+  view.judged.set(key, f);
+  return f;
+}
+
+/** The diff changed `end` or something below it. */
+function changedAt(end: string, view: DiffView): boolean {
+  return view.index.has(end) || view.sorted.below(end).length > 0;
+}
+
+/** A link where content runs later: judged by the content it leads to. */
+function judgeLaterLink(at: string, real: string, before: EntryState, after: EntryState, later: Later, view: DiffView): Finding {
+  const f = (later.kind === "unit" ? judgeUnitLink(at, before, after, view.ctx) : undefined) ?? finding(0, "");
+  if (after.target === "/dev/null") return f;
+  const end = linkEnd(real, after.target, view.index);
+  if (end === undefined) return finding(4, `links through ${after.target}, which the concurrence cannot resolve without the host's own links`);
+  const linked = view.index.get(end)?.after;
+  if (linked?.kind === EntryKind.ENTRY_KIND_FILE) return worst(f, judgeFileAt(at, end, linked, later, view));
+  if (changedAt(end, view)) return finding(4, `links to ${end}, which this run changed`);
+  if (!TRUSTED_TARGET.test(end)) return finding(4, `links to ${end}, whose content the concurrence cannot see`);
+  return f;
+}
+
+/** A changed file or link in a place whose content runs later. */
+export function judgeLaterEntry(at: string, real: string, before: EntryState, after: EntryState, later: Later, view: DiffView): Finding {
+  const f = later.floor > 0 ? finding(later.floor, `holds what runs later (${later.kind})`) : finding(0, "");
+  if (after.kind === EntryKind.ENTRY_KIND_SYMLINK) return worst(f, judgeLaterLink(at, real, before, after, later, view));
+  const newlyExecutable = (after.mode & 0o111 & ~(before.kind === EntryKind.ENTRY_KIND_FILE ? before.mode : 0)) !== 0;
+  if (!contentChanged(before, after) && !newlyExecutable) return f;
+  return worst(f, judgeFileAt(at, real, after, later, view));
+}
+
+/**
+ * A link that makes a whole directory whose entries run later lead
+ * elsewhere: what this run put there is judged through the link (manifest.ts);
+ * what was there before must be in a tree only root writes.
+ */
+export function judgeDirectoryLink(at: string, real: string, after: EntryState, inside: Later, view: DiffView): Finding {
+  const end = linkEnd(real, after.target, view.index);
+  const what = `makes ${at}, whose entries run later (${inside.kind}),`;
+  if (end === undefined) return finding(4, `${what} lead through ${after.target}, which the concurrence cannot resolve`);
+  if (!TRUSTED_TARGET.test(end)) return finding(4, `${what} lead to ${end}, outside the trees only root writes`);
+  return finding(3, `${what} lead to ${end}`);
+}

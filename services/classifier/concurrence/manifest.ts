@@ -1,0 +1,131 @@
+// The concurrence's judgment of a transactional run's diff (tiers 1-2),
+// from first principles and its own tables only. Per change: what writing
+// or deleting that path does (effect-path.ts: identity, boot, the loader,
+// agent-sudo's own files, whole system entries; scratch 1, system 3,
+// elsewhere 2); what its new mode, owner and extended attributes grant
+// (grants.ts); for a file whose content runs later, the commands it will
+// run (later-paths.ts, later.ts); and for a new link, everything this run
+// put where it leads, judged again as seen through it (links.ts). The tier
+// is the worst change's; each change that set or raised it gives one line
+// of reasons. What it cannot see — content it was not given or cannot
+// read, a link it cannot resolve, a device, a state of unknown kind, a path
+// listed twice — is tier 4.
+import { posix } from "node:path";
+import { type Change, EntryKind, EntryState, type Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import type { TierNumber } from "../../shared/tier.js";
+import { judgePathEffect } from "./effect-path.js";
+import { judgeGrants } from "./grants.js";
+import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink } from "./later.js";
+import { laterKind, laterKindInside } from "./later-paths.js";
+import { linkEnd, SortedPaths } from "./links.js";
+import { isRootOnlyTree, judgeMention, literalPath, placeOf } from "./paths.js";
+import { type Finding, finding, type JudgeContext, worst } from "./types.js";
+
+export interface ManifestVerdict {
+  tier: TierNumber;
+  reasons: string[];
+}
+
+const MAX_REASONS = 50;
+/** Changes judged again as seen through links, at most (a link to a big tree, many links to one). */
+const THROUGH_LINK_BUDGET = 20_000;
+const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK, ENTRY_KIND_SPECIAL: SPECIAL } = EntryKind;
+const KNOWN_KINDS = new Set<EntryKind>([ABSENT, FILE, DIR, SYMLINK, SPECIAL]);
+
+function pathProblem(p: string): string | undefined {
+  if (!p.startsWith("/")) return "is not absolute";
+  if (p.length > 4096 || p.includes("\0")) return "is too long or has a NUL byte";
+  if (p !== "/" && (p.endsWith("/") || p.slice(1).split("/").some((s) => s === "" || s === "." || s === ".."))) return "is not normalised";
+  return undefined;
+}
+
+/** Control characters shown, not sent: a reason goes to logs and callers. */
+function printable(text: string): string {
+  const shown = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
+}
+
+function judgeDelete(at: string, before: EntryState, ctx: JudgeContext): Finding {
+  const tree = before.kind === DIR;
+  let f = judgePathEffect(at, tree ? "delete-tree" : "delete", ctx);
+  if (laterKind(at)?.kind === "unit") {
+    if (tree && /\.(wants|requires|upholds)$/.test(at)) f = worst(f, finding(4, `disables every unit ${posix.basename(at)} lists`));
+    f = worst(f, judgeUnitLink(at, before, EntryState.create({ kind: ABSENT }), ctx) ?? finding(0, ""));
+  }
+  return f;
+}
+
+/** A new link: where it leads must not be a secret, scratch space under root's trees, or elsewhere for a runs-later directory. */
+function judgeLink(at: string, real: string, after: EntryState, view: DiffView): Finding {
+  const lexical = posix.resolve(posix.dirname(real), after.target);
+  let f = judgeMention(literalPath(lexical), view.ctx);
+  const end = linkEnd(real, after.target, view.index) ?? lexical;
+  if (placeOf(end) === "scratch" && placeOf(at) !== "scratch" && (isRootOnlyTree(at) || placeOf(at) === "system")) {
+    f = worst(f, finding(4, `makes ${at} lead into scratch space anyone can write (${end})`));
+  }
+  const inside = laterKind(at) ? undefined : laterKindInside(at);
+  return inside ? worst(f, judgeDirectoryLink(at, real, after, inside, view)) : f;
+}
+
+/** One change, judged as if at `at` (its own path, or where a link shows it); its content is read at its own path. */
+function judgeChange(change: Change, at: string, view: DiffView): Finding {
+  const problem = pathProblem(change.path) ?? pathProblem(at);
+  if (problem) return finding(4, `the path ${problem}`);
+  const before = change.before ?? EntryState.create({ kind: ABSENT });
+  const after = change.after;
+  if (!after || !KNOWN_KINDS.has(after.kind) || !KNOWN_KINDS.has(before.kind)) return finding(4, "a state of unknown kind");
+  if (after.kind === SPECIAL) return finding(4, "creates a device node, fifo or socket");
+  if (after.kind === ABSENT) return judgeDelete(at, before, view.ctx);
+  let f = judgePathEffect(at, "write", view.ctx);
+  if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));
+  const later = laterKind(at);
+  f = worst(f, judgeGrants(at, before, after, later));
+  if (later && (after.kind === FILE || after.kind === SYMLINK)) f = worst(f, judgeLaterEntry(at, change.path, before, after, later, view));
+  if (after.kind === SYMLINK) f = worst(f, judgeLink(at, change.path, after, view));
+  return f;
+}
+
+/** Everything this run put where a new link leads, judged as seen through the link. */
+function judgeThroughLink(link: Change, view: DiffView, budget: { left: number }): Finding {
+  const end = link.after ? linkEnd(link.path, link.after.target, view.index) : undefined;
+  let f = finding(0, "");
+  if (end === undefined || end === link.path) return f;
+  for (const path of view.sorted.below(end)) {
+    const inner = view.index.get(path);
+    if (!inner) continue;
+    if (--budget.left < 0) return finding(4, "too many changes seen through links to judge them all");
+    const at = `${link.path}${end === "/" ? path : path.slice(end.length)}`;
+    const r = judgeChange(inner, at, view);
+    if (r.tier > f.tier) f = finding(r.tier, `seen through the link as ${at}: ${r.reason}`);
+  }
+  return f;
+}
+
+function verbOf(change: Change): string {
+  if (change.after?.kind === ABSENT) return "delete";
+  return !change.before || change.before.kind === ABSENT ? "create" : "change";
+}
+
+/** Judges every change of a diff; `contents` holds the changed files' bytes the gateway passed, by path. */
+export function judgeManifest(manifest: Manifest, contents: ReadonlyMap<string, Buffer>, ctx: JudgeContext): ManifestVerdict {
+  const index = new Map<string, Change>();
+  for (const change of manifest.changes) {
+    if (index.has(change.path)) return { tier: 4, reasons: [printable(`tier 4: ${change.path}: listed twice, so what would be committed is ambiguous`)] };
+    index.set(change.path, change);
+  }
+  const view: DiffView = { index, sorted: new SortedPaths(index.keys()), contents, ctx, judged: new Map() };
+  const budget = { left: THROUGH_LINK_BUDGET };
+  let tier: TierNumber = 0;
+  const reasons: string[] = [];
+  let unsaid = 0;
+  for (const change of manifest.changes) {
+    let f = judgeChange(change, change.path, view);
+    if (change.after?.kind === SYMLINK && f.tier < 4) f = worst(f, judgeThroughLink(change, view, budget));
+    if (f.tier === 0 || f.tier < tier) continue;
+    tier = f.tier;
+    if (reasons.length < MAX_REASONS) reasons.push(printable(`tier ${f.tier}: ${verbOf(change)} ${change.path}: ${f.reason}`));
+    else unsaid++;
+  }
+  if (unsaid > 0) reasons.push(`… and ${unsaid} more changes that set or raised the tier`);
+  return { tier, reasons };
+}

@@ -1,0 +1,139 @@
+// Readers of system configuration that makes root act later, for the
+// manifest judge: APT hooks (apt.conf), package sources, systemd-tmpfiles
+// (files created, written, linked or removed at every boot), kernel settings
+// that name programs (sysctl core_pattern, modprobe, poweroff_cmd) and
+// binfmt_misc interpreters. A line that acts on a path is judged like the
+// same change in a diff (ContentJudge.later); a program it names must live
+// where only root can change it.
+import { rootOwnedPlace, runsLater } from "./runs-later.js";
+import type { Format } from "./runs-later.js";
+import { comment, joined, lines, mark, variable } from "./runs-later-content.js";
+import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
+import type { Mode } from "./writers.js";
+
+/** apt.conf values by their full key (`DPkg::Post-Invoke { "cmd"; };`, `APT::Update::Pre-Invoke:: "cmd";`). */
+export function aptValues(text: string): [string, string][] | null {
+  const clean = text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/(^|\s)\/\/.*$/gm, "$1");
+  const tokens = clean.match(/"[^"]*"|[{};]|#[^\n]*|[^\s{};"]+/g) ?? [];
+  const out: [string, string][] = [];
+  const stack: string[] = [];
+  let key: string | null = null;
+  const full = (k: string | null) => [...stack, k ?? ""].join("::").replace(/:{2,}/g, "::").replace(/^::|::$/g, "");
+  for (const t of tokens) {
+    if (t.startsWith("#")) {
+      const inc = /^#include\s+"?([^"\s]+)/.exec(t);
+      if (inc) out.push(["#include", inc[1] as string]);
+      continue;
+    }
+    if (t === "{") { stack.push(key ?? ""); key = null; }
+    else if (t === "}") { if (stack.pop() === undefined) return null; key = null; }
+    else if (t === ";") key = null;
+    else if (t.startsWith('"')) { out.push([full(key), t.slice(1, -1)]); key = null; }
+    else if (key === null) key = t;
+    else { out.push([full(key), t]); key = null; }
+  }
+  return stack.length === 0 ? out : null;
+}
+
+function apt(text: string, j: ContentJudge): Mark[] {
+  const values = aptValues(text);
+  if (values === null) return [mark(4, "APT configuration the judge cannot parse: cannot judge what runs later")];
+  const out: Mark[] = [];
+  for (const [key, value] of values) {
+    if (key === "#include" || /^dir(::(bin|etc)(::.*)?)?$/i.test(key)) {
+      if (value.startsWith("/") && !rootOwnedPlace(value)) out.push(mark(4, `${key} ${value}: not a place only root can change`));
+    } else if (/invoke|install-pkgs|auto-?detect|command$|::path$/i.test(key)) {
+      if (/::path$/i.test(key)) out.push(...variable("PATH", value, j, key));
+      else out.push(j.code(value, key));
+    }
+  }
+  return out;
+}
+
+/** A package source whose packages are not verified: what it installs later runs as root. */
+function aptSources(text: string): Mark[] {
+  const insecure = /\b(trusted|allow-insecure|allow-weak|allow-downgrade-to-insecure)\s*=\s*yes\b|^\s*(Trusted|Allow-Insecure|Allow-Weak|Allow-Downgrade-To-Insecure)\s*:\s*yes\b/im;
+  return insecure.test(text) ? [mark(4, "a package source APT does not verify: what it installs runs as root")] : [];
+}
+
+const TMPFILES_LINE = /^\s*(\S+)\s+(\S+)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+\S+)?(?:\s+\S+)?(?:\s+(.*))?$/;
+
+/** What a tmpfiles.d type letter does to its path (null: nothing; "special": a device node or fifo). */
+function tmpfilesMode(letter: string): Mode | "special" | "attrs" | null {
+  if ("xX".includes(letter)) return null;
+  if ("cbp".includes(letter)) return "special";
+  if (letter === "r") return "delete";
+  if ("RDe".includes(letter)) return "tree";
+  if (letter === "z") return "perm";
+  if (letter === "Z") return "perm-tree";
+  if ("tTaAhH".includes(letter)) return "attrs";
+  return "fFwdvqQLC".includes(letter) ? "write" : null;
+}
+
+function tmpfilesLine(line: string, j: ContentJudge): Mark[] {
+  const [, type = "", path = "", modeField = "-", user = "-", argument = ""] = TMPFILES_LINE.exec(line) ?? [];
+  const letter = type.replace(/[!+\-=~^$?]/g, "");
+  if (letter.length !== 1 || !/^[%/]/.test(path)) return [mark(2, `a tmpfiles line the judge does not read: ${line.trim().slice(0, 80)}`)];
+  const op = tmpfilesMode(letter);
+  if (op === null) return [];
+  if (op === "special") return [mark(4, `creates device node or fifo ${path} at every boot`)];
+  // These make a file or link at `path` (the rest make directories or act on what is there).
+  const file = "fFwCL".includes(letter);
+  const out = j.later(op === "attrs" ? "perm" : op, path, file);
+  // `w /proc/sys/kernel/core_pattern - - - - |/tmp/x` is a kernel setting like sysctl.d's.
+  if (op === "write" && path.startsWith("/proc/sys/")) out.push(...sysctl(`${path.slice(10).replace(/\//g, ".")} = ${argument}`, j));
+  if (op === "attrs") out.push(mark(/capability/.test(argument) ? 4 : 3, `sets ACLs, attributes or xattrs on ${path} at every boot`));
+  const bits = /^[~:]*[0-7]{3,4}$/.test(modeField) ? parseInt(modeField.replace(/[~:]/g, ""), 8) : 0;
+  if (file && bits & 0o6000) out.push(mark(4, `gives ${path} set-id mode ${modeField} at every boot`));
+  const r = ["-", "root", "0", ""].includes(user) ? null : (runsLater(path) ?? runsLater(`${path}/x`));
+  if (r?.asRoot) out.push(mark(4, `hands ${path}, which root runs later (${r.what}), to ${user} at every boot`));
+  return out;
+}
+
+function tmpfiles(text: string, j: ContentJudge): Mark[] {
+  return lines(text).filter((l) => !comment(l)).flatMap((l) => tmpfilesLine(l, j));
+}
+
+/** The program a command line names: it must live where only root can change it; the line is judged as code. */
+function program(command: string, key: string, j: ContentJudge): Mark[] {
+  const exe = command.trim().split(/\s+/)[0] ?? "";
+  if (!rootOwnedPlace(exe)) return [mark(4, `${key} names ${exe || "no program"}, not in a place only root can change`)];
+  return [j.code(command, key)];
+}
+
+function sysctl(text: string, j: ContentJudge): Mark[] {
+  const out: Mark[] = [];
+  for (const raw of lines(text)) {
+    const line = raw.replace(/^\s*-/, "");
+    if (/^\s*([#;]|$)/.test(line) || !line.includes("=")) continue;
+    const key = line.slice(0, line.indexOf("=")).trim().replace(/\//g, ".");
+    const value = line.slice(line.indexOf("=") + 1).trim();
+    if (key === "kernel.core_pattern" && value.startsWith("|")) out.push(...program(value.slice(1), key, j));
+    else if (key === "kernel.poweroff_cmd") out.push(...program(value, key, j));
+    else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && !rootOwnedPlace(value)) out.push(mark(4, `${key} names ${value}, not in a place only root can change`));
+  }
+  return out;
+}
+
+/** `:name:type:offset:magic:mask:interpreter:flags` — the kernel runs the interpreter for every matching file. */
+function binfmt(text: string): Mark[] {
+  const out: Mark[] = [];
+  for (const line of joined(text)) {
+    if (/^\s*([#;]|$)/.test(line)) continue;
+    const t = line.trim();
+    const fields = t.split(t[0] as string);
+    const interp = fields[6] ?? "";
+    if (fields.length < 8) out.push(mark(2, `a binfmt line the judge does not read: ${t.slice(0, 80)}`));
+    else if (!rootOwnedPlace(interp)) out.push(mark(4, `registers ${interp || "no interpreter"}, not in a place only root can change`));
+  }
+  return out;
+}
+
+/** The readers of the system configuration formats of runs-later.ts. */
+export const CONFIG_READERS = {
+  apt,
+  "apt-sources": aptSources,
+  tmpfiles,
+  sysctl,
+  binfmt,
+} satisfies Partial<Record<Format, Reader>>;

@@ -1,0 +1,316 @@
+// The classifier's judge of a transactional run's diff (tiers 1-2, ARCHITECTURE
+// "Envelopes"). Each change of the Manifest is judged by the same path rules
+// that judge a literal write, delete or chmod of that path (effects.ts
+// judgeTarget over paths.ts); on top of them, what only a diff shows: set-id
+// bits, file capabilities and other xattrs, device nodes, a place that runs
+// later made writable by a user, and files whose content runs later, judged
+// by their content as the commands they will run (runs-later*.ts).
+// Trusts: nothing in the manifest but its facts; a content is used only when
+// its sha256 is the manifest's. Refuses (tier 4): what it cannot place or
+// read where the content matters. Pure: no file system, no clock.
+import { createHash } from "node:crypto";
+import { posix } from "node:path";
+import { type Change, EntryKind, type EntryState, type Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import type { HostId } from "../../shared/config.js";
+import type { TierNumber } from "../../shared/tier.js";
+import type { PartVerdict, Verdict } from "../verdict.js";
+import { judgeTarget } from "./effects.js";
+import { catastrophicTree, inside, resolvePlace } from "./paths.js";
+import type { Place } from "./paths.js";
+import type { Veto } from "./policy.js";
+import { CONFIG_READERS } from "./manifest-effects-configs.js";
+import { CONTENT_READERS } from "./runs-later-content.js";
+import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
+import { contentFormat, rootOwnedPlace, runsLater } from "./runs-later.js";
+import type { Format, RunsLater } from "./runs-later.js";
+import type { Context, Word } from "./types.js";
+import { scanCode } from "./veto.js";
+import type { Mode } from "./writers.js";
+
+/** What the judge needs from the loaded engine. */
+export interface ManifestEngine {
+  /** The engine's verdict on shell code root runs later: the sudo policy, this host, cwd "/". */
+  judgeCode(code: string, host: HostId): Verdict;
+  /** The loaded policies' danger vetoes. */
+  readonly vetoes: readonly Veto[];
+  /** The context a literal write, delete or chmod by the command is judged in (the sudo policy, its cwd). */
+  pathContext(host: HostId, cwd: string): Context;
+}
+
+export interface ManifestContext {
+  host: HostId;
+  runAs: string;
+  /** The command's resolved working directory ("" when not known). */
+  cwd: string;
+}
+
+export interface ManifestJudgement {
+  tier: TierNumber;
+  /** One line per change that set or raised the tier, worst first. */
+  reasons: string[];
+}
+
+export const MAX_REASONS = 50;
+/** This many entries deleted directly in a system tree or home read as `rm -r DIR/*`. */
+export const MASS_DELETE = 10;
+
+const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK, ENTRY_KIND_SPECIAL: SPECIAL } = EntryKind;
+const LABEL: Record<Mode, string> = { write: "write", delete: "rm", tree: "rm -r", perm: "chmod/chown", "perm-tree": "chmod/chown -R" };
+
+interface Env {
+  pathCtx: Context;
+  changes: ReadonlyMap<string, Change>;
+  contents: ReadonlyMap<string, Buffer>;
+  content: ContentJudge;
+}
+
+const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
+const wordOf = (path: string): Word => ({ text: path, dynamic: false, glob: false, confusable: false });
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
+const maxTier = (marks: readonly Mark[]): TierNumber => marks.reduce<TierNumber>((t, m) => (m.tier > t ? m.tier : t), 0);
+
+export function judgeManifest(engine: ManifestEngine, manifest: Manifest, contents: ReadonlyMap<string, Buffer>, ctx: ManifestContext): ManifestJudgement {
+  const changes = new Map<string, Change>();
+  for (const c of manifest.changes) if (!changes.has(c.path)) changes.set(c.path, c);
+  const pathCtx = manifestPathContext(engine.pathContext(ctx.host, ctx.cwd));
+  const env: Env = { pathCtx, changes, contents, content: contentJudge(engine, ctx.host, pathCtx) };
+  const lines: Mark[] = [];
+  const seen = new Set<string>();
+  for (const c of manifest.changes) {
+    const marks = seen.has(c.path) ? [mark(4, `${clip(c.path, 200)}: listed twice in the manifest — which state commits is not clear`)] : judgeChange(c, env);
+    seen.add(c.path);
+    lines.push(mark(maxTier(marks), compose(marks)));
+  }
+  lines.push(...massDeletes(manifest.changes, env.pathCtx));
+  const tier = maxTier(lines);
+  const shown = lines.filter((l) => l.tier > 0).sort((a, b) => b.tier - a.tier);
+  const reasons = shown.slice(0, MAX_REASONS).map((l) => l.text);
+  if (shown.length > MAX_REASONS) reasons.push(`… ${shown.length - MAX_REASONS} more`);
+  return { tier, reasons };
+}
+
+/**
+ * The literal-write context, except that a working directory which is itself
+ * a system tree or a home (`cd /etc`) is no workspace: a diff is never tier 1
+ * for rewriting /etc because the command ran there.
+ */
+function manifestPathContext(ctx: Context): Context {
+  const workspace = ctx.workspace.filter((root) => !catastrophicTree(resolvePlace(wordOf(root), ctx), true));
+  return { ...ctx, workspace };
+}
+
+/** The path mark, then whatever raised it (worst first, at most three). */
+function compose(marks: readonly Mark[]): string {
+  const [first, ...rest] = marks;
+  const extra = rest.filter((m) => m.tier > 0).sort((a, b) => b.tier - a.tier).slice(0, 3);
+  return clip([first?.text ?? "", ...extra.map((m) => m.text)].join("; "), 600);
+}
+
+function kindOf(s: EntryState | undefined): EntryKind | null {
+  const k = s?.kind;
+  return k === ABSENT || k === FILE || k === DIR || k === SYMLINK || k === SPECIAL ? k : null;
+}
+
+/** Absolute, no empty, "." or ".." segment, no trailing slash, no NUL: the only form the executor commits. */
+export function canonicalPath(path: string): boolean {
+  if (!path.startsWith("/") || path.length > 4096 || path.includes("\0")) return false;
+  return path === "/" || (!path.endsWith("/") && !/\/\/|\/\.\.?(\/|$)/.test(path));
+}
+
+/** Device and kernel file systems: a diff never legitimately changes them (/dev/shm is scratch). */
+function kernelPlace(path: string): boolean {
+  return inside(path, "/proc") || inside(path, "/sys") || (inside(path, "/dev") && !/^\/dev\/shm\/./.test(path));
+}
+
+function contentChanged(b: EntryState, a: EntryState): boolean {
+  return b.size !== a.size || !Buffer.from(b.sha256).equals(Buffer.from(a.sha256));
+}
+
+/** Which literal operation this change is: rm, rm -r, a write, or chmod/chown. */
+function operation(c: Change, bk: EntryKind | null, ak: EntryKind): Mode {
+  const b = c.before as EntryState;
+  const a = c.after as EntryState;
+  if (ak === ABSENT) return bk === FILE || bk === SYMLINK || bk === SPECIAL || bk === ABSENT ? "delete" : "tree";
+  if (bk !== ak) return "write";
+  if (ak === FILE && contentChanged(b, a)) return "write";
+  if (ak === SYMLINK && b.target !== a.target) return "write";
+  const xattrs = b.xattrs.length !== a.xattrs.length || b.xattrs.some((x, i) => a.xattrs[i] !== x);
+  if (b.mode !== a.mode || b.uid !== a.uid || b.gid !== a.gid || xattrs) return "perm";
+  // Nothing recorded differs (a touch): the executor still commits it.
+  return "write";
+}
+
+function pathMark(op: Mode, path: string, ctx: Context): Mark {
+  const e = judgeTarget({ word: wordOf(path), mode: op }, ctx);
+  const prefix = `${op} ${path}`;
+  return mark(e.tier, `${LABEL[op]} ${path}${e.reason.startsWith(prefix) ? e.reason.slice(prefix.length) : `: ${e.reason}`}`);
+}
+
+function judgeChange(c: Change, env: Env): Mark[] {
+  const path = c.path;
+  if (!canonicalPath(path)) return [mark(4, `${JSON.stringify(clip(path, 200))}: not a canonical absolute path — never committed`)];
+  const bk = kindOf(c.before);
+  const ak = kindOf(c.after);
+  if (ak === null) return [mark(4, `${path}: an after state the judge does not recognise — never committed`)];
+  if (ak === SPECIAL) return [mark(4, `create ${path}: a device node, fifo or socket — never committed`)];
+  if (kernelPlace(path)) return [mark(4, `${path}: a device or kernel file system — never committed`)];
+  const marks = [pathMark(operation(c, bk, ak), path, env.pathCtx)];
+  if (bk === null) marks.push(mark(2, "its state before the run is not recognised"));
+  if (ak === ABSENT) return marks;
+  const before = bk === null || bk === ABSENT ? undefined : c.before;
+  const after = c.after as EntryState;
+  marks.push(...setId(before, after), ...xattrs(before, after), ...newWriters(path, before, after, env), ...laterRuns(path, before, after, env));
+  return marks;
+}
+
+/** A new setuid/setgid bit on a regular file, or a set-id program whose content or owner changed. */
+function setId(before: EntryState | undefined, after: EntryState): Mark[] {
+  const bits = after.mode & 0o6000;
+  if (kindOf(after) !== FILE || bits === 0) return [];
+  const name = bits & 0o4000 ? "setuid" : "setgid";
+  const prev = before && kindOf(before) === FILE ? before : undefined;
+  if (bits & ~(prev?.mode ?? 0)) return [mark(4, `a new ${name} bit (mode ${after.mode.toString(8)}, owner ${after.uid}): a program that runs with its owner's rights`)];
+  if (prev && (contentChanged(prev, after) || prev.uid !== after.uid || prev.gid !== after.gid)) return [mark(4, `changes the content or owner of a ${name} program`)];
+  return [];
+}
+
+/** File capabilities are privilege; ACLs, trusted.* and security.* labels change who may do what. */
+function xattrs(before: EntryState | undefined, after: EntryState): Mark[] {
+  const had = new Set(before?.xattrs ?? []);
+  const added = after.xattrs.filter((x) => !had.has(x));
+  if (added.includes("security.capability")) return [mark(4, "adds file capabilities (security.capability): privilege without a setuid bit")];
+  return added.length > 0 ? [mark(3, `adds extended attributes ${clip(added.join(", "), 200)}`)] : [];
+}
+
+/** Who besides root may change this entry: a non-root owner (it can chmod), a non-root group with g+w, everyone with o+w. */
+function writers(s: EntryState | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!s || kindOf(s) === ABSENT || kindOf(s) === SYMLINK) return out;
+  if (s.uid !== 0) out.add(`uid ${s.uid}`);
+  if (s.mode & 0o020 && s.gid !== 0) out.add(`gid ${s.gid}`);
+  if (s.mode & 0o002) out.add("everyone");
+  return out;
+}
+
+/** A file or directory whose content root runs later, or a top-level system tree, newly writable by someone else. */
+function newWriters(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
+  const had = writers(before);
+  const who = [...writers(after)].filter((w) => !had.has(w));
+  if (who.length === 0) return [];
+  const dir = kindOf(after) === DIR;
+  const r = dir ? runsLater(`${path === "/" ? "" : path}/x`) : runsLater(path);
+  if (r?.asRoot) return [mark(4, `lets ${who.join(", ")} change what root runs later (${r.what})`)];
+  if (dir && !inside(path, "/home") && catastrophicTree(resolvePlace(wordOf(path), env.pathCtx), false)) {
+    return [mark(4, `lets ${who.join(", ")} change a top-level system tree`)];
+  }
+  return [];
+}
+
+function needsContent(before: EntryState | undefined, after: EntryState): boolean {
+  if (!before || kindOf(before) !== FILE) return true;
+  return contentChanged(before, after) || (after.mode & ~before.mode & 0o111) !== 0;
+}
+
+/** A file whose content runs later: judged by that content (max with its path), a link by what it points at. */
+function laterRuns(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
+  const kind = kindOf(after);
+  if (kind === DIR) return [];
+  const r = runsLater(path);
+  if (!r) return [];
+  if (r.format === "refuse") return [mark(4, `${r.what}: any change here is refused`)];
+  if (kind === SYMLINK) return [mark(3, `a link in a place that runs later (${r.what})`), ...linkTarget(path, after.target, r, env)];
+  const format = contentFormat(r, path, after.mode);
+  if (format === null) return [];
+  const floor = mark(3, `a file whose content runs later (${r.what})`);
+  return needsContent(before, after) ? [floor, ...readContent(path, after, format, env)] : [floor];
+}
+
+/** The content given for `path`, checked against the manifest's sha256 and read in `format`. */
+function readContent(path: string, after: EntryState, format: Format, env: Env): Mark[] {
+  const buf = env.contents.get(path);
+  if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256))) {
+    return [mark(4, "content not given: cannot judge what runs later")];
+  }
+  const text = textOf(buf);
+  if (text === null) return [mark(4, "content is not UTF-8 text: cannot judge what runs later")];
+  if (format === "refuse") return [mark(4, "any change here is refused")];
+  const found = READERS[format](text, env.content);
+  // A last net under the parsers of data formats: the danger vetoes over the whole text.
+  const hit = format === "script" || format === "program" || format === "rc" ? null : env.content.veto(text, "content");
+  return hit ? [...found, hit] : found;
+}
+
+const READERS: Record<Exclude<Format, "refuse">, Reader> = { ...CONTENT_READERS, ...CONFIG_READERS };
+
+function textOf(buf: Buffer): string | null {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(buf);
+    return text.includes("\0") ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/** A link where something runs later runs its target: a file of this run is read as that content; anything else must be root's. */
+function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[] {
+  if (!target) return [mark(4, "a link without a target")];
+  const resolved = posix.normalize(target.startsWith("/") ? target : posix.join(posix.dirname(path), target));
+  if (resolved === "/dev/null") return [];
+  const changed = env.changes.get(resolved);
+  const after = changed?.after;
+  if (after && kindOf(after) === FILE) {
+    const format = contentFormat(r, path, after.mode);
+    if (format === null) return [];
+    return readContent(resolved, after, format, env).map((m) => ({ ...m, text: `its target ${resolved}: ${m.text}` }));
+  }
+  if (!rootOwnedPlace(resolved)) return [mark(4, `links to ${clip(resolved, 200)}, not a place only root can change: what runs later is not judged`)];
+  return [];
+}
+
+/** Many entries deleted directly in a system tree or home: `rm -rf /root/*` leaves /root but is as bad as deleting it. */
+function massDeletes(changes: readonly Change[], ctx: Context): Mark[] {
+  const counts = new Map<string, number>();
+  for (const c of changes) {
+    if (kindOf(c.after) !== ABSENT || kindOf(c.before) === ABSENT || !canonicalPath(c.path) || c.path === "/") continue;
+    const dir = posix.dirname(c.path);
+    counts.set(dir, (counts.get(dir) ?? 0) + 1);
+  }
+  const out: Mark[] = [];
+  for (const [dir, n] of counts) {
+    const place: Place = resolvePlace(wordOf(dir), ctx);
+    if (n >= MASS_DELETE && catastrophicTree(place, false)) out.push(mark(4, `rm -r ${dir === "/" ? "" : dir}/*: deletes ${n} entries directly in ${dir}, a system tree or home`));
+  }
+  return out;
+}
+
+/** Parts whose code is only known when they run (`curl … | sh`, `eval "$x"`, `$cmd`): a guess is no judgement of what runs unattended later. */
+function runTimeCode(p: PartVerdict): boolean {
+  return p.rule === "dynamic-command" || (p.rule.startsWith("interpreter:") && /piped into|computed at run time/.test(p.reason));
+}
+
+function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context): ContentJudge {
+  const shown = (p: PartVerdict | undefined) => (p ? ` — \`${clip(p.text.replace(/\s+/g, " "), 80)}\`` : "");
+  return {
+    code(text, label) {
+      if (text.trim() === "") return mark(0, `${label}: empty`);
+      const v = engine.judgeCode(text, host);
+      const later = v.tier < 4 ? v.parts.find(runTimeCode) : undefined;
+      if (later) return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
+      const part = v.parts.find((p) => p.tier === v.tier && p.rule === v.rule) ?? v.parts.find((p) => p.tier === v.tier);
+      return mark(v.tier, `${label}: tier ${v.tier} (rule ${v.rule}: ${v.reason}${shown(part)})`);
+    },
+    veto(text, label) {
+      const hit = scanCode(engine.vetoes, text);
+      return hit ? mark(4, `${label}: danger veto ${hit.id}: ${hit.rationale}`) : null;
+    },
+    later(mode, path, file) {
+      // Specifiers (%h, %t …) are known only then; globs are judged by their fixed prefix.
+      const word: Word = { text: path, dynamic: path.includes("%"), glob: /[*?[]/.test(path), confusable: false };
+      const e = judgeTarget({ word, mode }, pathCtx);
+      const out = [mark(e.tier, `later: ${e.reason}`)];
+      const r = word.dynamic ? null : runsLater(path);
+      if (r && file && mode === "write") out.push(mark(4, `later writes ${path}, whose content runs later (${r.what}), with content not judged here`));
+      return out;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// Files whose content runs later: which paths they are, in what format their
+// content is read, and whether what they run runs as root. The manifest judge
+// (manifest-effects.ts) judges such a file by its content as the commands it
+// will run; this module only names them. Pure string work, like paths.ts.
+import picomatch from "picomatch";
+import { inside, scratch, systemPath } from "./paths.js";
+
+/** How the content of a runs-later file is read (runs-later-content.ts). */
+export type Format =
+  | "refuse" // any change is tier 4: content does not matter
+  | "script" // run as a program: shebang, shell text judged as code
+  | "program" // an executable on root's PATH: like script, only when executable
+  | "rc" // sourced by a shell: whole text as code, alias bodies as code
+  | "environment" // NAME=VALUE read into every session
+  | "cron" // /etc/crontab format: 5 time fields, a user, a command
+  | "user-crontab" // crontab(5): 5 time fields, a command
+  | "anacrontab"
+  | "systemd" // unit, timer, drop-in: Exec*= values; executables there are scripts
+  | "apt" // apt.conf: *::Pre-Invoke / Post-Invoke / Pre-Install-Pkgs values
+  | "logrotate" // prerotate … endscript scripts
+  | "udev" // RUN+= / PROGRAM= / IMPORT{program}= values
+  | "modprobe" // install / remove commands
+  | "authorized-keys" // command= and environment= options
+  | "ld-so-conf" // library directories every program searches
+  | "tmpfiles" // files systemd-tmpfiles creates, writes, links or removes at every boot
+  | "sysctl" // programs the kernel runs (core_pattern |…, modprobe, poweroff_cmd)
+  | "binfmt" // interpreters the kernel runs for matching files
+  | "apt-sources"; // package sources: what root installs later
+
+export interface RunsLater {
+  format: Format;
+  /** What the file is, for the verdict's reason. */
+  what: string;
+  /** What it runs runs as root (not as the owner of a home, a repository or a user crontab). */
+  asRoot: boolean;
+}
+
+interface Entry {
+  globs: string[];
+  format: Format;
+  what: string;
+  /** "user": runs as whoever owns it (a home, a repository, a user crontab) — as root under /root. */
+  runsAs: "root" | "user";
+  ignore?: string[];
+}
+
+/** Directories on root's PATH: a program added or replaced here is what root runs by that name. */
+export const ROOT_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+
+// First match wins: the specific entries come before the wide ones.
+const TABLE: Entry[] = [
+  { format: "refuse", runsAs: "root", what: "the dynamic loader's preload list: code every program loads", globs: ["/etc/ld.so.preload"] },
+  { format: "refuse", runsAs: "root", what: "sudo's (or doas') rules and plugins", globs: ["/etc/sudoers", "/etc/sudoers.d/**", "/etc/sudo.conf", "/etc/doas.conf"] },
+  { format: "refuse", runsAs: "root", what: "PAM's configuration (pam_exec runs programs at every login)", globs: ["/etc/pam.d/**"] },
+  { format: "refuse", runsAs: "root", what: "polkit rules: who may act as root", globs: ["/etc/polkit-1/rules.d/**", "/usr/share/polkit-1/rules.d/**", "/etc/polkit-1/localauthority/**", "/var/lib/polkit-1/localauthority/**"] },
+  { format: "refuse", runsAs: "root", what: "the agent's hook settings", globs: ["**/.claude/settings*.json"] },
+  { format: "refuse", runsAs: "root", what: "root's authorized SSH keys: a login as root", globs: ["/root/.ssh/authorized_keys", "/root/.ssh/authorized_keys2"] },
+  { format: "cron", runsAs: "root", what: "a system crontab", globs: ["/etc/crontab", "/etc/cron.d/*"] },
+  { format: "anacrontab", runsAs: "root", what: "anacron's table", globs: ["/etc/anacrontab"] },
+  {
+    format: "script",
+    runsAs: "root",
+    what: "a script run by cron, at boot, at login or on a network or kernel event",
+    globs: [
+      "/etc/cron.hourly/*", "/etc/cron.daily/*", "/etc/cron.weekly/*", "/etc/cron.monthly/*", "/etc/cron.yearly/*",
+      "/etc/rc.local", "/etc/init.d/*", "/etc/rc[0-6S].d/*", "/etc/update-motd.d/*", "/etc/NetworkManager/dispatcher.d/**",
+      "/etc/network/if-*.d/*", "/etc/ppp/ip-*.d/*", "/etc/kernel/*.d/**", "/etc/dhcp/dhclient-*-hooks.d/*", "/var/spool/cron/atjobs/*", "/etc/ssh/sshrc",
+    ],
+  },
+  { format: "script", runsAs: "user", what: "a script run at every SSH login", globs: ["**/.ssh/rc"] },
+  { format: "user-crontab", runsAs: "user", what: "a user's crontab", globs: ["/var/spool/cron/**"] },
+  { format: "script", runsAs: "user", what: "a git hook", globs: ["**/.git/hooks/**"] },
+  {
+    format: "systemd",
+    runsAs: "root",
+    what: "systemd configuration (units, timers, drop-ins, generators)",
+    globs: ["**/systemd/**"],
+    // systemd's own state, not configuration: what it records, not what it runs.
+    ignore: ["/var/lib/systemd/**", "/run/systemd/!(system|user|transient|generator|generator.early|generator.late)/**", "/run/systemd/!(system|user|transient|generator|generator.early|generator.late)"],
+  },
+  {
+    format: "rc",
+    runsAs: "root",
+    what: "a shell start-up file of every login",
+    globs: ["/etc/profile", "/etc/profile.d/**", "/etc/bash.bashrc", "/etc/bash.bash_logout", "/etc/zsh*", "/etc/zsh/**", "/etc/bash_completion", "/etc/bash_completion.d/**", "/etc/default/*"],
+  },
+  {
+    format: "rc",
+    runsAs: "user",
+    what: "a shell start-up file",
+    globs: ["**/.bashrc", "**/.profile", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.zlogin", "**/.zlogout", "**/.bash_aliases"],
+  },
+  { format: "environment", runsAs: "root", what: "the environment of every session", globs: ["/etc/environment", "/etc/environment.d/*"] },
+  { format: "environment", runsAs: "user", what: "a user's session environment", globs: ["**/.pam_environment", "**/.config/environment.d/*"] },
+  { format: "apt", runsAs: "root", what: "APT's configuration (its hooks run as root)", globs: ["/etc/apt/apt.conf", "/etc/apt/apt.conf.d/*"] },
+  { format: "logrotate", runsAs: "root", what: "logrotate's configuration (its scripts run as root)", globs: ["/etc/logrotate.conf", "/etc/logrotate.d/*"] },
+  { format: "udev", runsAs: "root", what: "udev rules (RUN and PROGRAM run as root)", globs: ["/etc/udev/rules.d/*", "/run/udev/rules.d/*", "/usr/lib/udev/rules.d/*", "/lib/udev/rules.d/*"] },
+  { format: "modprobe", runsAs: "root", what: "modprobe configuration (install and remove run commands)", globs: ["/etc/modprobe.d/*", "/run/modprobe.d/*", "/usr/lib/modprobe.d/*", "/lib/modprobe.d/*", "/etc/modprobe.conf"] },
+  { format: "authorized-keys", runsAs: "user", what: "authorized SSH keys (command= runs at login)", globs: ["**/.ssh/authorized_keys", "**/.ssh/authorized_keys2"] },
+  { format: "ld-so-conf", runsAs: "root", what: "the dynamic loader's library path", globs: ["/etc/ld.so.conf", "/etc/ld.so.conf.d/*"] },
+  { format: "tmpfiles", runsAs: "root", what: "systemd-tmpfiles configuration (files made at every boot)", globs: ["/etc/tmpfiles.d/*", "/run/tmpfiles.d/*", "/usr/lib/tmpfiles.d/*", "/lib/tmpfiles.d/*"] },
+  { format: "sysctl", runsAs: "root", what: "kernel settings (core_pattern and modprobe name programs)", globs: ["/etc/sysctl.conf", "/etc/sysctl.d/*", "/run/sysctl.d/*", "/usr/lib/sysctl.d/*", "/lib/sysctl.d/*"] },
+  { format: "binfmt", runsAs: "root", what: "binfmt_misc interpreters", globs: ["/etc/binfmt.d/*", "/run/binfmt.d/*", "/usr/lib/binfmt.d/*", "/lib/binfmt.d/*"] },
+  { format: "apt-sources", runsAs: "root", what: "APT package sources (what root installs later)", globs: ["/etc/apt/sources.list", "/etc/apt/sources.list.d/*"] },
+  { format: "program", runsAs: "root", what: "a program on root's PATH", globs: ROOT_PATH.map((d) => `${d}/*`) },
+];
+
+const COMPILED = TABLE.map((e) => ({ ...e, test: picomatch(e.globs, { dot: true, ...(e.ignore ? { ignore: e.ignore } : {}) }) }));
+
+/** The runs-later entry for a file or symlink at `path`, or null. */
+export function runsLater(path: string): RunsLater | null {
+  const e = COMPILED.find((c) => c.test(path));
+  if (!e) return null;
+  return { format: e.format, what: e.what, asRoot: e.runsAs === "root" || inside(path, "/root") };
+}
+
+/**
+ * A place only root can change: a system tree, not scratch space or a home.
+ * What root runs or loads later (an interpreter, a library directory, a
+ * symlink's target) must come from such a place.
+ */
+export function rootOwnedPlace(path: string): boolean {
+  if (!path.startsWith("/") || path.includes("$") || /(^|\/)\.\.?(\/|$)/.test(path)) return false;
+  if (scratch(path) || inside(path, "/home") || inside(path, "/tmp") || inside(path, "/var/tmp") || inside(path, "/dev/shm")) return false;
+  return systemPath(path) || inside(path, "/snap");
+}
+
+const PROGRAM_DIRS = picomatch(["**/systemd/*-generators/**", "**/systemd/system-sleep/**", "**/systemd/system-shutdown/**"], { dot: true });
+
+/**
+ * How a regular file's content is read, given its mode (null: it does not
+ * run). An executable under systemd's directories is a program (generators,
+ * sleep and shutdown hooks); a file on root's PATH runs only when executable.
+ */
+export function contentFormat(r: RunsLater, path: string, mode: number): Format | null {
+  const executable = (mode & 0o111) !== 0;
+  if (r.format === "program") return executable ? "program" : null;
+  if (r.format === "systemd" && (executable || PROGRAM_DIRS(path))) return "script";
+  return r.format;
+}
