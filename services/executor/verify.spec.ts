@@ -1,20 +1,26 @@
-// verifyQuorum with generated keys: randomized property tests, 1,000 cases
-// per attack class (fixed seed), 0 accepted; plus positive cases per tier so
-// an over-strict verifier fails too.
+// checkExecute, checkCommit and checkGrant with generated keys: an honest
+// quorum of each shape is accepted (so an over-strict verifier fails too),
+// and every field an attacker can get wrong is refused with its code —
+// randomized property tests, 1,000 cases per attack class (fixed seed),
+// 0 accepted. The quorum shapes (verify.ts):
+//   tier 0     classifier
+//   tier 3     classifier + concurrence (any tier but 4) + breaker lease ≥ 3
+//   package    classifier (tier 2, package_run) + lease ≥ 2 + sandbox trial ok
+//              binding the touched list the undo plan is
+//   commit     classifier (tier 1–2) + lease ≥ final tier + sandbox run report
+//              + classifier and concurrence effect verdicts, all over one
+//              manifest digest; final tier = max(classifier, both verdicts)
+//   grant      breaker or operator over rollbackDigest(undo id, host)
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Attestation, Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import type { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { commandDigest, signDecision, touchedDigest, type CommandBinding } from "../shared/attestation.js";
+import { bindingOf, commandDigest, manifestDigest, rollbackDigest, signDecision, touchedDigest, type CommandBinding } from "../shared/attestation.js";
 import { CodedError } from "../shared/errors.js";
-import { SIGNER_ROLE, SIGNERS, type Signer } from "../shared/keys.js";
+import { SIGNER_ROLES, SIGNERS, type Signer } from "../shared/keys.js";
 import { tierToEnum, type TierNumber } from "../shared/tier.js";
 import { ReplayMemory } from "./replay.js";
-import { verifyQuorum, type PinnedKey } from "./verify.js";
+import { checkCommit, checkExecute, checkGrant, type Bound, type PinnedKey } from "./verify.js";
 
 const SEED = 20240611;
 const RUNS = 1000;
@@ -28,104 +34,102 @@ const pinned = new Map<string, PinnedKey>();
 for (const s of SIGNERS) {
   const real = generateKeyPairSync("ed25519");
   priv[s] = real.privateKey;
-  pinned.set(s, { role: SIGNER_ROLE[s], key: real.publicKey });
+  pinned.set(s, { roles: SIGNER_ROLES[s], key: real.publicKey });
   forged[s] = generateKeyPairSync("ed25519").privateKey;
 }
 
-// ---- replay memory on tmpfs when there is one (fsync per accepted request) ---
-
-let dir: string;
-let replay: ReplayMemory;
-beforeAll(() => {
-  dir = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "agent-sudo-verify-"));
-  replay = new ReplayMemory();
-});
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-// ---- building requests and attestations ----------------------------------------
-
-interface Overrides {
-  role?: Role;
-  requestId?: string;
-  binding?: CommandBinding;
-  digest?: Buffer;
-  tier?: Tier;
-  host?: string;
-  issuedAt?: number;
-  expiresAt?: number;
-  nonce?: Buffer;
-  trialOk?: boolean;
-  touched?: readonly string[];
-}
-
-const ROLE_SIGNER: Record<number, Signer> = {
+/** The key that may sign each role. */
+const SIGNER_OF: Record<number, Signer> = {
   [Role.ROLE_CLASSIFIER]: "classifier",
   [Role.ROLE_CONCURRENCE]: "concurrence",
   [Role.ROLE_SANDBOX]: "sandbox",
   [Role.ROLE_BREAKER]: "breaker",
+  [Role.ROLE_CLASSIFIER_EFFECTS]: "classifier",
+  [Role.ROLE_CONCURRENCE_EFFECTS]: "concurrence",
+  [Role.ROLE_OPERATOR]: "operator",
 };
+const ALL_ROLES = [
+  Role.ROLE_CLASSIFIER,
+  Role.ROLE_CONCURRENCE,
+  Role.ROLE_SANDBOX,
+  Role.ROLE_BREAKER,
+  Role.ROLE_CLASSIFIER_EFFECTS,
+  Role.ROLE_CONCURRENCE_EFFECTS,
+  Role.ROLE_OPERATOR,
+] as const;
 
-/** The decision an honest signer of `signer` would sign for `req`, with overrides. */
-function decisionFor(signer: Signer, req: ExecuteRequest, tier: TierNumber, now: number, o: Overrides = {}): Decision {
-  const binding = o.binding ?? { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs };
-  const issuedAt = o.issuedAt ?? now;
+// ---- requests, members of a quorum, signing --------------------------------------
+
+type Req = Bound & { undoPaths: string[]; envNames: string[] };
+
+/** One attestation of a quorum, as an honest signer would make it. */
+interface Member {
+  signer: Signer;
+  role: Role;
+  tier: Tier;
+  trialOk?: boolean;
+  /** Paths whose touchedDigest the decision binds. */
+  touched?: readonly string[];
+  manifest?: Buffer;
+  packageRun?: boolean;
+}
+
+/** What an attacker changes in one attestation. */
+interface Tamper {
+  key?: KeyObject;
+  name?: string;
+  binding?: Partial<CommandBinding>;
+  decision?: Partial<Decision>;
+}
+
+function decisionOf(m: Member, req: Req, now: number, t: Tamper = {}): Decision {
+  const binding: CommandBinding = { ...bindingOf(req, "sudo"), ...t.binding };
   return Decision.create({
-    role: o.role ?? SIGNER_ROLE[signer],
-    requestId: o.requestId ?? req.requestId,
-    commandDigest: o.digest ?? commandDigest(binding),
-    tier: o.tier ?? tierToEnum(tier),
-    host: o.host ?? binding.host,
+    role: m.role,
+    requestId: req.requestId,
+    commandDigest: commandDigest(binding),
+    tier: m.tier,
+    host: binding.host,
     policyDigest: Buffer.alloc(32, 7),
-    issuedAt,
-    expiresAt: o.expiresAt ?? issuedAt + 30,
-    nonce: o.nonce ?? randomBytes(16),
+    issuedAt: now,
+    expiresAt: now + 60,
+    nonce: randomBytes(16),
     rule: "test",
-    trialOk: o.trialOk ?? signer === "sandbox",
-    // a trial report (tier 2) or the classifier (tiers 1, 3) binds the undo plan
-    touchedDigest: signer === "sandbox" || signer === "classifier" ? touchedDigest(o.touched ?? req.undoPaths) : Buffer.alloc(0),
+    trialOk: m.trialOk ?? false,
+    touchedDigest: m.touched ? touchedDigest(m.touched) : Buffer.alloc(0),
+    manifestDigest: m.manifest ?? Buffer.alloc(0),
+    packageRun: m.packageRun ?? false,
+    ...t.decision,
   });
 }
 
-function attest(signer: string, key: KeyObject, d: Decision): Attestation {
+function attest(name: string, key: KeyObject, d: Decision): Attestation {
   const bytes = Buffer.from(Decision.encode(d).finish());
-  return Attestation.create({ signer, decision: bytes, signature: sign(null, bytes, key) });
+  return Attestation.create({ signer: name, decision: bytes, signature: sign(null, bytes, key) });
 }
 
-function honest(signer: Signer, req: ExecuteRequest, tier: TierNumber, now: number, o: Overrides = {}): Attestation {
-  return attest(signer, priv[signer], decisionFor(signer, req, tier, now, o));
+function signed(m: Member, req: Req, now: number, t: Tamper = {}): Attestation {
+  return attest(t.name ?? m.signer, t.key ?? priv[m.signer], decisionOf(m, req, now, t));
 }
 
-/** The signers a tier's quorum needs (tier 4: everyone, which must still fail). */
-const QUORUM: Record<TierNumber, Signer[]> = {
-  0: ["classifier"],
-  1: ["classifier", "breaker"],
-  2: ["classifier", "breaker", "sandbox"],
-  3: ["classifier", "concurrence", "breaker"],
-  4: ["classifier", "concurrence", "breaker", "sandbox"],
-};
+// ---- scenarios -------------------------------------------------------------------
 
-function fullQuorum(req: ExecuteRequest, tier: TierNumber, now: number): Attestation[] {
-  return QUORUM[tier].map((s) => honest(s, req, tier, now));
+const KINDS = ["tier0", "tier3", "package", "commit"] as const;
+type Kind = (typeof KINDS)[number];
+
+interface Scenario {
+  kind: Kind;
+  req: Req;
+  now: number;
+  /** The digest of the manifest a commit presents (unused by Execute). */
+  manifest: Buffer;
+  members: Member[];
+  /** The tier an honest quorum is accepted with. */
+  tier: TierNumber;
 }
 
-function withAtts(req: ExecuteRequest, attestations: Attestation[]): ExecuteRequest {
-  return { ...req, attestations };
-}
-
-/** Runs verifyQuorum and returns the refusal code, or "ACCEPTED". */
-function outcome(req: ExecuteRequest, now: number): string {
-  try {
-    verifyQuorum(req, pinned, replay, now);
-    return "ACCEPTED";
-  } catch (err) {
-    if (err instanceof CodedError) return err.code;
-    throw err;
-  }
-}
-
-// ---- arbitraries ---------------------------------------------------------------
+const T = (n: TierNumber): Tier => tierToEnum(n);
+const maxTier = (...t: TierNumber[]) => Math.max(...t) as TierNumber;
 
 // Well-formed text only: lone surrogates all encode to U+FFFD, so two such
 // "different" strings are the same command on the wire.
@@ -136,399 +140,809 @@ const cwd = fc.oneof(fc.constant(""), fc.constant("/"), fc.stringMatching(/^\/[a
 const host = fc.oneof(fc.constantFrom("primary", "server-01"), fc.stringMatching(/^[a-z][a-z0-9.-]{0,20}$/));
 const runAs = fc.oneof(fc.constant(""), fc.constantFrom("root", "www-data", "postgres"), fc.stringMatching(/^[a-z_][a-z0-9_-]{0,15}$/));
 const requestId = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
-
+const envNames = fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z0-9_]{0,10}_TOKEN$/), { maxLength: 3 });
 const undoPaths = fc.array(fc.stringMatching(/^\/[a-z0-9._/-]{1,40}$/), { maxLength: 4 });
-
-const request: fc.Arbitrary<ExecuteRequest> = fc
-  .record({ requestId, command, cwd, host, runAs, undoPaths })
-  .map((r) => ({ ...r, timeoutS: 30, attestations: [] }));
-const liveTier = fc.constantFrom<TierNumber>(0, 1, 2, 3);
 const now = fc.integer({ min: 1_600_000_000, max: 2_000_000_000 });
+const digest = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((b) => manifestDigest(b));
+const tier03 = fc.constantFrom<TierNumber>(0, 1, 2, 3);
 
-function refuses(
-  name: string,
-  expected: string | readonly string[],
-  arb: fc.Arbitrary<{ req: ExecuteRequest; now: number }>,
-  runs = RUNS,
-): void {
+const request: fc.Arbitrary<Req> = fc.record({ requestId, command, cwd, host, runAs, envNames, undoPaths }).map((r) => ({ ...r, attestations: [] }));
+
+function scenarioOf(kind: Kind): fc.Arbitrary<Scenario> {
+  return fc
+    .record({
+      req: request,
+      now,
+      manifest: digest,
+      concurrence: tier03,
+      packageLease: fc.constantFrom<TierNumber>(2, 3),
+      predicted: fc.constantFrom<TierNumber>(1, 2),
+      effects: fc.tuple(tier03, tier03),
+      leaseSlack: fc.nat(3),
+    })
+    .map(({ req, now: t, manifest, concurrence, packageLease, predicted, effects, leaseSlack }) => {
+      const s = { kind, req, now: t, manifest };
+      switch (kind) {
+        case "tier0":
+          return { ...s, tier: 0, members: [{ signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(0) }] } as Scenario;
+        case "tier3":
+          return {
+            ...s,
+            tier: 3,
+            members: [
+              { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(3), touched: req.undoPaths },
+              { signer: "concurrence", role: Role.ROLE_CONCURRENCE, tier: T(concurrence) },
+              { signer: "breaker", role: Role.ROLE_BREAKER, tier: T(3) },
+            ],
+          } as Scenario;
+        case "package":
+          return {
+            ...s,
+            tier: 2,
+            members: [
+              { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(2), packageRun: true },
+              { signer: "breaker", role: Role.ROLE_BREAKER, tier: T(packageLease) },
+              { signer: "sandbox", role: Role.ROLE_SANDBOX, tier: T(2), trialOk: true, touched: req.undoPaths },
+            ],
+          } as Scenario;
+        case "commit": {
+          const final = maxTier(predicted, ...effects);
+          const lease = Math.min(3, final + leaseSlack) as TierNumber;
+          return {
+            ...s,
+            tier: final,
+            members: [
+              { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(predicted) },
+              { signer: "breaker", role: Role.ROLE_BREAKER, tier: T(Math.max(1, lease) as TierNumber) },
+              { signer: "sandbox", role: Role.ROLE_SANDBOX, tier: T(predicted), trialOk: true, manifest },
+              { signer: "classifier", role: Role.ROLE_CLASSIFIER_EFFECTS, tier: T(effects[0]), manifest },
+              { signer: "concurrence", role: Role.ROLE_CONCURRENCE_EFFECTS, tier: T(effects[1]), manifest },
+            ],
+          } as Scenario;
+        }
+      }
+    });
+}
+
+const anyScenario = fc.constantFrom<Kind>(...KINDS).chain(scenarioOf);
+
+function honest(s: Scenario): Attestation[] {
+  return s.members.map((m) => signed(m, s.req, s.now));
+}
+
+/** The quorum with member `i` tampered. */
+function tampered(s: Scenario, i: number, t: Tamper): Attestation[] {
+  return s.members.map((m, j) => signed(m, s.req, s.now, j === i ? t : {}));
+}
+
+/** The quorum with member `i` replaced. */
+function replaced(s: Scenario, i: number, m: Member, t: Tamper = {}): Attestation[] {
+  return s.members.map((o, j) => (j === i ? signed(m, s.req, s.now, t) : signed(o, s.req, s.now)));
+}
+
+/** Picks one member of the quorum. */
+const victim = (s: Scenario) => fc.nat(s.members.length - 1).map((v) => ({ s, v, m: s.members[v] as Member }));
+const anyVictim = anyScenario.chain(victim);
+
+// ---- running the check --------------------------------------------------------------
+
+type Outcome = { code: "ACCEPTED"; tier: TierNumber; nonces: number; packageRun?: boolean } | { code: string };
+
+function check(s: Scenario, attestations: Attestation[], replay = new ReplayMemory(), req: Partial<Req> = {}): Outcome {
+  const r = { ...s.req, ...req, attestations };
+  try {
+    if (s.kind === "commit") {
+      const v = checkCommit(r, s.manifest, pinned, replay, s.now);
+      return { code: "ACCEPTED", tier: v.tier, nonces: v.nonces.length };
+    }
+    const v = checkExecute(r, pinned, replay, s.now);
+    return { code: "ACCEPTED", tier: v.tier, nonces: v.nonces.length, packageRun: v.packageRun };
+  } catch (err) {
+    if (err instanceof CodedError) return { code: err.code };
+    throw err;
+  }
+}
+
+interface Case {
+  s: Scenario;
+  atts: Attestation[];
+  /** Presented (and accepted) first, with the same replay memory. */
+  first?: Attestation[];
+  /** The request as presented, when it differs from the one signed. */
+  req?: Partial<Req>;
+}
+
+function refuses(name: string, expected: string | readonly string[], arb: fc.Arbitrary<Case>, runs = RUNS): void {
   it(`${name}: ${runs} cases, 0 accepted`, () => {
+    const want = typeof expected === "string" ? [expected] : expected;
     const codes = new Map<string, number>();
     let accepted = 0;
+    let cases = 0;
     fc.assert(
-      fc.property(arb, ({ req, now: t }) => {
-        const code = outcome(req, t);
+      fc.property(arb, ({ s, atts, first, req }) => {
+        const replay = new ReplayMemory();
+        if (first && check(s, first, replay).code !== "ACCEPTED") throw new Error("setup: the first use was not accepted");
+        const { code } = check(s, atts, replay, req);
+        cases++;
         codes.set(code, (codes.get(code) ?? 0) + 1);
         if (code === "ACCEPTED") accepted++;
-        return (typeof expected === "string" ? [expected] : expected).includes(code);
+        return want.includes(code);
       }),
       { seed: SEED, numRuns: runs },
     );
     expect(accepted).toBe(0);
-    expect([...codes.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(runs);
+    expect(cases).toBeGreaterThanOrEqual(runs);
+    expect([...codes.keys()].every((c) => want.includes(c))).toBe(true);
   });
 }
 
-/** Picks one member of the quorum to tamper with. */
-const victim = (tier: TierNumber) => fc.integer({ min: 0, max: QUORUM[tier].length - 1 });
+// ---- positive cases -----------------------------------------------------------------
 
-// ---- positive cases: a full quorum is accepted ---------------------------------------
-
-describe("verifyQuorum accepts a complete, honest quorum", () => {
-  for (const tier of [0, 1, 2, 3] as const) {
-    it(`tier ${tier} with ${QUORUM[tier].join(" + ")} (${POSITIVE_RUNS} random requests)`, () => {
+describe("an honest quorum is accepted", () => {
+  for (const kind of KINDS) {
+    it(`${kind} (${POSITIVE_RUNS} random requests, any order)`, () => {
       fc.assert(
-        fc.property(request, now, fc.boolean(), (req, t, shuffle) => {
-          const atts = fullQuorum(req, tier, t);
+        fc.property(scenarioOf(kind), fc.boolean(), (s, shuffle) => {
+          const atts = honest(s);
           if (shuffle) atts.reverse();
-          return verifyQuorum(withAtts(req, atts), pinned, replay, t) === tier;
+          const out = check(s, atts);
+          expect(out).toMatchObject({ code: "ACCEPTED", tier: s.tier, nonces: s.members.length });
+          if (kind !== "commit") expect((out as { packageRun?: boolean }).packageRun).toBe(kind === "package");
         }),
         { seed: SEED, numRuns: POSITIVE_RUNS },
       );
     });
   }
 
-  it("accepts decisions signed by signDecision (the signers' own code path)", () => {
+  it("commit: the final tier is the max of the classifier's and both effect verdicts", () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(scenarioOf("commit"), (s) => {
+        const [cls, , , ce, oe] = s.members.map((m) => m.tier);
+        const expected = Math.max(...[cls, ce, oe].map((t) => (t as number) - 1));
+        seen.add(`${expected}`);
+        expect(check(s, honest(s))).toMatchObject({ code: "ACCEPTED", tier: expected });
+      }),
+      { seed: SEED, numRuns: POSITIVE_RUNS },
+    );
+    expect([...seen].sort()).toEqual(["1", "2", "3"]);
+  });
+
+  it("accepts decisions made by signDecision (the signers' own code path)", () => {
     const t = Math.floor(Date.now() / 1000);
-    const req: ExecuteRequest = { requestId: "req-1", command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", timeoutS: 30, attestations: [], undoPaths: [] };
-    const binding = { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs };
-    const atts = QUORUM[3].map((s) => signDecision(s, priv[s], { role: SIGNER_ROLE[s], requestId: req.requestId, binding, tier: 3, ttlS: 30, now: t, touchedDigest: touchedDigest([]) }));
-    expect(verifyQuorum(withAtts(req, atts), pinned, replay, t)).toBe(3);
+    const req: Req = { requestId: "req-1", command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", envNames: ["API_TOKEN"], undoPaths: ["/etc/nginx/nginx.conf"], attestations: [] };
+    const binding = bindingOf(req, "sudo");
+    const sd = (s: Signer, role: Role, tier: TierNumber, extra: Partial<Parameters<typeof signDecision>[2]> = {}) =>
+      signDecision(s, priv[s], { role, requestId: req.requestId, binding, tier, ttlS: 30, now: t, ...extra });
+    // tier 3
+    const t3 = [sd("classifier", Role.ROLE_CLASSIFIER, 3, { touchedDigest: touchedDigest(req.undoPaths) }), sd("concurrence", Role.ROLE_CONCURRENCE, 3), sd("breaker", Role.ROLE_BREAKER, 3)];
+    expect(checkExecute({ ...req, attestations: t3 }, pinned, new ReplayMemory(), t).tier).toBe(3);
+    // package run
+    const pkg = [
+      sd("classifier", Role.ROLE_CLASSIFIER, 2, { packageRun: true }),
+      sd("breaker", Role.ROLE_BREAKER, 2),
+      sd("sandbox", Role.ROLE_SANDBOX, 2, { trialOk: true, touchedDigest: touchedDigest(req.undoPaths) }),
+    ];
+    expect(checkExecute({ ...req, attestations: pkg }, pinned, new ReplayMemory(), t)).toMatchObject({ tier: 2, packageRun: true });
+    // commit
+    const md = manifestDigest(Buffer.from("a manifest"));
+    const commit = [
+      sd("classifier", Role.ROLE_CLASSIFIER, 1),
+      sd("breaker", Role.ROLE_BREAKER, 2),
+      sd("sandbox", Role.ROLE_SANDBOX, 1, { trialOk: true, manifestDigest: md }),
+      sd("classifier", Role.ROLE_CLASSIFIER_EFFECTS, 2, { manifestDigest: md }),
+      sd("concurrence", Role.ROLE_CONCURRENCE_EFFECTS, 0, { manifestDigest: md }),
+    ];
+    expect(checkCommit({ ...req, attestations: commit }, md, pinned, new ReplayMemory(), t).tier).toBe(2);
   });
 
-  it("accepts with extra attestations beyond the tier's need, and at the edges of the clock", () => {
-    const t = 1_700_000_000;
-    const req: ExecuteRequest = { requestId: "edge", command: "ls", cwd: "", host: "primary", runAs: "", timeoutS: 30, attestations: [], undoPaths: [] };
-    // tier 0 with a lease too
-    expect(verifyQuorum(withAtts(req, [honest("classifier", req, 0, t), honest("breaker", req, 0, t)]), pinned, replay, t)).toBe(0);
-    // issued up to 5 s ahead (clock skew), ttl exactly 300, expiring 1 s from now
-    expect(verifyQuorum(withAtts(req, [honest("classifier", req, 0, t, { issuedAt: t + 5, expiresAt: t + 305 })]), pinned, replay, t)).toBe(0);
-    expect(verifyQuorum(withAtts(req, [honest("classifier", req, 0, t, { issuedAt: t - 299, expiresAt: t + 1 })]), pinned, replay, t)).toBe(0);
+  it("accepts at the edges of the clock: issued 5 s ahead, TTL exactly 300 s, expiring 1 s from now", () => {
+    const s: Scenario = { kind: "tier0", req: { requestId: "edge", command: "ls", cwd: "", host: "primary", runAs: "", envNames: [], undoPaths: [], attestations: [] }, now: 1_700_000_000, manifest: Buffer.alloc(32), members: [{ signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(0) }], tier: 0 };
+    const t = s.now;
+    expect(check(s, tampered(s, 0, { decision: { issuedAt: t + 5, expiresAt: t + 305 } })).code).toBe("ACCEPTED");
+    expect(check(s, tampered(s, 0, { decision: { issuedAt: t - 299, expiresAt: t + 1 } })).code).toBe("ACCEPTED");
+    expect(check(s, tampered(s, 0, { decision: { issuedAt: t + 6, expiresAt: t + 60 } })).code).toBe("ATTESTATION_EXPIRED");
+    expect(check(s, tampered(s, 0, { decision: { issuedAt: t - 300, expiresAt: t } })).code).toBe("ATTESTATION_EXPIRED");
+    expect(check(s, tampered(s, 0, { decision: { issuedAt: t - 1, expiresAt: t + 300 } })).code).toBe("ATTESTATION_EXPIRED");
   });
 
-  it("a refusal does not consume the nonces of the attestations it saw", () => {
-    const t = 1_700_000_000;
-    const req: ExecuteRequest = { requestId: "no-burn", command: "ls", cwd: "", host: "primary", runAs: "", timeoutS: 30, attestations: [], undoPaths: [] };
-    const cls = honest("classifier", req, 1, t);
-    expect(outcome(withAtts(req, [cls]), t)).toBe("ATTESTATION_MISSING");
-    expect(verifyQuorum(withAtts(req, [cls, honest("breaker", req, 1, t)]), pinned, replay, t)).toBe(1);
+  it("a refusal does not consume the nonces of the attestations it saw; an acceptance does", () => {
+    fc.assert(
+      fc.property(anyScenario, (s) => {
+        const replay = new ReplayMemory();
+        const atts = honest(s);
+        expect(check(s, atts.slice(0, -1), replay).code).toBe("ATTESTATION_MISSING");
+        expect(replay.size).toBe(0);
+        expect(check(s, atts, replay).code).toBe("ACCEPTED");
+        expect(replay.size).toBe(s.members.length);
+        expect(check(s, atts, replay).code).toBe("ATTESTATION_REPLAYED");
+      }),
+      { seed: SEED, numRuns: 100 },
+    );
   });
 });
 
-// ---- attack classes ---------------------------------------------------------------
+// ---- attack classes shared by every quorum shape --------------------------------------
 
-describe("verifyQuorum refuses (property tests, fixed seed)", () => {
+describe("every quorum shape refuses (property tests, fixed seed)", () => {
   refuses(
     "forged signature (right signer name, wrong key)",
     "ATTESTATION_BAD_SIGNATURE",
-    fc.tuple(request, liveTier, now).chain(([req, tier, t]) =>
-      victim(tier).map((v) => {
-        const atts = QUORUM[tier].map((s, i) => (i === v ? attest(s, forged[s], decisionFor(s, req, tier, t)) : honest(s, req, tier, t)));
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
+    anyVictim.map(({ s, v, m }) => ({ s, atts: tampered(s, v, { key: forged[m.signer] }) })),
   );
 
   refuses(
-    "unpinned signer",
+    "another pinned signer's key under the right name",
+    "ATTESTATION_BAD_SIGNATURE",
+    anyVictim
+      .chain((c) => fc.constantFrom<Signer>(...SIGNERS).filter((o) => o !== c.m.signer).map((o) => ({ ...c, o })))
+      .map(({ s, v, o }) => ({ s, atts: tampered(s, v, { key: priv[o] }) })),
+  );
+
+  refuses(
+    "unpinned signer (replacing a member, or riding along a full quorum)",
     "ATTESTATION_UNPINNED",
     fc
-      .tuple(request, liveTier, now, fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)), fc.boolean())
-      .chain(([req, tier, t, name, extra]) =>
-        victim(tier).map((v) => {
-          const role = SIGNER_ROLE[QUORUM[tier][v] as Signer];
-          const rogue = attest(name, forged.classifier, decisionFor("classifier", req, tier, t, { role }));
-          // either replaces a quorum member, or rides along with a full honest quorum
-          const atts = extra ? [...fullQuorum(req, tier, t), rogue] : QUORUM[tier].map((s, i) => (i === v ? rogue : honest(s, req, tier, t)));
-          return { req: withAtts(req, atts), now: t };
-        }),
-      ),
-  );
-
-  refuses(
-    "replayed nonce (the whole request, or one old attestation beside fresh ones)",
-    "ATTESTATION_REPLAYED",
-    fc.tuple(request, liveTier, now, fc.boolean()).chain(([req, tier, t, whole]) =>
-      victim(tier).map((v) => {
-        const first = fullQuorum(req, tier, t);
-        if (verifyQuorum(withAtts(req, first), pinned, replay, t) !== tier) throw new Error("setup: first use not accepted");
-        const atts = whole ? first : QUORUM[tier].map((s, i) => (i === v ? (first[i] as Attestation) : honest(s, req, tier, t)));
-        return { req: withAtts(req, atts), now: t + 1 };
+      .tuple(anyVictim, fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)), fc.boolean())
+      .map(([{ s, v, m }, name, extra]) => {
+        const rogue = signed(m, s.req, s.now, { name, key: forged.classifier });
+        return { s, atts: extra ? [...honest(s), rogue] : s.members.map((o, j) => (j === v ? rogue : signed(o, s.req, s.now))) };
       }),
-    ),
-  );
-
-  refuses(
-    "expired",
-    "ATTESTATION_EXPIRED",
-    fc.tuple(request, liveTier, now, fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 1, max: 300 })).chain(([req, tier, t, ago, ttl]) =>
-      victim(tier).map((v) => {
-        const o = { issuedAt: t - ttl - ago, expiresAt: t - ago };
-        const atts = QUORUM[tier].map((s, i) => honest(s, req, tier, t, i === v ? o : {}));
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
-  );
-
-  refuses(
-    "issued in the future (beyond 5 s skew)",
-    "ATTESTATION_EXPIRED",
-    fc.tuple(request, liveTier, now, fc.integer({ min: 6, max: 1_000_000 })).chain(([req, tier, t, ahead]) =>
-      victim(tier).map((v) => {
-        const atts = QUORUM[tier].map((s, i) => honest(s, req, tier, t, i === v ? { issuedAt: t + ahead, expiresAt: t + ahead + 30 } : {}));
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
-  );
-
-  refuses(
-    "ttl too long (> 300 s)",
-    "ATTESTATION_EXPIRED",
-    fc.tuple(request, liveTier, now, fc.integer({ min: 301, max: 10_000_000 }), fc.integer({ min: 0, max: 5 })).chain(([req, tier, t, ttl, back]) =>
-      victim(tier).map((v) => {
-        const atts = QUORUM[tier].map((s, i) => honest(s, req, tier, t, i === v ? { issuedAt: t - back, expiresAt: t - back + ttl } : {}));
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
   );
 
   refuses(
     "bit-flipped decision bytes",
     "ATTESTATION_BAD_SIGNATURE",
-    fc.tuple(request, liveTier, now, fc.nat(), fc.integer({ min: 0, max: 7 })).chain(([req, tier, t, pos, bit]) =>
-      victim(tier).map((v) => {
-        const atts = fullQuorum(req, tier, t);
-        const a = atts[v] as Attestation;
-        const bytes = Buffer.from(a.decision);
-        bytes[pos % bytes.length] = (bytes[pos % bytes.length] as number) ^ (1 << bit);
-        atts[v] = { ...a, decision: bytes };
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
+    fc.tuple(anyVictim, fc.nat(), fc.integer({ min: 0, max: 7 })).map(([{ s, v }, pos, bit]) => {
+      const atts = honest(s);
+      const a = atts[v] as Attestation;
+      const bytes = Buffer.from(a.decision);
+      bytes[pos % bytes.length] = (bytes[pos % bytes.length] as number) ^ (1 << bit);
+      atts[v] = { ...a, decision: bytes };
+      return { s, atts };
+    }),
   );
 
   refuses(
-    "bit-flipped signature",
+    "bit-flipped or truncated signature",
     "ATTESTATION_BAD_SIGNATURE",
-    fc.tuple(request, liveTier, now, fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 7 })).chain(([req, tier, t, pos, bit]) =>
-      victim(tier).map((v) => {
-        const atts = fullQuorum(req, tier, t);
-        const a = atts[v] as Attestation;
-        const sig = Buffer.from(a.signature);
-        sig[pos] = (sig[pos] as number) ^ (1 << bit);
-        atts[v] = { ...a, signature: sig };
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
-  );
-
-  // A quorum signed for one request, presented with another.
-  const FIELDS = ["command", "cwd", "host", "runAs", "requestId"] as const;
-  for (const field of FIELDS) {
-    const other: fc.Arbitrary<string> = { command, cwd, host, runAs, requestId }[field];
-    refuses(
-      `decision for another ${field}`,
-      "ATTESTATION_MISMATCH",
-      fc
-        .tuple(request, liveTier, now, other, fc.boolean())
-        .filter(([req, , , value]) => req[field] !== value)
-        .chain(([req, tier, t, value, all]) =>
-          victim(tier).map((v) => {
-            // the signers saw `signed`; the gateway presents `req`
-            const signed: ExecuteRequest = { ...req, [field]: value };
-            const atts = QUORUM[tier].map((s, i) => (all || i === v ? honest(s, signed, tier, t) : honest(s, req, tier, t)));
-            return { req: withAtts(req, atts), now: t };
-          }),
-        ),
-    );
-  }
-
-  refuses(
-    "decision whose host field names another host (digest unchanged)",
-    "ATTESTATION_MISMATCH",
-    fc
-      .tuple(request, liveTier, now, host)
-      .filter(([req, , , h]) => req.host !== h)
-      .chain(([req, tier, t, h]) =>
-        victim(tier).map((v) => {
-          const atts = QUORUM[tier].map((s, i) => honest(s, req, tier, t, i === v ? { host: h } : {}));
-          return { req: withAtts(req, atts), now: t };
-        }),
-      ),
+    fc.tuple(anyVictim, fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 7 }), fc.boolean()).map(([{ s, v }, pos, bit, truncate]) => {
+      const atts = honest(s);
+      const a = atts[v] as Attestation;
+      const sig = Buffer.from(a.signature);
+      sig[pos] = (sig[pos] as number) ^ (1 << bit);
+      atts[v] = { ...a, signature: truncate ? sig.subarray(0, pos) : sig };
+      return { s, atts };
+    }),
   );
 
   refuses(
-    "role mismatch (a pinned key signing for another role)",
+    "a role the key may not sign (signed and named by that key)",
+    "ATTESTATION_MISMATCH",
+    anyVictim
+      .chain((c) => fc.constantFrom<Signer>(...SIGNERS).filter((o) => !SIGNER_ROLES[o].includes(c.m.role)).map((o) => ({ ...c, o })))
+      .map(({ s, v, o }) => ({ s, atts: tampered(s, v, { key: priv[o], name: o }) })),
+  );
+
+  refuses(
+    "another request id",
     "ATTESTATION_MISMATCH",
     fc
-      .tuple(request, liveTier, now, fc.constantFrom<Signer>(...SIGNERS), fc.constantFrom(Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_SANDBOX, Role.ROLE_BREAKER))
-      .filter(([, , , signer, role]) => SIGNER_ROLE[signer] !== role)
-      .map(([req, tier, t, signer, role]) => {
-        // e.g. the classifier key signing a breaker lease; the rest honest
-        const rogue = honest(signer, req, tier, t, { role });
-        const atts = QUORUM[tier].filter((s) => SIGNER_ROLE[s] !== role).map((s) => honest(s, req, tier, t));
-        return { req: withAtts(req, [...atts, rogue]), now: t };
+      .tuple(anyVictim, requestId, fc.boolean())
+      .filter(([{ s }, id]) => id !== s.req.requestId)
+      .map(([{ s, v }, id, all]) => ({ s, atts: all ? s.members.map((m) => signed(m, s.req, s.now, { decision: { requestId: id } })) : tampered(s, v, { decision: { requestId: id } }) })),
+  );
+
+  // A quorum signed for one command, presented with another (or one member's
+  // decision is about another command): every bound field.
+  const FIELDS = ["command", "cwd", "host", "runAs", "envNames"] as const;
+  const otherValue = { command, cwd, host, runAs, envNames } as Record<(typeof FIELDS)[number], fc.Arbitrary<string | string[]>>;
+  const differs = (a: string | readonly string[], b: string | readonly string[]) =>
+    typeof a === "string" ? a !== b : [...a].sort().join("\n") !== [...(b as string[])].sort().join("\n");
+  refuses(
+    "another command digest (command, cwd, host, run-as or secret names differ)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .constantFrom(...FIELDS)
+      .chain((field) => fc.tuple(fc.constant(field), anyVictim, otherValue[field], fc.boolean()))
+      .filter(([field, { s }, value]) => differs(s.req[field], value))
+      .map(([field, { s, v }, value, all]) => {
+        const t: Tamper = { binding: { [field]: value } };
+        return { s, atts: all ? s.members.map((m) => signed(m, s.req, s.now, t)) : tampered(s, v, t) };
       }),
   );
 
   refuses(
-    "classifier key signing a breaker lease for a tier-1 request",
+    "the same quorum presented with another request (signed for one, sent with another)",
     "ATTESTATION_MISMATCH",
-    fc.tuple(request, now).map(([req, t]) => {
-      // a breaker lease (role BREAKER) signed with the classifier's own key
-      // and presented under its own name: a key speaks for its own role only
-      const rogue = attest("classifier", priv.classifier, decisionFor("breaker", req, 1, t));
-      return { req: withAtts(req, [honest("classifier", req, 1, t), rogue]), now: t };
+    fc
+      .constantFrom(...FIELDS, "requestId" as const)
+      .chain((field) => fc.tuple(fc.constant(field), anyScenario, field === "requestId" ? requestId : otherValue[field]))
+      .filter(([field, { req }, value]) => differs(req[field], value))
+      .map(([field, s, value]) => ({ s, atts: honest(s), req: { [field]: value } })),
+  );
+
+  refuses(
+    'decisions bound with policy source "claude" (the hook\'s policy)',
+    "ATTESTATION_MISMATCH",
+    fc.tuple(anyVictim, fc.boolean()).map(([{ s, v }, all]) => {
+      const t: Tamper = { binding: { source: "claude" } };
+      return { s, atts: all ? s.members.map((m) => signed(m, s.req, s.now, t)) : tampered(s, v, t) };
     }),
   );
 
   refuses(
-    "lease signed by the classifier key but labelled breaker",
-    "ATTESTATION_BAD_SIGNATURE",
-    fc.tuple(request, now).map(([req, t]) => ({
-      req: withAtts(req, [honest("classifier", req, 1, t), attest("breaker", priv.classifier, decisionFor("breaker", req, 1, t))]),
-      now: t,
+    "a host field naming another host (digest unchanged)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(anyVictim, host)
+      .filter(([{ s }, h]) => h !== s.req.host)
+      .map(([{ s, v }, h]) => ({ s, atts: tampered(s, v, { decision: { host: h } }) })),
+  );
+
+  refuses(
+    "expired",
+    "ATTESTATION_EXPIRED",
+    fc.tuple(anyVictim, fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 1, max: 300 })).map(([{ s, v }, ago, ttl]) => ({
+      s,
+      atts: tampered(s, v, { decision: { issuedAt: s.now - ttl - ago, expiresAt: s.now - ago } }),
     })),
   );
 
   refuses(
-    "tier >= 1 without a breaker lease",
-    "ATTESTATION_MISSING",
-    fc.tuple(request, fc.constantFrom<TierNumber>(1, 2, 3), now).map(([req, tier, t]) => ({
-      req: withAtts(req, QUORUM[tier].filter((s) => s !== "breaker").map((s) => honest(s, req, tier, t))),
-      now: t,
+    "issued in the future (beyond 5 s of skew)",
+    "ATTESTATION_EXPIRED",
+    fc.tuple(anyVictim, fc.integer({ min: 6, max: 1_000_000 }), fc.integer({ min: 1, max: 300 })).map(([{ s, v }, ahead, ttl]) => ({
+      s,
+      atts: tampered(s, v, { decision: { issuedAt: s.now + ahead, expiresAt: s.now + ahead + ttl } }),
     })),
   );
 
   refuses(
-    "tier 2 without a trial report",
-    "ATTESTATION_MISSING",
-    fc.tuple(request, now, fc.boolean()).map(([req, t, withConcurrence]) => {
-      const atts = [honest("classifier", req, 2, t), honest("breaker", req, 2, t)];
-      if (withConcurrence) atts.push(honest("concurrence", req, 2, t));
-      return { req: withAtts(req, atts), now: t };
+    "TTL over 300 s",
+    "ATTESTATION_EXPIRED",
+    fc.tuple(anyVictim, fc.integer({ min: 301, max: 10_000_000 }), fc.integer({ min: 0, max: 5 })).map(([{ s, v }, ttl, back]) => ({
+      s,
+      atts: tampered(s, v, { decision: { issuedAt: s.now - back, expiresAt: s.now - back + ttl } }),
+    })),
+  );
+
+  refuses(
+    "replayed nonce (the whole quorum again, or one used attestation beside fresh ones)",
+    "ATTESTATION_REPLAYED",
+    fc.tuple(anyVictim, fc.boolean()).map(([{ s, v }, whole]) => {
+      const first = honest(s);
+      return { s, first, atts: whole ? first : s.members.map((m, j) => (j === v ? (first[j] as Attestation) : signed(m, s.req, s.now))) };
     }),
   );
 
   refuses(
-    "tier 2 with a trial report saying trialOk=false",
-    "ATTESTATION_MISSING",
-    fc.tuple(request, now).map(([req, t]) => ({
-      req: withAtts(req, [honest("classifier", req, 2, t), honest("breaker", req, 2, t), honest("sandbox", req, 2, t, { trialOk: false })]),
-      now: t,
-    })),
-  );
-
-  refuses(
-    "tier 2 with a trial report for another command",
-    "ATTESTATION_MISMATCH",
-    fc
-      .tuple(request, now, command)
-      .filter(([req, , c]) => req.command !== c)
-      .map(([req, t, c]) => ({
-        req: withAtts(req, [honest("classifier", req, 2, t), honest("breaker", req, 2, t), honest("sandbox", { ...req, command: c }, 2, t)]),
-        now: t,
-      })),
-  );
-
-  refuses(
-    "tier 2 with an undo plan that is not the trial's touched list",
-    "ATTESTATION_MISMATCH",
-    fc
-      .tuple(request, now, undoPaths)
-      .filter(([req, , other]) => !touchedDigest(req.undoPaths).equals(touchedDigest(other)))
-      .map(([req, t, other]) => ({
-        req: withAtts(req, [honest("classifier", req, 2, t), honest("breaker", req, 2, t), honest("sandbox", req, 2, t, { touched: other })]),
-        now: t,
-      })),
-  );
-
-  refuses(
-    "tier 1 or 3 with an undo plan that is not the classifier's",
-    "ATTESTATION_MISMATCH",
-    fc
-      .tuple(request, now, undoPaths, fc.constantFrom(1 as const, 3 as const))
-      .filter(([req, , other]) => !touchedDigest(req.undoPaths).equals(touchedDigest(other)))
-      .map(([req, t, other, tier]) => ({
-        req: withAtts(req, QUORUM[tier].map((s) => honest(s, req, tier, t, s === "classifier" ? { touched: other } : {}))),
-        now: t,
-      })),
-  );
-
-  refuses(
-    "tier 3 without concurrence",
-    "ATTESTATION_MISSING",
-    fc.tuple(request, now, fc.boolean()).map(([req, t, withTrial]) => {
-      const atts = [honest("classifier", req, 3, t), honest("breaker", req, 3, t)];
-      if (withTrial) atts.push(honest("sandbox", req, 3, t));
-      return { req: withAtts(req, atts), now: t };
+    "a fresh attestation carrying a used nonce",
+    "ATTESTATION_REPLAYED",
+    anyVictim.map(({ s, v }) => {
+      const first = honest(s);
+      const used = Decision.decode((first[v] as Attestation).decision).nonce;
+      return { s, first, atts: tampered(s, v, { decision: { nonce: Buffer.from(used) } }) };
     }),
-  );
-
-  refuses(
-    "tier 3 where concurrence says tier 4 (or leaves the tier unspecified)",
-    "TIER_REFUSED",
-    fc.tuple(request, now, fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 99 as Tier)).map(([req, t, ctier]) => ({
-      req: withAtts(req, [honest("classifier", req, 3, t), honest("concurrence", req, 3, t, { tier: ctier }), honest("breaker", req, 3, t)]),
-      now: t,
-    })),
-  );
-
-  refuses(
-    "tier 4 with a full quorum (or an unspecified/unknown classifier tier)",
-    "TIER_REFUSED",
-    fc.tuple(request, now, fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 6 as Tier, 1000 as Tier)).map(([req, t, ctier]) => ({
-      req: withAtts(
-        req,
-        QUORUM[4].map((s) => honest(s, req, 4, t, s === "classifier" ? { tier: ctier } : {})),
-      ),
-      now: t,
-    })),
   );
 
   refuses(
     "two attestations for one role",
     "ATTESTATION_MALFORMED",
-    fc.tuple(request, liveTier, now, fc.constantFrom<TierNumber>(0, 1, 2, 3)).chain(([req, tier, t, otherTier]) =>
-      victim(tier).map((v) => {
-        const dup = QUORUM[tier][v] as Signer;
-        const atts = [...fullQuorum(req, tier, t), honest(dup, req, otherTier, t)];
-        return { req: withAtts(req, atts), now: t };
+    fc.tuple(anyVictim, tier03).map(([{ s, m }, other]) => ({ s, atts: [...honest(s), signed({ ...m, tier: T(other) }, s.req, s.now)] })),
+  );
+
+  const EXTRA: Record<Kind, readonly Role[]> = {
+    tier0: ALL_ROLES.filter((r) => r !== Role.ROLE_CLASSIFIER),
+    tier3: [Role.ROLE_SANDBOX, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS, Role.ROLE_OPERATOR],
+    package: [Role.ROLE_CONCURRENCE, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS, Role.ROLE_OPERATOR],
+    commit: [Role.ROLE_CONCURRENCE, Role.ROLE_OPERATOR],
+  };
+  refuses(
+    "an extra role that has no place in the quorum",
+    "ATTESTATION_MALFORMED",
+    fc
+      .tuple(anyScenario, tier03, fc.boolean())
+      .chain(([s, tier, trialOk]) => fc.constantFrom(...EXTRA[s.kind]).map((role) => ({ s, tier, trialOk, role })))
+      .map(({ s, tier, trialOk, role }) => {
+        const extra: Member = { signer: SIGNER_OF[role] as Signer, role, tier: T(tier), trialOk, touched: s.req.undoPaths, manifest: s.manifest };
+        return { s, atts: [...honest(s), signed(extra, s.req, s.now)] };
       }),
-    ),
   );
 
   refuses(
-    "no classifier decision at all",
+    "a member missing",
     "ATTESTATION_MISSING",
-    fc.tuple(request, liveTier, now).map(([req, tier, t]) => ({
-      req: withAtts(req, QUORUM[4].filter((s) => s !== "classifier").map((s) => honest(s, req, tier, t))),
-      now: t,
-    })),
+    anyVictim.map(({ s, v }) => ({ s, atts: honest(s).filter((_, j) => j !== v) })),
   );
 
   refuses(
     "a nonce that is not 16 bytes",
     "ATTESTATION_MALFORMED",
-    fc.tuple(request, liveTier, now, fc.uint8Array({ maxLength: 64 }).filter((n) => n.length !== 16)).chain(([req, tier, t, n]) =>
-      victim(tier).map((v) => {
-        const atts = QUORUM[tier].map((s, i) => honest(s, req, tier, t, i === v ? { nonce: Buffer.from(n) } : {}));
-        return { req: withAtts(req, atts), now: t };
-      }),
-    ),
+    fc.tuple(anyVictim, fc.uint8Array({ maxLength: 64 }).filter((n) => n.length !== 16)).map(([{ s, v }, n]) => ({ s, atts: tampered(s, v, { decision: { nonce: Buffer.from(n) } }) })),
   );
 
   refuses(
-    "signature over bytes that are not a Decision",
-    ["ATTESTATION_MALFORMED", "ATTESTATION_MISMATCH", "ATTESTATION_EXPIRED", "TIER_REFUSED", "ATTESTATION_MISSING"],
-    fc.tuple(request, now, fc.uint8Array({ minLength: 1, maxLength: 200 })).map(([req, t, junk]) => {
-      const bytes = Buffer.from(junk);
-      return { req: withAtts(req, [Attestation.create({ signer: "classifier", decision: bytes, signature: sign(null, bytes, priv.classifier) })]), now: t };
+    "a signature over bytes that are not a Decision",
+    ["ATTESTATION_MALFORMED", "ATTESTATION_MISMATCH", "ATTESTATION_EXPIRED", "ATTESTATION_MISSING", "TIER_REFUSED"],
+    fc.tuple(anyVictim, fc.uint8Array({ minLength: 1, maxLength: 200 })).map(([{ s, v, m }, junk]) => {
+      const atts = honest(s);
+      atts[v] = Attestation.create({ signer: m.signer, decision: Buffer.from(junk), signature: sign(null, Buffer.from(junk), priv[m.signer]) });
+      return { s, atts };
     }),
-    200,
   );
 
   it("no attestations at all", () => {
-    const req: ExecuteRequest = { requestId: "r", command: "ls", cwd: "", host: "primary", runAs: "", timeoutS: 30, attestations: [], undoPaths: [] };
-    expect(outcome(req, 1_700_000_000)).toBe("ATTESTATION_MISSING");
+    for (const kind of KINDS) {
+      const s = fc.sample(scenarioOf(kind), { seed: SEED, numRuns: 1 })[0] as Scenario;
+      expect(check(s, []).code).toBe("ATTESTATION_MISSING");
+    }
   });
+});
+
+// ---- Execute ------------------------------------------------------------------------
+
+describe("checkExecute refuses (property tests, fixed seed)", () => {
+  const tier3 = scenarioOf("tier3");
+  const pkg = scenarioOf("package");
+
+  refuses(
+    "tiers 1–2 sent to Execute without the classifier's package_run (any company)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(
+        scenarioOf("tier0"),
+        fc.constantFrom<[TierNumber, boolean]>([1, false], [2, false], [1, true]),
+        fc.subarray([Role.ROLE_BREAKER, Role.ROLE_SANDBOX, Role.ROLE_CONCURRENCE, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS]),
+        fc.constantFrom<TierNumber>(1, 2, 3),
+      )
+      .map(([s, [tier, packageRun], roles, lease]) => {
+        const members: Member[] = [
+          { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(tier), packageRun, touched: s.req.undoPaths },
+          ...roles.map((role) => ({ signer: SIGNER_OF[role] as Signer, role, tier: T(role === Role.ROLE_BREAKER ? lease : tier), trialOk: true, touched: s.req.undoPaths, manifest: s.manifest })),
+        ];
+        return { s, atts: members.map((m) => signed(m, s.req, s.now)) };
+      }),
+  );
+
+  refuses(
+    "package run: the trial report says not ok",
+    "ATTESTATION_MISSING",
+    pkg.map((s) => ({ s, atts: tampered(s, 2, { decision: { trialOk: false } }) })),
+  );
+
+  refuses(
+    "package run: the undo plan is not the trial's touched list (even when it is the classifier's)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(pkg, undoPaths, fc.boolean())
+      .filter(([s, other]) => !touchedDigest(s.req.undoPaths).equals(touchedDigest(other)))
+      .map(([s, other, classifierBindsIt]) => {
+        const members = s.members.map((m) => (m.role === Role.ROLE_SANDBOX ? { ...m, touched: other } : m.role === Role.ROLE_CLASSIFIER && classifierBindsIt ? { ...m, touched: s.req.undoPaths } : m));
+        return { s, atts: members.map((m) => signed(m, s.req, s.now)) };
+      }),
+  );
+
+  refuses(
+    "package run: a lease for tier 1, tier 4 or no tier",
+    "ATTESTATION_MISMATCH",
+    fc.tuple(pkg, fc.constantFrom(Tier.TIER_REVERSIBLE, Tier.TIER_READ_ONLY, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 42 as Tier)).map(([s, lease]) => ({
+      s,
+      atts: tampered(s, 1, { decision: { tier: lease } }),
+    })),
+  );
+
+  refuses(
+    "tier 3: the concurrence judged tier 4 (or no tier, or an unknown one)",
+    "TIER_REFUSED",
+    fc.tuple(tier3, fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 99 as Tier)).map(([s, t]) => ({ s, atts: tampered(s, 1, { decision: { tier: t } }) })),
+  );
+
+  refuses(
+    "tier 3: a lease for tier 0–2, tier 4 or no tier",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(tier3, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_REVERSIBLE, Tier.TIER_SANDBOX_FIRST, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 7 as Tier))
+      .map(([s, lease]) => ({ s, atts: tampered(s, 2, { decision: { tier: lease } }) })),
+  );
+
+  refuses(
+    "tier 3: an undo plan that is not the classifier's",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(tier3, undoPaths)
+      .filter(([s, other]) => !touchedDigest(s.req.undoPaths).equals(touchedDigest(other)))
+      .map(([s, other]) => ({ s, atts: replaced(s, 0, { ...(s.members[0] as Member), touched: other }) })),
+  );
+
+  refuses(
+    "tier 3: the concurrence's effect verdict in place of its command decision",
+    ["ATTESTATION_MALFORMED", "ATTESTATION_MISSING"],
+    tier3.map((s) => ({ s, atts: replaced(s, 1, { ...(s.members[1] as Member), role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: s.manifest }) })),
+  );
+
+  refuses(
+    "tier 4 never (or an unspecified/unknown classifier tier), whatever comes with it",
+    "TIER_REFUSED",
+    fc
+      .tuple(
+        scenarioOf("tier0"),
+        fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 6 as Tier, 1000 as Tier),
+        fc.subarray([Role.ROLE_BREAKER, Role.ROLE_SANDBOX, Role.ROLE_CONCURRENCE]),
+        fc.boolean(),
+      )
+      .map(([s, tier, roles, packageRun]) => {
+        const members: Member[] = [
+          { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier, packageRun, touched: s.req.undoPaths },
+          ...roles.map((role) => ({ signer: SIGNER_OF[role] as Signer, role, tier: role === Role.ROLE_CONCURRENCE ? T(3) : tier, trialOk: true, touched: s.req.undoPaths })),
+        ];
+        return { s, atts: members.map((m) => signed(m, s.req, s.now)) };
+      }),
+  );
+});
+
+// ---- Commit -------------------------------------------------------------------------
+
+describe("checkCommit refuses (property tests, fixed seed)", () => {
+  const commit = scenarioOf("commit");
+  const BY_MANIFEST = [2, 3, 4]; // sandbox, classifier effects, concurrence effects
+
+  refuses(
+    "one of the run report and the effect verdicts over another manifest",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(commit, fc.constantFrom(...BY_MANIFEST), fc.oneof(digest, fc.constant(Buffer.alloc(0)), fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b))))
+      .filter(([s, , other]) => !s.manifest.equals(other))
+      .map(([s, v, other]) => ({ s, atts: replaced(s, v, { ...(s.members[v] as Member), manifest: other }) })),
+  );
+
+  refuses(
+    "the commit presents another manifest than the one all signed",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(commit, digest)
+      .filter(([s, other]) => !s.manifest.equals(other))
+      .map(([s, other]) => ({ s: { ...s, manifest: other }, atts: honest(s) })),
+  );
+
+  refuses(
+    "an effect verdict of tier 4 (or no tier, or an unknown one)",
+    "TIER_REFUSED",
+    fc.tuple(commit, fc.constantFrom(3, 4), fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 77 as Tier)).map(([s, v, t]) => ({ s, atts: tampered(s, v, { decision: { tier: t } }) })),
+  );
+
+  refuses(
+    "a lease that does not cover the final tier (e.g. a tier-3 effect under a tier-2 lease)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(commit, fc.nat(10))
+      .map(([s, pick]) => {
+        const below = [Tier.TIER_UNSPECIFIED, Tier.TIER_REFUSE, Tier.TIER_READ_ONLY, ...([1, 2] as TierNumber[]).filter((t) => t < s.tier).map(T)];
+        return { s, atts: tampered(s, 1, { decision: { tier: below[pick % below.length] as Tier } }) };
+      }),
+  );
+
+  it("a tier-3 effect under a tier-2 lease is refused; under a tier-3 lease it is accepted", () => {
+    const s = fc.sample(commit, { seed: SEED, numRuns: 1 })[0] as Scenario;
+    const members = s.members.map((m, j) => (j === 0 ? { ...m, tier: T(2) } : j === 3 ? { ...m, tier: T(3) } : j === 4 ? { ...m, tier: T(1) } : m));
+    const with2 = members.map((m, j) => signed(j === 1 ? { ...m, tier: T(2) } : m, s.req, s.now));
+    const with3 = members.map((m, j) => signed(j === 1 ? { ...m, tier: T(3) } : m, s.req, s.now));
+    expect(check(s, with2).code).toBe("ATTESTATION_MISMATCH");
+    expect(check(s, with3)).toMatchObject({ code: "ACCEPTED", tier: 3 });
+  });
+
+  refuses(
+    "a run report with trial_ok false",
+    "ATTESTATION_MISSING",
+    commit.map((s) => ({ s, atts: tampered(s, 2, { decision: { trialOk: false } }) })),
+  );
+
+  refuses(
+    "a classifier tier that is not committed from a diff (0, 3, 4, none)",
+    ["ATTESTATION_MISMATCH", "TIER_REFUSED"],
+    fc
+      .tuple(commit, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_LIVE_SERVICE, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED))
+      .map(([s, t]) => ({ s, atts: tampered(s, 0, { decision: { tier: t } }) })),
+  );
+
+  refuses(
+    "a classifier tier 0 or 3 (precisely ATTESTATION_MISMATCH)",
+    "ATTESTATION_MISMATCH",
+    fc.tuple(commit, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_LIVE_SERVICE)).map(([s, t]) => ({ s, atts: tampered(s, 0, { decision: { tier: t } }) })),
+  );
+
+  refuses(
+    "a package run is not committed from a diff",
+    "ATTESTATION_MISMATCH",
+    commit.map((s) => ({ s, atts: tampered(s, 0, { decision: { packageRun: true } }) })),
+  );
+
+  refuses(
+    "a command decision standing in for an effect verdict",
+    ["ATTESTATION_MALFORMED"],
+    fc.tuple(commit, fc.constantFrom(3, 4)).map(([s, v]) => {
+      const m = s.members[v] as Member;
+      const stand: Member = { ...m, role: m.role === Role.ROLE_CLASSIFIER_EFFECTS ? Role.ROLE_CLASSIFIER : Role.ROLE_CONCURRENCE };
+      return { s, atts: replaced(s, v, stand) };
+    }),
+  );
+});
+
+// ---- Rollback grants ----------------------------------------------------------------------
+
+describe("checkGrant", () => {
+  interface GrantCase {
+    undoId: string;
+    host: string;
+    now: number;
+    grant: Attestation | undefined;
+    first?: Attestation;
+  }
+  const GRANTERS = [
+    { signer: "breaker" as Signer, role: Role.ROLE_BREAKER },
+    { signer: "operator" as Signer, role: Role.ROLE_OPERATOR },
+  ];
+  const granter = fc.constantFrom(...GRANTERS);
+  const base = fc.record({ undoId: fc.uuid(), host, now, who: granter, requestId });
+
+  function grantOf(o: { signer: Signer; role: Role; undoId: string; host: string; now: number; requestId: string }, t: Tamper & { digest?: Buffer } = {}): Attestation {
+    const d = Decision.create({
+      role: o.role,
+      requestId: o.requestId,
+      commandDigest: t.digest ?? rollbackDigest(o.undoId, o.host),
+      tier: Tier.TIER_UNSPECIFIED,
+      host: o.host,
+      issuedAt: o.now,
+      expiresAt: o.now + 30,
+      nonce: randomBytes(16),
+      ...t.decision,
+    });
+    return attest(t.name ?? o.signer, t.key ?? priv[o.signer], d);
+  }
+
+  function grantOutcome(c: GrantCase, replay = new ReplayMemory()): string {
+    try {
+      checkGrant(c.grant, c.undoId, c.host, pinned, replay, c.now);
+      return "ACCEPTED";
+    } catch (err) {
+      if (err instanceof CodedError) return err.code;
+      throw err;
+    }
+  }
+
+  function grantRefuses(name: string, expected: string, arb: fc.Arbitrary<GrantCase>): void {
+    it(`${name}: ${RUNS} cases, 0 accepted`, () => {
+      let accepted = 0;
+      fc.assert(
+        fc.property(arb, (c) => {
+          const replay = new ReplayMemory();
+          if (c.first && grantOutcome({ ...c, grant: c.first }, replay) !== "ACCEPTED") throw new Error("setup: first grant not accepted");
+          const code = grantOutcome(c, replay);
+          if (code === "ACCEPTED") accepted++;
+          return code === expected;
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      expect(accepted).toBe(0);
+    });
+  }
+
+  it(`the breaker's or the operator's grant over rollbackDigest(undo id, host) is accepted once (${POSITIVE_RUNS} cases)`, () => {
+    fc.assert(
+      fc.property(base, (b) => {
+        const replay = new ReplayMemory();
+        const grant = grantOf({ ...b, ...b.who });
+        const got = checkGrant(grant, b.undoId, b.host, pinned, replay, b.now);
+        expect(got.signer).toBe(b.who.signer);
+        expect(got.nonces).toHaveLength(1);
+        expect(grantOutcome({ ...b, grant }, replay)).toBe("ATTESTATION_REPLAYED");
+      }),
+      { seed: SEED, numRuns: POSITIVE_RUNS },
+    );
+  });
+
+  it("accepts the grant the CLI makes (signDecision with the rollback digest)", () => {
+    const t = Math.floor(Date.now() / 1000);
+    const undoId = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const grant = signDecision("operator", priv.operator, {
+      role: Role.ROLE_OPERATOR,
+      requestId: "cli",
+      binding: { command: "", cwd: "", host: "primary", runAs: "", source: "sudo" },
+      commandDigest: rollbackDigest(undoId, "primary"),
+      tier: 0,
+      ttlS: 30,
+    });
+    expect(checkGrant(grant, undoId, "primary", pinned, new ReplayMemory(), t).signer).toBe("operator");
+  });
+
+  it("a missing grant is ATTESTATION_MISSING", () => {
+    expect(grantOutcome({ undoId: "0f8fad5b-d9cb-469f-a165-70867728950e", host: "primary", now: 1_700_000_000, grant: undefined })).toBe("ATTESTATION_MISSING");
+  });
+
+  grantRefuses(
+    "a grant for another undo id",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(base, fc.uuid())
+      .filter(([b, other]) => b.undoId !== other)
+      .map(([b, other]) => ({ ...b, grant: grantOf({ ...b, ...b.who, undoId: other }) })),
+  );
+
+  grantRefuses(
+    "a grant for another host (digest and host field), or naming another host",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(base, host, fc.constantFrom("both", "digest", "field"))
+      .filter(([b, other]) => b.host !== other)
+      .map(([b, other, what]) => {
+        const o = { ...b, ...b.who };
+        const grant =
+          what === "both" ? grantOf({ ...o, host: other }) : what === "digest" ? grantOf(o, { digest: rollbackDigest(b.undoId, other) }) : grantOf(o, { decision: { host: other } });
+        return { ...b, grant };
+      }),
+  );
+
+  grantRefuses(
+    "a command lease (or any command decision) used as a grant",
+    "ATTESTATION_MISMATCH",
+    fc.tuple(base, request, tier03).map(([b, req, tier]) => ({ ...b, grant: grantOf({ ...b, ...b.who }, { digest: commandDigest(bindingOf({ ...req, host: b.host }, "sudo")), decision: { tier: T(tier) } }) })),
+  );
+
+  grantRefuses(
+    "a grant signed by the classifier, the concurrence or the sandbox under its own role",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(base, fc.constantFrom(Role.ROLE_CLASSIFIER, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE, Role.ROLE_CONCURRENCE_EFFECTS, Role.ROLE_SANDBOX))
+      .map(([b, role]) => ({ ...b, grant: grantOf({ ...b, signer: SIGNER_OF[role] as Signer, role }) })),
+  );
+
+  grantRefuses(
+    "a key granting under a role it may not sign (classifier as breaker, breaker as operator …)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(base, fc.constantFrom<Signer>(...SIGNERS))
+      .filter(([b, s]) => !SIGNER_ROLES[s].includes(b.who.role))
+      .map(([b, s]) => ({ ...b, grant: grantOf({ ...b, signer: s, role: b.who.role }) })),
+  );
+
+  grantRefuses(
+    "a forged grant (right name, wrong key)",
+    "ATTESTATION_BAD_SIGNATURE",
+    base.map((b) => ({ ...b, grant: grantOf({ ...b, ...b.who }, { key: forged[b.who.signer] }) })),
+  );
+
+  grantRefuses(
+    "a grant by an unpinned signer",
+    "ATTESTATION_UNPINNED",
+    fc
+      .tuple(base, fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)))
+      .map(([b, name]) => ({ ...b, grant: grantOf({ ...b, ...b.who }, { name, key: forged.breaker }) })),
+  );
+
+  grantRefuses(
+    "an expired grant",
+    "ATTESTATION_EXPIRED",
+    fc.tuple(base, fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 1, max: 300 })).map(([b, ago, ttl]) => ({
+      ...b,
+      grant: grantOf({ ...b, ...b.who }, { decision: { issuedAt: b.now - ttl - ago, expiresAt: b.now - ago } }),
+    })),
+  );
+
+  grantRefuses(
+    "a grant issued in the future or with a TTL over 300 s",
+    "ATTESTATION_EXPIRED",
+    fc.tuple(base, fc.boolean(), fc.integer({ min: 6, max: 1_000_000 })).map(([b, future, n]) => ({
+      ...b,
+      grant: grantOf({ ...b, ...b.who }, { decision: future ? { issuedAt: b.now + n, expiresAt: b.now + n + 30 } : { issuedAt: b.now, expiresAt: b.now + 295 + n } }),
+    })),
+  );
+
+  grantRefuses(
+    "a replayed grant",
+    "ATTESTATION_REPLAYED",
+    base.map((b) => {
+      const grant = grantOf({ ...b, ...b.who });
+      return { ...b, first: grant, grant };
+    }),
+  );
 });

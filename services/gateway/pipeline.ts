@@ -201,12 +201,14 @@ export class ExecPipeline {
   private async transaction(run: Run, first: ClassifyResponse, predicted: TierNumber): Promise<Executed> {
     let verdict = first;
     const { requestId } = run.ctx;
-    const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation }, predicted);
+    // The run is the real run: a vetted command gets its secret values there (the output is redacted).
+    const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
+    const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation, env }, predicted);
     const manifest = Manifest.decode(report.manifest);
     const changes = changeSummary(manifest);
     run.ctx.evidence.run = { ok: report.ok, exit_code: report.exitCode, timed_out: report.timedOut, changes: changes.slice(0, 200), changed: changes.length, findings: report.findings, gaps: report.gaps };
     if (!report.ok || !report.attestation) throw refused(predicted, `the run in the mirror cannot be committed: ${report.findings.join("; ") || "not ok"}`, requestId, "sandbox_failed");
-    const out = { exitCode: report.exitCode, stdout: report.stdout, stderr: report.stderr, truncated: report.truncated, timedOut: report.timedOut, extra: {} as Record<string, unknown> };
+    const out = { exitCode: report.exitCode, stdout: report.stdout, stderr: report.stderr, truncated: report.truncated, timedOut: report.timedOut, extra: { env } as Record<string, unknown> };
     if (manifest.changes.length === 0) {
       // Nothing to commit: the run's answer is the whole result.
       await this.audit.intent(run.ctx);
@@ -232,7 +234,7 @@ export class ExecPipeline {
       }
       throw executorFailure(e, requestId, judged.tier);
     });
-    return { ...out, undoId: committed.undoId, extra: { committed: committed.applied }, evidence: { final_tier: judged.tier, committed: committed.applied } };
+    return { ...out, undoId: committed.undoId, extra: { env, committed: committed.applied }, evidence: { final_tier: judged.tier, committed: committed.applied } };
   }
 
   /** Tier 0, tier-3 live actions and package runs: the executor runs the command on the host's tree. */

@@ -47,7 +47,7 @@ export function changeSummary(manifest: Manifest): string[] {
 }
 
 /** Runs the command in the mirror; refuses when the run cannot be committed. */
-export async function runInMirror(clients: ServiceClients, req: { requestId: string; command: string; cwd: string; host: string; runAs: string; envNames: string[]; timeoutS: number; classifier: Attestation | undefined }, tier: TierNumber): Promise<RunReport> {
+export async function runInMirror(clients: ServiceClients, req: { requestId: string; command: string; cwd: string; host: string; runAs: string; envNames: string[]; timeoutS: number; classifier: Attestation | undefined; env: Record<string, string> }, tier: TierNumber): Promise<RunReport> {
   const { sandbox } = clients;
   return call(sandbox, sandbox.run, req, (req.timeoutS + 15) * 1000).catch((e: unknown) => {
     throw failedCall("sandbox", e, req.requestId, tier);

@@ -25,6 +25,7 @@ const TrialMessage = z
         runAs,
         timeoutS: z.number().int().min(1).max(3600),
         network: z.boolean().optional(),
+        env: z.record(z.string().max(64), z.string().max(8192)).optional(),
         manifest: z
           .object({ requestId: z.string().max(128), commandDigest: z.instanceof(Uint8Array).refine((d) => d.length === 32), host: z.string().min(1).max(64), maxBlobBytes: z.number().int().min(0).max(64 * 1024 * 1024) })
           .strict()

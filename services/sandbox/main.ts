@@ -39,6 +39,7 @@ import { loadPrivateKey, loadPublicKey } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot, lookupUser } from "../shared/privilege.js";
 import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
+import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
 import { MAX_TOUCHED } from "./report.js";
 import { startLauncher } from "./privsep.js";
@@ -47,7 +48,11 @@ import { TrialRunner, type Driver } from "./trial.js";
 import { runTransaction, type RunContext } from "./run.js";
 
 const TrialShape = z.object({ requestId, command, cwd, host: z.string().min(1).max(64), runAs, timeoutS: z.number().int().min(1).max(3600), envNames });
-const RunShape = TrialShape.extend({ classifier: z.unknown() });
+const RunShape = TrialShape.extend({
+  classifier: z.unknown(),
+  // Secret values: names re-checked against the bound ones in run.ts; never logged.
+  env: z.record(z.string().max(64), z.string().max(MAX_ENV_VALUE_BYTES).refine((v) => !v.includes("\0"))).refine((e) => Object.keys(e).length <= 32),
+});
 
 interface State {
   runner: TrialRunner;

@@ -94,6 +94,8 @@ export interface OverlayTrialInput {
   timeoutS: number;
   /** The classifier granted the run the launcher's network (no network namespace of its own). */
   network?: boolean;
+  /** Secret variables (env_secrets) for the run's environment; never logged. */
+  env?: Record<string, string>;
   /** A transactional run (tiers 1–2): build the signed manifest of the diff too. */
   manifest?: { requestId: string; commandDigest: Uint8Array; host: string; maxBlobBytes: number };
 }
@@ -302,11 +304,12 @@ export class OverlayMirror {
       ...maskArgs,
       "--unshare-pid", ...(input.network ? [] : ["--unshare-net"]), "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
       "--die-with-parent", "--new-session",
-      "--clearenv", ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v]),
       "--chdir", cwd,
       "--", "/usr/bin/setpriv", ...priv, "--", this.opts.shell, "-c", input.command,
     ];
+    // The environment goes by execve, never on an argv (secret values would be in /proc/PID/cmdline).
     return spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
+      env,
       stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore"],
     });
   }
@@ -333,7 +336,7 @@ export class OverlayMirror {
       if (m.dir) mkdirSync(src, { mode: 0o700 });
       else writeFileSync(src, "", { mode: 0o600 });
     });
-    const env = { PATH: SANDBOX_PATH, HOME: user.home, LC_ALL: "C.UTF-8", USER: input.runAs || "root", LOGNAME: input.runAs || "root", DEBIAN_FRONTEND: "noninteractive" };
+    const env = { ...input.env, PATH: SANDBOX_PATH, HOME: user.home, LC_ALL: "C.UTF-8", USER: input.runAs || "root", LOGNAME: input.runAs || "root", DEBIAN_FRONTEND: "noninteractive" };
     const child =
       this.launcher === "envelope"
         ? this.spawnEnvelope(d, input, user, cwd, env)

@@ -12,6 +12,7 @@ import { Decision, Role, type Attestation } from "../../proto/gen/agent_sudo/v1/
 import type { RunReport, RunRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import { bindingOf, commandDigest, manifestDigest, signDecision } from "../shared/attestation.js";
 import { isUnder } from "../shared/envelope/masks.js";
+import { envNamesProblem } from "../shared/env-names.js";
 import { gapKey } from "./gaps.js";
 import { findGaps } from "./gaps.js";
 import { globPrefixRe } from "./mounts.js";
@@ -62,7 +63,11 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
   const binding = bindingOf(req, "sudo");
   let run: DriverRun | undefined;
   let refusal: string | undefined;
-  if (!ctx.driver) refusal = "no sandbox driver is configured: the run did not happen";
+  // Secret values only under the names every signer bound, and only names that are credential-shaped.
+  const names = Object.keys(req.env).sort();
+  const secretProblem = names.join("\n") !== [...req.envNames].sort().join("\n") ? "secret variables other than the bound names" : envNamesProblem(names);
+  if (secretProblem) refusal = secretProblem;
+  else if (!ctx.driver) refusal = "no sandbox driver is configured: the run did not happen";
   else if (ctx.driver.name !== "overlay") refusal = `the ${ctx.driver.name} driver mirrors another host: a transactional run needs the overlay driver`;
   else if (ctx.driver.refuses(req.host)) refusal = ctx.driver.refuses(req.host);
   else {
@@ -74,6 +79,7 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
         runAs: req.runAs,
         timeoutS: Math.min(req.timeoutS || ctx.settings.max_timeout_s, ctx.settings.max_timeout_s),
         network: grantedNetwork(req.classifier, req, ctx.classifierKey),
+        env: req.env,
         manifest: { requestId: req.requestId, commandDigest: commandDigest(binding), host: req.host, maxBlobBytes: MAX_COMMIT_BYTES },
       });
     } catch (err) {
@@ -81,6 +87,7 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
     }
   }
   const found = run ? findings(run, ctx.settings) : [refusal ?? "not run"];
+  if (secretProblem) found.push(secretProblem);
   const ok = found.length === 0;
   const encoded = run?.built?.encoded ?? new Uint8Array();
   const gaps = run && run.exitCode !== 0 ? findGaps(Buffer.from(run.stderr).toString("utf8"), Buffer.from(run.stdout).toString("utf8")).map(gapKey) : [];

@@ -22,6 +22,8 @@ export interface DriverInput {
   timeoutS: number;
   /** A transactional run: network granted by the classifier's signed decision. */
   network?: boolean;
+  /** A transactional run: secret variables for its environment (never logged). */
+  env?: Record<string, string>;
   /** A transactional run: build the manifest of its diff, binding these. */
   manifest?: { requestId: string; commandDigest: Uint8Array; host: string; maxBlobBytes: number };
 }

@@ -136,7 +136,7 @@ describe.skipIf(!root)("env_secrets end to end (Vault stand-in)", () => {
     const execute = (env: Record<string, string>, boundNames: string[]) => {
       const client = new ExecutorServiceClient(`unix://${join(stack.home, "run", "executor.sock")}`, credentials.createInsecure());
       const requestId = randomUUID();
-      const binding = { command: `touch ${marker}`, cwd: "/tmp", host: "primary", runAs: "", envNames: boundNames };
+      const binding = { command: `touch ${marker}`, cwd: "/tmp", host: "primary", runAs: "", envNames: boundNames, source: "sudo" as const };
       const att = signDecision("classifier", loadPrivateKey(join(stack.home, "keys"), "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier: 0, ttlS: 30 });
       return call(client, client.execute, { requestId, command: binding.command, cwd: binding.cwd, host: "primary", runAs: "", timeoutS: 5, attestations: [att], undoPaths: [], env }, 5000).then(
         () => "ran",

@@ -119,6 +119,9 @@ for my $t (@tmp) {
     mkdir($s, 0700) or fail("mkdir $s: $!");
     mnt('tmpfs', $s, 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=0700,size=256m');
     mkdir("$s/u", 0700) && mkdir("$s/w", 0700) or fail("scratch dirs: $!");
+    # The merged directory takes the upper's owner and mode: give it the host's (/tmp stays 1777).
+    my @st = lstat($at);
+    chown($st[4], $st[5], "$s/u") && chmod($st[2] & 07777, "$s/u") or fail("scratch owner: $!");
     mnt('agent-sudo-scratch', $at, 'overlay', $MS_NOSUID | $MS_NODEV, "lowerdir=$at,upperdir=$s/u,workdir=$s/w");
   }
 }

@@ -69,7 +69,20 @@ export interface RunRequest {
    * The classifier's signed decision for this command: the sandbox verifies
    * it and grants the run network only when it says so.
    */
-  classifier: Attestation | undefined;
+  classifier:
+    | Attestation
+    | undefined;
+  /**
+   * Secret variables (env_secrets) resolved for this vetted command: their
+   * names are bound in every digest; values go into the run's environment
+   * only, never into a log, a report or the manifest's metadata.
+   */
+  env: { [key: string]: string };
+}
+
+export interface RunRequest_EnvEntry {
+  key: string;
+  value: string;
 }
 
 export interface RunReport {
@@ -393,7 +406,17 @@ export const TrialReport: MessageFns<TrialReport> = {
 };
 
 function createBaseRunRequest(): RunRequest {
-  return { requestId: "", command: "", cwd: "", host: "", runAs: "", timeoutS: 0, envNames: [], classifier: undefined };
+  return {
+    requestId: "",
+    command: "",
+    cwd: "",
+    host: "",
+    runAs: "",
+    timeoutS: 0,
+    envNames: [],
+    classifier: undefined,
+    env: {},
+  };
 }
 
 export const RunRequest: MessageFns<RunRequest> = {
@@ -422,6 +445,9 @@ export const RunRequest: MessageFns<RunRequest> = {
     if (message.classifier !== undefined) {
       Attestation.encode(message.classifier, writer.uint32(66).fork()).join();
     }
+    globalThis.Object.entries(message.env).forEach(([key, value]: [string, string]) => {
+      RunRequest_EnvEntry.encode({ key: key as any, value }, writer.uint32(74).fork()).join();
+    });
     return writer;
   },
 
@@ -502,6 +528,17 @@ export const RunRequest: MessageFns<RunRequest> = {
             message.classifier = Attestation.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            const entry9 = RunRequest_EnvEntry.decode(reader, reader.uint32());
+            if (entry9.value !== undefined) {
+              message.env[entry9.key] = entry9.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -529,6 +566,82 @@ export const RunRequest: MessageFns<RunRequest> = {
     message.classifier = (object.classifier !== undefined && object.classifier !== null)
       ? Attestation.fromPartial(object.classifier)
       : undefined;
+    message.env = (globalThis.Object.entries(object.env ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseRunRequest_EnvEntry(): RunRequest_EnvEntry {
+  return { key: "", value: "" };
+}
+
+export const RunRequest_EnvEntry: MessageFns<RunRequest_EnvEntry> = {
+  encode(message: RunRequest_EnvEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunRequest_EnvEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunRequest_EnvEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RunRequest_EnvEntry>, I>>(base?: I): RunRequest_EnvEntry {
+    return RunRequest_EnvEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunRequest_EnvEntry>, I>>(object: I): RunRequest_EnvEntry {
+    const message = createBaseRunRequest_EnvEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
