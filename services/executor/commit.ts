@@ -44,9 +44,9 @@ export function checkManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uin
       }
     }
   }
-  // A directory the run deleted may hold only what the manifest deletes with it.
+  // A directory the run deleted (or replaced by a file or symlink) may hold only what the manifest deletes with it.
   for (const c of manifest.changes) {
-    if (c.after?.kind !== EntryKind.ENTRY_KIND_ABSENT || c.before?.kind !== EntryKind.ENTRY_KIND_DIR) continue;
+    if (c.before?.kind !== EntryKind.ENTRY_KIND_DIR || c.after?.kind === EntryKind.ENTRY_KIND_DIR) continue;
     let dir: Dir;
     try {
       dir = openDir(c.path);

@@ -90,9 +90,15 @@ function prepare(config: Config, log: Logger): ExecutorState {
   const journal = openJournal(journalPath);
   // A commit a crash cut short: put back what it had begun to write.
   for (const c of unfinishedCommits(journalPath)) {
-    const result = undo.has(c.undoId) ? undo.rollback(c.undoId) : undefined;
-    journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, ...(result ?? { note: "no undo record left" }) });
-    log.warn({ request_id: c.requestId, undo_id: c.undoId, result }, "interrupted commit rolled back");
+    try {
+      const result = undo.has(c.undoId) ? undo.rollback(c.undoId) : undefined;
+      journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, ...(result ?? { note: "no undo record left" }) });
+      log.warn({ request_id: c.requestId, undo_id: c.undoId, result }, "interrupted commit rolled back");
+    } catch (err) {
+      // Not a reason to stay down (every restart would hit it again): recorded, loudly, for a person.
+      journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, failed: (err as Error).message });
+      log.error({ request_id: c.requestId, undo_id: c.undoId, err: (err as Error).message }, "an interrupted commit could NOT be rolled back: a person must inspect these paths (agent-sudo audit verify-journal; the undo record)");
+    }
   }
   journal.append({ event: "executor-start", pid: process.pid });
   undo.prune();
@@ -140,7 +146,12 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
     try {
       applied = applyManifest(manifest, blobs);
     } catch (err) {
-      const back = state.undo.rollback(undoId);
+      let back: object;
+      try {
+        back = state.undo.rollback(undoId);
+      } catch (again) {
+        back = { rollback_failed: (again as Error).message };
+      }
       state.journal.append({ event: "commit-failed", request_id: req.requestId, undo_id: undoId, reason: (err as Error).message, ...back });
       log.error({ err: (err as Error).message, undo_id: undoId, rollback: back }, "commit failed part-way: rolled back");
       throw err;

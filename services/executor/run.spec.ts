@@ -1,4 +1,6 @@
-// runCommand for real: a real shell in a temp dir, no mocks.
+// runCommand for real: a real shell in a temp dir, no mocks. The envelope
+// protocol is exercised with a fake envelope program (sh) that reports its
+// setup on fd 3: "ok\n" and then exec's the command, or "error: …" and exits.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -156,5 +158,91 @@ describe("runCommand", () => {
     expect(r.exitCode).toBe(127);
     expect(r.stdout.length).toBe(0);
     expect(r.timedOut).toBe(false);
+  });
+
+  it("a plain command has no fd 3", async () => {
+    const r = await runCommand(spec("{ echo x >&3; } 2>/dev/null; echo rc=$?"));
+    expect(r.stdout.toString()).toBe("rc=1\n");
+    expect(r.setupError).toBeUndefined();
+  });
+});
+
+describe("runCommand with a launch program", () => {
+  /** A fake envelope: sh running `script`, with fd 3 for its status when `envelope`. */
+  const launch = (script: string) => ({ file: "/bin/sh", args: ["-c", script] });
+
+  it("starts the launch program instead of `shell -c command`", async () => {
+    const r = await runCommand(spec("echo not-this", { launch: { file: "/bin/echo", args: ["launched", "-c"] } }));
+    expect(r.stdout.toString()).toBe("launched -c\n");
+    expect(r.exitCode).toBe(0);
+    expect(r.setupError).toBeUndefined();
+  });
+
+  it('envelope reports "error: …" on fd 3: setupError, exit 125, no output', async () => {
+    const r = await runCommand(spec("echo never", { envelope: true, launch: launch('echo "error: nope" >&3; exit 125') }));
+    expect(r.setupError).toBe("nope");
+    expect(r.exitCode).toBe(125);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr.length).toBe(0);
+    expect(r.timedOut).toBe(false);
+  });
+
+  it("envelope error: whatever it printed before is dropped, and the first error line is the reason", async () => {
+    const r = await runCommand(spec("true", { envelope: true, launch: launch('echo partial; echo oops >&2; printf "warming up\\nerror: cannot mount /proc\\n" >&3; exit 1') }));
+    expect(r.setupError).toBe("cannot mount /proc");
+    expect(r.exitCode).toBe(125);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr.length).toBe(0);
+  });
+
+  it('envelope reports "ok" on fd 3 then exec\'s the command: its output, exit code and signal are the result', async () => {
+    const r = await runCommand(spec("unused", { envelope: true, launch: launch("echo ok >&3; exec sh -c 'echo hi; echo err >&2; exit 4'") }));
+    expect(r.setupError).toBeUndefined();
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout.toString()).toBe("hi\n");
+    expect(r.stderr.toString()).toBe("err\n");
+    const killed = await runCommand(spec("unused", { envelope: true, launch: launch("echo ok >&3; exec sh -c 'kill -TERM $$'") }));
+    expect(killed.setupError).toBeUndefined();
+    expect([killed.exitCode, killed.signal]).toEqual([143, "SIGTERM"]);
+  });
+
+  it("envelope ok, the command closes fd 3 and runs on", async () => {
+    const r = await runCommand(spec("unused", { envelope: true, launch: launch("echo ok >&3; exec 3>&-; sleep 0.2; echo done") }));
+    expect(r.setupError).toBeUndefined();
+    expect(r.stdout.toString()).toBe("done\n");
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("envelope exits without a status: setupError, the command did not run", async () => {
+    const marker = join(dir, "envelope-no-status");
+    const r = await runCommand(spec("unused", { envelope: true, launch: launch(`exit 3; echo ran > ${marker}`) }));
+    expect(r.setupError).toBe("exited 3 before it was set up");
+    expect(r.exitCode).toBe(125);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("envelope killed by the timeout before its status: setupError says so", async () => {
+    const r = await runCommand(spec("unused", { envelope: true, timeoutS: 1, launch: launch("sleep 30") }));
+    expect(r.setupError).toBe("timed out while setting up");
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBe(125);
+  });
+
+  it("envelope ok, then the command times out: an ordinary timeout", async () => {
+    const r = await runCommand(spec("unused", { envelope: true, timeoutS: 1, launch: launch("echo ok >&3; exec sleep 30") }));
+    expect(r.setupError).toBeUndefined();
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBe(124);
+  });
+
+  // BUG (run.ts runCommand: the `if (spawnError)` return comes before the
+  // envelope check): when the envelope program itself cannot be started
+  // (missing, not executable), nothing ran, yet the result is an ordinary
+  // exit 127 with no setupError — execute.ts then answers as if the command
+  // had run and failed, instead of ENVELOPE_FAILED (and the stderr names
+  // `shell`, not the program that failed).
+  it("an envelope program that cannot be started is a setupError", async () => {
+    const r = await runCommand(spec("unused", { envelope: true, launch: { file: join(dir, "no-such-envelope"), args: [] } }));
+    expect(r.setupError).toBeDefined();
   });
 });

@@ -134,6 +134,9 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   let exitCode = (code as number | null) ?? -1;
   if (exitSignal) exitCode = 128 + (constants.signals[exitSignal] ?? 0);
   if (timedOut) exitCode = 124;
+  if (spawnError && spec.envelope) {
+    return { exitCode: 125, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), truncated: false, timedOut, signal: "", durationMs, setupError: `${spec.launch?.file ?? spec.shell}: ${spawnError.message}` };
+  }
   if (spawnError) {
     // spawn itself failed (shell missing, bad uid …)
     return { exitCode: 127, stdout: Buffer.alloc(0), stderr: Buffer.from(`${spec.shell}: ${spawnError.message}\n`), truncated: false, timedOut, signal: "", durationMs };

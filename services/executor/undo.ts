@@ -128,8 +128,9 @@ export class UndoStore {
     const entries = clean.map((path, i) => {
       try {
         return withParent(path, (dir, name) => describeAt(dir, name, path, join(root, String(i))).entry);
-      } catch {
-        // A symlink or a file on the way: not captured, and rollback will say so.
+      } catch (err) {
+        // No such directory on the way: the path does not exist. A symlink on the way: not captured, and rollback says so.
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") return { path, kind: "absent" as const };
         return { path, kind: "uncaptured" as const };
       }
     });
@@ -146,6 +147,7 @@ export class UndoStore {
     if (manifest.changes.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `manifest over ${MAX_PATHS} paths`);
     const { id, root } = this.fresh();
     const conflicts: string[] = [];
+    const madeDirs = new Set(manifest.changes.filter((c) => c.after?.kind === EntryKind.ENTRY_KIND_DIR).map((c) => c.path));
     const entries = manifest.changes.map((c, i) => {
       try {
         return withParent(c.path, (dir, name) => {
@@ -155,8 +157,11 @@ export class UndoStore {
           return got.entry;
         });
       } catch (err) {
-        // A parent that is missing now is fine when the commit creates it (ENOENT below a created dir).
-        if ((err as NodeJS.ErrnoException).code === "ENOENT" && c.before?.kind === EntryKind.ENTRY_KIND_ABSENT) return { path: c.path, kind: "absent" as const };
+        // A path the run created below a directory the commit itself makes (where nothing, a file
+        // or a symlink is now): absent on the host indeed. Anything else in the way is a conflict.
+        const code = (err as NodeJS.ErrnoException).code;
+        const inWay = code === "ENOENT" || ((code === "ENOTDIR" || err instanceof UnsafePath) && hasAncestor(c.path, madeDirs));
+        if (inWay && c.before?.kind === EntryKind.ENTRY_KIND_ABSENT) return { path: c.path, kind: "absent" as const };
         conflicts.push(`${c.path}: ${err instanceof UnsafePath ? err.message : (err as Error).message}`);
         return { path: c.path, kind: "uncaptured" as const };
       }
@@ -187,12 +192,16 @@ export class UndoStore {
     const file = join(root, "manifest.json");
     if (!existsSync(file)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
     const record = JSON.parse(readFileSync(file, "utf8")) as Record_;
-    // Every parent must still be a plain directory reached without a symlink; else nothing is written.
+    // Every parent must still be a plain directory reached without a symlink — unless the record
+    // itself restores an ancestor as a directory first (a commit that replaced a directory by a
+    // file or link). Else nothing is written.
+    const dirs = new Set(record.entries.filter((e) => e.kind === "dir").map((e) => e.path));
     const unsafe: string[] = [];
     for (const e of record.entries) {
       try {
         withParent(e.path, () => undefined);
       } catch (err) {
+        if (hasAncestor(e.path, dirs)) continue;
         if (err instanceof UnsafePath) unsafe.push(err.message);
         else if ((err as NodeJS.ErrnoException).code !== "ENOENT") unsafe.push(`${e.path}: ${(err as Error).message}`);
       }
@@ -247,6 +256,12 @@ export class UndoStore {
     }
     return removed;
   }
+}
+
+/** Whether a proper ancestor of `path` is in `set`. */
+function hasAncestor(path: string, set: ReadonlySet<string>): boolean {
+  for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) if (set.has(path.slice(0, at))) return true;
+  return false;
 }
 
 function restoreAt(dir: Dir, name: string, e: Entry, slot: string): void {

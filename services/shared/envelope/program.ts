@@ -15,7 +15,8 @@
 //   /proc/sys, sysrq-trigger, irq and bus read-only; loopback up in a new net
 //   namespace; the bounding set cut to the listed capabilities, none ambient
 //   or inheritable; groups, gid, uid; no_new_privs; the cwd walked one
-//   component at a time with O_PATH|O_NOFOLLOW; "ok" on fd 3; exec.
+//   component at a time with O_PATH|O_NOFOLLOW; the seccomp filter
+//   (seccomp.ts); "ok" on fd 3; exec.
 // Any failure before exec writes "error: …" to fd 3 and exits 125: the
 // command has not run. Syscall numbers for x86-64 and arm64.
 export const ENVELOPE_PROGRAM = String.raw`use strict;
@@ -204,6 +205,12 @@ if (length($o{cwd} // '')) {
     sysopen(my $h, $c, 010000000 | $S->{O_DIRECTORY} | $S->{O_NOFOLLOW}) or fail("cwd $o{cwd}: $c: $!");
     chdir($h) or fail("cwd $o{cwd}: $c: $!");
   }
+}
+# Last: the seccomp filter (seccomp.ts), which would refuse some of the calls above.
+if (length($o{seccomp} // '')) {
+  my $f = pack('H*', $o{seccomp});
+  my $prog = pack('S x6 Q', length($f) / 8, unpack('Q', pack('p', $f)));
+  sc('prctl', 22, 2, $prog, 0, 0);    # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
 }
 if ($status) { syswrite($status, "ok\n"); close($status) }
 exec { $cmd[0] } @cmd;

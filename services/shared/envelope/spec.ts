@@ -3,8 +3,9 @@
 // namespace where agent-sudo's own state and the configured secret paths are
 // empty and read-only, with a fresh minimal /dev (no disks):
 //   read-only (tier 0) — every mount read-only; /tmp and /var/tmp overlays
-//     whose writes vanish; an empty /run (no host daemon's socket); own pid,
-//     net, ipc and uts namespaces; only CAP_DAC_READ_SEARCH.
+//     whose writes vanish; an empty /run and no Unix sockets (no host
+//     daemon's socket); own pid, net, ipc and uts namespaces; only
+//     CAP_DAC_OVERRIDE.
 //   live (tier 3 live actions, package runs) — the host's tree and processes,
 //     but no CAP_SYS_ADMIN, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_MKNOD,
 //     CAP_SYS_MODULE … (the masks cannot be unmounted, no raw disk, no
@@ -12,9 +13,12 @@
 //   mirror (tiers 1–2) — the sandbox's copy-on-write overlays of the host as
 //     `/` (pivot_root), own pid, net, ipc and uts namespaces, a file-owner's
 //     capabilities only; what it writes lands in the upper layers.
+// Every kind also gets the seccomp filter of seccomp.ts (file handles,
+// keyrings, ptrace, io_uring, bpf, new user namespaces …).
 // This module turns a spec into the argv of the envelope program
 // (program.ts); it decides nothing about tiers.
 import { ENVELOPE_PROGRAM } from "./program.js";
+import { envelopeFilter } from "./seccomp.js";
 
 export type Namespace = "pid" | "net" | "ipc" | "uts";
 
@@ -25,26 +29,31 @@ export const CAP = {
   SYS_NICE: 23, SYS_RESOURCE: 24, LEASE: 28, AUDIT_WRITE: 29, SETFCAP: 31,
 } as const;
 
-/** Tier 0: read anything (the mounts refuse every write), nothing else. */
-export const READ_ONLY_CAPS: readonly number[] = [CAP.DAC_READ_SEARCH];
+/**
+ * Tier 0: read anything (the mounts refuse every write), nothing else.
+ * DAC_OVERRIDE, not DAC_READ_SEARCH: the latter also allows
+ * open_by_handle_at, which opens an inode by number past any mask.
+ */
+export const READ_ONLY_CAPS: readonly number[] = [CAP.DAC_OVERRIDE];
 
 /**
  * Live actions: what restarts, reloads, signals, network and file ownership
- * need. Left out on purpose: SYS_ADMIN (mounts: the masks would come off),
+ * need. Left out on purpose: DAC_READ_SEARCH (open_by_handle_at past the
+ * masks; DAC_OVERRIDE reads anyway), SYS_ADMIN (mounts: the masks would come off),
  * SYS_PTRACE (other processes' memory and /proc/PID/root), SYS_RAWIO and
  * MKNOD (raw disks), SYS_MODULE, SYS_BOOT, SYS_TIME, LINUX_IMMUTABLE (chattr
  * +i would block a rollback), MAC_*, BPF, PERFMON, SYSLOG, AUDIT_CONTROL,
  * SETFCAP, CHECKPOINT_RESTORE.
  */
 export const LIVE_CAPS: readonly number[] = [
-  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.DAC_READ_SEARCH, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
+  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
   CAP.NET_BIND_SERVICE, CAP.NET_BROADCAST, CAP.NET_ADMIN, CAP.NET_RAW, CAP.IPC_LOCK, CAP.IPC_OWNER, CAP.SYS_CHROOT,
   CAP.SYS_NICE, CAP.SYS_RESOURCE, CAP.LEASE, CAP.AUDIT_WRITE,
 ];
 
 /** Tiers 1–2 in the mirror: enough for package, file and account changes; nothing that reaches past the mirror. */
 export const MIRROR_CAPS: readonly number[] = [
-  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.DAC_READ_SEARCH, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
+  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
   CAP.SETFCAP, CAP.NET_BIND_SERVICE, CAP.SYS_CHROOT, CAP.AUDIT_WRITE,
 ];
 
@@ -118,6 +127,8 @@ export function envelopeArgv(spec: EnvelopeSpec, program: readonly string[]): { 
   }
   if (spec.cwd) words.push(singleLine("cwd", spec.cwd));
   if (spec.user) words.push(`uid=${spec.user.uid}`, `gid=${spec.user.gid}`, `groups=${spec.user.groups.join(",")}`);
+  // Tier 0 may not even open a Unix socket: a read-only mount does not stop connect() on a daemon's socket file.
+  words.push(`seccomp=${envelopeFilter(arch, { unixSockets: spec.kind !== "read-only" })}`);
   for (const p of program) if (p.includes("\0")) throw new Error("envelope: NUL byte in the program's arguments");
   return { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...words, "--", ...program] };
 }
