@@ -162,7 +162,8 @@ if ($flags & $NS{pid}) {
 }
 if ($flags & $NS{net}) {
   # Loopback up (SIOCSIFFLAGS: IFF_UP|IFF_LOOPBACK|IFF_RUNNING); nothing else in this namespace.
-  socket(my $sock, 2, 2, 0) or fail("socket: $!");
+  # An AF_UNIX socket carries the ioctl as well as an inet one, and needs no network permission.
+  socket(my $sock, 1, 2, 0) or fail("socket: $!");
   my $ifr = pack('a16 s x22', 'lo', 1 | 8 | 0x40);
   ioctl($sock, 0x8914, $ifr) or fail("loopback: $!");
   close($sock);
