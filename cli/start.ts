@@ -6,6 +6,8 @@ import { loadConfig } from "../services/shared/config.js";
 import { ensureDevToken, prepareHome } from "./home.js";
 import { startAuditDatabase } from "./database.js";
 import { Supervisor } from "./supervisor.js";
+import { connectServices, healthOf } from "../services/gateway/clients.js";
+import { capabilities, capabilityLines } from "../services/gateway/capabilities.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -42,6 +44,10 @@ export async function startCommand(_argv: string[]): Promise<number> {
     await database.stop();
     return 1;
   }
+  // One line for every capability that is not ok (also under /health .capabilities).
+  const clients = connectServices(config);
+  for (const line of capabilityLines(capabilities(config, await healthOf(clients)))) say(line);
+  for (const c of Object.values(clients)) c.close();
   say(`dev token: ${token}`);
   say(`try: curl -s -H 'Authorization: Bearer ${token}' -d '{"command":"echo hi"}' ${url}/exec`);
   process.stdout.write(`ready ${url}\n`);

@@ -64,10 +64,10 @@ describe("the breaker service, for real on its sockets", () => {
   let admin: BreakerAdminServiceClient;
   let rearm: BreakerRearmServiceClient;
   const env = (): Record<string, string> => ({ AGENT_SUDO_NTFY_URL: sink.url, AGENT_SUDO_NTFY_BACKOFF_MS: "50", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "1" });
-  const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "" };
+  const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
   const lease = (requestId: string, tier = Tier.TIER_LIVE_SERVICE) =>
     call(client, client.lease, { requestId, commandDigest: commandDigest(binding), tier, host: "primary" }, 3000);
-  const report = (requestId: string, tier: Tier, ok: boolean) => call(client, client.report, { requestId, tier, ok, refused: false }, 3000);
+  const report = (requestId: string, tier: Tier, ok: boolean) => call(client, client.report, { requestId, tier, ok, refused: false, undoId: "" }, 3000);
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "agent-sudo-breaker-"));
@@ -183,7 +183,7 @@ describe("the breaker service, for real on its sockets", () => {
     expect((await lease("req-manual")).armed).toBe(false);
     await call(rearm, rearm.rearm, { reason: "anomaly explained", by: "root" }, 3000);
 
-    await call(client, client.report, { requestId: "r-t4", tier: Tier.TIER_REFUSE, ok: false, refused: true }, 3000);
+    await call(client, client.report, { requestId: "r-t4", tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "" }, 3000);
     const t4 = await lease("req-after-t4");
     expect(t4.armed).toBe(false);
     expect(t4.reason).toMatch(/tier4-attempt/);

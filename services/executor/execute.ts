@@ -11,7 +11,7 @@ import type { Config } from "../shared/config.js";
 import { envNamesProblem } from "../shared/env-names.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
-import { isRoot, lookupUid, lookupUser, type Account } from "../shared/privilege.js";
+import { lookupUid, lookupUser, type Account } from "../shared/privilege.js";
 import type { CommandCgroups } from "./cgroup.js";
 import { envelopeProgram } from "./envelope.js";
 import type { Journal } from "./journal.js";
@@ -32,6 +32,8 @@ export interface ExecutorState {
   undo: UndoStore;
   journal: Journal;
   cgroups: CommandCgroups | undefined;
+  /** "ok", or why no envelope can be built here. */
+  envelope: string;
 }
 
 export function sha256(text: string): string {
@@ -83,7 +85,7 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
   const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
   const who = account(req.runAs);
   const cwd = checkedCwd(req.cwd, who);
-  if (!isRoot()) throw new CodedError("ENVELOPE_FAILED", "the executor is not root: it cannot build an envelope");
+  if (state.envelope !== "ok") throw new CodedError("ENVELOPE_FAILED", state.envelope);
   const switchUser = who.uid !== process.getuid?.();
   const env = { ...req.env, ...scrubbedEnv(who) };
   const program = envelopeProgram({ tier, network, who, switchUser, cwd, command: req.command, config });

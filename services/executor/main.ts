@@ -43,6 +43,7 @@ import { recentNonces, ReplayMemory } from "./replay.js";
 import { UndoStore } from "./undo.js";
 import { checkCommit, checkGrant, type PinnedKey } from "./verify.js";
 import { vetoed } from "./veto.js";
+import { envelopeReadiness } from "../shared/envelope/spec.js";
 
 const host = z.string().min(1).max(64);
 const attestations = z
@@ -106,7 +107,9 @@ function prepare(config: Config, log: Logger): ExecutorState {
   const cgroups = isRoot() ? CommandCgroups.detect() : undefined;
   if (!cgroups) log.warn("no writable cgroup v2 hierarchy: commands are contained by process group only (a setsid escapes)");
   process.once("exit", () => cgroups?.close());
-  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups };
+  const envelope = envelopeReadiness();
+  if (envelope !== "ok") log.error({ envelope }, "no envelope can be built here: every command will be refused (ENVELOPE_FAILED)");
+  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups, envelope };
 }
 
 /** Every refusal goes into the journal too, then propagates. */
@@ -199,6 +202,6 @@ await runService<ExecutorState>({
         }
       },
     },
-    Health: healthRpc("executor", () => JSON.stringify(state.gate.load)),
+    Health: healthRpc("executor", () => JSON.stringify({ ...state.gate.load, envelope: state.envelope, cgroups: state.cgroups !== undefined })),
   }),
 });

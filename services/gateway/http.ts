@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { parseExecBody, readBody } from "./body.js";
-import { healthOf, type ServiceClients } from "./clients.js";
+import { healthOf, type ServiceClients, type ServiceHealth } from "./clients.js";
+import type { Capability } from "./capabilities.js";
 import type { ExecPipeline, HttpAnswer } from "./pipeline.js";
 import type { Caller, TokenVerifier } from "./tokens.js";
 import type { AuthLimiter } from "./auth-limit.js";
@@ -19,6 +20,7 @@ export interface Routes {
   log: Logger;
   auditHealth: () => Record<string, unknown>;
   policyHealth: () => Record<string, unknown>;
+  capabilities: (checked: Record<string, ServiceHealth>) => Record<string, Capability>;
 }
 
 /** Which listener a request came in on: the TCP port or the hook's Unix socket. */
@@ -97,6 +99,7 @@ async function health(routes: Routes): Promise<HttpAnswer> {
       breaker: { state: breaker, detail: breakerDetail },
       audit: routes.auditHealth(),
       policy: routes.policyHealth(),
+      capabilities: routes.capabilities(checked),
     },
   };
 }

@@ -20,6 +20,7 @@ import { handler, type Routes } from "./http.js";
 import { Notifier, ntfySettingsFromEnv } from "../shared/ntfy.js";
 import { AuthLimiter } from "./auth-limit.js";
 import { policySignatureHealth } from "./policy-health.js";
+import { capabilities } from "./capabilities.js";
 import { HookJudge } from "./hook.js";
 import { bindHookSocket } from "./hook-socket.js";
 import { ExecPipeline } from "./pipeline.js";
@@ -79,6 +80,7 @@ const routes: Routes = {
   hook: new HookJudge(clients, config, audit, log, notifier),
   clients,
   log,
+  capabilities: (checked) => capabilities(config, checked),
   auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
   policyHealth: policySignatureHealth(config),
 };

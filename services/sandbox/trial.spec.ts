@@ -60,7 +60,7 @@ describe("TrialRunner", () => {
     const d = decision(r);
     expect(d.trialOk).toBe(true);
     expect(Buffer.from(d.touchedDigest).equals(touchedDigest(["/etc/b", "/etc/a"]))).toBe(true);
-    expect(Buffer.from(d.commandDigest).equals(commandDigest({ command: "touch /etc/a; echo >> /etc/b", cwd: "/", host: "primary", runAs: "" }))).toBe(true);
+    expect(Buffer.from(d.commandDigest).equals(commandDigest({ command: "touch /etc/a; echo >> /etc/b", cwd: "/", host: "primary", runAs: "", source: "sudo" }))).toBe(true);
   });
 
   it("skips live-service commands without running them", async () => {

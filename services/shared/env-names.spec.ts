@@ -36,7 +36,7 @@ describe("secret variable names", () => {
 });
 
 describe("commandDigest binds the secret variables' names", () => {
-  const base = { command: "psql -c 'select 1'", cwd: "/", host: "primary", runAs: "" };
+  const base = { command: "psql -c 'select 1'", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
   it("differs with names, whatever their order, and equals the bare digest without them", () => {
     const bare = commandDigest(base);
     expect(commandDigest({ ...base, envNames: [] })).toEqual(bare);

@@ -17,6 +17,7 @@
 // keyrings, ptrace, io_uring, bpf, new user namespaces …).
 // This module turns a spec into the argv of the envelope program
 // (program.ts); it decides nothing about tiers.
+import { existsSync } from "node:fs";
 import { ENVELOPE_PROGRAM } from "./program.js";
 import { envelopeFilter } from "./seccomp.js";
 
@@ -88,6 +89,15 @@ export interface EnvelopeSpec {
 }
 
 export const PERL = "/usr/bin/perl";
+
+/** "ok" when this process can build envelopes here, else why not. */
+export function envelopeReadiness(): string {
+  if (process.platform !== "linux") return "not Linux";
+  if (!envelopeArch()) return `no system-call table for ${process.arch}`;
+  if (process.getuid?.() !== 0) return "not root";
+  if (!existsSync(PERL)) return `${PERL} is missing (perl-base)`;
+  return "ok";
+}
 
 export function envelopeArch(arch: string = process.arch): "x64" | "arm64" | undefined {
   return arch === "x64" || arch === "arm64" ? arch : undefined;
