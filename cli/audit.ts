@@ -2,7 +2,7 @@
 // executor's journal.
 //
 //   tail [-f] [-n N] [--json]                 newest rows; -f follows via LISTEN agent_sudo_audit
-//   export --since WHEN [--until WHEN] --format jsonl [--labeled-only]
+//   export [--since WHEN] [--until WHEN] [--format jsonl] [--labeled-only]   (default: everything)
 //                                             one JSON line per decision (intent + outcome + gold label)
 //   label REQUEST_ID approve|reject --by NAME the human verdict (the gold label)
 //   verify-journal [PATH]                     check the executor journal's hash chain
@@ -33,7 +33,7 @@ export function defaultJournalPath(): string {
 }
 
 const USAGE = `usage: agent-sudo audit tail [-f] [-n N] [--json]
-       agent-sudo audit export --since WHEN [--until WHEN] --format jsonl [--labeled-only]
+       agent-sudo audit export [--since WHEN] [--until WHEN] [--format jsonl] [--labeled-only]   (default: everything)
        agent-sudo audit label REQUEST_ID approve|reject --by NAME
        agent-sudo audit verify-journal [PATH]`;
 
@@ -174,9 +174,9 @@ async function exportJsonl(args: string[], io: AuditIo): Promise<number> {
     args,
     options: { since: { type: "string" }, until: { type: "string" }, format: { type: "string" }, "labeled-only": { type: "boolean" } },
   });
-  if (!values.since) throw new UsageError("export needs --since");
-  if (values.format !== "jsonl") throw new UsageError("export needs --format jsonl (the only format)");
-  const since = parseWhen(values.since);
+  // Without --since: everything (the training export); --since 7d etc. narrows it.
+  if ((values.format ?? "jsonl") !== "jsonl") throw new UsageError("export writes --format jsonl (the only format)");
+  const since = values.since ? parseWhen(values.since) : new Date(0);
   const until = values.until ? parseWhen(values.until) : new Date("9999-12-31T00:00:00Z");
   const c = await connect(io);
   try {

@@ -64,6 +64,19 @@ const COMMANDS: Record<string, Command> = {
   uninstall: uninstallCommand,
 };
 
+/** A command's lines of USAGE: its own line and the more-indented ones after it. */
+export function commandHelp(name: string): string {
+  const lines = USAGE.split("\n");
+  const at = lines.findIndex((l) => l.startsWith(`  ${name} `) || l === `  ${name}`);
+  if (at === -1) return USAGE;
+  const out = [lines[at] ?? ""];
+  for (const l of lines.slice(at + 1)) {
+    if (!/^ {4,}/.test(l)) break;
+    out.push(l);
+  }
+  return `usage: agent-sudo ${out.map((l) => l.trim()).join("\n       ")}`;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
@@ -74,6 +87,13 @@ async function main(argv: string[]): Promise<number> {
   if (!command) {
     process.stderr.write(`agent-sudo: unknown command ${JSON.stringify(name)}\n${USAGE}\n`);
     return 2;
+  }
+  // --help before any "--" (after it, words belong to the command being judged or run).
+  const end = rest.indexOf("--");
+  const own = end === -1 ? rest : rest.slice(0, end);
+  if (own.includes("--help") || own.includes("-h") || own[0] === "help") {
+    process.stdout.write(`${commandHelp(name)}\n`);
+    return 0;
   }
   return command(rest);
 }
