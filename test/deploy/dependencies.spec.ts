@@ -35,7 +35,7 @@ describe("package.json dependencies", () => {
     const unused = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((dep) => {
       if (dep in INDIRECT || dep.startsWith("@types/")) return false;
       const quoted = dep.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-      return !new RegExp(`(from |import\\(|require(\\.resolve)?\\()["']${quoted}(/[^"']*)?["']`).test(text);
+      return !new RegExp(`(from |import\\(|require\\(|\\.resolve\\()["']${quoted}(/[^"']*)?["']`).test(text);
     });
     expect(unused).toEqual([]);
   });
