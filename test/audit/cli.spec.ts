@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditCommand, parseWhen } from "../../cli/audit.js";
@@ -79,7 +80,10 @@ describe("agent-sudo audit", () => {
     const labeled = await run(["export", "--since", "2025-12-31", "--until", "2099-01-01", "--format", "jsonl", "--labeled-only"]);
     expect(labeled.out.map((l) => JSON.parse(l).request_id)).toEqual(["cli-1"]);
     expect((await run(["export", "--since", "2025-12-31", "--format", "csv"])).code).toBe(2);
-    expect((await run(["export", "--format", "jsonl"])).code).toBe(2);
+    // Without --since and --format: everything, as JSONL.
+    const all = await run(["export"]);
+    expect(all.code).toBe(0);
+    expect(all.out.map((l) => JSON.parse(l).request_id)).toEqual(["cli-0", "cli-1", "cli-2", "cli-3"]);
   });
 
   it("verify-journal reports an intact chain and names a tampered entry", async () => {
@@ -104,7 +108,10 @@ describe("agent-sudo audit", () => {
 
   it("without DATABASE_URL, says so", async () => {
     const err: string[] = [];
-    const code = await auditCommand(["tail"], { out: () => undefined, err: (l) => err.push(l), env: {} });
+    // A state dir of its own (never the machine's /var/lib/agent-sudo, which an `npm start` may have made).
+    const home = mkdtempSync(join(tmpdir(), "agent-sudo-audit-cli-"));
+    const code = await auditCommand(["tail"], { out: () => undefined, err: (l) => err.push(l), env: { AGENT_SUDO_HOME: home } });
+    rmSync(home, { recursive: true, force: true });
     expect(code).toBe(2);
     expect(err.join()).toMatch(/DATABASE_URL/);
   });
