@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MASKS } from "./settings.js";
 import { forbiddenWrites, shellcheck } from "./static.js";
+import { missing, named } from "../../test/support/needs.js";
+
+const noShellcheck = missing("shellcheck");
 
 describe("shellcheck", () => {
-  it("reports error-level findings", async () => {
+  it.skipIf(noShellcheck)(named("reports error-level findings", noShellcheck), async () => {
     const r = await shellcheck("if true; then echo x");
     expect(r.errors.length).toBeGreaterThan(0);
   });
-  it("passes clean text, keeps warnings apart", async () => {
+  it.skipIf(noShellcheck)(named("passes clean text, keeps warnings apart", noShellcheck), async () => {
     expect(await shellcheck("echo x > /tmp/y")).toEqual({ errors: [], warnings: [] });
     const w = await shellcheck("cd /opt; rm -rf $DIR/x");
     expect(w.errors).toEqual([]);

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { named } from "../support/needs.js";
 import { describe, expect, it } from "vitest";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -16,7 +17,9 @@ const parser = ["/sbin/apparmor_parser", "/usr/sbin/apparmor_parser", ...(proces
 /** The parser's notice when securityfs is absent (containers, CI): not an error. */
 const noise = (s: string) => s.split("\n").filter((l) => l.trim() && !/^Cache read\/write disabled/.test(l)).join("\n");
 
-describe.skipIf(!parser || !existsSync("/etc/apparmor.d/abstractions/base"))("AppArmor profiles compile (apparmor_parser -Q -K -T)", () => {
+const skipReason = !parser || !existsSync("/etc/apparmor.d/abstractions/base") ? "skipped: apparmor_parser or its abstractions are not installed (apt-get install apparmor; .ci/run installs it)" : undefined;
+
+describe.skipIf(skipReason)(named("AppArmor profiles compile (apparmor_parser -Q -K -T)", skipReason), () => {
   // Skipped only when apparmor_parser or its abstractions (Debian package
   // `apparmor`) are absent; CI installs it.
   const compile = (path: string) => spawnSync(parser as string, ["-Q", "-K", "-T", path], { encoding: "utf8", timeout: 30_000 });

@@ -35,7 +35,9 @@ function directives(name: string): Map<string, string[]> {
 }
 const one = (name: string, key: string) => directives(name).get(key)?.at(-1);
 
-describe.skipIf(!analyze || !systemUnits)("systemd units, offline", () => {
+const skipReason = !analyze || !systemUnits ? "skipped: systemd-analyze or the distribution's unit files are not installed (apt-get install systemd; .ci/run installs it)" : undefined;
+
+describe.skipIf(skipReason)(named("systemd units, offline", skipReason), () => {
   // Skipped only when systemd-analyze (Debian package `systemd`) or the
   // distribution's unit files are absent; CI installs them.
   let root: string;

@@ -11,12 +11,14 @@ import type { TrialReport } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import { startLauncher, type LauncherHandle } from "../../services/sandbox/privsep.js";
 import { loadSandboxSettings } from "../../services/sandbox/settings.js";
 import { TrialRunner } from "../../services/sandbox/trial.js";
+import { missing } from "../support/needs.js";
 
 export const repoRoot = resolve(import.meta.dirname, "..", "..");
 export const launcherEntry = join(repoRoot, "dist", "services", "sandbox", "launcher.js");
 export const canRun = process.getuid?.() === 0 && existsSync(launcherEntry);
-/** The trial cases run once per launcher: bubblewrap only where it is installed (CI installs it). */
-export const LAUNCHERS = existsSync("/usr/bin/bwrap") ? (["envelope", "bwrap"] as const) : (["envelope"] as const);
+/** The trial cases run once per launcher; bubblewrap's are skipped, saying so, where it is not installed (CI installs it). */
+export const LAUNCHERS = ["envelope", "bwrap"] as const;
+export const launcherMissing = (launcher: string): string | undefined => (launcher === "bwrap" ? missing("/usr/bin/bwrap") : undefined);
 
 export interface Sandbox {
   home: string;

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { canRun, fingerprints, LAUNCHERS, type Sandbox, startSandbox } from "./fixture.js";
+import { canRun, fingerprints, launcherMissing, LAUNCHERS, type Sandbox, startSandbox } from "./fixture.js";
+import { named } from "../support/needs.js";
 
 const WATCHED = ["/etc", "/etc/hostname", "/etc/hosts", "/etc/shadow", "/etc/passwd", "/usr/share/doc/bash", "/var/lib/dpkg/status", "/var/lib/dpkg", "/var/cache/apt", "/root"];
 // Not /tmp: other test files create entries there concurrently. The trial's
@@ -29,7 +30,8 @@ function absentPackage(): string {
   throw new Error("every candidate package is installed");
 }
 
-describe.skipIf(!canRun).each(LAUNCHERS)("overlay driver (launcher %s): trials on a copy-on-write mirror of this host", (launcher) => {
+describe.each(LAUNCHERS)("overlay driver (launcher %s): trials on a copy-on-write mirror of this host", (launcher) => {
+ describe.skipIf(!canRun || launcherMissing(launcher))(named("trial cases", !canRun ? "skipped: needs root and a build" : launcherMissing(launcher)), () => {
   let sbx: Sandbox;
   let before: Record<string, string>;
   beforeAll(async () => {
@@ -189,4 +191,5 @@ describe.skipIf(!canRun).each(LAUNCHERS)("overlay driver (launcher %s): trials o
     expect(r.ok).toBe(false);
     expect(r.findings).toContain("skipped: live-service (systemctl restart)");
   });
+});
 });

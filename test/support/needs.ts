@@ -1,0 +1,27 @@
+// Tests that need a program the base system may lack skip with the reason in
+// their name (vitest prints it with the skipped test), never fail.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+/** Why a test cannot run here (the first missing program), or undefined when all are present. */
+export function missing(...programs: string[]): string | undefined {
+  const dirs = (process.env.PATH ?? "/usr/bin:/bin").split(":").filter(Boolean);
+  const absent = programs.find((p) => !(p.startsWith("/") ? existsSync(p) : dirs.some((d) => existsSync(join(d, p)))));
+  return absent ? `skipped: ${absent} is not installed (apt-get install ${PACKAGE[absent] ?? absent}; .ci/run installs it)` : undefined;
+}
+
+const PACKAGE: Record<string, string> = {
+  shellcheck: "shellcheck",
+  bwrap: "bubblewrap",
+  "/usr/bin/bwrap": "bubblewrap",
+  apparmor_parser: "apparmor",
+  "systemd-analyze": "systemd",
+  setfattr: "attr",
+  ip: "iproute2",
+  jq: "jq",
+};
+
+/** A test name with the reason it is skipped, when it is. */
+export function named(name: string, reason: string | undefined): string {
+  return reason ? `${name} — ${reason}` : name;
+}
