@@ -5,7 +5,7 @@ import type { KeyObject } from "node:crypto";
 import type { LeaseRequest, LeaseResponse, Outcome, RollbackGrantRequest, RollbackGrantResponse } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
 import { rollbackDigest } from "../shared/attestation.js";
 import type { BreakerEvent, BreakerStatus } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
-import { Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { PRIORITY, type Notifier } from "../shared/ntfy.js";
@@ -86,7 +86,7 @@ export class Breaker {
     this.rollbackable.delete(req.undoId);
     const lease = { requestId: req.requestId, commandDigest: rollbackDigest(req.undoId, this.host), tier: Tier.TIER_UNSPECIFIED, host: this.host };
     log.warn({ undo_id: req.undoId }, "rollback granted after a failed tier-3 verify");
-    return { granted: true, reason: "failed tier-3 verify", grant: signLease(this.key, lease, GRANT_TTL_S, Math.floor(Date.now() / 1000), "rollback") };
+    return { granted: true, reason: "failed tier-3 verify", grant: signLease(this.key, lease, GRANT_TTL_S, Math.floor(Date.now() / 1000), "rollback", Role.ROLE_BREAKER_GRANT) };
   }
 
   private observe(o: Parameters<TripRules["observe"]>[0], log: Logger): void {

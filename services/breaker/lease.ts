@@ -12,9 +12,10 @@ export interface LeaseBinding {
   host: string;
 }
 
-export function signLease(key: KeyObject, b: LeaseBinding, ttlS: number, now = Math.floor(Date.now() / 1000), rule = "armed"): Attestation {
+/** A lease (role BREAKER), or with `role` BREAKER_GRANT a rollback grant. */
+export function signLease(key: KeyObject, b: LeaseBinding, ttlS: number, now = Math.floor(Date.now() / 1000), rule = "armed", role: Role = Role.ROLE_BREAKER): Attestation {
   const decision = Decision.create({
-    role: Role.ROLE_BREAKER,
+    role,
     requestId: b.requestId,
     commandDigest: Buffer.from(b.commandDigest),
     tier: b.tier,

@@ -10,7 +10,7 @@
 //   commit     classifier (tier 1–2) + lease ≥ final tier + sandbox run report
 //              + classifier and concurrence effect verdicts, all over one
 //              manifest digest; final tier = max(classifier, both verdicts)
-//   grant      breaker or operator over rollbackDigest(undo id, host)
+//   grant      breaker (role BREAKER_GRANT, never a lease) or operator over rollbackDigest(undo id, host)
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -779,7 +779,7 @@ describe("checkGrant", () => {
     first?: Attestation;
   }
   const GRANTERS = [
-    { signer: "breaker" as Signer, role: Role.ROLE_BREAKER },
+    { signer: "breaker" as Signer, role: Role.ROLE_BREAKER_GRANT },
     { signer: "operator" as Signer, role: Role.ROLE_OPERATOR },
   ];
   const granter = fc.constantFrom(...GRANTERS);
@@ -886,6 +886,12 @@ describe("checkGrant", () => {
     "a command lease (or any command decision) used as a grant",
     "ATTESTATION_MISMATCH",
     fc.tuple(base, request, tier03).map(([b, req, tier]) => ({ ...b, grant: grantOf({ ...b, ...b.who }, { digest: commandDigest(bindingOf({ ...req, host: b.host }, "sudo")), decision: { tier: T(tier) } }) })),
+  );
+
+  grantRefuses(
+    "a breaker lease (role BREAKER) over exactly the rollback digest, of any tier: a lease is not a grant",
+    "ATTESTATION_MISMATCH",
+    fc.tuple(base, fc.constantFrom(0, 1, 2, 3, 4, 5)).map(([b, tier]) => ({ ...b, grant: grantOf({ ...b, signer: "breaker", role: Role.ROLE_BREAKER }, { decision: { tier } }) })),
   );
 
   grantRefuses(

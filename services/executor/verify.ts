@@ -8,7 +8,8 @@
 //            tier 2 package run (classifier's signed package_run): + breaker + sandbox trial ok
 //   Commit   tiers 1–2: classifier + breaker lease for the final tier + sandbox run report
 //            + classifier and concurrence effect verdicts, all over one manifest digest
-//   Rollback a grant over rollbackDigest(undo id): breaker or operator
+//   Rollback a grant over rollbackDigest(undo id): the breaker's (role BREAKER_GRANT,
+//            never a lease: a gateway may ask a lease over any digest) or a person's
 import { timingSafeEqual, verify, type KeyObject } from "node:crypto";
 import { Decision, Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
@@ -153,7 +154,7 @@ export function checkCommit(req: Bound, manifestDigest: Buffer, pinned: Pinned, 
 export function checkGrant(grant: Attestation | undefined, undoId: string, host: string, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { signer: string; nonces: NonceEntry[] } {
   if (!grant) throw new CodedError("ATTESTATION_MISSING", "a rollback needs a signed grant");
   const d = checkOne(grant, pinned, rollbackDigest(undoId, host), undefined, host, now);
-  if (d.role !== Role.ROLE_BREAKER && d.role !== Role.ROLE_OPERATOR) throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
+  if (d.role !== Role.ROLE_BREAKER_GRANT && d.role !== Role.ROLE_OPERATOR) throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
   const byRole = new Map([[d.role, d]]);
   return { signer: grant.signer, nonces: consume(byRole, replay) };
 }

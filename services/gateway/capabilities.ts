@@ -60,7 +60,7 @@ export function capabilities(config: Config, health: Record<string, ServiceHealt
       : { state: "ok", detail: `rules flagged \`network\` get the host's network through ${config.executor.network}` };
   out.static_checks = onPath("shellcheck")
     ? { state: "ok", detail: "shellcheck validates package-run trials" }
-    : { state: "degraded", detail: "shellcheck is not installed: package-run trials skip static validation", fix: "apt-get install shellcheck" };
+    : { state: "degraded", detail: "shellcheck is not installed: package-run trials are checked by bash -n (syntax) only", fix: "apt-get install shellcheck" };
   out.secrets = !config.secrets.enabled
     ? { state: "off", detail: "env_secrets are refused (secrets.enabled is false)", fix: "configure secrets.vault and secrets.allowed, then secrets.enabled" }
     : { state: "ok", detail: `env_secrets from Vault at ${config.secrets.vault?.addr ?? "?"}` };

@@ -5,6 +5,8 @@
 // report.ts; this catches what the text says even when the run did not get
 // that far.
 import { spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { globPrefixRe, isUnder } from "./mounts.js";
 import { basename, effectiveWords, simpleCommands } from "./words.js";
 
@@ -21,16 +23,29 @@ interface ShellcheckComment {
   message: string;
 }
 
-/** Runs shellcheck (bash dialect) on the text; a missing or broken shellcheck is an error (fail closed). */
+/**
+ * Runs shellcheck (bash dialect) on the text. Where shellcheck is not
+ * installed (ENOENT: a fresh Debian has none), the text is still parsed by
+ * `bash -n` — a syntax error fails the trial — and a warning says that only
+ * syntax was checked. A shellcheck that is there but breaks is an error
+ * (fail closed).
+ */
 export function shellcheck(command: string, bin = "shellcheck"): Promise<StaticResult> {
+  const path = bin.includes("/") ? bin : onPath(bin);
+  if (path === undefined || (bin.includes("/") && !existsSync(bin))) return syntaxOnly(command);
   return new Promise((resolve) => {
-    const child = spawn(bin, ["--shell=bash", "--format=json1", "-"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(path, ["--shell=bash", "--format=json1", "-"], { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     child.stdout.on("data", (c: Buffer) => out.push(c));
     child.stderr.resume();
     child.stdin.on("error", () => undefined);
-    child.once("error", (err) => resolve({ errors: [`shellcheck could not run: ${err.message}`], warnings: [] }));
+    let failed = false;
+    child.once("error", (err) => {
+      failed = true;
+      resolve({ errors: [`shellcheck could not run: ${err.message}`], warnings: [] });
+    });
     child.once("close", (code) => {
+      if (failed) return; // never started: the error handler answers
       if (code !== 0 && code !== 1) {
         resolve({ errors: [`shellcheck failed (exit ${code})`], warnings: [] });
         return;
@@ -44,6 +59,41 @@ export function shellcheck(command: string, bin = "shellcheck"): Promise<StaticR
         });
       } catch {
         resolve({ errors: ["shellcheck output was not JSON"], warnings: [] });
+      }
+    });
+    child.stdin.end(command);
+  });
+}
+
+/** `name` in a PATH directory, or in the system's (a service's PATH may hold directories it cannot search). */
+function onPath(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/local/bin", "/usr/bin", "/bin"].filter((d) => d.startsWith("/"));
+  for (const d of dirs) {
+    const p = join(d, name);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not here, or not searchable by this user
+    }
+  }
+  return undefined;
+}
+
+const NO_SHELLCHECK = "shellcheck is not installed: only bash -n syntax was checked (apt-get install shellcheck)";
+
+/** `bash -n` on the text read from stdin: parses, runs nothing. */
+function syntaxOnly(command: string): Promise<StaticResult> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-n"], { stdio: ["pipe", "ignore", "pipe"], env: { PATH: "/usr/bin:/bin" } });
+    const err: Buffer[] = [];
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.stdin.on("error", () => undefined);
+    child.once("error", (e) => resolve({ errors: [`neither shellcheck nor bash -n could run: ${e.message}`], warnings: [] }));
+    child.once("close", (code) => {
+      if (code === 0) resolve({ errors: [], warnings: [NO_SHELLCHECK] });
+      else {
+        const first = Buffer.concat(err).toString("utf8").trim().split("\n")[0] ?? "";
+        resolve({ errors: [`bash -n: syntax error (exit ${code}): ${first.replace(/^bash: /, "").slice(0, 300)}`], warnings: [NO_SHELLCHECK] });
       }
     });
     child.stdin.end(command);

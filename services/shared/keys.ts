@@ -22,15 +22,15 @@ export const SIGNER_ROLE: Record<Signer, Role> = {
 };
 
 /**
- * Every role a key may sign: its command role, and for the two judges the
- * effect verdict over a run's manifest (a separate role, so neither kind of
- * decision can stand in for the other).
+ * Every role a key may sign: its command role, for the two judges the
+ * effect verdict over a run's manifest, for the breaker its rollback grant
+ * (each a separate role, so no kind of decision can stand in for another).
  */
 export const SIGNER_ROLES: Record<Signer, readonly Role[]> = {
   classifier: [Role.ROLE_CLASSIFIER, Role.ROLE_CLASSIFIER_EFFECTS],
   concurrence: [Role.ROLE_CONCURRENCE, Role.ROLE_CONCURRENCE_EFFECTS],
   sandbox: [Role.ROLE_SANDBOX],
-  breaker: [Role.ROLE_BREAKER],
+  breaker: [Role.ROLE_BREAKER, Role.ROLE_BREAKER_GRANT],
   operator: [Role.ROLE_OPERATOR],
 };
 

@@ -1,18 +1,32 @@
 // Chaos harness: a real stack (supervisor, six services, embedded
-// PostgreSQL) whose executor runs the recorder stand-in shell, a client that
-// tells every kind of answer apart (an HTTP status, a connection refused, a
-// connection reset after the request was sent, a hang), `kill -9` of one
-// service (or PostgreSQL) while idle or under load, and a reconciliation of
-// what the clients were told against three independent records: the
-// recorder's log (what actually "ran"), the executor's hash-chained journal
-// (what it verified a quorum for) and the audit rows in PostgreSQL.
+// PostgreSQL) whose executor and sandbox run the recorder stand-in shell, a
+// client that tells every kind of answer apart (an HTTP status, a connection
+// refused, a connection reset after the request was sent, a hang), `kill -9`
+// of one service (or PostgreSQL) while idle or under load, and a
+// reconciliation of what the clients were told against three independent
+// records: what reached the host (the stand-in's records), the executor's
+// hash-chained journal (what it verified a quorum for) and the audit rows in
+// PostgreSQL.
+//
+// Where "what ran" is seen, per tier (the envelopes decide it):
+//   tier 0     read-only: the stand-in cannot write. The executor's journal
+//              `execute` entry (fsynced right before the command starts) is
+//              the record that it ran.
+//   tiers 1–2  the stand-in runs once in the sandbox's mirror; its record
+//              reaches the host only when the executor commits the run's
+//              diff (journal `commit-begin` … `commit-end`).
+//   tier 3     the live envelope: the stand-in's record lands at once.
+// The stand-in writes each command line to a file of its own (rec/<md5 of
+// the command>), so concurrent tier-1–2 runs never diff the same path and
+// never conflict at commit.
 //
 // Used by test/chaos/*.spec.ts (few requests) and bench/chaos/run.ts (many).
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
-import { recorderShell, startStack, type Stack } from "../support/stack.js";
+import { journalEntries, type JournalEntry } from "../support/journal.js";
+import { startStack, type Stack } from "../support/stack.js";
 import { processAlive } from "../../services/shared/process-alive.js";
 
 export type Target = "executor" | "classifier" | "concurrence" | "sandbox" | "breaker" | "gateway" | "postgres";
@@ -36,13 +50,28 @@ export type Kind = 0 | 1 | 2 | 3 | 4;
 const MIX: readonly Kind[] = [0, 1, 0, 2, 0, 3, 1, 0, 4, 0, 1, 3, 0, 2, 1, 0, 3, 2, 0, 4];
 export const kindOf = (i: number): Kind => MIX[i % MIX.length] ?? 0;
 
-/** Signers the executor must have verified, per tier (journal `signers`). */
-const QUORUM: Record<Exclude<Kind, 4>, readonly string[]> = {
+/**
+ * Signers the executor must have verified (journal `signers`): tier 0 and 3
+ * on Execute; tiers 1–2 on Commit (classifier, lease, the sandbox's run
+ * report, and the effect verdicts the classifier's and the concurrence's
+ * keys sign: "classifier" twice).
+ */
+const EXECUTE_QUORUM: Record<0 | 3, readonly string[]> = {
   0: ["classifier"],
-  1: ["classifier", "breaker"],
-  2: ["classifier", "breaker", "sandbox"],
   3: ["classifier", "concurrence", "breaker"],
 };
+const COMMIT_QUORUM: readonly string[] = ["breaker", "classifier", "classifier", "concurrence", "sandbox"];
+
+/** Every signer of `quorum` is in `signers`, as often as the quorum names it. */
+function covers(signers: readonly string[], quorum: readonly string[]): boolean {
+  const left = [...signers];
+  for (const s of quorum) {
+    const i = left.indexOf(s);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
 
 export type NetFailure = "refused" | "reset" | "hang";
 
@@ -57,6 +86,8 @@ export interface Outcome {
   error?: string;
   component?: string;
   detail?: string;
+  /** The command's stdout, for a 200. */
+  output?: string;
 }
 
 export interface Answer {
@@ -115,7 +146,8 @@ export function postExec(url: string, token: string, body: unknown, timeoutMs: n
   });
 }
 
-interface JournalExecute {
+interface JournalRun {
+  event: "execute" | "commit";
   command: string;
   tier: number;
   signers: string[];
@@ -128,9 +160,14 @@ export interface Reconciliation {
   /** 200 answers, and recorder lines that belong to a request we sent. */
   answered200: number;
   recorded: number;
-  /** The quorum check: recorder lines without a journal `execute` entry carrying the tier's quorum. */
+  /**
+   * The quorum check: executions (see `ChaosRig.recordedLines`) without a
+   * journal entry carrying the quorum of the command's tier (`execute` for
+   * tiers 0 and 3, a `commit-begin` for tiers 1–2), and journal entries of
+   * ours that lack it.
+   */
   withoutQuorum: string[];
-  /** Recorder lines of a tier-4 command (never allowed). */
+  /** Executions, or journal entries, of a tier-4 command (never allowed). */
   tier4Recorded: string[];
   /** Recorder lines whose request was answered with something other than 200 (a lie: the caller was told it did not run). */
   recordedNot200: Array<{ command: string; status: string; component?: string }>;
@@ -175,28 +212,43 @@ export class ChaosRig {
   static async start(opts: RigOptions = {}): Promise<ChaosRig> {
     const dir = mkdtempSync("/tmp/agent-sudo-chaos-");
     chmodSync(dir, 0o755);
-    const rec = recorderShell(dir);
+    const rec = join(dir, "rec");
+    mkdirSync(rec, { mode: 0o755 });
+    chmodSync(rec, 0o755);
     const work = join(dir, "w");
     mkdirSync(work, { mode: 0o777 });
-    // The recorder, plus one behaviour: a command containing "chaos-slow"
-    // is recorded, then takes 3 s, then is recorded again in finished.log —
-    // so a test can kill a service while a command is surely running, and
-    // see whether that command outlives it. Still executes nothing.
-    const finished = join(dir, "finished.log");
-    writeFileSync(finished, "", { mode: 0o666 });
-    chmodSync(finished, 0o666);
+    // The stand-in: records the command line in a file of its own and
+    // executes nothing. One behaviour more: a command containing
+    // "chaos-slow" then keeps its shell alive for 10 s (the shell's argv
+    // holds the command, so /proc shows whether it still runs) — a test can
+    // kill a service while a command is surely running, and see whether
+    // that command outlives its timeout.
     const shell = join(dir, "chaos-recorder.sh");
     writeFileSync(
       shell,
-      `#!/bin/sh\n# test stand-in: records, never executes\ncase "$2" in *chaos-slow*) '${rec.shell}' "$@"; sleep 3; printf '%s\\n' "$2" >> '${finished}' ;; *) exec '${rec.shell}' "$@" ;; esac\n`,
+      [
+        "#!/bin/sh",
+        "# test stand-in: records, never executes",
+        `f='${rec}'/$(printf '%s' "$2" | md5sum | cut -c1-32)`,
+        `printf '%s\\n' "$2" >> "$f"`,
+        `case "$2" in *chaos-slow*) i=0; while [ "$i" -lt 100 ]; do sleep 0.1; i=$((i+1)); done ;; esac`,
+        "echo recorded",
+        "",
+      ].join("\n"),
       { mode: 0o755 },
     );
     const stack = await startStack({ env: { AGENT_SUDO_SHELL: shell, ...CHAOS_ENV, ...opts.env } });
-    const rig = new ChaosRig(stack, dir, work, rec.log, opts.requestTimeoutMs ?? 90_000);
-    // Safety: destructive-looking commands go out only when the recorder answers.
+    const rig = new ChaosRig(stack, dir, work, rec, opts.requestTimeoutMs ?? 90_000);
+    // Safety: destructive-looking commands go out only when the stand-in
+    // answers — for the executor (tier 0) and for the mirror (tier 1, whose
+    // record then reaches the host through a commit).
     const probe = await rig.send(0, "probe");
-    if (probe.status !== 200) throw new Error(`chaos rig: the probe was not answered 200 (${probe.status})`);
-    if (!rig.recordedLines().includes(probe.command)) throw new Error("chaos rig: the executor is not using the recorder shell");
+    if (probe.status !== 200 || probe.output !== "recorded\n") throw new Error(`chaos rig: the tier-0 probe was not answered by the stand-in (${probe.status} ${JSON.stringify(probe.output)})`);
+    if (!rig.recordedLines().includes(probe.command)) throw new Error("chaos rig: the executor's journal does not show the probe");
+    const probe1 = await rig.send(1, "probe");
+    if (probe1.status !== 200 || probe1.output !== "recorded\n" || !rig.hostRecords().includes(probe1.command)) {
+      throw new Error(`chaos rig: the tier-1 probe was not run by the stand-in in the mirror and committed (${probe1.status} ${JSON.stringify(probe1.output)})`);
+    }
     return rig;
   }
 
@@ -230,8 +282,9 @@ export class ChaosRig {
     if (typeof a.body.request_id === "string") o.requestId = a.body.request_id;
     if (typeof a.body.error === "string") o.error = a.body.error;
     if (typeof a.body.component === "string") o.component = a.body.component;
+    if (typeof a.body.output === "string") o.output = a.body.output;
     if (a.detail) o.detail = a.detail;
-    else if (typeof a.status === "number" && a.status !== 200 && a.status !== 403 && a.status !== 429 && a.status !== 503) o.detail = JSON.stringify(a.body).slice(0, 300);
+    else if (typeof a.status === "number" && a.status !== 200 && a.status !== 403 && a.status !== 409 && a.status !== 429 && a.status !== 503) o.detail = JSON.stringify(a.body).slice(0, 300);
     this.outcomes.push(o);
     return o;
   }
@@ -376,38 +429,61 @@ export class ChaosRig {
     throw new Error("the audit spool did not drain");
   }
 
+  /** What reached the host: the stand-in's records (tier 3 at once, tiers 1–2 once committed). */
+  hostRecords(): string[] {
+    const out: string[] = [];
+    for (const name of readdirSync(this.recordedLog).sort()) {
+      for (const line of readFileSync(join(this.recordedLog, name), "utf8").split("\n")) if (line) out.push(line);
+    }
+    return out;
+  }
+
+  /**
+   * Every execution, one line per run: the host's records (tiers 1–3) and
+   * the journal's tier-0 `execute` entries (tier 0 cannot write a record)
+   * whose command started (not an envelope that failed to build).
+   */
   recordedLines(): string[] {
-    return readFileSync(this.recordedLog, "utf8").split("\n").filter(Boolean);
+    const entries = this.journal();
+    const notRun = new Set(entries.filter((e) => e.event === "outcome" && e.not_run !== undefined).map((e) => e.request_id));
+    const tier0 = entries.filter((e) => e.event === "execute" && e.tier === 0 && typeof e.command === "string" && !notRun.has(e.request_id)).map((e) => e.command as string);
+    return [...this.hostRecords(), ...tier0];
   }
 
-  /** Slow commands that ran to their end (see the stand-in shell). */
-  finishedLines(): string[] {
-    return readFileSync(join(this.dir, "finished.log"), "utf8").split("\n").filter(Boolean);
+  /** Live processes running `command` (the stand-in's shell carries it in its argv). */
+  runningPids(command: string): number[] {
+    const out: number[] = [];
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+        if (argv.includes(command) && argv.some((a) => a.endsWith("chaos-recorder.sh"))) out.push(Number(name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return out;
   }
 
-  /** Resolves once `command` shows in the recorder's log (it is running). */
-  async waitRecorded(command: string, timeoutMs = 20_000): Promise<void> {
+  /** Resolves once `command` is running (a process shows it), or throws. */
+  async waitRunning(command: string, timeoutMs = 20_000): Promise<void> {
     const t0 = Date.now();
-    while (!this.recordedLines().includes(command)) {
+    while (this.runningPids(command).length === 0) {
       if (Date.now() - t0 > timeoutMs) throw new Error(`${command} never started`);
       await sleep(5);
     }
   }
 
-  journalExecutes(): JournalExecute[] {
-    const path = join(this.stack.home, "state", "executor", "journal.log");
-    if (!existsSync(path)) return [];
-    const out: JournalExecute[] = [];
-    for (const line of readFileSync(path, "utf8").split("\n")) {
-      const json = line.slice(65);
-      if (!json) continue;
-      try {
-        const entry = (JSON.parse(json) as { entry?: { event?: string } & Partial<JournalExecute> }).entry;
-        if (entry?.event === "execute" && typeof entry.command === "string") {
-          out.push({ command: entry.command, tier: Number(entry.tier), signers: entry.signers ?? [], request_id: String(entry.request_id) });
-        }
-      } catch {
-        // a torn tail line: the journal cuts it on the next open
+  private journal(): JournalEntry[] {
+    return journalEntries(this.stack.home);
+  }
+
+  /** The executor's `execute` and `commit-begin` entries. */
+  journalRuns(): JournalRun[] {
+    const out: JournalRun[] = [];
+    for (const e of this.journal()) {
+      if ((e.event === "execute" || e.event === "commit-begin") && typeof e.command === "string") {
+        out.push({ event: e.event === "execute" ? "execute" : "commit", command: e.command, tier: Number(e.tier), signers: e.signers ?? [], request_id: String(e.request_id) });
       }
     }
     return out;
@@ -428,7 +504,7 @@ export class ChaosRig {
     const outcomes = this.outcomes;
     const byCommand = new Map(outcomes.map((o) => [o.command, o]));
     const recorded = this.recordedLines();
-    const journal = this.journalExecutes();
+    const journal = this.journalRuns();
     const rows = await this.auditRows();
     const rowsById = new Map<string, typeof rows>();
     const rowsByCommand = new Map<string, typeof rows>();
@@ -467,12 +543,18 @@ export class ChaosRig {
       }
       rec.recorded++;
       if (o.kind === 4) rec.tier4Recorded.push(line);
-      const quorum = o.kind === 4 ? undefined : QUORUM[o.kind];
-      const vouched = journal.some((j) => j.command === line && j.tier === o.kind && quorum !== undefined && quorum.every((s) => j.signers.includes(s)));
-      if (!vouched) rec.withoutQuorum.push(line);
+      if (!vouches(journal, line, o.kind)) rec.withoutQuorum.push(line);
       if (!(rowsByCommand.get(line) ?? []).some((r) => r.phase === "intent")) rec.executedWithoutIntent.push(line);
       if (o.status === "reset" || (o.status === 502 && o.error === "outcome_unknown")) rec.recordedAfterReset.push(line);
       else if (o.status !== 200) rec.recordedNot200.push({ command: line, status: st(o), ...(o.component ? { component: o.component } : {}) });
+    }
+
+    // The journal on its own: no entry of ours without its quorum, none for tier 4.
+    for (const j of journal) {
+      const o = byCommand.get(j.command);
+      if (!o) continue;
+      if (o.kind === 4) rec.tier4Recorded.push(`journal ${j.event}: ${j.command}`);
+      else if (!vouches([j], j.command, o.kind)) rec.withoutQuorum.push(`journal ${j.event} tier ${j.tier} [${j.signers.join(",")}]: ${j.command}`);
     }
 
     for (const o of outcomes) {
@@ -489,6 +571,7 @@ export class ChaosRig {
         o.status === "refused" ||
         o.status === "reset" ||
         (o.status === 403 && o.error === "refused") ||
+        (o.status === 409 && o.error === "conflict") ||
         (o.status === 429 && o.error === "busy") ||
         (o.status === 503 && o.error === "unavailable") ||
         (o.status === 502 && o.error === "outcome_unknown");
@@ -517,6 +600,20 @@ export class ChaosRig {
   }
 }
 
+
+/**
+ * A journal entry carrying the quorum of the command's tier: tiers 0 and 3
+ * `execute` at that tier; tiers 1–2 a `commit-begin` (its tier is the final
+ * one: the worst of the prediction and both effect verdicts, at most 3).
+ */
+function vouches(journal: readonly JournalRun[], command: string, kind: Kind): boolean {
+  return journal.some((j) => {
+    if (j.command !== command) return false;
+    if (kind === 0 || kind === 3) return j.event === "execute" && j.tier === kind && covers(j.signers, EXECUTE_QUORUM[kind]);
+    if (kind === 1 || kind === 2) return j.event === "commit" && j.tier >= kind && j.tier <= 3 && covers(j.signers, COMMIT_QUORUM);
+    return false;
+  });
+}
 
 /** One line per figure, for the test log and the bench. */
 export function summarize(target: Target, phase: string, healthyMs: number, outcomes: readonly Outcome[]): string {

@@ -45,8 +45,13 @@ describe("agent-sudo classify", () => {
 });
 
 describe("agent-sudo explain", () => {
+  it("on primary, code piped into a shell is tier 4 for /exec (primary never guesses)", async () => {
+    expect(await explainCommand(["--policies", policiesDir, "--source", "sudo", "--", "ls | sh"])).toBe(0);
+    expect(out).toMatch(/tier 4 {2}primary-computed-code/);
+  });
+
   it("prints the parse tree and each part's verdict", async () => {
-    expect(await explainCommand(["--policies", policiesDir, "--", "ls | sh"])).toBe(0);
+    expect(await explainCommand(["--policies", policiesDir, "--host", "server-01", "--", "ls | sh"])).toBe(0);
     expect(out).toMatch(/parse tree:\nprogram/);
     expect(out).toMatch(/pipeline/);
     expect(out).toMatch(/tier 2 {2}interpreter:sh/);

@@ -2,12 +2,14 @@
 // and — as root — a real install into a temporary --root: owners and modes of
 // every file, socket directory and key; a second run that changes nothing;
 // an uninstall that keeps the state dir.
+import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { inGatewayRanges, installCommand, parseEnvFile, uninstallCommand } from "../../cli/install.js";
+import { SIGNERS } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -72,7 +74,7 @@ describe("install --dry-run", () => {
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/sandbox/ (0700 agent-sudo-sbx:agent-sudo-sbx)`);
     // No environment files: no network drop-ins (the breaker reaches no IP address at all).
     expect(out).not.toContain(".service.d/");
-    for (const signer of ["classifier", "concurrence", "sandbox", "breaker"]) {
+    for (const signer of SIGNERS) {
       expect(out).toContain(`would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`);
     }
     expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): {"host_id":"server-01","http":{"bind":"127.0.0.1","port":8084},"executor":{"network":"systemd-run"}}`);
@@ -192,13 +194,41 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) expect(lookupUser(user), user).toBeDefined();
   });
 
-  it("generates every signer's key pair: private 0600 root, public 0644 root", () => {
-    expect(tree(join(home(), "keys"))).toEqual(["breaker.key", "breaker.pub", "classifier.key", "classifier.pub", "concurrence.key", "concurrence.pub", "sandbox.key", "sandbox.pub"]);
-    for (const signer of ["classifier", "concurrence", "sandbox", "breaker"]) {
+  it("generates every signer's key pair, the operator's too: private 0600 root, public 0644 root", () => {
+    expect(tree(join(home(), "keys"))).toEqual([
+      "breaker.key",
+      "breaker.pub",
+      "classifier.key",
+      "classifier.pub",
+      "concurrence.key",
+      "concurrence.pub",
+      "operator.key",
+      "operator.pub",
+      "sandbox.key",
+      "sandbox.pub",
+    ]);
+    for (const signer of SIGNERS) {
       expectMeta(join(home(), "keys", `${signer}.key`), 0o600, "root");
       expectMeta(join(home(), "keys", `${signer}.pub`), 0o644, "root");
       expect(readFileSync(join(home(), "keys", `${signer}.key`), "utf8")).toContain("BEGIN PRIVATE KEY");
     }
+  });
+
+  it("keeps the operator's private key from every service: no service user can open it, no profile grants it", () => {
+    // A person's key (rollback grants from the CLI as root): no service reads it, before or after its drop.
+    const key = join(home(), "keys", "operator.key");
+    for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) {
+      const u = lookupUser(user);
+      expect(u, user).toBeDefined();
+      const probe = spawnSync(process.execPath, ["-e", `try{require("fs").readFileSync(${JSON.stringify(key)});console.log("read")}catch(e){console.log(e.code)}`], { uid: u?.uid, gid: u?.gid, encoding: "utf8" });
+      expect(probe.stdout.trim(), user).toBe("EACCES");
+    }
+    for (const p of PROFILES) {
+      const text = readFileSync(join(root, "etc/apparmor.d", p), "utf8");
+      const grants = text.split("\n").filter((l) => !/^\s*(#|deny\b)/.test(l) && /keys\/(operator\.key|\*\.key|\*\*|\*(\s|,))/.test(l));
+      expect(grants, p).toEqual([]);
+    }
+    for (const u of UNITS) expect(readFileSync(join(root, "etc/systemd/system", u), "utf8"), u).not.toContain("operator");
   });
 
   it("installs the units and profiles 0644 root", () => {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { named } from "../support/needs.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const unitDir = join(repo, "systemd");

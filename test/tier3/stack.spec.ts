@@ -56,7 +56,7 @@ describe("tier 3 guards through the whole stack", () => {
   let concurrence: ConcurrenceServiceClient;
   let executor: ExecutorServiceClient;
   const clients: Client[] = [];
-  const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "" };
+  const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
   const lease = (requestId: string): Promise<LeaseResponse> =>
     call(breaker, breaker.lease, { requestId, commandDigest: commandDigest(binding), tier: Tier.TIER_LIVE_SERVICE, host: "primary" }, 3000);
 
@@ -82,7 +82,7 @@ describe("tier 3 guards through the whole stack", () => {
 
   it("3 tier-3 failures → disarmed, urgent ntfy, no leases, tier 0 still runs", async () => {
     for (const id of ["t3-f1", "t3-f2", "t3-f3"]) {
-      await call(breaker, breaker.report, { requestId: id, tier: Tier.TIER_LIVE_SERVICE, ok: false, refused: false }, 3000);
+      await call(breaker, breaker.report, { requestId: id, tier: Tier.TIER_LIVE_SERVICE, ok: false, refused: false, undoId: "" }, 3000);
     }
     const refused = await lease("t3-after");
     expect(refused).toMatchObject({ armed: false });
@@ -97,9 +97,10 @@ describe("tier 3 guards through the whole stack", () => {
 
   it("a gateway going straight to the executor cannot run tier >= 1 while disarmed", async () => {
     const marker = `/tmp/agent-sudo-tier3-must-not-exist-${process.pid}`;
-    const b = { command: `touch ${marker}`, cwd: "/", host: "primary", runAs: "" };
+    const b = { command: `touch ${marker}`, cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
+    const keys = join(stack.home, "keys");
     // Even a (stolen) classifier decision for tier 1 is not enough without a lease.
-    const cls = signDecision("classifier", loadPrivateKey(join(stack.home, "keys"), "classifier"), { role: Role.ROLE_CLASSIFIER, requestId: "t3-direct", binding: b, tier: 1, ttlS: 30 });
+    const cls = signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId: "t3-direct", binding: b, tier: 1, ttlS: 30 });
     const l = await call(breaker, breaker.lease, { requestId: "t3-direct", commandDigest: commandDigest(b), tier: Tier.TIER_REVERSIBLE, host: "primary" }, 3000);
     expect(l.armed).toBe(false);
     const err = await call(executor, executor.execute, { requestId: "t3-direct", ...b, timeoutS: 5, attestations: [cls], undoPaths: [], env: {} }, 5000).then(
@@ -107,6 +108,16 @@ describe("tier 3 guards through the whole stack", () => {
       (e: ServiceError) => e,
     );
     expect(err?.details).toMatch(/ATTESTATION_MISSING|ATTESTATION_MISMATCH/);
+    // Tier 3 (the other tier Execute takes above 0): classifier and concurrence both signed, no lease.
+    const l3 = await call(breaker, breaker.lease, { requestId: "t3-direct-3", commandDigest: commandDigest(b), tier: Tier.TIER_LIVE_SERVICE, host: "primary" }, 3000);
+    expect(l3.armed).toBe(false);
+    const cls3 = signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId: "t3-direct-3", binding: b, tier: 3, ttlS: 30 });
+    const con3 = signDecision("concurrence", loadPrivateKey(keys, "concurrence"), { role: Role.ROLE_CONCURRENCE, requestId: "t3-direct-3", binding: b, tier: 3, ttlS: 30 });
+    const err3 = await call(executor, executor.execute, { requestId: "t3-direct-3", ...b, timeoutS: 5, attestations: [cls3, con3], undoPaths: [], env: {} }, 5000).then(
+      () => undefined,
+      (e: ServiceError) => e,
+    );
+    expect(err3?.details).toMatch(/^ATTESTATION_MISSING/);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -169,7 +180,7 @@ describe("tier 3 guards through the whole stack", () => {
     expect(verify(null, att!.decision, loadPublicKey(join(stack.home, "keys"), "concurrence"), att!.signature)).toBe(true);
     const d = Decision.decode(att!.decision);
     expect(d.role).toBe(Role.ROLE_CONCURRENCE);
-    expect(Buffer.from(d.commandDigest).equals(commandDigest({ command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "" }))).toBe(true);
+    expect(Buffer.from(d.commandDigest).equals(commandDigest({ command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" }))).toBe(true);
   });
 
   it("concurrence killed → its Health fails (until the supervisor restarts it); tier 0 keeps working", async () => {

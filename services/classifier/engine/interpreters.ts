@@ -35,7 +35,7 @@ function stdinCode(stdin: StdinSource | null, shell: boolean, who: string): Unwr
   if (stdin.text !== null && !stdin.dynamic && shell) {
     return unwrap(`interpreter:${who}`, stdin.kind === "pipe" ? 2 : 0, `code fed to ${who} on stdin`, { code: [stdin.text] });
   }
-  return unwrap(`interpreter:${who}`, 2, `code piped into ${who}`, { opaque: stdin.text !== null ? [stdin.text] : [] });
+  return unwrap(`interpreter:${who}`, 2, `code piped into ${who}`, { opaque: stdin.text !== null ? [stdin.text] : [], computed: true });
 }
 
 function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
@@ -70,7 +70,7 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
 const fdLike = (w: Word): boolean => !w.dynamic && /^\d+$/.test(w.text);
 
 function fdScript(name: string, w: Word): Unwrap {
-  return unwrap(`interpreter:${name}`, 2, `${name} reads its code from a redirection (${w.text}<…), not from a script file`);
+  return unwrap(`interpreter:${name}`, 2, `${name} reads its code from a redirection (${w.text}<…), not from a script file`, { computed: true });
 }
 
 function evalWords(args: Word[]): Unwrap {

@@ -76,8 +76,17 @@ function latentCode(value: string, ctx: Context, j: Judge, source: string): Find
 const LIVE_NAME = /deploy|release|publish|migrat|drop|destroy|wipe|reset|purge|prod|uninstall|teardown/i;
 const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migrate|rollback|prod|production|release|publish|uninstall)$/i;
 
+/** On primary, code whose text is not known before it runs is a miss: tier 4, never a trial. */
+function primaryNeverGuesses(what: string, text: string): Finding {
+  return find(4, "primary-computed-code", `primary never guesses: ${what} (code not known until run time); run it on server-01 or as a person`, text);
+}
+
+/** A script "file" that is a pipe or a descriptor (`source <(…)`, `. /dev/stdin`, `/proc/self/fd/3`). */
+const STREAM_SCRIPT = /^(\/dev\/(stdin|fd\/\d+)|\/proc\/(self|thread-self|\d+)\/fd\/\d+)$/;
+
 function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string): Finding {
   const p = resolvePlace(path, ctx);
+  if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path))) return primaryNeverGuesses("a script whose text is computed or streamed", text);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
   if (args.some((w) => LIVE_ARG.test(w.text)) || LIVE_NAME.test(path.text.split("/").pop() ?? "")) {
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
@@ -94,6 +103,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     const hit = scanCode(j.vetoes, source);
     if (hit) return find(4, hit.id, `computed command name with dangerous content: ${hit.rationale}`, source);
     const e = effectFloor("", words.slice(1), cmd.redirects, ctx, null);
+    if (ctx.policy === "sudo" && ctx.host === "primary") return primaryNeverGuesses("the program name is computed at run time", source);
     return worse(find(2, "dynamic-command", "the program name is computed at run time", source), e && find(e.tier, "effect", e.reason, source));
   }
   let floor: Finding | null = null;
@@ -162,6 +172,8 @@ function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, t
     const hit = scanCode(j.vetoes, code);
     if (hit) f = worse(f, find(4, hit.id, `code contains: ${hit.rationale}`, text));
   }
+  // Primary never guesses: code the classifier cannot read (computed at run time, piped in, or in another language).
+  if (ctx.policy === "sudo" && ctx.host === "primary" && (u.opaque.length > 0 || u.computed === true)) f = worse(f, primaryNeverGuesses(u.reason, text));
   return f;
 }
 

@@ -21,6 +21,8 @@ export interface Unwrap {
   remote?: boolean;
   /** The wrapped command runs in this directory (`env -C DIR`, `sudo -D DIR`); a dynamic one is not known. */
   chdir?: Word;
+  /** Code that exists only at run time (piped into an interpreter, read from a descriptor): primary never guesses. */
+  computed?: boolean;
 }
 
 export function unwrap(rule: string, floor: TierNumber, reason: string, parts: Partial<Unwrap> = {}): Unwrap {

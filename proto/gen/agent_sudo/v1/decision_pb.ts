@@ -50,6 +50,12 @@ export enum Role {
   ROLE_CONCURRENCE_EFFECTS = 6,
   /** ROLE_OPERATOR - A person's rollback request (the CLI as root, with keys/operator.key). */
   ROLE_OPERATOR = 7,
+  /**
+   * ROLE_BREAKER_GRANT - The breaker's rollback grant (after a failed tier-3 verify it heard of):
+   * a role apart from its leases, because a gateway may ask for a lease over
+   * any digest, the one a grant binds included.
+   */
+  ROLE_BREAKER_GRANT = 8,
   UNRECOGNIZED = -1,
 }
 
