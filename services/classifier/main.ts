@@ -41,6 +41,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
     : state.engine.classify({ command: req.command, cwd: req.cwd, host: config.host_id, source });
   const undoPaths = verdict.tier >= 1 && verdict.tier <= 3 ? undoPlan(req.command, req.cwd) : [];
   const packageRun = source === "sudo" && (verdict.attrs?.packageRun ?? false);
+  const liveAction = source === "sudo" && verdict.tier === 3 && (verdict.attrs?.liveAction ?? false);
   const attestation =
     verdict.tier === 4
       ? undefined
@@ -55,6 +56,7 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
           touchedDigest: touchedDigest(undoPaths),
           network: verdict.attrs?.network ?? false,
           packageRun,
+          liveAction,
         });
   return {
     tier: tierToEnum(verdict.tier),
@@ -68,6 +70,8 @@ function classify(req: ClassifyRequest, state: State, config: Config): ClassifyR
     verify: verdict.attrs?.verify ?? [],
     redeploy: verdict.attrs?.redeploy ?? [],
     packageRun,
+    liveAction,
+    liveMixed: source === "sudo" && verdict.tier === 3 ? (verdict.attrs?.liveMixed ?? "") : "",
   };
 }
 

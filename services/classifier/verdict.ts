@@ -47,6 +47,14 @@ export interface VerdictAttrs {
   network: boolean;
   /** Tier 2, every part a plain command decided by a rule flagged `package`: the package path, not a committed diff. */
   packageRun: boolean;
+  /**
+   * Tier 3, every tier-3 part a plain command decided by an active
+   * `live-service` rule of the sudo policy, and no other part changes
+   * anything: the only kind of tier-3 command that runs on the host.
+   */
+  liveAction: boolean;
+  /** Tier 3 with a live action beside parts that change files: why it must be sent as two requests ("" otherwise). */
+  liveMixed: string;
   /** The verify commands of the rules that decided the parts, in order, unique. */
   verify: string[];
   /** Their redeploy webhooks, in order, unique. */

@@ -65,8 +65,8 @@ function scrubbedEnv(who: Account): Record<string, string> {
   return { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C.UTF-8", HOME: who.home, USER: who.name, LOGNAME: who.name, TERM: "dumb" };
 }
 
-/** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs. */
-async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
+/** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs (or is committed). */
+export async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
   if (config.executor.snapshot === "none") return "";
   const result = await snapshotDriver(config.executor.snapshot).take(`agent-sudo ${requestId}`);
   log.info({ snapshot: result }, "system snapshot before tier 3");

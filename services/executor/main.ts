@@ -6,12 +6,14 @@
 // built-in veto does not object. It serves a closed table on a 0600 socket
 // owned by the gateway's user; it has no network (systemd
 // PrivateNetwork=yes). Every RPC and what it requires:
-//   Execute   tier 0 (classifier) in the read-only envelope; tier 3
-//             (classifier + concurrence + breaker lease) and tier-2 package
-//             runs (classifier's package_run + lease + sandbox trial) in
-//             the live envelope — state masked, no mount or ptrace power.
-//   Commit    tiers 1–2: the diff of a run in the sandbox's mirror, with the
-//             classifier, a lease for the final tier, the sandbox's run
+//   Execute   tier 0 (classifier) in the read-only envelope; tier-3 live
+//             actions (the classifier's live_action + concurrence + lease)
+//             and tier-2 package runs (classifier's package_run + lease +
+//             sandbox trial) in the live envelope — state masked, no mount
+//             or ptrace power.
+//   Commit    tiers 1–3 but live actions: the diff of a run in the
+//             sandbox's mirror, with the classifier, a lease for the
+//             final tier, the sandbox's run
 //             report and both effect verdicts over one manifest digest;
 //             the host must still match every `before` (else CONFLICT).
 //   Rollback  a grant over the undo id, signed by the breaker (a failed
@@ -36,7 +38,7 @@ import { healthRpc, runService } from "../shared/skeleton.js";
 import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { CommandCgroups } from "./cgroup.js";
 import { applyManifest, checkManifest } from "./commit.js";
-import { execute, sha256, type ExecutorState } from "./execute.js";
+import { execute, sha256, takeSnapshot, type ExecutorState } from "./execute.js";
 import { openJournal, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
@@ -142,9 +144,10 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   const { tier, nonces } = checkCommit({ ...req, envNames: req.envNames }, digest, state.pinned, state.replay);
   const release = await state.gate.acquire();
   try {
+    const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     const undoId = state.undo.captureManifest(req.requestId, manifest);
     // fsynced before the first write: a crash from here on is rolled back at the next start.
-    state.journal.append({ event: "commit-begin", request_id: req.requestId, tier, command: req.command, cwd: req.cwd, run_as: req.runAs, signers: req.attestations.map((a) => a.signer), undo_id: undoId, manifest_sha256: digest.toString("hex"), paths: manifest.changes.length, nonces });
+    state.journal.append({ event: "commit-begin", request_id: req.requestId, tier, command: req.command, cwd: req.cwd, run_as: req.runAs, signers: req.attestations.map((a) => a.signer), undo_id: undoId, manifest_sha256: digest.toString("hex"), paths: manifest.changes.length, snapshot, nonces });
     let applied: number;
     try {
       applied = applyManifest(manifest, blobs);
@@ -161,7 +164,7 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
     }
     state.journal.append({ event: "commit-end", request_id: req.requestId, undo_id: undoId, applied });
     log.info({ tier, undo_id: undoId, applied }, "committed");
-    return { undoId, applied };
+    return { undoId, applied, snapshot };
   } finally {
     release();
   }

@@ -72,6 +72,7 @@ interface Member {
   touched?: readonly string[];
   manifest?: Buffer;
   packageRun?: boolean;
+  liveAction?: boolean;
 }
 
 /** What an attacker changes in one attestation. */
@@ -99,6 +100,7 @@ function decisionOf(m: Member, req: Req, now: number, t: Tamper = {}): Decision 
     touchedDigest: m.touched ? touchedDigest(m.touched) : Buffer.alloc(0),
     manifestDigest: m.manifest ?? Buffer.alloc(0),
     packageRun: m.packageRun ?? false,
+    liveAction: m.liveAction ?? false,
     ...t.decision,
   });
 }
@@ -156,7 +158,7 @@ function scenarioOf(kind: Kind): fc.Arbitrary<Scenario> {
       manifest: digest,
       concurrence: tier03,
       packageLease: fc.constantFrom<TierNumber>(2, 3),
-      predicted: fc.constantFrom<TierNumber>(1, 2),
+      predicted: fc.constantFrom<TierNumber>(1, 2, 3),
       effects: fc.tuple(tier03, tier03),
       leaseSlack: fc.nat(3),
     })
@@ -170,7 +172,7 @@ function scenarioOf(kind: Kind): fc.Arbitrary<Scenario> {
             ...s,
             tier: 3,
             members: [
-              { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(3), touched: req.undoPaths },
+              { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(3), touched: req.undoPaths, liveAction: true },
               { signer: "concurrence", role: Role.ROLE_CONCURRENCE, tier: T(concurrence) },
               { signer: "breaker", role: Role.ROLE_BREAKER, tier: T(3) },
             ],
@@ -315,7 +317,7 @@ describe("an honest quorum is accepted", () => {
     const sd = (s: Signer, role: Role, tier: TierNumber, extra: Partial<Parameters<typeof signDecision>[2]> = {}) =>
       signDecision(s, priv[s], { role, requestId: req.requestId, binding, tier, ttlS: 30, now: t, ...extra });
     // tier 3
-    const t3 = [sd("classifier", Role.ROLE_CLASSIFIER, 3, { touchedDigest: touchedDigest(req.undoPaths) }), sd("concurrence", Role.ROLE_CONCURRENCE, 3), sd("breaker", Role.ROLE_BREAKER, 3)];
+    const t3 = [sd("classifier", Role.ROLE_CLASSIFIER, 3, { touchedDigest: touchedDigest(req.undoPaths), liveAction: true }), sd("concurrence", Role.ROLE_CONCURRENCE, 3), sd("breaker", Role.ROLE_BREAKER, 3)];
     expect(checkExecute({ ...req, attestations: t3 }, pinned, new ReplayMemory(), t).tier).toBe(3);
     // package run
     const pkg = [
@@ -633,6 +635,12 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
   );
 
   refuses(
+    "tier 3: a classifier decision that is not a live action (a tier 3 raised by effects is committed from a diff, never run on the host)",
+    "ATTESTATION_MISMATCH",
+    tier3.map((s) => ({ s, atts: tampered(s, 0, { decision: { liveAction: false } }) })),
+  );
+
+  refuses(
     "tier 3: the concurrence judged tier 4 (or no tier, or an unknown one)",
     "TIER_REFUSED",
     fc.tuple(tier3, fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 99 as Tier)).map(([s, t]) => ({ s, atts: tampered(s, 1, { decision: { tier: t } }) })),
@@ -738,17 +746,23 @@ describe("checkCommit refuses (property tests, fixed seed)", () => {
   );
 
   refuses(
-    "a classifier tier that is not committed from a diff (0, 3, 4, none)",
+    "a classifier tier that is not committed from a diff (0, 4, none)",
     ["ATTESTATION_MISMATCH", "TIER_REFUSED"],
     fc
-      .tuple(commit, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_LIVE_SERVICE, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED))
+      .tuple(commit, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED))
       .map(([s, t]) => ({ s, atts: tampered(s, 0, { decision: { tier: t } }) })),
   );
 
   refuses(
-    "a classifier tier 0 or 3 (precisely ATTESTATION_MISMATCH)",
+    "a classifier tier 0 (precisely ATTESTATION_MISMATCH)",
     "ATTESTATION_MISMATCH",
-    fc.tuple(commit, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_LIVE_SERVICE)).map(([s, t]) => ({ s, atts: tampered(s, 0, { decision: { tier: t } }) })),
+    commit.map((s) => ({ s, atts: tampered(s, 0, { decision: { tier: Tier.TIER_READ_ONLY } }) })),
+  );
+
+  refuses(
+    "a live action (the classifier's signed live_action) is not committed from a diff",
+    "ATTESTATION_MISMATCH",
+    commit.map((s) => ({ s, atts: tampered(s, 0, { decision: { liveAction: true } }) })),
   );
 
   refuses(

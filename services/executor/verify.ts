@@ -4,9 +4,9 @@
 // hook's policy never fits), be fresh and unseen; together they must form
 // the quorum the tier demands. Anything else refuses.
 //   Execute  tier 0: classifier
-//            tier 3: classifier + concurrence (not 4) + breaker lease
+//            tier 3: a live action (the classifier's signed live_action) + concurrence (not 4) + breaker lease
 //            tier 2 package run (classifier's signed package_run): + breaker + sandbox trial ok
-//   Commit   tiers 1–2: classifier + breaker lease for the final tier + sandbox run report
+//   Commit   tiers 1–3 (no live action): classifier + breaker lease for the final tier + sandbox run report
 //            + classifier and concurrence effect verdicts, all over one manifest digest
 //   Rollback a grant over rollbackDigest(undo id): the breaker's (role BREAKER_GRANT,
 //            never a lease: a gateway may ask a lease over any digest) or a person's
@@ -114,6 +114,7 @@ export function checkExecute(req: Bound & { undoPaths: readonly string[] }, pinn
   if (tier === 4) throw new CodedError("TIER_REFUSED");
   const packageRun = tier === 2 && classifier.packageRun;
   if ((tier === 1 || tier === 2) && !packageRun) throw new CodedError("ATTESTATION_MISMATCH", "tiers 1–2 reach the host only as a committed diff (Commit)");
+  if (tier === 3 && !classifier.liveAction) throw new CodedError("ATTESTATION_MISMATCH", "a tier-3 command that is not a live action reaches the host only as a committed diff (Commit)");
   const roles =
     tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX];
   allowed(byRole, roles);
@@ -128,15 +129,16 @@ export function checkExecute(req: Bound & { undoPaths: readonly string[] }, pinn
   return { tier, byRole, nonces: consume(byRole, replay), packageRun };
 }
 
-/** Commit: tiers 1–2, the manifest judged by both judges; returns the final tier (max of all). */
+/** Commit: tiers 1–3 (not a live action), the manifest judged by both judges; returns the final tier (max of all). */
 export function checkCommit(req: Bound, manifestDigest: Buffer, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): Verified {
   const byRole = decisions(req, pinned, now);
   const roles = [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS];
   allowed(byRole, roles);
   const classifier = need(byRole, Role.ROLE_CLASSIFIER, "a commit");
   const predicted = tierFromEnum(classifier.tier);
-  if (predicted !== 1 && predicted !== 2) throw new CodedError("ATTESTATION_MISMATCH", `a tier-${predicted} command is not committed from a diff`);
+  if (predicted !== 1 && predicted !== 2 && predicted !== 3) throw new CodedError("ATTESTATION_MISMATCH", `a tier-${predicted} command is not committed from a diff`);
   if (classifier.packageRun) throw new CodedError("ATTESTATION_MISMATCH", "a package run is not committed from a diff");
+  if (classifier.liveAction) throw new CodedError("ATTESTATION_MISMATCH", "a live action runs on the host (Execute), not from a diff");
   const run = need(byRole, Role.ROLE_SANDBOX, "a commit");
   if (!run.trialOk) throw new CodedError("ATTESTATION_MISSING", "run report not ok");
   let tier: TierNumber = predicted;

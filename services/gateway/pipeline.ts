@@ -2,11 +2,13 @@
 // attestations and hands them to the executor, which checks them. In order:
 //   resolve the cwd (the executor's realpath: what is judged is where it runs)
 //   → classify (SUDO.md) → tier 4: refuse, tell the breaker
-//   → tiers 1–2 (not a package run): run once in the sandbox's mirror →
-//     both judges over the run's diff → worst tier 4: refuse, nothing
+//   → tiers 1–3 (not a package run, not a tier-3 live action): run once in
+//     the sandbox's mirror → both judges over the run's diff → worst tier
+//     4: refuse, nothing committed; tier 3 and the run failed: nothing
 //     committed → breaker lease for the worst tier → audit intent →
 //     executor Commit (409 when the host changed since the run) → outcome
-//   → tier 0, tier 3, package runs: lease (tier ≥ 1) → sandbox trial
+//   → a live action beside parts that change files: refused (send two)
+//   → tier 0, tier-3 live actions, package runs: lease (tier ≥ 1) → sandbox trial
 //     (package runs) → concurrence (tier 3) → audit intent → executor
 //     Execute → tier 3: verify, on failure a breaker-granted rollback
 //   → audit outcome → breaker report.
@@ -156,7 +158,9 @@ export class ExecPipeline {
     await this.resolveCwd(run);
     const { verdict, tier } = await this.classify(run);
     if (tier === 4 || !verdict.attestation) this.refuseTier4(run, verdict.reason, verdict.rule);
-    const transactional = (tier === 1 || tier === 2) && !verdict.packageRun;
+    if (tier === 3 && verdict.liveMixed) throw refused(3, verdict.liveMixed, run.ctx.requestId);
+    // Only a tier-3 live action and a package run touch the host directly; every other change is a judged diff.
+    const transactional = ((tier === 1 || tier === 2) && !verdict.packageRun) || (tier === 3 && !verdict.liveAction);
     const done = transactional ? await this.transaction(run, verdict, tier) : await this.direct(run, verdict, tier);
     const finalTier = (done.evidence.final_tier as TierNumber | undefined) ?? tier;
     const verified = done.verified;
@@ -197,7 +201,7 @@ export class ExecPipeline {
     };
   }
 
-  /** Tiers 1–2: one run in the mirror, both judges over its diff, the executor commits exactly it. */
+  /** Tiers 1–3 but live actions: one run in the mirror, both judges over its diff, the executor commits exactly it. */
   private async transaction(run: Run, first: ClassifyResponse, predicted: TierNumber): Promise<Executed> {
     let verdict = first;
     const { requestId } = run.ctx;
@@ -207,6 +211,10 @@ export class ExecPipeline {
     const manifest = Manifest.decode(report.manifest);
     const changes = changeSummary(manifest);
     run.ctx.evidence.run = { ok: report.ok, exit_code: report.exitCode, timed_out: report.timedOut, changes: changes.slice(0, 200), changed: changes.length, findings: report.findings, gaps: report.gaps };
+    if (report.conflict) {
+      const details = report.findings.filter((f) => f.includes("conflict: ")).map((f) => f.replace(/^diff: conflict: /, "")).join("; ");
+      throw new Refusal({ status: 409, body: { error: "conflict", details: `${details}; nothing was committed, the request may be retried`, request_id: requestId } }, "refused");
+    }
     if (!report.ok || !report.attestation) throw refused(predicted, `the run in the mirror cannot be committed: ${report.findings.join("; ") || "not ok"}`, requestId, "sandbox_failed");
     const out = { exitCode: report.exitCode, stdout: report.stdout, stderr: report.stderr, truncated: report.truncated, timedOut: report.timedOut, extra: { env } as Record<string, unknown> };
     if (manifest.changes.length === 0) {
@@ -221,6 +229,13 @@ export class ExecPipeline {
     const judged = await judgeRun(this.clients, { requestId, ...run.binding, manifest: report.manifest, contents: judgedContents(manifest, report.blobs) }, predicted);
     run.ctx.evidence.effects = judged.evidence;
     if (judged.tier === 4) this.refuseTier4(run, `the run's effects are tier 4, nothing was committed: ${judged.why || "a judge signed no verdict"}`, "effects");
+    if (judged.tier === 3 && report.exitCode !== 0) {
+      // Tier 3 is verified: a run that failed leaves its changes in the mirror (as a failed verify would roll them back).
+      await this.audit.intent(run.ctx);
+      run.intentWritten = true;
+      const note = `the run exited ${report.exitCode}: a tier-3 change is committed only when its run succeeds; nothing was committed`;
+      return { ...out, undoId: "", extra: { env, committed: 0, not_committed: note }, evidence: { final_tier: 3, committed: 0, not_committed: note }, verified: { passed: false, rolledBack: false, detail: note } };
+    }
     const lease = await this.lease(run, judged.tier);
     run.ctx.evidence.signers = ["classifier", "breaker", "sandbox", "classifier-effects", "concurrence-effects"];
     await this.audit.intent(run.ctx);
@@ -234,7 +249,9 @@ export class ExecPipeline {
       }
       throw executorFailure(e, requestId, judged.tier);
     });
-    return { ...out, undoId: committed.undoId, extra: { env, committed: committed.applied }, evidence: { final_tier: judged.tier, committed: committed.applied } };
+    const verified = judged.tier === 3 ? { verified: { passed: true, rolledBack: false, detail: "the run exited 0; its judged diff was committed" } } : {};
+    const snapshot = committed.snapshot ? { snapshot: committed.snapshot } : {};
+    return { ...out, undoId: committed.undoId, extra: { env, committed: committed.applied, ...snapshot }, evidence: { final_tier: judged.tier, committed: committed.applied, snapshot: committed.snapshot || null }, ...verified };
   }
 
   /** Tier 0, tier-3 live actions and package runs: the executor runs the command on the host's tree. */

@@ -82,6 +82,40 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     expect(c.after).toMatchObject({ kind: FILE, mode: 0o644, size: 6, sha256: sha("newer\n") });
   });
 
+  it("a host entry changed after the command started is a conflict, not a before-state (a file, its parent swapped for a link)", async () => {
+    host("echo old > f; mkdir d; echo x > d/g; echo calm > quiet");
+    await new Promise((r) => setTimeout(r, 80));
+    const start = Date.now() - 25;
+    trial("echo newer > f; echo y > d/g; echo changed > quiet");
+    // Meanwhile, on the host: someone edits f and swaps d for a link.
+    host("echo theirs > f; mv d d.real; ln -s /etc d");
+    const r = build({ changedSinceMs: start });
+    expect(r.conflicts.sort()).toEqual(["conflict: /d changed on the host while the command ran in the mirror", "conflict: /f changed on the host while the command ran in the mirror"]);
+    expect(r.problems).toEqual(expect.arrayContaining(r.conflicts));
+  });
+
+  it("host changes made before the command ran are its before-state, not a conflict", async () => {
+    host("echo old > f; mkdir d; echo x > d/g");
+    host("echo theirs > f; chmod 600 d/g");
+    await new Promise((r) => setTimeout(r, 80));
+    const start = Date.now() - 25;
+    trial("echo newer > f; echo y > d/g");
+    const r = build({ changedSinceMs: start });
+    expect(r.conflicts).toEqual([]);
+    expect(get(r, "/f").before?.sha256).toEqual(sha("theirs\n"));
+  });
+
+  it("a host directory that only changed its listing (someone else's file beside ours) is no conflict", async () => {
+    host("mkdir d; echo x > d/mine");
+    await new Promise((r) => setTimeout(r, 80));
+    const start = Date.now() - 25;
+    trial("echo y > d/mine");
+    host("echo other > d/theirs");
+    const r = build({ changedSinceMs: start });
+    // d/mine is ours and untouched on the host; d changed (its listing) but is not listed as a change.
+    expect(r.conflicts).toEqual([]);
+  });
+
   it("a deleted file (whiteout)", () => {
     host("echo gone > f; echo stays > g");
     trial("rm f");

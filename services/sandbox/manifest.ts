@@ -31,7 +31,9 @@
 // we cannot interpret (redirect, metacopy, protattr…), entries that changed
 // while read, a diff over the caps. Any problem refuses the run; the
 // manifest is then incomplete and must not be signed. The host may change
-// while it is walked: `before` is what the executor checks again at commit.
+// while it is walked: `before` is what the executor checks again at commit;
+// a host entry whose ctime says it changed after the command started is a
+// conflict (the copy-up the command worked on predates that change).
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, type Stats } from "node:fs";
@@ -45,6 +47,14 @@ export interface ManifestOptions {
   host: string;
   maxPaths: number;
   maxBlobBytes: number;
+  /**
+   * When the command started (ms since the epoch). A host entry behind a
+   * change that was changed after the command saw it (its ctime at or after
+   * the upper entry's birth; without a birth time, this) was changed by
+   * someone else while the command ran: what the mirror copied up is not
+   * what `before` says, and committing would lose that change (a conflict).
+   */
+  changedSinceMs?: number;
 }
 
 export interface BuiltManifest {
@@ -55,6 +65,8 @@ export interface BuiltManifest {
   blobs: Map<string, Buffer>;
   /** Non-empty: the run must be refused. */
   problems: string[];
+  /** Host entries changed while the command ran (also in `problems`): the caller may retry. */
+  conflicts: string[];
 }
 
 /** Stops the build: the reason is already in `problems`. */
@@ -102,6 +114,7 @@ function mountPoints(): Set<string> {
 /** The whole build's state: problems, counts, the entries of every layer. */
 class Builder {
   readonly problems: string[] = [];
+  readonly conflicts: string[] = [];
   readonly items: Item[] = [];
   readonly mounts = mountPoints();
   private definite = 0;
@@ -351,6 +364,19 @@ interface Blobs {
   bytes: number;
 }
 
+/**
+ * The host entry changed after the command saw it: its ctime is at or after
+ * the birth of the upper entry (the copy-up, the whiteout, the command's own
+ * creation — the upper layer is a tmpfs, which keeps birth times), or, where
+ * there is no birth time, at or after the run's start. Both clocks are the
+ * kernel's; the fallback can call a change just before the start a conflict.
+ */
+function changedAfterSeen(i: Item, changedSinceMs: number | undefined): boolean {
+  if (!i.low) return false;
+  const seen = i.up && i.up.birthtimeMs > 0 ? i.up.birthtimeMs : changedSinceMs;
+  return seen !== undefined && i.low.ctimeMs >= seen;
+}
+
 /** The Change for one entry, or undefined: unchanged, or a problem reported. */
 function listChange(b: Builder, i: Item, blobs: Blobs): Change | undefined {
   const before = i.low ? stateOf(b, join(i.layer.lower, i.rel), i.low, i.lowX ?? new Map(), i.path) : absent();
@@ -361,6 +387,11 @@ function listChange(b: Builder, i: Item, blobs: Blobs): Change | undefined {
     if (now && !now.equals(value) && !name.startsWith(OVERLAY)) b.problem(`${i.path}: the value of xattr ${name} changed (the manifest carries names only)`);
   }
   if (unchanged(i, before, after)) return undefined;
+  if (i.low && changedAfterSeen(i, b.opts.changedSinceMs)) {
+    const conflict = `conflict: ${i.path} changed on the host while the command ran in the mirror`;
+    b.conflicts.push(conflict);
+    return void b.problem(conflict);
+  }
   if (i.up?.isFile()) {
     const hex = after.sha256.toString("hex");
     if (!blobs.map.has(hex)) {
@@ -392,5 +423,5 @@ export function buildManifest(layers: readonly UpperLayer[], opts: ManifestOptio
     if (!(err instanceof Stop)) throw err;
   }
   const manifest: Manifest = { requestId: opts.requestId, commandDigest: opts.commandDigest, host: opts.host, changes };
-  return { manifest, encoded: Manifest.encode(manifest).finish(), blobs: blobs.map, problems: b.problems };
+  return { manifest, encoded: Manifest.encode(manifest).finish(), blobs: blobs.map, problems: b.problems, conflicts: b.conflicts };
 }

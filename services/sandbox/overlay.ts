@@ -67,6 +67,9 @@ while [ "$i" -lt "$n" ]; do
 done
 exec "$@"`;
 
+/** How far before the start a host entry's ctime still counts as a change during the run. */
+const CTIME_SLACK_MS = 25;
+
 /** How a trial is started inside the overlays: bubblewrap, or the shared envelope program. */
 export type TrialLauncher = "auto" | "bwrap" | "envelope";
 
@@ -114,7 +117,7 @@ export interface OverlayTrialOutput {
   /** The sandbox itself failed (mount, bwrap): the command's outcome is unknown. */
   setupError?: string;
   /** A transactional run's manifest (encoded), the files' content by sha256, and why it cannot be committed. */
-  built?: { encoded: Uint8Array; blobs: Map<string, Buffer>; problems: string[] };
+  built?: { encoded: Uint8Array; blobs: Map<string, Buffer>; problems: string[]; conflicts: string[] };
   durationMs: number;
 }
 
@@ -337,6 +340,8 @@ export class OverlayMirror {
       else writeFileSync(src, "", { mode: 0o600 });
     });
     const env = { ...input.env, PATH: SANDBOX_PATH, HOME: user.home, LC_ALL: "C.UTF-8", USER: input.runAs || "root", LOGNAME: input.runAs || "root", DEBIAN_FRONTEND: "noninteractive" };
+    // ctime is kept at the kernel's coarse clock (a tick or so behind): a host change in the tick before the start counts as during the run.
+    const changedSinceMs = Date.now() - CTIME_SLACK_MS;
     const child =
       this.launcher === "envelope"
         ? this.spawnEnvelope(d, input, user, cwd, env)
@@ -369,7 +374,7 @@ export class OverlayMirror {
     else if (/^bwrap: /m.test(stderrText) && exitCode === 1) setupError = stderrText.trim();
 
     const uppers = this.layers.map((l, i) => ({ target: l.target, lower: l.lower, upper: join(d, `u${i}`) }));
-    const built = input.manifest ? buildManifest(uppers, { ...input.manifest, commandDigest: Buffer.from(input.manifest.commandDigest), maxPaths: this.opts.maxPaths }) : undefined;
+    const built = input.manifest ? buildManifest(uppers, { ...input.manifest, commandDigest: Buffer.from(input.manifest.commandDigest), maxPaths: this.opts.maxPaths, changedSinceMs }) : undefined;
     const diff = built ? { changes: built.manifest.changes.map(asChange), truncated: false } : diffLayers(uppers, this.opts.maxPaths);
     const maskWrites = this.masks.filter((m, i) => {
       const src = join(d, `mask${i}`);
@@ -386,7 +391,7 @@ export class OverlayMirror {
       truncated: diff.truncated,
       maskWrites,
       ...(setupError ? { setupError } : {}),
-      ...(built ? { built: { encoded: built.encoded, blobs: built.blobs, problems: built.problems } } : {}),
+      ...(built ? { built: { encoded: built.encoded, blobs: built.blobs, problems: built.problems, conflicts: built.conflicts } } : {}),
       durationMs: performance.now() - started,
     };
   }

@@ -100,6 +100,7 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
     truncated: (run?.stdoutTruncated ?? false) || (run?.stderrTruncated ?? false),
     durationMs: Math.round(performance.now() - started),
     findings: found,
+    conflict: (run?.built?.conflicts.length ?? 0) > 0,
     gaps,
     manifest: Buffer.from(encoded),
     blobs: ok && run?.built ? Object.fromEntries([...run.built.blobs].map(([k, v]) => [k, Buffer.from(v)])) : {},

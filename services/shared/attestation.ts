@@ -79,6 +79,7 @@ export interface DecisionFields {
   network?: boolean;
   manifestDigest?: Buffer;
   packageRun?: boolean;
+  liveAction?: boolean;
   /** Overrides the digest derived from `binding` (rollback grants bind rollbackDigest). */
   commandDigest?: Buffer;
   now?: number;
@@ -102,6 +103,7 @@ export function signDecision(signer: string, key: KeyObject, f: DecisionFields):
     network: f.network ?? false,
     manifestDigest: f.manifestDigest ?? Buffer.alloc(0),
     packageRun: f.packageRun ?? false,
+    liveAction: f.liveAction ?? false,
   });
   const bytes = Buffer.from(Decision.encode(decision).finish());
   return Attestation.create({ signer, decision: bytes, signature: sign(null, bytes, key) });

@@ -1,7 +1,8 @@
-// Tiers 2 and 3 through the whole stack with the real policy engine:
-// a trialled edit executes with the trial's touched list as its undo plan
-// and rolls back; a tier-3 command is auto-verified, a failed verify rolls
-// back and counts toward the breaker, which disarms to read-only after 3.
+// Tiers 2 and 3 through the whole stack with the real policy engine: an
+// edit runs once in the mirror, its judged diff is committed and rolls
+// back; a tier-3 write is committed from its diff only when its run
+// succeeds; a tier-3 live action is auto-verified, a failed verify rolls
+// back; each failure counts toward the breaker, which disarms after 3.
 // Every command here is harmless even if judged wrongly: files in temp dirs
 // or test-named files in /etc, and `systemctl` on a unit that does not exist.
 import { execFileSync } from "node:child_process";
@@ -42,38 +43,58 @@ describe.skipIf(!root)("tiers 2 and 3 end to end", () => {
     expect(readFileSync(file, "utf8")).toBe("mode=old\n");
   });
 
-  it("tier 3: a command whose verify passes is executed with verify_passed", async () => {
+  it("tier 3 that is not a live action (a write to /etc): run in the mirror, its judged diff committed, verify_passed", async () => {
+    rmSync(etcFile, { force: true });
     const res = await stack.exec({ command: `touch ${etcFile}` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ tier: 3, exit_code: 0, verify_passed: true, rolled_back: false });
+    expect(res.body).toMatchObject({ tier: 3, exit_code: 0, committed: 1, verify_passed: true, rolled_back: false });
+    expect(readFileSync(etcFile, "utf8")).toBe("");
   });
 
-  it("tier 3 answers 503 while the concurrence is down, and tier 0 goes on", async () => {
+  it("tier 3 answers 503 while the concurrence is down (a live action, and a diff it must judge), and tier 0 goes on", async () => {
     const pid = stack.pids().concurrence as number;
     process.kill(pid, "SIGKILL");
-    const res = await stack.exec({ command: `touch ${etcFile}` });
-    expect(res.status, JSON.stringify(res.body)).toBe(503);
-    expect(res.body).toMatchObject({ error: "unavailable", component: "concurrence" });
+    const live = await stack.exec({ command: "systemctl restart e2e-missing-unit-zz9" });
+    expect(live.status, JSON.stringify(live.body)).toBe(503);
+    expect(live.body).toMatchObject({ error: "unavailable", component: "concurrence" });
+    writeFileSync(etcFile, "setting=1\n");
+    const diff = await stack.exec({ command: `sed -i s/1/2/ ${etcFile}` });
+    expect(diff.status, JSON.stringify(diff.body)).toBe(503);
+    expect(diff.body).toMatchObject({ error: "unavailable", component: "concurrence" });
+    expect(readFileSync(etcFile, "utf8")).toBe("setting=1\n");
     expect((await stack.exec({ command: "echo tier-0-still" })).status).toBe(200);
     await stack.waitHealthy(15_000);
   });
 
-  it("tier 3: a failed verify rolls the files back; three disarm the breaker to read-only", async () => {
-    for (let i = 1; i <= 3; i++) {
+  it("tier 3: a live action beside a file change is refused (send them as two requests); nothing runs", async () => {
+    writeFileSync(etcFile, "setting=1\n");
+    const res = await stack.exec({ command: `sed -i s/1/2/ ${etcFile} && systemctl restart e2e-missing-unit-zz9` });
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
+    expect(String(res.body.reason)).toMatch(/send them as two requests/);
+    expect(readFileSync(etcFile, "utf8")).toBe("setting=1\n");
+  });
+
+  it("tier 3: a failed run commits nothing, a failed verify of a live action rolls back; three disarm the breaker to read-only", async () => {
+    for (let i = 1; i <= 2; i++) {
       writeFileSync(etcFile, "setting=1\n");
-      const res = await stack.exec({ command: `sed -i s/1/${i + 1}/ ${etcFile} && systemctl restart e2e-missing-unit-zz9` });
+      const res = await stack.exec({ command: `sed -i s/1/${i + 1}/ ${etcFile}; false` });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toMatchObject({ tier: 3, verify_passed: false, rolled_back: true });
+      expect(res.body).toMatchObject({ tier: 3, exit_code: 1, committed: 0, verify_passed: false });
+      expect(String(res.body.not_committed)).toMatch(/committed only when its run succeeds/);
       expect(readFileSync(etcFile, "utf8")).toBe("setting=1\n");
     }
-    const refused = await stack.exec({ command: `touch ${etcFile}` });
+    const live = await stack.exec({ command: "systemctl restart e2e-missing-unit-zz9" });
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect(live.body).toMatchObject({ tier: 3, verify_passed: false, rolled_back: true });
+    const refused = await stack.exec({ command: `sed -i s/1/9/ ${etcFile}` });
     expect(refused.status).toBe(403);
     expect(String(refused.body.reason)).toContain("breaker disarmed");
     expect((await stack.exec({ command: "echo still-read-only" })).status).toBe(200);
 
     const env = { ...process.env, AGENT_SUDO_HOME: stack.home };
     execFileSync(process.execPath, [cliMain, "breaker", "rearm", "--reason", "e2e test"], { env, encoding: "utf8" });
-    const again = await stack.exec({ command: `touch ${etcFile}` });
+    const again = await stack.exec({ command: `sed -i s/1/9/ ${etcFile}` });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(readFileSync(etcFile, "utf8")).toBe("setting=9\n");
   });
 });

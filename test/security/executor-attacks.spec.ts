@@ -84,6 +84,8 @@ interface AttestOpts {
   touched?: readonly string[];
   network?: boolean;
   packageRun?: boolean;
+  /** The classifier's live_action flag; by default set on its tier-3 decisions (what a live action gets). */
+  liveAction?: boolean;
 }
 
 /** What an honest signer would sign for `req` (its binding, unless overridden). */
@@ -101,6 +103,7 @@ function attest(signer: Signer, req: Bindable, tier: TierNumber, o: AttestOpts =
     ...(o.touched ? { touchedDigest: touchedDigest(o.touched) } : {}),
     ...(o.network ? { network: true } : {}),
     ...(o.packageRun ? { packageRun: true } : {}),
+    ...((o.liveAction ?? (signer === "classifier" && tier === 3 && (o.role ?? SIGNER_ROLE[signer]) === Role.ROLE_CLASSIFIER)) ? { liveAction: true } : {}),
   });
 }
 
@@ -191,6 +194,8 @@ interface CommitQuorum {
   trialOk?: boolean;
   source?: PolicySource;
   classifierPackageRun?: boolean;
+  /** The classifier's live_action flag (default: set at tier 3, as for a live action). */
+  classifierLiveAction?: boolean;
 }
 
 /** The five attestations an honest gateway gathers for a commit. */
@@ -200,7 +205,7 @@ function commitQuorum(d: Diff, q: CommitQuorum = {}): Attestation[] {
   const leased = q.lease ?? (Math.max(predicted, effects) as TierNumber);
   const m = q.manifest ?? d.digest;
   const all: Array<[Role, () => Attestation]> = [
-    [Role.ROLE_CLASSIFIER, () => attest("classifier", d.req, predicted, { ...(q.source ? { source: q.source } : {}), ...(q.classifierPackageRun ? { packageRun: true } : {}) })],
+    [Role.ROLE_CLASSIFIER, () => attest("classifier", d.req, predicted, { ...(q.source ? { source: q.source } : {}), ...(q.classifierPackageRun ? { packageRun: true } : {}), ...(q.classifierLiveAction !== undefined ? { liveAction: q.classifierLiveAction } : {}) })],
     [Role.ROLE_BREAKER, () => attest("breaker", d.req, leased)],
     [Role.ROLE_SANDBOX, () => attest("sandbox", d.req, 2, { manifest: m, trialOk: q.trialOk ?? true })],
     [Role.ROLE_CLASSIFIER_EFFECTS, () => attest("classifier", d.req, effects, { role: Role.ROLE_CLASSIFIER_EFFECTS, manifest: m })],
@@ -320,7 +325,7 @@ describe("executor socket, called as a compromised gateway", () => {
     expect(ran()).not.toContain("echo elsewhere");
   });
 
-  it("refuses tiers 1 and 2 on Execute even with their full quorum, tier 3 without a lease, and tier 4 with a full quorum", async () => {
+  it("refuses tiers 1 and 2 on Execute even with their full quorum, tier 3 without a lease or that is not a live action, and tier 4 with a full quorum", async () => {
     // Tiers 1–2 reach the host only as a committed diff.
     await expectRefused(execute(signed(request("echo tier-one-direct"), 1)), "ATTESTATION_MISMATCH");
     await expectRefused(execute(signed(request("echo tier-two-direct"), 2)), "ATTESTATION_MISMATCH");
@@ -331,7 +336,9 @@ describe("executor socket, called as a compromised gateway", () => {
     const t3low = request("echo lease-too-low");
     await expectRefused(execute({ ...t3low, attestations: [attest("classifier", t3low, 3, { touched: [] }), attest("concurrence", t3low, 3), attest("breaker", t3low, 2)] }), "ATTESTATION_MISMATCH");
     await expectRefused(execute(signed(request("echo tier-four"), 4)), "TIER_REFUSED");
-    for (const c of ["echo tier-one-direct", "echo tier-two-direct", "echo lease-less-one", "echo lease-less", "echo lease-too-low", "echo tier-four"]) expect(ran()).not.toContain(c);
+    // A tier 3 that is not a live action (raised by what it writes) with its full quorum: only as a diff.
+    await expectRefused(execute(signed(request("echo tier-three-writer"), 3, { liveAction: false })), "ATTESTATION_MISMATCH");
+    for (const c of ["echo tier-one-direct", "echo tier-two-direct", "echo lease-less-one", "echo lease-less", "echo lease-too-low", "echo tier-four", "echo tier-three-writer"]) expect(ran()).not.toContain(c);
   });
 
   it("refuses a tier-2 package run without the sandbox's ok trial, and a package_run flag from anyone but the classifier", async () => {
@@ -390,7 +397,7 @@ describe("executor socket, called as a compromised gateway", () => {
   });
 });
 
-describe("Commit: a tier-1–2 diff reaches the host only with its whole quorum", () => {
+describe("Commit: a tier-1–3 diff reaches the host only with its whole quorum", () => {
   it("commits a fully signed diff exactly (the baseline the refusals are measured against)", async () => {
     const d = diff();
     const { err, res } = await commit(withQuorum(d));
@@ -401,6 +408,18 @@ describe("Commit: a tier-1–2 diff reaches the host only with its whole quorum"
     expect(begin).toMatchObject({ tier: 1, command: d.req.command, undo_id: res?.undoId });
     expect([...(begin?.signers ?? [])].sort()).toEqual(["breaker", "classifier", "classifier", "concurrence", "sandbox"]);
     expect(committedCommands(stack.home)).toContain(d.req.command);
+  });
+
+  it("commits the diff of a tier-3 command that is not a live action (a tier 3 raised by what it writes), under a tier-3 lease only", async () => {
+    const low = diff();
+    await expectRefused(commit(withQuorum(low, { predicted: 3, classifierLiveAction: false, lease: 2 })), "ATTESTATION_MISMATCH");
+    expectNotCommitted(low);
+    const d = diff();
+    const { err, res } = await commit(withQuorum(d, { predicted: 3, classifierLiveAction: false }));
+    expect(err).toBeNull();
+    expect(res?.applied).toBe(1);
+    expect(readFileSync(d.target)).toEqual(d.content);
+    expect(journalEntries(stack.home, "commit-begin").find((e) => e.request_id === d.req.requestId)).toMatchObject({ tier: 3 });
   });
 
   it.each([
@@ -429,8 +448,9 @@ describe("Commit: a tier-1–2 diff reaches the host only with its whole quorum"
     expectNotCommitted(d3);
   });
 
-  it("refuses a commit for a command predicted tier 0, 3 or 4, or a package run", async () => {
+  it("refuses a commit for a command predicted tier 0 or 4, a tier-3 live action, or a package run", async () => {
     for (const predicted of [0, 3] as const) {
+      // Tier 3 here is a live action (the classifier signed live_action): it runs on the host or not at all.
       const d = diff();
       await expectRefused(commit(withQuorum(d, { predicted, lease: 3 })), "ATTESTATION_MISMATCH");
       expectNotCommitted(d);

@@ -58,7 +58,7 @@ describe.skipIf(!root)("executor egress", () => {
     const binding = { command, cwd: "/tmp", host: "primary", runAs: "", source: "sudo" as const };
     const keys = join(stack.home, "keys");
     const tier = o.tier ?? 0;
-    const attestations = [signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier, ttlS: 30, network: o.network ?? false, ...(tier ? { touchedDigest: touchedDigest([]) } : {}) })];
+    const attestations = [signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier, ttlS: 30, network: o.network ?? false, liveAction: tier === 3, ...(tier ? { touchedDigest: touchedDigest([]) } : {}) })];
     if (tier === 3) {
       // The flag counts only in the classifier's decision: a concurrence or a lease that carries it grants nothing.
       attestations.push(signDecision("concurrence", loadPrivateKey(keys, "concurrence"), { role: Role.ROLE_CONCURRENCE, requestId, binding, tier, ttlS: 30, network: o.othersNetwork ?? false }));

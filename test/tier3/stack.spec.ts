@@ -111,7 +111,7 @@ describe("tier 3 guards through the whole stack", () => {
     // Tier 3 (the other tier Execute takes above 0): classifier and concurrence both signed, no lease.
     const l3 = await call(breaker, breaker.lease, { requestId: "t3-direct-3", commandDigest: commandDigest(b), tier: Tier.TIER_LIVE_SERVICE, host: "primary" }, 3000);
     expect(l3.armed).toBe(false);
-    const cls3 = signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId: "t3-direct-3", binding: b, tier: 3, ttlS: 30 });
+    const cls3 = signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId: "t3-direct-3", binding: b, tier: 3, ttlS: 30, liveAction: true });
     const con3 = signDecision("concurrence", loadPrivateKey(keys, "concurrence"), { role: Role.ROLE_CONCURRENCE, requestId: "t3-direct-3", binding: b, tier: 3, ttlS: 30 });
     const err3 = await call(executor, executor.execute, { requestId: "t3-direct-3", ...b, timeoutS: 5, attestations: [cls3, con3], undoPaths: [], env: {} }, 5000).then(
       () => undefined,

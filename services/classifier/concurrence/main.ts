@@ -69,6 +69,8 @@ function concur(req: ClassifyRequest, state: State, config: Config, log: Logger)
     verify: [],
     redeploy: [],
     packageRun: false,
+    liveAction: false,
+    liveMixed: "",
     attestation:
       verdict.tier === 4
         ? undefined

@@ -42,10 +42,12 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
   // What each active rule grants; the network ones also tell judgeText which parts need the plain-command check.
   const attrs = new Map<string, RuleAttrs>();
   for (const r of [...sudo.rules, ...claude.rules]) if (r.state === "active") attrs.set(r.id, r.attrs);
+  // The sudo surface's live actions: the only tier-3 parts that may run on the host.
+  const liveRules = new Set(sudo.rules.filter((r) => r.state === "active" && r.verbClass === "live-service").map((r) => r.id));
   const judge: Judge = {
     rules: { sudo: compileRules(sudo.rules), claude: compileRules(claude.rules) },
     vetoes: [...claude.vetoes, ...sudo.vetoes],
-    networkRules: new Set([...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id)),
+    plainCheckRules: new Set([...[...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id), ...liveRules]),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
   };
   const policyDigest = digest.digest();
@@ -57,7 +59,7 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
   };
   return {
     policyDigest,
-    classify: (input) => withAttrs(classify(input, judge, parser), attrs),
+    classify: (input) => withAttrs(classify(input, judge, parser), attrs, input.source === "sudo" ? liveRules : new Set()),
     judgeEffects: (input) => judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
   };
 }
@@ -91,7 +93,7 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   const cdpath = /\bCDPATH=/.test(text);
   for (const cmd of parsed.commands) {
     const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
-    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: judge.networkRules.has(f.rule) && plainCommand(cmd, ctx) });
+    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: judge.plainCheckRules.has(f.rule) && plainCommand(cmd, ctx) });
     worst = worst === null ? f : worse(worst, f);
     cwds = afterCd(cmd, cwds, ctx, cdpath);
   }
@@ -165,14 +167,35 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
  * part must be plain (judge.ts plainCommand): a rule can win a tie against
  * code its command runs (`sh -c 'apt-get install x; ./y'`), so a wrapper,
  * interpreter, redirection or steering assignment never gets network.
+ *
+ * A live action the same way: a tier-3 command runs on the host only when
+ * each tier-3 part is a plain command decided by a `live-service` rule and
+ * no other part changes anything (tier 1–3). A tier 3 raised by the effect
+ * analysis (`git diff --output=/etc/cron.d/x`, a delete through a path it
+ * cannot see) is not a live action: it runs in the mirror and its diff is
+ * judged like any other. A live action beside such parts is "mixed".
  */
-function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>): Verdict {
+function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>, liveRules: ReadonlySet<string>): Verdict {
   // A plain assignment (`DEBIAN_FRONTEND=noninteractive apt-get …`) is its own part and grants nothing itself.
   const deciding = v.parts.filter((p) => p.rule !== "shell-variable");
   const found = deciding.map((p) => attrs.get(p.rule));
   const every = (flag: "network" | "package") => v.tier < 4 && found.length > 0 && deciding.every((p, i) => p.plain === true && found[i]?.[flag] === true);
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
-  const out: VerdictAttrs = { network: every("network"), packageRun: v.tier === 2 && every("package"), verify: unique(found.map((a) => a?.verify)), redeploy: unique(found.map((a) => a?.redeploy)) };
+  const live = (p: PartVerdict) => p.tier === 3 && p.plain === true && liveRules.has(p.rule);
+  const liveParts = v.tier === 3 ? deciding.filter(live) : [];
+  const writers = v.tier === 3 ? deciding.filter((p) => p.tier >= 1 && !live(p)) : [];
+  const liveMixed =
+    liveParts.length > 0 && writers.length > 0
+      ? `a live action (${liveParts[0]?.text ?? ""}) in one command with parts that change files (${writers[0]?.text ?? ""}): changes reach the host only as a judged diff, so send them as two requests — first the change, then the live action`
+      : "";
+  const out: VerdictAttrs = {
+    network: every("network"),
+    packageRun: v.tier === 2 && every("package"),
+    liveAction: liveParts.length > 0 && writers.length === 0,
+    liveMixed,
+    verify: unique(found.map((a) => a?.verify)),
+    redeploy: unique(found.map((a) => a?.redeploy)),
+  };
   return { ...v, attrs: out };
 }
 

@@ -24,7 +24,8 @@ export interface Judge {
   rules: Record<Source, CompiledRules>;
   vetoes: Veto[];
   /** Ids of active rules flagged `network` (only their parts need the plain-command check). */
-  networkRules: ReadonlySet<string>;
+  /** Rules whose parts are checked for being plain commands (network, package and live-service rules). */
+  plainCheckRules: ReadonlySet<string>;
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
 }

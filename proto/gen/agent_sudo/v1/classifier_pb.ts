@@ -76,6 +76,14 @@ export interface ClassifyResponse {
   redeploy: string[];
   /** Signed too (Decision.package_run): apt under an explicit `package` rule. */
   packageRun: boolean;
+  /** Signed too (Decision.live_action): a tier-3 live action runs on the host. */
+  liveAction: boolean;
+  /**
+   * Tier 3: a live action together with parts that change files (which must
+   * go through a judged diff): the gateway refuses it with this reason, and
+   * the caller sends the two as separate requests.
+   */
+  liveMixed: string;
 }
 
 function createBaseClassifyRequest(): ClassifyRequest {
@@ -218,6 +226,8 @@ function createBaseClassifyResponse(): ClassifyResponse {
     verify: [],
     redeploy: [],
     packageRun: false,
+    liveAction: false,
+    liveMixed: "",
   };
 }
 
@@ -255,6 +265,12 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
     }
     if (message.packageRun !== false) {
       writer.uint32(88).bool(message.packageRun);
+    }
+    if (message.liveAction !== false) {
+      writer.uint32(96).bool(message.liveAction);
+    }
+    if (message.liveMixed !== "") {
+      writer.uint32(106).string(message.liveMixed);
     }
     return writer;
   },
@@ -360,6 +376,22 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
             message.packageRun = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.liveAction = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.liveMixed = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -390,6 +422,8 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
     message.verify = object.verify?.map((e) => e) || [];
     message.redeploy = object.redeploy?.map((e) => e) || [];
     message.packageRun = object.packageRun ?? false;
+    message.liveAction = object.liveAction ?? false;
+    message.liveMixed = object.liveMixed ?? "";
     return message;
   },
 };

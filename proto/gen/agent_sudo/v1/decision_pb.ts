@@ -106,6 +106,14 @@ export interface Decision {
    * with package-state undo, instead of a committed diff.
    */
   packageRun: boolean;
+  /**
+   * Classifier decisions only: a tier-3 command whose every tier-3 part is a
+   * plain command decided by an explicit `live-service` rule (a restart, a
+   * reload, a container operation), and no other part changes anything. Only
+   * such a command runs on the host (Execute); every other tier-3 command is
+   * run in the mirror and committed from its judged diff.
+   */
+  liveAction: boolean;
 }
 
 export interface Attestation {
@@ -145,6 +153,7 @@ function createBaseDecision(): Decision {
     network: false,
     manifestDigest: Buffer.alloc(0),
     packageRun: false,
+    liveAction: false,
   };
 }
 
@@ -194,6 +203,9 @@ export const Decision: MessageFns<Decision> = {
     }
     if (message.packageRun !== false) {
       writer.uint32(120).bool(message.packageRun);
+    }
+    if (message.liveAction !== false) {
+      writer.uint32(128).bool(message.liveAction);
     }
     return writer;
   },
@@ -331,6 +343,14 @@ export const Decision: MessageFns<Decision> = {
             message.packageRun = reader.bool();
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.liveAction = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -363,6 +383,7 @@ export const Decision: MessageFns<Decision> = {
     message.network = object.network ?? false;
     message.manifestDigest = object.manifestDigest ?? Buffer.alloc(0);
     message.packageRun = object.packageRun ?? false;
+    message.liveAction = object.liveAction ?? false;
     return message;
   },
 };

@@ -91,6 +91,8 @@ export interface CommitRequest_BlobsEntry {
 export interface CommitResponse {
   undoId: string;
   applied: number;
+  /** a tier-3 diff with a snapshot driver: the snapshot taken before committing */
+  snapshot: string;
 }
 
 export interface RollbackRequest {
@@ -761,7 +763,7 @@ export const CommitRequest_BlobsEntry: MessageFns<CommitRequest_BlobsEntry> = {
 };
 
 function createBaseCommitResponse(): CommitResponse {
-  return { undoId: "", applied: 0 };
+  return { undoId: "", applied: 0, snapshot: "" };
 }
 
 export const CommitResponse: MessageFns<CommitResponse> = {
@@ -771,6 +773,9 @@ export const CommitResponse: MessageFns<CommitResponse> = {
     }
     if (message.applied !== 0) {
       writer.uint32(16).uint32(message.applied);
+    }
+    if (message.snapshot !== "") {
+      writer.uint32(26).string(message.snapshot);
     }
     return writer;
   },
@@ -804,6 +809,14 @@ export const CommitResponse: MessageFns<CommitResponse> = {
             message.applied = reader.uint32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.snapshot = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -823,6 +836,7 @@ export const CommitResponse: MessageFns<CommitResponse> = {
     const message = createBaseCommitResponse();
     message.undoId = object.undoId ?? "";
     message.applied = object.applied ?? 0;
+    message.snapshot = object.snapshot ?? "";
     return message;
   },
 };

@@ -107,7 +107,14 @@ export interface RunReport {
    * lowercase hex sha256 (the executor checks each one).
    */
   blobs: { [key: string]: Buffer };
-  attestation: Attestation | undefined;
+  attestation:
+    | Attestation
+    | undefined;
+  /**
+   * Not ok because a host path behind a change was changed by someone else
+   * while the command ran (findings name it): answered 409, may be retried.
+   */
+  conflict: boolean;
 }
 
 export interface RunReport_BlobsEntry {
@@ -660,6 +667,7 @@ function createBaseRunReport(): RunReport {
     manifest: Buffer.alloc(0),
     blobs: {},
     attestation: undefined,
+    conflict: false,
   };
 }
 
@@ -700,6 +708,9 @@ export const RunReport: MessageFns<RunReport> = {
     });
     if (message.attestation !== undefined) {
       Attestation.encode(message.attestation, writer.uint32(98).fork()).join();
+    }
+    if (message.conflict !== false) {
+      writer.uint32(104).bool(message.conflict);
     }
     return writer;
   },
@@ -816,6 +827,14 @@ export const RunReport: MessageFns<RunReport> = {
             message.attestation = Attestation.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.conflict = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -855,6 +874,7 @@ export const RunReport: MessageFns<RunReport> = {
     message.attestation = (object.attestation !== undefined && object.attestation !== null)
       ? Attestation.fromPartial(object.attestation)
       : undefined;
+    message.conflict = object.conflict ?? false;
     return message;
   },
 };

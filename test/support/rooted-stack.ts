@@ -1,0 +1,86 @@
+// A whole agent-sudo stack started INSIDE a throwaway root (throwaway-root.ts):
+// for tests whose commands have real effects on "the host" — tiers 1–2
+// commit diffs as root, attacks aim at /etc/passwd — the host the stack sees
+// is the throwaway root, so a bug in the code under test fails an assertion
+// instead of changing this machine. Callers reach the gateway through a
+// forwarded loopback port; files are read and written inside with `sh`.
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { cliMain } from "./stack.js";
+import { startThrowawayRoot, type ExecResult, type Forward, type ThrowawayRoot } from "./throwaway-root.js";
+
+export interface RootedStack {
+  root: ThrowawayRoot;
+  /** The stack's state dir, inside the root. */
+  home: string;
+  url: string;
+  token: string;
+  exec(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** `sh -c script` as root inside the root (not through agent-sudo). */
+  sh(script: string, opts?: { cwd?: string; timeoutMs?: number }): Promise<ExecResult>;
+  /** `agent-sudo ARGS` inside the root against this stack. */
+  cli(args: string[]): Promise<ExecResult>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface RootedStackOptions {
+  env?: Record<string, string>;
+  readyTimeoutMs?: number;
+}
+
+const PORT = 18084;
+
+export async function startRootedStack(opts: RootedStackOptions = {}): Promise<RootedStack> {
+  const root = await startThrowawayRoot({ tmpfsSize: "4g" });
+  const home = `/tmp/agent-sudo-rooted-${randomBytes(4).toString("hex")}`;
+  const token = `rooted-${randomBytes(16).toString("hex")}`;
+  const env: Record<string, string> = { AGENT_SUDO_HOME: home, AGENT_SUDO_PORT: String(PORT), AGENT_SUDO_DEV_TOKEN: token, ...opts.env };
+  let out = "";
+  let forward: Forward | undefined;
+  try {
+    const child = root.spawn(["/usr/bin/env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, cliMain, "start"]);
+    child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
+    const t0 = Date.now();
+    const limit = opts.readyTimeoutMs ?? 60_000;
+    while (!out.includes(`ready http://127.0.0.1:${PORT}`)) {
+      if (child.exitCode !== null) throw new Error(`the stack inside the throwaway root exited ${child.exitCode}:\n${out}`);
+      if (Date.now() - t0 > limit) throw new Error(`the stack inside the throwaway root was not ready in ${limit} ms:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    forward = await root.forward(PORT);
+  } catch (err) {
+    await root.close();
+    throw err;
+  }
+  const url = forward.url;
+  const fwd = forward;
+  return {
+    root,
+    home,
+    url,
+    token,
+    async exec(body) {
+      const res = await fetch(`${url}/exec`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const text = await res.text();
+      try {
+        return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+      } catch {
+        return { status: res.status, body: { raw: text } };
+      }
+    },
+    sh: (script, o = {}) => root.exec(["/bin/sh", "-c", script], { cwd: o.cwd ?? "/", timeoutMs: o.timeoutMs ?? 60_000 }),
+    cli: (args) => root.exec(["/usr/bin/env", `AGENT_SUDO_HOME=${home}`, ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`), process.execPath, cliMain, ...args], { timeoutMs: 60_000 }),
+    output: () => out,
+    async stop() {
+      await fwd.close().catch(() => undefined);
+      await root.close();
+    },
+  };
+}
+
+/** Where the state dir's journal is, inside the root. */
+export function rootedJournal(home: string): string {
+  return join(home, "state", "executor", "journal.log");
+}
