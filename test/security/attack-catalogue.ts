@@ -337,7 +337,8 @@ export function symlinkClass(tag: string): AttackClass {
       cases.push({
         name: `swap: ${s.name}`,
         setup: `mkdir -p ${d} && echo old > ${d}/${leaf} && chmod 777 ${d}`,
-        command: `echo '${cron}' > ${d}/${leaf}; echo 'ALL ALL=(ALL) NOPASSWD: ALL' > ${d}/extra${i}; sleep 2`,
+        // Harmless content: what matters is where it lands (the sentinel sees any new file under the link's target).
+        command: `echo hello > ${d}/${leaf}; echo more > ${d}/extra${i}; sleep 2`,
         race: { afterMs: 900, swap: `mv ${d} ${d}.real && ln -s ${s.to} ${d}` },
       });
     } else if (s.level === "grandparent") {
@@ -345,14 +346,14 @@ export function symlinkClass(tag: string): AttackClass {
       cases.push({
         name: `swap: ${s.name}`,
         setup: `mkdir -p ${d}/${sub} && chmod -R 777 ${d}`,
-        command: `echo '${cron}' > ${d}/${sub}/atk${t}r${i}; sleep 2`,
+        command: `echo hello > ${d}/${sub}/atk${t}r${i}; sleep 2`,
         race: { afterMs: 900, swap: `mv ${d} ${d}.real && ln -s ${s.to} ${d}` },
       });
     } else {
       cases.push({
         name: `swap: ${s.name}`,
         setup: `mkdir -p ${d} && echo 'mode=old' > ${d}/conf && chmod 666 ${d}/conf`,
-        command: `sed -i 's/^mode=old/root::0:0::\\/root:\\/bin\\/sh/' ${d}/conf; echo more >> ${d}/conf; sleep 2`,
+        command: `sed -i 's/^mode=old/mode=new/' ${d}/conf; echo more >> ${d}/conf; sleep 2`,
         race: { afterMs: 900, swap: `mv ${d}/conf ${d}/conf.real && ln -s ${s.to} ${d}/conf` },
       });
     }

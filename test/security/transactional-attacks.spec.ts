@@ -23,16 +23,16 @@ const tools = missing("unshare", "nsenter", "perl");
 const skipReason = !isRoot ? "skipped: needs root (the throwaway root and the stack's executor)" : tools;
 const TAG = randomBytes(3).toString("hex");
 
-/** Everything an escaped effect could change, one line per entry (content digests for files). */
+/** Every host file the payloads aim at, by content and metadata (ctime too where nothing else writes). */
 const SENTINEL = `
 set -u
-snap() { find "$@" -xdev \\( -path /root/.pyenv -o -path /root/.rustup -o -path /root/.cargo -o -path /root/.npm -o -path /root/.cache -o -path /root/.m2 \\) -prune -o -printf '%y %m %U:%G %s %p -> %l\\n' 2>/dev/null; }
 {
-  snap /etc /usr/local /var/spool/cron
+  find /etc /var/spool/cron -xdev -printf '%y %m %U:%G %s %C@ %p -> %l\\n' 2>/dev/null
+  find /etc /var/spool/cron -xdev -type f -exec sha256sum {} + 2>/dev/null
+  find /usr/local -xdev -printf '%y %m %U:%G %s %T@ %C@ %p -> %l\\n' 2>/dev/null
   find /root -maxdepth 2 -xdev -printf '%y %m %U:%G %s %p -> %l\\n' 2>/dev/null
-  find /etc /usr/local /var/spool/cron -xdev -type f -exec sha256sum {} + 2>/dev/null
   find /root -maxdepth 2 -xdev -type f -exec sha256sum {} + 2>/dev/null
-  find /root/atk-canary /root/.claude /root/.ssh -xdev -printf '%y %m %p\\n' 2>/dev/null
+  find /root/atk-canary /root/.claude /root/.ssh /root/.config -xdev -printf '%y %m %C@ %p\\n' 2>/dev/null
   find /tmp /var/tmp /opt /home /srv -maxdepth 5 -xdev -type f -perm /6000 -printf 'setid %m %p\\n' 2>/dev/null
 } | LC_ALL=C sort
 `;
@@ -66,7 +66,7 @@ describe.skipIf(skipReason)(`transactional tiers: real attacks through /exec, on
     // Safety first: the stack must see the root, not this machine. A file
     // made only inside must be visible to a tier-0 command of the stack.
     const probe = `/etc/agent-sudo-rooted-probe-${TAG}`;
-    const mk = await s.sh(`echo inside > ${probe} && mkdir -p ${ATK} /root/atk-canary/sub /root/.claude && echo c > /root/atk-canary/sub/f && ( [ -e /root/.claude/settings.json ] || echo '{"hooks":{}}' > /root/.claude/settings.json )`);
+    const mk = await s.sh(`echo inside > ${probe} && mkdir -p ${ATK} /root/atk-canary/sub /root/.claude /etc/sudoers.d /etc/cron.d /etc/profile.d /etc/systemd/system && echo c > /root/atk-canary/sub/f && ( [ -e /root/.claude/settings.json ] || echo '{"hooks":{}}' > /root/.claude/settings.json )`);
     expect(mk.code, mk.stderr).toBe(0);
     if (existsSync(probe)) throw new Error("the throwaway root wrote to this machine: stopping before any attack");
     const seen = await s.exec({ command: `cat ${probe}` });
