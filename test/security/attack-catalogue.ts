@@ -106,10 +106,14 @@ export function encodedClass(tag: string): AttackClass {
   const fx = Object.entries(effects(tag));
   return {
     name: "encoded payloads",
-    cases: ENCODERS.map((e, i) => {
-      const [what, code] = fx[i % fx.length]!;
-      return { name: `${e.name} → ${what}`, command: e.wrap(code, i), ...(e.needs ? { needs: e.needs } : {}) };
-    }),
+    cases: [
+      ...ENCODERS.map((e, i) => {
+        const [what, code] = fx[i % fx.length]!;
+        return { name: `${e.name} → ${what}`, command: e.wrap(code, i), ...(e.needs ? { needs: e.needs } : {}) };
+      }),
+      // The review's own payload, as it was: all of root's home (the mirror holds the deletions; the diff is over its caps).
+      { name: "echo B64 | base64 -d | sh → rm -rf /root", command: `echo ${b64("rm -rf /root")} | base64 -d | sh` },
+    ],
   };
 }
 
