@@ -6,7 +6,7 @@
 //   redeploy  a failed verify POSTs the rule's webhook (a loopback listener)
 //             and rolls the files back.
 // Everything here is harmless if judged wrongly: curl to 127.0.0.1 and files
-// with test names in /etc and a temp dir.
+// with test names in /tmp.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,7 +40,8 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
   let policies: string;
   let web: Awaited<ReturnType<typeof listen>>;
   const flag = `/tmp/agent-sudo-attrs-ok-${process.pid}`;
-  const etcFile = (n: string) => `/etc/agent-sudo-attrs-${process.pid}-${n}`;
+  // The test rule makes these a tier-3 live action wherever they are: a scratch dir, never /etc.
+  const etcFile = (n: string) => `/tmp/agent-sudo-attrs-live-${process.pid}-${n}`;
 
   beforeAll(async () => {
     web = await listen();
@@ -51,7 +52,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
       "|---|---|---|---|---|---|---|---|",
       `| test-net-fetch | \`curl -fsS http://127.0.0.1:${web.port}/net\` | 0 | read | | active | network | test: granted network |`,
       `| test-nonet-fetch | \`curl -fsS http://127.0.0.1:${web.port}/nonet\` | 0 | read | | active | - | test: no network |`,
-      `| test-t3-touch | \`touch /etc/agent-sudo-attrs-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
+      `| test-t3-touch | \`touch /tmp/agent-sudo-attrs-live-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
       "",
       "",
     ].join("\n");

@@ -386,6 +386,8 @@ interface Spec {
   touched: Buffer;
   trailer: Uint8Array;
   bigIssued: bigint | undefined;
+  /** The classifier's live_action flag (a tier-3 command runs on the host only with it). */
+  liveAction: boolean;
 }
 
 const QUORUM_SIGNERS: Record<TierNumber, Signer[]> = {
@@ -416,6 +418,7 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
     touched: rightTouched,
     trailer: new Uint8Array(),
     bigIssued: undefined,
+    liveAction: signer === "classifier" && tier === 3,
   });
   // One field made wrong (or odd): a near miss the verifier must catch or, for harmless ones, accept.
   const perturbation: fc.Arbitrary<(s: Spec) => Spec> = fc.oneof(
@@ -431,6 +434,7 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
     fc.uint8Array({ maxLength: 33 }).map((u) => (s: Spec) => ({ ...s, touched: Buffer.from(u) })),
     fc.uint8Array({ minLength: 1, maxLength: 12 }).map((trailer) => (s: Spec) => ({ ...s, trailer })),
     fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((bigIssued) => (s: Spec) => ({ ...s, bigIssued })),
+    fc.boolean().map((liveAction) => (s: Spec) => ({ ...s, liveAction })),
   );
   const specs: fc.Arbitrary<Spec[]> = fc
     .record({
@@ -467,6 +471,7 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
           rule: "fuzz",
           trialOk: s.trialOk,
           touchedDigest: s.touched,
+          liveAction: s.liveAction,
         });
         const w = Decision.encode(d);
         if (s.bigIssued !== undefined) w.uint32(56).int64(s.bigIssued);
@@ -506,6 +511,8 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
       if ([...good.keys()].some((r) => !allowedRoles.includes(r)) || !allowedRoles.every((r) => good.has(r))) model = false;
       const leased = tierOf(good.get(Role.ROLE_BREAKER)?.tier);
       if (tier === 3 && (leased === 4 || leased < 3)) model = false;
+      // A tier 3 that is not a live action reaches the host only as a committed diff.
+      if (tier === 3 && !cls?.liveAction) model = false;
       if (tier === 3 && tierOf(good.get(Role.ROLE_CONCURRENCE)?.tier) === 4 && good.has(Role.ROLE_CONCURRENCE)) model = false;
       if (tier >= 1 && Buffer.compare(Buffer.from(cls?.touchedDigest ?? []), rightTouched) !== 0) model = false;
 

@@ -11,6 +11,7 @@
 // /usr/local, root's dotfiles, cron spools, set-id files in scratch places)
 // must equal the one taken just before it: 0 effects reach the host. At the
 // end, this machine's own files are checked for the run's tag too.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,6 +93,18 @@ describe.skipIf(skipReason)(`transactional tiers: real attacks through /exec, on
     return r.stdout.split("\n").filter(Boolean);
   }
 
+  /**
+   * The same snapshot of THIS machine. The root's lower layers are this
+   * machine's directories, so a change made out here (another test, a
+   * package install) can show through inside; nothing made inside reaches
+   * out here. A line that changed out here in a window around the case is
+   * this machine's noise, not the case's effect.
+   */
+  function hostSnapshot(): Set<string> {
+    const r = spawnSync("/bin/sh", ["-c", SENTINEL], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    return new Set(r.stdout.split("\n").filter(Boolean));
+  }
+
   /** Runs one case; returns its result and what went wrong (nothing, for a case that held). */
   async function runCase(klass: string, c: AttackCase): Promise<Result & { wrong: string[] }> {
     const wrong: string[] = [];
@@ -105,6 +118,7 @@ describe.skipIf(skipReason)(`transactional tiers: real attacks through /exec, on
       // A first step refused on its own is an attack stopped earlier still: the case goes on.
       firstRefused = f.status !== 200;
     }
+    const hostBefore = hostSnapshot();
     const before = await snapshot();
     const pending = s.exec({ command: c.command, timeout: 30 });
     if (c.race) {
@@ -114,8 +128,10 @@ describe.skipIf(skipReason)(`transactional tiers: real attacks through /exec, on
     }
     const res = await pending;
     const after = await snapshot();
-    const gone = before.filter((l) => !after.includes(l));
-    const added = after.filter((l) => !before.includes(l));
+    const hostAfter = hostSnapshot();
+    const noise = new Set([...hostBefore].filter((l) => !hostAfter.has(l)).concat([...hostAfter].filter((l) => !hostBefore.has(l))));
+    const gone = before.filter((l) => !after.includes(l) && !noise.has(l));
+    const added = after.filter((l) => !before.includes(l) && !noise.has(l));
     if (gone.length + added.length > 0) wrong.push(`CHANGED THE HOST: ${[...gone.map((l) => `- ${l}`), ...added.map((l) => `+ ${l}`)].join("\n      ")}`);
     if (res.status >= 500) wrong.push(`answered ${res.status}`);
     if (c.race && res.status !== 403 && res.status !== 409) wrong.push(`a commit over a swapped path must be refused, got ${res.status}`);

@@ -20,6 +20,12 @@ export interface RootedStack {
   sh(script: string, opts?: { cwd?: string; timeoutMs?: number }): Promise<ExecResult>;
   /** `agent-sudo ARGS` inside the root against this stack. */
   cli(args: string[]): Promise<ExecResult>;
+  /** Live pids by service, inside the root's pid namespace (run/supervisor.json). */
+  pids(): Promise<Record<string, number | null>>;
+  health(): Promise<{ status: number; body: Record<string, unknown> }>;
+  waitHealthy(timeoutMs?: number): Promise<number>;
+  /** A file's content inside the root. */
+  read(path: string): Promise<string>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -56,6 +62,10 @@ export async function startRootedStack(opts: RootedStackOptions = {}): Promise<R
   }
   const url = forward.url;
   const fwd = forward;
+  const health = async () => {
+    const res = await fetch(`${url}/health`);
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  };
   return {
     root,
     home,
@@ -72,15 +82,26 @@ export async function startRootedStack(opts: RootedStackOptions = {}): Promise<R
     },
     sh: (script, o = {}) => root.exec(["/bin/sh", "-c", script], { cwd: o.cwd ?? "/", timeoutMs: o.timeoutMs ?? 60_000 }),
     cli: (args) => root.exec(["/usr/bin/env", `AGENT_SUDO_HOME=${home}`, ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`), process.execPath, cliMain, ...args], { timeoutMs: 60_000 }),
+    async pids() {
+      const r = await root.exec(["/bin/cat", join(home, "run", "supervisor.json")]);
+      const status = JSON.parse(r.stdout) as { services: Record<string, { pid: number | null }> };
+      return Object.fromEntries(Object.entries(status.services).map(([k, v]) => [k, v.pid]));
+    },
+    health,
+    async waitHealthy(timeoutMs = 10_000) {
+      const t0 = Date.now();
+      while (Date.now() - t0 < timeoutMs) {
+        const h = await health().catch(() => ({ status: 0, body: {} }));
+        if (h.status === 200) return Date.now() - t0;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error("the stack inside the throwaway root did not become healthy");
+    },
+    read: (path) => root.readFile(path),
     output: () => out,
     async stop() {
       await fwd.close().catch(() => undefined);
       await root.close();
     },
   };
-}
-
-/** Where the state dir's journal is, inside the root. */
-export function rootedJournal(home: string): string {
-  return join(home, "state", "executor", "journal.log");
 }
