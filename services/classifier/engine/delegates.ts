@@ -551,6 +551,19 @@ function rg(args: Word[]): Unwrap | null {
   return runs.result("delegate:rg", [[literalWord("rg"), ...rest]]);
 }
 
+/** `sort --compress-program=PROG`: sort runs PROG (and `PROG -d`) to compress its temporary files. */
+function sortCompress(args: Word[]): Unwrap | null {
+  const { values, rest } = pullOptions(args, { longs: ["--compress-program"] });
+  if (values.length === 0) return null;
+  const runs = new Runs();
+  for (const v of values) {
+    if (v.text === "") continue;
+    runs.inner.push([v], [v, literalWord("-d")]);
+    runs.raise(2, "sort runs a compression program on its temporary files");
+  }
+  return runs.result("delegate:sort", [[literalWord("sort"), ...rest]]);
+}
+
 const FD_VALUES = new Set(["-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth", "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner", "-j", "--threads", "--max-results", "--base-directory", "--path-separator", "--search-path", "-c", "--color", "--ignore-file", "--format", "--batch-size"]);
 
 /** `fd -x CMD …` / `-X` / `--exec` / `--exec-batch`: fd runs CMD per match (up to a `;`), with `{}` the match. */
@@ -725,6 +738,7 @@ export function delegate(name: string, args: Word[]): Unwrap | null {
     case "nodemon": return nodemon(args);
     case "bun": return bun(args);
     case "rg": return rg(args);
+    case "sort": return sortCompress(args);
     case "fd": case "fdfind": return fd(args);
     case "vim": case "vi": case "nvim": case "view": case "gvim": case "vimdiff": case "ex": return editor(name, args);
     case "less": case "more": return less(name, args);

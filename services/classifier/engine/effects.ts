@@ -66,7 +66,7 @@ function max(a: Effect | null, b: Effect | null): Effect | null {
 }
 
 function secretReads(name: string, args: readonly Word[], ctx: Context): Effect | null {
-  const hidden = hiddenSecretRead(name, args, ctx);
+  const hidden = hiddenSecretRead(name, args, ctx, METADATA.has(name));
   if (hidden) return { tier: 2, reason: hidden };
   // git names files for most verbs, but prints them for these.
   const gitPrints = name === "git" && (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));

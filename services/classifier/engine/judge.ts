@@ -8,6 +8,7 @@ import type { Source } from "../verdict.js";
 import { analyze } from "./analyzers.js";
 import { delegate } from "./delegates.js";
 import { effectFloor } from "./effects.js";
+import { baseName, evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { firstMatch } from "./match.js";
@@ -74,6 +75,34 @@ function latentCode(value: string, ctx: Context, j: Judge, source: string): Find
   return f;
 }
 
+/**
+ * What a builtin evaluates of its arguments (evaluated.ts): code in a
+ * variable name's subscript or an arithmetic word runs when bash evaluates
+ * it, quoted or not; a name assigned by a builtin can be PATH or BASH_ENV.
+ */
+function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, source: string): Finding | null {
+  const ev = evaluatedArgs(name, args);
+  let f: Finding | null = null;
+  const raise = (g: Finding) => (f = f ? worse(f, g) : g);
+  const judgeSubs = (code: string[], why: string) => {
+    if (code.length === 0) return;
+    raise(find(2, "evaluated-code", why, source));
+    for (const c of code) raise(j.judgeCode(c, { ...ctx, depth: ctx.depth + 1 }));
+  };
+  for (const w of ev.names) {
+    const sub = subscriptOf(w.text);
+    if (sub !== null && w.dynamic) raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
+    if (sub !== null) judgeSubs(substitutions(sub), `${name} evaluates the subscript of ${w.text} as arithmetic, which runs the command substitution in it`);
+    if (ev.assigns && riskyAssignment(baseName(w.text))) raise(find(2, "risky-variable", `${name} sets ${baseName(w.text)}, which changes what later commands run`, source));
+  }
+  for (const w of ev.arith) if (!w.dynamic) judgeSubs(substitutions(w.text), `${name} evaluates ${w.text} as arithmetic, which runs the command substitution in it`);
+  for (const w of ev.code) {
+    raise(find(2, "evaluated-code", `${name} runs ${w.text} as a command for every line`, source));
+    if (!w.dynamic) raise(j.judgeCode(w.text, { ...ctx, depth: ctx.depth + 1 }));
+  }
+  return f;
+}
+
 const LIVE_NAME = /deploy|release|publish|migrat|drop|destroy|wipe|reset|purge|prod|uninstall|teardown/i;
 const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migrate|rollback|prod|production|release|publish|uninstall)$/i;
 
@@ -126,6 +155,8 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
       if (latent) floor = worse(floor ?? latent, latent);
     }
   }
+  const evaluated = evaluatedFloor(prog.text, words.slice(1), ctx, j, source);
+  if (evaluated) floor = worse(floor ?? evaluated, evaluated);
   const program = normaliseProgram(name, ctx.remote ? "" : ctx.cwd);
   const args = words.slice(1);
   const text = renderArgv([{ ...prog, text: program.name }, ...args]);

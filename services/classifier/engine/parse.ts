@@ -71,6 +71,9 @@ class Walker {
       case "function_definition":
         this.functionDef(node);
         return;
+      case "test_command":
+        this.testCommand(node);
+        return;
       case "comment":
         return;
       default:
@@ -187,6 +190,29 @@ class Walker {
     const calls = body ? body.descendantsOfType("command_name").some((c) => c !== null && c.text === name) : false;
     const forks = body ? /[|&]/.test(body.text) : false;
     this.commands.push({ ...bare(node, [], []), fn: { name, recursive: calls, forks } });
+    this.children(node);
+  }
+
+  /**
+   * `[ … ]` and `[[ … ]]`: one part whose words are the operators and
+   * operands in order (the builtin evaluates some: `-v NAME`, arithmetic
+   * operands), plus whatever runs inside them.
+   */
+  private testCommand(node: Node): void {
+    const open = node.text.startsWith("[[") ? "[[" : node.text.startsWith("[") ? "[" : "test";
+    const words: Word[] = [{ text: open, dynamic: false, glob: false, confusable: false }];
+    const leaves = (n: Node): void => {
+      for (const c of n.children) {
+        if (c === null) continue;
+        if (/_expression$/.test(c.type)) leaves(c);
+        else if (c.type === "test_operator" || !c.isNamed) {
+          if (!["[", "]", "[[", "]]"].includes(c.text)) words.push({ text: c.text, dynamic: false, glob: false, confusable: false });
+        } else words.push(wordFromNode(c));
+      }
+    };
+    leaves(node);
+    words.push({ text: open === "[[" ? "]]" : "]", dynamic: false, glob: false, confusable: false });
+    this.commands.push({ words, assigns: [], redirects: [], stdin: null, source: node.text });
     this.children(node);
   }
 

@@ -206,6 +206,8 @@ const SECRET = anyOf([
   "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.gem/credentials", "**/.config/hub", "**/.config/doctl/config.yaml",
   "**/.kube/**", "/etc/wireguard/**", "**/.claude.json", "**/.m2/settings.xml", "**/.config/sops/**", "**/.config/age/**",
   "/var/backups/*shadow*", "/etc/agent-sudo/**", "/dev/block/**",
+  // agent-sudo's own state, wherever its state dir is.
+  "**/database-url", "**/dev-token", "**/tokens.json", "**/approle-secret-id", "**/agent-sudo/state/**", "**/.agent-sudo/**",
   // Raw disks and memory hold every file's bytes, secrets included.
   "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*", "/dev/mapper/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore",
 ]);
@@ -215,10 +217,17 @@ const NOT_SECRET = anyOf([
   "**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "**/.env.defaults",
 ]);
 
+/**
+ * The host's fixed secret paths (/etc/shadow, /etc/sudoers …) seen through
+ * another name for `/`: a link to it (`cat link/etc/shadow`), a bind mount,
+ * a chroot's copy. Any path that ends in one counts.
+ */
+const SECRET_SUFFIX = anyOf(["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/ssl/private/**", "/etc/ssh/ssh_host_*_key", "/var/lib/agent-sudo/**", "/etc/agent-sudo/**"].map((g) => `**${g}`));
+
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
   // A raw disk or volume holds every file's bytes, secrets included.
-  return (SECRET(path) || blockDevice(path)) && !NOT_SECRET(path);
+  return (SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path);
 }
 
 /** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */

@@ -17,6 +17,11 @@ const SECRET_EXAMPLES = [
   "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/sudoers", "/etc/ssl/private/server.key", "/etc/ssh/ssh_host_ed25519_key",
   "/root/.ssh/id_rsa", "/root/.ssh/id_ed25519", "/root/.bash_history", "/root/.aws/credentials", "/root/.vault-token",
   "/home/user/.ssh/id_rsa", "/home/user/.ssh/id_ed25519", "/home/user/.aws/credentials", "/home/user/.bash_history",
+  "/root/.claude/.credentials.json", "/home/user/.claude/.credentials.json", "/proc/1/environ", "/dev/sda", "/dev/nvme0n1", "/dev/vda",
+  // agent-sudo's own state: keys, tokens, the database URL, the journal (default state dirs).
+  "/var/lib/agent-sudo/keys/classifier.key", "/var/lib/agent-sudo/keys/operator.key", "/var/lib/agent-sudo/database-url",
+  "/var/lib/agent-sudo/dev-token", "/var/lib/agent-sudo/tokens.json", "/var/lib/agent-sudo/state/executor/journal.log",
+  "/root/.agent-sudo/keys/classifier.key", "/root/.agent-sudo/database-url", "/etc/agent-sudo/tokens.json",
 ];
 
 /** Programs that read the contents of files named to them (by xargs, from stdin). */
@@ -97,13 +102,14 @@ function globReachesSecret(word: Word): boolean {
 }
 
 /** Why this command reads secrets it does not name, or undefined. */
-export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context): string | undefined {
+export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context, metadataOnly = false): string | undefined {
   for (const w of treeOperands(name, args, ctx)) {
     const p = resolvePlace(w, ctx);
     // A tree not known until run time (a variable, no cwd) may be any of them.
     if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
   }
-  const glob = args.find((w) => !w.text.startsWith("-") && globReachesSecret(w));
+  // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
+  const glob = metadataOnly ? undefined : args.find((w) => !w.text.startsWith("-") && globReachesSecret(w));
   if (glob) return `the pattern ${glob.text} can expand to a secret file`;
   // As root, an operand computed at run time (`cat $(echo /etc/shadow)`, `cat $X`) may be any file.
   // … and so may a relative one when the directory is not known (`cd /e* && cat shadow`, no cwd).

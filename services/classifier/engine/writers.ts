@@ -440,6 +440,9 @@ const SPECS: Record<string, Spec> = {
   sed: sedTargets, gsed: sedTargets, perl: inPlace,
   dd,
   sort: valueOf(["-o", "--output"], false),
+  // Read tools with an option that writes a file: blkid's cache, lshw's dump.
+  blkid: valueOf(["-c"], false),
+  lshw: valueOf(["-dump"], false),
   uniq: (a) => all(splitArgs(a, new Set(["-f", "-s", "-w"])).positional.slice(1, 2), "write"),
   tar,
   unzip: valueOf(["-d"], true),
