@@ -97,6 +97,17 @@ const BENCHES = [
     ],
   },
   {
+    name: "tiers",
+    what: "/exec end to end per tier against bare `bash -c`: 200 sequential requests each of `echo hi` (tier 0, read-only envelope), `echo N > DIR/f` (tier 1) and `sed -i … DIR/cfg` (tier 2), both run once in the mirror and committed from their judged diff.",
+    cmd: ["node", ["dist/bench/tiers/run.js", "200"]],
+    timeout: 15 * 60_000,
+    figures: (o) =>
+      [0, 1, 2].map((t) => {
+        const m = new RegExp(`^tier ${t}: /exec median ([\\d.]+) ms p95 ([\\d.]+) ms; bare median ([\\d.]+) ms; overhead ([-\\d.]+) ms`, "m").exec(o);
+        return [`tier ${t} overhead over bare`, m ? `${m[4]} ms (median ${m[1]} ms, p95 ${m[2]} ms; bare ${m[3]} ms)` : "n/a", t === 0 ? "≤ 10 ms" : t === 1 ? "≤ 25 ms" : "≤ the trial + run it replaced"];
+      }),
+  },
+  {
     name: "hook",
     what: "The Claude Code hook per Bash command: 500 sequential spawns of hook/agent-sudo-hook (git status → allow) against a real stack.",
     cmd: ["node", ["dist/bench/hook/run.js", "500"]],
