@@ -10,20 +10,18 @@
 //   metadata  — same content, different mode, owner or mtime.
 // A directory copied up only because something inside it changed is not
 // listed. Node has no xattr API, so extended attributes (the opaque flag
-// here, every name for manifest.ts) are read with GNU tar (Essential in
-// Debian): `readXattrs` below. manifest.ts builds the full before/after
-// diff the executor commits from the same layers; this list only names paths.
+// here, every name for manifest.ts) are read by xattrs.ts (one perl-base
+// process calling llistxattr/lgetxattr): `readXattrs` below. manifest.ts
+// builds the full before/after diff the executor commits from the same
+// layers; this list only names paths.
 //
-// SECURITY: the upper layer holds names the command chose. tar reads its
-// file list with --verbatim-files-from and --no-unquote (a name such as
-// `--checkpoint-action=exec=…` is a name, never an option) and never
-// follows a symlink (no -h). xattr names are taken only from PAX records,
-// which are length-prefixed; tar's verbose listing (where a name may hold
-// a newline) is used for one bit per entry, checked by count.
+// SECURITY: the upper layer holds names the command chose. The reader gets
+// them NUL-separated on stdin (never as arguments) and answers with
+// length-prefixed records; the `l` calls never follow the entry's symlink.
 import { isUtf8 } from "node:buffer";
-import { spawnSync } from "node:child_process";
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { readXattrsOf, type XattrEntry } from "./xattrs.js";
 
 export type ChangeKind = "created" | "modified" | "deleted" | "metadata";
 
@@ -101,169 +99,53 @@ function compare(up: string, upSt: Stats, low: string, lowSt: Stats | undefined)
   return upSt.rdev === lowSt.rdev && sameOwnerMode(upSt, lowSt) ? undefined : "modified";
 }
 
-/** One member of a tar stream: its name and type flag, with the PAX records before it (keys as byte strings in latin1). */
-interface TarMember {
-  name: string;
-  type: string;
-  records: Map<string, Buffer>;
-}
-
-/** PAX records ("LEN KEY=VALUE\n", LEN in bytes), parsed as bytes: keys and values may hold any byte, newlines included. */
-function paxRecords(data: Buffer): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (let p = 0; p < data.length; ) {
-    const sp = data.indexOf(0x20, p);
-    const len = sp > p ? Number(data.subarray(p, sp).toString("latin1")) : Number.NaN;
-    if (!Number.isSafeInteger(len) || p + len > data.length || len <= sp + 1 - p || data[p + len - 1] !== 0x0a) throw new Error("tar wrote a malformed PAX record");
-    const record = data.subarray(sp + 1, p + len - 1);
-    const eq = record.indexOf(0x3d);
-    if (eq < 0) throw new Error("tar wrote a PAX record without '='");
-    out.set(record.subarray(0, eq).toString("latin1"), Buffer.from(record.subarray(eq + 1)));
-    p += len;
-  }
-  return out;
-}
-
-/** The members of a ustar/PAX stream, in order. */
-function tarMembers(tar: Buffer): TarMember[] {
-  const out: TarMember[] = [];
-  let pending = new Map<string, Buffer>();
-  for (let off = 0; off + 512 <= tar.length; ) {
-    const header = tar.subarray(off, off + 512);
-    if (header.every((b) => b === 0)) break;
-    const field = (start: number, len: number) => {
-      const f = header.subarray(start, start + len);
-      const nul = f.indexOf(0);
-      return (nul < 0 ? f : f.subarray(0, nul)).toString("latin1");
-    };
-    let size = parseInt(field(124, 12).trim() || "0", 8);
-    if (!Number.isSafeInteger(size) || size < 0) throw new Error("tar wrote a malformed header");
-    const type = String.fromCharCode(header[156] ?? 0);
-    if (type === "x") {
-      pending = paxRecords(tar.subarray(off + 512, off + 512 + size));
-    } else if (type !== "g") {
-      const prefix = field(345, 155);
-      const name = pending.get("path")?.toString("latin1") ?? (prefix ? `${prefix}/${field(0, 100)}` : field(0, 100));
-      const paxSize = pending.get("size");
-      if (paxSize) size = Number(paxSize.toString("latin1"));
-      out.push({ name: Buffer.from(name, "latin1").toString("utf8"), type, records: pending });
-      pending = new Map();
-    }
-    off += 512 + Math.ceil(size / 512) * 512;
-  }
-  return out;
-}
-
-function memberPath(name: string): string {
-  return name.replace(/^\.\//, "").replace(/\/$/, "");
-}
-
-/** Parses a tar stream's PAX headers: which entries carry trusted.overlay.opaque=y. */
-export function opaqueFromTar(tar: Buffer): Set<string> {
-  const out = new Set<string>();
-  for (const m of tarMembers(tar)) {
-    if (m.records.get("SCHILY.xattr.trusted.overlay.opaque")?.toString("latin1") === "y") out.add(memberPath(m.name));
-  }
-  return out;
-}
-
 /** Extended attributes of one entry: name (UTF-8) -> value. */
 export type Xattrs = Map<string, Buffer>;
 
-const TAR_LIST = ["--no-recursion", "--verbatim-files-from", "--no-unquote", "--null", "-T", "-"];
-const TAR_XATTRS = ["--xattrs", "--xattrs-include=*", "--format=pax", "--numeric-owner", "--hard-dereference"];
-/** Content bytes per tar run that must carry file data (regular files with xattrs). */
-const CHUNK_BYTES = 64 * 1024 * 1024;
-/** A regular file with xattrs larger than this is not read (tar would hold all of it in memory): a problem. */
-const MAX_FILE_WITH_XATTRS = 1024 * 1024 * 1024;
-
-function tar(dir: string, args: string[], paths: readonly string[], maxBuffer: number): { out?: Buffer; error?: string } {
-  const r = spawnSync("tar", ["-c", ...args, "-C", dir, ...TAR_XATTRS, ...TAR_LIST], { input: paths.map((p) => `${p}\0`).join(""), maxBuffer });
-  if (r.error) return { error: r.error.message };
-  if (r.status !== 0) return { error: r.stderr.toString("utf8").trim() || `exit ${r.status}` };
-  return { out: r.stdout };
-}
-
-/** Which of `paths` carry any xattr, without reading file content (tar skips data when its archive is /dev/null). */
-function flagged(dir: string, paths: readonly string[]): { flags?: boolean[]; error?: string } {
-  const r = tar(dir, ["-f", "/dev/null", "-vvv", "--quoting-style=escape"], paths, 1024 * 1024 + paths.length * 64 * 1024);
-  if (!r.out) return { error: r.error ?? "no output" };
-  // One header line per member ("-rw-r--r--* 0/0 …", the 11th character
-  // flags xattrs/ACLs), then "  x: LEN NAME" per xattr. NAME is printed raw
-  // and may contain a newline: a line it adds can only add to the count.
-  const headers = r.out.toString("latin1").split("\n").filter((l) => l !== "" && !l.startsWith("  x: "));
-  if (headers.length !== paths.length) return { error: `tar listed ${headers.length} entries for ${paths.length} paths (an xattr name with a newline, or an entry that changed)` };
-  return { flags: headers.map((h) => h.length > 10 && h[10] !== " ") };
-}
-
-function decodeName(keyword: string): Buffer {
-  // GNU tar escapes "%" and "=" in xattr keywords.
-  return Buffer.from(keyword.replace(/%(25|3D)/g, (_m, c: string) => (c === "25" ? "%" : "=")), "latin1");
-}
-
 /**
  * Extended attributes of `entries` (paths relative to `dir`, with their
- * lstat). Never follows a symlink; reads file content only for regular files
- * that carry xattrs (tar has no header-only mode), 64 MiB per tar run;
- * such a file over 1 GiB is a problem instead.
- * Every entry gets a map (empty: no xattrs) except sockets, which tar
- * skips: their names are not read.
- * A name that is not UTF-8 or holds a newline, or any tar failure, is a
+ * lstat), by xattrs.ts in one process. Never follows the entry's own
+ * symlink; reads no file content. Every entry gets a map (empty: no
+ * xattrs) except sockets, whose names are not read.
+ * A name that is not UTF-8 or holds a newline, or any failure, is a
  * problem; `where(rel)` names the entry in the message.
  */
 export function readXattrs(dir: string, entries: readonly { rel: string; st: Stats }[], where: (rel: string) => string): { xattrs: Map<string, Xattrs>; problems: string[] } {
-  const xattrs = new Map<string, Xattrs>();
-  const problems: string[] = [];
-  const list = entries.filter((e) => !e.st.isSocket());
-  if (list.length === 0) return { xattrs, problems };
-  const f = flagged(dir, list.map((e) => e.rel));
-  if (!f.flags) return { xattrs, problems: [`could not list the xattrs under ${dir}: ${f.error}`] };
-  for (const e of list) xattrs.set(e.rel, new Map());
-  const todo = list.filter((e, i) => {
-    if (!f.flags?.[i]) return false;
-    if (sizeOf(e.st) <= MAX_FILE_WITH_XATTRS) return true;
-    problems.push(`${where(e.rel)}: xattrs not read (a ${e.st.size}-byte file; tar would read all of it)`);
-    return false;
-  });
-  for (let i = 0; i < todo.length; ) {
-    const chunk: typeof todo = [];
-    let bytes = 0;
-    for (; i < todo.length && (chunk.length === 0 || bytes + sizeOf(todo[i]?.st) <= CHUNK_BYTES); i++) {
-      const e = todo[i];
-      if (!e) break;
-      chunk.push(e);
-      bytes += sizeOf(e.st);
-    }
-    const r = tar(dir, ["-f", "-"], chunk.map((e) => e.rel), bytes + (chunk.length + 2) * 1024 * 1024);
-    let members: TarMember[];
-    try {
-      if (!r.out) throw new Error(r.error ?? "no output");
-      members = tarMembers(r.out);
-    } catch (err) {
-      problems.push(`could not read the xattrs under ${dir}: ${(err as Error).message}`);
-      return { xattrs, problems };
-    }
-    if (members.length !== chunk.length) {
-      problems.push(`could not read the xattrs under ${dir}: ${members.length} members for ${chunk.length} paths`);
-      return { xattrs, problems };
-    }
-    chunk.forEach((e, j) => {
-      const m = members[j];
-      if (!m || memberPath(m.name) !== e.rel) {
-        problems.push(`could not read the xattrs of ${where(e.rel)}: tar answered for another entry`);
-        return;
+  return readXattrsMany([{ dir, entries, where }])[0] as { xattrs: Map<string, Xattrs>; problems: string[] };
+}
+
+/** readXattrs for several directories in one reader process (one answer per group). */
+export function readXattrsMany(groups: readonly { dir: string; entries: readonly { rel: string; st: Stats }[]; where: (rel: string) => string }[]): { xattrs: Map<string, Xattrs>; problems: string[] }[] {
+  const lists = groups.map((g) => g.entries.filter((e) => !e.st.isSocket()));
+  const answers = groups.map(() => ({ xattrs: new Map<string, Xattrs>(), problems: [] as string[] }));
+  const paths = lists.flatMap((list, gi) => list.map((e) => join((groups[gi] as (typeof groups)[number]).dir, e.rel)));
+  if (paths.length === 0) return answers;
+  let read: XattrEntry[];
+  try {
+    read = readXattrsOf(paths);
+  } catch (err) {
+    return groups.map((g) => ({ xattrs: new Map(), problems: [`could not read the xattrs under ${g.dir}: ${(err as Error).message}`] }));
+  }
+  let i = 0;
+  lists.forEach((list, gi) => {
+    const { where } = groups[gi] as (typeof groups)[number];
+    const { xattrs, problems } = answers[gi] as (typeof answers)[number];
+    for (const e of list) {
+      const r = read[i++];
+      if (!r || r.error) {
+        problems.push(`could not read the xattrs of ${where(e.rel)}: ${r?.error ?? "no answer"}`);
+        continue;
       }
       const map: Xattrs = new Map();
-      for (const [key, value] of m.records) {
-        if (!key.startsWith("SCHILY.xattr.")) continue;
-        const name = decodeName(key.slice("SCHILY.xattr.".length));
-        if (!isUtf8(name) || name.includes(0x0a)) problems.push(`${where(e.rel)}: an xattr name that is not UTF-8 text on one line (${printable(name)})`);
+      for (const { name, value } of r.xattrs) {
+        if (name.includes(0x0a)) problems.push(`${where(e.rel)}: an xattr name with a newline in it (${printable(name)})`);
+        else if (!isUtf8(name)) problems.push(`${where(e.rel)}: an xattr name that is not UTF-8 text (${printable(name)})`);
         else map.set(name.toString("utf8"), value);
       }
       xattrs.set(e.rel, map);
-    });
-  }
-  return { xattrs, problems };
+    }
+  });
+  return answers;
 }
 
 /** Bytes for a message: printable ASCII as is, any other byte (and the backslash) as \xHH. */
@@ -277,10 +159,14 @@ function sizeOf(st: Stats | undefined): number {
 
 function opaqueDirs(upper: string, candidates: string[]): Set<string> {
   if (candidates.length === 0) return new Set();
-  // Directories carry no data: one PAX stream for all of them.
-  const r = tar(upper, ["-f", "-"], candidates, 64 * 1024 * 1024);
-  if (!r.out) throw new Error(`tar could not read the upper layer's xattrs: ${r.error}`);
-  return opaqueFromTar(r.out);
+  const read = readXattrsOf(candidates.map((c) => join(upper, c)));
+  const out = new Set<string>();
+  candidates.forEach((c, i) => {
+    const r = read[i];
+    if (!r || r.error) throw new Error(`could not read the upper layer's xattrs: ${r?.error ?? "no answer"}`);
+    if (r.xattrs.some((x) => x.name.toString("latin1") === "trusted.overlay.opaque" && x.value.toString("latin1") === "y")) out.add(c);
+  });
+  return out;
 }
 
 export function diffLayers(layers: readonly UpperLayer[], maxPaths: number): DiffResult {

@@ -39,7 +39,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { type Change, EntryKind, type EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { isWhiteout, printable, readXattrs, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
+import { isWhiteout, printable, readXattrs, readXattrsMany, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
 
 export interface ManifestOptions {
   requestId: string;
@@ -164,10 +164,22 @@ class LayerWalk {
 
   run(): Item[] {
     this.walk("", this.rootDev !== undefined);
-    this.overlayMetadata();
-    const host = readXattrs(this.layer.lower, this.items.filter((i) => i.low).map((i) => ({ rel: i.rel, st: i.low as Stats })), (r) => this.mirror(r));
-    for (const p of host.problems) this.b.problem(p);
-    for (const i of this.items) if (i.low) i.lowX = host.xattrs.get(i.rel) ?? new Map();
+    // Both layers' xattrs in one reader process; host entries an opaque directory hides come after, in a second one.
+    const withUp = this.items.filter((i) => i.up);
+    const withLow = this.items.filter((i) => i.low);
+    const [upper, host] = readXattrsMany([
+      { dir: this.layer.upper, entries: withUp.map((i) => ({ rel: i.rel, st: i.up as Stats })), where: (r) => `${this.mirror(r)} (mirror)` },
+      { dir: this.layer.lower, entries: withLow.map((i) => ({ rel: i.rel, st: i.low as Stats })), where: (r) => this.mirror(r) },
+    ]);
+    for (const p of [...(upper?.problems ?? []), ...(host?.problems ?? [])]) this.b.problem(p);
+    for (const i of withLow) i.lowX = host?.xattrs.get(i.rel) ?? new Map();
+    this.overlayMetadata(withUp, upper?.xattrs ?? new Map());
+    const hidden = this.items.filter((i) => i.low && !i.lowX);
+    if (hidden.length > 0) {
+      const more = readXattrs(this.layer.lower, hidden.map((i) => ({ rel: i.rel, st: i.low as Stats })), (r) => this.mirror(r));
+      for (const p of more.problems) this.b.problem(p);
+      for (const i of hidden) i.lowX = more.xattrs.get(i.rel) ?? new Map();
+    }
     return this.items;
   }
 
@@ -248,14 +260,11 @@ class LayerWalk {
     return names;
   }
 
-  /** Reads the upper xattrs; opaque directories hide the host's entries in them and in every directory below. */
-  private overlayMetadata(): void {
-    const withUp = this.items.filter((i) => i.up);
-    const upper = readXattrs(this.layer.upper, withUp.map((i) => ({ rel: i.rel, st: i.up as Stats })), (r) => `${this.mirror(r)} (mirror)`);
-    for (const p of upper.problems) this.b.problem(p);
+  /** The upper xattrs (read with the host's): opaque directories hide the host's entries in them and in every directory below. */
+  private overlayMetadata(withUp: readonly Item[], upper: ReadonlyMap<string, Xattrs>): void {
     const opaque = new Set<string>();
     for (const i of withUp) {
-      i.upX = upper.xattrs.get(i.rel) ?? new Map();
+      i.upX = upper.get(i.rel) ?? new Map();
       for (const [name, value] of i.upX) {
         if (!name.startsWith(OVERLAY)) continue;
         const what = name.slice(OVERLAY.length);
