@@ -21,6 +21,7 @@ import { changesPackages, installedPackages } from "./packages.js";
 import type { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { snapshotDriver } from "./snapshot.js";
+import type { CallContext } from "../shared/skeleton.js";
 import type { UndoStore } from "./undo.js";
 import { checkExecute, type Pinned } from "./verify.js";
 import { vetoed } from "./veto.js";
@@ -74,7 +75,10 @@ export async function takeSnapshot(config: Config, requestId: string, log: Logge
   return result.id ?? "taken";
 }
 
-export async function execute(req: ExecuteRequest, state: ExecutorState, config: Config, log: Logger): Promise<ExecuteResponse> {
+/** A command that waited in the queue starts only when it can still finish (its own timeout) this long before its caller's deadline. */
+const START_MARGIN_MS = 2000;
+
+export async function execute(req: ExecuteRequest, state: ExecutorState, config: Config, log: Logger, call?: CallContext): Promise<ExecuteResponse> {
   const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
@@ -91,6 +95,12 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
   const program = envelopeProgram({ tier, network, who, switchUser, cwd, command: req.command, config });
   const launch = launchFor(program, { cwd, timeoutS: req.timeoutS, env, secretNames: envNames }, network, config.executor);
   const release = await state.gate.acquire();
+  // Waited in the queue past the point where it could answer its caller: never started (the caller would have been told it may have run).
+  if (call && (call.cancelled() || (release.queued && Date.now() + req.timeoutS * 1000 + START_MARGIN_MS > call.deadlineMs))) {
+    release();
+    state.journal.appendSoon({ event: "expired", request_id: req.requestId, waited_past: "the caller's deadline" });
+    throw new CodedError("BUSY", "queued too long to finish before its caller's deadline: not started");
+  }
   try {
     // Tier >= 1 always gets an undo record, even with an empty plan, so a rollback has something to answer to.
     const packages = packageRun || (tier >= 1 && changesPackages(req.command)) ? installedPackages() : [];

@@ -32,6 +32,20 @@ describe("executor journal", () => {
     expect(JSON.parse(lines[5]?.slice(65) ?? "{}").prev).toBe(prevHash);
   });
 
+  it("refuses to continue a journal whose last complete entry is damaged, naming the file, the offset and the command to inspect it", () => {
+    for (const damage of [
+      (line: string) => `${line.slice(0, 70)}{not json\n`,
+      (line: string) => `${line.slice(0, 64)} ${line.slice(65).replace("exec", "EXEC")}\n`,
+      () => "garbage without a hash\n",
+    ]) {
+      const path = makeJournal(3);
+      const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+      const offset = Buffer.byteLength(lines.slice(0, 2).map((l) => `${l}\n`).join(""), "utf8");
+      writeFileSync(path, `${lines.slice(0, 2).map((l) => `${l}\n`).join("")}${damage(lines[2] ?? "")}`);
+      expect(() => openJournal(path)).toThrow(new RegExp(`journal ${path}: the last complete entry \\(at byte offset ${offset}\\).*agent-sudo audit verify-journal ${path}`));
+    }
+  });
+
   it("names the entry when any single byte of it is changed", () => {
     const path = makeJournal(8);
     const original = readFileSync(path);

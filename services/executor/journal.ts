@@ -50,9 +50,19 @@ export function openJournal(path: string): Journal {
   let seq = 0;
   let hash = GENESIS;
   if (last !== undefined) {
+    const at = end - Buffer.byteLength(last, "utf8") - 1;
+    const damaged = (why: string) =>
+      new Error(`journal ${path}: the last complete entry (at byte offset ${at}) ${why}; the executor does not start on a journal it cannot continue. Inspect it with \`agent-sudo audit verify-journal ${path}\`; keep the file as evidence and move it aside to start a new chain.`);
     const m = LINE.exec(last);
-    const parsed = m ? (JSON.parse(m[2] ?? "") as { seq?: unknown }) : undefined;
-    if (!m || typeof parsed?.seq !== "number") throw new Error(`journal ${path}: last entry unreadable; run verify-journal`);
+    if (!m) throw damaged("is not a journal line");
+    let parsed: { seq?: unknown };
+    try {
+      parsed = JSON.parse(m[2] ?? "") as { seq?: unknown };
+    } catch {
+      throw damaged("is not JSON");
+    }
+    if (sha256(m[2] ?? "") !== m[1]) throw damaged("does not match its hash (altered)");
+    if (typeof parsed.seq !== "number") throw damaged("has no sequence number");
     seq = parsed.seq;
     hash = m[1] ?? GENESIS;
   }

@@ -11,21 +11,24 @@ export class ExecutionGate {
     private readonly queue: number,
   ) {}
 
-  async acquire(): Promise<() => void> {
-    if (this.running >= this.max) {
+  /** A slot; its `queued` says whether the caller had to wait for it. */
+  async acquire(): Promise<(() => void) & { queued: boolean }> {
+    const queued = this.running >= this.max;
+    if (queued) {
       if (this.waiting.length >= this.queue) throw new CodedError("BUSY");
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.running++;
     }
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
       if (next) next();
       else this.running--;
     };
+    return Object.assign(release, { queued });
   }
 
   get load(): { running: number; waiting: number } {

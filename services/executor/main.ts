@@ -34,7 +34,7 @@ import { loadPublicKey, SIGNER_ROLES, SIGNERS } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot } from "../shared/privilege.js";
 import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
-import { healthRpc, runService } from "../shared/skeleton.js";
+import { type CallContext, healthRpc, runService } from "../shared/skeleton.js";
 import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { CommandCgroups } from "./cgroup.js";
 import { applyManifest, checkManifest } from "./commit.js";
@@ -177,7 +177,7 @@ await runService<ExecutorState>({
   maxSendBytes: 40 * 1024 * 1024,
   prepare,
   table: (state, config) => ({
-    Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger) => journaled(state, req, () => execute(req, state, config, log)) },
+    Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger, call: CallContext) => journaled(state, req, () => execute(req, state, config, log, call)) },
     Commit: { schema: CommitShape, handle: (req: CommitRequest, log: Logger) => journaled(state, req, () => commit(req, state, config, log)) },
     Rollback: {
       schema: RollbackShape,

@@ -59,16 +59,21 @@ function fromCoded(err: CodedError): HttpAnswer {
   return { status, body };
 }
 
-/** The caller for a request, or the 401/429 answer; failures count per source address. */
+/**
+ * The caller for a request, or the 401/429 answer. The token is verified
+ * first (constant time): a valid token is never throttled, so bad tokens
+ * from another process on the same address cannot lock a caller out.
+ * Failures count per source address; a source over its limit gets 429.
+ */
 function authenticate(req: IncomingMessage, routes: Routes): { caller: Caller } | { answer: HttpAnswer } {
   const source = req.socket.remoteAddress ?? "unknown";
+  const caller = routes.tokens.verify(req.headers.authorization);
+  if (caller) return { caller };
   const wait = routes.authLimit.blockedFor(source);
   if (wait > 0) {
     req.resume();
     return { answer: { status: 429, body: { error: "rate_limited" }, headers: { "retry-after": String(wait) } } };
   }
-  const caller = routes.tokens.verify(req.headers.authorization);
-  if (caller) return { caller };
   routes.authLimit.fail(source);
   req.resume();
   return { answer: { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": "Bearer" } } };

@@ -260,7 +260,6 @@ export class ExecPipeline {
     const { requestId } = run.ctx;
     const attestations: Attestation[] = verdict.attestation ? [verdict.attestation] : [];
     let undoPaths = verdict.undoPaths;
-    if (tier >= 1) attestations.push(await this.lease(run, tier));
     if (verdict.packageRun) {
       const report = await call(sandbox, sandbox.trial, { requestId, ...run.binding, timeoutS: run.body.timeout }, (run.body.timeout + 10) * 1000).catch((e: unknown) => {
         throw failedCall("sandbox", e, requestId, tier);
@@ -278,6 +277,8 @@ export class ExecPipeline {
       if (tierFromEnum(second.tier) === 4 || !second.attestation) this.refuseTier4(run, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, "concurrence");
       attestations.push(second.attestation);
     }
+    // The lease last, right before the executor: a long trial cannot outlive it.
+    if (tier >= 1) attestations.push(await this.lease(run, tier));
     run.ctx.evidence.signers = attestations.map((a) => a.signer);
     // Resolved only for a command every signer has vetted, right before it runs.
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};

@@ -13,6 +13,7 @@ import type { RunReport, RunRequest } from "../../proto/gen/agent_sudo/v1/sandbo
 import { bindingOf, commandDigest, manifestDigest, signDecision } from "../shared/attestation.js";
 import { isUnder } from "../shared/envelope/masks.js";
 import { envNamesProblem } from "../shared/env-names.js";
+import { CodedError } from "../shared/errors.js";
 import { gapKey } from "./gaps.js";
 import { findGaps } from "./gaps.js";
 import { globPrefixRe } from "./mounts.js";
@@ -83,6 +84,8 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
         manifest: { requestId: req.requestId, commandDigest: commandDigest(binding), host: req.host, maxBlobBytes: MAX_COMMIT_BYTES },
       });
     } catch (err) {
+      // At capacity: a retryable answer (429 at the gateway), not a refusal.
+      if ((err as Error).message.startsWith("busy:")) throw new CodedError("BUSY", (err as Error).message);
       refusal = `the ${ctx.driver.name} driver failed: ${(err as Error).message}`;
     }
   }

@@ -82,6 +82,13 @@ describe("TrialRunner", () => {
     expect((await runner().trial(req("mkdir /root/.ssh"))).ok).toBe(false);
   });
 
+  it("at capacity (the launcher's busy answer) throws BUSY, a retryable 429 at the gateway, instead of a failed trial", async () => {
+    const busy: Driver = { ...driver, run: async () => Promise.reject(new Error("busy: too many trials at once")) };
+    await expect(runner(busy).trial(req("touch /tmp/x"))).rejects.toMatchObject({ code: "BUSY" });
+    const broken: Driver = { ...driver, run: async () => Promise.reject(new Error("overlay mount failed")) };
+    expect((await runner(broken).trial(req("touch /tmp/x"))).findings[0]).toMatch(/driver failed: overlay mount failed/);
+  });
+
   it("refuses hosts it has no mirror of, and no driver at all", async () => {
     expect((await runner().trial({ ...req("true"), host: "server-01" })).findings).toEqual(["no mirror"]);
     const none = new TrialRunner({ driver: undefined, settings, manifestDir: dir, key: privateKey, ttlS: 30 });

@@ -11,6 +11,7 @@ import { findGaps, type Gap, RebuildManifest } from "./gaps.js";
 import { liveService } from "./live-service.js";
 import { buildReport, MAX_TOUCHED, notRun, type TrialOutcome } from "./report.js";
 import type { SandboxSettings } from "./settings.js";
+import { CodedError } from "../shared/errors.js";
 import { forbiddenWrites, shellcheck } from "./static.js";
 import { dryRunForm } from "./dry-run.js";
 
@@ -103,6 +104,7 @@ export class TrialRunner {
       }
     } catch (err) {
       await staticCheck;
+      if ((err as Error).message.startsWith("busy:")) throw new CodedError("BUSY", (err as Error).message);
       return notRun(`the ${driver.name} driver failed: ${(err as Error).message}`);
     }
     const st = await staticCheck;

@@ -18,10 +18,18 @@ import { CodedError, ERRORS } from "./errors.js";
 import { createLogger, type Logger } from "./log.js";
 import { dropPrivileges, isRoot, lookupUser } from "./privilege.js";
 
+/** What a handler may know of its call: when the caller stops waiting. */
+export interface CallContext {
+  /** The caller's deadline (ms since the epoch; Infinity without one). */
+  deadlineMs: number;
+  /** The caller gave up (cancelled, or its deadline passed). */
+  cancelled(): boolean;
+}
+
 export interface Rpc<Req, Res> {
   /** Shape check of the decoded request, before the handler sees it. */
   schema?: ZodType<unknown>;
-  handle(req: Req, log: Logger): Promise<Res>;
+  handle(req: Req, log: Logger, call: CallContext): Promise<Res>;
 }
 
 // Handlers are typed by the generated service; the table erases them.
@@ -59,7 +67,10 @@ function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () =
         return;
       }
     }
-    rpc.handle(call.request, reqLog).then(
+    const d = call.getDeadline();
+    const deadlineMs = d instanceof Date ? d.getTime() : typeof d === "number" ? d : Infinity;
+    const ctx: CallContext = { deadlineMs, cancelled: () => call.cancelled || Date.now() >= deadlineMs };
+    rpc.handle(call.request, reqLog, ctx).then(
       (res) => callback(null, res),
       (err: unknown) => {
         if (err instanceof CodedError) {
