@@ -22,6 +22,7 @@ import type { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
 import { snapshotDriver } from "./snapshot.js";
 import type { CallContext } from "../shared/skeleton.js";
+import { redactCredentials } from "../shared/credentials.js";
 import type { UndoStore } from "./undo.js";
 import { checkExecute, type Pinned } from "./verify.js";
 import { vetoed } from "./veto.js";
@@ -107,7 +108,7 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: req.command, cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(packageRun ? { package_run: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
+    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: redactCredentials(req.command), cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(packageRun ? { package_run: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
     log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
     const result = await runCommand({
       shell: config.executor.shell,

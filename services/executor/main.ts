@@ -28,6 +28,7 @@ import { z } from "zod";
 import { ExecutorServiceService, type CommitRequest, type CommitResponse, type ExecuteRequest, type ResolveRequest, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { bindingOf, commandDigest, manifestDigest } from "../shared/attestation.js";
+import { redactCredentials } from "../shared/credentials.js";
 import type { Config } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPublicKey, SIGNER_ROLES, SIGNERS } from "../shared/keys.js";
@@ -147,7 +148,7 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     const undoId = state.undo.captureManifest(req.requestId, manifest);
     // fsynced before the first write: a crash from here on is rolled back at the next start.
-    state.journal.append({ event: "commit-begin", request_id: req.requestId, tier, command: req.command, cwd: req.cwd, run_as: req.runAs, signers: req.attestations.map((a) => a.signer), undo_id: undoId, manifest_sha256: digest.toString("hex"), paths: manifest.changes.length, snapshot, nonces });
+    state.journal.append({ event: "commit-begin", request_id: req.requestId, tier, command: redactCredentials(req.command), cwd: req.cwd, run_as: req.runAs, signers: req.attestations.map((a) => a.signer), undo_id: undoId, manifest_sha256: digest.toString("hex"), paths: manifest.changes.length, snapshot, nonces });
     let applied: number;
     try {
       applied = applyManifest(manifest, blobs);

@@ -2,6 +2,7 @@
 // execute, an outcome record after, both through the durable spool (fsync
 // before the promise resolves). If the intent cannot be written the request
 // is refused with 503 and nothing runs — sudo's I/O-log rule.
+import { redactCredentials, redactDeep } from "../shared/credentials.js";
 import type { Logger } from "../shared/log.js";
 import type { TierNumber } from "../shared/tier.js";
 import type { AuditRecordInput, AuditSource, DecisionType } from "./audit/record.js";
@@ -47,13 +48,14 @@ export class AuditTrail {
       host: this.host,
       caller: ctx.caller,
       source: ctx.source,
-      command: ctx.command,
+      // Credential literals never reach the spool, the database or the training export.
+      command: redactCredentials(ctx.command),
       cwd: ctx.cwd || null,
       run_as: ctx.runAs || null,
       assigned_tier: ctx.tier ?? null,
       decision_type: "pending",
       matched_rule: ctx.rule ?? null,
-      evidence: ctx.evidence as AuditRecordInput["evidence"],
+      evidence: redactDeep(ctx.evidence) as AuditRecordInput["evidence"],
       policy_digest: ctx.policyDigest ?? null,
     };
   }
@@ -80,7 +82,7 @@ export class AuditTrail {
         rollback_taken: o.rollbackTaken ?? null,
         verify_passed: o.verifyPassed ?? null,
         training_signal: o.trainingSignal ?? null,
-        evidence: { ...ctx.evidence, ...o.evidence } as AuditRecordInput["evidence"],
+        evidence: redactDeep({ ...ctx.evidence, ...o.evidence }) as AuditRecordInput["evidence"],
       });
     } catch (err) {
       this.log.error({ request_id: ctx.requestId, err: (err as Error).message }, "audit outcome not written");

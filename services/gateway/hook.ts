@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import type { Config } from "../shared/config.js";
+import { redactCredentials } from "../shared/credentials.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { type Notifier, PRIORITY } from "../shared/ntfy.js";
@@ -52,6 +53,15 @@ function routeMessage(command: string, tier: TierNumber, reason: string): string
   return (
     `agent-sudo: tier ${tier} (${reason}). Not run directly. Run it through the broker, which trials, ` +
     `snapshots and audits it: agent-sudo exec -- ${shellQuote(command)}`
+  );
+}
+
+/** A command carrying a credential literal: how to send it without one (the command is not echoed back). */
+function credentialMessage(tier: TierNumber, reason: string): string {
+  return (
+    `agent-sudo: tier ${tier} (inline-credential: ${reason}). Not run. Keep the secret out of the command line ` +
+    `(argv is visible to every process, and the line is audited): store it (Vault) and send the command through /exec ` +
+    `with {"env_secrets": {"NAME": "vault://MOUNT/PATH#FIELD"}}, writing $NAME where the literal was. The literal was redacted from the audit.`
   );
 }
 
@@ -140,6 +150,7 @@ export class HookJudge {
     if (tier === 4) answer = preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
     else if (mode === "conservative") answer = tier === 0 && response.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
     else if (tier <= 1) answer = preToolUseAnswer("allow", `agent-sudo: ${why}`);
+    else if (response.rule === "inline-credential") answer = preToolUseAnswer("deny", credentialMessage(tier, response.reason));
     else answer = preToolUseAnswer("deny", routeMessage(command, tier, `${response.rule}: ${response.reason}`));
     return { answer, verdict };
   }
@@ -171,7 +182,7 @@ export class HookJudge {
   async postToolUse(raw: Buffer): Promise<HttpAnswer> {
     try {
       const event = parseJson(raw) as { tool_name?: unknown; tool_input?: { command?: unknown }; tool_response?: unknown };
-      if (event.tool_name === "Bash") this.log.info({ command: String(event.tool_input?.command ?? "").slice(0, 200) }, "hook: post-tool-use");
+      if (event.tool_name === "Bash") this.log.info({ command: redactCredentials(String(event.tool_input?.command ?? "")).slice(0, 200) }, "hook: post-tool-use");
     } catch {
       // an unreadable outcome is dropped; it never changes a decision
     }

@@ -19,6 +19,7 @@ import { Source, type ClassifyRequest, type ClassifyResponse } from "../../proto
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { commandDigest, type CommandBinding } from "../shared/attestation.js";
+import { redactDeep } from "../shared/credentials.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/log.js";
 import { type Notifier, PRIORITY } from "../shared/ntfy.js";
@@ -100,7 +101,7 @@ export class ExecPipeline {
       const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: answer.status, reason: answer.body.reason ?? answer.body.error } } as const;
       // Nothing ran: intent and outcome together (the intent may already be there).
       await (run.intentWritten ? this.audit.outcome(ctx, outcome) : this.audit.decision(ctx, outcome)).catch(() => undefined);
-      run.log.info({ status: answer.status, body: answer.body }, "exec refused");
+      run.log.info({ status: answer.status, body: redactDeep(answer.body) }, "exec refused");
       return answer;
     }
   }

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
+import { findCredentials, redactCredentials } from "../../shared/credentials.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
 import { find, judgeCommand, plainCommand, worse } from "./judge.js";
@@ -153,7 +154,15 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
     return { tier: 4, rule: "nul-byte", reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule: "nul-byte", reason }] };
   }
   const parts: PartVerdict[] = [];
-  const worst = judgeText(command, contextOf(input), judge, parser, parts);
+  let worst = judgeText(command, contextOf(input), judge, parser, parts);
+  // The hook's fast path never takes a credential literal: it belongs in env_secrets (and out of the audit).
+  const creds = input.source === "claude" ? findCredentials(command) : [];
+  if (creds.length > 0) {
+    const kinds = [...new Set(creds.map((c) => c.kind))].join(", ");
+    const f = find(2, "inline-credential", `the command line carries a credential literal (${kinds}): pass it by reference with /exec's env_secrets and use $NAME in the command`, redactCredentials(command).slice(0, 200));
+    parts.push(part(f));
+    worst = worse(worst, f);
+  }
   const top = parts.filter((p) => p.tier === worst.tier);
   const explicit = worst.explicit && top.length > 0 && top.every((p) => p.tier === worst.tier && isExplicitPart(p, worst));
   return { tier: worst.tier as TierNumber, rule: worst.rule, reason: worst.reason, explicit, parts };

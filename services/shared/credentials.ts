@@ -1,0 +1,90 @@
+// Credential literals in a command line (seed CA D3's backstop): tokens of
+// the common services, bearer and basic authorization headers, passwords in
+// URLs, and secret-named variables given a literal value. The classifier
+// keeps such a command from the hook's fast path (it belongs on the
+// env_secrets path); the gateway writes `[redacted:KIND]` in its place into
+// the audit, the training export and its logs. A reference to a variable
+// (`$TOKEN`, `${GH_TOKEN}`) is not a literal and is left as it is.
+
+interface Pattern {
+  kind: string;
+  re: RegExp;
+  /** The capture group that holds the secret (0: the whole match). */
+  group: number;
+}
+
+/** A variable named as a secret: the word itself, or a name ending in _WORD (GH_TOKEN, DB_PASSWORD), or a known one. */
+const SECRET_NAME = "(?:PGPASSWORD|MYSQL_PWD|(?:[A-Za-z0-9_]*_)?(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?))";
+
+const PATTERNS: Pattern[] = [
+  { kind: "private-key", re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, group: 0 },
+  { kind: "github-token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, group: 0 },
+  { kind: "gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g, group: 0 },
+  { kind: "slack-token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, group: 0 },
+  { kind: "aws-access-key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
+  { kind: "stripe-key", re: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, group: 0 },
+  { kind: "api-key", re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b/g, group: 0 },
+  { kind: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0 },
+  { kind: "bearer", re: /(\bauthorization\s*:\s*bearer\s+)([A-Za-z0-9._~+/=-]{8,})/gi, group: 2 },
+  { kind: "basic-auth", re: /(\bauthorization\s*:\s*basic\s+)([A-Za-z0-9+/=]{8,})/gi, group: 2 },
+  { kind: "url-password", re: /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@'"]+:)([^@\s/'"$]+)(@)/gi, group: 2 },
+  { kind: "password-option", re: /(--(?:password|passwd|token|api-key|secret)[= ])(?!\$)("[^"]*"|'[^']*'|[^\s;&|'"]+)/gi, group: 2 },
+  { kind: "secret-variable", re: new RegExp(`(\\b${SECRET_NAME}=)(?!\\$)("[^"$]+"|'[^']+'|[^\\s;&|'"$]+)`, "gi"), group: 2 },
+];
+
+export interface CredentialHit {
+  kind: string;
+  /** Where the secret itself starts and ends in the text. */
+  start: number;
+  end: number;
+}
+
+/** Every credential literal in `text`, in order, not overlapping. */
+export function findCredentials(text: string): CredentialHit[] {
+  const hits: CredentialHit[] = [];
+  for (const p of PATTERNS) {
+    p.re.lastIndex = 0;
+    for (const m of text.matchAll(p.re)) {
+      const secret = m[p.group] ?? "";
+      if (secret.length < 4) continue;
+      const before = p.group === 0 ? 0 : (m.slice(1, p.group) as string[]).reduce((n, g) => n + (g?.length ?? 0), 0);
+      const start = (m.index ?? 0) + before;
+      hits.push({ kind: p.kind, start, end: start + secret.length });
+    }
+  }
+  hits.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: CredentialHit[] = [];
+  for (const h of hits) {
+    const last = out[out.length - 1];
+    if (last && h.start < last.end) {
+      last.end = Math.max(last.end, h.end);
+      continue;
+    }
+    out.push({ ...h });
+  }
+  return out;
+}
+
+/** `text` with every credential literal replaced by `[redacted:KIND]`. */
+export function redactCredentials(text: string): string {
+  const hits = findCredentials(text);
+  if (hits.length === 0) return text;
+  let out = "";
+  let at = 0;
+  for (const h of hits) {
+    out += text.slice(at, h.start) + `[redacted:${h.kind}]`;
+    at = h.end;
+  }
+  return out + text.slice(at);
+}
+
+/** A JSON-like value with every string in it redacted (for evidence and log fields). */
+export function redactDeep<T>(value: T, depth = 0): T {
+  if (typeof value === "string") return redactCredentials(value) as T;
+  if (depth > 8 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1)) as T;
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = redactDeep(v, depth + 1);
+  return out as T;
+}
