@@ -8,12 +8,16 @@ import { startAuditDatabase } from "./database.js";
 import { Supervisor } from "./supervisor.js";
 import { connectServices, healthOf } from "../services/gateway/clients.js";
 import { capabilities, capabilityLines } from "../services/gateway/capabilities.js";
+import { lockStateDir } from "./state-lock.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 export async function startCommand(_argv: string[]): Promise<number> {
   const say = (line: string) => process.stdout.write(`agent-sudo: ${line}\n`);
   const config = loadConfig();
+  // One stack per state dir, taken before anything in it is touched.
+  const lock = lockStateDir(config.home);
+  process.once("exit", () => lock.release());
   prepareHome(config, say);
   const token = ensureDevToken(config);
   const database = await startAuditDatabase(config, say);
@@ -26,6 +30,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     say(`${signal}: stopping all services`);
     await supervisor.stop();
     await database.stop();
+    lock.release();
     say("stopped");
     process.exit(0);
   };
@@ -42,6 +47,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     say(`services did not all come up within 30 s; see ${config.logsDir}`);
     await supervisor.stop();
     await database.stop();
+    lock.release();
     return 1;
   }
   // One line for every capability that is not ok (also under /health .capabilities).
