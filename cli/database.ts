@@ -21,9 +21,10 @@ export async function startAuditDatabase(config: Config, say: (line: string) => 
   if (external) return { url: external, embedded: false, stop: async () => undefined };
   const port = config.audit.embedded_port || (await freePort());
   const dataDir = join(config.stateDir, "postgres");
-  let pg: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, port });
+  // The state dir's lock is held: a postmaster serving this data dir was left by a killed predecessor; adopt it.
+  let pg: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, port, adoptAnyPort: true });
   writeFileSync(join(config.home, "database-url"), `${pg.url}\n`, { mode: 0o600 });
-  say(`audit database: embedded PostgreSQL on 127.0.0.1:${port} (data in ${dataDir})`);
+  say(`audit database: embedded PostgreSQL on 127.0.0.1:${pg.port} (data in ${dataDir})${pg.port !== port ? ", adopted from the stack that was here before" : ""}`);
   let stopping = false;
   let restarting = false;
   // Like the services: a crashed PostgreSQL is started again; the gateway's
@@ -32,7 +33,7 @@ export async function startAuditDatabase(config: Config, say: (line: string) => 
     if (stopping || restarting || processAlive(pg.pid)) return;
     restarting = true;
     say("embedded PostgreSQL exited; restarting");
-    startEmbeddedPostgres({ dataDir, port })
+    startEmbeddedPostgres({ dataDir, port: pg.port })
       .then((next) => {
         pg = next;
       })

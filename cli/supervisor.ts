@@ -68,8 +68,9 @@ export class Supervisor {
     const log = openSync(this.logPath(unit), "a", 0o600);
     const [command, ...args] = this.commandLine(unit.name);
     const child = spawn(command as string, args, {
-      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, ...this.networkEnv(unit.name), ...this.serviceEnv[unit.name] },
-      stdio: ["ignore", log, log],
+      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, AGENT_SUDO_SUPERVISOR_FD: "3", ...this.networkEnv(unit.name), ...this.serviceEnv[unit.name] },
+      // fd 3: a pipe only this process writes to; when it dies, the service sees it close and exits too.
+      stdio: ["ignore", log, log, "pipe"],
     });
     closeSync(log);
     unit.child = child;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createServer as createHttpsServer } from "node:https";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/log.js";
-import { dropToServiceUser } from "../shared/skeleton.js";
+import { dieWithSupervisor, dropToServiceUser } from "../shared/skeleton.js";
 import { connectServices } from "./clients.js";
 import { openSpool } from "./audit/spool.js";
 import { startShipper } from "./audit/shipper.js";
@@ -31,6 +31,7 @@ process.on("uncaughtException", (err) => {
   log.fatal({ err }, "uncaught exception; exiting");
   process.exit(70);
 });
+dieWithSupervisor(log);
 
 const config = loadConfig();
 const tokens = new TokenVerifier(parseTokensFile(config.tokensFile));

@@ -45,6 +45,13 @@ export interface EmbeddedPostgresOptions {
   osUser?: string;
   startTimeoutMs?: number;
   logger?: Logger;
+  /**
+   * A postmaster already serving the data dir on another port is adopted on
+   * its port instead of refused: for a caller that owns the data dir
+   * exclusively (agent-sudo start holds the state dir's lock), it is one a
+   * killed predecessor left behind.
+   */
+  adoptAnyPort?: boolean;
 }
 
 export interface EmbeddedPostgres {
@@ -186,7 +193,7 @@ async function waitExit(pid: number, child: ChildProcess | undefined, ms: number
 
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const dataDir = resolve(opts.dataDir);
-  const { port } = opts;
+  let { port } = opts;
   const database = opts.database ?? "agent_sudo";
   const log = opts.logger;
   const bin = await binaries();
@@ -206,13 +213,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
   if (!existsSync(passwordFile)) throw new EmbeddedPostgresError(`cluster ${dataDir} exists but ${passwordFile} is missing`);
   const password = readFileSync(passwordFile, "utf8").trim();
-  const base = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
 
   let child: ChildProcess | undefined;
   let pid: number;
   const running = alivePostmaster(dataDir);
+  if (running && running.port !== port) {
+    if (!opts.adoptAnyPort) throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) already serves ${dataDir} on port ${running.port}`);
+    port = running.port;
+  }
+  const base = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   if (running) {
-    if (running.port !== port) throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) already serves ${dataDir} on port ${running.port}`);
     log?.info({ pid: running.pid, port }, "adopting running embedded PostgreSQL");
     pid = running.pid;
   } else {

@@ -12,6 +12,7 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Socket } from "node:net";
 import type { ZodType } from "zod";
 import { type Config, loadConfig, type ServiceName, socketPath, type UnprivilegedService } from "./config.js";
 import { CodedError, ERRORS } from "./errors.js";
@@ -112,12 +113,33 @@ export function dropToServiceUser(config: Config, name: UnprivilegedService): vo
   dropPrivileges(account);
 }
 
+/**
+ * Under `agent-sudo start` the supervisor hands each service the read end of
+ * a pipe (AGENT_SUDO_SUPERVISOR_FD): its end closes when the supervisor dies,
+ * however it dies, and the service exits with it instead of serving on
+ * unsupervised (a killed supervisor would otherwise leave a stack no one
+ * restarts). Under systemd there is no such fd.
+ */
+export function dieWithSupervisor(log: Logger): void {
+  const fd = Number(process.env.AGENT_SUDO_SUPERVISOR_FD);
+  if (!Number.isInteger(fd) || fd < 3) return;
+  delete process.env.AGENT_SUDO_SUPERVISOR_FD;
+  const watch = new Socket({ fd, readable: true, writable: false });
+  watch.on("data", () => undefined);
+  watch.once("close", () => {
+    log.error("the supervisor is gone: exiting with it");
+    process.exit(75);
+  });
+  watch.on("error", () => undefined);
+}
+
 export async function runService<State>(spec: ServiceSpec<State>): Promise<void> {
   const log = createLogger(spec.name);
   process.on("uncaughtException", (err) => {
     log.fatal({ err }, "uncaught exception; exiting");
     process.exit(70);
   });
+  dieWithSupervisor(log);
   const config = loadConfig();
   mkdirSync(config.runDir, { recursive: true, mode: 0o711 });
   const path = socketPath(config, spec.name);

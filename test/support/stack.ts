@@ -137,7 +137,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       throw new Error("stack did not become healthy");
     },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
         await exited;
