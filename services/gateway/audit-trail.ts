@@ -33,12 +33,42 @@ export interface Outcome {
 
 export class AuditUnavailable extends Error {}
 
+/** Whether the trail can write, and what it could not (for /health). */
+export interface TrailHealth {
+  writable: boolean;
+  last_failure?: { at: string; reason: string };
+  /** Refusals answered whose records could not be made durable (since start). */
+  unaudited_refusals: number;
+}
+
 export class AuditTrail {
+  private failure: { at: string; reason: string } | undefined;
+  private lastFailure: { at: string; reason: string } | undefined;
+  private unaudited = 0;
+
   constructor(
     private readonly spool: Spool,
     private readonly host: string,
     private readonly log: Logger,
   ) {}
+
+  private wrote(): void {
+    this.failure = undefined;
+  }
+
+  private failed(err: unknown): void {
+    this.failure = { at: new Date().toISOString(), reason: (err as Error).message };
+    this.lastFailure = this.failure;
+  }
+
+  /** A refusal was answered without its record: counted, and /health says so. */
+  noteUnaudited(): void {
+    this.unaudited++;
+  }
+
+  health(): TrailHealth {
+    return { writable: this.failure === undefined, ...(this.lastFailure ? { last_failure: this.lastFailure } : {}), unaudited_refusals: this.unaudited };
+  }
 
   private base(ctx: AuditContext): AuditRecordInput {
     return {
@@ -64,14 +94,16 @@ export class AuditTrail {
   async intent(ctx: AuditContext): Promise<void> {
     try {
       await this.spool.append(this.base(ctx));
+      this.wrote();
     } catch (err) {
+      this.failed(err);
       this.log.error({ request_id: ctx.requestId, err: (err as Error).message }, "audit intent not written: refusing");
       throw new AuditUnavailable((err as Error).message);
     }
   }
 
-  /** Best effort after the fact: a failure is logged loudly, the result still returned. */
-  async outcome(ctx: AuditContext, o: Outcome): Promise<void> {
+  /** Best effort after the fact: a failure is logged loudly (and false returned), the result still returned. */
+  async outcome(ctx: AuditContext, o: Outcome): Promise<boolean> {
     try {
       await this.spool.append({
         ...this.base(ctx),
@@ -84,13 +116,18 @@ export class AuditTrail {
         training_signal: o.trainingSignal ?? null,
         evidence: redactDeep({ ...ctx.evidence, ...o.evidence }) as AuditRecordInput["evidence"],
       });
+      this.wrote();
+      return true;
     } catch (err) {
+      this.failed(err);
       this.log.error({ request_id: ctx.requestId, err: (err as Error).message }, "audit outcome not written");
+      return false;
     }
   }
 
-  /** A decision with nothing executed (hook answers, refusals): both records at once. */
-  async decision(ctx: AuditContext, o: Outcome): Promise<void> {
-    await Promise.all([this.intent(ctx), this.outcome(ctx, o)]);
+  /** A decision with nothing executed (hook answers, refusals): both records at once; false when either is not durable. */
+  async decision(ctx: AuditContext, o: Outcome): Promise<boolean> {
+    const [intent, outcome] = await Promise.all([this.intent(ctx).then(() => true, () => false), this.outcome(ctx, o)]);
+    return intent && outcome;
   }
 }

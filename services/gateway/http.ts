@@ -94,15 +94,18 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   const allUp = Object.values(services).every((s) => s === "up");
   const breakerDetail = checked.breaker?.detail ?? "";
   const breaker = checked.breaker?.status !== "up" ? "unknown" : breakerDetail.startsWith("armed") ? "armed" : "disarmed";
-  // The audit spool keeps serving through a database outage; its depth and
-  // the shipper's state show here, but do not make the stack unhealthy.
+  // A spool that cannot be written stops every execution (503 here too); a
+  // failing shipper (database outage) is degraded but serving: the spool holds.
+  const audit = routes.auditHealth() as { trail?: { writable?: boolean }; shipper?: { state?: string } };
+  const spoolOk = audit.trail?.writable !== false;
+  const shipperOk = audit.shipper?.state === undefined || audit.shipper.state === "ok" || audit.shipper.state === "none";
   return {
-    status: allUp ? 200 : 503,
+    status: allUp && spoolOk ? 200 : 503,
     body: {
-      status: allUp ? "ok" : "degraded",
+      status: allUp && spoolOk && shipperOk ? "ok" : "degraded",
       services,
       breaker: { state: breaker, detail: breakerDetail },
-      audit: routes.auditHealth(),
+      audit,
       policy: routes.policyHealth(),
       capabilities: routes.capabilities(checked),
     },

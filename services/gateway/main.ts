@@ -82,7 +82,7 @@ const routes: Routes = {
   clients,
   log,
   capabilities: (checked) => capabilities(config, checked),
-  auditHealth: () => ({ spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
+  auditHealth: () => ({ trail: audit.health(), spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
   policyHealth: policySignatureHealth(config),
 };
 tcpHandler = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });

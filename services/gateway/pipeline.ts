@@ -100,7 +100,13 @@ export class ExecPipeline {
       const answer = refusal?.answer ?? { status: 500, body: { error: "internal", request_id: requestId } };
       const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: answer.status, reason: answer.body.reason ?? answer.body.error } } as const;
       // Nothing ran: intent and outcome together (the intent may already be there).
-      await (run.intentWritten ? this.audit.outcome(ctx, outcome) : this.audit.decision(ctx, outcome)).catch(() => undefined);
+      const audited = await (run.intentWritten ? this.audit.outcome(ctx, outcome) : this.audit.decision(ctx, outcome)).catch(() => false);
+      if (!audited) {
+        // The refusal stands (nothing ran), but the caller and /health are told it is not on the record.
+        this.audit.noteUnaudited();
+        answer.body.audited = false;
+        run.log.error({ status: answer.status, request_id: requestId }, "refusal answered but NOT audited: the spool could not be written");
+      }
       run.log.info({ status: answer.status, body: redactDeep(answer.body) }, "exec refused");
       return answer;
     }
