@@ -103,6 +103,12 @@ export class HookJudge {
         { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body }, ...(verdict ?? {}) },
         { decision },
       )
+      .then((audited) => {
+        if (!audited) {
+          this.audit.noteUnaudited();
+          this.log.error({ request_id: requestId }, "hook decision not audited: the spool could not be written");
+        }
+      })
       .catch((err: unknown) => this.log.error({ err: (err as Error).message }, "hook decision not audited"));
     return answer;
   }
