@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { verifyJournal } from "../services/executor/journal.js";
 import { defaultHome, loadConfig } from "../services/shared/config.js";
+import { labelledSignal } from "../services/gateway/audit/training-signal.js";
 
 export interface AuditIo {
   out: (line: string) => void;
@@ -203,8 +204,8 @@ async function label(args: string[], io: AuditIo): Promise<number> {
   const c = await connect(io);
   try {
     const r = await c.query(
-      "UPDATE command_audit SET human_verdict = $2, human_verdict_by = $3, human_verdict_at = now() WHERE request_id = $1",
-      [requestId, verdict, by],
+      "UPDATE command_audit SET human_verdict = $2, human_verdict_by = $3, human_verdict_at = now(), training_signal = $4 WHERE request_id = $1",
+      [requestId, verdict, by, labelledSignal(verdict)],
     );
     if (r.rowCount === 0) {
       io.err(`no audit rows for request ${requestId} (still in the spool, or unknown)`);

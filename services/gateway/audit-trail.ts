@@ -7,6 +7,7 @@ import type { Logger } from "../shared/log.js";
 import type { TierNumber } from "../shared/tier.js";
 import type { AuditRecordInput, AuditSource, DecisionType } from "./audit/record.js";
 import type { Spool } from "./audit/spool.js";
+import { trainingSignal } from "./audit/training-signal.js";
 
 export interface AuditContext {
   requestId: string;
@@ -113,7 +114,7 @@ export class AuditTrail {
         duration_ms: o.durationMs === undefined ? null : Math.max(0, Math.round(o.durationMs)),
         rollback_taken: o.rollbackTaken ?? null,
         verify_passed: o.verifyPassed ?? null,
-        training_signal: o.trainingSignal ?? null,
+        training_signal: o.trainingSignal ?? trainingSignal(o),
         evidence: redactDeep({ ...ctx.evidence, ...o.evidence }) as AuditRecordInput["evidence"],
       });
       this.wrote();

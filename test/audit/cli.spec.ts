@@ -75,7 +75,7 @@ describe("agent-sudo audit", () => {
     expect(r.code).toBe(0);
     const recs = r.out.map((l) => JSON.parse(l));
     expect(recs.map((x) => x.request_id)).toEqual(["cli-0", "cli-1", "cli-2", "cli-3"]);
-    expect(recs[1]).toMatchObject({ human_verdict: "approve", human_verdict_by: "alice", decision_type: "executed", exit_code: 0, has_outcome: true });
+    expect(recs[1]).toMatchObject({ human_verdict: "approve", human_verdict_by: "alice", decision_type: "executed", exit_code: 0, has_outcome: true, training_signal: "positive" });
     expect(recs[0].evidence.intent).toEqual({ signers: ["classifier", "concurrence"], n: 0 });
     const labeled = await run(["export", "--since", "2025-12-31", "--until", "2099-01-01", "--format", "jsonl", "--labeled-only"]);
     expect(labeled.out.map((l) => JSON.parse(l).request_id)).toEqual(["cli-1"]);
