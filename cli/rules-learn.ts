@@ -64,7 +64,33 @@ interface Group {
 
 export interface LearnReport {
   proposed: string[];
+  /** What a reviewer needs per new proposal (the notification carries it). */
+  details: ProposalNotice[];
   lines: string[];
+}
+
+export interface ProposalNotice {
+  id: string;
+  pattern: string;
+  policy: string;
+  tier: number;
+  clean: number;
+  other: number;
+  commands: string[];
+}
+
+/** The notification text for new proposals: each with its evidence and the exact commands to review it. */
+export function proposalNotice(details: readonly ProposalNotice[]): string {
+  return details
+    .map(
+      (d) =>
+        `${d.id}: ${d.pattern} (${d.policy}, suggested tier ${d.tier}; ${d.clean} clean run(s), ${d.other} other)\n` +
+        (d.commands.length > 0 ? `  e.g. ${d.commands.slice(0, 3).join(" | ")}\n` : "") +
+        `  see what it would change: agent-sudo rules activate ${d.id} --dry-run\n` +
+        `  activate (a person, with the signing key): agent-sudo rules activate ${d.id} --by NAME\n` +
+        `  reject: agent-sudo rules reject ${d.id} --reason "…"`,
+    )
+    .join("\n");
 }
 
 function isClean(r: RunRow): boolean {
@@ -163,7 +189,7 @@ export async function learn(c: pg.Client, policiesDir: string, minRuns: number, 
   const groups = await group(rows);
   const engine = await loadEngine(policiesDir);
   const active = activeRuleIds(policiesDir);
-  const report: LearnReport = { proposed: [], lines: [`read ${rows.length} executed runs; ${groups.size} rule shapes`] };
+  const report: LearnReport = { proposed: [], details: [], lines: [`read ${rows.length} executed runs; ${groups.size} rule shapes`] };
   const say = (g: Group, what: string) => report.lines.push(`  ${what}  ${JSON.stringify(g.shape.pattern)} (${g.shape.policy}, ${g.clean.length} clean, ${g.unclean} other)`);
   for (const g of groups.values()) {
     // A clean sandbox trial followed by a clean run is evidence enough to
@@ -195,6 +221,15 @@ export async function learn(c: pg.Client, policiesDir: string, minRuns: number, 
     else if (r.status === "activated") say(g, `skipped: activated ${r.activation.at} as ${r.activation.rule_id}`);
     else {
       report.proposed.push(r.proposal.id);
+      report.details.push({
+        id: r.proposal.id,
+        pattern: g.shape.pattern,
+        policy: g.shape.policy,
+        tier: r.proposal.suggested_tier,
+        clean: g.clean.length,
+        other: g.unclean,
+        commands: [...new Set(g.clean.map((c) => c.command))].slice(0, 3),
+      });
       say(g, `${r.status} ${r.proposal.id} tier ${r.proposal.suggested_tier}`);
     }
   }

@@ -32,7 +32,7 @@ import { checkShape } from "../services/shared/rule-shape.js";
 import { transitPublicKeys, vaultSettingsFromEnv, withVaultToken } from "../services/shared/vault-transit.js";
 import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio, UsageError } from "./policy-diff.js";
 import { ruleMisses, type Staged, stageRule } from "./rule-placement.js";
-import { DEFAULT_MIN_RUNS, learn } from "./rules-learn.js";
+import { DEFAULT_MIN_RUNS, learn, proposalNotice } from "./rules-learn.js";
 import { createLogger } from "../services/shared/log.js";
 import { Notifier, ntfySettingsFromEnv, PRIORITY } from "../services/shared/ntfy.js";
 
@@ -203,7 +203,7 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
       const notifier = new Notifier(ntfy, createLogger("rules"));
       notifier.notify({
         title: `agent-sudo: ${report.proposed.length} new proposed rule(s)`,
-        body: `Review in an interactive session: agent-sudo rules list --proposed\n${report.proposed.join("\n")}`,
+        body: `Review in an interactive session (agent-sudo rules list --proposed):\n${proposalNotice(report.details)}`,
         priority: PRIORITY.low,
         tags: ["memo", "agent-sudo"],
       });

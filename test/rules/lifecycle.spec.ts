@@ -5,6 +5,7 @@
 // again; the impact listing shows the verdicts that change.
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,8 +114,28 @@ describe("rules learn → activate / reject", () => {
     await audit("acme-report --since 20240101 && true", 5); // compound: no shape
     await audit("acme-fail --now", 5, { exit: 1 }); // never clean
 
-    const learned = await rules(["learn", "--min-runs", "5"]);
+    // The low-priority notification goes to a local ntfy stand-in: it must say what to review and how.
+    const posted: string[] = [];
+    const ntfy = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        posted.push(body);
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((r) => ntfy.listen(0, "127.0.0.1", r));
+    const port = (ntfy.address() as { port: number }).port;
+    const learned = await rules(["learn", "--min-runs", "5"], { AGENT_SUDO_NTFY_URL: `http://127.0.0.1:${port}/agent-sudo` });
+    await new Promise<void>((r) => ntfy.close(() => r()));
     expect(learned.code, learned.err).toBe(0);
+    expect(posted).toHaveLength(1);
+    const [note = ""] = posted;
+    const pid = readPending(policies).proposals[0]?.id ?? "?";
+    expect(note).toContain(`${pid}: ${PATTERN} (sudo, suggested tier 2; 5 clean run(s), 0 other)`);
+    expect(note).toContain(`agent-sudo rules activate ${pid} --dry-run`);
+    expect(note).toContain(`agent-sudo rules reject ${pid} --reason`);
+    expect(note).toContain("acme-report --since 2024010");
     expect(learned.out).toMatch(/skipped: already decided by rule sudo-systemctl-read\s+"systemctl status nginx"/);
     expect(learned.out).toMatch(/skipped: request req-\d+ was rolled back\s+"acme-purge --all"/);
     expect(learned.out).toMatch(/skipped: request req-\d+ was rejected by a person\s+"acme-clean --old"/);
