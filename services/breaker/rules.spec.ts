@@ -28,6 +28,28 @@ describe("trip rules", () => {
     expect(off.observe({ tier: 4, ok: false, refused: true }, 0)).toBeUndefined();
   });
 
+  it("trips on a shift in the command mix: the share of tier ≥ 2 far above its baseline, not on a steady mix", () => {
+    const small = { ...defaults, mix_last: 10, mix_baseline: 50, max_requests_per_min: 100_000, trip_on_tier4: false };
+    const shift = new TripRules(small);
+    let t = 0;
+    // A baseline of mostly tier 0 (1 in 10 is tier 2) …
+    for (let i = 0; i < 50; i++) expect(shift.observe({ tier: i % 10 === 0 ? 2 : 0, ok: true, refused: false }, (t += 1000))).toBeUndefined();
+    // … then tier 2 and 3 only: the share goes from 10% towards 100%, and trips once the rise passes 0.5.
+    const trips = [];
+    for (let i = 0; i < 10; i++) trips.push(shift.observe({ tier: i % 2 === 0 ? 2 : 3, ok: true, refused: false }, (t += 1000))?.rule);
+    expect(trips.filter((x) => x === "command-mix")).not.toHaveLength(0);
+    expect(trips.slice(0, 5)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    // A steady mix (half tier 2) never trips, however long it runs.
+    const steady = new TripRules(small);
+    for (let i = 0; i < 500; i++) expect(steady.observe({ tier: i % 2 === 0 ? 2 : 0, ok: true, refused: false }, (t += 1000))).toBeUndefined();
+    // Nothing is judged before a whole baseline was seen; 1 turns the rule off.
+    const young = new TripRules(small);
+    for (let i = 0; i < 59; i++) expect(young.observe({ tier: i < 49 ? 0 : 2, ok: true, refused: false }, (t += 1000))).toBeUndefined();
+    const off = new TripRules({ ...small, mix_max_rise: 1 });
+    for (let i = 0; i < 50; i++) off.observe({ tier: 0, ok: true, refused: false }, (t += 1000));
+    for (let i = 0; i < 20; i++) expect(off.observe({ tier: 2, ok: true, refused: false }, (t += 1000))).toBeUndefined();
+  });
+
   it("trips when the request rate passes R per sliding minute", () => {
     const r = new TripRules({ ...defaults, max_requests_per_min: 10 });
     for (let i = 0; i < 10; i++) expect(r.observe({ tier: 0, ok: true, refused: false }, i * 100)).toBeUndefined();

@@ -11,7 +11,7 @@ export interface ReportedOutcome {
   refused: boolean;
 }
 
-export type TripRule = "tier3-failures" | "tier4-attempt" | "request-rate" | "failure-ratio";
+export type TripRule = "tier3-failures" | "tier4-attempt" | "request-rate" | "failure-ratio" | "command-mix";
 
 export interface Trip {
   rule: TripRule;
@@ -25,6 +25,8 @@ export class TripRules {
   private requests: number[] = [];
   /** The last M tier 1–3 outcomes, true = failed. */
   private recent: boolean[] = [];
+  /** The latest mix_last + mix_baseline outcomes of any tier, true = tier ≥ 2. */
+  private mix: boolean[] = [];
 
   constructor(private readonly s: BreakerSettings) {}
 
@@ -32,6 +34,7 @@ export class TripRules {
   observe(o: ReportedOutcome, now: number): Trip | undefined {
     this.requests.push(now);
     this.requests = this.requests.filter((t) => now - t < MINUTE_MS);
+    const mix = this.mixTrip(o.tier >= 2);
     if (o.tier === 4) {
       if (this.s.trip_on_tier4) return { rule: "tier4-attempt", reason: "a tier-4 command was attempted" };
       return this.rateTrip();
@@ -61,7 +64,28 @@ export class TripRules {
         }
       }
     }
-    return this.rateTrip();
+    return mix ?? this.rateTrip();
+  }
+
+  /**
+   * Seed D9's command-mix anomaly: the share of tier ≥ 2 among the latest
+   * mix_last outcomes rose more than mix_max_rise above its share among the
+   * mix_baseline outcomes before them (an agent that suddenly does far more
+   * dangerous work than it used to).
+   */
+  private mixTrip(high: boolean): Trip | undefined {
+    this.mix.push(high);
+    const keep = this.s.mix_last + this.s.mix_baseline;
+    if (this.mix.length > keep) this.mix.shift();
+    if (this.mix.length < keep) return undefined;
+    const share = (xs: boolean[]) => xs.filter(Boolean).length / xs.length;
+    const base = share(this.mix.slice(0, this.s.mix_baseline));
+    const recent = share(this.mix.slice(this.s.mix_baseline));
+    if (recent - base <= this.s.mix_max_rise) return undefined;
+    return {
+      rule: "command-mix",
+      reason: `tier ≥ 2 made ${Math.round(recent * 100)}% of the last ${this.s.mix_last} outcomes, against ${Math.round(base * 100)}% of the ${this.s.mix_baseline} before them (a rise over ${this.s.mix_max_rise})`,
+    };
   }
 
   private rateTrip(): Trip | undefined {
@@ -76,5 +100,6 @@ export class TripRules {
     this.tier3Failures = [];
     this.requests = [];
     this.recent = [];
+    this.mix = [];
   }
 }

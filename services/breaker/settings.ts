@@ -17,6 +17,12 @@ export const BreakerSettingsShape = z
     max_failure_ratio: z.number().gt(0).max(1).default(0.5),
     /** M: how many recent tier 1–3 outcomes the ratio looks at (and needs). */
     failure_ratio_last: z.number().int().min(2).max(10_000).default(20),
+    /** Command mix: how many of the latest outcomes make the recent share of tier ≥ 2 … */
+    mix_last: z.number().int().min(5).max(10_000).default(40),
+    /** … how many outcomes before those make its baseline (judged only once there are this many) … */
+    mix_baseline: z.number().int().min(10).max(100_000).default(400),
+    /** … and by how much the recent share may rise over the baseline share (1 turns the rule off). */
+    mix_max_rise: z.number().gt(0).max(1).default(0.5),
     /** Lifetime of a signed lease, in seconds. */
     lease_ttl_s: z.number().int().min(1).max(60).default(10),
     /** Group that may open run/breaker-admin.sock (0660) to Trip; unset: root only (0600). */
@@ -33,6 +39,9 @@ const ENV: Record<keyof BreakerSettings, string> = {
   max_requests_per_min: "AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN",
   max_failure_ratio: "AGENT_SUDO_BREAKER_MAX_FAILURE_RATIO",
   failure_ratio_last: "AGENT_SUDO_BREAKER_FAILURE_RATIO_LAST",
+  mix_last: "AGENT_SUDO_BREAKER_MIX_LAST",
+  mix_baseline: "AGENT_SUDO_BREAKER_MIX_BASELINE",
+  mix_max_rise: "AGENT_SUDO_BREAKER_MIX_MAX_RISE",
   lease_ttl_s: "AGENT_SUDO_BREAKER_LEASE_TTL_S",
   admin_group: "AGENT_SUDO_BREAKER_ADMIN_GROUP",
 };
