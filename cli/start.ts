@@ -52,7 +52,9 @@ export async function startCommand(_argv: string[]): Promise<number> {
   }
   // One line for every capability that is not ok (also under /health .capabilities).
   const clients = connectServices(config);
-  for (const line of capabilityLines(capabilities(config, await healthOf(clients)))) say(line);
+  const checked = await healthOf(clients);
+  for (const [name, h] of Object.entries(checked)) if (h.status === "refusing") say(`REFUSING: ${name}: ${h.detail.replace(/^refusing: /, "")} — /exec and the hook answer 503; re-sign the policy (agent-sudo policy sign) or restore it, then restart ${name}`);
+  for (const line of capabilityLines(capabilities(config, checked))) say(line);
   for (const c of Object.values(clients)) c.close();
   say(`dev token: ${token}`);
   say(`try: curl -s -H 'Authorization: Bearer ${token}' -d '{"command":"echo hi"}' ${url}/exec`);

@@ -126,8 +126,18 @@ export class Supervisor {
     const tls = Boolean(this.config.http.tls_cert);
     return new Promise((resolve) => {
       const req = (tls ? requestTls : request)({ host, port: this.config.http.port, path: "/health", timeout: 2000, rejectUnauthorized: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => {
+          if (res.statusCode === 200) return resolve(true);
+          // Every service running, one of them refusing on purpose (an untrusted policy under verify_enforce): up, and says so.
+          try {
+            const services = Object.values((JSON.parse(body) as { services?: Record<string, string> }).services ?? {});
+            resolve(services.length > 0 && services.every((s) => s === "up" || s === "refusing") && services.includes("refusing"));
+          } catch {
+            resolve(false);
+          }
+        });
       });
       req.on("error", () => resolve(false));
       req.on("timeout", () => req.destroy());

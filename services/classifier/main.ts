@@ -28,6 +28,8 @@ import { envNamesProblem } from "../shared/env-names.js";
 interface State {
   engine: Engine;
   signature: string;
+  /** Why every call is refused (verify_enforce and a policy whose signature is not valid). */
+  refusing?: string;
   key: ReturnType<typeof loadPrivateKey>;
 }
 
@@ -98,6 +100,12 @@ function judgeEffects(req: EffectsRequest, state: State, config: Config): Effect
   return { tier: tierToEnum(judged.tier), reasons: judged.reasons, attestation };
 }
 
+/** A policy that may not be trusted (verify_enforce) decides nothing: every call is UNAVAILABLE (503 at the gateway). */
+function notRefusing(state: State): State {
+  if (state.refusing) throw new CodedError("UNAVAILABLE", state.refusing);
+  return state;
+}
+
 await runService<State>({
   name: "classifier",
   definition: ClassifierServiceService,
@@ -108,8 +116,12 @@ await runService<State>({
     key: loadPrivateKey(config.keysDir, "classifier"),
   }),
   table: (state, config) => ({
-    Classify: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => classify(req, state, config) },
-    JudgeEffects: { schema: EffectsShape, handle: async (req: EffectsRequest) => judgeEffects(req, state, config) },
-    Health: healthRpc("classifier", () => JSON.stringify({ policy_digest: state.engine.policyDigest.toString("hex"), signature: state.signature })),
+    Classify: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => classify(req, notRefusing(state), config) },
+    JudgeEffects: { schema: EffectsShape, handle: async (req: EffectsRequest) => judgeEffects(req, notRefusing(state), config) },
+    Health: healthRpc(
+      "classifier",
+      () => (state.refusing ? `refusing: ${state.refusing}` : JSON.stringify({ policy_digest: state.engine.policyDigest.toString("hex"), signature: state.signature })),
+      () => state.refusing === undefined,
+    ),
   }),
 });

@@ -53,7 +53,7 @@ export function connectServices(config: Config): ServiceClients {
 }
 
 export interface ServiceHealth {
-  status: "up" | "down";
+  status: "up" | "down" | "refusing";
   detail: string;
 }
 
@@ -63,7 +63,8 @@ export async function healthOf(clients: ServiceClients): Promise<Record<string, 
       const client = clients[name];
       try {
         const res = await call(client, client.health, {}, 1000);
-        return [name, { status: res.ok ? "up" : "down", detail: res.detail }] as const;
+        // "refusing": running, but it will not serve (a classifier whose policy may not be trusted).
+        return [name, { status: res.ok ? "up" : res.detail.startsWith("refusing: ") ? "refusing" : "down", detail: res.detail }] as const;
       } catch {
         return [name, { status: "down", detail: "" }] as const;
       }

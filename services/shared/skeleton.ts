@@ -189,10 +189,10 @@ export async function runService<State>(spec: ServiceSpec<State>): Promise<void>
   process.once("SIGINT", () => stop("SIGINT"));
 }
 
-export function healthRpc(service: ServiceName, detail: () => string = () => "") {
+export function healthRpc(service: ServiceName, detail: () => string = () => "", ok: () => boolean = () => true) {
   return {
     async handle() {
-      return { service, ok: true, detail: detail(), pid: process.pid, uid: process.getuid?.() ?? -1 };
+      return { service, ok: ok(), detail: detail(), pid: process.pid, uid: process.getuid?.() ?? -1 };
     },
   };
 }

@@ -1,5 +1,7 @@
-// Signed policies at load: with verify_enforce on, a tampered policy keeps
-// the classifier from starting and /health says why; re-signed, it starts.
+// Signed policies at load: with verify_enforce on, a tampered policy makes
+// the classifier refuse every classification (503) while the stack stays up
+// and /health says why, also when `agent-sudo start` begins with it;
+// re-signed, the classifier serves again.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,28 +46,35 @@ describe("policy signatures at load", () => {
     expect((health.body.policy as { signature: string }).signature).toBe("signed");
   });
 
-  it("refuses to start the classifier on a tampered policy, says why, and starts once re-signed", async () => {
+  it("a tampered policy: the classifier refuses every classification (503), /health names the file, the stack stays up", async () => {
     const file = join(policies, "SUDO.md");
     const original = readFileSync(file);
     appendFileSync(file, "\n<!-- tampered -->\n");
     process.kill(stack.pids().classifier as number, "SIGKILL");
-    const down = await until(() => stack.health(), (h) => (h.body.services as Record<string, string>).classifier === "down" && (h.body.policy as { signature: string }).signature === "tampered", 5000);
-    expect((down.body.services as Record<string, string>).classifier).toBe("down");
-    const policy = down.body.policy as { signature: string; files: Array<{ file: string; state: string; reason: string }> };
+    // (The gateway re-checks the signatures for /health at most every 5 s.)
+    const refusing = await until(() => stack.health(), (h) => (h.body.services as Record<string, string>).classifier === "refusing" && (h.body.policy as { signature: string }).signature === "tampered", 15_000);
+    expect(refusing.status).toBe(503);
+    expect(refusing.body.status).toBe("degraded");
+    const policy = refusing.body.policy as { signature: string; files: Array<{ file: string; state: string; reason: string }> };
     expect(policy.signature).toBe("tampered");
     expect(policy.files.find((f) => f.file === "SUDO.md")?.state).toBe("tampered");
     const refused = await stack.exec({ command: "echo hi" });
     expect(refused.status).toBe(503);
-    expect(readFileSync(join(stack.home, "logs", "classifier.log"), "utf8")).toContain("SUDO.md");
+    expect(refused.body).toMatchObject({ error: "unavailable", component: "classifier" });
+    expect(readFileSync(join(stack.home, "logs", "classifier.log"), "utf8")).toMatch(/REFUSING EVERY CLASSIFICATION.*SUDO\.md/);
 
-    // Like systemd after its start limit, the supervisor leaves a unit that
-    // keeps failing down; with the policy restored, a restart brings it up.
-    writeFileSync(file, original);
+    // `agent-sudo start` on the tampered policy comes up too, says so, and refuses.
     await stack.stop();
     stack = await startStack({ home, env: { AGENT_SUDO_POLICIES: policies } });
-    const back = await stack.health();
+    expect(stack.output()).toMatch(/REFUSING: classifier: policy signature tampered .*SUDO\.md/);
+    expect((await stack.exec({ command: "echo hi" })).status).toBe(503);
+
+    // Restored, a restart of the classifier serves again.
+    writeFileSync(file, original);
+    process.kill(stack.pids().classifier as number, "SIGKILL");
+    const back = await until(() => stack.health(), (h) => h.status === 200 && (h.body.policy as { signature: string }).signature === "signed", 15_000);
     expect(back.status).toBe(200);
     expect((back.body.policy as { signature: string }).signature).toBe("signed");
     expect((await stack.exec({ command: "echo hi" })).status).toBe(200);
-  });
+  }, 90_000);
 });
