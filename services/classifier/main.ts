@@ -9,7 +9,8 @@
 // bytes, bound to this request's /exec command digest) and the content the
 // gateway passes, which is used only when its sha256 is the manifest's; a
 // manifest of another request, host or command is refused, not judged.
-import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, type RulesRequest, type RulesResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import { z } from "zod";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { EffectsRequest, EffectsVerdict } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { bindingOf, manifestDigest, signDecision, touchedDigest } from "../shared/attestation.js";
@@ -100,6 +101,26 @@ function judgeEffects(req: EffectsRequest, state: State, config: Config): Effect
   return { tier: tierToEnum(judged.tier), reasons: judged.reasons, attestation };
 }
 
+const RulesShape = z.object({ host: z.string().min(1).max(64), source: z.nativeEnum(Source) });
+
+/** The active rules of one policy as they apply to this host (informational: GET /allowlist). */
+function rulesOf(req: RulesRequest, state: State, config: Config): RulesResponse {
+  if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
+  const source = req.source === Source.SOURCE_CLAUDE ? "claude" : "sudo";
+  const rules = state.engine.activeRules(source, config.host_id).map((r) => ({
+    id: r.id,
+    patterns: r.patterns,
+    tier: tierToEnum(r.tier),
+    baseTier: tierToEnum(r.baseTier),
+    hostOverride: r.hostOverride,
+    verbClass: r.verbClass,
+    rationale: r.rationale,
+    network: r.network,
+    package: r.package,
+  }));
+  return { rules, policyDigest: state.engine.policyDigest, signature: state.signature };
+}
+
 /** A policy that may not be trusted (verify_enforce) decides nothing: every call is UNAVAILABLE (503 at the gateway). */
 function notRefusing(state: State): State {
   if (state.refusing) throw new CodedError("UNAVAILABLE", state.refusing);
@@ -117,6 +138,7 @@ await runService<State>({
   }),
   table: (state, config) => ({
     Classify: { schema: ClassifyShape, handle: async (req: ClassifyRequest) => classify(req, notRefusing(state), config) },
+    Rules: { schema: RulesShape, handle: async (req: RulesRequest) => rulesOf(req, state, config) },
     JudgeEffects: { schema: EffectsShape, handle: async (req: EffectsRequest) => judgeEffects(req, notRefusing(state), config) },
     Health: healthRpc(
       "classifier",

@@ -79,8 +79,23 @@ export interface EffectsJudgement {
   reasons: string[];
 }
 
+/** An active rule as it applies to one host. */
+export interface ActiveRule {
+  id: string;
+  patterns: string[];
+  tier: TierNumber;
+  baseTier: TierNumber;
+  hostOverride: boolean;
+  verbClass: string;
+  rationale: string;
+  network: boolean;
+  package: boolean;
+}
+
 export interface Engine {
   classify(input: ClassifyInput): Verdict;
+  /** The active rules of a policy, in their order, with the host's tier. */
+  activeRules(source: Source, host: HostId): ActiveRule[];
   /** Judge what a run did: each change by the path rules of a literal write, files that run later by their content. */
   judgeEffects(input: EffectsInput): EffectsJudgement;
   /** sha256 of the loaded policy files' bytes. */

@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { parseExecBody, readBody } from "./body.js";
-import { healthOf, type ServiceClients, type ServiceHealth } from "./clients.js";
+import { Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import { tierFromEnum } from "../shared/tier.js";
+import { call, healthOf, type ServiceClients, type ServiceHealth } from "./clients.js";
 import type { Capability } from "./capabilities.js";
 import type { ExecPipeline, HttpAnswer } from "./pipeline.js";
 import type { Caller, TokenVerifier } from "./tokens.js";
@@ -14,6 +16,8 @@ import { type HookJudge, MAX_HOOK_BYTES, preToolUseAnswer } from "./hook.js";
 export interface Routes {
   tokens: TokenVerifier;
   authLimit: AuthLimiter;
+  /** This host's id (config.host_id). */
+  hostId: string;
   pipeline: ExecPipeline;
   hook: HookJudge;
   clients: ServiceClients;
@@ -87,6 +91,51 @@ async function exec(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
   return routes.pipeline.run(body, caller);
 }
 
+/**
+ * GET /allowlist (Bearer): the active SUDO.md rules as they apply to this
+ * host — what /exec callers may run and at which tier — in the old bridge's
+ * allowlist.json shape (`rules: [{pattern, tier, note}]`, one entry per
+ * pattern, in order: first match wins), with the rule id, its own tier,
+ * whether this host overrides it, and the policy's digest and signature.
+ * Tiers are agent-sudo's (0 read-only … 4 refuse), not the old bridge's.
+ */
+async function allowlist(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
+  const auth = authenticate(req, routes);
+  if ("answer" in auth) return auth.answer;
+  req.resume();
+  const { classifier } = routes.clients;
+  let res;
+  try {
+    res = await call(classifier, classifier.rules, { host: routes.hostId, source: Source.SOURCE_SUDO }, 5000);
+  } catch {
+    return { status: 503, body: { error: "unavailable", component: "classifier" } };
+  }
+  const rules = res.rules.flatMap((r) =>
+    r.patterns.map((pattern) => ({
+      pattern,
+      tier: tierFromEnum(r.tier),
+      note: r.rationale,
+      rule: r.id,
+      base_tier: tierFromEnum(r.baseTier),
+      host_override: r.hostOverride,
+      class: r.verbClass,
+      ...(r.network ? { network: true } : {}),
+      ...(r.package ? { package: true } : {}),
+    })),
+  );
+  return {
+    status: 200,
+    body: {
+      host: routes.hostId,
+      source: "sudo",
+      tiers: "0 read-only, 1 reversible, 2 sandbox-first, 3 live-service, 4 refuse",
+      policy_digest: Buffer.from(res.policyDigest).toString("hex"),
+      signature: res.signature,
+      rules,
+    },
+  };
+}
+
 async function health(routes: Routes): Promise<HttpAnswer> {
   const checked = await healthOf(routes.clients);
   const services: Record<string, string> = { gateway: "up" };
@@ -134,11 +183,12 @@ async function hookEvent(req: IncomingMessage, path: string, routes: Routes, sur
 
 function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<HttpAnswer> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
+  const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", "/allowlist", ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
   if (!known.includes(path)) return Promise.resolve({ status: 404, body: { error: "not_found" } });
-  const method = path === "/health" ? "GET" : "POST";
+  const method = path === "/health" || path === "/allowlist" ? "GET" : "POST";
   if (req.method !== method) return Promise.resolve({ status: 405, body: { error: "method_not_allowed" } });
   if (path === "/health") return health(routes);
+  if (path === "/allowlist") return allowlist(req, routes);
   if (path === "/exec") return exec(req, routes);
   return hookEvent(req, path, routes, surface);
 }

@@ -77,6 +77,7 @@ const clients = connectServices(config);
 const routes: Routes = {
   tokens,
   authLimit: new AuthLimiter(),
+  hostId: config.host_id,
   pipeline: new ExecPipeline(clients, config, audit, log, notifier),
   hook: new HookJudge(clients, config, audit, log, notifier),
   clients,

@@ -74,6 +74,22 @@ describe("POST /exec through the whole stack", () => {
     expect(res.body.services).toEqual({ gateway: "up", executor: "up", classifier: "up", concurrence: "up", sandbox: "up", breaker: "up" });
   });
 
+  it("GET /allowlist: behind the token, the active SUDO.md rules as they apply to this host, in the old bridge's shape", async () => {
+    expect((await fetch(`${stack.url}/allowlist`)).status).toBe(401);
+    expect((await fetch(`${stack.url}/allowlist`, { method: "POST", headers: { authorization: `Bearer ${stack.token}` } })).status).toBe(405);
+    const res = await fetch(`${stack.url}/allowlist`, { headers: { authorization: `Bearer ${stack.token}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { host: string; source: string; policy_digest: string; signature: string; rules: Array<{ pattern: string; tier: number; note: string; rule: string; base_tier: number; host_override: boolean; class: string }> };
+    expect(body).toMatchObject({ host: "primary", source: "sudo", signature: expect.stringMatching(/^(signed|unsigned|tampered)$/) });
+    expect(body.policy_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.rules.length).toBeGreaterThan(100);
+    // A live-service rule, and one whose tier primary overrides (3 → 4).
+    expect(body.rules.find((r) => r.pattern === "systemctl @(restart|try-restart|reload|reload-or-restart|try-reload-or-restart|condrestart|force-reload) *")).toMatchObject({ tier: 3, rule: "sudo-systemctl-restart", host_override: false, class: "live-service" });
+    const power = body.rules.find((r) => r.rule === "sudo-systemctl-power");
+    expect(power).toMatchObject({ tier: 4, base_tier: 3, host_override: true });
+    expect(body.rules.every((r) => typeof r.note === "string" && r.note.length > 0)).toBe(true);
+  });
+
   it("answers 404 and 405 for other paths and methods", async () => {
     expect((await fetch(`${stack.url}/nope`)).status).toBe(404);
     expect((await fetch(`${stack.url}/exec`)).status).toBe(405);

@@ -60,6 +60,13 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
   };
   return {
     policyDigest,
+    activeRules: (source, host) =>
+      (source === "sudo" ? sudo : claude).rules
+        .filter((r) => r.state === "active")
+        .map((r) => {
+          const tier = r.hosts[host] ?? r.tier;
+          return { id: r.id, patterns: r.patterns, tier, baseTier: r.tier, hostOverride: tier !== r.tier, verbClass: r.verbClass, rationale: r.rationale, network: r.attrs.network, package: r.attrs.package === true };
+        }),
     classify: (input) => withAttrs(classify(input, judge, parser), attrs, input.source === "sudo" ? liveRules : new Set()),
     judgeEffects: (input) => judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
   };

@@ -86,6 +86,34 @@ export interface ClassifyResponse {
   liveMixed: string;
 }
 
+export interface RulesRequest {
+  host: string;
+  source: Source;
+}
+
+/** One active rule as it applies to the host asked about. */
+export interface RuleInfo {
+  id: string;
+  patterns: string[];
+  /** on this host (the override if the rule has one for it) */
+  tier: Tier;
+  /** the rule's own tier */
+  baseTier: Tier;
+  /** tier differs from base_tier because of this host's override */
+  hostOverride: boolean;
+  verbClass: string;
+  rationale: string;
+  network: boolean;
+  package: boolean;
+}
+
+export interface RulesResponse {
+  rules: RuleInfo[];
+  policyDigest: Buffer;
+  /** signed | unsigned | tampered */
+  signature: string;
+}
+
 function createBaseClassifyRequest(): ClassifyRequest {
   return { requestId: "", command: "", cwd: "", host: "", runAs: "", source: 0, envNames: [] };
 }
@@ -428,6 +456,313 @@ export const ClassifyResponse: MessageFns<ClassifyResponse> = {
   },
 };
 
+function createBaseRulesRequest(): RulesRequest {
+  return { host: "", source: 0 };
+}
+
+export const RulesRequest: MessageFns<RulesRequest> = {
+  encode(message: RulesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.host !== "") {
+      writer.uint32(10).string(message.host);
+    }
+    if (message.source !== 0) {
+      writer.uint32(16).int32(message.source);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RulesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRulesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.source = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RulesRequest>, I>>(base?: I): RulesRequest {
+    return RulesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RulesRequest>, I>>(object: I): RulesRequest {
+    const message = createBaseRulesRequest();
+    message.host = object.host ?? "";
+    message.source = object.source ?? 0;
+    return message;
+  },
+};
+
+function createBaseRuleInfo(): RuleInfo {
+  return {
+    id: "",
+    patterns: [],
+    tier: 0,
+    baseTier: 0,
+    hostOverride: false,
+    verbClass: "",
+    rationale: "",
+    network: false,
+    package: false,
+  };
+}
+
+export const RuleInfo: MessageFns<RuleInfo> = {
+  encode(message: RuleInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    for (const v of message.patterns) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.tier !== 0) {
+      writer.uint32(24).int32(message.tier);
+    }
+    if (message.baseTier !== 0) {
+      writer.uint32(32).int32(message.baseTier);
+    }
+    if (message.hostOverride !== false) {
+      writer.uint32(40).bool(message.hostOverride);
+    }
+    if (message.verbClass !== "") {
+      writer.uint32(50).string(message.verbClass);
+    }
+    if (message.rationale !== "") {
+      writer.uint32(58).string(message.rationale);
+    }
+    if (message.network !== false) {
+      writer.uint32(64).bool(message.network);
+    }
+    if (message.package !== false) {
+      writer.uint32(72).bool(message.package);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RuleInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRuleInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.patterns.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.tier = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.baseTier = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.hostOverride = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.verbClass = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.rationale = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.network = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.package = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RuleInfo>, I>>(base?: I): RuleInfo {
+    return RuleInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RuleInfo>, I>>(object: I): RuleInfo {
+    const message = createBaseRuleInfo();
+    message.id = object.id ?? "";
+    message.patterns = object.patterns?.map((e) => e) || [];
+    message.tier = object.tier ?? 0;
+    message.baseTier = object.baseTier ?? 0;
+    message.hostOverride = object.hostOverride ?? false;
+    message.verbClass = object.verbClass ?? "";
+    message.rationale = object.rationale ?? "";
+    message.network = object.network ?? false;
+    message.package = object.package ?? false;
+    return message;
+  },
+};
+
+function createBaseRulesResponse(): RulesResponse {
+  return { rules: [], policyDigest: Buffer.alloc(0), signature: "" };
+}
+
+export const RulesResponse: MessageFns<RulesResponse> = {
+  encode(message: RulesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.rules) {
+      RuleInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.policyDigest.length !== 0) {
+      writer.uint32(18).bytes(message.policyDigest);
+    }
+    if (message.signature !== "") {
+      writer.uint32(26).string(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RulesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRulesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rules.push(RuleInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.policyDigest = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RulesResponse>, I>>(base?: I): RulesResponse {
+    return RulesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RulesResponse>, I>>(object: I): RulesResponse {
+    const message = createBaseRulesResponse();
+    message.rules = object.rules?.map((e) => RuleInfo.fromPartial(e)) || [];
+    message.policyDigest = object.policyDigest ?? Buffer.alloc(0);
+    message.signature = object.signature ?? "";
+    return message;
+  },
+};
+
 export type ClassifierServiceService = typeof ClassifierServiceService;
 export const ClassifierServiceService = {
   classify: {
@@ -438,6 +773,16 @@ export const ClassifierServiceService = {
     requestDeserialize: (value: Buffer): ClassifyRequest => ClassifyRequest.decode(value),
     responseSerialize: (value: ClassifyResponse): Buffer => Buffer.from(ClassifyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClassifyResponse => ClassifyResponse.decode(value),
+  },
+  /** The active rules of one policy as they apply to a host (GET /allowlist). */
+  rules: {
+    path: "/agent_sudo.v1.ClassifierService/Rules" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RulesRequest): Buffer => Buffer.from(RulesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RulesRequest => RulesRequest.decode(value),
+    responseSerialize: (value: RulesResponse): Buffer => Buffer.from(RulesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RulesResponse => RulesResponse.decode(value),
   },
   /**
    * Tiers 1-2: judge a run's manifest with the policy's effect rules (sudo
@@ -465,6 +810,8 @@ export const ClassifierServiceService = {
 
 export interface ClassifierServiceServer extends UntypedServiceImplementation {
   classify: handleUnaryCall<ClassifyRequest, ClassifyResponse>;
+  /** The active rules of one policy as they apply to a host (GET /allowlist). */
+  rules: handleUnaryCall<RulesRequest, RulesResponse>;
   /**
    * Tiers 1-2: judge a run's manifest with the policy's effect rules (sudo
    * source only).
@@ -488,6 +835,22 @@ export interface ClassifierServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClassifyResponse) => void,
+  ): ClientUnaryCall;
+  /** The active rules of one policy as they apply to a host (GET /allowlist). */
+  rules(
+    request: RulesRequest,
+    callback: (error: ServiceError | null, response: RulesResponse) => void,
+  ): ClientUnaryCall;
+  rules(
+    request: RulesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RulesResponse) => void,
+  ): ClientUnaryCall;
+  rules(
+    request: RulesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RulesResponse) => void,
   ): ClientUnaryCall;
   /**
    * Tiers 1-2: judge a run's manifest with the policy's effect rules (sudo
