@@ -10,7 +10,7 @@ import { redactCredentials } from "../shared/credentials.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { type Notifier, PRIORITY } from "../shared/ntfy.js";
-import { tierFromEnum, type TierNumber } from "../shared/tier.js";
+import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
 import { parseJson } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
 import type { HttpAnswer } from "./pipeline.js";
@@ -90,11 +90,10 @@ export class HookJudge {
   }
 
   /** Records the hook's answer (source hook); the answer stands even if the record fails. */
-  private record(command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): HttpAnswer {
+  private record(requestId: string, command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): HttpAnswer {
     const out = answer.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
     const decision: DecisionType =
       answer.status === 204 ? "no_opinion" : out?.permissionDecision === "allow" ? "allowed" : out?.permissionDecisionReason?.includes("agent-sudo exec --") ? "routed" : "denied";
-    const requestId = randomUUID();
     // Not awaited: nothing runs on the broker's side for a hook answer, so
     // the answer does not wait for the spool's fsync (the README says the
     // last few hook records can be lost in a crash).
@@ -129,16 +128,17 @@ export class HookJudge {
     const bash = BashInput.safeParse(input.tool_input);
     if (!bash.success) return preToolUseAnswer("deny", "agent-sudo: Bash tool_input.command missing or over 16 KiB");
     const cwd = input.cwd ?? "";
-    const { answer, verdict } = await this.judge(bash.data.command, cwd);
-    return this.record(bash.data.command, cwd, answer, verdict);
+    // One request id per decision: the classifier's, the log's and the audit's.
+    const requestId = randomUUID();
+    const { answer, verdict } = await this.judge(requestId, bash.data.command, cwd);
+    return this.record(requestId, bash.data.command, cwd, answer, verdict);
   }
 
-  private async judge(command: string, cwd: string): Promise<{ answer: HttpAnswer; verdict?: { tier: TierNumber; rule: string; policyDigest: string } }> {
+  private async judge(requestId: string, command: string, cwd: string): Promise<{ answer: HttpAnswer; verdict?: { tier: TierNumber; rule: string; policyDigest: string } }> {
     const mode = this.config.hook.mode;
     if (mode === "routed" && ROUTED_EXEC.test(command)) {
       return { answer: preToolUseAnswer("allow", "agent-sudo: routed through /exec, which judges the command inside") };
     }
-    const requestId = randomUUID();
     const { classifier } = this.clients;
     const cleanCwd = cwd.startsWith("/") && !cwd.includes("\0") ? cwd : "";
     let response;
@@ -153,7 +153,14 @@ export class HookJudge {
     const why = `tier ${tier}, rule ${response.rule}: ${response.reason}`;
     this.log.info({ request_id: requestId, tier, rule: response.rule, mode }, "hook judged");
     let answer: HttpAnswer;
-    if (tier === 4) answer = preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
+    if (tier === 4) {
+      answer = preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
+      // Seed CA D7: a tier-4 attempt through the hook counts for the breaker like one on /exec (the same trip_on_tier4 setting decides).
+      const { breaker } = this.clients;
+      call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "" }, 1000).catch((err: unknown) => {
+        this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: breaker report failed");
+      });
+    }
     else if (mode === "conservative") answer = tier === 0 && response.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
     else if (tier <= 1) answer = preToolUseAnswer("allow", `agent-sudo: ${why}`);
     else if (response.rule === "inline-credential") answer = preToolUseAnswer("deny", credentialMessage(tier, response.reason));

@@ -567,9 +567,15 @@ export function stubHook(mode: "conservative" | "routed"): StubHook {
       setImmediate(() => cb(null, res));
     },
   };
-  const clients = { classifier } as unknown as ServiceClients;
+  // The breaker hears tier-4 attempts; the stub answers and forgets.
+  const breaker = {
+    report(_req: unknown, _meta: unknown, _opts: unknown, cb: (err: Error | null, res?: object) => void) {
+      setImmediate(() => cb(null, {}));
+    },
+  };
+  const clients = { classifier, breaker } as unknown as ServiceClients;
   const config = { host_id: "primary", hook: { mode, tcp: false } } as unknown as Config;
-  const audit = { decision: async () => undefined } as unknown as AuditTrail;
+  const audit = { decision: async () => true, noteUnaudited: () => undefined } as unknown as AuditTrail;
   const noop = () => undefined;
   const log = { info: noop, warn: noop, error: noop, debug: noop, child: () => log } as unknown as Logger;
   return { judge: new HookJudge(clients, config, audit, log), calls };
