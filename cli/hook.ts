@@ -1,5 +1,5 @@
 // `agent-sudo hook install|uninstall`: registers hook/agent-sudo-hook with
-// Claude Code (PreToolUse and PostToolUse on Bash, SessionStart) in a
+// Claude Code (PreToolUse, PostToolUse and PostToolUseFailure on Bash, SessionStart) in a
 // settings.json, and sets the gateway's hook mode.
 //
 // Touches only what is ours: our entries are the hook commands that run a
@@ -29,6 +29,8 @@ export const REGISTRATIONS = [
   { event: "PreToolUse", matcher: "Bash", flag: "" },
   { event: "SessionStart", matcher: undefined, flag: "--session-start" },
   { event: "PostToolUse", matcher: "Bash", flag: "--post-tool-use" },
+  // Claude Code sends a command that exits non-zero as PostToolUseFailure, not PostToolUse.
+  { event: "PostToolUseFailure", matcher: "Bash", flag: "--post-tool-use" },
 ] as const;
 
 export type Scope = "user" | "project";

@@ -90,7 +90,7 @@ export class HookJudge {
   }
 
   /** Records the hook's answer (source hook); the answer stands even if the record fails. */
-  private record(requestId: string, command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }): HttpAnswer {
+  private record(requestId: string, command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }, toolUseId?: string): HttpAnswer {
     const out = answer.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
     const decision: DecisionType =
       answer.status === 204 ? "no_opinion" : out?.permissionDecision === "allow" ? "allowed" : out?.permissionDecisionReason?.includes("agent-sudo exec --") ? "routed" : "denied";
@@ -99,7 +99,7 @@ export class HookJudge {
     // last few hook records can be lost in a crash).
     void this.audit
       .decision(
-        { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body }, ...(verdict ?? {}) },
+        { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, ...(verdict ?? {}) },
         { decision },
       )
       .then((audited) => {
@@ -131,7 +131,7 @@ export class HookJudge {
     // One request id per decision: the classifier's, the log's and the audit's.
     const requestId = randomUUID();
     const { answer, verdict } = await this.judge(requestId, bash.data.command, cwd);
-    return this.record(requestId, bash.data.command, cwd, answer, verdict);
+    return this.record(requestId, bash.data.command, cwd, answer, verdict, input.tool_use_id);
   }
 
   private async judge(requestId: string, command: string, cwd: string): Promise<{ answer: HttpAnswer; verdict?: { tier: TierNumber; rule: string; policyDigest: string } }> {
@@ -192,13 +192,46 @@ export class HookJudge {
   }
 
   /** PostToolUse: the outcome, for the audit and the learned allowlist. */
+  /**
+   * PostToolUse / PostToolUseFailure on Bash: what the client ran (as the
+   * user, outside any envelope) and how it ended, audited as a `hook_outcome`
+   * (never awaited: the agent does not wait for it). tool_use_id, when the
+   * client sends it, joins it to its PreToolUse decision in the audit.
+   */
   async postToolUse(raw: Buffer): Promise<HttpAnswer> {
     try {
-      const event = parseJson(raw) as { tool_name?: unknown; tool_input?: { command?: unknown }; tool_response?: unknown };
-      if (event.tool_name === "Bash") this.log.info({ command: redactCredentials(String(event.tool_input?.command ?? "")).slice(0, 200) }, "hook: post-tool-use");
+      const event = parseJson(raw) as {
+        hook_event_name?: unknown;
+        session_id?: unknown;
+        tool_use_id?: unknown;
+        tool_name?: unknown;
+        cwd?: unknown;
+        tool_input?: { command?: unknown };
+        tool_response?: { exit_code?: unknown; exitCode?: unknown; interrupted?: unknown } | unknown;
+        error?: unknown;
+      };
+      if (event.tool_name !== "Bash") return NO_OPINION;
+      const command = String(event.tool_input?.command ?? "").slice(0, 16 * 1024);
+      const failed = event.hook_event_name === "PostToolUseFailure";
+      const response = (event.tool_response ?? {}) as { exit_code?: unknown; exitCode?: unknown; interrupted?: unknown };
+      const code = typeof response.exit_code === "number" ? response.exit_code : typeof response.exitCode === "number" ? response.exitCode : failed ? undefined : 0;
+      const requestId = randomUUID();
+      const str = (v: unknown, n: number) => (typeof v === "string" ? v.slice(0, n) : undefined);
+      const evidence: Record<string, unknown> = { event: failed ? "PostToolUseFailure" : "PostToolUse" };
+      for (const [k, v] of [["session_id", str(event.session_id, 128)], ["tool_use_id", str(event.tool_use_id, 128)], ["error", str(event.error, 500)]] as const) if (v !== undefined) evidence[k] = v;
+      if (response.interrupted === true) evidence.interrupted = true;
+      const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? event.cwd : "";
+      this.log.info({ request_id: requestId, command: redactCredentials(command).slice(0, 200), failed }, "hook: post-tool-use");
+      void this.audit
+        .decision({ requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence }, { decision: "hook_outcome", ...(code !== undefined ? { exitCode: code } : {}) })
+        .then((audited) => {
+          if (!audited) this.audit.noteUnaudited();
+        })
+        .catch(() => undefined);
     } catch {
       // an unreadable outcome is dropped; it never changes a decision
     }
     return NO_OPINION;
   }
+
 }

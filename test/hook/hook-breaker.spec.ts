@@ -10,10 +10,10 @@ import { startStack, type Stack } from "../support/stack.js";
 
 const root = process.getuid?.() === 0;
 
-function hook(socketPath: string, command: string): Promise<{ status: number; body: string }> {
-  const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command }, cwd: "/home/dev/project" });
+function hook(socketPath: string, command: string, path = "/v1/hook", event: Record<string, unknown> = {}): Promise<{ status: number; body: string }> {
+  const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command }, cwd: "/home/dev/project", ...event });
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path: "/v1/hook", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+    const req = request({ socketPath, path, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
       let body = "";
       res.on("data", (c: Buffer) => (body += c.toString()));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
@@ -42,6 +42,27 @@ describe.skipIf(!root)("the hook and the breaker", () => {
     const spool = join(stack.home, "state", "gateway", "audit-spool");
     const lines = readdirSync(spool).filter((n) => n.endsWith(".log")).flatMap((n) => readFileSync(join(spool, n), "utf8").split("\n"));
     expect(lines.filter((l) => l.includes(last)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("PostToolUse and PostToolUseFailure outcomes are audited (hook_outcome, exit code, the tool_use_id that joins them to the decision)", async () => {
+    const sock = join(stack.home, "run", "hook.sock");
+    expect((await hook(sock, "ls /tmp", "/v1/hook", { tool_use_id: "toolu_pre_1" })).status).toBe(200);
+    const ok = await hook(sock, "ls /tmp", "/v1/hook/post-tool-use", { hook_event_name: "PostToolUse", tool_use_id: "toolu_pre_1", tool_response: { stdout: "", stderr: "", interrupted: false } });
+    expect(ok.status).toBe(204);
+    const bad = await hook(sock, "ls /nonexistent-x", "/v1/hook/post-tool-use", { hook_event_name: "PostToolUseFailure", tool_use_id: "toolu_pre_2", error: "Exit code 2" });
+    expect(bad.status).toBe(204);
+    await new Promise((res) => setTimeout(res, 500));
+    const spool = join(stack.home, "state", "gateway", "audit-spool");
+    const records = readdirSync(spool)
+      .filter((n) => n.endsWith(".log"))
+      .flatMap((n) => readFileSync(join(spool, n), "utf8").split("\n"))
+      .filter(Boolean)
+      .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as { record?: { decision_type?: string; exit_code?: number | null; evidence?: Record<string, unknown>; phase?: string } } & Record<string, unknown>)
+      .map((r) => (r.record ?? r) as { decision_type?: string; exit_code?: number | null; evidence?: Record<string, unknown>; phase?: string });
+    const outcomes = records.filter((r) => r.decision_type === "hook_outcome" && r.phase === "outcome");
+    expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_1")).toMatchObject({ exit_code: 0, evidence: { event: "PostToolUse" } });
+    expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_2")).toMatchObject({ exit_code: null, evidence: { event: "PostToolUseFailure", error: "Exit code 2" } });
+    expect(records.some((r) => r.decision_type === "allowed" && r.evidence?.tool_use_id === "toolu_pre_1")).toBe(true);
   });
 
   it("a tier-4 command through the hook is denied and disarms the breaker (trip_on_tier4)", async () => {

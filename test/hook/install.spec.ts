@@ -68,13 +68,15 @@ describe("agent-sudo hook install", () => {
     expect(commands(s, "PreToolUse").find((c) => c.includes("agent-sudo-hook"))).toMatch(new RegExp(`(^|\\s)${HOOK}$`));
     expect(commands(s, "SessionStart")).toEqual([expect.stringMatching(new RegExp(`(^|\\s)${HOOK} --session-start$`))]);
     expect(commands(s, "PostToolUse")).toEqual([expect.stringMatching(new RegExp(`(^|\\s)${HOOK} --post-tool-use$`))]);
+    // A command that exits non-zero arrives as PostToolUseFailure: registered too, on the same endpoint.
+    expect(commands(s, "PostToolUseFailure")).toEqual([expect.stringMatching(new RegExp(`(^|\\s)${HOOK} --post-tool-use$`))]);
   });
 
   it("writes exactly `<path>` and `<path> --flag` when the gateway's state dir is the default one", async () => {
     if (process.getuid?.() !== 0) return; // non-root: the default state dir is ~/.agent-sudo, which the install pins
     await hook(["install"]);
     const s = read(userSettings());
-    expect(ours(s).sort()).toEqual([HOOK, `${HOOK} --post-tool-use`, `${HOOK} --session-start`]);
+    expect(ours(s).sort()).toEqual([HOOK, `${HOOK} --post-tool-use`, `${HOOK} --post-tool-use`, `${HOOK} --session-start`]);
   });
 
   it("keeps a backup of the previous file", async () => {
@@ -92,7 +94,7 @@ describe("agent-sudo hook install", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/already installed/);
     expect(readFileSync(userSettings(), "utf8")).toBe(first);
-    expect(ours(read(userSettings()))).toHaveLength(3);
+    expect(ours(read(userSettings()))).toHaveLength(4);
     expect(backups(join(home, ".claude"))).toHaveLength(1);
   });
 
@@ -102,7 +104,7 @@ describe("agent-sudo hook install", () => {
     writeFileSync(userSettings(), JSON.stringify(old));
     await hook(["install"]);
     const s = read(userSettings());
-    expect(ours(s)).toHaveLength(3);
+    expect(ours(s)).toHaveLength(4);
     expect(ours(s).join(" ")).not.toContain("/old/place");
   });
 
@@ -110,13 +112,13 @@ describe("agent-sudo hook install", () => {
     rmSync(join(home, ".claude"), { recursive: true });
     const run = await hook(["install"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(ours(read(userSettings()))).toHaveLength(3);
+    expect(ours(read(userSettings()))).toHaveLength(4);
   });
 
   it("--scope project writes ./.claude/settings.json and leaves the user's alone", async () => {
     const run = await hook(["install", "--scope", "project"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(ours(read(join(project, ".claude", "settings.json")))).toHaveLength(3);
+    expect(ours(read(join(project, ".claude", "settings.json")))).toHaveLength(4);
     expect(read(userSettings())).toEqual(ORIGINAL);
   });
 
@@ -124,7 +126,7 @@ describe("agent-sudo hook install", () => {
     const path = join(project, "elsewhere.json");
     const run = await hook(["install", "--settings", path]);
     expect(run.code, run.stderr).toBe(0);
-    expect(ours(read(path))).toHaveLength(3);
+    expect(ours(read(path))).toHaveLength(4);
   });
 
   it("pins the socket when the gateway's state dir is not a default one", async () => {
@@ -132,6 +134,7 @@ describe("agent-sudo hook install", () => {
     const socket = join(gwHome, "run", "hook.sock");
     expect(ours(read(userSettings())).sort()).toEqual([
       `AGENT_SUDO_HOOK_SOCKET=${socket} ${HOOK}`,
+      `AGENT_SUDO_HOOK_SOCKET=${socket} ${HOOK} --post-tool-use`,
       `AGENT_SUDO_HOOK_SOCKET=${socket} ${HOOK} --post-tool-use`,
       `AGENT_SUDO_HOOK_SOCKET=${socket} ${HOOK} --session-start`,
     ]);
@@ -184,7 +187,7 @@ describe("agent-sudo hook install --mode", () => {
     expect(run.stderr).toContain("AGENT_SUDO_HOOK_MODE=routed");
     expect(readFileSync(join(gwHome, "config.json"), "utf8")).toBe(bad);
     // The settings part still happened.
-    expect(ours(read(userSettings()))).toHaveLength(3);
+    expect(ours(read(userSettings()))).toHaveLength(4);
   });
 });
 
@@ -218,7 +221,7 @@ describe("agent-sudo hook uninstall", () => {
     await hook(["install", "--scope", "project"]);
     await hook(["uninstall", "--scope", "project"]);
     expect(ours(read(join(project, ".claude", "settings.json")))).toHaveLength(0);
-    expect(ours(read(userSettings()))).toHaveLength(3);
+    expect(ours(read(userSettings()))).toHaveLength(4);
     expect(existsSync(join(project, ".claude", "settings.json"))).toBe(true);
   });
 });

@@ -33,6 +33,8 @@ export const DECISION_TYPES = [
   "rolled_back",
   "verify_failed",
   "error",
+  // The outcome the Claude Code client reported for a command the hook let it run (PostToolUse, PostToolUseFailure).
+  "hook_outcome",
 ] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
 
