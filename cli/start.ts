@@ -9,12 +9,14 @@ import { Supervisor } from "./supervisor.js";
 import { connectServices, healthOf } from "../services/gateway/clients.js";
 import { capabilities, capabilityLines } from "../services/gateway/capabilities.js";
 import { lockStateDir } from "./state-lock.js";
+import { learnInterval, startLearnTimer } from "./learn-timer.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 export async function startCommand(_argv: string[]): Promise<number> {
   const say = (line: string) => process.stdout.write(`agent-sudo: ${line}\n`);
   const config = loadConfig();
+  const learnEvery = learnInterval();
   // One stack per state dir, taken before anything in it is touched.
   const lock = lockStateDir(config.home);
   process.once("exit", () => lock.release());
@@ -23,11 +25,13 @@ export async function startCommand(_argv: string[]): Promise<number> {
   const database = await startAuditDatabase(config, say);
   const supervisor = new Supervisor(config, distDir, say, { gateway: { DATABASE_URL: database.url } });
 
+  const learnerRef: { current?: { stop(): void } } = {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     say(`${signal}: stopping all services`);
+    learnerRef.current?.stop();
     await supervisor.stop();
     await database.stop();
     lock.release();
@@ -56,6 +60,9 @@ export async function startCommand(_argv: string[]): Promise<number> {
   for (const [name, h] of Object.entries(checked)) if (h.status === "refusing") say(`REFUSING: ${name}: ${h.detail.replace(/^refusing: /, "")} — /exec and the hook answer 503; re-sign the policy (agent-sudo policy sign) or restore it, then restart ${name}`);
   for (const line of capabilityLines(capabilities(config, checked))) say(line);
   for (const c of Object.values(clients)) c.close();
+  const learner = startLearnTimer(config, join(distDir, "cli", "main.js"), database.url, learnEvery);
+  if (learner) learnerRef.current = learner;
+  if (learner) say(`rules learn every ${learnEvery} s (logs/rules-learn.log; AGENT_SUDO_RULES_LEARN_INTERVAL_S=0 turns it off)`);
   say(`dev token: ${token}`);
   say(`try: curl -s -H 'Authorization: Bearer ${token}' -d '{"command":"echo hi"}' ${url}/exec`);
   process.stdout.write(`ready ${url}\n`);
