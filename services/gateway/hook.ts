@@ -35,6 +35,44 @@ const ROUTED_EXEC = /^agent-sudo exec -- '(?:[^']|'\\'')*'$/;
 
 export type HookDecision = "allow" | "deny";
 
+type Verdict = { tier: TierNumber; rule: string; policyDigest: string };
+/** What an outcome needs to know of the decision it belongs to. */
+type DecisionRef = { requestId: string; decision: DecisionType } & Partial<Verdict>;
+const MAX_REMEMBERED = 4096;
+
+/** The client's PostToolUse / PostToolUseFailure event for Bash (Claude Code 2.1: no exit code field; a failure's `error` starts "Exit code N"). */
+const PostToolUse = z.object({
+  hook_event_name: z.enum(["PostToolUse", "PostToolUseFailure"]),
+  tool_name: z.string().max(256),
+  tool_input: z.object({ command: z.unknown() }).partial().passthrough().optional(),
+  tool_response: z.unknown().optional(),
+  tool_use_id: z.string().max(256).optional(),
+  session_id: z.string().max(256).optional(),
+  cwd: z.string().max(4096).optional(),
+  error: z.unknown().optional(),
+  is_interrupt: z.unknown().optional(),
+  duration_ms: z.unknown().optional(),
+  agent_id: z.unknown().optional(),
+});
+
+/** Exit code, duration and flags of an outcome event, from what the client sends. */
+export function outcomeOf(event: z.infer<typeof PostToolUse>): { exitCode?: number; durationMs?: number; flags: Record<string, unknown> } {
+  const failed = event.hook_event_name === "PostToolUseFailure";
+  const response: Record<string, unknown> = event.tool_response && typeof event.tool_response === "object" ? (event.tool_response as Record<string, unknown>) : {};
+  const flags: Record<string, unknown> = {};
+  let exitCode: number | undefined;
+  const stated = typeof response.exit_code === "number" ? response.exit_code : typeof response.exitCode === "number" ? response.exitCode : undefined;
+  const fromError = typeof event.error === "string" ? /^Exit code (\d{1,3})\b/.exec(event.error)?.[1] : undefined;
+  if (stated !== undefined && Number.isInteger(stated)) exitCode = stated;
+  else if (fromError !== undefined) exitCode = Number(fromError);
+  if (response.interrupted === true || event.is_interrupt === true) flags.interrupted = true;
+  if (typeof response.backgroundTaskId === "string") flags.background = true;
+  // A success event means exit 0, unless the command was only started (background) or cut short.
+  if (exitCode === undefined && !failed && !flags.background && !flags.interrupted) exitCode = 0;
+  const duration = typeof event.duration_ms === "number" && Number.isFinite(event.duration_ms) && event.duration_ms >= 0 ? event.duration_ms : undefined;
+  return { ...(exitCode !== undefined ? { exitCode } : {}), ...(duration !== undefined ? { durationMs: duration } : {}), flags };
+}
+
 export function preToolUseAnswer(decision: HookDecision, reason: string): HttpAnswer {
   return {
     status: 200,
@@ -89,19 +127,52 @@ export class HookJudge {
     });
   }
 
+  /**
+   * Recent decisions by tool_use_id, so an outcome (PostToolUse…) is audited
+   * with the tier, rule and request id of the decision it belongs to. Bounded:
+   * the oldest entries go first; an outcome that finds none is still audited.
+   */
+  private readonly decisions = new Map<string, DecisionRef>();
+
+  private remember(toolUseId: string | undefined, ref: DecisionRef): void {
+    if (!toolUseId) return;
+    this.decisions.delete(toolUseId);
+    this.decisions.set(toolUseId, ref);
+    while (this.decisions.size > MAX_REMEMBERED) {
+      const oldest = this.decisions.keys().next().value;
+      if (oldest === undefined) break;
+      this.decisions.delete(oldest);
+    }
+  }
+
+  /**
+   * The answer, to be audited once the HTTP layer knows whether it reached the
+   * hook (onDelivery): an answer the hook had already given up on (it printed
+   * its fail-closed deny, and the client applied that) is audited as `late`.
+   */
+  private answered(requestId: string, command: string, cwd: string, answer: HttpAnswer, verdict?: Verdict, toolUseId?: string): HttpAnswer {
+    return { ...answer, onDelivery: (delivered) => this.record(requestId, command, cwd, answer, delivered, verdict, toolUseId) };
+  }
+
   /** Records the hook's answer (source hook); the answer stands even if the record fails. */
-  private record(requestId: string, command: string, cwd: string, answer: HttpAnswer, verdict?: { tier: TierNumber; rule: string; policyDigest: string }, toolUseId?: string): HttpAnswer {
+  private record(requestId: string, command: string, cwd: string, answer: HttpAnswer, delivered: boolean, verdict?: Verdict, toolUseId?: string): void {
     const out = answer.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
-    const decision: DecisionType =
+    const said: DecisionType =
       answer.status === 204 ? "no_opinion" : out?.permissionDecision === "allow" ? "allowed" : out?.permissionDecisionReason?.includes("agent-sudo exec --") ? "routed" : "denied";
+    const decision: DecisionType = delivered ? said : "late";
+    if (!delivered) this.log.warn({ request_id: requestId, answer: said }, "hook answer not delivered: the hook had given up waiting (audited as late)");
+    this.remember(toolUseId, { requestId, decision, ...(verdict ?? {}) });
     // Not awaited: nothing runs on the broker's side for a hook answer, so
     // the answer does not wait for the spool's fsync (the README says the
     // last few hook records can be lost in a crash).
+    const evidence = {
+      mode: this.config.hook.mode,
+      answer: answer.status === 204 ? "no opinion" : answer.body,
+      ...(delivered ? {} : { delivered: false, would_have_been: said }),
+      ...(toolUseId ? { tool_use_id: toolUseId } : {}),
+    };
     void this.audit
-      .decision(
-        { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, ...(verdict ?? {}) },
-        { decision },
-      )
+      .decision({ requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence, ...(verdict ?? {}) }, { decision })
       .then((audited) => {
         if (!audited) {
           this.audit.noteUnaudited();
@@ -109,7 +180,6 @@ export class HookJudge {
         }
       })
       .catch((err: unknown) => this.log.error({ err: (err as Error).message }, "hook decision not audited"));
-    return answer;
   }
 
   /** Parses a raw hook body; any defect becomes a deny. */
@@ -131,10 +201,10 @@ export class HookJudge {
     // One request id per decision: the classifier's, the log's and the audit's.
     const requestId = randomUUID();
     const { answer, verdict } = await this.judge(requestId, bash.data.command, cwd);
-    return this.record(requestId, bash.data.command, cwd, answer, verdict, input.tool_use_id);
+    return this.answered(requestId, bash.data.command, cwd, answer, verdict, input.tool_use_id);
   }
 
-  private async judge(requestId: string, command: string, cwd: string): Promise<{ answer: HttpAnswer; verdict?: { tier: TierNumber; rule: string; policyDigest: string } }> {
+  private async judge(requestId: string, command: string, cwd: string): Promise<{ answer: HttpAnswer; verdict?: Verdict }> {
     const mode = this.config.hook.mode;
     if (mode === "routed" && ROUTED_EXEC.test(command)) {
       return { answer: preToolUseAnswer("allow", "agent-sudo: routed through /exec, which judges the command inside") };
@@ -191,39 +261,42 @@ export class HookJudge {
     return { status: 200, body: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
   }
 
-  /** PostToolUse: the outcome, for the audit and the learned allowlist. */
   /**
    * PostToolUse / PostToolUseFailure on Bash: what the client ran (as the
    * user, outside any envelope) and how it ended, audited as a `hook_outcome`
-   * (never awaited: the agent does not wait for it). tool_use_id, when the
-   * client sends it, joins it to its PreToolUse decision in the audit.
+   * with the exit code, the duration the client measured, and — found by
+   * tool_use_id — the tier, rule and request id of the PreToolUse decision it
+   * belongs to (evidence.decision_request_id). Never awaited: the agent does
+   * not wait for the audit. `rules learn` reads these beside /exec outcomes.
    */
   async postToolUse(raw: Buffer): Promise<HttpAnswer> {
     try {
-      const event = parseJson(raw) as {
-        hook_event_name?: unknown;
-        session_id?: unknown;
-        tool_use_id?: unknown;
-        tool_name?: unknown;
-        cwd?: unknown;
-        tool_input?: { command?: unknown };
-        tool_response?: { exit_code?: unknown; exitCode?: unknown; interrupted?: unknown } | unknown;
-        error?: unknown;
-      };
-      if (event.tool_name !== "Bash") return NO_OPINION;
+      const parsed = PostToolUse.safeParse(parseJson(raw));
+      if (!parsed.success || parsed.data.tool_name !== "Bash") return NO_OPINION;
+      const event = parsed.data;
       const command = String(event.tool_input?.command ?? "").slice(0, 16 * 1024);
-      const failed = event.hook_event_name === "PostToolUseFailure";
-      const response = (event.tool_response ?? {}) as { exit_code?: unknown; exitCode?: unknown; interrupted?: unknown };
-      const code = typeof response.exit_code === "number" ? response.exit_code : typeof response.exitCode === "number" ? response.exitCode : failed ? undefined : 0;
+      const { exitCode, durationMs, flags } = outcomeOf(event);
       const requestId = randomUUID();
       const str = (v: unknown, n: number) => (typeof v === "string" ? v.slice(0, n) : undefined);
-      const evidence: Record<string, unknown> = { event: failed ? "PostToolUseFailure" : "PostToolUse" };
-      for (const [k, v] of [["session_id", str(event.session_id, 128)], ["tool_use_id", str(event.tool_use_id, 128)], ["error", str(event.error, 500)]] as const) if (v !== undefined) evidence[k] = v;
-      if (response.interrupted === true) evidence.interrupted = true;
+      const decided = event.tool_use_id ? this.decisions.get(event.tool_use_id) : undefined;
+      const evidence: Record<string, unknown> = { event: event.hook_event_name, ...flags };
+      const fields = [
+        ["session_id", str(event.session_id, 128)],
+        ["tool_use_id", str(event.tool_use_id, 128)],
+        ["agent_id", str(event.agent_id, 128)],
+        ["error", str(event.error, 500)],
+        ["decision_request_id", decided?.requestId],
+        ["decision", decided?.decision],
+      ] as const;
+      for (const [k, v] of fields) if (v !== undefined) evidence[k] = v;
       const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? event.cwd : "";
-      this.log.info({ request_id: requestId, command: redactCredentials(command).slice(0, 200), failed }, "hook: post-tool-use");
+      const verdict = decided?.tier !== undefined ? { tier: decided.tier, rule: decided.rule ?? "", policyDigest: decided.policyDigest ?? "" } : {};
+      this.log.info({ request_id: requestId, decision_request_id: decided?.requestId, command: redactCredentials(command).slice(0, 200), exit_code: exitCode }, "hook: post-tool-use");
       void this.audit
-        .decision({ requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence }, { decision: "hook_outcome", ...(code !== undefined ? { exitCode: code } : {}) })
+        .decision(
+          { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence, ...verdict },
+          { decision: "hook_outcome", ...(exitCode !== undefined ? { exitCode } : {}), ...(durationMs !== undefined ? { durationMs } : {}) },
+        )
         .then((audited) => {
           if (!audited) this.audit.noteUnaudited();
         })
@@ -233,5 +306,4 @@ export class HookJudge {
     }
     return NO_OPINION;
   }
-
 }

@@ -56,6 +56,22 @@ function send(res: ServerResponse, answer: HttpAnswer): void {
   res.end(payload);
 }
 
+/**
+ * Whether the answer reached the caller's socket: 'finish' means the last
+ * byte was handed to the kernel while the connection was open; a connection
+ * the caller closed first (the hook's curl gave up at its time limit) ends
+ * in 'close' without it. A byte handed over in the last instant before curl
+ * gives up counts as delivered: the window is microseconds wide.
+ */
+function delivery(res: ServerResponse): Promise<boolean> {
+  if (res.writableFinished) return Promise.resolve(true);
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    res.once("finish", () => resolve(true));
+    res.once("close", () => resolve(res.writableFinished));
+  });
+}
+
 function fromCoded(err: CodedError): HttpAnswer {
   const status = err.code === "TOO_LARGE" ? 413 : err.code === "UNAUTHORIZED" ? 401 : 400;
   const body: Record<string, unknown> = { error: WORD[err.code] ?? "bad_request" };
@@ -204,7 +220,10 @@ export function handler(routes: Routes, surface: Surface) {
       })
       .then((answer) => {
         if (answer.status === 413) res.setHeader("connection", "close");
-        send(res, answer);
+        const settle = answer.onDelivery;
+        const gone = res.destroyed || req.socket.destroyed;
+        if (!gone) send(res, answer);
+        if (settle) void (gone ? Promise.resolve(false) : delivery(res)).then(settle);
       })
       .catch((err: unknown) => routes.log.error({ err }, "response failed"));
   };

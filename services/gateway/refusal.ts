@@ -9,6 +9,12 @@ export interface HttpAnswer {
   status: number;
   body: Record<string, unknown>;
   headers?: Record<string, string>;
+  /**
+   * Called once the answer was handed to the caller's socket (true), or when
+   * the caller had hung up before it could be (false): a hook decision the
+   * client never received is audited as `late`, not as what it said.
+   */
+  onDelivery?: (delivered: boolean) => void;
 }
 
 export class Refusal {

@@ -61,7 +61,7 @@ describe.skipIf(!root)("the hook and the breaker", () => {
       .map((r) => (r.record ?? r) as { decision_type?: string; exit_code?: number | null; evidence?: Record<string, unknown>; phase?: string });
     const outcomes = records.filter((r) => r.decision_type === "hook_outcome" && r.phase === "outcome");
     expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_1")).toMatchObject({ exit_code: 0, evidence: { event: "PostToolUse" } });
-    expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_2")).toMatchObject({ exit_code: null, evidence: { event: "PostToolUseFailure", error: "Exit code 2" } });
+    expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_2")).toMatchObject({ exit_code: 2, evidence: { event: "PostToolUseFailure", error: "Exit code 2" } });
     expect(records.some((r) => r.decision_type === "allowed" && r.evidence?.tool_use_id === "toolu_pre_1")).toBe(true);
   });
 

@@ -35,6 +35,9 @@ export const DECISION_TYPES = [
   "error",
   // The outcome the Claude Code client reported for a command the hook let it run (PostToolUse, PostToolUseFailure).
   "hook_outcome",
+  // A hook decision whose answer reached the hook only after it had given up waiting (its time limit):
+  // the client applied the hook's fail-closed deny instead. evidence.would_have_been says what it was.
+  "late",
 ] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
 
