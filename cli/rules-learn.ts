@@ -1,12 +1,19 @@
 // `agent-sudo rules learn [--min-runs N]`: the learned allowlist. Reads the
-// executed commands in command_audit, groups them by rule shape
+// executed commands in command_audit — those run through /exec and those the
+// Claude Code client ran after a hook decision and reported back
+// (PostToolUse / PostToolUseFailure, audited as `hook_outcome` with the tier
+// of the decision they belong to) — groups them by rule shape
 // (services/shared/rule-shape.ts) and turns every shape that ran clean at
 // least N times (default 5) into a *proposal* in proposals.pending.json —
 // never a rule: only `rules activate`, a person's act, makes one.
 //
 // A run is clean when its outcome row says executed, exit code 0, no
 // rollback, verify not failed, and no row of its request carries a human
-// "reject". A shape is not proposed when any of its runs was rolled back,
+// "reject"; a hook outcome is clean when the client reported exit 0 for a
+// command it ran to the end (not interrupted, not sent to the background).
+// A hook outcome is judged as the claude policy judges it (CLAUDE_CMDS.md),
+// an /exec run as the sudo policy does; one with no decision on record (the
+// gateway restarted between the two events) has no tier and is not learned. A shape is not proposed when any of its runs was rolled back,
 // failed verification or was rejected by a person; when an active explicit
 // rule of the current policy already decides it; when it was rejected or
 // activated before; or when, placed in a copy of the policy, the new rule
@@ -43,15 +50,18 @@ interface RunRow {
   rollback_taken: boolean | null;
   verify_passed: boolean | null;
   trial: Record<string, unknown> | null;
+  /** Hook outcomes: the client stopped the command, or only started it. */
+  cut_short: boolean;
   rejected: boolean;
 }
 
 const RUNS_SQL = `
   SELECT o.request_id, o.command, o.cwd, o.host, o.source, o.assigned_tier, o.decision_type, o.exit_code,
          o.rollback_taken, o.verify_passed, o.evidence -> 'trial' AS trial,
+         (o.evidence ? 'interrupted' OR o.evidence ? 'background') AS cut_short,
          EXISTS (SELECT 1 FROM command_audit r WHERE r.request_id = o.request_id AND r.human_verdict = 'reject') AS rejected
     FROM command_audit o
-   WHERE o.phase = 'outcome' AND o.decision_type IN ('executed', 'failed', 'verify_failed', 'rolled_back')
+   WHERE o.phase = 'outcome' AND o.decision_type IN ('executed', 'failed', 'verify_failed', 'rolled_back', 'hook_outcome')
    ORDER BY o.id DESC
    LIMIT $1`;
 
@@ -94,7 +104,8 @@ export function proposalNotice(details: readonly ProposalNotice[]): string {
 }
 
 function isClean(r: RunRow): boolean {
-  return r.decision_type === "executed" && r.exit_code === 0 && r.rollback_taken !== true && r.verify_passed !== false && !r.rejected;
+  const ran = r.decision_type === "executed" || (r.decision_type === "hook_outcome" && !r.cut_short);
+  return ran && r.exit_code === 0 && r.rollback_taken !== true && r.verify_passed !== false && !r.rejected;
 }
 
 function blockOf(r: RunRow): string | null {
@@ -189,7 +200,8 @@ export async function learn(c: pg.Client, policiesDir: string, minRuns: number, 
   const groups = await group(rows);
   const engine = await loadEngine(policiesDir);
   const active = activeRuleIds(policiesDir);
-  const report: LearnReport = { proposed: [], details: [], lines: [`read ${rows.length} executed runs; ${groups.size} rule shapes`] };
+  const hook = rows.filter((r) => r.decision_type === "hook_outcome").length;
+  const report: LearnReport = { proposed: [], details: [], lines: [`read ${rows.length} executed runs (${rows.length - hook} through /exec, ${hook} reported by the hook); ${groups.size} rule shapes`] };
   const say = (g: Group, what: string) => report.lines.push(`  ${what}  ${JSON.stringify(g.shape.pattern)} (${g.shape.policy}, ${g.clean.length} clean, ${g.unclean} other)`);
   for (const g of groups.values()) {
     // A clean sandbox trial followed by a clean run is evidence enough to

@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.js";
+import { decisionOf, preToolUse, runHook } from "./hook-client.js";
 
 const root = process.getuid?.() === 0;
 
@@ -63,6 +64,35 @@ describe.skipIf(!root)("the hook and the breaker", () => {
     expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_1")).toMatchObject({ exit_code: 0, evidence: { event: "PostToolUse" } });
     expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_2")).toMatchObject({ exit_code: 2, evidence: { event: "PostToolUseFailure", error: "Exit code 2" } });
     expect(records.some((r) => r.decision_type === "allowed" && r.evidence?.tool_use_id === "toolu_pre_1")).toBe(true);
+  });
+
+  it("an answer the hook gave up waiting for is audited as late, not as the allow it would have been", async () => {
+    const gw = stack.pids().gateway as number;
+    process.kill(gw, "SIGSTOP");
+    let run;
+    try {
+      run = await runHook(preToolUse("git status", { tool_use_id: "toolu_late_1" }), { AGENT_SUDO_HOOK_SOCKET: join(stack.home, "run", "hook.sock") });
+    } finally {
+      process.kill(gw, "SIGCONT");
+    }
+    expect(decisionOf(run.stdout)).toMatchObject({ decision: "deny", reason: expect.stringContaining("did not answer in time") });
+    // An answer in time for the same command is audited as allowed.
+    const inTime = await runHook(preToolUse("git status", { tool_use_id: "toolu_late_2" }), { AGENT_SUDO_HOOK_SOCKET: join(stack.home, "run", "hook.sock") });
+    expect(decisionOf(inTime.stdout).decision).toBe("allow");
+    const outcomes = async () => {
+      const spool = join(stack.home, "state", "gateway", "audit-spool");
+      return readdirSync(spool)
+        .filter((n) => n.endsWith(".log"))
+        .flatMap((n) => readFileSync(join(spool, n), "utf8").split("\n"))
+        .filter(Boolean)
+        .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as { phase: string; decision_type: string; evidence: Record<string, unknown> })
+        .filter((r) => r.phase === "outcome");
+    };
+    const t0 = Date.now();
+    while (Date.now() - t0 < 5000 && !(await outcomes()).some((r) => r.evidence.tool_use_id === "toolu_late_1")) await new Promise((res) => setTimeout(res, 100));
+    const all = await outcomes();
+    expect(all.filter((r) => r.evidence.tool_use_id === "toolu_late_1")).toEqual([expect.objectContaining({ decision_type: "late", evidence: expect.objectContaining({ delivered: false, would_have_been: "allowed" }) })]);
+    expect(all.filter((r) => r.evidence.tool_use_id === "toolu_late_2").map((r) => r.decision_type)).toEqual(["allowed"]);
   });
 
   it("a tier-4 command through the hook is denied and disarms the breaker (trip_on_tier4)", async () => {

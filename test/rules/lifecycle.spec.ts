@@ -32,7 +32,7 @@ let policies: string;
 let env: NodeJS.ProcessEnv;
 let seq = 0;
 
-interface Run { host?: string; tier?: number; decision?: string; exit?: number | null; rollback?: boolean; reject?: boolean; trial?: unknown; source?: string }
+interface Run { host?: string; tier?: number | null; decision?: string; exit?: number | null; rollback?: boolean; reject?: boolean; trial?: unknown; source?: string; evidence?: Record<string, unknown> }
 
 async function audit(command: string, n: number, o: Run = {}): Promise<string[]> {
   const ids: string[] = [];
@@ -40,17 +40,17 @@ async function audit(command: string, n: number, o: Run = {}): Promise<string[]>
     const id = `req-${++seq}`;
     ids.push(id);
     const ts = new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString();
-    const base = [id, ts, o.host ?? "server-01", "ci-bot", o.source ?? "http", command, "/srv", o.tier ?? 2];
+    const base = [id, ts, o.host ?? "server-01", "ci-bot", o.source ?? "http", command, "/srv", o.tier === undefined ? 2 : o.tier];
     await client.query(
       `INSERT INTO command_audit (request_id, phase, ts, host, caller, source, command, cwd, assigned_tier, decision_type, evidence)
        VALUES ($1, 'intent', $2, $3, $4, $5, $6, $7, $8, 'pending', $9)`,
-      [...base, JSON.stringify(o.trial ? { trial: o.trial } : {})],
+      [...base, JSON.stringify({ ...(o.trial ? { trial: o.trial } : {}), ...o.evidence })],
     );
     await client.query(
       `INSERT INTO command_audit (request_id, phase, ts, host, caller, source, command, cwd, assigned_tier, decision_type, evidence,
                                   exit_code, rollback_taken, verify_passed, human_verdict, human_verdict_by, human_verdict_at)
        VALUES ($1, 'outcome', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      [...base, o.decision ?? "executed", JSON.stringify(o.trial ? { trial: o.trial } : {}), o.exit === undefined ? 0 : o.exit, o.rollback ?? false, null,
+      [...base, o.decision ?? "executed", JSON.stringify({ ...(o.trial ? { trial: o.trial } : {}), ...o.evidence }), o.exit === undefined ? 0 : o.exit, o.rollback ?? false, null,
         o.reject ? "reject" : null, o.reject ? "bob" : null, o.reject ? ts : null],
     );
   }
@@ -252,6 +252,25 @@ describe("proposals from clean sandbox trials (issue 7)", () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ source: "sandbox", pattern: "acme-index --rebuild" });
     expect(pending[0]?.evidence.trial).toMatchObject({ ok: true, touched_paths: ["/var/lib/acme/index.db"] });
+  });
+
+  it("hook outcomes count beside /exec runs: 5 clean runs the client reported → a claude-policy proposal; failures, interrupted or backgrounded runs and runs with no decision on record do not", async () => {
+    const hook: Run = { source: "hook", decision: "hook_outcome", tier: 1, evidence: { event: "PostToolUse" } };
+    const clean = await audit("acme-lint --fix src", 5, hook);
+    await audit("acme-lint --fix src", 1, { ...hook, exit: 2, evidence: { event: "PostToolUseFailure", error: "Exit code 2" } });
+    await audit("acme-watch --once", 5, { ...hook, evidence: { event: "PostToolUse", interrupted: true } });
+    await audit("acme-serve --port 1", 5, { ...hook, exit: null, evidence: { event: "PostToolUse", background: true } });
+    await audit("acme-bench --quick", 5, { ...hook, tier: null });
+    const learned = await rules(["learn", "--min-runs", "5"]);
+    expect(learned.code, learned.err).toBe(0);
+    expect(learned.out).toMatch(/read \d+ executed runs \(\d+ through \/exec, 21 reported by the hook\)/);
+    const mine = readPending(policies).proposals.filter((p) => /^acme-(lint|watch|serve|bench)/.test(p.pattern));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ source: "learned", policy: "claude", suggested_tier: 1 });
+    expect(mine[0]?.pattern).toMatch(/^acme-lint/);
+    expect(mine[0]?.evidence).toMatchObject({ clean_runs: 5, unclean_runs: 1, tiers_seen: [1] });
+    expect([...(mine[0]?.evidence.request_ids ?? [])].sort()).toEqual([...clean].sort());
+    expect(learned.out).toMatch(/skipped: ran at tier 4 or with no tier recorded\s+"acme-bench/);
   });
 });
 
