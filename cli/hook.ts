@@ -26,11 +26,13 @@ function findRoot(from: string): string {
 export const HOOK_SCRIPT = join(findRoot(import.meta.dirname), "hook", "agent-sudo-hook");
 
 export const REGISTRATIONS = [
-  { event: "PreToolUse", matcher: "Bash", flag: "" },
-  { event: "SessionStart", matcher: undefined, flag: "--session-start" },
-  { event: "PostToolUse", matcher: "Bash", flag: "--post-tool-use" },
+  { event: "PreToolUse", matcher: "Bash", flag: "", async: false },
+  { event: "SessionStart", matcher: undefined, flag: "--session-start", async: false },
+  // Outcomes only inform the audit: `async` (Claude Code ≥ 2.1) runs them in
+  // the background, so the agent does not wait for them after every command.
+  { event: "PostToolUse", matcher: "Bash", flag: "--post-tool-use", async: true },
   // Claude Code sends a command that exits non-zero as PostToolUseFailure, not PostToolUse.
-  { event: "PostToolUseFailure", matcher: "Bash", flag: "--post-tool-use" },
+  { event: "PostToolUseFailure", matcher: "Bash", flag: "--post-tool-use", async: true },
 ] as const;
 
 export type Scope = "user" | "project";
@@ -167,7 +169,7 @@ export function withOurs(settings: Json, script: string, socket?: string): Json 
   const out = withoutOurs(settings);
   const hooks = ((out.hooks as Json | undefined) ?? {}) as Record<string, unknown[]>;
   for (const r of REGISTRATIONS) {
-    const entry = { type: "command", command: ourCommand(script, r.flag, socket), timeout: 10 };
+    const entry = { type: "command", command: ourCommand(script, r.flag, socket), timeout: 10, ...(r.async ? { async: true } : {}) };
     const group = r.matcher === undefined ? { hooks: [entry] } : { matcher: r.matcher, hooks: [entry] };
     hooks[r.event] = [...(hooks[r.event] ?? []), group];
   }

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOOK, runCli } from "./hook-client.js";
 
 interface Settings {
-  hooks?: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string; timeout?: number }> }>>;
+  hooks?: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string; timeout?: number; async?: boolean }> }>>;
   [key: string]: unknown;
 }
 
@@ -64,6 +64,10 @@ describe("agent-sudo hook install", () => {
     expect(pre?.hooks[0]?.timeout).toBe(10);
     const post = s.hooks?.PostToolUse?.find((g) => g.hooks.some((h) => h.command.includes("agent-sudo-hook")));
     expect(post?.matcher).toBe("Bash");
+    // Decisions block (the client must wait for them); outcomes run in the background.
+    expect(pre?.hooks[0]).not.toHaveProperty("async");
+    expect(post?.hooks[0]).toMatchObject({ async: true });
+    expect(s.hooks?.PostToolUseFailure?.find((g) => g.hooks.some((h) => h.command.includes("agent-sudo-hook")))?.hooks[0]).toMatchObject({ async: true });
     // The command is the absolute path of the real script (after a socket pin, if any).
     expect(commands(s, "PreToolUse").find((c) => c.includes("agent-sudo-hook"))).toMatch(new RegExp(`(^|\\s)${HOOK}$`));
     expect(commands(s, "SessionStart")).toEqual([expect.stringMatching(new RegExp(`(^|\\s)${HOOK} --session-start$`))]);

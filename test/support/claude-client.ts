@@ -9,13 +9,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot } from "../support/stack.js";
+import { repoRoot } from "./stack.js";
 import { MessagesStandin } from "./messages-standin.js";
 
 /** The version package.json pins; the suite checks the binary is that one. */
 export const PINNED = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@anthropic-ai/claude-code"] ?? "";
 
-const BRIDGE = join(import.meta.dirname, "netns-bridge.mjs");
+const BRIDGE = join(repoRoot, "test", "support", "netns-bridge.mjs");
 /** Inside the namespace: the stand-in's port and the gateway's forwarded port. */
 export const STANDIN_PORT = 18950;
 export const GATEWAY_PORT = 18951;
@@ -52,6 +52,8 @@ export interface ClientRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /** performance.now() at spawn. */
+  startedAt: number;
   /** The --output-format json result, when the client printed one. */
   result?: { result?: string; is_error?: boolean; permission_denials?: Array<{ tool_name: string; tool_input: Record<string, unknown> }>; num_turns?: number };
 }
@@ -180,7 +182,7 @@ export class ClientWorld {
         } catch {
           result = undefined;
         }
-        resolve({ code, stdout, stderr, ms: performance.now() - t0, ...(result ? { result } : {}) });
+        resolve({ code, stdout, stderr, ms: performance.now() - t0, startedAt: t0, ...(result ? { result } : {}) });
       });
     });
   }

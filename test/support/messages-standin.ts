@@ -80,6 +80,8 @@ export class MessagesStandin {
   readonly requests: MessagesRequest[] = [];
   /** Problems the stand-in ran into (no Bash tool advertised, unexpected paths); a test asserts this stays empty. */
   readonly problems: string[] = [];
+  /** performance.now() when the first request of each case arrived (the client's start-up cost, SessionStart hooks included). */
+  readonly firstRequestAt = new Map<string, number>();
   private readonly scripts = new Map<string, Step[]>();
   private server?: Server;
   private counter = 0;
@@ -155,6 +157,7 @@ export class MessagesStandin {
     const first = blocks(messages[0]).map((b) => b.text ?? "").join("\n");
     const tag = TAG.exec(first)?.[1];
     const steps = tag === undefined ? undefined : this.scripts.get(tag);
+    if (tag !== undefined && !this.firstRequestAt.has(tag)) this.firstRequestAt.set(tag, now);
     // Record the tool_results this request carries (once each; the client may
     // put other user content after them). `previous` is the newest one.
     let previous: ToolResult | undefined;
