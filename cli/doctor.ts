@@ -130,8 +130,14 @@ function checkInstall(note: Note, custom?: string): string | undefined {
     installedIn.push(place.scope);
     const events = REGISTRATIONS.filter((r) => ours.some((o) => o.event === r.event && (r.matcher === undefined || o.matcher === r.matcher)));
     const missing = REGISTRATIONS.filter((r) => !events.includes(r)).map((r) => r.event);
-    const broken = [...new Set(ours.map((o) => parseOurCommand(o.command).script))].filter((script) => !existsSync(script));
-    pinned ??= ours.map((o) => parseOurCommand(o.command).socket).find(Boolean);
+    const commands = ours.filter((o) => o.command !== "");
+    const broken = [...new Set(commands.map((o) => parseOurCommand(o.command).script))].filter((script) => !existsSync(script));
+    pinned ??= commands.map((o) => parseOurCommand(o.command).socket).find(Boolean);
+    const http = ours.find((o) => o.url !== undefined);
+    if (http) {
+      note("ok", `${place.scope}: PreToolUse is an http hook to ${http.url} (fails closed through onFailure "block"; no escape hatch)`);
+      if (!process.env.AGENT_SUDO_HOOK_TOKEN) note("warn", "AGENT_SUDO_HOOK_TOKEN is not set here; the http hook sends it as the Bearer token, so without it in Claude Code's environment every Bash call is refused", "export AGENT_SUDO_HOOK_TOKEN=<a caller token> in the environment Claude Code starts from");
+    }
     const where = `${place.scope} (${place.path})`;
     if (broken.length > 0) note("FAIL", `${where}: the registered hook ${broken.join(", ")} does not exist, so Claude Code's hook fails`, place.fix);
     else if (missing.length > 0) note("FAIL", `${where}: registered for ${events.map((r) => r.event).join(", ") || "nothing"}, missing ${missing.join(", ")}`, place.fix);

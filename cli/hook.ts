@@ -12,6 +12,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError, defaultHome, loadConfig } from "../services/shared/config.js";
+import { gatewayHookUrl, httpPreToolUse, isOurHttp } from "./hook-http.js";
 
 export const SYSTEM_HOME = "/var/lib/agent-sudo";
 
@@ -40,9 +41,10 @@ export type HookMode = "conservative" | "routed";
 
 export type Json = Record<string, unknown>;
 
-interface HookEntry {
+export interface HookEntry {
   type?: unknown;
   command?: unknown;
+  url?: unknown;
   [key: string]: unknown;
 }
 interface Group {
@@ -129,15 +131,21 @@ export function readSettings(path: string): { settings: Json; existed: boolean }
   return { settings: parsed as Json, existed: true };
 }
 
-/** Our entries in a settings object: which event, which command. */
-export function ourEntries(settings: Json): Array<{ event: string; matcher: unknown; command: string }> {
-  const found: Array<{ event: string; matcher: unknown; command: string }> = [];
+/** Ours: one of our commands, or one of our http hooks (hook-http.ts). */
+function isOurs(hook: HookEntry | undefined): boolean {
+  return !!hook && (isOurCommand(hook.command) || isOurHttp(hook));
+}
+
+/** Our entries in a settings object: which event, which command (or, for an http hook, its url; command ""). */
+export function ourEntries(settings: Json): Array<{ event: string; matcher: unknown; command: string; url?: string }> {
+  const found: Array<{ event: string; matcher: unknown; command: string; url?: string }> = [];
   for (const [event, groups] of Object.entries((settings.hooks as Json | undefined) ?? {})) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups as Group[]) {
       if (!group || !Array.isArray(group.hooks)) continue;
       for (const hook of group.hooks as HookEntry[]) {
         if (hook && isOurCommand(hook.command)) found.push({ event, matcher: group.matcher, command: hook.command as string });
+        else if (hook && isOurHttp(hook)) found.push({ event, matcher: group.matcher, command: "", url: hook.url as string });
       }
     }
   }
@@ -153,7 +161,7 @@ export function withoutOurs(settings: Json): Json {
     if (!Array.isArray(groups)) continue;
     const kept = (groups as Group[]).flatMap((group) => {
       if (!group || !Array.isArray(group.hooks)) return [group];
-      const rest = (group.hooks as HookEntry[]).filter((h) => !(h && isOurCommand(h.command)));
+      const rest = (group.hooks as HookEntry[]).filter((h) => !isOurs(h));
       if (rest.length === group.hooks.length) return [group];
       return rest.length === 0 ? [] : [{ ...group, hooks: rest }];
     });
@@ -164,12 +172,19 @@ export function withoutOurs(settings: Json): Json {
   return out;
 }
 
-/** A copy with exactly our three registrations (any older ones of ours replaced). */
-export function withOurs(settings: Json, script: string, socket?: string): Json {
+/**
+ * A copy with exactly our registrations (any older ones of ours replaced).
+ * With `httpUrl`, PreToolUse is an http hook to that URL (hook-http.ts); the
+ * others stay commands.
+ */
+export function withOurs(settings: Json, script: string, socket?: string, httpUrl?: string): Json {
   const out = withoutOurs(settings);
   const hooks = ((out.hooks as Json | undefined) ?? {}) as Record<string, unknown[]>;
   for (const r of REGISTRATIONS) {
-    const entry = { type: "command", command: ourCommand(script, r.flag, socket), timeout: 10, ...(r.async ? { async: true } : {}) };
+    const entry =
+      httpUrl && r.event === "PreToolUse"
+        ? httpPreToolUse(httpUrl)
+        : { type: "command", command: ourCommand(script, r.flag, socket), timeout: 10, ...(r.async ? { async: true } : {}) };
     const group = r.matcher === undefined ? { hooks: [entry] } : { matcher: r.matcher, hooks: [entry] };
     hooks[r.event] = [...(hooks[r.event] ?? []), group];
   }
@@ -208,9 +223,16 @@ export function writeWithBackup(path: string, content: string, existed: boolean,
 }
 
 /** Writes hook.mode into <home>/config.json after checking the whole file still loads. */
-export function setHookMode(home: string, mode: HookMode): { ok: true; file: string; changed: boolean } | { ok: false; message: string } {
+export function setHookMode(home: string, mode: HookMode): ConfigChange {
   const file = join(home, "config.json");
-  const byHand = `set "hook": {"mode": "${mode}"} in ${file} (or AGENT_SUDO_HOOK_MODE=${mode} in the gateway's environment), then restart the gateway`;
+  return setHookConfig(home, "mode", mode, `set "hook": {"mode": "${mode}"} in ${file} (or AGENT_SUDO_HOOK_MODE=${mode} in the gateway's environment), then restart the gateway`);
+}
+
+export type ConfigChange = { ok: true; file: string; changed: boolean } | { ok: false; message: string };
+
+/** Sets hook.<key> in <home>/config.json, keeping the rest, after checking the whole file still loads. */
+export function setHookConfig(home: string, key: "mode" | "tcp", value: string | boolean, byHand: string): ConfigChange {
+  const file = join(home, "config.json");
   let raw: Json = {};
   const existed = existsSync(file);
   try {
@@ -220,8 +242,8 @@ export function setHookMode(home: string, mode: HookMode): { ok: true; file: str
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { ok: false, message: `${file} is not a JSON object; ${byHand}` };
   const hook = raw.hook && typeof raw.hook === "object" ? (raw.hook as Json) : {};
-  if (hook.mode === mode) return { ok: true, file, changed: false };
-  const next = { ...raw, hook: { ...hook, mode } };
+  if (hook[key] === value) return { ok: true, file, changed: false };
+  const next = { ...raw, hook: { ...hook, [key]: value } };
   const content = `${JSON.stringify(next, null, 2)}\n`;
   const problem = validateConfigText(content);
   if (problem) return { ok: false, message: `with that change ${file} would not load (${problem}); ${byHand}` };
@@ -251,18 +273,25 @@ function validateConfigText(content: string): string | undefined {
   }
 }
 
-const USAGE = `usage: agent-sudo hook install   [--scope user|project] [--mode conservative|routed] [--settings PATH] [--home DIR]
+const USAGE = `usage: agent-sudo hook install   [--scope user|project] [--mode conservative|routed] [--type command|http [--url URL]] [--settings PATH] [--home DIR]
        agent-sudo hook uninstall [--scope user|project] [--settings PATH]
 
   --scope     user: ~/.claude/settings.json (default); project: ./.claude/settings.json
   --settings  another settings.json instead
   --mode      also set the gateway's hook.mode in <home>/config.json (restart the gateway after)
+  --type      command (default): PreToolUse runs hook/agent-sudo-hook (fails closed by itself; honours
+              AGENT_SUDO_HOOK_ESCAPE=1). http: PreToolUse is Claude Code's http hook to the gateway's TCP
+              port (no process per call; fails closed through onFailure "block"; no escape hatch); sets
+              hook.tcp in config.json; the client needs AGENT_SUDO_HOOK_TOKEN (a caller token) in its environment
+  --url       the gateway's base URL for --type http (default: http(s)://127.0.0.1:<http.port> from config.json)
   --home      the gateway's state dir (default: AGENT_SUDO_HOME, else ${SYSTEM_HOME} when present, else ~/.agent-sudo)`;
 
 interface HookArgs {
   action: "install" | "uninstall";
   scope: Scope;
   mode?: HookMode;
+  type?: "command" | "http";
+  url?: string;
   settings?: string;
   home?: string;
 }
@@ -283,6 +312,12 @@ function parseHookArgs(argv: string[]): HookArgs | string {
     } else if (flag === "--mode" && action === "install") {
       if (value !== "conservative" && value !== "routed") return `--mode is conservative or routed, not ${JSON.stringify(value)}`;
       args.mode = value;
+    } else if (flag === "--type" && action === "install") {
+      if (value !== "command" && value !== "http") return `--type is command or http, not ${JSON.stringify(value)}`;
+      args.type = value;
+    } else if (flag === "--url" && action === "install") {
+      if (!/^https?:\/\/[^/]+\/?$/.test(value)) return `--url is the gateway's base URL (http://HOST:PORT), not ${JSON.stringify(value)}`;
+      args.url = value.replace(/\/$/, "");
     } else if (flag === "--settings") args.settings = resolve(value);
     else if (flag === "--home" && action === "install") args.home = value;
     else return `unknown option ${JSON.stringify(arg)}`;
@@ -318,8 +353,18 @@ export async function hookCommand(argv: string[]): Promise<number> {
       process.stderr.write(`agent-sudo hook: ${HOOK_SCRIPT} is missing or not executable (${(err as Error).message})\n`);
       return 1;
     }
-    const socket = join(gatewayHome(args.home), "run", "hook.sock");
-    next = withOurs(current.settings, HOOK_SCRIPT, socket === scriptDefaultSocket() ? undefined : socket);
+    const home = gatewayHome(args.home);
+    const socket = join(home, "run", "hook.sock");
+    let httpUrl: string | undefined;
+    if (args.type === "http") {
+      const base = args.url ?? gatewayHookUrl(home);
+      if (typeof base !== "string") {
+        process.stderr.write(`agent-sudo hook: ${base.error}\n`);
+        return 1;
+      }
+      httpUrl = `${base}/v1/hook`;
+    }
+    next = withOurs(current.settings, HOOK_SCRIPT, socket === scriptDefaultSocket() ? undefined : socket, httpUrl);
   } else {
     next = withoutOurs(current.settings);
   }
@@ -332,6 +377,17 @@ export async function hookCommand(argv: string[]): Promise<number> {
   if (args.action === "uninstall") return 0;
   for (const e of ourEntries(next)) say(`  ${e.event}${typeof e.matcher === "string" ? ` [${e.matcher}]` : ""}: ${e.command}`);
   let code = 0;
+  if (args.type === "http") {
+    const home = gatewayHome(args.home);
+    const tcp = setHookConfig(home, "tcp", true, `set "hook": {"tcp": true} in ${join(home, "config.json")}, then restart the gateway`);
+    if (tcp.ok) say(tcp.changed ? `hook.tcp set in ${tcp.file}: the gateway serves /v1/hook on its TCP port behind a Bearer token; restart the gateway` : `hook.tcp is already on in ${tcp.file}`);
+    else {
+      process.stderr.write(`agent-sudo hook: hook.tcp not set: ${tcp.message}\n`);
+      code = 1;
+    }
+    say("the client must have AGENT_SUDO_HOOK_TOKEN (a caller token) in its environment; without it every Bash call is refused (401, onFailure block)");
+    say("with --type http, AGENT_SUDO_HOOK_ESCAPE=1 does not help while the gateway is down: `agent-sudo hook uninstall` (or install without --type http) is the way back to normal prompts");
+  }
   if (args.mode) {
     const result = setHookMode(gatewayHome(args.home), args.mode);
     if (result.ok) {

@@ -10,6 +10,7 @@
 // every command expected to be denied targets a path that does not exist
 // (checked before and after).
 import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -17,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../hook/hook-client.js";
 import { HOOK } from "../hook/hook-client.js";
 import { named } from "../support/needs.js";
-import { startStack, type Stack } from "../support/stack.js";
+import { freePort, startStack, type Stack } from "../support/stack.js";
 import { audited, spoolRecords } from "../support/audit-spool.js";
-import { ClientWorld, findClient } from "../support/claude-client.js";
+import { ClientWorld, findClient, GATEWAY_PORT } from "../support/claude-client.js";
 import type { ToolResult } from "../support/messages-standin.js";
 
 const found = findClient();
@@ -340,5 +341,124 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, gateway 
     expect(rm?.content).not.toContain("agent-sudo:");
     expect(existsSync(target)).toBe(false);
     expect(world.standin.problems).toEqual([]);
+  });
+});
+
+describe.skipIf(skip !== undefined)(named("the real Claude Code client, `hook install --type http`", skip), () => {
+  let stack: Stack;
+  let world: ClientWorld;
+  let home: string;
+  let broken: Server;
+  let brokenPort = 0;
+  const BROKEN: Record<string, { status: number; body: string }> = {
+    "5xx": { status: 503, body: '{"error":"unavailable"}' },
+    garbage: { status: 200, body: "<html>proxy error</html>" },
+    "bad-shape": { status: 200, body: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "yes" } }) },
+  };
+  const marker = `listing-marker-${rand()}`;
+
+  beforeAll(async () => {
+    world = new ClientWorld(binary);
+    await world.start();
+    writeFileSync(join(world.project, marker), "x");
+    // Installed before the stack starts: the install turns hook.tcp on in its config.json.
+    home = mkdtempSync("/tmp/agent-sudo-client-http-");
+    await hookInstall(world, ["install", "--type", "http", "--url", `http://127.0.0.1:${GATEWAY_PORT}`, "--home", home]);
+    stack = await startStack({ home });
+    world.relayGateway(stack.port);
+    // A STAND-IN for a broken gateway (5xx, garbage): it answers every request with brokenAnswer.
+    broken = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const kind = /# ([a-z0-9-]+)"/.exec(body)?.[1] ?? "5xx";
+        const answer = BROKEN[kind] ?? { status: 500, body: "" };
+        res.writeHead(answer.status, { "content-type": "application/json" });
+        res.end(answer.body);
+      });
+    });
+    await new Promise<void>((r) => broken.listen(0, "127.0.0.1", r));
+    brokenPort = (broken.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    if (stack) {
+      const gw = stack.pids().gateway;
+      if (gw) process.kill(gw, "SIGCONT");
+    }
+    broken?.closeAllConnections();
+    broken?.close();
+    await world?.close();
+    await stack?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  const token = () => ({ AGENT_SUDO_HOOK_TOKEN: stack.token });
+
+  it("decides through the gateway's TCP port: an allow runs, a deny carries our reason", async () => {
+    const target = absentSystemPath();
+    await world.run(world.standin.script("http-decide", [{ bash: `ls ${world.project}` }, { bash: `rm -rf ${target}` }]), { env: token() });
+    const [listing, rm] = world.standin.resultsFor("http-decide");
+    expect(listing?.isError).toBe(false);
+    expect(listing?.content).toContain(marker);
+    expect(rm?.isError).toBe(true);
+    expect(rm?.content).toContain("agent-sudo: refused (tier 4");
+    const [d] = await audited(stack.home, (r) => r.evidence.tool_use_id === listing?.toolUseId && r.decision_type !== "hook_outcome");
+    expect(d?.decision_type).toBe("allowed");
+  });
+
+  // Each failure: the same listing, which the client runs by itself without hooks (see the escape-hatch case), is blocked.
+  async function blocked(tag: string, env: Record<string, string>): Promise<ToolResult> {
+    await world.run(world.standin.script(tag, [{ bash: `ls ${world.project}` }]), { env });
+    const result = only(world.standin.resultsFor(tag));
+    expect(result.isError).toBe(true);
+    expect(result.content).not.toContain(marker);
+    expect(result.content).toContain('blocking because onFailure is "block"');
+    return result;
+  }
+
+  it("fails closed without the token (401)", async () => {
+    expect((await blocked("http-no-token", {})).content).toContain("401");
+  });
+
+  it("fails closed on a stalled gateway (the client's 1 s timeout); the late answer is audited as late", async () => {
+    const gw = stack.pids().gateway as number;
+    process.kill(gw, "SIGSTOP");
+    let result: ToolResult;
+    try {
+      result = await blocked("http-stalled", token());
+    } finally {
+      process.kill(gw, "SIGCONT");
+    }
+    expect(result.content).toContain("timed out");
+    const [late] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId, 1, 10_000);
+    expect(late).toMatchObject({ decision_type: "late", evidence: { would_have_been: "allowed" } });
+  }, 90_000);
+
+  it("fails closed on a dead gateway (nothing listening)", async () => {
+    world.relayGateway(await freePort());
+    try {
+      await blocked("http-dead", token());
+    } finally {
+      world.relayGateway(stack.port);
+    }
+  });
+
+  it("fails closed on a 5xx and on an answer that is not a hook answer", async () => {
+    world.relayGateway(brokenPort);
+    try {
+      // One session, three calls; the broken gateway picks its answer by the command's trailing comment.
+      await world.run(world.standin.script("http-broken", ["5xx", "garbage", "bad-shape"].map((k) => ({ bash: `ls ${world.project} # ${k}` }))), { env: token() });
+    } finally {
+      world.relayGateway(stack.port);
+    }
+    const results = world.standin.resultsFor("http-broken");
+    expect(results.map((r) => r.isError)).toEqual([true, true, true]);
+    for (const r of results) {
+      expect(r.content).not.toContain(marker);
+      expect(r.content).toContain('blocking because onFailure is "block"');
+    }
+    expect(results[0]?.content).toContain("HTTP 503");
+    expect(results[1]?.content).toContain("non-JSON");
+    expect(results[2]?.content).toContain("validation failed");
   });
 });

@@ -34,7 +34,7 @@ const userSettings = () => join(home, ".claude", "settings.json");
 const read = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Settings;
 const backups = (dir: string) => readdirSync(dir).filter((f) => f.startsWith("settings.json.bak-"));
 const commands = (s: Settings, event: string) => (s.hooks?.[event] ?? []).flatMap((g) => g.hooks.map((h) => h.command));
-const ours = (s: Settings) => Object.keys(s.hooks ?? {}).flatMap((e) => commands(s, e).filter((c) => c.includes("agent-sudo-hook")));
+const ours = (s: Settings) => Object.keys(s.hooks ?? {}).flatMap((e) => commands(s, e).filter((c) => c?.includes("agent-sudo-hook")));
 
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), "agent-sudo-home-"));
@@ -192,6 +192,43 @@ describe("agent-sudo hook install --mode", () => {
     expect(readFileSync(join(gwHome, "config.json"), "utf8")).toBe(bad);
     // The settings part still happened.
     expect(ours(read(userSettings()))).toHaveLength(4);
+  });
+});
+
+describe("agent-sudo hook install --type http", () => {
+  const URL = "http://127.0.0.1:18084";
+  it("writes PreToolUse as an http hook that blocks on any failure, keeps the others as commands, and turns hook.tcp on", async () => {
+    writeFileSync(join(gwHome, "config.json"), JSON.stringify({ host_id: "server-01" }));
+    const run = await hook(["install", "--type", "http", "--url", URL, "--home", gwHome]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/AGENT_SUDO_HOOK_TOKEN/);
+    const s = read(userSettings());
+    const pre = s.hooks?.PreToolUse?.flatMap((g) => g.hooks.map((h) => ({ matcher: g.matcher, ...h }))).filter((h) => (h as { type: string }).type === "http");
+    expect(pre).toEqual([
+      { matcher: "Bash", type: "http", url: `${URL}/v1/hook`, timeout: 1, onFailure: "block", headers: { Authorization: "Bearer $AGENT_SUDO_HOOK_TOKEN" }, allowedEnvVars: ["AGENT_SUDO_HOOK_TOKEN"] },
+    ]);
+    // The user's own PreToolUse hook is still there; no command of ours on PreToolUse.
+    expect(commands(s, "PreToolUse")).toEqual(["/opt/hooks/security-enforcement.py", undefined]);
+    expect(ours(s)).toHaveLength(3);
+    expect(JSON.parse(readFileSync(join(gwHome, "config.json"), "utf8"))).toEqual({ host_id: "server-01", hook: { tcp: true } });
+  });
+
+  it("switching back to the command type replaces the http entry; uninstall removes it", async () => {
+    await hook(["install", "--type", "http", "--url", URL, "--home", gwHome]);
+    await hook(["install", "--home", gwHome]);
+    let s = read(userSettings());
+    expect(JSON.stringify(s)).not.toContain("/v1/hook");
+    expect(ours(s)).toHaveLength(4);
+    await hook(["install", "--type", "http", "--url", URL, "--home", gwHome]);
+    await hook(["uninstall"]);
+    s = read(userSettings());
+    expect(s).toEqual(ORIGINAL);
+  });
+
+  it("rejects a bad type or url", async () => {
+    expect((await hook(["install", "--type", "grpc"])).code).toBe(2);
+    expect((await hook(["install", "--type", "http", "--url", "ftp://x"])).code).toBe(2);
+    expect((await hook(["install", "--type", "http", "--url", "http://127.0.0.1:1/v1/hook"])).code).toBe(2);
   });
 });
 
