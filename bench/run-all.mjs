@@ -126,6 +126,18 @@ const BENCHES = [
     },
   },
   {
+    name: "client",
+    what: "What the hook costs per Bash call as the real Claude Code client feels it: tool_use sent → tool_result received at the Messages API stand-in, 20 rounds × 4 calls per variant, variants rotated each round (bare = no hooks).",
+    cmd: ["node", ["dist/bench/client/run.js", "20", "4"]],
+    timeout: 30 * 60_000,
+    figures: (o) =>
+      ["bare", "installed", "sync-post", "pre-only", "http"].map((v) => {
+        const per = new RegExp(`^${v}\\s+per call median ([\\d.]+) ms`, "m").exec(o);
+        const added = new RegExp(`^${v}\\s+per call[^\\n]*\\n[^\\n]*\\n[^\\n]*\\n\\s+added per call: ([-\\d.]+) ms[^;]*; paired by round ([-\\d.]+) ms`, "m").exec(o);
+        return [`${v}: per call median${v === "bare" ? "" : " / added (paired)"}`, per ? `${per[1]} ms${added ? ` / +${added[2]} ms` : ""}` : "n/a", v === "installed" || v === "http" ? "added ≤ 40 ms" : ""];
+      }),
+  },
+  {
     name: "classify",
     what: "The classifier engine in process: every command of the labelled corpus × 20 rounds after warm-up.",
     cmd: ["node", ["bench/classify/run.mjs"]],

@@ -8,10 +8,11 @@
 // Variants, one session each per round, in an order rotated every round so
 // that drift on a shared machine hits every variant alike:
 //   bare        no hooks at all (the floor)
-//   installed   what `agent-sudo hook install` writes (set by HOOK_INSTALL)
-//   sync-post   the sh hook on PreToolUse, PostToolUse and PostToolUseFailure, all blocking (the install before issue 20's change)
-//   pre-only    the sh hook on PreToolUse alone (no outcomes)
-//   http        PreToolUse as an `http` hook to the gateway's TCP port (onFailure block); outcomes as async sh hooks
+//   installed   what `agent-sudo hook install` writes: the sh hook on PreToolUse, outcomes as async hooks
+//   sync-post   the sh hook on PreToolUse, PostToolUse and PostToolUseFailure, all blocking (the install before issue 20)
+//   pre-only    the sh hook on PreToolUse alone (no outcomes at all: the floor of the sh hook)
+//   http        what `agent-sudo hook install --type http` writes: PreToolUse as an http hook to the
+//               gateway's TCP port, outcomes as async sh hooks
 // Each session makes CALLS Bash calls of `ls <project>` (allowed by the hook
 // in conservative mode, and by the client itself without hooks). The start-up
 // figure is spawn → first request at the stand-in (SessionStart hooks run
@@ -48,22 +49,7 @@ function variants(socket: string): Array<{ name: string; settings: Settings | un
       },
     },
     { name: "pre-only", settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [sh(socket, "")] }] } } },
-    {
-      name: "http",
-      settings: {
-        hooks: {
-          PreToolUse: [
-            {
-              matcher: "Bash",
-              hooks: [{ type: "http", url: `http://127.0.0.1:${GATEWAY_PORT}/v1/hook`, timeout: 1, onFailure: "block", headers: { Authorization: "Bearer $AGENT_SUDO_HOOK_TOKEN" }, allowedEnvVars: ["AGENT_SUDO_HOOK_TOKEN"] }],
-            },
-          ],
-          SessionStart: [{ hooks: [sh(socket, "--session-start")] }],
-          PostToolUse: [{ matcher: "Bash", hooks: [sh(socket, "--post-tool-use", { async: true })] }],
-          PostToolUseFailure: [{ matcher: "Bash", hooks: [sh(socket, "--post-tool-use", { async: true })] }],
-        },
-      },
-    },
+    { name: "http", settings: withOurs({}, HOOK_SCRIPT, socket, `http://127.0.0.1:${GATEWAY_PORT}/v1/hook`) },
   ];
   return all.filter((v) => !ONLY || ONLY.includes(v.name));
 }
@@ -85,6 +71,8 @@ async function main(): Promise<void> {
   const worlds = new Map<string, ClientWorld>();
   try {
     const chosen = variants(socket);
+    const started = new Date().toISOString();
+    const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
     for (const v of chosen) {
       const world = new ClientWorld(found.binary);
       await world.start();
@@ -119,7 +107,7 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`round ${round + 1}/${ROUNDS}\n`);
     }
-    console.log(`\nbench/client: tool_use sent → tool_result received, per Bash call (${ROUNDS} sessions per variant, ${CALLS} calls each)`);
+    console.log(`\nbench/client: tool_use sent → tool_result received, per Bash call (${ROUNDS} sessions per variant, ${CALLS} calls each); started ${started}, load average then ${load}, at the end ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     const bare = gaps.get("bare");
     for (const v of chosen) {
       const g = gaps.get(v.name) as NonNullable<ReturnType<typeof gaps.get>>;
