@@ -89,7 +89,8 @@ describe.skipIf(!root)("the hook and the breaker", () => {
         .filter((r) => r.phase === "outcome");
     };
     const t0 = Date.now();
-    while (Date.now() - t0 < 5000 && !(await outcomes()).some((r) => r.evidence.tool_use_id === "toolu_late_1")) await new Promise((res) => setTimeout(res, 100));
+    const both = (all: Awaited<ReturnType<typeof outcomes>>) => ["toolu_late_1", "toolu_late_2"].every((id) => all.some((r) => r.evidence.tool_use_id === id));
+    while (Date.now() - t0 < 5000 && !both(await outcomes())) await new Promise((res) => setTimeout(res, 100));
     const all = await outcomes();
     expect(all.filter((r) => r.evidence.tool_use_id === "toolu_late_1")).toEqual([expect.objectContaining({ decision_type: "late", evidence: expect.objectContaining({ delivered: false, would_have_been: "allowed" }) })]);
     expect(all.filter((r) => r.evidence.tool_use_id === "toolu_late_2").map((r) => r.decision_type)).toEqual(["allowed"]);
