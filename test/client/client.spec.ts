@@ -193,7 +193,7 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     process.kill(gw, "SIGSTOP");
     let result: ToolResult;
     try {
-      await world.run(prompt);
+      await world.run(prompt, { env: { AGENT_SUDO_HOOK_TIMEOUT: "1" } });
       result = only(world.standin.resultsFor("stalled"));
     } finally {
       process.kill(gw, "SIGCONT");
@@ -250,7 +250,7 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, routed m
     await hookInstall(world, ["install", "--home", stack.home]);
     // Outside the workspace and outside the scratch trees, so the claude
     // policy puts a write there at tier 2 (routed); a temp dir all the same.
-    outside = mkdtempSync("/var/cache/agent-sudo-client-");
+    if (root) outside = mkdtempSync("/var/cache/agent-sudo-client-");
   });
   afterAll(async () => {
     await world?.close();

@@ -125,6 +125,10 @@ export class ClientWorld {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_AUTOUPDATER: "1",
       AGENT_SUDO_URL: `http://127.0.0.1:${GATEWAY_PORT}`,
+      // The sh hook's limit (default 1 s), raised so a busy shared test machine
+      // does not turn an answer into the fail-closed deny; a case about that
+      // limit sets it back.
+      AGENT_SUDO_HOOK_TIMEOUT: "3",
       ...extra,
     };
   }
