@@ -8,15 +8,17 @@
 //
 // Commands that are allowed to run are harmless and act on temp dirs only;
 // every command expected to be denied targets a path that does not exist
-// (checked before and after).
+// (checked before and after). Cases: conservative mode (allow, outcomes,
+// deny, no opinion, subagents, a stalled gateway and the `late` audit, project
+// scope), routed mode (allow, the `agent-sudo exec` round trip), a dead
+// gateway and the escape hatch, and `hook install --type http` failing closed.
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../hook/hook-client.js";
-import { HOOK } from "../hook/hook-client.js";
+import { HOOK, runCli } from "../hook/hook-client.js";
 import { named } from "../support/needs.js";
 import { freePort, startStack, type Stack } from "../support/stack.js";
 import { audited, spoolRecords } from "../support/audit-spool.js";
