@@ -155,6 +155,22 @@ describe("agent-sudo doctor", () => {
     expect(decisionOf(out).decision).toBe("allow");
   });
 
+  it("after install --type http: names the http hook and warns when AGENT_SUDO_HOOK_TOKEN is missing", async () => {
+    const httpHome = mkdtempSync(join(tmpdir(), "agent-sudo-doctor-http-"));
+    const gwCopy = mkdtempSync(join(tmpdir(), "agent-sudo-doctor-gw-"));
+    try {
+      const install = await runCli("hook", "hookCommand", ["install", "--type", "http", "--url", stack.url, "--home", gwCopy], { env: { PATH: process.env.PATH, HOME: httpHome }, cwd: httpHome });
+      expect(install.code, install.stderr).toBe(0);
+      const run = await runCli("doctor", "doctorCommand", [], { env: { PATH: process.env.PATH, HOME: httpHome, AGENT_SUDO_URL: stack.url, AGENT_SUDO_TOKEN_FILE: tokenFile, AGENT_SUDO_HOME: stack.home }, cwd: httpHome });
+      expect(run.stdout).toMatch(/ok\s+hook installed \(user: /);
+      expect(run.stdout).toContain(`PreToolUse is an http hook to ${stack.url}/v1/hook`);
+      expect(run.stdout).toMatch(/warn\s+AGENT_SUDO_HOOK_TOKEN is not set/);
+    } finally {
+      rmSync(httpHome, { recursive: true, force: true });
+      rmSync(gwCopy, { recursive: true, force: true });
+    }
+  });
+
   it("reports an unreachable gateway with what to do, and exits 1", async () => {
     const run = await doctor({ AGENT_SUDO_HOME: dir, AGENT_SUDO_URL: `http://127.0.0.1:${await freePort()}`, AGENT_SUDO_HOOK_SOCKET: join(dir, "absent.sock") });
     expect(run.code).toBe(1);
