@@ -116,6 +116,11 @@ function singleLine(key: string, value: string): string {
 
 /** `perl -e PROGRAM spec… -- program…`: what to spawn, with fd 3 a pipe for the setup outcome. */
 export function envelopeArgv(spec: EnvelopeSpec, program: readonly string[]): { file: string; args: string[] } {
+  return { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...envelopeWords(spec, program)] };
+}
+
+/** The spec's words, `--`, then the program: the one-shot argv's tail, and a warm server's request (server.ts). */
+export function envelopeWords(spec: EnvelopeSpec, program: readonly string[]): string[] {
   const arch = envelopeArch();
   if (!arch) throw new Error(`the envelope has no system-call table for ${process.arch}`);
   const words = [`arch=${arch}`, `mode=${spec.kind}`];
@@ -140,7 +145,7 @@ export function envelopeArgv(spec: EnvelopeSpec, program: readonly string[]): { 
   // Tier 0 may not even open a Unix socket: a read-only mount does not stop connect() on a daemon's socket file.
   words.push(`seccomp=${envelopeFilter(arch, { unixSockets: spec.kind !== "read-only" })}`);
   for (const p of program) if (p.includes("\0")) throw new Error("envelope: NUL byte in the program's arguments");
-  return { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...words, "--", ...program] };
+  return [...words, "--", ...program];
 }
 
 /** Tier 0. */
