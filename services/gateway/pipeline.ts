@@ -60,6 +60,15 @@ interface Run {
   intentWritten: boolean;
   /** The breaker has heard this request's outcome already (a failed verify, before its rollback grant). */
   reported: boolean;
+  /** Milliseconds since the previous mark, per stage (the audit's evidence.stages_ms; bench/tiers reads it). */
+  stages: Record<string, number>;
+  lastMark: number;
+}
+
+function mark(run: Run, stage: string): void {
+  const now = performance.now();
+  run.stages[stage] = Math.round((now - run.lastMark) * 100) / 100;
+  run.lastMark = now;
 }
 
 interface Executed {
@@ -90,7 +99,8 @@ export class ExecPipeline {
     const envNames = body.env_secrets ? Object.keys(body.env_secrets).sort() : [];
     const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs, envNames, source: "sudo" as const };
     const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: envNames.length > 0 ? { env_secrets: envNames } : {} };
-    const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false, reported: false };
+    const started = performance.now();
+    const run: Run = { ctx, binding, body, started, log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false, reported: false, stages: {}, lastMark: started };
     try {
       return await this.pipeline(run);
     } catch (err) {
@@ -122,6 +132,7 @@ export class ExecPipeline {
     if (resolved.path !== run.binding.cwd) run.ctx.evidence.cwd_given = run.binding.cwd;
     run.binding.cwd = resolved.path;
     run.ctx.cwd = resolved.path;
+    mark(run, "resolve");
   }
 
   private async classify(run: Run): Promise<{ verdict: ClassifyResponse; tier: TierNumber }> {
@@ -134,6 +145,7 @@ export class ExecPipeline {
     Object.assign(run.ctx, { tier, rule: verdict.rule, policyDigest: Buffer.from(verdict.policyDigest).toString("hex") });
     run.ctx.evidence.verdict = { tier, rule: verdict.rule, reason: verdict.reason, explicit: verdict.explicit, ...(verdict.packageRun ? { package_run: true } : {}) };
     run.log.info({ tier, rule: verdict.rule }, "classified");
+    mark(run, "classify");
     return { verdict, tier };
   }
 
@@ -157,6 +169,7 @@ export class ExecPipeline {
       throw failedCall("breaker", e, requestId, tier);
     });
     if (!lease.armed || !lease.lease) throw refused(tier, `breaker disarmed: ${lease.reason}`, requestId);
+    mark(run, "lease");
     return lease.lease;
   }
 
@@ -173,6 +186,7 @@ export class ExecPipeline {
     const verified = done.verified;
     if (!run.reported) this.report(run.ctx.requestId, finalTier, done.exitCode === 0 && verified?.passed !== false, false);
     const durationMs = Math.round(performance.now() - run.started);
+    run.ctx.evidence.stages_ms = run.stages;
     await this.audit.outcome(run.ctx, {
       decision: verified && !verified.passed ? "verify_failed" : "executed",
       exitCode: done.exitCode,
@@ -188,6 +202,8 @@ export class ExecPipeline {
         ...(verified?.redeploy ? { redeploy: verified.redeploy } : {}),
       },
     });
+    mark(run, "outcome");
+    run.log.info({ tier: finalTier, exit_code: done.exitCode, stages_ms: run.stages }, "answered");
     const env = done.extra.env as Record<string, string> | undefined;
     return {
       status: 200,
@@ -215,6 +231,7 @@ export class ExecPipeline {
     // The run is the real run: a vetted command gets its secret values there (the output is redacted).
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
     const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation, env }, predicted);
+    mark(run, "run");
     const manifest = Manifest.decode(report.manifest);
     const changes = changeSummary(manifest);
     run.ctx.evidence.run = { ok: report.ok, exit_code: report.exitCode, timed_out: report.timedOut, changes: changes.slice(0, 200), changed: changes.length, findings: report.findings, gaps: report.gaps };
@@ -235,6 +252,7 @@ export class ExecPipeline {
     if (tierFromEnum(verdict.tier) !== predicted || !verdict.attestation) throw refused(4, "the classifier's verdict changed during the run", requestId);
     const judged = await judgeRun(this.clients, { requestId, ...run.binding, manifest: report.manifest, contents: judgedContents(manifest, report.blobs) }, predicted);
     run.ctx.evidence.effects = judged.evidence;
+    mark(run, "judge");
     if (judged.tier === 4) this.refuseTier4(run, `the run's effects are tier 4, nothing was committed: ${judged.why || "a judge signed no verdict"}`, "effects");
     if (judged.tier === 3 && report.exitCode !== 0) {
       // Tier 3 is verified: a run that failed leaves its changes in the mirror (as a failed verify would roll them back).
@@ -247,6 +265,7 @@ export class ExecPipeline {
     run.ctx.evidence.signers = ["classifier", "breaker", "sandbox", "classifier-effects", "concurrence-effects"];
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
+    mark(run, "intent");
     const { executor } = this.clients;
     const attestations = [verdict.attestation, lease, report.attestation, ...judged.attestations].filter((a): a is Attestation => a !== undefined);
     const committed = await call(executor, executor.commit, { requestId, ...run.binding, attestations, manifest: report.manifest, blobs: report.blobs }, 120_000).catch((e: unknown) => {
@@ -256,6 +275,7 @@ export class ExecPipeline {
       }
       throw executorFailure(e, requestId, judged.tier);
     });
+    mark(run, "commit");
     const verified = judged.tier === 3 ? { verified: { passed: true, rolledBack: false, detail: "the run exited 0; its judged diff was committed" } } : {};
     const snapshot = committed.snapshot ? { snapshot: committed.snapshot } : {};
     return { ...out, undoId: committed.undoId, extra: { env, committed: committed.applied, ...snapshot }, evidence: { final_tier: judged.tier, committed: committed.applied, snapshot: committed.snapshot || null }, ...verified };
@@ -291,11 +311,13 @@ export class ExecPipeline {
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
+    mark(run, "intent");
     const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths, env };
     const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw executorFailure(e, requestId, tier);
     });
+    mark(run, "execute");
     const verified = tier === 3 ? await this.verifyOrUndo(run, verdict, result.exitCode, result.undoId) : undefined;
     return {
       exitCode: result.exitCode,

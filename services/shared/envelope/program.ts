@@ -40,10 +40,10 @@ export const ENVELOPE_PROGRAM = String.raw`use strict;
 my %NR = (
   x64   => { O_DIRECTORY => 0200000, O_NOFOLLOW => 0400000, unshare => 272, mount => 165, umount2 => 166, pivot_root => 155, mount_setattr => 442, prctl => 157,
              capset => 126, capget => 125, setgroups => 116, setresuid => 117, setresgid => 119, mknodat => 259, setsid => 112, dup3 => 292, clock_gettime => 228,
-             setns => 308 },
+             setns => 308, llistxattr => 195, lgetxattr => 192 },
   arm64 => { O_DIRECTORY => 040000, O_NOFOLLOW => 0100000, unshare => 97, mount => 40, umount2 => 39, pivot_root => 41, mount_setattr => 442, prctl => 167,
              capset => 91, capget => 90, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157, dup3 => 24, clock_gettime => 113,
-             setns => 268 },
+             setns => 268, llistxattr => 12, lgetxattr => 9 },
 );
 my (%o, @mask, @tmp, @layer, $status, $S);
 my $IN_PIDNS = 0;    # the server forked this process as pid 1 of a new pid namespace already
@@ -238,11 +238,33 @@ sub envelope {
   exit 127;
 }
 
+# Extended attributes of many paths (the sandbox's manifests; Node has no xattr calls), never
+# following an entry's own symlink. Per path: "E" errno, or "L" count and per name "n" len name
+# len value, or "e" errno len name (lengths and counts 32-bit big-endian).
+sub xattrs {
+  my $out = '';
+  for my $p (@_) {
+    my $buf = "\0" x 65536;
+    my $n = syscall($S->{llistxattr}, $p, $buf, 65536);
+    if ($n < 0) { $out .= 'E' . pack('N', $! + 0); next }
+    my @names = grep { length } split /\0/, substr($buf, 0, $n);
+    $out .= 'L' . pack('N', scalar @names);
+    for my $name (@names) {
+      my $v = "\0" x 65536;
+      my $m = syscall($S->{lgetxattr}, $p, $name, $v, 65536);
+      if ($m < 0) { $out .= 'e' . pack('N', $! + 0) . pack('N', length $name) . $name; next }
+      $out .= 'n' . pack('N', length $name) . $name . pack('N', $m) . substr($v, 0, $m);
+    }
+  }
+  $out;
+}
+
 # ---- the warm server -------------------------------------------------------
 # Requests on stdin: "ID LENGTH\n" and LENGTH bytes of NUL-separated fields:
 #   kind, cgroup.procs path or "", number of env entries, the entries
 #   (NAME=VALUE), then the envelope's words (kind envelope) or an argv to
-#   exec with fd 3 open (exec: a wrapper around the envelope) or closed (plain).
+#   exec with fd 3 open (exec: a wrapper around the envelope) or closed (plain),
+#   or paths whose xattrs the server reads itself, no child (kind xattrs).
 # Frames on stdout: "TYPE ID LENGTH\n" and LENGTH bytes. P: the child's pid;
 # O, E: its stdout, stderr; S: what it wrote on fd 3; X: "exit N" or
 # "signal N", last, once its pipes are drained.
@@ -261,6 +283,7 @@ sub refuse { my ($id, $why) = @_; put('S', $id, "error: $why\n"); put('X', $id, 
 sub start_kid {
   my ($id, $kind, $procs, $nenv, @rest) = @_;
   my @env = splice(@rest, 0, $nenv // 0);
+  if (($kind // '') eq 'xattrs') { put('O', $id, xattrs(@rest)); put('X', $id, 'exit 0'); return }
   return refuse($id, 'bad request') unless @rest && $kind =~ /\A(?:envelope|exec|plain)\z/;
   my (@r, @w);
   for (0 .. 2) { pipe(my $r, my $w) or return refuse($id, "pipe: $!"); push @r, $r; push @w, $w }
@@ -370,5 +393,14 @@ sub serve {
 }
 
 if (@ARGV && $ARGV[0] eq '--serve') { shift @ARGV; serve(@ARGV) }
+if (@ARGV && $ARGV[0] eq '--xattrs') {    # one-shot: "--xattrs arch=...", NUL-terminated paths on stdin
+  $S = $NR{(split /=/, $ARGV[1] // '', 2)[1] // ''} or die "agent-sudo-envelope: unsupported architecture\n";
+  local $/ = "\0";
+  binmode STDIN;
+  binmode STDOUT;
+  my @p = map { chop; $_ } <STDIN>;
+  print xattrs(@p);
+  exit 0;
+}
 envelope(@ARGV);
 `;

@@ -15,9 +15,10 @@ export interface ServerRun {
   /**
    * "envelope": `args` are envelope words (spec.ts envelopeWords); "exec": an
    * argv run as it is, fd 3 open for the envelope it wraps (nsenter); "plain":
-   * an argv with no fd 3.
+   * an argv with no fd 3; "xattrs": paths whose extended attributes the
+   * server reads itself (the answer on stdout; no child).
    */
-  kind: "envelope" | "exec" | "plain";
+  kind: "envelope" | "exec" | "plain" | "xattrs";
   args: readonly string[];
   env: Readonly<Record<string, string>>;
   /** The command's own cgroup.procs: the child joins it before anything starts. */
@@ -92,6 +93,14 @@ export class EnvelopeServer {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** The xattr answer (program.ts `xattrs`) for these paths, read by the server itself. */
+  async xattrs(paths: readonly string[]): Promise<Buffer> {
+    const out: Buffer[] = [];
+    const exit = await this.run({ kind: "xattrs", args: paths, env: {}, onStdout: (c) => out.push(c), onStderr: () => undefined }).done;
+    if (exit.code !== 0) throw new Error(`the xattr reader answered ${exit.status.trim() || `exit ${exit.code}`}`);
+    return Buffer.concat(out);
   }
 
   run(run: ServerRun): Started {
