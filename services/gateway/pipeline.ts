@@ -161,15 +161,15 @@ export class ExecPipeline {
     throw refused(4, reason, requestId);
   }
 
-  private async lease(run: Run, tier: TierNumber): Promise<Attestation> {
+  /** A breaker lease; `leased` (≥ tier) is what it is asked for: a lease covers every tier up to its own. */
+  private async lease(run: Run, tier: TierNumber, leased: TierNumber = tier): Promise<Attestation> {
     const { breaker } = this.clients;
     const { requestId } = run.ctx;
-    const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(tier), host: run.binding.host };
+    const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(leased), host: run.binding.host };
     const lease = await call(breaker, breaker.lease, req, CONTROL_DEADLINE_MS).catch((e: unknown) => {
       throw failedCall("breaker", e, requestId, tier);
     });
     if (!lease.armed || !lease.lease) throw refused(tier, `breaker disarmed: ${lease.reason}`, requestId);
-    mark(run, "lease");
     return lease.lease;
   }
 
@@ -250,6 +250,9 @@ export class ExecPipeline {
     // The classifier's decision must still be fresh at the commit: a long run gets a new one (same binding, same policy).
     if (performance.now() - run.started > (this.config.decision_ttl_s * 1000) / 2) ({ verdict } = await this.classify(run));
     if (tierFromEnum(verdict.tier) !== predicted || !verdict.attestation) throw refused(4, "the classifier's verdict changed during the run", requestId);
+    // The lease is asked for while the judges rate the diff, for tier 3 (the breaker arms every tier
+    // alike, and a lease covers the tiers below its own); a refusal counts only if the diff is committed.
+    const leasing = this.lease(run, predicted, 3).then((lease) => ({ lease }), (refusal: unknown) => ({ refusal }));
     const judged = await judgeRun(this.clients, { requestId, ...run.binding, manifest: report.manifest, contents: judgedContents(manifest, report.blobs) }, predicted);
     run.ctx.evidence.effects = judged.evidence;
     mark(run, "judge");
@@ -261,7 +264,10 @@ export class ExecPipeline {
       const note = `the run exited ${report.exitCode}: a tier-3 change is committed only when its run succeeds; nothing was committed`;
       return { ...out, undoId: "", extra: { env, committed: 0, not_committed: note }, evidence: { final_tier: 3, committed: 0, not_committed: note }, verified: { passed: false, rolledBack: false, detail: note } };
     }
-    const lease = await this.lease(run, judged.tier);
+    const leased = await leasing;
+    if ("refusal" in leased) throw leased.refusal instanceof Refusal && leased.refusal.answer.status === 403 ? refused(judged.tier, String(leased.refusal.answer.body.reason), requestId) : leased.refusal;
+    const { lease } = leased;
+    mark(run, "lease");
     run.ctx.evidence.signers = ["classifier", "breaker", "sandbox", "classifier-effects", "concurrence-effects"];
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
@@ -305,7 +311,10 @@ export class ExecPipeline {
       attestations.push(second.attestation);
     }
     // The lease last, right before the executor: a long trial cannot outlive it.
-    if (tier >= 1) attestations.push(await this.lease(run, tier));
+    if (tier >= 1) {
+      attestations.push(await this.lease(run, tier));
+      mark(run, "lease");
+    }
     run.ctx.evidence.signers = attestations.map((a) => a.signer);
     // Resolved only for a command every signer has vetted, right before it runs.
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
