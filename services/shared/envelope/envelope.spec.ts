@@ -528,6 +528,19 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     }
   });
 
+  it("no socket of any family (inet, inet6, netlink, packet, unix; the host's network namespace is not its to use); socketpair still works; with `network`, inet but still no unix", async () => {
+    // perl: socket() per family, each line "family=ok|errno"; socketpair last.
+    const probe = `perl -e 'for my $f ([inet=>2,1],[inet6=>10,1],[netlink=>16,3],[packet=>17,3],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } print "pair=", (socketpair(my $a, my $b, 1, 1, 0) ? "ok" : ($!+0)), "\\n"'`;
+    const r = await inEnvelope(readOnly(), probe);
+    expect(r.status).toBe("ok\n");
+    expect(r.stdout).toBe("inet=1\ninet6=1\nnetlink=1\npacket=1\nunix=1\npair=ok\n");
+    const withNet = await inEnvelope(readOnlySpec({ masks: [S, SF], cwd: "/", network: true }), probe);
+    expect(withNet.stdout).toMatch(/^inet=ok\n/);
+    expect(withNet.stdout).toContain("unix=1\n");
+    // Bare, the same probe opens every one (packet needs CAP_NET_RAW: root has it here).
+    expect((await bare(probe)).stdout).toMatch(/^inet=ok\ninet6=(ok|97)\nnetlink=ok\npacket=ok\nunix=ok\npair=ok\n$/);
+  });
+
   it("reads ordinary host files: /etc/hostname is the host's", async () => {
     const r = await inEnvelope(readOnly(), "cat /etc/hostname /etc/os-release");
     expect(r.status).toBe("ok\n");

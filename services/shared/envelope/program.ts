@@ -56,10 +56,10 @@ my ($MS_RDONLY, $MS_NOSUID, $MS_NODEV, $MS_NOEXEC, $MS_REMOUNT, $MS_BIND, $MS_RE
 sub ro_remount { my ($p) = @_; mnt($NONE, $p, undef, $MS_REMOUNT | $MS_BIND | $MS_RDONLY | $MS_NOSUID | $MS_NODEV) }
 sub setattr_ro { my ($p) = @_; sc('mount_setattr', -100, $p, 0x8000, pack('QQQQ', 1 | 2, 0, 0, 0), 32) }
 
-# A fresh minimal /dev: no disks, no host devpts.
+# A fresh minimal /dev: no disks, no host devpts; /dev/shm a directory of it (one mount fewer).
 sub dev_setup {
   my ($d) = @_;
-  mnt('tmpfs', $d, 'tmpfs', $MS_NOSUID | $MS_NOEXEC, 'mode=0755,size=512k');
+  mnt('tmpfs', $d, 'tmpfs', $MS_NOSUID | $MS_NOEXEC, 'mode=0755,size=64m');
   my %nodes = (null => [1, 3], zero => [1, 5], full => [1, 7], random => [1, 8], urandom => [1, 9], tty => [5, 0]);
   for my $n (sort keys %nodes) {
     my ($maj, $min) = @{$nodes{$n}};
@@ -69,8 +69,8 @@ sub dev_setup {
   symlink($_->[0], "$d/$_->[1]") or fail("symlink $_->[1]: $!")
     for ['/proc/self/fd', 'fd'], ['/proc/self/fd/0', 'stdin'], ['/proc/self/fd/1', 'stdout'], ['/proc/self/fd/2', 'stderr'], ['pts/ptmx', 'ptmx'];
   for my $sub (qw(pts shm mqueue .masks)) { mkdir("$d/$sub", 0755) or fail("mkdir $d/$sub: $!") }
+  chmod(01777, "$d/shm") or fail("chmod $d/shm: $!");
   mnt('devpts', "$d/pts", 'devpts', $MS_NOSUID | $MS_NOEXEC, 'newinstance,ptmxmode=0666,mode=0620');
-  mnt('tmpfs', "$d/shm", 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=1777,size=64m');
   open(my $e, '>', "$d/.masks/empty") or fail("empty: $!");
   close($e);
   chmod(0444, "$d/.masks/empty");
@@ -125,7 +125,7 @@ sub envelope {
   }
   dev_setup("$base/dev");
   # Private scratch: tmpfs, or an overlay whose reads see the host and whose writes vanish ("tmp=overlay:/tmp").
-  my $scratch = 0;
+  my ($scratch, $sd) = (0, "$base/dev/.masks/scratch");    # one tmpfs for every scratch overlay's upper and work
   for my $t (@tmp) {
     my ($how, $dst) = split /:/, $t, 2;
     my $at = "$base$dst";
@@ -133,10 +133,12 @@ sub envelope {
     if ($how eq 'tmpfs') {
       mnt('tmpfs', $at, 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=0755,size=64m');
     } else {
-      my $s = "$base/dev/.masks/scratch" . $scratch++;
-      mkdir($s, 0700) or fail("mkdir $s: $!");
-      mnt('tmpfs', $s, 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=0700,size=256m');
-      mkdir("$s/u", 0700) && mkdir("$s/w", 0700) or fail("scratch dirs: $!");
+      unless (-d $sd) {
+        mkdir($sd, 0700) or fail("mkdir $sd: $!");
+        mnt('tmpfs', $sd, 'tmpfs', $MS_NOSUID | $MS_NODEV, 'mode=0700,size=256m');
+      }
+      my $s = "$sd/" . $scratch++;
+      mkdir($s, 0700) && mkdir("$s/u", 0700) && mkdir("$s/w", 0700) or fail("scratch dirs: $!");
       # The merged directory takes the upper's owner and mode: give it the host's (/tmp stays 1777).
       my @st = lstat($at);
       chown($st[4], $st[5], "$s/u") && chmod($st[2] & 07777, "$s/u") or fail("scratch owner: $!");
