@@ -27,7 +27,8 @@ function checkTraversable(dir: string): void {
   }
 }
 
-function ensureUser(name: string, log: (line: string) => void): void {
+/** A system user with its own group, no home, no login (useradd --system). */
+export function ensureUser(name: string, log: (line: string) => void): void {
   if (lookupUser(name)) return;
   try {
     execFileSync("useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name], { stdio: "pipe" });

@@ -28,13 +28,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { isIP } from "node:net";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { HOST_IDS, type HostId, loadConfig, SERVICES, type UnprivilegedService } from "../services/shared/config.js";
 import { privateKeyPath, publicKeyPath, SIGNERS } from "../services/shared/keys.js";
 import { isRoot, lookupUser } from "../services/shared/privilege.js";
-import { prepareHome } from "./home.js";
+import { PENDING_FILE } from "../services/shared/proposals.js";
+import { ensureUser, prepareHome } from "./home.js";
 
 export const DEFAULT_PREFIX = "/opt/agent-sudo";
 export const STATE_DIR = "/var/lib/agent-sudo";
@@ -42,6 +43,14 @@ const UNIT_DIR = "/etc/systemd/system";
 const PROFILE_DIR = "/etc/apparmor.d";
 const MANIFEST = ".agent-sudo-manifest.json";
 const HTTP = { bind: "127.0.0.1", port: 8084 };
+
+/**
+ * agent-sudo-rules-learn.service (the hourly `rules learn`): its user (the
+ * unit's User=, created here), the proposals store it writes (config's
+ * proposals_dir, relative to the state dir; the unit's ReadWritePaths=), and
+ * the environment file it shares with the gateway (DATABASE_URL, ntfy).
+ */
+export const LEARNER = { user: "agent-sudo-lrn", proposals: "state/proposals", unit: "agent-sudo-rules-learn.service" } as const;
 
 /** Directories of the state dir a service writes after its drop (unit ReadWritePaths=). */
 const OWN_STATE: Partial<Record<UnprivilegedService | "executor", string>> = { executor: "executor", gateway: "gateway", breaker: "breaker", sandbox: "sandbox" };
@@ -216,7 +225,11 @@ function codeTree(src: string): Map<string, Entry[]> {
   return groups;
 }
 
+/** Host state that may sit in a source tree's policies/ (a local `rules learn` or `activate`): never shipped as code. */
+const NOT_CODE = new RegExp(`^(${PENDING_FILE.replace(/\./g, "\\.")}|\\.rules-stage-)`);
+
 function walk(src: string, rel: string): Entry[] {
+  if (NOT_CODE.test(basename(rel))) return [];
   const st = lstatSync(join(src, rel));
   if (st.isSymbolicLink()) return [{ rel, kind: "symlink", exec: false }];
   if (st.isFile()) return [{ rel, kind: "file", exec: (st.mode & 0o111) !== 0 }];
@@ -309,7 +322,7 @@ function removeListed(prefix: string, paths: string[]): void {
 // -------------------------------------------------- units, profiles, state
 
 function deploymentFiles(src: string, dir: "systemd" | "apparmor"): string[] {
-  const names = readdirSync(join(src, dir)).filter((n) => (dir === "systemd" ? /^agent-sudo.*\.(service|target)$/.test(n) : /^agent-sudo-[a-z]+$/.test(n)));
+  const names = readdirSync(join(src, dir)).filter((n) => (dir === "systemd" ? /^agent-sudo.*\.(service|target|timer)$/.test(n) : /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n)));
   return names.sort();
 }
 
@@ -327,6 +340,7 @@ function installState(o: Options, act: Actions, say: Say): void {
     const user = config.users[s];
     act.step("create", `system user ${user} (useradd --system, nologin)`, !lookupUser(user), () => {});
   }
+  act.step("create", `system user ${LEARNER.user} (useradd --system, nologin; ${LEARNER.unit})`, !lookupUser(LEARNER.user), () => ensureUser(LEARNER.user, () => {}));
   const dirs: Array<[string, number]> = [[home, 0o711], [config.runDir, 0o711], [config.stateDir, 0o711], [config.logsDir, 0o700], [config.keysDir, 0o755]];
   for (const [d, mode] of dirs) act.step(existsSync(d) ? "fix" : "mkdir", `${d}/ (${fmt(mode, ROOT)})`, !existsSync(d) || !hasMeta(d, mode, ROOT), () => {});
   for (const signer of SIGNERS) {
@@ -339,6 +353,7 @@ function installState(o: Options, act: Actions, say: Say): void {
     const owner = service === "executor" ? ROOT : { user: config.users[service as UnprivilegedService] };
     act.dir(join(config.stateDir, name), 0o700, owner);
   }
+  installProposalsStore(o, act, home);
   const cfgPath = join(home, "config.json");
   let body: Record<string, unknown> = { host_id: o.host, http: HTTP };
   if (existsSync(cfgPath)) {
@@ -351,6 +366,8 @@ function installState(o: Options, act: Actions, say: Say): void {
   // Under systemd the executor's unit forbids setns (RestrictNamespaces=):
   // commands whose rules grant network run as transient units (network.ts).
   body.executor = { network: "systemd-run", ...((body.executor as Record<string, unknown> | undefined) ?? {}) };
+  // The proposals store lives where the unprivileged learner may write it, not beside the root-owned policies.
+  body.proposals_dir ??= LEARNER.proposals;
   const text = `${JSON.stringify(body, null, 2)}\n`;
   act.file(cfgPath, text, 0o644, ROOT, `: ${JSON.stringify(body)}`);
   if (!act.dryRun) loadConfig(home); // the services' own validation: a bad file stops here, not at start
@@ -359,6 +376,23 @@ function installState(o: Options, act: Actions, say: Say): void {
   else act.file(tokens, `${JSON.stringify({ callers: [] }, null, 2)}\n`, 0o600, ROOT, " (no callers yet)");
 }
 
+/**
+ * state/proposals (0700, the learner's): the one directory its unit may
+ * write. A store an earlier install left beside the installed policies (root
+ * ran `rules learn` there) moves in, so rejections and activations are kept.
+ */
+function installProposalsStore(o: Options, act: Actions, home: string): void {
+  const dir = join(home, LEARNER.proposals);
+  act.dir(dir, 0o700, { user: LEARNER.user });
+  const old = join(at(o, o.prefix), "policies", PENDING_FILE);
+  const store = join(dir, PENDING_FILE);
+  if (!existsSync(old) || existsSync(store)) return;
+  act.step("move", `${old} → ${store} (the proposals store: rejections and activations kept)`, true, () => {
+    writeAtomic(store, readFileSync(old), 0o644);
+    setMeta(store, 0o644, { user: LEARNER.user });
+    unlinkSync(old);
+  });
+}
 
 // ------------------------------------------------------- network drop-ins
 
@@ -369,9 +403,11 @@ function installState(o: Options, act: Actions, say: Say): void {
  * written into an /etc/hosts of its own (BindReadOnlyPaths=), so what it
  * connects to is exactly what IPAddressAllow= lets through.
  */
-const ENV_FILES: Array<{ service: "breaker" | "gateway"; keys: string[]; pin: boolean; dropIn: string }> = [
-  { service: "breaker", keys: ["AGENT_SUDO_NTFY_URL"], pin: true, dropIn: "ntfy" },
-  { service: "gateway", keys: ["DATABASE_URL", "AGENT_SUDO_NTFY_URL"], pin: false, dropIn: "destinations" },
+const ENV_FILES: Array<{ unit: string; env: "breaker" | "gateway"; keys: string[]; pin: boolean; dropIn: string }> = [
+  { unit: "agent-sudo-breaker.service", env: "breaker", keys: ["AGENT_SUDO_NTFY_URL"], pin: true, dropIn: "ntfy" },
+  { unit: "agent-sudo-gateway.service", env: "gateway", keys: ["DATABASE_URL", "AGENT_SUDO_NTFY_URL"], pin: false, dropIn: "destinations" },
+  // The learner reads the gateway's database and announces on its ntfy: same file, same IPAddressAllow= ranges.
+  { unit: LEARNER.unit, env: "gateway", keys: ["DATABASE_URL", "AGENT_SUDO_NTFY_URL"], pin: false, dropIn: "destinations" },
 ];
 
 /** KEY=VALUE lines of a systemd EnvironmentFile (blank lines, # and ; comments, optional quotes). */
@@ -430,14 +466,14 @@ async function resolveHost(host: string, key: string, file: string): Promise<str
 async function installNetworkDropIns(o: Options, act: Actions): Promise<void> {
   const home = at(o, STATE_DIR);
   for (const e of ENV_FILES) {
-    const envPath = join(home, `${e.service}.env`);
-    const unit = `agent-sudo-${e.service}.service`;
+    const envPath = join(home, `${e.env}.env`);
+    const unit = e.unit;
     const dir = at(o, join(UNIT_DIR, `${unit}.d`));
     const conf = join(dir, `${e.dropIn}.conf`);
     const hostsLive = join(UNIT_DIR, `${unit}.d`, `${e.dropIn}-hosts`);
     const hosts = at(o, hostsLive);
     const env = existsSync(envPath) ? parseEnvFile(readFileSync(envPath, "utf8")) : {};
-    if (existsSync(envPath)) act.file(envPath, readFileSync(envPath), 0o600, ROOT, " (kept; systemd reads it)");
+    if (existsSync(envPath) && unit === `agent-sudo-${e.env}.service`) act.file(envPath, readFileSync(envPath), 0o600, ROOT, " (kept; systemd reads it)");
     const pinned = new Map<string, string[]>();
     const allow = new Set<string>();
     const from: string[] = [];
@@ -445,7 +481,7 @@ async function installNetworkDropIns(o: Options, act: Actions): Promise<void> {
       const host = urlHost(env[key], key, envPath);
       if (!host) continue;
       const addrs = await resolveHost(host, key, envPath);
-      const needed = e.service === "gateway" ? addrs.filter((a) => !inGatewayRanges(a)) : addrs;
+      const needed = e.env === "gateway" ? addrs.filter((a) => !inGatewayRanges(a)) : addrs;
       if (needed.length === 0) continue;
       for (const a of needed) allow.add(a);
       if (!isIP(host)) pinned.set(host, addrs);
@@ -458,7 +494,7 @@ async function installNetworkDropIns(o: Options, act: Actions): Promise<void> {
     }
     const pin = e.pin && pinned.size > 0;
     const lines = [
-      `# Written by \`agent-sudo install\` from ${from.join(", ")} in ${STATE_DIR}/${e.service}.env;`,
+      `# Written by \`agent-sudo install\` from ${from.join(", ")} in ${STATE_DIR}/${e.env}.env;`,
       "# run install again when the URL or the server's address changes. Do not edit.",
       "[Service]",
       `IPAddressAllow=${[...allow].join(" ")}`,
@@ -482,7 +518,7 @@ function nextSteps(o: Options, say: Say): void {
   say(`     the audit database and notifications: DATABASE_URL=… (and AGENT_SUDO_NTFY_URL=…) in ${r}${STATE_DIR}/gateway.env, AGENT_SUDO_NTFY_URL=… in ${r}${STATE_DIR}/breaker.env (0600 root), then install again: it allows the units exactly those hosts`);
   say(`  2. load the AppArmor profiles — on ${o.host === "server-01" ? "server-01 first in complain mode, read the log, then enforce" : "primary only after server-01 ran clean in enforce mode"}:`);
   say(`       apparmor_parser -r -W ${o.host === "server-01" ? "-C " : ""}${r}${PROFILE_DIR}/agent-sudo-*`);
-  say("  3. systemctl daemon-reload && systemctl enable --now agent-sudo.target");
+  say("  3. systemctl daemon-reload && systemctl enable --now agent-sudo.target   (the services and the hourly rules-learn timer)");
   say(`  4. curl -s http://${HTTP.bind}:${HTTP.port}/health   (parallel run on ${HTTP.port}; the cutover to 8082 is a config.json edit)`);
   say("  the deployment table and the order of the rollout: systemd/README.md");
 }
@@ -555,8 +591,8 @@ export async function uninstallCommand(argv: string[]): Promise<number> {
   const home = at(o, STATE_DIR);
   if (o.purge) {
     const users = loadConfig(home).users;
-    act.remove(home, `${home}/ (keys, tokens, journal, audit spool)`);
-    for (const user of Object.values(users)) {
+    act.remove(home, `${home}/ (keys, tokens, journal, audit spool, proposals)`);
+    for (const user of [...Object.values(users), LEARNER.user]) {
       if (lookupUser(user)) act.step("userdel", `system user ${user}`, true, () => execFileSync("userdel", [user], { stdio: "pipe" }));
     }
   } else if (existsSync(home)) {

@@ -175,9 +175,12 @@ export interface Staged {
  * Copy the policy files into a staging directory beside them, place the
  * rule, and re-parse both files as the classifier will (a parse error or a
  * duplicate id throws PolicyError; nothing outside the staging dir changes).
+ * `under`: where the staging directory goes — beside the policies (default:
+ * activation installs it by rename), or elsewhere for a check that installs
+ * nothing (`rules learn`, whose user may not write the policies).
  */
-export function stageRule(policiesDir: string, p: Pick<Proposal, "id" | "source" | "example" | "policy" | "pattern">, tier: number, rationale: string): Staged {
-  const dir = mkdtempSync(join(policiesDir, ".rules-stage-"));
+export function stageRule(policiesDir: string, p: Pick<Proposal, "id" | "source" | "example" | "policy" | "pattern">, tier: number, rationale: string, under: string = policiesDir): Staged {
+  const dir = mkdtempSync(join(under, ".rules-stage-"));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     const originals = new Map<string, string>();

@@ -18,11 +18,14 @@
 // rule of the current policy already decides it; when it was rejected or
 // activated before; or when, placed in a copy of the policy, the new rule
 // would not be what decides the command (a wrapper, an analyzer or a veto
-// decides it instead). A command with a clean sandbox trial and a clean run
+// decides it instead; that check stages the copy in the temp dir, so learning
+// never writes the policies directory). Proposals go to `proposalsDir`
+// (config's proposals_dir; default beside the policies). A command with a clean sandbox trial and a clean run
 // is proposed after that one run (source "sandbox"). The suggested tier is
 // the highest tier it ran at:
 // learning makes a decision explicit, it never lowers a tier by itself.
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type pg from "pg";
 import { loadEngine } from "../services/classifier/engine/index.js";
@@ -181,7 +184,7 @@ function proposalFor(g: Group, tier: number): ProposalInput {
 
 /** Why this shape's rule, placed in a copy of the policy, would not decide its own command; null when it would. */
 async function candidateMisses(policiesDir: string, p: ProposalInput, tier: number): Promise<string | null> {
-  const staged = stageRule(policiesDir, { ...p, id: proposalId(p.policy, p.pattern) }, tier, "candidate check");
+  const staged = stageRule(policiesDir, { ...p, id: proposalId(p.policy, p.pattern) }, tier, "candidate check", tmpdir());
   try {
     return ruleMisses(await loadEngine(staged.dir), staged.rule.id, p);
   } finally {
@@ -195,7 +198,8 @@ function covered(engine: Engine, active: ReadonlySet<string>, p: ProposalInput):
   return v.explicit || active.has(rule) ? rule : null;
 }
 
-export async function learn(c: pg.Client, policiesDir: string, minRuns: number, scan = DEFAULT_SCAN): Promise<LearnReport> {
+export async function learn(c: pg.Client, policiesDir: string, minRuns: number, opts: { scan?: number; proposalsDir?: string } = {}): Promise<LearnReport> {
+  const { scan = DEFAULT_SCAN, proposalsDir = policiesDir } = opts;
   const rows = (await c.query<RunRow>(RUNS_SQL, [scan])).rows;
   const groups = await group(rows);
   const engine = await loadEngine(policiesDir);
@@ -228,7 +232,7 @@ export async function learn(c: pg.Client, policiesDir: string, minRuns: number, 
       say(g, `skipped: a rule for it would not decide it (${miss})`);
       continue;
     }
-    const r = propose(policiesDir, input);
+    const r = propose(proposalsDir, input);
     if (r.status === "rejected") say(g, `skipped: rejected ${r.rejection.at} by ${r.rejection.by} (${r.rejection.reason})`);
     else if (r.status === "activated") say(g, `skipped: activated ${r.activation.at} as ${r.activation.rule_id}`);
     else {

@@ -27,7 +27,7 @@ import { defaultHome, loadConfig } from "../services/shared/config.js";
 import {
   type Backend, loadTrustedKeys, localSigner, type PolicySigner, saveVaultKeyCache, SIGNATURE_SUFFIX, signPolicies, transitSigner, verifyPolicies,
 } from "../services/shared/policy-signature.js";
-import { findProposal, markActivated, readPending, rejectProposal, type Proposal } from "../services/shared/proposals.js";
+import { findProposal, markActivated, pendingPath, readPending, rejectProposal, type Proposal } from "../services/shared/proposals.js";
 import { checkShape } from "../services/shared/rule-shape.js";
 import { transitPublicKeys, vaultSettingsFromEnv, withVaultToken } from "../services/shared/vault-transit.js";
 import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio, UsageError } from "./policy-diff.js";
@@ -42,9 +42,11 @@ const USAGE = `usage: agent-sudo rules list [--proposed | --rejected | --activat
        agent-sudo rules reject ID --reason TEXT [--by NAME] [--policies DIR]
        agent-sudo rules learn [--min-runs N] [--policies DIR]`;
 
-function locations(io: CliIo, policies: string | undefined): { keysDir: string; policiesDir: string } {
+/** The policies (--policies, else config's) and the proposals store: config's proposals_dir when set, else beside those policies. */
+function locations(io: CliIo, policies: string | undefined): { keysDir: string; policiesDir: string; proposalsDir: string } {
   const config = loadConfig(io.env.AGENT_SUDO_HOME ? resolve(io.env.AGENT_SUDO_HOME) : defaultHome());
-  return { keysDir: config.keysDir, policiesDir: policies ? resolve(policies) : config.policiesDir };
+  const policiesDir = policies ? resolve(policies) : config.policiesDir;
+  return { keysDir: config.keysDir, policiesDir, proposalsDir: config.proposals_dir === undefined ? policiesDir : config.proposalsDir };
 }
 
 function person(by: string | undefined, io: CliIo): string {
@@ -59,7 +61,7 @@ function summary(p: Proposal): string {
 
 function list(args: string[], io: CliIo): number {
   const { values } = parseArgs({ args, options: { proposed: { type: "boolean" }, rejected: { type: "boolean" }, activated: { type: "boolean" }, policies: { type: "string" } } });
-  const file = readPending(locations(io, values.policies).policiesDir);
+  const file = readPending(locations(io, values.policies).proposalsDir);
   if (values.rejected) for (const r of file.rejected) io.out(`${r.id}  rejected ${r.at} by ${r.by}  ${JSON.stringify(r.pattern)}  — ${r.reason}`);
   else if (values.activated) for (const a of file.activated) io.out(`${a.id}  activated ${a.at} by ${a.by} as ${a.rule_id} in ${a.file} (tier ${a.tier})  ${JSON.stringify(a.pattern)}`);
   else for (const p of file.proposals) io.out(summary(p));
@@ -69,7 +71,7 @@ function list(args: string[], io: CliIo): number {
 function show(args: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { policies: { type: "string" } } });
   if (positionals.length !== 1) throw new UsageError("show needs one proposal ID");
-  const p = findProposal(locations(io, values.policies).policiesDir, positionals[0] as string);
+  const p = findProposal(locations(io, values.policies).proposalsDir, positionals[0] as string);
   const e = p.evidence;
   io.out(summary(p));
   io.out(`  example   ${JSON.stringify(p.example)}`);
@@ -93,7 +95,7 @@ function reject(args: string[], io: CliIo): number {
   if (positionals.length !== 1) throw new UsageError("reject needs one proposal ID");
   const reason = values.reason?.trim();
   if (!reason) throw new UsageError("reject needs --reason TEXT");
-  const r = rejectProposal(locations(io, values.policies).policiesDir, positionals[0] as string, { reason, by: person(values.by, io) });
+  const r = rejectProposal(locations(io, values.policies).proposalsDir, positionals[0] as string, { reason, by: person(values.by, io) });
   io.out(`${r.id}: rejected by ${r.by}; ${JSON.stringify(r.pattern)} will not be proposed again`);
   return 0;
 }
@@ -143,12 +145,12 @@ async function activate(args: string[], io: CliIo): Promise<number> {
     options: { tier: { type: "string" }, policies: { type: "string" }, last: { type: "string" }, commands: { type: "string" }, by: { type: "string" }, "dry-run": { type: "boolean" } },
   });
   if (positionals.length !== 1) throw new UsageError("activate needs one proposal ID");
-  const { keysDir, policiesDir } = locations(io, values.policies);
+  const { keysDir, policiesDir, proposalsDir } = locations(io, values.policies);
   const last = parseLast(values.last);
   const tier = values.tier === undefined ? undefined : Number(values.tier);
   if (tier !== undefined && !(Number.isInteger(tier) && tier >= 0 && tier <= 4)) throw new UsageError(`--tier: not a tier 0–4: ${values.tier}`);
   const by = person(values.by, io);
-  const p = findProposal(policiesDir, positionals[0] as string);
+  const p = findProposal(proposalsDir, positionals[0] as string);
   const refused = checkShape(p.pattern);
   if (refused) throw new Error(`${p.id}: pattern ${JSON.stringify(p.pattern)} cannot be activated: ${refused}`);
   const current = verifyPolicies(policiesDir, loadTrustedKeys(keysDir));
@@ -176,7 +178,7 @@ async function activate(args: string[], io: CliIo): Promise<number> {
       const check = verifyPolicies(staged.dir, loadTrustedKeys(keysDir));
       if (check.state !== "signed") throw new Error(`the new signatures do not verify with the trusted keys (${check.files.map((f) => `${f.file}: ${f.reason}`).join("; ")}). Nothing was changed.`);
       install(staged, policiesDir);
-      markActivated(policiesDir, p.id, { ruleId: staged.rule.id, file: staged.file, tier: finalTier, by });
+      markActivated(proposalsDir, p.id, { ruleId: staged.rule.id, file: staged.file, tier: finalTier, by });
       io.out(`activated ${p.id} as ${staged.rule.id} in ${join(policiesDir, staged.file)}; signed by ${signed.signed[0]?.keyId ?? "?"}`);
       io.out("the services read the policy at start: restart the classifier to apply it");
       return 0;
@@ -191,12 +193,12 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { "min-runs": { type: "string" }, policies: { type: "string" } } });
   const minRuns = Number(values["min-runs"] ?? DEFAULT_MIN_RUNS);
   if (!Number.isInteger(minRuns) || minRuns < 1 || minRuns > 1_000_000) throw new UsageError(`--min-runs: not a count: ${values["min-runs"]}`);
-  const { policiesDir } = locations(io, values.policies);
+  const { policiesDir, proposalsDir } = locations(io, values.policies);
   const c = await connectAudit(io.env);
   try {
-    const report = await learn(c, policiesDir, minRuns);
+    const report = await learn(c, policiesDir, minRuns, { proposalsDir });
     for (const line of report.lines) io.out(line);
-    io.out(`${report.proposed.length} proposals written to ${join(policiesDir, "proposals.pending.json")} (review: agent-sudo rules list --proposed)`);
+    io.out(`${report.proposed.length} proposals written to ${pendingPath(proposalsDir)} (review: agent-sudo rules list --proposed)`);
     const ntfy = ntfySettingsFromEnv(io.env);
     if (report.proposed.length > 0 && ntfy.url) {
       // Low priority: a review can wait for an interactive session.

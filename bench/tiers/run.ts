@@ -8,9 +8,11 @@
 // Goals (issue "Envelopes II"): tier 1 ≤ 25 ms over bare; tier 2 no slower
 // than the trial + run it replaces (compare with the same bench on an older
 // build: AGENT_SUDO_BENCH_LABEL names the build in the output).
+// After each tier: the median of each stage the gateway timed (its log's
+// "answered" lines; the audit's evidence.stages_ms) — where the time goes.
 // Run: npm run build && node dist/bench/tiers/run.js [N]
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
 import { median, pct } from "../stats.js";
@@ -27,6 +29,20 @@ function bare(command: string): Promise<number> {
     child.once("error", reject);
     child.once("close", (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`bare ${command}: exit ${code}`))));
   });
+}
+
+/** Median of each stage over the requests `ids` (the gateway's "answered" log lines). */
+function stages(home: string, ids: ReadonlySet<string>): string {
+  const logs = join(home, "logs");
+  const file = readdirSync(logs).find((f) => f.startsWith("gateway"));
+  const by = new Map<string, number[]>();
+  for (const line of file ? readFileSync(join(logs, file), "utf8").split("\n") : []) {
+    if (!line.includes('"answered"')) continue;
+    const r = JSON.parse(line) as { request_id?: string; stages_ms?: Record<string, number> };
+    if (!r.request_id || !ids.has(r.request_id)) continue;
+    for (const [k, v] of Object.entries(r.stages_ms ?? {})) by.set(k, [...(by.get(k) ?? []), v]);
+  }
+  return [...by.entries()].map(([k, v]) => `${k} ${median(v).toFixed(2)}`).join(", ");
 }
 
 const dir = mkdtempSync("/tmp/agent-sudo-bench-tiers-");
@@ -47,11 +63,13 @@ try {
       if (warm.status !== 200 || warm.body.tier !== c.tier) throw new Error(`tier ${c.tier} warm-up: ${JSON.stringify(warm)}`);
     }
     const viaExec: number[] = [];
+    const ids = new Set<string>();
     for (let i = 0; i < N; i++) {
       const t0 = performance.now();
       const res = await stack.exec({ command: c.cmd(1000 + i) });
       if (res.status !== 200 || res.body.exit_code !== 0) throw new Error(`tier ${c.tier} request ${i}: ${JSON.stringify(res)}`);
       viaExec.push(performance.now() - t0);
+      ids.add(String(res.body.request_id));
     }
     const direct: number[] = [];
     for (let i = 0; i < N; i++) direct.push(await bare(c.cmd(5000 + i)));
@@ -59,6 +77,7 @@ try {
     console.log(
       `tier ${c.tier}: /exec median ${median(viaExec).toFixed(2)} ms p95 ${pct(viaExec, 95).toFixed(2)} ms; bare median ${median(direct).toFixed(2)} ms; overhead ${over.toFixed(2)} ms`,
     );
+    console.log(`tier ${c.tier}: stages (median ms) ${stages(stack.home, ids)}`);
   }
 } finally {
   await stack.stop();

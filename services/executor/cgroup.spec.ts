@@ -2,11 +2,14 @@
 // still dies with its command; run-as still applies inside the cgroup.
 import { execFileSync, spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { EnvelopeServer } from "../shared/envelope/server.js";
 import { CommandCgroups } from "./cgroup.js";
-import { runCommand } from "./run.js";
+import { runCommand, type RunSpec } from "./run.js";
 
 const cgroups = process.getuid?.() === 0 ? CommandCgroups.detect() : undefined;
-const base = { shell: "/bin/bash", cwd: "/tmp", timeoutS: 5, env: { PATH: "/usr/bin:/bin" }, stdoutCap: 1 << 20, stderrCap: 1 << 20 };
+const server = EnvelopeServer.start(() => undefined);
+const base = { server, timeoutS: 5, env: { PATH: "/usr/bin:/bin" }, stdoutCap: 1 << 20, stderrCap: 1 << 20 };
+const sh = (command: string, over: Partial<RunSpec> = {}): RunSpec => ({ ...base, launch: { kind: "plain", args: ["/bin/bash", "-c", command] }, ...over });
 
 function alive(marker: string): boolean {
   const ps = execFileSync("ps", ["-eo", "args"]).toString();
@@ -14,11 +17,14 @@ function alive(marker: string): boolean {
 }
 
 describe.skipIf(!cgroups)("per-command cgroups", () => {
-  afterAll(() => cgroups?.close());
+  afterAll(() => {
+    server.close();
+    cgroups?.close();
+  });
 
   it("kills a setsid'd child when the command's shell exits", async () => {
     const marker = String(4000 + Math.floor(Math.random() * 1000));
-    const res = await runCommand({ ...base, cgroups, command: `setsid -f sleep ${marker}; echo started` });
+    const res = await runCommand(sh(`setsid -f sleep ${marker}; echo started`, { cgroups }));
     expect(res.exitCode).toBe(0);
     expect(res.stdout.toString()).toBe("started\n");
     await new Promise((r) => setTimeout(r, 100));
@@ -27,21 +33,21 @@ describe.skipIf(!cgroups)("per-command cgroups", () => {
 
   it("kills a setsid'd child when the timeout fires", async () => {
     const marker = String(5000 + Math.floor(Math.random() * 1000));
-    const res = await runCommand({ ...base, timeoutS: 1, cgroups, command: `setsid -f sleep ${marker}; sleep 30` });
+    const res = await runCommand(sh(`setsid -f sleep ${marker}; sleep 30`, { timeoutS: 1, cgroups }));
     expect(res.timedOut).toBe(true);
     await new Promise((r) => setTimeout(r, 100));
     expect(alive(marker)).toBe(false);
   });
 
-  it("runs as the requested user inside the cgroup", async () => {
-    const res = await runCommand({ ...base, cgroups, uid: 65534, gid: 65534, command: "id -u; id -g" });
-    expect(res.stdout.toString()).toBe("65534\n65534\n");
+  it("the command is inside its own cgroup, not the executor's", async () => {
+    const res = await runCommand(sh("cat /proc/self/cgroup", { cgroups }));
+    expect(res.stdout.toString()).toMatch(/^0::\/.*agent-sudo-commands-\d+\/cmd-\d+$/m);
   });
 
   it("without cgroups, a setsid'd child holding the pipes does not hang the request", async () => {
     const marker = String(6000 + Math.floor(Math.random() * 1000));
     const t0 = Date.now();
-    const res = await runCommand({ ...base, command: `setsid -f sleep ${marker}; echo done` });
+    const res = await runCommand(sh(`setsid -f sleep ${marker}; echo done`));
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(res.stdout.toString()).toBe("done\n");
     // The child may or may not have won the race to setsid before the group kill.

@@ -1,9 +1,8 @@
-// Per-command cgroups (cgroup v2). The executor steps into a fresh cgroup
-// for the instant of the (synchronous) spawn and steps back out, so the
-// command's shell is born inside it and everything it starts — even through
-// setsid or a double fork — stays there; `cgroup.kill` ends all of it when
-// the shell exits or the timeout fires. If stepping back out ever fails the
-// executor exits at once rather than stay where a kill would reach it.
+// Per-command cgroups (cgroup v2). The envelope server's child joins a
+// fresh cgroup before it starts anything (shared/envelope/server.ts), so
+// everything the command starts — even through setsid or a double fork —
+// stays there; `cgroup.kill` ends all of it when the command exits or the
+// timeout fires.
 // Without a writable cgroup v2 hierarchy (non-root, no delegation) the
 // executor falls back to process-group kills and says so at start.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
@@ -50,10 +49,7 @@ function removeStale(home: string): void {
 export class CommandCgroups {
   private counter = 0;
 
-  private constructor(
-    private readonly base: string,
-    private readonly home: string,
-  ) {}
+  private constructor(private readonly base: string) {}
 
   /** A parent cgroup for commands under the executor's own, or undefined. */
   static detect(): CommandCgroups | undefined {
@@ -65,32 +61,17 @@ export class CommandCgroups {
       const base = join(home, `agent-sudo-commands-${process.pid}`);
       mkdirSync(base, { recursive: true });
       if (!existsSync(join(base, "cgroup.procs"))) return undefined;
-      return new CommandCgroups(base, home);
+      return new CommandCgroups(base);
     } catch {
       return undefined;
     }
   }
 
-  /** A fresh cgroup; its cgroup.procs is what the wrapper writes its pid to. */
+  /** A fresh cgroup; its cgroup.procs is what the command's process writes its pid to. */
   create(): { dir: string; procs: string } {
     const dir = join(this.base, `cmd-${++this.counter}`);
     mkdirSync(dir);
     return { dir, procs: join(dir, "cgroup.procs") };
-  }
-
-  /** Runs `spawn` (synchronous) with the executor inside `dir`, then moves it back. */
-  spawnInside<T>(dir: string, spawn: () => T): T {
-    writeFileSync(join(dir, "cgroup.procs"), String(process.pid));
-    try {
-      return spawn();
-    } finally {
-      try {
-        writeFileSync(join(this.home, "cgroup.procs"), String(process.pid));
-      } catch (err) {
-        process.stderr.write(`executor: cannot leave a command's cgroup (${(err as Error).message}); exiting\n`);
-        process.exit(70);
-      }
-    }
   }
 
   /** Kills everything in the cgroup now (synchronously). */

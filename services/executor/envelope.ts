@@ -4,12 +4,13 @@
 // expanded against the host at each start, so a home made since is covered.
 import type { Config } from "../shared/config.js";
 import { hostMasks } from "../shared/envelope/masks.js";
-import { envelopeArgv, liveSpec, readOnlySpec, type EnvelopeUser } from "../shared/envelope/spec.js";
+import { envelopeWords, liveSpec, readOnlySpec, type EnvelopeUser } from "../shared/envelope/spec.js";
 import { groupsOf, type Account } from "../shared/privilege.js";
 
-export function envelopeProgram(o: { tier: number; network: boolean; who: Account; switchUser: boolean; cwd: string; command: string; config: Config }): { file: string; args: string[] } {
+/** The envelope's words for the warm server (shared/envelope/server.ts). */
+export function envelopeProgram(o: { tier: number; network: boolean; who: Account; switchUser: boolean; cwd: string; command: string; config: Config }): string[] {
   const masks = hostMasks({ home: o.config.home, stateDirs: o.config.envelope.state_dirs, secrets: o.config.envelope.masks });
   const user: EnvelopeUser | undefined = o.switchUser ? { uid: o.who.uid, gid: o.who.gid, groups: groupsOf(o.who.name, o.who.gid) } : undefined;
   const spec = o.tier === 0 ? readOnlySpec({ masks, cwd: o.cwd, network: o.network, ...(user ? { user } : {}) }) : liveSpec({ masks, cwd: o.cwd, ...(user ? { user } : {}) });
-  return envelopeArgv(spec, [o.config.executor.shell, "-c", o.command]);
+  return envelopeWords(spec, [o.config.executor.shell, "-c", o.command]);
 }

@@ -12,6 +12,7 @@ import { envNamesProblem } from "../shared/env-names.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { lookupUid, lookupUser, type Account } from "../shared/privilege.js";
+import type { EnvelopeServer } from "../shared/envelope/server.js";
 import type { CommandCgroups } from "./cgroup.js";
 import { envelopeProgram } from "./envelope.js";
 import type { Journal } from "./journal.js";
@@ -36,6 +37,8 @@ export interface ExecutorState {
   cgroups: CommandCgroups | undefined;
   /** "ok", or why no envelope can be built here. */
   envelope: string;
+  /** Starts every command (one warm perl process; the executor exits if it is lost). */
+  server: EnvelopeServer | undefined;
 }
 
 export function sha256(text: string): string {
@@ -90,7 +93,7 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
   const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
   const who = account(req.runAs);
   const cwd = checkedCwd(req.cwd, who);
-  if (state.envelope !== "ok") throw new CodedError("ENVELOPE_FAILED", state.envelope);
+  if (state.envelope !== "ok" || !state.server) throw new CodedError("ENVELOPE_FAILED", state.envelope);
   const switchUser = who.uid !== process.getuid?.();
   const env = { ...req.env, ...scrubbedEnv(who) };
   const program = envelopeProgram({ tier, network, who, switchUser, cwd, command: req.command, config });
@@ -111,13 +114,10 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
     state.journal.append({ event: "execute", request_id: req.requestId, tier, command: redactCredentials(req.command), cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(packageRun ? { package_run: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
     log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
     const result = await runCommand({
-      shell: config.executor.shell,
-      command: req.command,
-      cwd,
+      server: state.server,
+      launch,
       timeoutS: req.timeoutS,
       env,
-      launch,
-      envelope: launch.statusFd,
       stdoutCap: config.executor.stdout_cap_bytes,
       stderrCap: config.executor.stderr_cap_bytes,
       ...(state.cgroups ? { cgroups: state.cgroups } : {}),

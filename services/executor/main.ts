@@ -47,6 +47,7 @@ import { UndoStore } from "./undo.js";
 import { checkCommit, checkGrant, type PinnedKey } from "./verify.js";
 import { vetoed } from "./veto.js";
 import { envelopeReadiness } from "../shared/envelope/spec.js";
+import { EnvelopeServer } from "../shared/envelope/server.js";
 
 const host = z.string().min(1).max(64);
 const attestations = z
@@ -112,7 +113,13 @@ function prepare(config: Config, log: Logger): ExecutorState {
   process.once("exit", () => cgroups?.close());
   const envelope = envelopeReadiness();
   if (envelope !== "ok") log.error({ envelope }, "no envelope can be built here: every command will be refused (ENVELOPE_FAILED)");
-  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups, envelope };
+  // Crash, don't limp: the commands in flight when the server is lost have an unknown outcome.
+  const server = envelope === "ok" ? EnvelopeServer.start((why) => {
+    log.fatal({ why }, "the envelope server is gone: exiting");
+    process.exit(70);
+  }) : undefined;
+  process.once("exit", () => server?.close());
+  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups, envelope, server };
 }
 
 /** Every refusal goes into the journal too, then propagates. */

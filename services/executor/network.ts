@@ -10,14 +10,10 @@
 // The envelope (not the wrapper) switches the user.
 import { statSync } from "node:fs";
 import type { Config } from "../shared/config.js";
+import { ENVELOPE_PROGRAM } from "../shared/envelope/program.js";
+import { PERL } from "../shared/envelope/spec.js";
 import { CodedError } from "../shared/errors.js";
-
-export interface Launch {
-  file: string;
-  args: string[];
-  /** fd 3 reaches the envelope (not through systemd-run): its setup outcome can be read. */
-  statusFd: boolean;
-}
+import type { Launch } from "./run.js";
 
 export interface LaunchSpec {
   cwd: string;
@@ -37,12 +33,12 @@ function sameNamespace(a: string, b: string): boolean {
   }
 }
 
-/** How to start `program` (the envelope); `network` is the signed classifier flag. */
-export function launchFor(program: { file: string; args: string[] }, spec: LaunchSpec, network: boolean, config: Config["executor"]): Launch {
-  const plain: Launch = { ...program, statusFd: true };
-  if (!network || sameNamespace("/proc/self/ns/net", config.host_netns)) return plain;
+/** How to start the envelope `words` describe; `network` is the signed classifier flag. */
+export function launchFor(words: string[], spec: LaunchSpec, network: boolean, config: Config["executor"]): Launch {
+  if (!network || sameNamespace("/proc/self/ns/net", config.host_netns)) return { kind: "envelope", args: words };
   if (config.network === "off") throw new CodedError("NETWORK_UNAVAILABLE", "the policy grants this command network, and executor.network is off");
-  if (config.network === "nsenter") return { file: "nsenter", args: [`--net=${config.host_netns}`, "--", program.file, ...program.args], statusFd: true };
+  const program = { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...words] };
+  if (config.network === "nsenter") return { kind: "exec", args: ["nsenter", `--net=${config.host_netns}`, "--", program.file, ...program.args] };
   // systemd-run would put every --setenv value in its argv and the unit's
   // Environment= (readable with `systemctl show`): no secrets that way.
   if (spec.secretNames && spec.secretNames.length > 0) {
@@ -55,8 +51,7 @@ export function launchFor(program: { file: string; args: string[] }, spec: Launc
   // byte for byte what the signers judged.
   const literal = (arg: string) => arg.replaceAll("$", "$$$$");
   return {
-    file: "systemd-run",
-    args: ["--quiet", "--wait", "--pipe", "--collect", "--service-type=exec", ...props, ...env, "--", literal(program.file), ...program.args.map(literal)],
-    statusFd: false,
+    kind: "plain",
+    args: ["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "--service-type=exec", ...props, ...env, "--", literal(program.file), ...program.args.map(literal)],
   };
 }

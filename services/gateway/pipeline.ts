@@ -60,6 +60,15 @@ interface Run {
   intentWritten: boolean;
   /** The breaker has heard this request's outcome already (a failed verify, before its rollback grant). */
   reported: boolean;
+  /** Milliseconds since the previous mark, per stage (the audit's evidence.stages_ms; bench/tiers reads it). */
+  stages: Record<string, number>;
+  lastMark: number;
+}
+
+function mark(run: Run, stage: string): void {
+  const now = performance.now();
+  run.stages[stage] = Math.round((now - run.lastMark) * 100) / 100;
+  run.lastMark = now;
 }
 
 interface Executed {
@@ -90,7 +99,8 @@ export class ExecPipeline {
     const envNames = body.env_secrets ? Object.keys(body.env_secrets).sort() : [];
     const binding = { command, cwd: body.cwd ?? "", host: this.config.host_id, runAs, envNames, source: "sudo" as const };
     const ctx: AuditContext = { requestId, caller: caller.name, source: "http", command, cwd: binding.cwd, runAs, evidence: envNames.length > 0 ? { env_secrets: envNames } : {} };
-    const run: Run = { ctx, binding, body, started: performance.now(), log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false, reported: false };
+    const started = performance.now();
+    const run: Run = { ctx, binding, body, started, log: this.log.child({ request_id: requestId, caller: caller.name }), intentWritten: false, reported: false, stages: {}, lastMark: started };
     try {
       return await this.pipeline(run);
     } catch (err) {
@@ -122,6 +132,7 @@ export class ExecPipeline {
     if (resolved.path !== run.binding.cwd) run.ctx.evidence.cwd_given = run.binding.cwd;
     run.binding.cwd = resolved.path;
     run.ctx.cwd = resolved.path;
+    mark(run, "resolve");
   }
 
   private async classify(run: Run): Promise<{ verdict: ClassifyResponse; tier: TierNumber }> {
@@ -134,6 +145,7 @@ export class ExecPipeline {
     Object.assign(run.ctx, { tier, rule: verdict.rule, policyDigest: Buffer.from(verdict.policyDigest).toString("hex") });
     run.ctx.evidence.verdict = { tier, rule: verdict.rule, reason: verdict.reason, explicit: verdict.explicit, ...(verdict.packageRun ? { package_run: true } : {}) };
     run.log.info({ tier, rule: verdict.rule }, "classified");
+    mark(run, "classify");
     return { verdict, tier };
   }
 
@@ -149,10 +161,11 @@ export class ExecPipeline {
     throw refused(4, reason, requestId);
   }
 
-  private async lease(run: Run, tier: TierNumber): Promise<Attestation> {
+  /** A breaker lease; `leased` (≥ tier) is what it is asked for: a lease covers every tier up to its own. */
+  private async lease(run: Run, tier: TierNumber, leased: TierNumber = tier): Promise<Attestation> {
     const { breaker } = this.clients;
     const { requestId } = run.ctx;
-    const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(tier), host: run.binding.host };
+    const req = { requestId, commandDigest: commandDigest(run.binding), tier: tierToEnum(leased), host: run.binding.host };
     const lease = await call(breaker, breaker.lease, req, CONTROL_DEADLINE_MS).catch((e: unknown) => {
       throw failedCall("breaker", e, requestId, tier);
     });
@@ -173,6 +186,7 @@ export class ExecPipeline {
     const verified = done.verified;
     if (!run.reported) this.report(run.ctx.requestId, finalTier, done.exitCode === 0 && verified?.passed !== false, false);
     const durationMs = Math.round(performance.now() - run.started);
+    run.ctx.evidence.stages_ms = run.stages;
     await this.audit.outcome(run.ctx, {
       decision: verified && !verified.passed ? "verify_failed" : "executed",
       exitCode: done.exitCode,
@@ -188,6 +202,8 @@ export class ExecPipeline {
         ...(verified?.redeploy ? { redeploy: verified.redeploy } : {}),
       },
     });
+    mark(run, "outcome");
+    run.log.info({ tier: finalTier, exit_code: done.exitCode, stages_ms: run.stages }, "answered");
     const env = done.extra.env as Record<string, string> | undefined;
     return {
       status: 200,
@@ -215,6 +231,7 @@ export class ExecPipeline {
     // The run is the real run: a vetted command gets its secret values there (the output is redacted).
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
     const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation, env }, predicted);
+    mark(run, "run");
     const manifest = Manifest.decode(report.manifest);
     const changes = changeSummary(manifest);
     run.ctx.evidence.run = { ok: report.ok, exit_code: report.exitCode, timed_out: report.timedOut, changes: changes.slice(0, 200), changed: changes.length, findings: report.findings, gaps: report.gaps };
@@ -233,8 +250,12 @@ export class ExecPipeline {
     // The classifier's decision must still be fresh at the commit: a long run gets a new one (same binding, same policy).
     if (performance.now() - run.started > (this.config.decision_ttl_s * 1000) / 2) ({ verdict } = await this.classify(run));
     if (tierFromEnum(verdict.tier) !== predicted || !verdict.attestation) throw refused(4, "the classifier's verdict changed during the run", requestId);
+    // The lease is asked for while the judges rate the diff, for tier 3 (the breaker arms every tier
+    // alike, and a lease covers the tiers below its own); a refusal counts only if the diff is committed.
+    const leasing = this.lease(run, predicted, 3).then((lease) => ({ lease }), (refusal: unknown) => ({ refusal }));
     const judged = await judgeRun(this.clients, { requestId, ...run.binding, manifest: report.manifest, contents: judgedContents(manifest, report.blobs) }, predicted);
     run.ctx.evidence.effects = judged.evidence;
+    mark(run, "judge");
     if (judged.tier === 4) this.refuseTier4(run, `the run's effects are tier 4, nothing was committed: ${judged.why || "a judge signed no verdict"}`, "effects");
     if (judged.tier === 3 && report.exitCode !== 0) {
       // Tier 3 is verified: a run that failed leaves its changes in the mirror (as a failed verify would roll them back).
@@ -243,10 +264,14 @@ export class ExecPipeline {
       const note = `the run exited ${report.exitCode}: a tier-3 change is committed only when its run succeeds; nothing was committed`;
       return { ...out, undoId: "", extra: { env, committed: 0, not_committed: note }, evidence: { final_tier: 3, committed: 0, not_committed: note }, verified: { passed: false, rolledBack: false, detail: note } };
     }
-    const lease = await this.lease(run, judged.tier);
+    const leased = await leasing;
+    if ("refusal" in leased) throw leased.refusal instanceof Refusal && leased.refusal.answer.status === 403 ? refused(judged.tier, String(leased.refusal.answer.body.reason), requestId) : leased.refusal;
+    const { lease } = leased;
+    mark(run, "lease");
     run.ctx.evidence.signers = ["classifier", "breaker", "sandbox", "classifier-effects", "concurrence-effects"];
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
+    mark(run, "intent");
     const { executor } = this.clients;
     const attestations = [verdict.attestation, lease, report.attestation, ...judged.attestations].filter((a): a is Attestation => a !== undefined);
     const committed = await call(executor, executor.commit, { requestId, ...run.binding, attestations, manifest: report.manifest, blobs: report.blobs }, 120_000).catch((e: unknown) => {
@@ -256,6 +281,7 @@ export class ExecPipeline {
       }
       throw executorFailure(e, requestId, judged.tier);
     });
+    mark(run, "commit");
     const verified = judged.tier === 3 ? { verified: { passed: true, rolledBack: false, detail: "the run exited 0; its judged diff was committed" } } : {};
     const snapshot = committed.snapshot ? { snapshot: committed.snapshot } : {};
     return { ...out, undoId: committed.undoId, extra: { env, committed: committed.applied, ...snapshot }, evidence: { final_tier: judged.tier, committed: committed.applied, snapshot: committed.snapshot || null }, ...verified };
@@ -285,17 +311,22 @@ export class ExecPipeline {
       attestations.push(second.attestation);
     }
     // The lease last, right before the executor: a long trial cannot outlive it.
-    if (tier >= 1) attestations.push(await this.lease(run, tier));
+    if (tier >= 1) {
+      attestations.push(await this.lease(run, tier));
+      mark(run, "lease");
+    }
     run.ctx.evidence.signers = attestations.map((a) => a.signer);
     // Resolved only for a command every signer has vetted, right before it runs.
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
     await this.audit.intent(run.ctx);
     run.intentWritten = true;
+    mark(run, "intent");
     const req = { requestId, ...run.binding, timeoutS: run.body.timeout, attestations, undoPaths, env };
     const result = await call(executor, executor.execute, req, (run.body.timeout + 15) * 1000).catch((e: unknown) => {
       this.report(requestId, tier, false, true);
       throw executorFailure(e, requestId, tier);
     });
+    mark(run, "execute");
     const verified = tier === 3 ? await this.verifyOrUndo(run, verdict, result.exitCode, result.undoId) : undefined;
     return {
       exitCode: result.exitCode,

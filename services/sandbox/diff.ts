@@ -21,7 +21,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { readXattrsOf, type XattrEntry } from "./xattrs.js";
+import { readXattrsOf, type XattrEntry, type XattrReader } from "./xattrs.js";
 
 export type ChangeKind = "created" | "modified" | "deleted" | "metadata";
 
@@ -114,38 +114,59 @@ export function readXattrs(dir: string, entries: readonly { rel: string; st: Sta
   return readXattrsMany([{ dir, entries, where }])[0] as { xattrs: Map<string, Xattrs>; problems: string[] };
 }
 
+type XattrGroup = { dir: string; entries: readonly { rel: string; st: Stats }[]; where: (rel: string) => string };
+type XattrAnswer = { xattrs: Map<string, Xattrs>; problems: string[] };
+
 /** readXattrs for several directories in one reader process (one answer per group). */
-export function readXattrsMany(groups: readonly { dir: string; entries: readonly { rel: string; st: Stats }[]; where: (rel: string) => string }[]): { xattrs: Map<string, Xattrs>; problems: string[] }[] {
-  const lists = groups.map((g) => g.entries.filter((e) => !e.st.isSocket()));
-  const answers = groups.map(() => ({ xattrs: new Map<string, Xattrs>(), problems: [] as string[] }));
-  const paths = lists.flatMap((list, gi) => list.map((e) => join((groups[gi] as (typeof groups)[number]).dir, e.rel)));
-  if (paths.length === 0) return answers;
-  let read: XattrEntry[];
+export function readXattrsMany(groups: readonly XattrGroup[]): XattrAnswer[] {
+  const { paths, finish } = xattrPlan(groups);
+  if (paths.length === 0) return finish([]);
   try {
-    read = readXattrsOf(paths);
+    return finish(readXattrsOf(paths));
   } catch (err) {
     return groups.map((g) => ({ xattrs: new Map(), problems: [`could not read the xattrs under ${g.dir}: ${(err as Error).message}`] }));
   }
-  let i = 0;
-  lists.forEach((list, gi) => {
-    const { where } = groups[gi] as (typeof groups)[number];
-    const { xattrs, problems } = answers[gi] as (typeof answers)[number];
-    for (const e of list) {
-      const r = read[i++];
-      if (!r || r.error) {
-        problems.push(`could not read the xattrs of ${where(e.rel)}: ${r?.error ?? "no answer"}`);
-        continue;
+}
+
+/** The same with a given reader (the warm envelope server's: no process per call). */
+export async function readXattrsWith(reader: XattrReader, groups: readonly XattrGroup[]): Promise<XattrAnswer[]> {
+  const { paths, finish } = xattrPlan(groups);
+  if (paths.length === 0) return finish([]);
+  try {
+    return finish(await reader(paths));
+  } catch (err) {
+    return groups.map((g) => ({ xattrs: new Map(), problems: [`could not read the xattrs under ${g.dir}: ${(err as Error).message}`] }));
+  }
+}
+
+/** The paths to read (no sockets), and how the answer becomes one map per group. */
+function xattrPlan(groups: readonly XattrGroup[]): { paths: string[]; finish: (read: XattrEntry[]) => XattrAnswer[] } {
+  const lists = groups.map((g) => g.entries.filter((e) => !e.st.isSocket()));
+  const paths = lists.flatMap((list, gi) => list.map((e) => join((groups[gi] as XattrGroup).dir, e.rel)));
+  const finish = (read: XattrEntry[]): XattrAnswer[] => {
+    const answers = groups.map(() => ({ xattrs: new Map<string, Xattrs>(), problems: [] as string[] }));
+    let i = 0;
+    lists.forEach((list, gi) => {
+      const { where } = groups[gi] as XattrGroup;
+      const { xattrs, problems } = answers[gi] as XattrAnswer;
+      for (const e of list) {
+        const r = read[i++];
+        if (!r || r.error) {
+          problems.push(`could not read the xattrs of ${where(e.rel)}: ${r?.error ?? "no answer"}`);
+          continue;
+        }
+        const map: Xattrs = new Map();
+        for (const { name, value } of r.xattrs) {
+          if (name.includes(0x0a)) problems.push(`${where(e.rel)}: an xattr name with a newline in it (${printable(name)})`);
+          else if (!isUtf8(name)) problems.push(`${where(e.rel)}: an xattr name that is not UTF-8 text (${printable(name)})`);
+          else map.set(name.toString("utf8"), value);
+        }
+        xattrs.set(e.rel, map);
       }
-      const map: Xattrs = new Map();
-      for (const { name, value } of r.xattrs) {
-        if (name.includes(0x0a)) problems.push(`${where(e.rel)}: an xattr name with a newline in it (${printable(name)})`);
-        else if (!isUtf8(name)) problems.push(`${where(e.rel)}: an xattr name that is not UTF-8 text (${printable(name)})`);
-        else map.set(name.toString("utf8"), value);
-      }
-      xattrs.set(e.rel, map);
-    }
-  });
-  return answers;
+    });
+    return answers;
+  };
+  return { paths, finish };
 }
 
 /** Bytes for a message: printable ASCII as is, any other byte (and the backslash) as \xHH. */

@@ -39,7 +39,8 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { type Change, EntryKind, type EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { isWhiteout, printable, readXattrs, readXattrsMany, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
+import { isWhiteout, printable, readXattrsWith, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
+import { readXattrsOf, type XattrReader } from "./xattrs.js";
 
 export interface ManifestOptions {
   requestId: string;
@@ -55,6 +56,8 @@ export interface ManifestOptions {
    * what `before` says, and committing would lose that change (a conflict).
    */
   changedSinceMs?: number;
+  /** Reads xattrs (the warm envelope server's reader); default a one-shot perl per layer. */
+  readXattrs?: XattrReader;
 }
 
 export interface BuiltManifest {
@@ -162,12 +165,13 @@ class LayerWalk {
     this.rootDev = tryLstat(layer.lower)?.dev;
   }
 
-  run(): Item[] {
+  async run(): Promise<Item[]> {
     this.walk("", this.rootDev !== undefined);
-    // Both layers' xattrs in one reader process; host entries an opaque directory hides come after, in a second one.
+    // Both layers' xattrs in one read; host entries an opaque directory hides come after, in a second one.
+    const read = this.b.opts.readXattrs ?? readXattrsOf;
     const withUp = this.items.filter((i) => i.up);
     const withLow = this.items.filter((i) => i.low);
-    const [upper, host] = readXattrsMany([
+    const [upper, host] = await readXattrsWith(read, [
       { dir: this.layer.upper, entries: withUp.map((i) => ({ rel: i.rel, st: i.up as Stats })), where: (r) => `${this.mirror(r)} (mirror)` },
       { dir: this.layer.lower, entries: withLow.map((i) => ({ rel: i.rel, st: i.low as Stats })), where: (r) => this.mirror(r) },
     ]);
@@ -176,9 +180,9 @@ class LayerWalk {
     this.overlayMetadata(withUp, upper?.xattrs ?? new Map());
     const hidden = this.items.filter((i) => i.low && !i.lowX);
     if (hidden.length > 0) {
-      const more = readXattrs(this.layer.lower, hidden.map((i) => ({ rel: i.rel, st: i.low as Stats })), (r) => this.mirror(r));
-      for (const p of more.problems) this.b.problem(p);
-      for (const i of hidden) i.lowX = more.xattrs.get(i.rel) ?? new Map();
+      const [more] = await readXattrsWith(read, [{ dir: this.layer.lower, entries: hidden.map((i) => ({ rel: i.rel, st: i.low as Stats })), where: (r) => this.mirror(r) }]);
+      for (const p of more?.problems ?? []) this.b.problem(p);
+      for (const i of hidden) i.lowX = more?.xattrs.get(i.rel) ?? new Map();
     }
     return this.items;
   }
@@ -414,12 +418,12 @@ function listChange(b: Builder, i: Item, blobs: Blobs): Change | undefined {
   return { path: i.path, before, after };
 }
 
-export function buildManifest(layers: readonly UpperLayer[], opts: ManifestOptions): BuiltManifest {
+export async function buildManifest(layers: readonly UpperLayer[], opts: ManifestOptions): Promise<BuiltManifest> {
   const b = new Builder(opts);
   const changes: Change[] = [];
   const blobs: Blobs = { map: new Map(), bytes: 0 };
   try {
-    for (const layer of layers) for (const i of new LayerWalk(b, layer).run()) b.items.push(i);
+    for (const layer of layers) for (const i of await new LayerWalk(b, layer).run()) b.items.push(i);
     const items = b.items.sort((x, y) => Buffer.compare(x.key, y.key));
     items.forEach((i, n) => {
       if (i.path === items[n - 1]?.path) b.problem(`${i.path}: listed by two layers`);

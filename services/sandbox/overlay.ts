@@ -37,10 +37,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { type Change, diffLayers } from "./diff.js";
 import { EntryKind, type Change as ManifestChange } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { buildManifest } from "./manifest.js";
+import { warmXattrReader } from "./xattrs.js";
 
 /** A manifest entry in the diff's words (the report's judge of forbidden and masked paths reads those). */
 function asChange(c: ManifestChange): Change {
@@ -50,7 +50,29 @@ function asChange(c: ManifestChange): Change {
   return { path: c.path, kind };
 }
 import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "./mounts.js";
-import { envelopeArch, envelopeArgv, mirrorSpec, PERL } from "../shared/envelope/spec.js";
+import { envelopeArch, envelopeWords, mirrorSpec } from "../shared/envelope/spec.js";
+import { EnvelopeServer } from "../shared/envelope/server.js";
+
+/** A started trial, whichever launcher runs it. */
+interface Launched {
+  /** The exit code (128+n for a signal) and what the envelope reported on fd 3 ("" for bwrap). */
+  done: Promise<{ exitCode: number; status: string }>;
+  kill(): void;
+}
+
+/**
+ * One warm envelope server for every mirror in this process (the launcher):
+ * losing it loses the trials in flight, so the launcher exits and the
+ * sandbox service with it (crash, don't limp).
+ */
+let warm: EnvelopeServer | undefined;
+function envelopeServer(): EnvelopeServer {
+  warm ??= EnvelopeServer.start((why) => {
+    process.stderr.write(`agent-sudo sandbox: the envelope server ${why}; exiting\n`);
+    process.exit(70);
+  });
+  return warm;
+}
 
 /** Capabilities a trial keeps (inside its user namespace): enough for package, file and account changes. */
 const TRIAL_CAPS = ["chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "setfcap", "net_bind_service", "sys_chroot", "audit_write"];
@@ -202,21 +224,25 @@ function identityUserns(): number {
   }
 }
 
-function capture(stream: Readable, cap: number): () => { data: Buffer; truncated: boolean } {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let truncated = false;
-  stream.on("data", (chunk: Buffer) => {
-    if (kept >= cap) {
-      truncated = true;
-      return;
-    }
-    const part = chunk.subarray(0, cap - kept);
-    if (part.length < chunk.length) truncated = true;
-    chunks.push(part);
-    kept += part.length;
-  });
-  return () => ({ data: Buffer.concat(chunks), truncated });
+/** Output kept up to a cap. */
+class Sink {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private truncated = false;
+
+  constructor(private readonly cap: number) {}
+
+  readonly push = (chunk: Buffer): void => {
+    const part = chunk.subarray(0, Math.max(0, this.cap - this.kept));
+    if (part.length < chunk.length) this.truncated = true;
+    if (part.length === 0) return;
+    this.chunks.push(part);
+    this.kept += part.length;
+  };
+
+  result(): { data: Buffer; truncated: boolean } {
+    return { data: Buffer.concat(this.chunks), truncated: this.truncated };
+  }
 }
 
 export class OverlayMirror {
@@ -280,8 +306,8 @@ export class OverlayMirror {
     return { exitCode: 127, timedOut: false, stdout: Buffer.alloc(0), stderr, stdoutTruncated: false, stderrTruncated: false, changes: [], truncated: false, maskWrites: [], durationMs: performance.now() - started };
   }
 
-  /** The shared envelope program: mounts, pivot_root, namespaces, capabilities, cwd, then the command. */
-  private spawnEnvelope(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>): ChildProcess {
+  /** The shared envelope program, through the warm server: mounts, pivot_root, namespaces, capabilities, cwd, then the command. */
+  private startEnvelope(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>, out: Sink, err: Sink): Launched {
     const spec = mirrorSpec({
       root: join(d, "m"),
       layers: this.layers.map((l, i) => ({ lower: l.lower, upper: join(d, `u${i}`), work: join(d, `w${i}`), target: l.target === "/" ? "" : l.target })),
@@ -290,12 +316,22 @@ export class OverlayMirror {
       network: input.network === true,
       ...(input.runAs ? { user: { uid: user.uid, gid: user.gid, groups: groupsIn(this.opts.lowerRoot, input.runAs, user.gid) } } : {}),
     });
-    const argv = envelopeArgv(spec, [this.opts.shell, "-c", input.command]);
-    return spawn(PERL, argv.args, { env, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true });
+    const run = envelopeServer().run({ kind: "envelope", args: envelopeWords(spec, [this.opts.shell, "-c", input.command]), env, onStdout: out.push, onStderr: err.push });
+    return {
+      done: run.done.then((e) => ({ exitCode: e.code ?? 128 + (e.signal ?? 9), status: e.status })),
+      kill: () =>
+        void run.pid.then((pid) => {
+          try {
+            process.kill(-pid, "SIGKILL");
+          } catch {
+            // gone already
+          }
+        }, () => undefined),
+    };
   }
 
   /** bubblewrap in the identity-mapped user namespace, after a shell mounted the overlays. */
-  private spawnBwrap(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>): ChildProcess {
+  private startBwrap(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>, out: Sink, err: Sink): Launched {
     const mountArgs = this.layers.flatMap((l) => [l.lower, l.target === "/" ? "" : l.target]);
     const maskArgs = this.masks.flatMap((m, i) => ["--bind", join(d, `mask${i}`), m.path]);
     const priv = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`];
@@ -311,10 +347,17 @@ export class OverlayMirror {
       "--", "/usr/bin/setpriv", ...priv, "--", this.opts.shell, "-c", input.command,
     ];
     // The environment goes by execve, never on an argv (secret values would be in /proc/PID/cmdline).
-    return spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
+    const child: ChildProcess = spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
       env,
       stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore"],
     });
+    child.stdout?.on("data", out.push);
+    child.stderr?.on("data", err.push);
+    const done = new Promise<{ exitCode: number; status: string }>((resolve) => {
+      child.once("error", () => resolve({ exitCode: 126, status: "" }));
+      child.once("close", (code, signal) => resolve({ exitCode: code ?? (signal ? 128 + 9 : 1), status: "" }));
+    });
+    return { done, kill: () => child.kill("SIGKILL") };
   }
 
   private async runIn(d: string, input: OverlayTrialInput, started: number): Promise<OverlayTrialOutput> {
@@ -342,39 +385,28 @@ export class OverlayMirror {
     const env = { ...input.env, PATH: SANDBOX_PATH, HOME: user.home, LC_ALL: "C.UTF-8", USER: input.runAs || "root", LOGNAME: input.runAs || "root", DEBIAN_FRONTEND: "noninteractive" };
     // ctime is kept at the kernel's coarse clock (a tick or so behind): a host change in the tick before the start counts as during the run.
     const changedSinceMs = Date.now() - CTIME_SLACK_MS;
-    const child =
-      this.launcher === "envelope"
-        ? this.spawnEnvelope(d, input, user, cwd, env)
-        : this.spawnBwrap(d, input, user, cwd, env);
-    if (!child.stdout || !child.stderr) throw new Error("trial pipes missing");
-    const out = capture(child.stdout, this.opts.stdoutCap);
-    const err = capture(child.stderr, this.opts.stderrCap);
-    let setup = Buffer.alloc(0);
-    (child.stdio[3] as Readable | null | undefined)?.on("data", (c: Buffer) => {
-      if (setup.length < 4096) setup = Buffer.concat([setup, c]);
-    });
+    const out = new Sink(this.opts.stdoutCap);
+    const err = new Sink(this.opts.stderrCap);
+    const child = this.launcher === "envelope" ? this.startEnvelope(d, input, user, cwd, env, out, err) : this.startBwrap(d, input, user, cwd, env, out, err);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill("SIGKILL");
+      child.kill();
     }, input.timeoutS * 1000);
-    const exitCode = await new Promise<number>((resolve) => {
-      child.once("error", () => resolve(126));
-      child.once("close", (code, signal) => resolve(code ?? (signal ? 128 + 9 : 1)));
-    });
-    clearTimeout(timer);
-    const o = out();
-    const e = err();
+    const { exitCode, status } = await child.done.finally(() => clearTimeout(timer));
+    const o = out.result();
+    const e = err.result();
     const stderrText = e.data.toString("utf8");
     let setupError: string | undefined;
     if (this.launcher === "envelope") {
-      const status = setup.toString("utf8");
       if (!status.startsWith("ok\n")) setupError = /^error: (.*)$/m.exec(status)?.[1] ?? `the envelope exited ${exitCode} before the command started`;
     } else if (exitCode === 125 && stderrText.includes("agent-sudo-sandbox: overlay mount")) setupError = stderrText.trim();
     else if (/^bwrap: /m.test(stderrText) && exitCode === 1) setupError = stderrText.trim();
 
     const uppers = this.layers.map((l, i) => ({ target: l.target, lower: l.lower, upper: join(d, `u${i}`) }));
-    const built = input.manifest ? buildManifest(uppers, { ...input.manifest, commandDigest: Buffer.from(input.manifest.commandDigest), maxPaths: this.opts.maxPaths, changedSinceMs }) : undefined;
+    // The warm server reads xattrs in-process, whichever launcher ran the command.
+    const readXattrs = envelopeArch() ? warmXattrReader(envelopeServer()) : undefined;
+    const built = input.manifest ? await buildManifest(uppers, { ...input.manifest, commandDigest: Buffer.from(input.manifest.commandDigest), maxPaths: this.opts.maxPaths, changedSinceMs, ...(readXattrs ? { readXattrs } : {}) }) : undefined;
     const diff = built ? { changes: built.manifest.changes.map(asChange), truncated: false } : diffLayers(uppers, this.opts.maxPaths);
     const maskWrites = this.masks.filter((m, i) => {
       const src = join(d, `mask${i}`);

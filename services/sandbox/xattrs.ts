@@ -1,36 +1,14 @@
-// Extended attributes of many entries in one process: Node has no xattr
-// calls, so one short perl program (perl-base, Essential on Debian and
-// Ubuntu) calls llistxattr/lgetxattr for each path it reads on stdin and
-// writes a length-prefixed answer. The `l` calls never follow the entry's
-// own symlink. One spawn per layer, where tar needed three or four.
+// Extended attributes of many entries at once: Node has no xattr calls, so
+// the envelope program's perl (perl-base, Essential on Debian and Ubuntu)
+// calls llistxattr/lgetxattr for each path and writes a length-prefixed
+// answer — in the warm envelope server itself (no process per manifest), or
+// in a one-shot `perl -e … --xattrs`. The `l` calls never follow the
+// entry's own symlink.
 import { spawnSync } from "node:child_process";
 import { isUtf8 } from "node:buffer";
+import { ENVELOPE_PROGRAM } from "../shared/envelope/program.js";
+import type { EnvelopeServer } from "../shared/envelope/server.js";
 import { envelopeArch, PERL } from "../shared/envelope/spec.js";
-
-/** llistxattr and lgetxattr, per architecture. */
-const NR = { x64: { list: 195, get: 192 }, arm64: { list: 12, get: 9 } } as const;
-
-const PROGRAM = String.raw`use strict;
-my ($LIST, $GET) = @ARGV;
-local $/ = "\0";
-binmode STDIN; binmode STDOUT;
-my $out = "";
-while (defined(my $p = <STDIN>)) {
-  chop $p;
-  my $buf = "\0" x 65536;
-  my $n = syscall($LIST, $p, $buf, 65536);
-  if ($n < 0) { $out .= "E" . pack("N", $! + 0); next; }
-  my @names = grep { length } split /\0/, substr($buf, 0, $n);
-  $out .= "L" . pack("N", scalar @names);
-  for my $name (@names) {
-    my $v = "\0" x 65536;
-    my $m = syscall($GET, $p, $name, $v, 65536);
-    if ($m < 0) { $out .= "e" . pack("N", $! + 0) . pack("N", length $name) . $name; next; }
-    $out .= "n" . pack("N", length $name) . $name . pack("N", $m) . substr($v, 0, $m);
-  }
-}
-print $out;
-`;
 
 const ENOTSUP = 95;
 const ENODATA = 61;
@@ -42,20 +20,39 @@ export interface XattrEntry {
   error?: string;
 }
 
-/** The xattrs of every path (absolute), in order; throws when the helper cannot run or answers out of shape. */
+/** What reads the xattrs of many paths at once: the warm server (no process per call), or a one-shot perl. */
+export type XattrReader = (paths: readonly string[]) => XattrEntry[] | Promise<XattrEntry[]>;
+
+function checked(paths: readonly string[]): void {
+  if (!envelopeArch()) throw new Error(`no xattr system calls known for ${process.arch}`);
+  if (paths.some((p) => p.includes("\0"))) throw new Error("a path with a NUL byte");
+}
+
+/** The xattrs of every path (absolute), in order, by a one-shot perl; throws when it cannot run or answers out of shape. */
 export function readXattrsOf(paths: readonly string[]): XattrEntry[] {
   if (paths.length === 0) return [];
-  const arch = envelopeArch();
-  if (!arch) throw new Error(`no xattr system calls known for ${process.arch}`);
-  if (paths.some((p) => p.includes("\0"))) throw new Error("a path with a NUL byte");
-  const r = spawnSync(PERL, ["-e", PROGRAM, String(NR[arch].list), String(NR[arch].get)], {
+  checked(paths);
+  const r = spawnSync(PERL, ["-e", ENVELOPE_PROGRAM, "--", "--xattrs", `arch=${envelopeArch()}`], {
     input: Buffer.from(paths.map((p) => `${p}\0`).join(""), "utf8"),
     maxBuffer: 256 * 1024 * 1024,
     env: { PATH: "/usr/bin:/bin" },
   });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`the xattr reader exited ${r.status}: ${r.stderr.toString("utf8").trim().slice(0, 200)}`);
-  const out = r.stdout;
+  return parseXattrs(r.stdout, paths.length);
+}
+
+/** The same, read by a warm envelope server. */
+export function warmXattrReader(server: EnvelopeServer): XattrReader {
+  return async (paths) => {
+    if (paths.length === 0) return [];
+    checked(paths);
+    return parseXattrs(await server.xattrs(paths), paths.length);
+  };
+}
+
+/** The reader's answer (program.ts `xattrs`) for `count` paths. */
+function parseXattrs(out: Buffer, count: number): XattrEntry[] {
   let off = 0;
   const u32 = () => {
     if (off + 4 > out.length) throw new Error("the xattr reader's answer is cut short");
@@ -70,7 +67,7 @@ export function readXattrsOf(paths: readonly string[]): XattrEntry[] {
     return Buffer.from(b);
   };
   const entries: XattrEntry[] = [];
-  for (let i = 0; i < paths.length; i++) {
+  for (let i = 0; i < count; i++) {
     const tag = String.fromCharCode(out[off++] ?? 0);
     if (tag === "E") {
       const errno = u32();

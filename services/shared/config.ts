@@ -124,6 +124,11 @@ const ConfigFile = z
       .default({ state_dirs: DEFAULT_STATE_DIRS, masks: DEFAULT_SECRET_MASKS }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
+    // Where the proposals store (proposals.pending.json) lives: absolute, or
+    // relative to the state dir. Unset: beside the policies. `agent-sudo
+    // install` sets "state/proposals", the one directory the unprivileged
+    // rules-learn unit may write (the policies stay root's).
+    proposals_dir: z.string().min(1).optional(),
   })
   .strict();
 
@@ -137,6 +142,7 @@ export interface Config extends ConfigFileShape {
   logsDir: string;
   tokensFile: string;
   policiesDir: string;
+  proposalsDir: string;
   repoRoot: string;
 }
 
@@ -202,6 +208,7 @@ export function loadConfig(home: string = defaultHome()): Config {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
     throw new ConfigError(`${file}: ${issues}`);
   }
+  const policiesDir = resolve(parsed.data.policies_dir ?? join(repoRoot, "policies"));
   return {
     ...parsed.data,
     home,
@@ -210,7 +217,8 @@ export function loadConfig(home: string = defaultHome()): Config {
     stateDir: join(home, "state"),
     logsDir: join(home, "logs"),
     tokensFile: join(home, "tokens.json"),
-    policiesDir: resolve(parsed.data.policies_dir ?? join(repoRoot, "policies")),
+    policiesDir,
+    proposalsDir: parsed.data.proposals_dir === undefined ? policiesDir : resolve(home, parsed.data.proposals_dir),
     repoRoot,
   };
 }

@@ -1,4 +1,7 @@
-// The proposals store: `proposals.pending.json` beside the policy files.
+// The proposals store: `proposals.pending.json` beside the policy files, or
+// in config's proposals_dir (installed hosts: state/proposals, owned by the
+// rules-learn unit's user; the policies stay root's). Every function takes
+// the directory that holds the store.
 //
 // Services (the sandbox loop) and the CLI (`rules learn`) append proposed
 // rules here with their evidence; only a person's `agent-sudo rules activate`
@@ -19,7 +22,7 @@
 // activated shape stays in the file (`rejected`, `activated`) and is refused
 // when proposed again.
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { checkShape } from "./rule-shape.js";
@@ -158,6 +161,9 @@ function writePending(path: string, file: PendingFile): void {
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   const fd = openSync(tmp, "w", 0o644);
   try {
+    // 0644 whatever the writer's umask: root's `rules reject`/`activate` and the
+    // learner's user (systemd UMask=0077) replace each other's file.
+    fchmodSync(fd, 0o644);
     writeSync(fd, `${JSON.stringify(PendingSchema.parse(file), null, 2)}\n`);
     fsyncSync(fd);
   } finally {

@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dir = join(repo, "apparmor");
-const profiles = readdirSync(dir).filter((n) => /^agent-sudo-[a-z]+$/.test(n)).sort();
+const profiles = readdirSync(dir).filter((n) => /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n)).sort();
+/** agent-sudo-rules-learn.service's profile: the CLI, not a service. */
+const LEARNER = "agent-sudo-rules-learn";
 const parser = ["/sbin/apparmor_parser", "/usr/sbin/apparmor_parser", ...(process.env.PATH ?? "").split(":").map((d) => join(d, "apparmor_parser"))].find((p) => existsSync(p));
 
 /** The parser's notice when securityfs is absent (containers, CI): not an error. */
@@ -45,15 +47,15 @@ describe.skipIf(skipReason)(named("AppArmor profiles compile (apparmor_parser -Q
 describe("AppArmor profiles: the rules the deployment asks for", () => {
   const text = (name: string) => readFileSync(join(dir, name), "utf8");
 
-  it("one profile per service, named like its file and its unit's AppArmorProfile=", () => {
-    expect(profiles).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"].map((s) => `agent-sudo-${s}`));
+  it("one profile per unit, named like its file and its unit's AppArmorProfile=", () => {
+    expect(profiles).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "rules-learn", "sandbox"].map((s) => `agent-sudo-${s}`));
     for (const name of profiles) {
       expect(text(name)).toMatch(new RegExp(`^profile ${name} `, "m"));
       expect(readFileSync(join(repo, "systemd", `${name}.service`), "utf8")).toContain(`AppArmorProfile=${name}\n`);
     }
   });
 
-  it.each(profiles.filter((p) => p !== "agent-sudo-gateway" && p !== "agent-sudo-breaker"))("%s denies inet and inet6", (name) => {
+  it.each(profiles.filter((p) => p !== "agent-sudo-gateway" && p !== "agent-sudo-breaker" && p !== LEARNER))("%s denies inet and inet6", (name) => {
     expect(text(name)).toMatch(/^\s*deny network inet,$/m);
     expect(text(name)).toMatch(/^\s*deny network inet6,$/m);
     expect(text(name)).not.toMatch(/^\s*network inet/m);
@@ -85,7 +87,7 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(text("agent-sudo-gateway")).not.toMatch(/^\s*deny network inet,$/m);
   });
 
-  it.each(profiles.filter((p) => p !== "agent-sudo-executor"))("%s reads the node binary and only its own bundle", (name) => {
+  it.each(profiles.filter((p) => p !== "agent-sudo-executor" && p !== LEARNER))("%s reads the node binary and only its own bundle", (name) => {
     const t = text(name);
     const service = name.replace("agent-sudo-", "");
     expect(t).toMatch(/^\s*\/usr\/bin\/node mr,$/m);
@@ -94,6 +96,30 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     const others = ["gateway", "sandbox", "breaker", "executor", "classifier"].filter((s) => s !== service && !(service === "concurrence" && s === "classifier"));
     for (const other of others) expect(t).not.toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${other}/** r,`);
     expect(t).toContain("deny @{AGENT_SUDO_PREFIX}/** wl,");
+  });
+
+  it("rules-learn writes only its proposals store and its /tmp staging copies; no key, token, env file or socket; no capability", () => {
+    const t = text(LEARNER);
+    // Every rule that grants a write, by path.
+    const writes = t
+      .split("\n")
+      .map((l) => /^\s*(?:owner\s+)?(\S+)\s+([rwlkmixPUC]+),$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null && m[2]?.includes("w") === true)
+      .map((m) => m[1]);
+    expect(writes.length).toBeGreaterThan(0);
+    for (const w of writes) expect(w).toMatch(/^(@\{AGENT_SUDO_HOME\}\/state\/proposals\/(\*\*)?|\/tmp\/\.rules-stage-\*\/(\*\*)?|\/\{var\/,\}run\/postgresql\/\.s\.PGSQL\.\*)$/);
+    for (const d of ["@{AGENT_SUDO_HOME}/keys/** rwlk,", "@{AGENT_SUDO_HOME}/tokens.json rwlk,", "@{AGENT_SUDO_HOME}/*.env rwlk,", "@{AGENT_SUDO_HOME}/run/** rwlk,", "@{AGENT_SUDO_PREFIX}/** wl,"]) expect(t).toContain(`deny ${d}`);
+    expect(t).toMatch(/^\s*deny capability,$/m);
+    expect(t).not.toMatch(/^\s*capability\b/m);
+    // The CLI and the engine it checks candidates with; the policies read-only.
+    expect(t).toMatch(/^\s*\/usr\/bin\/node mr,$/m);
+    expect(t).toContain("@{AGENT_SUDO_PREFIX}/dist/cli/** r,");
+    expect(t).toContain("@{AGENT_SUDO_PREFIX}/policies/** r,");
+    // The audit database and ntfy over TCP, DNS; no raw IP, no abstract Unix sockets of the host.
+    expect(t).toMatch(/^\s*network inet stream,$/m);
+    expect(t).toMatch(/^\s*deny network inet raw,$/m);
+    expect(t).toContain("deny unix (connect, send, receive) peer=(addr=@**),");
+    expect(t).toContain("/{var/,}run/postgresql/.s.PGSQL.* rw,");
   });
 
   /** One profile block of a file: the top-level profile (its child profiles cut out) or a child `profile NAME {…}`. */

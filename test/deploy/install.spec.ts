@@ -3,49 +3,22 @@
 // every file, socket directory and key; a second run that changes nothing;
 // an uninstall that keeps the state dir.
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { inGatewayRanges, installCommand, parseEnvFile, uninstallCommand } from "../../cli/install.js";
+import { inGatewayRanges, installCommand, LEARNER, parseEnvFile, uninstallCommand } from "../../cli/install.js";
+import { loadConfig } from "../../services/shared/config.js";
 import { SIGNERS } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";
+import { capture, snapshot } from "./built-tree.js";
 
 const isRoot = process.getuid?.() === 0;
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/**
- * A frozen copy of the built tree (others may rebuild dist/ while this runs,
- * which would make the second install rightly say "copy"); node_modules is
- * linked, not copied.
- */
-function snapshot(): string {
-  const dir = mkdtempSync(join(tmpdir(), "agent-sudo-src-"));
-  for (const rel of ["package.json", "package-lock.json", "bin", "dist/cli", "dist/proto", "dist/services", "policies", "services/gateway/audit/migrations", "systemd", "apparmor"]) {
-    if (!existsSync(join(repo, rel))) continue;
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    cpSync(join(repo, rel), join(dir, rel), { recursive: true });
-  }
-  symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
-const UNITS = ["agent-sudo.target", ...["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"].map((s) => `agent-sudo-${s}.service`)];
-const PROFILES = ["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"].map((s) => `agent-sudo-${s}`);
-
-/** Runs a command, capturing what it prints. */
-async function capture(fn: (argv: string[]) => Promise<number>, argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    return { code: await fn(argv), out: lines.join("") };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const UNITS = ["agent-sudo.target", "agent-sudo-rules-learn.timer", ...["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox", "rules-learn"].map((s) => `agent-sudo-${s}.service`)];
+const PROFILES = ["breaker", "classifier", "concurrence", "executor", "gateway", "rules-learn", "sandbox"].map((s) => `agent-sudo-${s}`);
+const USERS = ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk", LEARNER.user];
+const CONFIG = { host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 }, executor: { network: "systemd-run" }, proposals_dir: "state/proposals" };
 
 function tree(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -72,18 +45,17 @@ describe("install --dry-run", () => {
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/gateway/ (0700 agent-sudo-gw:agent-sudo-gw)`);
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/breaker/ (0700 agent-sudo-brk:agent-sudo-brk)`);
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/sandbox/ (0700 agent-sudo-sbx:agent-sudo-sbx)`);
+    expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/proposals/ (0700 agent-sudo-lrn:agent-sudo-lrn)`);
     // No environment files: no network drop-ins (the breaker reaches no IP address at all).
     expect(out).not.toContain(".service.d/");
     for (const signer of SIGNERS) {
       expect(out).toContain(`would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`);
     }
-    expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): {"host_id":"server-01","http":{"bind":"127.0.0.1","port":8084},"executor":{"network":"systemd-run"}}`);
+    expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): ${JSON.stringify(CONFIG)}`);
     expect(out).toContain(`would write ${root}/var/lib/agent-sudo/tokens.json (0600 root:root)`);
     expect(out).toMatch(new RegExp(`would copy ${root}/opt/agent-sudo/dist/services ← `));
     expect(out).toMatch(new RegExp(`would copy ${root}/opt/agent-sudo/node_modules ← `));
-    for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) {
-      expect(out).toMatch(new RegExp(`(would create|unchanged) +system user ${user} `));
-    }
+    for (const user of USERS) expect(out).toMatch(new RegExp(`(would create|unchanged) +system user ${user} `));
     expect(out).toMatch(/\d+ would change, \d+ unchanged/);
     expect(out).toContain("next steps");
     expect(out).toContain("systemctl daemon-reload && systemctl enable --now agent-sudo.target");
@@ -92,7 +64,7 @@ describe("install --dry-run", () => {
 
   it("writes primary's host_id for --host primary, and rewrites the prefix", async () => {
     const { out } = await capture(installCommand, ["--host", "primary", "--dry-run", "--root", root, "--prefix", "/srv/agent-sudo"]);
-    expect(out).toContain(`config.json (0644 root:root): {"host_id":"primary","http":{"bind":"127.0.0.1","port":8084},"executor":{"network":"systemd-run"}}`);
+    expect(out).toContain(`config.json (0644 root:root): ${JSON.stringify({ ...CONFIG, host_id: "primary" })}`);
     expect(out).toContain(`would copy ${root}/srv/agent-sudo/dist/services ← `);
     expect(out).not.toContain("-C "); // primary loads its profiles in enforce mode
     expect(tree(root)).toEqual([]);
@@ -118,6 +90,8 @@ describe("install --dry-run", () => {
       expect(out).toContain(`would write ${dropIn}/ntfy-hosts (0644 root:root) (pinned addresses)`);
       // The LAN ntfy address is in the gateway's own list already; the public database is not.
       expect(out).toContain(`would write ${staged}/etc/systemd/system/agent-sudo-gateway.service.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`);
+      // The learner reads the same database: the same drop-in for its unit.
+      expect(out).toContain(`would write ${staged}/etc/systemd/system/${LEARNER.unit}.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`);
       expect(out).toMatch(/would fix .*breaker\.env \(0600 root:root\)/);
       // An IP literal needs no pinned hosts file.
       writeFileSync(join(home, "breaker.env"), "AGENT_SUDO_NTFY_URL=http://192.0.2.7/agent-sudo\n");
@@ -187,11 +161,22 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     expectMeta(join(home(), "state/gateway"), 0o700, "agent-sudo-gw", "dir");
     expectMeta(join(home(), "state/breaker"), 0o700, "agent-sudo-brk", "dir");
     expectMeta(join(home(), "state/sandbox"), 0o700, "agent-sudo-sbx", "dir");
+    expectMeta(join(home(), "state/proposals"), 0o700, LEARNER.user, "dir");
     expectMeta(join(home(), "config.json"), 0o644, "root");
-    expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual({ host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 }, executor: { network: "systemd-run" } });
+    expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual(CONFIG);
     expectMeta(join(home(), "tokens.json"), 0o600, "root");
     expect(JSON.parse(readFileSync(join(home(), "tokens.json"), "utf8"))).toEqual({ callers: [] });
-    for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) expect(lookupUser(user), user).toBeDefined();
+    for (const user of USERS) expect(lookupUser(user), user).toBeDefined();
+  });
+
+  it("the learner's unit may write exactly the store config.json names, as the user that owns it", () => {
+    const unit = readFileSync(join(root, "etc/systemd/system", LEARNER.unit), "utf8");
+    const rw = /^ReadWritePaths=(.*)$/m.exec(unit)?.[1] ?? "";
+    const user = /^User=(.*)$/m.exec(unit)?.[1] ?? "";
+    const store = loadConfig(home()).proposalsDir;
+    expect(join(root, rw)).toBe(store);
+    expect(lstatSync(store).uid).toBe(uidOf(user));
+    expect(uidOf(user)).toBeGreaterThan(0);
   });
 
   it("generates every signer's key pair, the operator's too: private 0600 root, public 0644 root", () => {
@@ -217,7 +202,7 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
   it("keeps the operator's private key from every service: no service user can open it, no profile grants it", () => {
     // A person's key (rollback grants from the CLI as root): no service reads it, before or after its drop.
     const key = join(home(), "keys", "operator.key");
-    for (const user of ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk"]) {
+    for (const user of USERS) {
       const u = lookupUser(user);
       expect(u, user).toBeDefined();
       const probe = spawnSync(process.execPath, ["-e", `try{require("fs").readFileSync(${JSON.stringify(key)});console.log("read")}catch(e){console.log(e.code)}`], { uid: u?.uid, gid: u?.gid, encoding: "utf8" });
@@ -290,8 +275,8 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     expect(existsSync(prefix())).toBe(false);
     expectMeta(join(home(), "keys/classifier.key"), 0o600, "root");
     const purge = await uninstall("--purge", "--dry-run");
-    expect(purge.out).toContain(`would remove ${home()}/ (keys, tokens, journal, audit spool)`);
-    expect(purge.out).toContain("would userdel system user agent-sudo-gw");
+    expect(purge.out).toContain(`would remove ${home()}/ (keys, tokens, journal, audit spool, proposals)`);
+    for (const user of USERS) expect(purge.out).toContain(`would userdel system user ${user}`);
     expect(existsSync(home())).toBe(true);
     const again = await install("--host", "server-01");
     expect(again.out).toContain("unchanged  ed25519 signing key classifier");

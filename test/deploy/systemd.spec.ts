@@ -10,12 +10,15 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEARNER } from "../../cli/install.js";
 import { named } from "../support/needs.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const unitDir = join(repo, "systemd");
-const units = readdirSync(unitDir).filter((n) => /\.(service|target)$/.test(n)).sort();
+const units = readdirSync(unitDir).filter((n) => /\.(service|target|timer)$/.test(n)).sort();
 const services = units.filter((n) => n.endsWith(".service"));
+/** The six long-running services (the learner is a oneshot its timer starts). */
+const daemons = services.filter((n) => n !== LEARNER.unit);
 const thresholds = JSON.parse(readFileSync(join(unitDir, "security-thresholds.json"), "utf8")) as { units: Record<string, { measured: number; max: number }> };
 
 function which(tool: string): string | undefined {
@@ -93,15 +96,21 @@ describe.skipIf(skipReason)(named("systemd units, offline", skipReason), () => {
 const SANDBOX_CAPS = ["CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETFCAP", "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_AUDIT_WRITE"];
 
 describe("systemd units: the hardening list (issue 10), read from the files", () => {
-  const unprivileged = services.filter((u) => u !== "agent-sudo-executor.service");
+  const unprivileged = daemons.filter((u) => u !== "agent-sudo-executor.service");
   // The sandbox keeps a root launcher (mounts, namespaces): its own test below.
   const dropOnly = unprivileged.filter((u) => u !== "agent-sudo-sandbox.service");
 
-  it("has the six services and the target", () => {
-    expect(services.map((u) => u.replace(/^agent-sudo-|\.service$/g, "")).sort()).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"]);
-    expect(units).toContain("agent-sudo.target");
+  it("has the six services, the learner and its timer, and the target that wants the six and the timer", () => {
+    expect(daemons.map((u) => u.replace(/^agent-sudo-|\.service$/g, "")).sort()).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"]);
+    expect(units).toEqual(expect.arrayContaining(["agent-sudo.target", LEARNER.unit, "agent-sudo-rules-learn.timer"]));
     const wants = (one("agent-sudo.target", "Wants") ?? "").split(/\s+/).sort();
-    expect(wants).toEqual(services);
+    expect(wants).toEqual([...daemons, "agent-sudo-rules-learn.timer"].sort());
+  });
+
+  it("the executor cannot rewrite any unit or profile that ships (ReadOnlyPaths=)", () => {
+    const ro = (directives("agent-sudo-executor.service").get("ReadOnlyPaths") ?? []).join(" ").split(/\s+/);
+    for (const u of units) expect(ro, u).toContain(`-/etc/systemd/system/${u}`);
+    for (const p of readdirSync(join(repo, "apparmor"))) expect(ro, p).toContain(`-/etc/apparmor.d/${p}`);
   });
 
   it("executor: root, no network, control-group kill, delegated cgroup it can write", () => {
@@ -187,7 +196,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.get("IPAddressAllow")?.[0]).toContain("localhost");
   });
 
-  it.each(services)("%s: restart on failure with a start limit, an AppArmor profile that exists, no MemoryDenyWriteExecute", (unit) => {
+  it.each(daemons)("%s: restart on failure with a start limit, an AppArmor profile that exists, no MemoryDenyWriteExecute", (unit) => {
     const d = directives(unit);
     expect(d.get("Restart")).toEqual(["on-failure"]);
     expect(Number(one(unit, "StartLimitBurst"))).toBeGreaterThan(0);
@@ -205,6 +214,51 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.get("PrivateNetwork")).toEqual(["yes"]);
     expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX"]);
     expect(d.get("IPAddressDeny")).toEqual(["any"]);
+  });
+
+  // The learner binds nothing and reads no key, so it needs no start-up privilege at all.
+  it("rules-learn: a oneshot as its own user, no capabilities, every hardening directive the signers have", () => {
+    const d = directives(LEARNER.unit);
+    expect(d.get("Type")).toEqual(["oneshot"]);
+    expect(d.get("User")).toEqual([LEARNER.user]);
+    expect(d.get("Group")).toEqual([LEARNER.user]);
+    expect(d.has("Restart")).toBe(false);
+    expect(d.get("CapabilityBoundingSet")).toEqual([""]);
+    expect(d.get("AmbientCapabilities")).toEqual([""]);
+    expect(d.has("MemoryDenyWriteExecute")).toBe(false);
+    const signer = directives("agent-sudo-classifier.service");
+    const hardening = ["NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp", "PrivateDevices", "PrivateIPC", "PrivateMounts", "ProtectProc", "ProtectKernelTunables", "ProtectKernelModules", "ProtectKernelLogs", "ProtectControlGroups", "ProtectClock", "ProtectHostname", "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality", "KeyringMode", "SystemCallArchitectures", "SystemCallErrorNumber", "UMask"];
+    for (const key of hardening) expect({ key, v: d.get(key) }).toEqual({ key, v: signer.get(key) });
+    // The signers' filter, minus what only their drop needs.
+    expect(d.get("SystemCallFilter")).toEqual(["@system-service", "~@privileged @resources"]);
+  });
+
+  it("rules-learn: writes only the proposals store; no key, token, socket or other state; the gateway's destinations, no listening port", () => {
+    const d = directives(LEARNER.unit);
+    expect(d.get("ReadWritePaths")).toEqual([`/var/lib/agent-sudo/${LEARNER.proposals}`]);
+    const hidden = (d.get("InaccessiblePaths") ?? []).join(" ").split(/\s+/);
+    for (const p of ["keys", "tokens.json", "run", "logs", "state/executor", "state/gateway", "state/breaker", "state/sandbox"]) expect(hidden).toContain(`-/var/lib/agent-sudo/${p}`);
+    expect(d.get("EnvironmentFile")).toEqual(["-/var/lib/agent-sudo/gateway.env"]);
+    expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX AF_INET AF_INET6"]);
+    expect(d.get("IPAddressAllow")).toEqual(directives("agent-sudo-gateway.service").get("IPAddressAllow"));
+    expect(d.get("IPAddressDeny")).toEqual(["any"]);
+    expect(d.get("SocketBindDeny")).toEqual(["any"]);
+    expect(one(LEARNER.unit, "ExecStart")).toBe("/usr/bin/node --enable-source-maps /opt/agent-sudo/dist/cli/main.js rules learn");
+    expect(existsSync(join(repo, "cli/main.ts"))).toBe(true);
+    expect(one(LEARNER.unit, "AppArmorProfile")).toBe("agent-sudo-rules-learn");
+    expect(existsSync(join(repo, "apparmor", "agent-sudo-rules-learn"))).toBe(true);
+    expect(one(LEARNER.unit, "PartOf")).toBe("agent-sudo.target");
+  });
+
+  it("rules-learn.timer: hourly, catches up after downtime, part of the target, starts the learner", () => {
+    const t = directives("agent-sudo-rules-learn.timer");
+    expect(t.get("OnCalendar")).toEqual(["hourly"]);
+    expect(t.get("Persistent")).toEqual(["true"]);
+    expect(t.get("WantedBy")).toEqual(["agent-sudo.target"]);
+    expect(t.get("PartOf")).toEqual(["agent-sudo.target"]);
+    // No Unit=: a timer starts the service of its own name.
+    expect(t.has("Unit")).toBe(false);
+    expect(services).toContain("agent-sudo-rules-learn.service");
   });
 
   it("the deployment table in systemd/README.md shows each unit's measured score", () => {

@@ -1,30 +1,31 @@
 // Package-state undo through the whole stack with a real package: a tiny
 // .deb built here with dpkg-deb (no network, no dependencies, one file under
-// /usr/share/doc), installed by `/exec dpkg -i` (tier 2: trialled, then run),
-// and removed again by `agent-sudo rollback` — which reverts only what that
-// command changed. The package is purged in afterAll whatever happens.
+// /usr/share/doc), installed by `/exec dpkg -i` (run once in the mirror, the
+// judged diff committed), and removed again by `agent-sudo rollback` — which
+// reverts only what that command changed. The stack runs inside a throwaway
+// root (test/support/rooted-stack.ts): dpkg's database and /usr/share/doc
+// are the root's copy-on-write overlays, never this machine's.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliMain, startStack, type Stack } from "../support/stack.js";
+import { missing } from "../support/needs.js";
+import { startRootedStack, type RootedStack } from "../support/rooted-stack.js";
 
 const PKG = "agent-sudo-undo-test";
-const canRun = process.getuid?.() === 0 && spawnSync("dpkg-deb", ["--version"]).status === 0;
+const skipReason = process.getuid?.() !== 0 ? "skipped: needs root (the throwaway root and the stack's executor)" : missing("dpkg-deb", "unshare", "nsenter", "perl");
 
-function installed(name: string): boolean {
-  const r = spawnSync("dpkg-query", ["-W", "-f=${db:Status-Abbrev}", name], { encoding: "utf8" });
-  return r.status === 0 && r.stdout.startsWith("ii");
-}
-
-describe.skipIf(!canRun)("package undo end to end (a .deb built here)", () => {
-  let stack: Stack;
+describe.skipIf(skipReason)(`package undo end to end (a .deb built here, a stack in a throwaway root)${skipReason ? ` — ${skipReason}` : ""}`, () => {
+  let s: RootedStack;
   let dir: string;
   let deb: string;
+  const installed = async (name: string) => (await s.sh(`dpkg-query -W -f='\${db:Status-Abbrev}' ${name}`)).stdout.startsWith("ii");
+  const exists = async (path: string) => (await s.sh(`test -e ${path}`)).code === 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "agent-sudo-pkg-"));
+    // Built on the host's /tmp before the root starts: the root sees it (its lower layer).
+    dir = mkdtempSync("/tmp/agent-sudo-pkg-");
+    chmodSync(dir, 0o755);
     const root = join(dir, "pkg");
     mkdirSync(join(root, "DEBIAN"), { recursive: true });
     mkdirSync(join(root, "usr", "share", "doc", PKG), { recursive: true });
@@ -33,32 +34,34 @@ describe.skipIf(!canRun)("package undo end to end (a .deb built here)", () => {
     deb = join(dir, `${PKG}_1.0_all.deb`);
     execFileSync("dpkg-deb", ["--root-owner-group", "--build", root, deb], { stdio: "pipe" });
     execFileSync("chmod", ["-R", "a+rX", dir]);
-    stack = await startStack({ env: { AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
-  });
+    s = await startRootedStack({ env: { AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
+  }, 180_000);
   afterAll(async () => {
-    await stack?.stop();
-    spawnSync("dpkg", ["--purge", PKG], { stdio: "ignore" });
+    await s?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   // A local .deb needs no network: it runs once in the mirror, and what dpkg
   // and the package's scripts wrote is the judged diff (system paths: tier 3).
   it("dpkg -i through /exec installs it as a committed diff; rollback removes exactly it", async () => {
-    expect(installed(PKG)).toBe(false);
-    const res = await stack.exec({ command: `dpkg -i ${deb}`, timeout: 120 });
+    expect(await installed(PKG)).toBe(false);
+    const res = await s.exec({ command: `dpkg -i ${deb}`, timeout: 120 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ tier: 3, exit_code: 0 });
     expect(Number(res.body.committed)).toBeGreaterThan(2);
-    expect(installed(PKG)).toBe(true);
-    expect(existsSync(`/usr/share/doc/${PKG}/README`)).toBe(true);
+    expect(await installed(PKG)).toBe(true);
+    expect(await exists(`/usr/share/doc/${PKG}/README`)).toBe(true);
 
-    const out = execFileSync(process.execPath, [cliMain, "rollback", String(res.body.undo_id)], { env: stack.cliEnv, encoding: "utf8" });
-    expect(out).toContain(`removed  /usr/share/doc/${PKG}`);
-    expect(out).toContain("restored /var/lib/dpkg/status");
-    expect(out).not.toContain("FAILED");
-    expect(installed(PKG)).toBe(false);
-    expect(existsSync(`/usr/share/doc/${PKG}/README`)).toBe(false);
+    const out = await s.cli(["rollback", String(res.body.undo_id)]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain(`removed  /usr/share/doc/${PKG}`);
+    expect(out.stdout).toContain("restored /var/lib/dpkg/status");
+    expect(out.stdout).not.toContain("FAILED");
+    expect(await installed(PKG)).toBe(false);
+    expect(await exists(`/usr/share/doc/${PKG}/README`)).toBe(false);
     // Everything else dpkg knows is as it was: bash is still installed.
-    expect(installed("bash")).toBe(true);
+    expect(await installed("bash")).toBe(true);
+    // And this machine never had it.
+    expect(spawnSync("dpkg-query", ["-W", PKG]).status).not.toBe(0);
   }, 180_000);
 });

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   markActivated, PENDING_FILE, propose, ProposalError, type ProposalInput, proposalId, readPending, rejectProposal,
 } from "../../services/shared/proposals.js";
+import { loadConfig } from "../../services/shared/config.js";
 
 let dir: string;
 beforeEach(() => {
@@ -98,5 +99,20 @@ describe("proposals store", () => {
     const file = readPending(dir);
     expect(file.proposals).toHaveLength(60);
     expect(readdirSync(dir).filter((f) => f.includes(".tmp-") || f.endsWith(".lock"))).toEqual([]);
+  });
+});
+
+describe("where the store lives (config's proposals_dir)", () => {
+  const withConfig = (body: Record<string, unknown>) => {
+    writeFileSync(join(dir, "config.json"), JSON.stringify(body));
+    return loadConfig(dir);
+  };
+
+  it("unset: beside the policies; relative: under the state dir; absolute: as given", () => {
+    const beside = withConfig({ policies_dir: join(dir, "pol") });
+    expect(beside.proposalsDir).toBe(join(dir, "pol"));
+    expect(withConfig({ policies_dir: join(dir, "pol"), proposals_dir: "state/proposals" }).proposalsDir).toBe(join(dir, "state/proposals"));
+    expect(withConfig({ proposals_dir: "/srv/elsewhere" }).proposalsDir).toBe("/srv/elsewhere");
+    expect(() => withConfig({ proposals_dir: "" })).toThrow(/proposals_dir/);
   });
 });

@@ -34,12 +34,14 @@ import * as os from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvelopeServer } from "./server.js";
 import {
   CAP,
   type EnvelopeSpec,
   type EnvelopeUser,
   envelopeArch,
   envelopeArgv,
+  envelopeWords,
   LIVE_CAPS,
   liveSpec,
   MIRROR_CAPS,
@@ -107,7 +109,32 @@ function runArgv(file: string, args: readonly string[], timeoutMs = 20_000): Pro
 
 const bare = (cmd: string): Promise<Result> => runArgv("/bin/bash", ["-c", cmd]);
 
-function inEnvelope(spec: EnvelopeSpec, cmd: string): Promise<Result> {
+/** The warm server (server.ts), as the executor and the sandbox start every command; started on first use. */
+let server: EnvelopeServer | undefined;
+let serverLost = "";
+async function viaServer(words: string[], timeoutMs = 20_000): Promise<Result> {
+  server ??= EnvelopeServer.start((why) => (serverLost = why));
+  const t0 = performance.now();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const run = server.run({ kind: "envelope", args: words, env: ENV, onStdout: (c) => out.push(c), onStderr: (c) => err.push(c) });
+  const timer = setTimeout(() => {
+    void run.pid.then((pid) => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    });
+  }, timeoutMs);
+  const exit = await run.done.finally(() => clearTimeout(timer));
+  const signal = exit.signal !== undefined ? ((Object.entries(os.constants.signals).find(([, v]) => v === exit.signal)?.[0] ?? null) as NodeJS.Signals | null) : null;
+  return { code: exit.code ?? null, signal, status: exit.status, stdout: Buffer.concat(out).toString("latin1"), stderr: Buffer.concat(err).toString("latin1"), ms: performance.now() - t0 };
+}
+
+/** Every case runs through the warm server; ONE_SHOT cases (below) through `perl -e` too. */
+function inEnvelope(spec: EnvelopeSpec, cmd: string, oneShot = false): Promise<Result> {
+  if (!oneShot) return viaServer(envelopeWords(spec, ["/bin/bash", "-c", cmd]));
   const a = envelopeArgv(spec, ["/bin/bash", "-c", cmd]);
   return runArgv(a.file, a.args);
 }
@@ -232,8 +259,7 @@ async function inMirror(cmd: string, o: { user?: EnvelopeUser; cwd?: string } = 
     network: false,
     ...(o.user ? { user: o.user } : {}),
   });
-  const a = envelopeArgv(spec, ["/bin/bash", "-c", cmd]);
-  return { ...(await runArgv(a.file, a.args)), trial: d, upper };
+  return { ...(await viaServer(envelopeWords(spec, ["/bin/bash", "-c", cmd]))), trial: d, upper };
 }
 
 type Mode = "read-only" | "live" | "mirror";
@@ -317,6 +343,8 @@ else { open(my $f, "<", $rel) or die "open $rel: $!\\n"; print <$f> }
 });
 
 afterAll(() => {
+  server?.close();
+  expect(serverLost, "the envelope server was lost").toBe("");
   for (const c of cleanups.splice(0)) {
     try {
       c();
@@ -498,6 +526,19 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     } finally {
       server.close();
     }
+  });
+
+  it("no socket of any family (inet, inet6, netlink, packet, unix; the host's network namespace is not its to use); socketpair still works; with `network`, inet but still no unix", async () => {
+    // perl: socket() per family, each line "family=ok|errno"; socketpair last.
+    const probe = `perl -e 'for my $f ([inet=>2,1],[inet6=>10,1],[netlink=>16,3],[packet=>17,3],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } print "pair=", (socketpair(my $a, my $b, 1, 1, 0) ? "ok" : ($!+0)), "\\n"'`;
+    const r = await inEnvelope(readOnly(), probe);
+    expect(r.status).toBe("ok\n");
+    expect(r.stdout).toBe("inet=1\ninet6=1\nnetlink=1\npacket=1\nunix=1\npair=ok\n");
+    const withNet = await inEnvelope(readOnlySpec({ masks: [S, SF], cwd: "/", network: true }), probe);
+    expect(withNet.stdout).toMatch(/^inet=ok\n/);
+    expect(withNet.stdout).toContain("unix=1\n");
+    // Bare, the same probe opens every one (packet needs CAP_NET_RAW: root has it here).
+    expect((await bare(probe)).stdout).toMatch(/^inet=ok\ninet6=(ok|97)\nnetlink=ok\npacket=ok\nunix=ok\npair=ok\n$/);
   });
 
   it("reads ordinary host files: /etc/hostname is the host's", async () => {
@@ -955,10 +996,30 @@ describe.skipIf(!!SKIP)("6. timing (printed, not asserted)", () => {
     await bare("true"); // warm up
     const b = await time(() => bare("true"));
     const ro = await time(() => inEnvelope(readOnly(), "true"));
+    const ro1 = await time(() => inEnvelope(readOnly(), "true", true));
     const lv = await time(() => inEnvelope(live(), "true"));
     const mi = await time(() => inMirror("true"));
     console.log(
-      `envelope timing, median of 50 (spawn to close): bare bash -c true ${b.toFixed(1)} ms; read-only ${ro.toFixed(1)} ms (+${(ro - b).toFixed(1)}); live ${lv.toFixed(1)} ms (+${(lv - b).toFixed(1)}); mirror ${mi.toFixed(1)} ms (+${(mi - b).toFixed(1)})`,
+      `envelope timing, median of 50 (request to exit): bare bash -c true ${b.toFixed(1)} ms; read-only ${ro.toFixed(1)} ms (+${(ro - b).toFixed(1)}; one-shot perl -e ${ro1.toFixed(1)}); live ${lv.toFixed(1)} ms (+${(lv - b).toFixed(1)}); mirror ${mi.toFixed(1)} ms (+${(mi - b).toFixed(1)})`,
     );
   });
+});
+
+describe.skipIf(!!SKIP)("7. one-shot (perl -e, the sandbox's bwrap-less trials before the server): the same envelope", () => {
+  for (const c of WRITE_CASES.filter((w) => !w.skip).slice(0, 6)) {
+    it(`tier 0, one-shot: ${c.name}`, async () => {
+      const before = snapshot(T);
+      const r = await inEnvelope(readOnly(), c.cmd({ T, F: join(T, "file.txt"), D: join(T, "dir"), E: join(T, "empty"), canary: CANARY }), true);
+      expect(r.status).toBe("ok\n");
+      expect(snapshot(T)).toBe(before);
+      expect(fs.existsSync(CANARY)).toBe(false);
+    });
+  }
+  for (const c of SECRET_CASES.filter((x) => !x.skip && !x.bug).slice(0, 6)) {
+    it(`masked state, one-shot: ${c.name}`, async () => {
+      const r = await inEnvelope(readOnly(), c.cmd(secretPaths("read-only")), true);
+      expect(r.status).toBe("ok\n");
+      noMarker(r);
+    });
+  }
 });

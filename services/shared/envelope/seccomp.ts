@@ -9,8 +9,11 @@
 //     perf_event_open, userfaultfd, new user namespaces (unshare/clone with
 //     CLONE_NEWUSER; clone3 → ENOSYS), kexec, modules, the clock, swap, and
 //     any other architecture's or x32 calls.
-//   tier 0 also: socket(AF_UNIX) — a read-only mount does not stop connect()
-//     on a host daemon's socket file.
+//   tier 0 also: socket() of every family ("none": it has no network
+//     namespace of its own, so no socket at all — no inet, no netlink, no
+//     abstract or path Unix socket; socketpair stays), or, for a command of a
+//     rule flagged `network`, socket(AF_UNIX) only ("no-unix": a read-only
+//     mount does not stop connect() on a host daemon's socket file).
 // The BPF assembler is shared with the test suite's throwaway root.
 
 export type SeccompArch = "x64" | "arm64";
@@ -91,9 +94,12 @@ const AF_UNIX = 1;
 
 const cache = new Map<string, string>();
 
+/** Which sockets a command may create: any; none of AF_UNIX; none at all. */
+export type SocketRule = "any" | "no-unix" | "none";
+
 /** The filter for one envelope kind, as hex (memoised). */
-export function envelopeFilter(arch: SeccompArch, opts: { unixSockets: boolean }): string {
-  const key = `${arch}/${opts.unixSockets}`;
+export function envelopeFilter(arch: SeccompArch, opts: { sockets: SocketRule }): string {
+  const key = `${arch}/${opts.sockets}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const nr = (n: string) => {
@@ -107,10 +113,11 @@ export function envelopeFilter(arch: SeccompArch, opts: { unixSockets: boolean }
   ops.push({ code: BPF.JEQ, k: nr("unshare"), jt: "newuser0" });
   // clone's flags are args[0] on both architectures.
   ops.push({ code: BPF.JEQ, k: nr("clone"), jt: "newuser0" });
-  if (!opts.unixSockets) ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "socket" });
+  if (opts.sockets === "none") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "deny" });
+  if (opts.sockets === "no-unix") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "socket" });
   ops.push({ code: BPF.RET, k: RET_ALLOW });
   ops.push({ label: "newuser0" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JSET, k: CLONE_NEWUSER, jt: "deny", jf: "allow" });
-  if (!opts.unixSockets) ops.push({ label: "socket" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" });
+  if (opts.sockets === "no-unix") ops.push({ label: "socket" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" });
   ops.push({ label: "nosys" }, { code: BPF.RET, k: RET_ENOSYS });
   ops.push({ label: "allow" }, { code: BPF.RET, k: RET_ALLOW }, { label: "deny" }, { code: BPF.RET, k: RET_EPERM });
   const hex = assemble(ops);

@@ -3,9 +3,10 @@
 // namespace where agent-sudo's own state and the configured secret paths are
 // empty and read-only, with a fresh minimal /dev (no disks):
 //   read-only (tier 0) — every mount read-only; /tmp and /var/tmp overlays
-//     whose writes vanish; an empty /run and no Unix sockets (no host
-//     daemon's socket); own pid, net, ipc and uts namespaces; only
-//     CAP_DAC_OVERRIDE.
+//     whose writes vanish; an empty /run; no socket at all (seccomp: no
+//     network, no host daemon's socket — so no network namespace is needed;
+//     a rule flagged `network` gets inet sockets and still no Unix one); own
+//     pid, ipc and uts namespaces; only CAP_DAC_OVERRIDE.
 //   live (tier 3 live actions, package runs) — the host's tree and processes,
 //     but no CAP_SYS_ADMIN, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_MKNOD,
 //     CAP_SYS_MODULE … (the masks cannot be unmounted, no raw disk, no
@@ -86,6 +87,8 @@ export interface EnvelopeSpec {
   /** Absolute, symlink-free; walked with O_NOFOLLOW. "" keeps the spawn's cwd. */
   cwd: string;
   user?: EnvelopeUser;
+  /** Read-only: the classifier granted this command the network (inet sockets; never Unix ones). */
+  network?: boolean;
 }
 
 export const PERL = "/usr/bin/perl";
@@ -116,6 +119,11 @@ function singleLine(key: string, value: string): string {
 
 /** `perl -e PROGRAM spec… -- program…`: what to spawn, with fd 3 a pipe for the setup outcome. */
 export function envelopeArgv(spec: EnvelopeSpec, program: readonly string[]): { file: string; args: string[] } {
+  return { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...envelopeWords(spec, program)] };
+}
+
+/** The spec's words, `--`, then the program: the one-shot argv's tail, and a warm server's request (server.ts). */
+export function envelopeWords(spec: EnvelopeSpec, program: readonly string[]): string[] {
   const arch = envelopeArch();
   if (!arch) throw new Error(`the envelope has no system-call table for ${process.arch}`);
   const words = [`arch=${arch}`, `mode=${spec.kind}`];
@@ -137,17 +145,18 @@ export function envelopeArgv(spec: EnvelopeSpec, program: readonly string[]): { 
   }
   if (spec.cwd) words.push(singleLine("cwd", spec.cwd));
   if (spec.user) words.push(`uid=${spec.user.uid}`, `gid=${spec.user.gid}`, `groups=${spec.user.groups.join(",")}`);
-  // Tier 0 may not even open a Unix socket: a read-only mount does not stop connect() on a daemon's socket file.
-  words.push(`seccomp=${envelopeFilter(arch, { unixSockets: spec.kind !== "read-only" })}`);
+  // Tier 0 opens no socket (no network); with network, no Unix socket (a read-only mount does not stop connect() on a daemon's socket file).
+  words.push(`seccomp=${envelopeFilter(arch, { sockets: spec.kind !== "read-only" ? "any" : spec.network ? "no-unix" : "none" })}`);
   for (const p of program) if (p.includes("\0")) throw new Error("envelope: NUL byte in the program's arguments");
-  return { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...words, "--", ...program] };
+  return [...words, "--", ...program];
 }
 
 /** Tier 0. */
 export function readOnlySpec(o: { masks: readonly string[]; cwd: string; user?: EnvelopeUser; network: boolean }): EnvelopeSpec {
   return {
     kind: "read-only",
-    namespaces: o.network ? ["pid", "ipc", "uts"] : ["pid", "net", "ipc", "uts"],
+    namespaces: ["pid", "ipc", "uts"],
+    network: o.network,
     caps: READ_ONLY_CAPS,
     masks: o.masks,
     scratch: [
