@@ -82,7 +82,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`stack not ready in 30 s:\n${out}`)), 30_000);
+    // 60 s: on a 2-core machine shared with other suites a start has taken over 30 s.
+    const timer = setTimeout(() => reject(new Error(`stack not ready in 60 s:\n${out}`)), 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes(`ready ${url}`)) {
