@@ -101,6 +101,8 @@ export class HookJudge {
       .decision(
         { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence: { mode: this.config.hook.mode, answer: answer.status === 204 ? "no opinion" : answer.body, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, ...(verdict ?? {}) },
         { decision },
+        // A deny is a refusal: it may use the spool's reserve on a full disk.
+        decision === "denied" || decision === "routed",
       )
       .then((audited) => {
         if (!audited) {
@@ -223,7 +225,7 @@ export class HookJudge {
       const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? event.cwd : "";
       this.log.info({ request_id: requestId, command: redactCredentials(command).slice(0, 200), failed }, "hook: post-tool-use");
       void this.audit
-        .decision({ requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence }, { decision: "hook_outcome", ...(code !== undefined ? { exitCode: code } : {}) })
+        .decision({ requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence }, { decision: "hook_outcome", ...(code !== undefined ? { exitCode: code } : {}) }, false)
         .then((audited) => {
           if (!audited) this.audit.noteUnaudited();
         })

@@ -145,8 +145,9 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   const breaker = checked.breaker?.status !== "up" ? "unknown" : breakerDetail.startsWith("armed") ? "armed" : "disarmed";
   // A spool that cannot be written stops every execution (503 here too); a
   // failing shipper (database outage) is degraded but serving: the spool holds.
-  const audit = routes.auditHealth() as { trail?: { writable?: boolean }; shipper?: { state?: string } };
-  const spoolOk = audit.trail?.writable !== false;
+  // The spool's reserve in use (a full disk): intents are refused, so execution is down too.
+  const audit = routes.auditHealth() as { trail?: { writable?: boolean }; spool?: { reserve?: { held?: boolean } }; shipper?: { state?: string } };
+  const spoolOk = audit.trail?.writable !== false && audit.spool?.reserve?.held !== false;
   const shipperOk = audit.shipper?.state === undefined || audit.shipper.state === "ok" || audit.shipper.state === "none";
   return {
     status: allUp && spoolOk ? 200 : 503,

@@ -65,7 +65,12 @@ await listen(server, config.http.port, config.http.bind);
 await bindHookSocket(hookServer, config);
 dropToServiceUser(config, "gateway");
 
-const spool = await openSpool({ dir: join(config.stateDir, "gateway", "audit-spool"), logger: log });
+const spool = await openSpool({
+  dir: join(config.stateDir, "gateway", "audit-spool"),
+  maxSegmentBytes: config.audit.spool_segment_bytes,
+  reserveBytes: config.audit.spool_reserve_bytes,
+  logger: log,
+});
 const databaseUrl = process.env.DATABASE_URL;
 const shipper = databaseUrl ? startShipper({ spool, databaseUrl, logger: log }) : undefined;
 if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool until a database is configured");

@@ -100,9 +100,15 @@ const ConfigFile = z
       .object({
         // The embedded PostgreSQL's port when DATABASE_URL is not set; 0 picks a free one.
         embedded_port: z.number().int().min(0).max(65535).default(0),
+        // The spool's segment size: a segment is freed once all of it is
+        // shipped, so a small one gives shipped records' space back sooner.
+        spool_segment_bytes: z.number().int().min(4 * KiB).max(64 * MiB).default(MiB),
+        // Room the spool sets aside for refusals and outcomes on a full disk
+        // (at most an eighth of its file system; 0: none).
+        spool_reserve_bytes: z.number().int().min(0).max(256 * MiB).default(MiB),
       })
       .strict()
-      .default({ embedded_port: 0 }),
+      .default({ embedded_port: 0, spool_segment_bytes: MiB, spool_reserve_bytes: MiB }),
     policy: z
       .object({
         // true: a service refuses to start with a policy whose signature is
