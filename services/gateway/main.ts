@@ -75,7 +75,7 @@ const databaseUrl = process.env.DATABASE_URL;
 const shipper = databaseUrl ? startShipper({ spool, databaseUrl, logger: log }) : undefined;
 if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool until a database is configured");
 const audit = new AuditTrail(spool, config.host_id, log);
-const reconciled = shipper && databaseUrl ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log }) : () => false;
+const reconciled = shipper && databaseUrl ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log, rejected: spool.rejectedRecords() }) : () => false;
 // Tier-4 refusals are announced (high); unset AGENT_SUDO_NTFY_URL only logs them.
 const notifier = new Notifier(ntfySettingsFromEnv(), log);
 const clients = connectServices(config);

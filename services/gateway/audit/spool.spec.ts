@@ -75,6 +75,29 @@ describe("audit spool", () => {
     await spool.close();
   });
 
+  it("a damaged complete last line is damage, not a torn write: kept at open, then rejected.log and the count", async () => {
+    const dir = freshDir();
+    let spool = await openSpool({ dir });
+    for (let i = 0; i < 3; i++) await spool.append(makeRecord(i));
+    await spool.close();
+    const seg = join(dir, "seg-0000000001.log");
+    const size = statSync(seg).size;
+    const lines = readFileSync(seg, "utf8").split("\n");
+    lines[2] = lines[2]?.replace("app-2", "app-X") ?? "";
+    writeFileSync(seg, lines.join("\n"));
+    spool = await openSpool({ dir });
+    expect(statSync(seg).size).toBe(size);
+    expect(spool.rejectedRecords().forRequest("req-2")).toEqual([{ phase: "intent", reason: expect.stringMatching(/checksum mismatch/) }]);
+    expect(await drainAll(spool)).toEqual(["req-0/intent", "req-1/intent"]);
+    expect(spool.stats().rejected_total).toBe(1);
+    expect(readFileSync(join(dir, "rejected.log"), "utf8")).toMatch(/checksum mismatch.*req-2|req-2.*checksum mismatch/);
+    await spool.close();
+    // Known again after a restart, from rejected.log.
+    spool = await openSpool({ dir });
+    expect(spool.rejectedRecords().forRequest("req-2")).toHaveLength(1);
+    await spool.close();
+  });
+
   it("skips a line damaged mid-file into rejected.log, counted", async () => {
     const dir = freshDir();
     let spool = await openSpool({ dir });

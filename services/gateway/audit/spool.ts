@@ -17,11 +17,13 @@
 // fdatasync'd. Concurrent appends are group-committed: all records queued
 // while one write+fdatasync runs go out together in the next one. A crash
 // can leave at most the last group half written; the checksum finds it at
-// open and the file is truncated there. Those records were never
-// acknowledged, so the gateway never ran their commands: nothing acknowledged
-// is lost. A line damaged *inside* the file (disk fault, an editor) cannot be
-// shipped: it is copied to rejected.log, logged and counted — that record is
-// lost from PostgreSQL, and we say so.
+// open and the file is truncated there (only bytes after the last newline:
+// a torn write never ends in one). Those records were never acknowledged, so
+// the gateway never ran their commands: nothing acknowledged is lost. A
+// complete line that is damaged (disk fault, an editor), anywhere — the last
+// line too — cannot be shipped: it is copied to rejected.log, logged and
+// counted — that record is lost from PostgreSQL, and we say so (the
+// reconciler too: spool-rejected.ts).
 //
 // What it trusts: the filesystem's fdatasync. How it fails: any error on the
 // write path rejects with SpoolUnwritableError (the gateway answers 503 and
@@ -35,6 +37,7 @@ import { AuditRecordError, MAX_RECORD_BYTES, parseAuditRecord, type AuditRecord,
 import { decodeLine, encodeLine, scanLines } from "./spool-line.js";
 import { acquireSpoolLock, assertWritable, countSegment, fsyncDir, listSegments, readCursor, segmentPath, writeCursor } from "./spool-files.js";
 import { isNoSpace, type ReserveStats, SpoolReserve } from "./spool-reserve.js";
+import { RejectedRecords, type RejectedRecordsView } from "./spool-rejected.js";
 
 export class SpoolUnwritableError extends Error {
   override readonly name = "SpoolUnwritableError";
@@ -124,8 +127,14 @@ export class Spool {
     private cursor: SpoolCursor,
     private pending: number,
     private readonly reserve: SpoolReserve,
+    private readonly rejected: RejectedRecords,
     private readonly releaseLock: () => Promise<void>,
   ) {}
+
+  /** Room made by someone else (an operator's clean-up): the reserve is taken again without waiting for an intent. */
+  private readonly reserveRetry = setInterval(() => {
+    if (!this.reserve.isHeld()) void this.reserve.take();
+  }, 5000).unref();
 
   /** Opens (creating if needed) the spool; throws SpoolUnwritableError if it cannot. */
   static async open(opts: SpoolOptions): Promise<Spool> {
@@ -142,9 +151,12 @@ export class Spool {
       let cursor: SpoolCursor = saved && segments.includes(saved.segment) ? saved : { segment: first, offset: 0 };
       const lastSeq = segments[segments.length - 1] ?? 1;
       let pending = 0;
+      const rejected = await new RejectedRecords().load(dir);
       for (const seq of segments.filter((s) => s >= cursor.segment)) {
         const r = await countSegment(dir, seq, seq === cursor.segment ? cursor.offset : 0, seq === lastSeq, opts.logger);
         pending += r.valid;
+        // Known now, in rejected.log once read: the reconciler must not wait for the shipper to learn of them.
+        for (const d of r.damaged) rejected.note(d.raw, `segment ${seq} line ending at ${d.at}: ${d.reason}`);
       }
       const fh = await fsp.open(segmentPath(dir, lastSeq), "a+", 0o600);
       await fsyncDir(dir);
@@ -157,7 +169,7 @@ export class Spool {
       }
       const active = { seq: lastSeq, fh, size: st.size, ino: st.ino };
       const reserve = await SpoolReserve.open(dir, opts.reserveBytes ?? DEFAULT_RESERVE_BYTES, opts.logger);
-      return new Spool(dir, opts.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES, opts.logger, segments, active, cursor, pending, reserve, release);
+      return new Spool(dir, opts.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES, opts.logger, segments, active, cursor, pending, reserve, rejected, release);
     } catch (err) {
       await release().catch(() => undefined);
       if (err instanceof SpoolUnwritableError) throw err;
@@ -438,9 +450,15 @@ export class Spool {
     await this.reject(raw, `segment ${at.segment} line ending at ${at.offset}: ${reason}`);
   }
 
+  /** Requests that lost a record (damaged in the spool, or refused by PostgreSQL): for the reconciler. */
+  rejectedRecords(): RejectedRecordsView {
+    return this.rejected;
+  }
+
   /** Lines that can never ship go to rejected.log (fsynced) and are counted. */
   async reject(raw: string, reason: string): Promise<void> {
     this.rejectedTotal++;
+    this.rejected.note(raw, reason);
     this.log?.error({ reason }, "audit spool line rejected: it will not reach PostgreSQL");
     const entry = JSON.stringify({ at: new Date().toISOString(), reason, raw }) + "\n";
     const fh = await fsp.open(join(this.dir, "rejected.log"), "a", 0o600);
@@ -456,6 +474,7 @@ export class Spool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true; // new appends reject; queued ones are still written
+    clearInterval(this.reserveRetry);
     while (this.flushing) await this.flushing;
     await this.io;
     this.wake();
