@@ -49,8 +49,8 @@ const ConfigFile = z
         // Open TCP connections: in total (the reserve included), per peer
         // address, and the last slots that only serve /health. The total is
         // lowered to fit the process's descriptor limit (RLIMIT_NOFILE).
-        max_connections: z.number().int().min(8).max(65536).default(512),
-        max_connections_per_peer: z.number().int().min(1).max(65536).default(128),
+        max_connections: z.number().int().min(8).max(65536).default(1024),
+        max_connections_per_peer: z.number().int().min(1).max(65536).default(256),
         reserve_connections: z.number().int().min(1).max(1024).default(16),
       })
       .strict()
@@ -63,8 +63,8 @@ const ConfigFile = z
         port: 8084,
         headers_timeout_s: 10,
         body_timeout_s: 20,
-        max_connections: 512,
-        max_connections_per_peer: 128,
+        max_connections: 1024,
+        max_connections_per_peer: 256,
         reserve_connections: 16,
       }),
     users: z
