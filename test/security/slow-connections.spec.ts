@@ -92,14 +92,22 @@ describe.skipIf(!root)("security: slow connections from one local peer", () => {
     const supervisor = (JSON.parse(readFileSync(join(home, "run", "supervisor.json"), "utf8")) as { pid: number }).pid;
     const lowered = spawnSync("prlimit", [`--pid=${supervisor}`, "--nofile=512:512"], { encoding: "utf8" });
     expect(lowered.status, lowered.stderr).toBe(0);
-    const old = stack.pids().gateway ?? 0;
+    // supervisor.json is rewritten as services restart: a read may catch it half written.
+    const gatewayPid = () => {
+      try {
+        return stack.pids().gateway ?? undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const old = gatewayPid() ?? 0;
     process.kill(old, "SIGKILL");
     const t0 = Date.now();
-    while (!(stack.pids().gateway && stack.pids().gateway !== old && (await stack.health().catch(() => ({ status: 0 }))).status === 200)) {
+    while (!(gatewayPid() && gatewayPid() !== old && (await stack.health().catch(() => ({ status: 0 }))).status === 200)) {
       if (Date.now() - t0 > 60_000) throw new Error("the gateway did not come back");
       await sleep(200);
     }
-    const limits = readFileSync(`/proc/${stack.pids().gateway}/limits`, "utf8");
+    const limits = readFileSync(`/proc/${gatewayPid()}/limits`, "utf8");
     expect(limits).toMatch(/Max open files\s+512\s+512/);
   }, 120_000);
   afterAll(async () => {

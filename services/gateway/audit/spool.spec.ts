@@ -178,9 +178,11 @@ describe("audit spool", () => {
       expect(spool.depth()).toBe(depth + 3);
       expect(spool.stats().reserve.held).toBe(false);
       expect(existsSync(join(dir, "reserve"))).toBe(false);
-      // While it is not held, intents are refused even though there is some room.
+      // While it cannot be set aside again, intents are refused.
+      spawnSync("dd", ["if=/dev/zero", `of=${join(dir, "fill2")}`, "bs=1024"], { stdio: "ignore" });
       await expect(spool.append(makeRecord(101))).rejects.toThrow(/reserve/);
       rmSync(join(dir, "fill"));
+      rmSync(join(dir, "fill2"));
       await new Promise((r) => setTimeout(r, 1100)); // one attempt a second to take it again
       await spool.append(makeRecord(102));
       expect(spool.stats().reserve.held).toBe(true);

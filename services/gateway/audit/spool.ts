@@ -382,16 +382,20 @@ export class Spool {
   async commit(batch: SpoolBatch): Promise<void> {
     await this.writeCursor(batch.next);
     this.cursor = { ...batch.next };
-    this.pending = Math.max(0, this.pending - batch.consumed);
-    await this.rotateShipped();
-    const done = this.segments.filter((s) => s < this.cursor.segment);
-    if (done.length > 0) {
-      for (const s of done) await fsp.rm(segmentPath(this.dir, s), { force: true });
-      await fsyncDir(this.dir);
-      this.segments = this.segments.filter((s) => s >= this.cursor.segment);
+    try {
+      await this.rotateShipped();
+      const done = this.segments.filter((s) => s < this.cursor.segment);
+      if (done.length > 0) {
+        for (const s of done) await fsp.rm(segmentPath(this.dir, s), { force: true });
+        await fsyncDir(this.dir);
+        this.segments = this.segments.filter((s) => s >= this.cursor.segment);
+      }
+      // Room again: set the reserve aside before the next intent needs it.
+      if (!this.reserve.isHeld() && done.length > 0) await this.reserve.take(true);
+    } finally {
+      // Last, so "depth 0" means the clean-up after the shipment is done too.
+      this.pending = Math.max(0, this.pending - batch.consumed);
     }
-    // Room again: set the reserve aside before the next intent needs it.
-    if (!this.reserve.isHeld() && done.length > 0) await this.reserve.take(true);
   }
 
   /** The cursor, fsynced; on a full disk the reserve's room is used (moving the cursor is what frees space). */
