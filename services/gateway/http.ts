@@ -225,7 +225,7 @@ export function handler(routes: Routes, surface: Surface) {
     work
       .catch((err: unknown): HttpAnswer | undefined => {
         if (err instanceof CodedError) return fromCoded(err);
-        if (isConnectionTrouble(err, req.aborted || socket.destroyed)) {
+        if (isConnectionTrouble(err, req.aborted)) {
           routes.peerLog.note(peer, "request aborted: the client went away or was too slow", { path, err: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
           return undefined;
         }
