@@ -227,6 +227,25 @@ const BENCHES = [
     },
   },
   {
+    name: "soak",
+    what: "10 minutes of the chaos tier mix (50 clients, recorder shell) with one random service or PostgreSQL SIGKILLed or SIGSTOPped (8 s) every 20 s; then every answer, the audit, the journal chain and what is left behind are checked.",
+    cmd: ["node", ["dist/bench/soak/run.js", "600", "20", "50"]],
+    timeout: 30 * 60_000,
+    figures: (o) => {
+      const j = resultLine(o);
+      if (!j) return [["soak", "n/a", ""]];
+      const bad = Object.entries(j.violations).filter(([, v]) => v > 0);
+      return [
+        ["requests / executed", `${j.requests} (${Object.entries(j.by_status).map(([k, v]) => `${k}×${v}`).join(" ")}) / ${j.executed}`, "every request answered"],
+        ["faults (seed)", `${j.faults.map((f) => `${f.at_s}s ${f.signal === "SIGKILL" ? "kill" : "stop"} ${f.target}`).join(", ")} (seed ${j.seed})`, ""],
+        ["healthy after a fault, median / max", `${j.healthy_after_ms.median} ms / ${j.healthy_after_ms.max} ms`, ""],
+        ["connections lost while the gateway was down", String(j.lost_connections_during_gateway_faults), ""],
+        ["executor journal", j.journal, "chain intact"],
+        ["violations", bad.length ? bad.map(([k, v]) => `${k} ${v}`).join(", ") : "none", "none (answers, audit, quorum, journal, processes, cgroups)"],
+      ];
+    },
+  },
+  {
     name: "fuzz",
     what: "The fuzz properties of test/fuzz, long: body parser, parseJson, readBody, decoders, checkQuorum (random and model-checked signed decisions), hook input.",
     cmd: ["node", ["dist/bench/fuzz/run.js", "1"]],

@@ -9,9 +9,10 @@
 // catch that. Node built-ins only: the executor carries no dependencies.
 // How it fails: append throws (the executor must then refuse to run the
 // command); a torn last line left by a crash is cut at open and the cut is
-// itself journaled. One writer per file: open it once per process.
+// itself journaled. One writer per file: open it once per process, and one
+// process per file (lockJournal).
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from "node:fs";
 
 const GENESIS = "0".repeat(64);
 const LINE = /^([0-9a-f]{64}) (.*)$/s;
@@ -104,6 +105,70 @@ export function openJournal(path: string): Journal {
       closeSync(fd);
     },
   };
+}
+
+export class JournalInUse extends Error {}
+
+/** A process's start time (clock ticks since boot, /proc/PID/stat field 22): tells a reused pid apart. */
+function startTime(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * One executor per journal, with or without the supervisor: `<journal>.lock`,
+ * created exclusively, holds the owner's pid and start time. A second
+ * executor on the same state dir gets JournalInUse naming the holder — it is
+ * taken before the executor binds its socket or opens the journal, so the
+ * second one changes nothing. A lock whose process is gone (killed, a crash)
+ * or whose pid now names another process is stale and taken over. Returns
+ * the release (the caller runs it at exit).
+ */
+export function lockJournal(path: string): () => void {
+  const lock = `${path}.lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lock, "wx", 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      let text = "";
+      try {
+        text = readFileSync(lock, "utf8");
+      } catch {
+        continue; // released meanwhile
+      }
+      const [pidText = "", started = ""] = text.trim().split(/\s+/);
+      const pid = Number(pidText);
+      let alive = false;
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch (e) {
+        alive = (e as NodeJS.ErrnoException).code === "EPERM";
+      }
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive && (started === "" || startTime(pid) === started)) {
+        throw new JournalInUse(`journal ${path} is in use by executor pid ${pid} (${lock}); one executor per state dir — stop that one first. Nothing was changed.`);
+      }
+      rmSync(lock, { force: true });
+      continue;
+    }
+    writeSync(fd, `${process.pid} ${startTime(process.pid)}\n`);
+    fsyncSync(fd);
+    closeSync(fd);
+    return () => {
+      try {
+        if (readFileSync(lock, "utf8").startsWith(`${process.pid} `)) rmSync(lock, { force: true });
+      } catch {
+        // already gone
+      }
+    };
+  }
+  throw new JournalInUse(`journal ${path}: could not take ${lock}`);
 }
 
 export function verifyJournal(path: string): JournalVerdict {

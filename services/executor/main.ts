@@ -21,15 +21,16 @@
 //   Resolve   the canonical form of a directory (the gateway binds it as cwd).
 //   Health    liveness and load.
 // On any doubt it refuses; on losing its replay memory it does not start; a
-// commit a crash interrupted is rolled back from its undo record at start.
+// commit a crash interrupted is rolled back from its undo record at start; a
+// second executor on the same state dir exits before touching anything.
 import { mkdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ExecutorServiceService, type CommitRequest, type CommitResponse, type ExecuteRequest, type ResolveRequest, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { bindingOf, commandDigest, manifestDigest } from "../shared/attestation.js";
 import { redactCredentials } from "../shared/credentials.js";
-import type { Config } from "../shared/config.js";
+import { type Config, loadConfig } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPublicKey, SIGNER_ROLES, SIGNERS } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
@@ -40,7 +41,7 @@ import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { CommandCgroups } from "./cgroup.js";
 import { applyManifest, checkManifest } from "./commit.js";
 import { execute, sha256, takeSnapshot, type ExecutorState } from "./execute.js";
-import { openJournal, unfinishedCommits } from "./journal.js";
+import { JournalInUse, lockJournal, openJournal, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
 import { UndoStore } from "./undo.js";
@@ -176,6 +177,19 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   } finally {
     release();
   }
+}
+
+// One executor per journal, taken before anything is touched (the socket is
+// bound and the journal opened only after): a second executor on this state
+// dir exits 1 naming the holder (deployments without the supervisor's lock).
+const journalFile = join(loadConfig().stateDir, "executor", "journal.log");
+mkdirSync(dirname(journalFile), { recursive: true, mode: 0o700 });
+try {
+  process.once("exit", lockJournal(journalFile));
+} catch (err) {
+  if (!(err instanceof JournalInUse)) throw err;
+  process.stderr.write(`agent-sudo executor: ${err.message}\n`);
+  process.exit(1);
 }
 
 await runService<ExecutorState>({

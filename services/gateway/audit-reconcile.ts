@@ -4,12 +4,16 @@
 // runs once the spool has drained (so every old intent is in PostgreSQL),
 // looks only at intents older than this process and of this host, and
 // retries until the database answers. What did run is in the executor's
-// journal; the outcome record points there.
+// journal; the outcome record points there. An intent whose outcome record
+// was written and then lost (damaged in the spool, or refused by PostgreSQL:
+// rejected.log) is closed as outcome_unknown too, but the record says that:
+// the command may well have run.
 import pg from "pg";
 import type { Logger } from "../shared/log.js";
 import type { AuditContext, AuditTrail } from "./audit-trail.js";
 import type { AuditSource } from "./audit/record.js";
 import type { Shipper } from "./audit/shipper.js";
+import type { RejectedRecordsView } from "./audit/spool-rejected.js";
 
 const ORPHANS_SQL = `
   SELECT i.request_id, i.caller, i.source, i.command, i.cwd, i.run_as, i.assigned_tier, i.matched_rule, i.policy_digest, i.evidence
@@ -31,7 +35,26 @@ interface Orphan {
   evidence: Record<string, unknown> | null;
 }
 
-async function closeOrphans(databaseUrl: string, host: string, before: Date, audit: AuditTrail): Promise<number> {
+const STOPPED = "the gateway stopped between this intent and its outcome; the executor journal records whether it ran";
+const LOST =
+  "this request's outcome record was written and then lost before it reached the database (damaged in the audit spool, or refused by PostgreSQL: " +
+  "see the spool's rejected.log): the command may have run — the executor journal records whether it did";
+
+/** What the outcome_unknown record says about why the outcome is missing. */
+export function reconciledEvidence(requestId: string, rejected: RejectedRecordsView | undefined): Record<string, unknown> {
+  const lost = rejected?.forRequest(requestId) ?? [];
+  if (lost.length > 0) return { reconciled: LOST, outcome_record_lost: lost };
+  const unattributed = rejected?.unattributed() ?? 0;
+  if (unattributed > 0) {
+    return {
+      reconciled: `${STOPPED} — or its outcome record is among the ${unattributed} damaged audit spool line(s) that name no request (rejected.log), in which case it may have run`,
+      spool_lines_unattributed: unattributed,
+    };
+  }
+  return { reconciled: STOPPED };
+}
+
+async function closeOrphans(databaseUrl: string, host: string, before: Date, audit: AuditTrail, rejected: RejectedRecordsView | undefined, log: Logger): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
@@ -49,10 +72,9 @@ async function closeOrphans(databaseUrl: string, host: string, before: Date, aud
         ...(o.policy_digest ? { policyDigest: o.policy_digest } : {}),
         evidence: o.evidence ?? {},
       };
-      await audit.outcome(ctx, {
-        decision: "outcome_unknown",
-        evidence: { reconciled: "the gateway stopped between this intent and its outcome; the executor journal records whether it ran" },
-      });
+      const evidence = reconciledEvidence(o.request_id, rejected);
+      if (evidence.outcome_record_lost) log.error({ request_id: o.request_id, lost: evidence.outcome_record_lost }, "closing an intent whose outcome record was lost in the spool: outcome unknown, it may have run");
+      await audit.outcome(ctx, { decision: "outcome_unknown", evidence });
     }
     return orphans.length;
   } finally {
@@ -61,12 +83,21 @@ async function closeOrphans(databaseUrl: string, host: string, before: Date, aud
 }
 
 /** Runs in the background until done; never throws. Returns whether it is done (for /health). */
-export function reconcileOrphans(opts: { shipper: Shipper; databaseUrl: string; host: string; startedAt: Date; audit: AuditTrail; log: Logger }): () => boolean {
+export function reconcileOrphans(opts: {
+  shipper: Shipper;
+  databaseUrl: string;
+  host: string;
+  startedAt: Date;
+  audit: AuditTrail;
+  log: Logger;
+  /** The spool's lost records, so a lost outcome is not reported as a stopped gateway. */
+  rejected?: RejectedRecordsView;
+}): () => boolean {
   let done = false;
   const attempt = async (): Promise<void> => {
     const h = opts.shipper.health();
     if (h.depth > 0 || h.state !== "ok") throw new Error(`spool not drained yet (depth ${h.depth}, ${h.state})`);
-    const n = await closeOrphans(opts.databaseUrl, opts.host, opts.startedAt, opts.audit);
+    const n = await closeOrphans(opts.databaseUrl, opts.host, opts.startedAt, opts.audit, opts.rejected, opts.log);
     if (n > 0) opts.log.warn({ intents: n }, "closed intents a previous gateway left open: outcome unknown");
   };
   const loop = async () => {

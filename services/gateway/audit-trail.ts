@@ -1,7 +1,8 @@
 // The gateway's side of the audit: an intent record before anything can
 // execute, an outcome record after, both through the durable spool (fsync
 // before the promise resolves). If the intent cannot be written the request
-// is refused with 503 and nothing runs — sudo's I/O-log rule.
+// is refused with 503 and nothing runs — sudo's I/O-log rule. Outcomes and
+// refusals may use the spool's reserve on a full disk; intents never do.
 import { redactCredentials, redactDeep } from "../shared/credentials.js";
 import type { Logger } from "../shared/log.js";
 import type { TierNumber } from "../shared/tier.js";
@@ -91,10 +92,10 @@ export class AuditTrail {
     };
   }
 
-  /** Durable before it resolves; throws AuditUnavailable when it is not. */
-  async intent(ctx: AuditContext): Promise<void> {
+  /** Durable before it resolves; throws AuditUnavailable when it is not. `reserve`: a refusal's intent (nothing will run). */
+  async intent(ctx: AuditContext, reserve = false): Promise<void> {
     try {
-      await this.spool.append(this.base(ctx));
+      await this.spool.append(this.base(ctx), { reserve });
       this.wrote();
     } catch (err) {
       this.failed(err);
@@ -103,8 +104,12 @@ export class AuditTrail {
     }
   }
 
-  /** Best effort after the fact: a failure is logged loudly (and false returned), the result still returned. */
-  async outcome(ctx: AuditContext, o: Outcome): Promise<boolean> {
+  /**
+   * Best effort after the fact: a failure is logged loudly (and false
+   * returned), the result still returned. `reserve` false: a record that may
+   * not use the spool's reserve (hook outcomes of commands the agent ran itself).
+   */
+  async outcome(ctx: AuditContext, o: Outcome, reserve = true): Promise<boolean> {
     try {
       await this.spool.append({
         ...this.base(ctx),
@@ -116,7 +121,7 @@ export class AuditTrail {
         verify_passed: o.verifyPassed ?? null,
         training_signal: o.trainingSignal ?? trainingSignal(o),
         evidence: redactDeep({ ...ctx.evidence, ...o.evidence }) as AuditRecordInput["evidence"],
-      });
+      }, { reserve });
       this.wrote();
       return true;
     } catch (err) {
@@ -126,9 +131,13 @@ export class AuditTrail {
     }
   }
 
-  /** A decision with nothing executed (hook answers, refusals): both records at once; false when either is not durable. */
-  async decision(ctx: AuditContext, o: Outcome): Promise<boolean> {
-    const [intent, outcome] = await Promise.all([this.intent(ctx).then(() => true, () => false), this.outcome(ctx, o)]);
+  /**
+   * A decision with nothing executed (hook answers, refusals): both records
+   * at once; false when either is not durable. `reserve`: a refusal, which
+   * may use the spool's reserve (an allow or a no-opinion may not).
+   */
+  async decision(ctx: AuditContext, o: Outcome, reserve = true): Promise<boolean> {
+    const [intent, outcome] = await Promise.all([this.intent(ctx, reserve).then(() => true, () => false), this.outcome(ctx, o, reserve)]);
     return intent && outcome;
   }
 }

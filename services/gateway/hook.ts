@@ -172,7 +172,12 @@ export class HookJudge {
       ...(toolUseId ? { tool_use_id: toolUseId } : {}),
     };
     void this.audit
-      .decision({ requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence, ...(verdict ?? {}) }, { decision })
+      .decision(
+        { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence, ...(verdict ?? {}) },
+        { decision },
+        // A deny is a refusal (and a late answer was one for the client): it may use the spool's reserve on a full disk.
+        decision === "denied" || decision === "routed" || decision === "late",
+      )
       .then((audited) => {
         if (!audited) {
           this.audit.noteUnaudited();
@@ -296,6 +301,7 @@ export class HookJudge {
         .decision(
           { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence, ...verdict },
           { decision: "hook_outcome", ...(exitCode !== undefined ? { exitCode } : {}), ...(durationMs !== undefined ? { durationMs } : {}) },
+          false,
         )
         .then((audited) => {
           if (!audited) this.audit.noteUnaudited();

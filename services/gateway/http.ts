@@ -1,5 +1,8 @@
 // HTTP routes: POST /exec (Bearer) and GET /health. Errors are the closed
-// vocabulary: a fixed word for the caller, the cause in the log.
+// vocabulary: a fixed word for the caller, the cause in the log. A client
+// that goes away or is too slow is not an error: it is logged once per peer
+// per interval (peer-log.ts). An answer sent before the body was read (401,
+// 429, 413) closes the connection instead of draining a body nobody wants.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
@@ -12,6 +15,8 @@ import type { ExecPipeline, HttpAnswer } from "./pipeline.js";
 import type { Caller, TokenVerifier } from "./tokens.js";
 import type { AuthLimiter } from "./auth-limit.js";
 import { type HookJudge, MAX_HOOK_BYTES, preToolUseAnswer } from "./hook.js";
+import { ConnectionGuard } from "./connection-guard.js";
+import { isConnectionTrouble, type PeerLog } from "./peer-log.js";
 
 export interface Routes {
   tokens: TokenVerifier;
@@ -25,6 +30,9 @@ export interface Routes {
   auditHealth: () => Record<string, unknown>;
   policyHealth: () => Record<string, unknown>;
   capabilities: (checked: Record<string, ServiceHealth>) => Record<string, Capability>;
+  /** Connection counts and limits of the listeners, for /health. */
+  connectionHealth?: () => Record<string, unknown>;
+  peerLog: PeerLog;
 }
 
 /** Which listener a request came in on: the TCP port or the hook's Unix socket. */
@@ -32,6 +40,8 @@ export interface Surface {
   kind: "tcp" | "hook-socket";
   /** Serve /v1/hook on TCP too (behind a Bearer token). */
   hookOnTcp: boolean;
+  /** The listener's connection limits (reserve-only connections, admission). */
+  guard?: ConnectionGuard;
 }
 
 const WORD: Record<string, string> = {
@@ -161,8 +171,9 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   const breaker = checked.breaker?.status !== "up" ? "unknown" : breakerDetail.startsWith("armed") ? "armed" : "disarmed";
   // A spool that cannot be written stops every execution (503 here too); a
   // failing shipper (database outage) is degraded but serving: the spool holds.
-  const audit = routes.auditHealth() as { trail?: { writable?: boolean }; shipper?: { state?: string } };
-  const spoolOk = audit.trail?.writable !== false;
+  // The spool's reserve in use (a full disk): intents are refused, so execution is down too.
+  const audit = routes.auditHealth() as { trail?: { writable?: boolean }; spool?: { reserve?: { held?: boolean } }; shipper?: { state?: string } };
+  const spoolOk = audit.trail?.writable !== false && audit.spool?.reserve?.held !== false;
   const shipperOk = audit.shipper?.state === undefined || audit.shipper.state === "ok" || audit.shipper.state === "none";
   return {
     status: allUp && spoolOk ? 200 : 503,
@@ -173,6 +184,7 @@ async function health(routes: Routes): Promise<HttpAnswer> {
       audit,
       policy: routes.policyHealth(),
       capabilities: routes.capabilities(checked),
+      ...(routes.connectionHealth ? { connections: routes.connectionHealth() } : {}),
     },
   };
 }
@@ -209,22 +221,55 @@ function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<
   return hookEvent(req, path, routes, surface);
 }
 
+/** Only /health is served on a connection taken from the reserve. */
+const RESERVE_ONLY: HttpAnswer = {
+  status: 503,
+  body: { error: "busy", reason: "connection limit reached: this connection may only ask for /health" },
+  headers: { "retry-after": "1" },
+};
+
 export function handler(routes: Routes, surface: Surface) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const work = route(req, routes, surface);
+    const socket = req.socket;
+    const peer = ConnectionGuard.peerOf(socket);
+    const guard = surface.guard;
+    guard?.admit(socket);
+    res.once("close", () => guard?.release(socket));
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const reserveOnly = guard?.reserveOnly(socket) ?? false;
+    const work = reserveOnly && path !== "/health" ? Promise.resolve(RESERVE_ONLY) : route(req, routes, surface);
     work
-      .catch((err: unknown) => {
+      .catch((err: unknown): HttpAnswer | undefined => {
         if (err instanceof CodedError) return fromCoded(err);
+        if (isConnectionTrouble(err, req.aborted)) {
+          routes.peerLog.note(peer, "request aborted: the client went away or was too slow", { path, err: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+          return undefined;
+        }
         routes.log.error({ err }, "request failed");
         return { status: 500, body: { error: "internal" } };
       })
       .then((answer) => {
-        if (answer.status === 413) res.setHeader("connection", "close");
+        if (!answer) return;
         const settle = answer.onDelivery;
-        const gone = res.destroyed || req.socket.destroyed;
-        if (!gone) send(res, answer);
-        if (settle) void (gone ? Promise.resolve(false) : delivery(res)).then(settle);
+        if (socket.destroyed || res.destroyed) {
+          if (settle) settle(false);
+          return;
+        }
+        // The body was not (all) read: close rather than drain it — a slow
+        // body must not hold the connection. A reserve slot is not kept either.
+        if (!req.complete || reserveOnly || answer.status === 413) {
+          res.setHeader("connection", "close");
+          res.once("finish", () => {
+            socket.end();
+            setTimeout(() => socket.destroy(), 1000).unref();
+          });
+        }
+        send(res, answer);
+        if (settle) void delivery(res).then(settle);
       })
-      .catch((err: unknown) => routes.log.error({ err }, "response failed"));
+      .catch((err: unknown) => {
+        if (isConnectionTrouble(err, socket.destroyed)) routes.peerLog.note(peer, "answer not delivered: the client went away", { path });
+        else routes.log.error({ err }, "response failed");
+      });
   };
 }

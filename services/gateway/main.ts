@@ -23,6 +23,9 @@ import { policySignatureHealth } from "./policy-health.js";
 import { capabilities } from "./capabilities.js";
 import { HookJudge } from "./hook.js";
 import { bindHookSocket } from "./hook-socket.js";
+import { ConnectionGuard } from "./connection-guard.js";
+import { clientErrorHandler, connectionLimits, serverOptions } from "./listeners.js";
+import { PeerLog } from "./peer-log.js";
 import { ExecPipeline } from "./pipeline.js";
 import { parseTokensFile, TokenVerifier } from "./tokens.js";
 
@@ -46,13 +49,20 @@ const notYet: RequestListener = (_req, res) => {
   res.writeHead(503, { "content-type": "application/json" });
   res.end('{"error":"unavailable","component":"gateway"}');
 };
+// Reading a request takes seconds at most (headers, then body); a command's
+// run time is not bounded here. Connections are capped per peer and in total,
+// with a reserve for /health, on both listeners (connection-guard.ts).
+const peerLog = new PeerLog(log);
+const limits = connectionLimits(config, log);
+const readOptions = serverOptions(config);
 const server: Server = tls
-  ? createHttpsServer(tls, (req, res) => (tcpHandler ?? notYet)(req, res))
-  : createHttpServer((req, res) => (tcpHandler ?? notYet)(req, res));
-server.requestTimeout = 3700_000;
-server.headersTimeout = 10_000;
-const hookServer = createHttpServer((req, res) => (hookHandler ?? notYet)(req, res));
-hookServer.requestTimeout = 30_000;
+  ? createHttpsServer({ ...tls, ...readOptions }, (req, res) => (tcpHandler ?? notYet)(req, res))
+  : createHttpServer(readOptions, (req, res) => (tcpHandler ?? notYet)(req, res));
+const hookServer = createHttpServer(readOptions, (req, res) => (hookHandler ?? notYet)(req, res));
+const tcpGuard = new ConnectionGuard(limits.tcp, peerLog).attach(server);
+const hookGuard = new ConnectionGuard(limits.hook, peerLog).attach(hookServer);
+server.on("clientError", clientErrorHandler(peerLog));
+hookServer.on("clientError", clientErrorHandler(peerLog));
 
 function listen(srv: Server, ...args: [number, string] | [string]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -65,12 +75,17 @@ await listen(server, config.http.port, config.http.bind);
 await bindHookSocket(hookServer, config);
 dropToServiceUser(config, "gateway");
 
-const spool = await openSpool({ dir: join(config.stateDir, "gateway", "audit-spool"), logger: log });
+const spool = await openSpool({
+  dir: join(config.stateDir, "gateway", "audit-spool"),
+  maxSegmentBytes: config.audit.spool_segment_bytes,
+  reserveBytes: config.audit.spool_reserve_bytes,
+  logger: log,
+});
 const databaseUrl = process.env.DATABASE_URL;
 const shipper = databaseUrl ? startShipper({ spool, databaseUrl, logger: log }) : undefined;
 if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool until a database is configured");
 const audit = new AuditTrail(spool, config.host_id, log);
-const reconciled = shipper && databaseUrl ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log }) : () => false;
+const reconciled = shipper && databaseUrl ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log, rejected: spool.rejectedRecords() }) : () => false;
 // Tier-4 refusals are announced (high); unset AGENT_SUDO_NTFY_URL only logs them.
 const notifier = new Notifier(ntfySettingsFromEnv(), log);
 const clients = connectServices(config);
@@ -85,9 +100,11 @@ const routes: Routes = {
   capabilities: (checked) => capabilities(config, checked),
   auditHealth: () => ({ trail: audit.health(), spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
   policyHealth: policySignatureHealth(config),
+  connectionHealth: () => ({ tcp: tcpGuard.stats(), hook_socket: hookGuard.stats() }),
+  peerLog,
 };
-tcpHandler = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp });
-hookHandler = handler(routes, { kind: "hook-socket", hookOnTcp: false });
+tcpHandler = handler(routes, { kind: "tcp", hookOnTcp: config.hook.tcp, guard: tcpGuard });
+hookHandler = handler(routes, { kind: "hook-socket", hookOnTcp: false, guard: hookGuard });
 log.info({ bind: config.http.bind, port: config.http.port, tls: Boolean(tls), uid: process.getuid?.() }, "serving");
 
 const stop = (signal: string) => {

@@ -40,12 +40,33 @@ const ConfigFile = z
         port: z.number().int().min(1).max(65535).default(8084),
         tls_cert: z.string().min(1).optional(),
         tls_key: z.string().min(1).optional(),
+        // Reading a request: its headers within headers_timeout_s of the
+        // connection (or of the previous answer), its body within
+        // body_timeout_s more. Not the command's time: that is /exec's
+        // `timeout`, and the answer may take as long as it needs.
+        headers_timeout_s: z.number().int().min(1).max(300).default(10),
+        body_timeout_s: z.number().int().min(1).max(600).default(20),
+        // Open TCP connections: in total (the reserve included), per peer
+        // address, and the last slots that only serve /health. The total is
+        // lowered to fit the process's descriptor limit (RLIMIT_NOFILE).
+        max_connections: z.number().int().min(8).max(65536).default(1024),
+        max_connections_per_peer: z.number().int().min(1).max(65536).default(256),
+        reserve_connections: z.number().int().min(1).max(1024).default(16),
       })
       .strict()
       .refine((h) => (h.tls_cert === undefined) === (h.tls_key === undefined), {
         message: "tls_cert and tls_key go together",
       })
-      .default({ bind: "127.0.0.1", port: 8084 }),
+      .refine((h) => h.reserve_connections < h.max_connections, { message: "reserve_connections must be below max_connections" })
+      .default({
+        bind: "127.0.0.1",
+        port: 8084,
+        headers_timeout_s: 10,
+        body_timeout_s: 20,
+        max_connections: 1024,
+        max_connections_per_peer: 256,
+        reserve_connections: 16,
+      }),
     users: z
       .object({
         gateway: z.string().min(1).default("agent-sudo-gw"),
@@ -93,16 +114,24 @@ const ConfigFile = z
         socket_group: z.string().min(1).optional(),
         // Also serve /v1/hook on the TCP port, behind a Bearer token.
         tcp: z.boolean().default(false),
+        // Open connections on hook.sock at most (the last 8 serve only /health).
+        max_connections: z.number().int().min(16).max(65536).default(256),
       })
       .strict()
-      .default({ mode: "conservative", tcp: false }),
+      .default({ mode: "conservative", tcp: false, max_connections: 256 }),
     audit: z
       .object({
         // The embedded PostgreSQL's port when DATABASE_URL is not set; 0 picks a free one.
         embedded_port: z.number().int().min(0).max(65535).default(0),
+        // The spool's segment size: a segment is freed once all of it is
+        // shipped, so a small one gives shipped records' space back sooner.
+        spool_segment_bytes: z.number().int().min(4 * KiB).max(64 * MiB).default(MiB),
+        // Room the spool sets aside for refusals and outcomes on a full disk
+        // (at most an eighth of its file system; 0: none).
+        spool_reserve_bytes: z.number().int().min(0).max(256 * MiB).default(MiB),
       })
       .strict()
-      .default({ embedded_port: 0 }),
+      .default({ embedded_port: 0, spool_segment_bytes: MiB, spool_reserve_bytes: MiB }),
     policy: z
       .object({
         // true: a service refuses to start with a policy whose signature is

@@ -1,6 +1,6 @@
 // The spool → PostgreSQL path against a real server, including SIGKILLing
 // the postmaster under load: 0 lost, 0 duplicated.
-import { readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,8 +57,14 @@ describe("audit shipper", () => {
     await listener.query("LISTEN agent_sudo_audit");
 
     const N = 300;
+    // Appended while no shipper runs, and the segments kept aside: shipped
+    // segments are deleted, and the replay below needs them back.
+    await shipper.stop();
     await Promise.all(Array.from({ length: N }, (_, i) => spool.append(makeRecord(i, "intent", "a"))));
     await Promise.all(Array.from({ length: N }, (_, i) => spool.append(makeRecord(i, "outcome", "a"))));
+    const kept = join(root, "a-kept");
+    cpSync(dir, kept, { recursive: true });
+    shipper = startShipper({ spool, databaseUrl: db.url, ...fast });
     await shipper.drained(15_000);
     expect(await counts("a")).toEqual({ rows: 2 * N, distinct: 2 * N, intents: N, outcomes: N });
     await new Promise((r) => setTimeout(r, 200));
@@ -68,10 +74,13 @@ describe("audit shipper", () => {
     const h = shipper.health();
     expect(h).toMatchObject({ depth: 0, state: "ok", shipped_total: 2 * N });
 
-    // Replay the whole spool (a lost cursor): no duplicates, no new NOTIFY.
+    // Replay the whole spool (a crash before the cursor was written, or a lost cursor): no duplicates, no new NOTIFY.
     await shipper.stop();
     await spool.close();
-    rmSync(join(dir, "cursor"));
+    rmSync(dir, { recursive: true });
+    cpSync(kept, dir, { recursive: true });
+    rmSync(join(dir, "cursor"), { force: true });
+    rmSync(join(dir, "spool.lock"), { force: true });
     spool = await openSpool({ dir });
     expect(spool.depth()).toBe(2 * N);
     shipper = startShipper({ spool, databaseUrl: db.url, ...fast });

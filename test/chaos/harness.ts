@@ -88,6 +88,10 @@ export interface Outcome {
   detail?: string;
   /** The command's stdout, for a 200. */
   output?: string;
+  /** A refusal answered without its audit record (`audited: false`). */
+  unaudited?: true;
+  /** When the answer (or the failure) came, ms since the epoch. */
+  at?: number;
 }
 
 export interface Answer {
@@ -283,6 +287,8 @@ export class ChaosRig {
     if (typeof a.body.error === "string") o.error = a.body.error;
     if (typeof a.body.component === "string") o.component = a.body.component;
     if (typeof a.body.output === "string") o.output = a.body.output;
+    if (a.body.audited === false) o.unaudited = true;
+    o.at = Date.now();
     if (a.detail) o.detail = a.detail;
     else if (typeof a.status === "number" && a.status !== 200 && a.status !== 403 && a.status !== 409 && a.status !== 429 && a.status !== 503) o.detail = JSON.stringify(a.body).slice(0, 300);
     this.outcomes.push(o);

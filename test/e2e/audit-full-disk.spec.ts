@@ -2,9 +2,10 @@
 // refusal is still answered 403 but says `audited: false` (it is not on the
 // record), and /health turns 503 "degraded" naming why; once there is room
 // again, the next record is written and /health is ok. The spool directory
-// is a 512 KiB tmpfs of this test's own, filled by the test.
+// is a 512 KiB tmpfs of this test's own, filled by the test. The spool's
+// reserve is off here (it would write the refusal: test/chaos/spool-space.spec.ts).
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +22,7 @@ describe.skipIf(!root)("the audit spool on a full disk", () => {
     spool = join(home, "state", "gateway", "audit-spool");
     mkdirSync(spool, { recursive: true });
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "agent-sudo-test-spool", spool]);
+    writeFileSync(join(home, "config.json"), JSON.stringify({ audit: { spool_reserve_bytes: 0 } }));
     stack = await startStack({ home, env: { AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
   }, 120_000);
   afterAll(async () => {

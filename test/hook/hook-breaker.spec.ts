@@ -2,9 +2,10 @@
 // (seed CA D7: any tier-4 attempt → the daemon disarms), under the same
 // setting (breaker trip_on_tier4, on by default); and the hook's log line
 // and audit row of one decision carry one request id.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack.js";
 import { decisionOf, preToolUse, runHook } from "./hook-client.js";
@@ -24,6 +25,32 @@ function hook(socketPath: string, command: string, path = "/v1/hook", event: Rec
   });
 }
 
+interface HookRecord {
+  request_id: string;
+  phase: string;
+  decision_type: string;
+  exit_code: number | null;
+  evidence: Record<string, unknown> | null;
+}
+
+/** The hook's audit rows, once the spool has shipped them (shipped records leave the spool). */
+async function hookRecords(stack: Stack): Promise<HookRecord[]> {
+  const t0 = Date.now();
+  for (;;) {
+    const audit = (await stack.health()).body.audit as { spool?: { depth?: number }; shipper?: { state?: string } } | undefined;
+    if (audit?.spool?.depth === 0 && audit.shipper?.state === "ok") break;
+    if (Date.now() - t0 > 30_000) throw new Error("the audit spool did not drain");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const client = new pg.Client({ connectionString: readFileSync(join(stack.home, "database-url"), "utf8").trim() });
+  await client.connect();
+  try {
+    return (await client.query<HookRecord>("SELECT request_id, phase, decision_type, exit_code, evidence FROM command_audit WHERE source = 'hook'")).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 describe.skipIf(!root)("the hook and the breaker", () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -40,9 +67,7 @@ describe.skipIf(!root)("the hook and the breaker", () => {
     const logged = readFileSync(join(stack.home, "logs", "gateway.log"), "utf8").split("\n").filter((l) => l.includes('"hook judged"')).map((l) => JSON.parse(l) as { request_id: string });
     const last = logged.at(-1)?.request_id ?? "";
     expect(last).toMatch(/^[0-9a-f-]{36}$/);
-    const spool = join(stack.home, "state", "gateway", "audit-spool");
-    const lines = readdirSync(spool).filter((n) => n.endsWith(".log")).flatMap((n) => readFileSync(join(spool, n), "utf8").split("\n"));
-    expect(lines.filter((l) => l.includes(last)).length).toBeGreaterThanOrEqual(2);
+    expect((await hookRecords(stack)).filter((r) => r.request_id === last).map((r) => r.phase).sort()).toEqual(["intent", "outcome"]);
   });
 
   it("PostToolUse and PostToolUseFailure outcomes are audited (hook_outcome, exit code, the tool_use_id that joins them to the decision)", async () => {
@@ -53,13 +78,7 @@ describe.skipIf(!root)("the hook and the breaker", () => {
     const bad = await hook(sock, "ls /nonexistent-x", "/v1/hook/post-tool-use", { hook_event_name: "PostToolUseFailure", tool_use_id: "toolu_pre_2", error: "Exit code 2" });
     expect(bad.status).toBe(204);
     await new Promise((res) => setTimeout(res, 500));
-    const spool = join(stack.home, "state", "gateway", "audit-spool");
-    const records = readdirSync(spool)
-      .filter((n) => n.endsWith(".log"))
-      .flatMap((n) => readFileSync(join(spool, n), "utf8").split("\n"))
-      .filter(Boolean)
-      .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as { record?: { decision_type?: string; exit_code?: number | null; evidence?: Record<string, unknown>; phase?: string } } & Record<string, unknown>)
-      .map((r) => (r.record ?? r) as { decision_type?: string; exit_code?: number | null; evidence?: Record<string, unknown>; phase?: string });
+    const records = await hookRecords(stack);
     const outcomes = records.filter((r) => r.decision_type === "hook_outcome" && r.phase === "outcome");
     expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_1")).toMatchObject({ exit_code: 0, evidence: { event: "PostToolUse" } });
     expect(outcomes.find((r) => r.evidence?.tool_use_id === "toolu_pre_2")).toMatchObject({ exit_code: 2, evidence: { event: "PostToolUseFailure", error: "Exit code 2" } });
@@ -79,21 +98,16 @@ describe.skipIf(!root)("the hook and the breaker", () => {
     // An answer in time for the same command is audited as allowed.
     const inTime = await runHook(preToolUse("git status", { tool_use_id: "toolu_late_2" }), { AGENT_SUDO_HOOK_SOCKET: join(stack.home, "run", "hook.sock") });
     expect(decisionOf(inTime.stdout).decision).toBe("allow");
-    const outcomes = async () => {
-      const spool = join(stack.home, "state", "gateway", "audit-spool");
-      return readdirSync(spool)
-        .filter((n) => n.endsWith(".log"))
-        .flatMap((n) => readFileSync(join(spool, n), "utf8").split("\n"))
-        .filter(Boolean)
-        .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as { phase: string; decision_type: string; evidence: Record<string, unknown> })
-        .filter((r) => r.phase === "outcome");
-    };
+    // Both outcome rows, from PostgreSQL once shipped (shipped records leave the spool).
     const t0 = Date.now();
-    const both = (all: Awaited<ReturnType<typeof outcomes>>) => ["toolu_late_1", "toolu_late_2"].every((id) => all.some((r) => r.evidence.tool_use_id === id));
-    while (Date.now() - t0 < 5000 && !both(await outcomes())) await new Promise((res) => setTimeout(res, 100));
-    const all = await outcomes();
-    expect(all.filter((r) => r.evidence.tool_use_id === "toolu_late_1")).toEqual([expect.objectContaining({ decision_type: "late", evidence: expect.objectContaining({ delivered: false, would_have_been: "allowed" }) })]);
-    expect(all.filter((r) => r.evidence.tool_use_id === "toolu_late_2").map((r) => r.decision_type)).toEqual(["allowed"]);
+    let all: HookRecord[] = [];
+    const both = () => ["toolu_late_1", "toolu_late_2"].every((id) => all.some((r) => r.phase === "outcome" && r.evidence?.tool_use_id === id));
+    while (Date.now() - t0 < 30_000 && !both()) {
+      all = (await hookRecords(stack)).filter((r) => r.phase === "outcome");
+      if (!both()) await new Promise((res) => setTimeout(res, 200));
+    }
+    expect(all.filter((r) => r.evidence?.tool_use_id === "toolu_late_1")).toEqual([expect.objectContaining({ decision_type: "late", evidence: expect.objectContaining({ delivered: false, would_have_been: "allowed" }) })]);
+    expect(all.filter((r) => r.evidence?.tool_use_id === "toolu_late_2").map((r) => r.decision_type)).toEqual(["allowed"]);
   });
 
   it("a tier-4 command through the hook is denied and disarms the breaker (trip_on_tier4)", async () => {

@@ -82,8 +82,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolveReady, reject) => {
-    // 60 s: on a 2-core machine shared with other suites a start has taken over 30 s.
-    const timer = setTimeout(() => reject(new Error(`stack not ready in 60 s:\n${out}`)), 60_000);
+    // A loaded machine (two cores shared) can take well over 30 s; a start
+    // that never gets ready is stopped, not left running behind the test.
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      reject(new Error(`stack not ready in 90 s:\n${out}`));
+    }, 90_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes(`ready ${url}`)) {

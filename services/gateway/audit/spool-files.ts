@@ -115,14 +115,32 @@ export async function assertWritable(dir: string): Promise<void> {
   }
 }
 
-/** Counts checksummed lines from `start`; truncates a torn tail of the last segment. */
+/** A complete line whose checksum (or shape) is wrong: damage, not a torn write. */
+export interface DamagedLine {
+  /** Offset just past the line. */
+  at: number;
+  raw: string;
+  reason: string;
+}
+
+/** At most this many damaged lines are kept per segment scan (the rest are only counted). */
+const MAX_DAMAGED_KEPT = 1000;
+
+/**
+ * Counts checksummed lines from `start` and lists the damaged ones;
+ * truncates a torn tail of the last segment. Only bytes after the last
+ * newline are a torn write (a group write that never completed its
+ * fdatasync, so nothing in it was acknowledged). A complete line with a bad
+ * checksum is damage, wherever it is — the tail too: it stays where it is
+ * and goes to rejected.log when read, like any other damaged line.
+ */
 export async function countSegment(
   dir: string,
   seq: number,
   start: number,
   last: boolean,
   log: Logger | undefined,
-): Promise<{ valid: number; size: number }> {
+): Promise<{ valid: number; size: number; damaged: DamagedLine[] }> {
   const path = segmentPath(dir, seq);
   const fh = await fsp.open(path, last ? "r+" : "r").catch(async (err: NodeJS.ErrnoException) => {
     if (err.code === "ENOENT" && last) return fsp.open(path, "w+", 0o600);
@@ -131,28 +149,22 @@ export async function countSegment(
   try {
     const size = (await fh.stat()).size;
     let valid = 0;
-    let lastBad = -1;
-    let lastGoodEnd = start;
+    const damaged: DamagedLine[] = [];
     const r = await scanLines(fh, start, size, (line, after) => {
-      if (decodeLine(line).ok) {
-        valid++;
-        lastGoodEnd = after;
-      } else lastBad = after;
+      const d = decodeLine(line);
+      if (d.ok) valid++;
+      else if (damaged.length < MAX_DAMAGED_KEPT) damaged.push({ at: after, raw: line.toString("utf8"), reason: d.reason });
       return true;
     });
-    if (last && (r.tail > 0 || lastBad === r.pos)) {
-      // A torn tail (bytes without a newline, or damaged lines after the last
-      // good one): the group write that made it never completed its
-      // fdatasync, so none of it was acknowledged and no command ran for it.
-      const cut = lastGoodEnd;
-      log?.warn({ segment: seq, bytes: size - cut }, "audit spool: torn tail truncated");
-      await fh.truncate(cut);
+    if (damaged.length > 0) log?.error({ segment: seq, lines: damaged.length }, "audit spool: damaged lines found at open; they go to rejected.log when shipped");
+    if (last && r.tail > 0) {
+      log?.warn({ segment: seq, bytes: r.tail }, "audit spool: torn tail truncated");
+      await fh.truncate(r.pos);
       await fh.sync();
-      return { valid, size: cut };
+      return { valid, size: r.pos, damaged };
     }
-    return { valid, size };
+    return { valid, size, damaged };
   } finally {
     await fh.close();
   }
 }
-

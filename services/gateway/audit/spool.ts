@@ -3,18 +3,27 @@
 //
 // Layout of the spool directory: `seg-<10 digits>.log` segments (one record
 // per line, see spool-line.ts), `cursor` (JSON {segment, offset}: everything
-// before it is in PostgreSQL), `rejected.log` (lines that can never ship), and
-// `spool.lock` (the owning pid).
+// before it is in PostgreSQL), `rejected.log` (lines that can never ship),
+// `reserve` (set-aside room, spool-reserve.ts) and `spool.lock` (the owning pid).
+//
+// Space: a segment is deleted once everything in it is shipped. The active
+// segment rotates when it reaches its size (small: 1 MiB by default) and also
+// as soon as the shipper has shipped all of it, so shipped records leave the
+// disk within a shipping round, not after megabytes more. When the file
+// system is full, refusals and outcomes go into the reserve's room and
+// intents are refused (503) until the reserve can be set aside again.
 //
 // Durability: `append` resolves only after the bytes are written and
 // fdatasync'd. Concurrent appends are group-committed: all records queued
 // while one write+fdatasync runs go out together in the next one. A crash
 // can leave at most the last group half written; the checksum finds it at
-// open and the file is truncated there. Those records were never
-// acknowledged, so the gateway never ran their commands: nothing acknowledged
-// is lost. A line damaged *inside* the file (disk fault, an editor) cannot be
-// shipped: it is copied to rejected.log, logged and counted — that record is
-// lost from PostgreSQL, and we say so.
+// open and the file is truncated there (only bytes after the last newline:
+// a torn write never ends in one). Those records were never acknowledged, so
+// the gateway never ran their commands: nothing acknowledged is lost. A
+// complete line that is damaged (disk fault, an editor), anywhere — the last
+// line too — cannot be shipped: it is copied to rejected.log, logged and
+// counted — that record is lost from PostgreSQL, and we say so (the
+// reconciler too: spool-rejected.ts).
 //
 // What it trusts: the filesystem's fdatasync. How it fails: any error on the
 // write path rejects with SpoolUnwritableError (the gateway answers 503 and
@@ -27,6 +36,8 @@ import type { Logger } from "../../shared/log.js";
 import { AuditRecordError, MAX_RECORD_BYTES, parseAuditRecord, type AuditRecord, type AuditRecordInput } from "./record.js";
 import { decodeLine, encodeLine, scanLines } from "./spool-line.js";
 import { acquireSpoolLock, assertWritable, countSegment, fsyncDir, listSegments, readCursor, segmentPath, writeCursor } from "./spool-files.js";
+import { isNoSpace, type ReserveStats, SpoolReserve } from "./spool-reserve.js";
+import { RejectedRecords, type RejectedRecordsView } from "./spool-rejected.js";
 
 export class SpoolUnwritableError extends Error {
   override readonly name = "SpoolUnwritableError";
@@ -55,15 +66,32 @@ export interface SpoolStats {
   rejected_total: number;
   /** Group commits (write + fdatasync) so far: appends / flushes = group size. */
   flushes: number;
+  /** A segment rotates at this size (and whenever everything in it is shipped). */
+  segment_bytes: number;
+  reserve: ReserveStats;
   broken?: string;
 }
 
 export interface SpoolOptions {
   dir: string;
-  /** Rotate to a new segment once the active one reaches this size. */
+  /** Rotate to a new segment once the active one reaches this size (default 1 MiB). */
   maxSegmentBytes?: number;
+  /** Room set aside for refusals and outcomes when the disk is full (default 1 MiB, at most 1/8 of the file system; 0: none). */
+  reserveBytes?: number;
   logger?: Logger;
 }
+
+export interface AppendOptions {
+  /**
+   * The record may go into the reserve's room when the disk is full:
+   * refusals and outcomes (true), never the intent that lets a command run
+   * (false, the default).
+   */
+  reserve?: boolean;
+}
+
+export const DEFAULT_SEGMENT_BYTES = 1024 * 1024;
+export const DEFAULT_RESERVE_BYTES = 1024 * 1024;
 
 function unwritable(dir: string, err: unknown): SpoolUnwritableError {
   const e = err as NodeJS.ErrnoException;
@@ -72,6 +100,7 @@ function unwritable(dir: string, err: unknown): SpoolUnwritableError {
 
 interface Pending {
   line: Buffer;
+  reserve: boolean;
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -79,6 +108,8 @@ interface Pending {
 export class Spool {
   private queue: Pending[] = [];
   private flushing: Promise<void> | undefined;
+  /** Serialises what touches the active segment: group writes and rotations. */
+  private io: Promise<unknown> = Promise.resolve();
   private waiters = new Set<() => void>();
   private broken: string | undefined;
   private closed = false;
@@ -95,8 +126,15 @@ export class Spool {
     private active: { seq: number; fh: FileHandle; size: number; ino: number },
     private cursor: SpoolCursor,
     private pending: number,
+    private readonly reserve: SpoolReserve,
+    private readonly rejected: RejectedRecords,
     private readonly releaseLock: () => Promise<void>,
   ) {}
+
+  /** Room made by someone else (an operator's clean-up): the reserve is taken again without waiting for an intent. */
+  private readonly reserveRetry = setInterval(() => {
+    if (!this.reserve.isHeld()) void this.reserve.take();
+  }, 5000).unref();
 
   /** Opens (creating if needed) the spool; throws SpoolUnwritableError if it cannot. */
   static async open(opts: SpoolOptions): Promise<Spool> {
@@ -113,9 +151,12 @@ export class Spool {
       let cursor: SpoolCursor = saved && segments.includes(saved.segment) ? saved : { segment: first, offset: 0 };
       const lastSeq = segments[segments.length - 1] ?? 1;
       let pending = 0;
+      const rejected = await new RejectedRecords().load(dir);
       for (const seq of segments.filter((s) => s >= cursor.segment)) {
         const r = await countSegment(dir, seq, seq === cursor.segment ? cursor.offset : 0, seq === lastSeq, opts.logger);
         pending += r.valid;
+        // Known now, in rejected.log once read: the reconciler must not wait for the shipper to learn of them.
+        for (const d of r.damaged) rejected.note(d.raw, `segment ${seq} line ending at ${d.at}: ${d.reason}`);
       }
       const fh = await fsp.open(segmentPath(dir, lastSeq), "a+", 0o600);
       await fsyncDir(dir);
@@ -127,7 +168,8 @@ export class Spool {
         cursor = { segment: lastSeq, offset: st.size };
       }
       const active = { seq: lastSeq, fh, size: st.size, ino: st.ino };
-      return new Spool(dir, opts.maxSegmentBytes ?? 64 * 1024 * 1024, opts.logger, segments, active, cursor, pending, release);
+      const reserve = await SpoolReserve.open(dir, opts.reserveBytes ?? DEFAULT_RESERVE_BYTES, opts.logger);
+      return new Spool(dir, opts.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES, opts.logger, segments, active, cursor, pending, reserve, rejected, release);
     } catch (err) {
       await release().catch(() => undefined);
       if (err instanceof SpoolUnwritableError) throw err;
@@ -139,7 +181,7 @@ export class Spool {
    * Validates, spools and fsyncs one record. Resolves once it is durable.
    * Rejects with AuditRecordError (a bug in the caller) or SpoolUnwritableError.
    */
-  append(input: AuditRecordInput): Promise<void> {
+  append(input: AuditRecordInput, opts: AppendOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new SpoolUnwritableError("audit spool is closed"));
     let line: Buffer;
     try {
@@ -150,7 +192,7 @@ export class Spool {
       return Promise.reject(err as Error);
     }
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, resolve, reject });
+      this.queue.push({ line, reserve: opts.reserve === true, resolve, reject });
       this.flushing ??= this.flush();
     });
   }
@@ -161,7 +203,14 @@ export class Spool {
   }
 
   stats(): SpoolStats {
-    const s: SpoolStats = { depth: this.pending, segments: this.segments.length, rejected_total: this.rejectedTotal, flushes: this.generation };
+    const s: SpoolStats = {
+      depth: this.pending,
+      segments: this.segments.length,
+      rejected_total: this.rejectedTotal,
+      flushes: this.generation,
+      segment_bytes: this.maxSegmentBytes,
+      reserve: this.reserve.stats(),
+    };
     if (this.broken) s.broken = this.broken;
     return s;
   }
@@ -169,19 +218,73 @@ export class Spool {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const group = this.queue.splice(0);
-      try {
-        await this.writeGroup(Buffer.concat(group.map((p) => p.line)));
-        this.pending += group.length;
-        this.generation++;
-        for (const p of group) p.resolve();
-        this.wake();
-      } catch (err) {
-        const e = err instanceof SpoolUnwritableError ? err : unwritable(this.dir, err);
-        this.log?.error({ err: e.message, records: group.length }, "audit spool append failed");
-        for (const p of group) p.reject(e);
-      }
+      await this.exclusive(() => this.writeWithReserve(group));
     }
     this.flushing = undefined;
+  }
+
+  /** Runs `fn` when no other group write or rotation is running. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.io.then(fn, fn);
+    this.io = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Writes a group. Intents need the reserve held (taken again first if it
+   * is not); on a full disk the reserve is released and the group's
+   * refusals and outcomes are written into its room, its intents refused.
+   */
+  private async writeWithReserve(group: Pending[]): Promise<void> {
+    let writable = group;
+    if (group.some((p) => !p.reserve) && !(await this.reserve.take())) {
+      this.fail(
+        group.filter((p) => !p.reserve),
+        this.noRoom(),
+      );
+      writable = group.filter((p) => p.reserve);
+    }
+    if (writable.length === 0) return;
+    try {
+      await this.writeGroup(Buffer.concat(writable.map((p) => p.line)));
+      this.written(writable);
+    } catch (err) {
+      if (!isNoSpace(err) || !writable.some((p) => p.reserve) || !(await this.reserve.release())) {
+        this.fail(writable, err);
+        return;
+      }
+      this.fail(
+        writable.filter((p) => !p.reserve),
+        this.noRoom(),
+      );
+      const kept = writable.filter((p) => p.reserve);
+      try {
+        await this.writeGroup(Buffer.concat(kept.map((p) => p.line)));
+        this.written(kept);
+      } catch (again) {
+        this.fail(kept, again);
+      }
+    }
+  }
+
+  private noRoom(): SpoolUnwritableError {
+    return new SpoolUnwritableError(
+      `audit spool ${this.dir}: ENOSPC: no room to set its reserve (${this.reserve.bytes} bytes) aside: intents are refused until there is (refusals and outcomes still use the reserve)`,
+    );
+  }
+
+  private written(group: Pending[]): void {
+    this.pending += group.length;
+    this.generation++;
+    for (const p of group) p.resolve();
+    this.wake();
+  }
+
+  private fail(group: Pending[], err: unknown): void {
+    if (group.length === 0) return;
+    const e = err instanceof SpoolUnwritableError ? err : unwritable(this.dir, err);
+    this.log?.error({ err: e.message, records: group.length }, "audit spool append failed");
+    for (const p of group) p.reject(e);
   }
 
   private async writeGroup(buf: Buffer): Promise<void> {
@@ -272,16 +375,56 @@ export class Spool {
     return { records, next: cur, consumed, moved, generation };
   }
 
-  /** Marks a batch shipped: cursor written and fsynced, fully shipped segments removed. */
+  /**
+   * Marks a batch shipped: cursor written and fsynced, fully shipped segments
+   * removed — the active one too, by rotating, when all of it is shipped.
+   */
   async commit(batch: SpoolBatch): Promise<void> {
-    await writeCursor(this.dir, batch.next);
+    await this.writeCursor(batch.next);
     this.cursor = { ...batch.next };
-    this.pending = Math.max(0, this.pending - batch.consumed);
-    const done = this.segments.filter((s) => s < this.cursor.segment);
-    if (done.length > 0) {
-      for (const s of done) await fsp.rm(segmentPath(this.dir, s), { force: true });
-      await fsyncDir(this.dir);
-      this.segments = this.segments.filter((s) => s >= this.cursor.segment);
+    try {
+      await this.rotateShipped();
+      const done = this.segments.filter((s) => s < this.cursor.segment);
+      if (done.length > 0) {
+        for (const s of done) await fsp.rm(segmentPath(this.dir, s), { force: true });
+        await fsyncDir(this.dir);
+        this.segments = this.segments.filter((s) => s >= this.cursor.segment);
+      }
+      // Room again: set the reserve aside before the next intent needs it.
+      if (!this.reserve.isHeld() && done.length > 0) await this.reserve.take(true);
+    } finally {
+      // Last, so "depth 0" means the clean-up after the shipment is done too.
+      this.pending = Math.max(0, this.pending - batch.consumed);
+    }
+  }
+
+  /** The cursor, fsynced; on a full disk the reserve's room is used (moving the cursor is what frees space). */
+  private async writeCursor(next: SpoolCursor): Promise<void> {
+    try {
+      await writeCursor(this.dir, next);
+    } catch (err) {
+      if (!isNoSpace(err) || !(await this.reserve.release())) throw err;
+      await writeCursor(this.dir, next);
+    }
+  }
+
+  /** Everything in the active segment is shipped: start a new one, so the shipped one can go. */
+  private async rotateShipped(): Promise<void> {
+    const allShipped = () => !this.closed && this.cursor.segment === this.active.seq && this.cursor.offset >= this.active.size && this.active.size > 0;
+    if (!allShipped()) return;
+    try {
+      const rotated = await this.exclusive(async () => {
+        if (!allShipped()) return false;
+        await this.rotate();
+        return true;
+      });
+      if (!rotated) return;
+      // Appends may already be in the new segment: they start at its offset 0.
+      const next = { segment: this.active.seq, offset: 0 };
+      await this.writeCursor(next);
+      this.cursor = next;
+    } catch (err) {
+      this.log?.warn({ err: (err as Error).message }, "audit spool: could not rotate a shipped segment (it is freed later)");
     }
   }
 
@@ -311,9 +454,15 @@ export class Spool {
     await this.reject(raw, `segment ${at.segment} line ending at ${at.offset}: ${reason}`);
   }
 
+  /** Requests that lost a record (damaged in the spool, or refused by PostgreSQL): for the reconciler. */
+  rejectedRecords(): RejectedRecordsView {
+    return this.rejected;
+  }
+
   /** Lines that can never ship go to rejected.log (fsynced) and are counted. */
   async reject(raw: string, reason: string): Promise<void> {
     this.rejectedTotal++;
+    this.rejected.note(raw, reason);
     this.log?.error({ reason }, "audit spool line rejected: it will not reach PostgreSQL");
     const entry = JSON.stringify({ at: new Date().toISOString(), reason, raw }) + "\n";
     const fh = await fsp.open(join(this.dir, "rejected.log"), "a", 0o600);
@@ -329,7 +478,9 @@ export class Spool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true; // new appends reject; queued ones are still written
+    clearInterval(this.reserveRetry);
     while (this.flushing) await this.flushing;
+    await this.io;
     this.wake();
     await this.active.fh.close();
     await this.releaseLock();
