@@ -68,7 +68,9 @@ export class Breaker {
       for (const [id, until] of this.rollbackable) if (until <= now) this.rollbackable.delete(id);
       if (this.rollbackable.size < 1024) this.rollbackable.set(o.undoId, now + ROLLBACK_WINDOW_MS);
     }
-    this.observe({ tier: tierFromEnum(o.tier), ok: o.ok, refused: o.refused }, log);
+    // A tier-4 attempt nobody can see afterwards disarms, whatever trip_on_tier4 says.
+    if (tierFromEnum(o.tier) === 4 && o.unaudited) this.trip("unaudited-tier4", `a tier-4 attempt (request ${o.requestId}) was refused but could not be audited`, "breaker", log);
+    else this.observe({ tier: tierFromEnum(o.tier), ok: o.ok, refused: o.refused }, log);
   }
 
   /**

@@ -39,7 +39,7 @@ const LeaseShape = z.object({
   host: z.string().min(1).max(64),
 });
 const undoId = z.string().regex(/^$|^[0-9a-f-]{36}$/);
-const OutcomeShape = z.object({ requestId, tier: tierEnum, ok: z.boolean(), refused: z.boolean(), undoId });
+const OutcomeShape = z.object({ requestId, tier: tierEnum, ok: z.boolean(), refused: z.boolean(), undoId, unaudited: z.boolean() });
 const GrantShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/) });
 
 // Bound in prepare (as root); opened once runService has dropped privileges.

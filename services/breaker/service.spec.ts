@@ -67,7 +67,7 @@ describe("the breaker service, for real on its sockets", () => {
   const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
   const lease = (requestId: string, tier = Tier.TIER_LIVE_SERVICE) =>
     call(client, client.lease, { requestId, commandDigest: commandDigest(binding), tier, host: "primary" }, 3000);
-  const report = (requestId: string, tier: Tier, ok: boolean) => call(client, client.report, { requestId, tier, ok, refused: false, undoId: "" }, 3000);
+  const report = (requestId: string, tier: Tier, ok: boolean) => call(client, client.report, { requestId, tier, ok, refused: false, undoId: "", unaudited: false }, 3000);
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "agent-sudo-breaker-"));
@@ -183,7 +183,7 @@ describe("the breaker service, for real on its sockets", () => {
     expect((await lease("req-manual")).armed).toBe(false);
     await call(rearm, rearm.rearm, { reason: "anomaly explained", by: "root" }, 3000);
 
-    await call(client, client.report, { requestId: "r-t4", tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "" }, 3000);
+    await call(client, client.report, { requestId: "r-t4", tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "", unaudited: false }, 3000);
     const t4 = await lease("req-after-t4");
     expect(t4.armed).toBe(false);
     expect(t4.reason).toMatch(/tier4-attempt/);
@@ -198,5 +198,37 @@ describe("the breaker service, for real on its sockets", () => {
     });
     expect(err.code).toBe(grpcStatus.UNIMPLEMENTED);
     expect(existsSync(join(home, "run", "breaker.sock"))).toBe(true);
+  });
+});
+
+describe("the breaker with trip_on_tier4 off", () => {
+  let home: string;
+  let sink: NtfySink;
+  let brk: Running;
+  let client: BreakerServiceClient;
+  const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
+  const lease = (requestId: string) => call(client, client.lease, { requestId, commandDigest: commandDigest(binding), tier: Tier.TIER_LIVE_SERVICE, host: "primary" }, 3000);
+  const t4 = (requestId: string, unaudited: boolean) => call(client, client.report, { requestId, tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "", unaudited }, 3000);
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), "agent-sudo-breaker-t4off-"));
+    prepareHome(loadConfig(home), () => undefined);
+    sink = await startNtfySink();
+    brk = await startBreaker(home, { AGENT_SUDO_NTFY_URL: sink.url, AGENT_SUDO_NTFY_BACKOFF_MS: "50", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" });
+    client = new BreakerServiceClient(`unix://${join(home, "run", "breaker.sock")}`, credentials.createInsecure());
+  });
+  afterAll(async () => {
+    client?.close();
+    if (brk) await kill(brk, "SIGTERM");
+    await sink?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("an audited tier-4 attempt leaves it armed; one that could not be audited disarms it anyway", async () => {
+    await t4("r-audited", false);
+    expect((await lease("after-audited")).armed).toBe(true);
+    await t4("r-unaudited", true);
+    const after = await lease("after-unaudited");
+    expect(after.armed).toBe(false);
+    expect(after.reason).toMatch(/unaudited-tier4/);
   });
 });

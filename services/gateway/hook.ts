@@ -182,6 +182,13 @@ export class HookJudge {
         if (!audited) {
           this.audit.noteUnaudited();
           this.log.error({ request_id: requestId }, "hook decision not audited: the spool could not be written");
+          // A tier-4 attempt nobody can see afterwards disarms the breaker, whatever trip_on_tier4 says.
+          if (verdict?.tier === 4) {
+            const { breaker } = this.clients;
+            call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "", unaudited: true }, 1000).catch((err: unknown) => {
+              this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: breaker report failed");
+            });
+          }
         }
       })
       .catch((err: unknown) => this.log.error({ err: (err as Error).message }, "hook decision not audited"));
@@ -232,7 +239,7 @@ export class HookJudge {
       answer = preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
       // Seed CA D7: a tier-4 attempt through the hook counts for the breaker like one on /exec (the same trip_on_tier4 setting decides).
       const { breaker } = this.clients;
-      call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "" }, 1000).catch((err: unknown) => {
+      call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "", unaudited: false }, 1000).catch((err: unknown) => {
         this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: breaker report failed");
       });
     }

@@ -116,6 +116,7 @@ export class ExecPipeline {
         this.audit.noteUnaudited();
         answer.body.audited = false;
         run.log.error({ status: answer.status, request_id: requestId }, "refusal answered but NOT audited: the spool could not be written");
+        if (run.ctx.tier === 4 || answer.body.tier === 4) this.report(requestId, 4, false, true, "", true);
       }
       run.log.info({ status: answer.status, body: redactDeep(answer.body) }, "exec refused");
       return answer;
@@ -369,7 +370,7 @@ export class ExecPipeline {
     const { requestId } = run.ctx;
     try {
       run.reported = true;
-      await call(breaker, breaker.report, { requestId, tier: tierToEnum(3), ok: false, refused: false, undoId }, 2000);
+      await call(breaker, breaker.report, { requestId, tier: tierToEnum(3), ok: false, refused: false, undoId, unaudited: false }, 2000);
       const grant = await call(breaker, breaker.rollbackGrant, { requestId, undoId }, 2000);
       if (!grant.granted || !grant.grant) throw new Error(`breaker granted no rollback: ${grant.reason}`);
       const r = await call(executor, executor.rollback, { requestId, undoId, grant: grant.grant }, 60_000);
@@ -388,9 +389,9 @@ export class ExecPipeline {
   }
 
   /** Tells the breaker about an outcome; never blocks or fails the request. */
-  private report(requestId: string, tier: TierNumber, ok: boolean, refusedOutcome: boolean, undoId = ""): void {
+  private report(requestId: string, tier: TierNumber, ok: boolean, refusedOutcome: boolean, undoId = "", unaudited = false): void {
     const { breaker } = this.clients;
-    call(breaker, breaker.report, { requestId, tier: tierToEnum(tier), ok, refused: refusedOutcome, undoId }, 1000).catch((err: unknown) => {
+    call(breaker, breaker.report, { requestId, tier: tierToEnum(tier), ok, refused: refusedOutcome, undoId, unaudited }, 1000).catch((err: unknown) => {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "breaker report failed");
     });
   }

@@ -82,7 +82,7 @@ describe("tier 3 guards through the whole stack", () => {
 
   it("3 tier-3 failures → disarmed, urgent ntfy, no leases, tier 0 still runs", async () => {
     for (const id of ["t3-f1", "t3-f2", "t3-f3"]) {
-      await call(breaker, breaker.report, { requestId: id, tier: Tier.TIER_LIVE_SERVICE, ok: false, refused: false, undoId: "" }, 3000);
+      await call(breaker, breaker.report, { requestId: id, tier: Tier.TIER_LIVE_SERVICE, ok: false, refused: false, undoId: "", unaudited: false }, 3000);
     }
     const refused = await lease("t3-after");
     expect(refused).toMatchObject({ armed: false });

@@ -49,6 +49,12 @@ export interface Outcome {
    * eligible for one rollback grant.
    */
   undoId: string;
+  /**
+   * A refusal whose audit record could not be made durable: for a tier-4
+   * attempt the breaker disarms whatever trip_on_tier4 says (an attempt
+   * nobody can see afterwards is one nobody may repeat).
+   */
+  unaudited: boolean;
 }
 
 export interface RollbackGrantRequest {
@@ -239,7 +245,7 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
 };
 
 function createBaseOutcome(): Outcome {
-  return { requestId: "", tier: 0, ok: false, refused: false, undoId: "" };
+  return { requestId: "", tier: 0, ok: false, refused: false, undoId: "", unaudited: false };
 }
 
 export const Outcome: MessageFns<Outcome> = {
@@ -258,6 +264,9 @@ export const Outcome: MessageFns<Outcome> = {
     }
     if (message.undoId !== "") {
       writer.uint32(42).string(message.undoId);
+    }
+    if (message.unaudited !== false) {
+      writer.uint32(48).bool(message.unaudited);
     }
     return writer;
   },
@@ -315,6 +324,14 @@ export const Outcome: MessageFns<Outcome> = {
             message.undoId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.unaudited = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -337,6 +354,7 @@ export const Outcome: MessageFns<Outcome> = {
     message.ok = object.ok ?? false;
     message.refused = object.refused ?? false;
     message.undoId = object.undoId ?? "";
+    message.unaudited = object.unaudited ?? false;
     return message;
   },
 };
