@@ -16,6 +16,7 @@ import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
+import { wordExpansions } from "./host-paths.js";
 import { inferHome } from "./paths.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand } from "./types.js";
@@ -50,6 +51,7 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
     vetoes: [...claude.vetoes, ...sudo.vetoes],
     plainCheckRules: new Set([...[...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id), ...liveRules]),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
+    expand: (w, cwd) => wordExpansions(w.text, cwd),
   };
   const policyDigest = digest.digest();
   // A diff is judged as /exec runs it: the sudo policy; content that runs later as root's code from "/".

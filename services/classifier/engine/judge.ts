@@ -11,6 +11,7 @@ import { effectFloor } from "./effects.js";
 import { baseName, evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
+import { optionFloor } from "./option-floor.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
@@ -29,6 +30,8 @@ export interface Judge {
   plainCheckRules: ReadonlySet<string>;
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
+  /** The names a glob word expands to on this host, from `cwd` (null when that cannot be known). */
+  expand: (w: Word, cwd: string) => readonly string[] | null;
 }
 
 export const find = (tier: TierNumber, rule: string, reason: string, text: string, explicit = false): Finding => ({ tier, rule, reason, text, explicit });
@@ -169,7 +172,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   const outerF = outer && find(outer.tier, "effect", outer.reason, text);
   if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
   if (program.scriptPath !== null) return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
-  const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args) ?? interpreter(program.name, args, cmd.stdin);
+  const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) return worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF);
   return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
 }
@@ -229,6 +232,12 @@ function judgeListed(name: string, args: Word[], text: string, cmd: SimpleComman
   else if (hit) base = find(hit.tier, hit.rule.id, hit.rule.rationale, text, true);
   else base = miss(args, text, ctx, name, proposed?.id ?? null);
   if (analysis?.kind === "floor") base = worse(base, find(analysis.tier, analysis.rule, analysis.reason, text));
+  // `*` after a read verb is not "any option": a verdict of 0–1 that left words open stands only for known options.
+  const open = analysis?.kind === "decide" || (hit ? hit.open : base.rule === "miss:heuristic");
+  if (base.tier <= 1 && open) {
+    const o = optionFloor(name, args, ctx, (w) => j.expand(w, ctx.cwd));
+    if (o) base = worse(base, find(o.tier, o.rule, o.reason, text));
+  }
   if (analysis?.code !== undefined) {
     const v = scanCode(j.vetoes, analysis.code);
     if (v) base = worse(base, find(4, v.id, `code contains: ${v.rationale}`, text));

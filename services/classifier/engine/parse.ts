@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { Node } from "web-tree-sitter";
 import { wordFromNode } from "./normalise.js";
+import { outputOf, unknownPipe } from "./pipe-input.js";
 import type { Redirect, SimpleCommand, StdinSource, Word } from "./types.js";
 
 export interface ParseResult {
@@ -48,6 +49,8 @@ const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !==
 
 class Walker {
   readonly commands: SimpleCommand[] = [];
+  /** Loop variables whose every value is a word that cannot begin with a dash. */
+  private readonly noDashVars = new Set<string>();
 
   walk(node: Node, stdin: StdinSource | null): void {
     switch (node.type) {
@@ -73,6 +76,9 @@ class Walker {
         return;
       case "test_command":
         this.testCommand(node);
+        return;
+      case "for_statement":
+        this.forLoop(node);
         return;
       case "comment":
         return;
@@ -102,7 +108,7 @@ class Walker {
         // redirection's target on the redirection; they are arguments.
         words.push(...redirectArguments(c));
         if (c.type === "herestring_redirect") input = herestring(c);
-      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(wordFromNode(c));
+      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(this.word(c));
     }
     words.push(...trailing);
     const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text, end: node.endIndex };
@@ -181,6 +187,39 @@ class Walker {
       this.walk(stage, input);
       const produced = this.commands[before];
       input = produced && stage.type !== "pipeline" ? outputOf(produced, produced.stdin) : unknownPipe();
+    }
+  }
+
+  /** A quoted `"$f"` of a loop variable over words that cannot begin with a dash is one such word. */
+  private word(c: Node): Word {
+    const w = wordFromNode(c);
+    if (!w.dynamic || this.noDashVars.size === 0 || c.type !== "string") return w;
+    const inner = kids(c);
+    const v = inner.length === 1 && inner[0] && /^(simple_)?expansion$/.test(inner[0].type) ? kids(inner[0])[0] : undefined;
+    return v?.type === "variable_name" && this.noDashVars.has(v.text) && inner[0]?.text.replace(/[${}]/g, "") === v.text ? { ...w, noDash: true } : w;
+  }
+
+  /**
+   * `for f in src/*.ts a b; do … "$f" …; done`: when every value starts with
+   * a literal character that is not a dash and the body never assigns the
+   * variable, a quoted "$f" in the body cannot be an option.
+   */
+  private forLoop(node: Node): void {
+    const name = node.childForFieldName("variable")?.text ?? "";
+    const values: Word[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const c = node.child(i);
+      if (c !== null && node.fieldNameForChild(i) === "value") values.push(wordFromNode(c));
+    }
+    const body = node.childForFieldName("body");
+    const safe = name !== "" && values.length > 0 && values.every((w) => !w.dynamic && /^[^-*?[{]/.test(w.text)) && body !== null &&
+      !new RegExp(`\\b${name}\\+?=|\\b(read|mapfile|readarray|printf|declare|typeset|local|export|getopts|unset|eval|source)\\b|\\.\\s`).test(body.text);
+    const had = this.noDashVars.has(name);
+    if (safe) this.noDashVars.add(name);
+    try {
+      this.children(node);
+    } finally {
+      if (safe && !had) this.noDashVars.delete(name);
     }
   }
 
@@ -291,35 +330,4 @@ function herestring(node: Node): StdinSource {
   const w = kids(node)[0];
   const word = w ? wordFromNode(w) : null;
   return { kind: "herestring", text: word?.text ?? "", dynamic: word?.dynamic ?? true };
-}
-
-function unknownPipe(): StdinSource {
-  return { kind: "pipe", text: null, dynamic: true };
-}
-
-const EMITTERS = new Set(["echo", "printf"]);
-
-/** What a stage writes to the pipe, when it is literal text (echo/printf args, cat of a heredoc). */
-/** `sudo -u x echo …`, `env A=b printf …`, `nice echo …`: the words from the program a pass-through wrapper runs. */
-function throughWrappers(words: readonly Word[]): readonly Word[] {
-  let w = words;
-  while (PASS_THROUGH.has(w[0]?.text ?? "")) {
-    w = w.slice(1);
-    while (w[0] && (w[0].text.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0].text) || /^\d+(\.\d+)?[smhd]?$/.test(w[0].text))) w = w.slice(1);
-  }
-  return w;
-}
-const PASS_THROUGH = new Set(["sudo", "doas", "run0", "env", "nice", "nohup", "stdbuf", "timeout", "command", "exec", "builtin"]);
-
-function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSource {
-  const words = throughWrappers(cmd.words);
-  const name = words[0]?.text ?? "";
-  if (EMITTERS.has(name)) {
-    const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
-    return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
-  }
-  if (name === "cat" && words.length === 1 && input && input.kind !== "pipe") {
-    return { kind: "pipe", text: input.text, dynamic: input.dynamic };
-  }
-  return unknownPipe();
 }

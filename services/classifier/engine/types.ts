@@ -14,6 +14,8 @@ export interface Word {
   glob: boolean;
   /** True when a Unicode look-alike (dash, fullwidth, zero-width …) was seen. */
   confusable: boolean;
+  /** Computed at run time, but known never to begin with a dash (a quoted loop variable over such words). */
+  noDash?: boolean;
 }
 
 export interface Redirect {
@@ -29,6 +31,8 @@ export interface StdinSource {
   text: string | null;
   /** Heredoc/herestring text containing expansions, or an upstream that is not literal. */
   dynamic: boolean;
+  /** The upstream is `find … -print0`: NUL-separated paths, each beginning with a root that is not a dash. */
+  nulPaths?: boolean;
 }
 
 export interface SimpleCommand {

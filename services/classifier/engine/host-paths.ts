@@ -1,0 +1,152 @@
+// What a path operand names on this host, read at classification time: the
+// real path behind symlinks (`link/etc/shadow` when link → /), and every
+// entry a glob matches now (`/var/lib/agent-sudo/key?/*.k?y`). Nothing is
+// cached: a link made by the previous command is seen by the next. A path
+// the classifier cannot read is "unknown", never "harmless": callers keep
+// their judgement of the text as written and add what is found here.
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { posix } from "node:path";
+import picomatch from "picomatch";
+
+/** At most this many names are read from one directory, and at most this many matches kept. */
+const MAX_ENTRIES = 4096;
+const MAX_MATCHES = 256;
+/** Glob segments deeper than this are not expanded (unknown). */
+const MAX_GLOB_SEGMENTS = 8;
+
+/** The real path of an existing absolute path, or null (missing, unreadable, a loop). */
+export function realPath(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The real path of what `path` names without following its last component
+ * (rm, mv, unlink act on a link itself): realpath(dirname) + basename.
+ */
+export function realParent(path: string): string | null {
+  if (path === "/") return "/";
+  const dir = realPath(posix.dirname(path));
+  return dir === null ? null : posix.join(dir, posix.basename(path));
+}
+
+const GLOB_CHAR = /[*?[]|[@!+*?]\(/;
+
+function matcher(segment: string): (name: string) => boolean {
+  // bash: `*` and `?` never match a leading dot unless the pattern has one.
+  return picomatch(segment, { dot: segment.startsWith("."), bash: true, nonegate: true });
+}
+
+export interface Expansion {
+  /** Absolute paths the glob matches now (at most MAX_MATCHES). */
+  matches: string[];
+  /** True when some directory on the way could not be read, or limits were hit: more may match. */
+  partial: boolean;
+}
+
+/**
+ * Expand an absolute glob pattern against this host, segment by segment.
+ * Brace alternatives are expanded first. Returns null when the pattern is
+ * not something this expander handles (the caller keeps its own judgement).
+ */
+export function expandGlob(pattern: string): Expansion | null {
+  if (!pattern.startsWith("/")) return null;
+  const alternatives = picomatch.scan(pattern).isGlob ? braces(pattern) : [pattern];
+  if (alternatives === null) return null;
+  const out: Expansion = { matches: [], partial: false };
+  for (const alt of alternatives) {
+    const segments = alt.split("/").filter(Boolean);
+    if (segments.filter((s) => GLOB_CHAR.test(s)).length > MAX_GLOB_SEGMENTS) return null;
+    walk("/", segments, out);
+    if (out.matches.length >= MAX_MATCHES) { out.partial = true; break; }
+  }
+  out.matches = [...new Set(out.matches)];
+  return out;
+}
+
+function walk(dir: string, segments: string[], out: Expansion): void {
+  if (out.matches.length >= MAX_MATCHES) { out.partial = true; return; }
+  const [head, ...rest] = segments;
+  if (head === undefined) { out.matches.push(dir); return; }
+  if (!GLOB_CHAR.test(head)) {
+    const next = posix.join(dir, head.replace(/\\(.)/g, "$1"));
+    if (rest.length === 0) {
+      if (exists(next)) out.matches.push(next);
+      return;
+    }
+    walk(next, rest, out);
+    return;
+  }
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    // A directory that does not exist matches nothing; one that cannot be read may match anything.
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT" && (err as NodeJS.ErrnoException).code !== "ENOTDIR") out.partial = true;
+    return;
+  }
+  if (names.length > MAX_ENTRIES) { out.partial = true; names = names.slice(0, MAX_ENTRIES); }
+  const match = matcher(head);
+  for (const name of names) if (match(name)) walk(posix.join(dir, name), rest, out);
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The words bash makes of `w` here: brace alternatives, then each glob's
+ * matches relative to `cwd` (a glob matching nothing stays as written).
+ * Null when that cannot be known (no cwd, an unreadable directory).
+ */
+export function wordExpansions(text: string, cwd: string): readonly string[] | null {
+  const alternatives = braces(text);
+  if (alternatives === null) return null;
+  const out: string[] = [];
+  for (const alt of alternatives) {
+    if (!/[*?[]/.test(alt)) { out.push(alt); continue; }
+    if (!alt.startsWith("/") && !cwd) return null;
+    const abs = alt.startsWith("/") ? alt : posix.join(cwd, alt);
+    const e = expandGlob(abs);
+    if (e === null || e.partial) return null;
+    if (e.matches.length === 0) out.push(alt);
+    for (const m of e.matches) out.push(alt.startsWith("/") ? m : posix.relative(cwd, m));
+  }
+  return out;
+}
+
+/** `a{b,c}d` → [abd, acd] (nested braces, at most 64 results); null when there are more. */
+function braces(text: string): string[] | null {
+  const open = text.indexOf("{");
+  if (open < 0) return [text];
+  let depth = 0;
+  let close = -1;
+  const cuts: number[] = [];
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") { i++; continue; }
+    if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) { close = i; break; }
+    else if (c === "," && depth === 1) cuts.push(i);
+  }
+  if (close < 0 || cuts.length === 0) return [text];
+  const parts: string[] = [];
+  let from = open + 1;
+  for (const cut of [...cuts, close]) { parts.push(text.slice(from, cut)); from = cut + 1; }
+  const out: string[] = [];
+  for (const p of parts) {
+    const rest = braces(text.slice(0, open) + p + text.slice(close + 1));
+    if (rest === null) return null;
+    out.push(...rest);
+    if (out.length > 64) return null;
+  }
+  return out;
+}
