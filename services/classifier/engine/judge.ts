@@ -173,9 +173,20 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
   if (program.scriptPath !== null) return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
   const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
-  if (unwrapped) return worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF);
+  if (unwrapped) {
+    // A wrapper's own options (up to the command it runs) are checked like a rule's: `ssh -F cfg`, `timeout --x`.
+    const own = OWN_OPTIONS.has(program.name) ? optionFloor(program.name, args, ctx, (w) => j.expand(w, ctx.cwd)) : null;
+    return worse(worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF), own && find(own.tier, own.rule, own.reason, text));
+  }
   return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
 }
+
+/** Wrappers and delegates whose own options come before the command they run (@posix tables). */
+const OWN_OPTIONS = new Set([
+  "nice", "nohup", "builtin", "setsid", "unbuffer", "dbus-run-session", "catchsegv", "torsocks", "timeout", "time", "exec", "command", "stdbuf",
+  "ionice", "flock", "strace", "ltrace", "taskset", "numactl", "xvfb-run", "caffeinate", "sg", "env", "su", "runuser", "sudo", "doas", "run0",
+  "ssh", "xargs", "watch", "npx", "bunx", "valgrind", "cmake",
+]);
 
 /** Assignments that change nothing about what a command runs or loads. */
 const NEUTRAL_ASSIGNS = new Set(["DEBIAN_FRONTEND", "NEEDRESTART_MODE", "APT_LISTCHANGES_FRONTEND", "LC_ALL", "LANG", "TZ"]);

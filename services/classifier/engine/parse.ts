@@ -64,7 +64,8 @@ class Walker {
         this.pipeline(node, stdin);
         return;
       case "variable_assignment":
-        this.commands.push(bare(node, [], [assignment(node)]));
+        if (validAssignment(node)) this.commands.push(bare(node, [], [assignment(node)]));
+        else this.commands.push({ words: [wordFromNode(node)], assigns: [], redirects: [], stdin, source: node.text });
         this.children(node);
         return;
       case "declaration_command":
@@ -100,7 +101,9 @@ class Walker {
       const c = node.child(i);
       if (c === null || !c.isNamed) continue;
       const field = node.fieldNameForChild(i);
-      if (c.type === "variable_assignment") assigns.push(assignment(c));
+      // The grammar takes `--exec=sh` for an assignment; bash only takes NAME=… with NAME an identifier, and runs the rest.
+      if (c.type === "variable_assignment" && words.length === 0 && validAssignment(c)) assigns.push(assignment(c));
+      else if (c.type === "variable_assignment") words.push(wordFromNode(c));
       else if (field === "redirect" || c.type.endsWith("_redirect")) {
         const r = redirectOf(c);
         if (r) redirects.push(r);
@@ -270,6 +273,11 @@ class Walker {
 
 function bare(node: Node, redirects: Redirect[], assigns: SimpleCommand["assigns"]): SimpleCommand {
   return { words: [], assigns, redirects, stdin: null, source: node.text };
+}
+
+/** NAME=… or NAME[SUB]=… with NAME an identifier: otherwise bash runs the word as a command. */
+function validAssignment(node: Node): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\+?=/s.test(node.text);
 }
 
 function assignment(node: Node): { name: string; value: Word } {

@@ -150,8 +150,8 @@ export const FILES: Record<string, string> = {
     --delete-excluded --exclude= --include= --exclude-from=< --include-from=< --filter= --stats --size-only --ignore-existing
     --ignore-times --existing --remove-source-files --max-size= --min-size= --bwlimit= --chmod= --chown= --info= --no-perms
     --no-owner --no-group --no-times --mkpath --inplace --append --append-verify --numeric-ids --timeout= --contimeout= --list-only`,
-  scp: "-3 -4 -6 -A -B -C -p -q -r -T -v -O -s -P= -l= -i=< -F=<",
-  sftp: "-4 -6 -A -a -C -f -N -p -q -r -v -b=< -P= -l= -i=< -B= -R=",
+  scp: "-3 -4 -6 -A -B -C -p -q -r -T -v -O -s -P= -l= -i= -o= -c= -J=",
+  sftp: "-4 -6 -A -a -C -f -N -p -q -r -v -b=< -P= -l= -i= -o= -B= -R= -J=",
   "rename|prename|perl-rename|mmv": "-v -n -f -N -e= -E= -0 --verbose --nono --dry-run --force",
   "trash|trash-put": "-d -f -i -r -R -v --directory --force --interactive --recursive --verbose",
   "gio trash": "-f --force --empty --list --restore",

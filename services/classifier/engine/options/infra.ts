@@ -45,6 +45,5 @@ export const INFRA: Record<string, string> = {
   swapon: "--show=? -s --summary --noheadings --raw --bytes",
   mount: "-l -t= --types=",
   lsar: "-l -L -j -t -long -json -test -nr -ns -e= -encoding= -p= -password=",
-  sudo: "-l -ll -U= -n -k -K -V -v --list --non-interactive",
   "systemd-run": "",
 };

@@ -116,8 +116,6 @@ export const SYSTEM: Record<string, string> = {
   pmap: "-x -X -XX -d -q -A= -c -C=< -p --extended --device --quiet --range= --read-rc --read-rc-from=< --show-path",
   "pwdx|prtstat": "-r --raw @inert",
   chrt: "-p -a -m --pid --all-tasks --max",
-  taskset: "-p -c -a --pid --cpu-list --all-tasks",
-  ionice: "-p= -P= -u= --pid= --pgid= --uid=",
   fuser: "-v -u -m -M -n= -a -s -w -4 -6 --verbose --user --mount --ismountpoint --namespace= --all --silent",
   systemctl: `@sub ${SYSTEMCTL}`,
   ...read("systemctl", SYSTEMCTL_READ),
