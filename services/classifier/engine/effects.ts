@@ -4,9 +4,10 @@
 // block devices, critical files and recursive ops on system trees → 4.
 import type { TierNumber } from "../../shared/tier.js";
 import {
-  blockDevice, catastrophicTree, criticalData, criticalFile, guardFile, inWorkspace, isWorkspaceRoot, persistenceFile, resolvePlace, scratch,
+  blockDevice, catastrophicTree, criticalData, criticalFile, guardFile, hostPaths, inWorkspace, isWorkspaceRoot, persistenceFile, resolvePlace, scratch,
   secretPlace, sink, systemPath,
 } from "./paths.js";
+import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
 import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
 import { hiddenSecretRead } from "./secret-trees.js";
@@ -33,8 +34,22 @@ const METADATA = new Set([
 // Programs that only write where the rule says they work: the cwd (or -C dir).
 const CWD_WRITERS = new Set(["git", "make", "npm", "patch"]);
 
+/**
+ * A write, delete or permission change of `t`, judged by the place its text
+ * names and by every place it names on this host (a symlink's target, a
+ * glob's matches): the worst stands.
+ */
 function judgeTarget(t: Target, ctx: Context): Effect {
   const p = resolvePlace(t.word, ctx);
+  let e = judgePlace(t, p, ctx);
+  for (const real of hostPaths(p, t.mode !== "delete" && t.mode !== "tree")) {
+    const r = judgePlace(t, resolvePlace({ text: real, dynamic: false, glob: false, confusable: false }, ctx), ctx);
+    if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
+  }
+  return e;
+}
+
+function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   const what = `${t.mode} ${p.raw}`;
   if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
   if (p.path !== null && blockDevice(p.path)) return { tier: 4, reason: `${what}: writes a block or memory device` };

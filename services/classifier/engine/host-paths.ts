@@ -4,7 +4,7 @@
 // cached: a link made by the previous command is seen by the next. A path
 // the classifier cannot read is "unknown", never "harmless": callers keep
 // their judgement of the text as written and add what is found here.
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 
@@ -13,6 +13,27 @@ const MAX_ENTRIES = 4096;
 const MAX_MATCHES = 256;
 /** Glob segments deeper than this are not expanded (unknown). */
 const MAX_GLOB_SEGMENTS = 8;
+
+/** At most this many bytes of a sourced script are read; a larger one is "cannot be known". */
+const MAX_SCRIPT = 64 * 1024;
+
+/** The text of a regular file of at most 64 KiB (following links, as `source` does), or null. */
+export function readScript(path: string): string | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SCRIPT) return null;
+    const buf = Buffer.alloc(st.size);
+    const n = readSync(fd, buf, 0, st.size, 0);
+    const text = buf.subarray(0, n).toString("utf8");
+    return text.includes("\0") ? null : text;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
 
 /** The real path of an existing absolute path, or null (missing, unreadable, a loop). */
 export function realPath(path: string): string | null {
@@ -100,6 +121,28 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The absolute paths a path word names here: each brace alternative, each
+ * glob's current matches (relative words against `base`). `partial` when a
+ * directory could not be read or there is no base for a relative word.
+ */
+export function expandWordPaths(text: string, base: string): Expansion | null {
+  const alternatives = braces(text);
+  if (alternatives === null) return null;
+  const out: Expansion = { matches: [], partial: false };
+  for (const alt of alternatives) {
+    if (!alt.startsWith("/") && !base) { out.partial = true; continue; }
+    const abs = alt.startsWith("/") ? alt : posix.join(base, alt);
+    if (!/[*?[]/.test(alt)) { out.matches.push(posix.normalize(abs)); continue; }
+    const e = expandGlob(abs);
+    if (e === null) { out.partial = true; continue; }
+    out.partial ||= e.partial;
+    out.matches.push(...e.matches);
+    if (out.matches.length >= MAX_MATCHES) { out.partial = true; break; }
+  }
+  return out;
 }
 
 /**

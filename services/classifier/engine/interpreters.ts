@@ -80,7 +80,8 @@ function evalWords(args: Word[]): Unwrap {
 }
 
 /** `trap 'code' SIGNAL`: the code runs later, in this shell. */
-function trap(args: Word[]): Unwrap | null {
+function trap(all: Word[]): Unwrap | null {
+  const args = all[0]?.text === "--" ? all.slice(1) : all;
   const first = args[0];
   if (!first || /^-[lp]$/.test(first.text) || first.text === "-" || args.length === 1) return null;
   if (first.dynamic) return unwrap("interpreter:trap", 2, "trap with code computed at run time", { opaque: [first.text] });
@@ -90,7 +91,7 @@ function trap(args: Word[]): Unwrap | null {
 function source(args: Word[]): Unwrap {
   const file = args[0];
   if (!file) return unwrap("interpreter:source", 4, "source without a file");
-  return unwrap("interpreter:source", 0, "runs a script in this shell", { inner: [[literalWord("\u0000script"), file]] });
+  return unwrap("interpreter:source", 0, "runs a script in this shell", { inner: [[literalWord("\u0000script"), file], [literalWord("\u0000sourced"), file]] });
 }
 
 function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {

@@ -15,6 +15,7 @@ import { optionFloor } from "./option-floor.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
+import { readScript } from "./host-paths.js";
 import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
@@ -97,6 +98,13 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
     if (sub !== null && w.dynamic) raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
     if (sub !== null) judgeSubs(substitutions(sub), `${name} evaluates the subscript of ${w.text} as arithmetic, which runs the command substitution in it`);
     if (ev.assigns && riskyAssignment(baseName(w.text))) raise(find(2, "risky-variable", `${name} sets ${baseName(w.text)}, which changes what later commands run`, source));
+    if (ev.assigns && /[$`]/.test(baseName(w.text))) raise(find(2, "risky-variable", `${name} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`, source));
+  }
+  for (const r of ev.refs ?? []) {
+    if (r.dynamic) raise(find(2, "risky-variable", `${name} -n makes a reference to a name computed at run time (it may be PATH)`, source));
+    else if (riskyAssignment(baseName(r.text))) raise(find(2, "risky-variable", `${name} -n makes a reference to ${baseName(r.text)}: assigning it later sets ${baseName(r.text)}`, source));
+    const sub = subscriptOf(r.text);
+    if (sub !== null) judgeSubs(substitutions(sub), `${name} -n refers to ${r.text}, whose subscript bash evaluates on every use`);
   }
   for (const w of ev.arith) if (!w.dynamic) judgeSubs(substitutions(w.text), `${name} evaluates ${w.text} as arithmetic, which runs the command substitution in it`);
   for (const w of ev.code) {
@@ -127,6 +135,22 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
   if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
   if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path))) return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
+}
+
+/**
+ * `source FILE` / `. FILE` runs FILE's text in this shell: it is read here
+ * and judged as that code. Workspace code run this way is tier 1, like a
+ * workspace script, unless what it does is worse than tier 2; a file that
+ * cannot be read here (missing, unreadable, too large, computed) is tier 2.
+ */
+function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): Finding {
+  const p = resolvePlace(file, ctx);
+  if (p.path === null || p.glob || ctx.remote) return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
+  const code = readScript(p.path);
+  if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
+  const f = j.judgeCode(code, { ...ctx, depth: ctx.depth + 1 });
+  if (f.tier <= 2 && inWorkspace(p.path, ctx)) return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
+  return { ...f, reason: `sourced from ${file.text}: ${f.reason}` };
 }
 
 function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
@@ -171,6 +195,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
   const outerF = outer && find(outer.tier, "effect", outer.reason, text);
   if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
+  if (name === "\u0000sourced") return judgeSourced(args[0] as Word, ctx, j, renderArgv(args));
   if (program.scriptPath !== null) return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
   const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {

@@ -1,9 +1,11 @@
 // Path judgement: resolve a word to an absolute path against the caller's cwd
 // and home, and say what kind of place it is (workspace, scratch, secret,
-// system directory, critical data, block device …). Pure string work: the
-// classifier never touches the file system, so symlinks are not followed.
+// system directory, critical data, block device …). The text is judged as
+// written; hostPaths() adds what it names on this host (the real path behind
+// symlinks, a glob's matches), which callers judge too — never instead.
 import { posix } from "node:path";
 import picomatch from "picomatch";
+import { expandWordPaths, realParent, realPath } from "./host-paths.js";
 import type { Context, Word } from "./types.js";
 
 export interface Place {
@@ -16,6 +18,11 @@ export interface Place {
   /** `$VAR/`, `"$X"/*` …: an empty variable would make this `/`. */
   emptyVarRoot: boolean;
   isHome: boolean;
+  /** The word after `~`/`$HOME` expansion, and the directory it is relative to ("" when none, or remote). */
+  text: string;
+  base: string;
+  /** The word names a place on another host (ssh, a container): this host's files say nothing about it. */
+  remote: boolean;
 }
 
 /**
@@ -55,7 +62,7 @@ function braceEscapes(text: string): boolean {
 export function resolvePlace(word: Word, ctx: Context): Place {
   let text = word.text;
   const homeRel = HOME_PREFIX.test(text);
-  const base = { raw: word.text, glob: word.glob, dynamic: word.dynamic, emptyVarRoot: false, isHome: false };
+  const base = { raw: word.text, glob: word.glob, dynamic: word.dynamic, emptyVarRoot: false, isHome: false, text, base: ctx.remote ? "" : ctx.cwd, remote: ctx.remote };
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
     text = text.replace(HOME_PREFIX, home);
@@ -66,6 +73,7 @@ export function resolvePlace(word: Word, ctx: Context): Place {
     const emptyVarRoot = /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?\/+["*.]*$/.test(text);
     return { ...base, path: null, emptyVarRoot };
   }
+  base.text = text;
   if (word.dynamic && text.includes("$")) return { ...base, path: null };
   if (/^[\w.@-]+:/.test(text) && !/^[a-z]+:\/\//.test(text)) return { ...base, path: null };
   // `{/etc,/usr}`, `{~,x}`, `/tmp/{../..,x}`: a brace's alternatives can name any place.
@@ -81,6 +89,38 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   if (path !== null) path = path.replace(/^\/proc\/(?:self|thread-self|\d+)\/root(?=\/|$)/, "") || "/";
   const home = ctx.home ?? (homeRel ? "/home/~" : null);
   return { ...base, path, isHome: path !== null && path === home };
+}
+
+/**
+ * What a place names on this host besides its text: a glob's current
+ * matches, and the real path of each (behind symlinks: `link/etc/shadow`
+ * with link → /). `follow` false: the last component is not followed (rm,
+ * mv and unlink act on a link itself) unless the word ends in a slash.
+ * Empty when nothing can be read, or the place is on another host.
+ */
+export function hostPaths(p: Place, follow: boolean): string[] {
+  if (p.dynamic || p.remote) return [];
+  const named = p.glob ? expandWordPaths(p.text, p.base)?.matches ?? [] : p.path !== null ? [p.path] : [];
+  const through = follow || p.raw.endsWith("/");
+  const out: string[] = [];
+  for (const x of named) {
+    if (x !== p.path) out.push(x);
+    const real = through ? realPath(x) ?? realParent(x) : realParent(x);
+    if (real !== null && real !== x) out.push(real);
+  }
+  return out;
+}
+
+let stateDirs: string[] = [];
+
+/** agent-sudo's own state dir (AGENT_SUDO_HOME, or its default) and its real path: secret and guarded for every source. */
+export function setStateDir(dir: string): void {
+  const dirs = [posix.normalize(dir), realPath(dir)].filter((d): d is string => d !== null && d !== "/" && d.startsWith("/"));
+  stateDirs = [...new Set(dirs)];
+}
+
+function inStateDir(path: string): boolean {
+  return stateDirs.some((d) => inside(path, d));
 }
 
 export function inside(path: string, root: string): boolean {
@@ -139,7 +179,7 @@ const GUARD_FILES = anyOf([
 
 /** Writing this switches off or rewires the broker that judges the writer. */
 export function guardFile(path: string): boolean {
-  return GUARD_FILES(path);
+  return GUARD_FILES(path) || inStateDir(path);
 }
 
 // Files whose content runs later, unasked: shell start-up files, git hooks
@@ -227,7 +267,7 @@ const SECRET_SUFFIX = anyOf(["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/et
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
   // A raw disk or volume holds every file's bytes, secrets included.
-  return (SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path);
+  return ((SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path)) || inStateDir(path);
 }
 
 /** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
@@ -235,5 +275,6 @@ export function secretPlace(p: Place): boolean {
   if (p.path !== null && secretPath(p.path)) return true;
   const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
   const asPath = raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, "");
-  return asPath !== p.path && secretPath(asPath);
+  if (asPath !== p.path && secretPath(asPath)) return true;
+  return hostPaths(p, true).some(secretPath);
 }

@@ -59,4 +59,6 @@ export const SHELL: Record<string, string> = {
   watch: "-n= -d=? -t -b -e -g -c -x -p -w -q= --interval= --differences=? --no-title --beep --errexit --chgexit --color --exec --precise --no-wrap --equexit= --no-linewrap @posix",
   "npx|bunx": "-y --yes -p= --package= -q --quiet --no-install --prefer-offline --ignore-existing -w= --workspace= -c= --call= @posix",
   umask: "-S -p",
+  enable: "-a -n -p -s -d",
+  bind: "-m= -l -p -P -s -S -v -V -q= -u= -r= -X",
 };
