@@ -59,6 +59,11 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
     vetoes: [...claude.vetoes, ...sudo.vetoes],
     plainCheckRules: new Set([...[...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id), ...liveRules]),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
+    judgeCodeParts: (code, ctx) => {
+      const parts: PartVerdict[] = [];
+      const worst = judgeText(code, ctx, judge, parser, parts);
+      return parts.length ? parts.map((q) => find(q.tier as TierNumber, q.rule, q.reason, q.text)) : [worst];
+    },
     expand: (w, cwd) => wordExpansions(w.text, cwd),
   };
   const policyDigest = digest.digest();

@@ -31,6 +31,8 @@ export interface Judge {
   plainCheckRules: ReadonlySet<string>;
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
+  /** The same, part by part. */
+  judgeCodeParts(code: string, ctx: Context): Finding[];
   /** The names a glob word expands to on this host, from `cwd` (null when that cannot be known). */
   expand: (w: Word, cwd: string) => readonly string[] | null;
 }
@@ -137,6 +139,9 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
   return find(2, "run-script", "runs a program or script outside the workspace", text);
 }
 
+/** Findings about variables a script sets for the commands after it, not about what it runs. */
+const ENV_RULES = new Set(["shell-vars-risky", "risky-variable"]);
+
 /**
  * `source FILE` / `. FILE` runs FILE's text in this shell: it is read here
  * and judged as that code. Workspace code run this way is tier 1, like a
@@ -148,8 +153,11 @@ function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): Finding
   if (p.path === null || p.glob || ctx.remote) return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
   const code = readScript(p.path);
   if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
-  const f = j.judgeCode(code, { ...ctx, depth: ctx.depth + 1 });
-  if (f.tier <= 2 && inWorkspace(p.path, ctx)) return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
+  const parts = j.judgeCodeParts(code, { ...ctx, depth: ctx.depth + 1 });
+  const f = parts.reduce((a, b) => worse(a, b), find(0, "sourced-code", `sources ${file.text}`, text));
+  // A workspace file whose only concern is the environment it sets (a virtualenv's PATH) is workspace code, tier 1.
+  const envOnly = parts.every((x) => x.tier <= 1 || (x.tier === 2 && ENV_RULES.has(x.rule)));
+  if (envOnly && inWorkspace(p.path, ctx)) return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
   return { ...f, reason: `sourced from ${file.text}: ${f.reason}` };
 }
 
