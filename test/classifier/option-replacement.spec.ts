@@ -92,7 +92,7 @@ describe("option and operand replacement (property)", () => {
       }),
       { seed: SEED, numRuns: 3000 },
     );
-  });
+  }, 300_000);
 
   it("holds for every variant of every such command (exhaustive)", () => {
     const stayed: string[] = [];
@@ -103,5 +103,5 @@ describe("option and operand replacement (property)", () => {
       }
     }
     expect(stayed).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -28,7 +28,8 @@ const METADATA = new Set([
   "getfacl", "exa", "eza", "tree", "which", "type", "command", "ssh-keygen", "ssh-add", "git",
   // Device metadata, not contents (their writes are judged by rules and vetoes).
   "lsblk", "blkid", "fdisk", "sfdisk", "gdisk", "parted", "wipefs", "smartctl", "hdparm", "udevadm", "findmnt",
-  "mount", "umount", "losetup", "cryptsetup", "pvs", "vgs", "lvs", "pvdisplay", "vgdisplay", "lvdisplay",
+  "mount", "umount", "losetup", "cryptsetup", "pvs", "vgs", "lvs", "pvdisplay", "vgdisplay", "lvdisplay", "tune2fs", "dumpe2fs", "e2label",
+  "xfs_info", "btrfs", "mdadm", "nvme", "blockdev",
 ]);
 
 // Programs that only write where the rule says they work: the cwd (or -C dir).
@@ -86,15 +87,24 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   // git names files for most verbs, but prints them for these.
   const gitPrints = name === "git" && (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
   if (METADATA.has(name) && !gitPrints) return null;
-  const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : new Set());
+  const searcher = SEARCHERS.has(name);
+  const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : searcher ? SEARCH_VALUES : new Set());
   // dd names its input as if=PATH.
-  const operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;
-  const words = [...operands, ...[...s.values.entries()].filter(([k]) => k !== "-i").map(([, v]) => v)];
+  let operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;
+  // A search's pattern is data, not a path (`grep -rn "id_rsa" docs/`): the first operand unless -e/-f gave the pattern.
+  if (searcher && !["-e", "--regexp", "-f", "--file"].some((k) => s.values.has(k))) operands = operands.slice(1);
+  const values = [...s.values.entries()].filter(([k]) => k !== "-i" && !(searcher && SEARCH_DATA.has(k))).map(([, v]) => v);
+  const words = [...operands, ...values];
   for (const w of words) {
     if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, reason: `reads a secret: ${w.text}` };
   }
   return null;
 }
+
+/** Searches whose first operand is a pattern; their options with values, and those whose values are patterns or globs. */
+const SEARCHERS = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "pcregrep", "pcre2grep", "sift", "git-grep"]);
+const SEARCH_VALUES = new Set(["-e", "--regexp", "-f", "--file", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D", "--include", "--exclude", "--exclude-dir", "--ignore-dir", "-G", "--file-search-regex", "--replace"]);
+const SEARCH_DATA = new Set(["-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D", "--include", "--exclude", "--exclude-dir", "--ignore-dir", "-G", "--file-search-regex", "--replace"]);
 
 /** The targets this command writes, given what kind of verb its rule says it is. */
 function targets(name: string, args: readonly Word[], verbClass: VerbClass | null): Target[] {

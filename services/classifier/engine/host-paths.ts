@@ -35,6 +35,14 @@ export function readScript(path: string): string | null {
   }
 }
 
+/** A PEM file holding only certificates, CRLs or requests — public material, no key (read here, at most 64 KiB). */
+export function certificateOnly(path: string): boolean {
+  const text = readScript(path);
+  if (text === null || !/-----BEGIN (?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)-----/.test(text)) return false;
+  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
+  return labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l));
+}
+
 /** The real path of an existing absolute path, or null (missing, unreadable, a loop). */
 export function realPath(path: string): string | null {
   try {

@@ -12,6 +12,8 @@ import { baseName, evaluatedArgs, subscriptOf, substitutions } from "./evaluated
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { optionFloor } from "./option-floor.js";
+import { TOOLS } from "./options/index.js";
+import { featureBranchPush } from "./git-push.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
@@ -198,6 +200,12 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (args.length === 1 && /^--(help|version)$/.test(args[0]?.text ?? "") && program.scriptPath === null && !cmd.redirects.length) {
     return find(0, "help-flag", "a single help or version flag prints text and exits", text);
   }
+  // `docker run --help`, `docker compose up --help`: never `docker run IMAGE --help`, which runs IMAGE.
+  const group = args.length === 3 ? TOOLS.get(`${program.name} ${args[0]?.text ?? ""}`) : undefined;
+  if (HELP_CLIS.has(program.name) && (args.length === 2 || (group?.sub ?? false) || (group?.scripts ?? false)) && args.length <= 3 && /^(--help|-h)$/.test(args[args.length - 1]?.text ?? "") && !cmd.redirects.length &&
+    args.slice(0, -1).every((w) => !w.dynamic && /^[a-z][a-z0-9-]*$/.test(w.text))) {
+    return find(0, "help-flag", `${program.name} prints a subcommand's help and exits`, text);
+  }
   const hit = commandVeto(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
   if (hit) return find(4, hit.id, hit.rationale, text);
   const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
@@ -213,6 +221,13 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   }
   return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
 }
+
+/** Tools whose `TOOL SUB [SUB] --help` prints help and runs nothing (a script or program operand never comes first). */
+const HELP_CLIS = new Set([
+  "docker", "podman", "kubectl", "helm", "git", "gh", "npm", "pnpm", "cargo", "go", "rustup", "pip", "pip3", "uv", "poetry", "systemctl",
+  "journalctl", "apt", "apt-get", "dpkg", "snap", "terraform", "tofu", "aws", "gcloud", "az", "incus", "lxc", "nmcli", "ip", "openssl", "conda",
+  "deno", "gradle", "mvn", "dotnet", "pulumi", "vault", "consul", "nomad", "flatpak", "timedatectl", "hostnamectl", "loginctl", "resolvectl",
+]);
 
 /** Wrappers and delegates whose own options come before the command they run (@posix tables). */
 const OWN_OPTIONS = new Set([
@@ -270,6 +285,11 @@ function deeper(wrapper: Finding, wrapped: Finding): Finding {
 
 function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
   const analysis = analyze(name, args, cmd.stdin, ctx.host);
+  // From the hook, a feature branch pushed to a configured remote is reversible (git-push.ts).
+  if (name === "git" && args[0]?.text === "push" && ctx.policy === "claude" && !ctx.remote && featureBranchPush(args.slice(1), ctx.cwd)) {
+    const e = effectFloor(name, args, cmd.redirects, ctx, "read");
+    return worse(find(1, "git-push-feature", "pushes a feature branch to a configured remote, which keeps its history (no force, not the default branch)", text, true), e && find(e.tier, "effect:git-push-feature", e.reason, text));
+  }
   const { hit, proposed } = firstMatch(j.rules[ctx.policy], text, ctx.host);
   let base: Finding;
   if (analysis?.kind === "decide") base = find(analysis.tier, analysis.rule, analysis.reason, text);

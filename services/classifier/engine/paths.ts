@@ -5,7 +5,7 @@
 // symlinks, a glob's matches), which callers judge too — never instead.
 import { posix } from "node:path";
 import picomatch from "picomatch";
-import { expandWordPaths, realParent, realPath } from "./host-paths.js";
+import { certificateOnly, expandWordPaths, realParent, realPath } from "./host-paths.js";
 import type { Context, Word } from "./types.js";
 
 export interface Place {
@@ -272,9 +272,11 @@ export function secretPath(path: string): boolean {
 
 /** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
 export function secretPlace(p: Place): boolean {
-  if (p.path !== null && secretPath(p.path)) return true;
   const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
   const asPath = raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, "");
-  if (asPath !== p.path && secretPath(asPath)) return true;
-  return hostPaths(p, true).some(secretPath);
+  const named = (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || hostPaths(p, true).some(secretPath);
+  // `*.pem`, `*.crt` name keys and certificates alike: a file that holds only certificates is public.
+  return named && !(p.path !== null && !p.glob && !p.remote && CERT_NAME.test(p.path) && !inStateDir(p.path) && certificateOnly(p.path));
 }
+
+const CERT_NAME = /\.(?:pem|crt|cer|csr)$/i;
