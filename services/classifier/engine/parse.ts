@@ -49,8 +49,8 @@ const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !==
 
 class Walker {
   readonly commands: SimpleCommand[] = [];
-  /** Loop variables whose every value is a word that cannot begin with a dash. */
-  private readonly noDashVars = new Set<string>();
+  /** Loop variables over literal words and globs, with their values. */
+  private readonly loopVars = new Map<string, Word[]>();
 
   walk(node: Node, stdin: StdinSource | null): void {
     switch (node.type) {
@@ -193,19 +193,20 @@ class Walker {
     }
   }
 
-  /** A quoted `"$f"` of a loop variable over words that cannot begin with a dash is one such word. */
+  /** A quoted `"$f"` of a loop variable over literal words or globs takes exactly those values. */
   private word(c: Node): Word {
     const w = wordFromNode(c);
-    if (!w.dynamic || this.noDashVars.size === 0 || c.type !== "string") return w;
+    if (!w.dynamic || this.loopVars.size === 0 || c.type !== "string") return w;
     const inner = kids(c);
     const v = inner.length === 1 && inner[0] && /^(simple_)?expansion$/.test(inner[0].type) ? kids(inner[0])[0] : undefined;
-    return v?.type === "variable_name" && this.noDashVars.has(v.text) && inner[0]?.text.replace(/[${}]/g, "") === v.text ? { ...w, noDash: true } : w;
+    const values = v?.type === "variable_name" && inner[0]?.text.replace(/[${}]/g, "") === v.text ? this.loopVars.get(v.text) : undefined;
+    return values ? { ...w, loopValues: values } : w;
   }
 
   /**
-   * `for f in src/*.ts a b; do … "$f" …; done`: when every value starts with
-   * a literal character that is not a dash and the body never assigns the
-   * variable, a quoted "$f" in the body cannot be an option.
+   * `for f in src/*.ts a b; do … "$f" …; done`: when every value is a literal
+   * word or glob and the body never assigns the variable, a quoted "$f" in
+   * the body takes one of those values (the option check reads them).
    */
   private forLoop(node: Node): void {
     const name = node.childForFieldName("variable")?.text ?? "";
@@ -215,14 +216,17 @@ class Walker {
       if (c !== null && node.fieldNameForChild(i) === "value") values.push(wordFromNode(c));
     }
     const body = node.childForFieldName("body");
-    const safe = name !== "" && values.length > 0 && values.every((w) => !w.dynamic && /^[^-*?[{]/.test(w.text)) && body !== null &&
-      !new RegExp(`\\b${name}\\+?=|\\b(read|mapfile|readarray|printf|declare|typeset|local|export|getopts|unset|eval|source)\\b|\\.\\s`).test(body.text);
-    const had = this.noDashVars.has(name);
-    if (safe) this.noDashVars.add(name);
+    const safe = name !== "" && values.length > 0 && values.every((w) => !w.dynamic) && body !== null &&
+      !new RegExp(`\\b${name}\\+?=|\\b(read|mapfile|readarray|printf|declare|typeset|local|export|getopts|unset|eval|source)\\b|(?:^|[;&|(\\n]|do|then)\\s*\\.\\s`).test(body.text);
+    const had = this.loopVars.get(name);
+    if (safe) this.loopVars.set(name, values);
     try {
       this.children(node);
     } finally {
-      if (safe && !had) this.noDashVars.delete(name);
+      if (safe) {
+        if (had) this.loopVars.set(name, had);
+        else this.loopVars.delete(name);
+      }
     }
   }
 

@@ -14,8 +14,10 @@ export interface Word {
   glob: boolean;
   /** True when a Unicode look-alike (dash, fullwidth, zero-width …) was seen. */
   confusable: boolean;
-  /** Computed at run time, but known never to begin with a dash (a quoted loop variable over such words). */
+  /** Computed at run time, but known never to begin with a dash (`find -print0 | xargs -0` items). */
   noDash?: boolean;
+  /** A quoted loop variable ("$f" in `for f in a src/*.ts`): it takes exactly these values, one word each. */
+  loopValues?: Word[];
 }
 
 export interface Redirect {

@@ -36,6 +36,7 @@ function lookup(table: ToolTable, spec: ToolSpec, pick: (s: ToolSpec) => Map<str
 /** Whether a computed or glob word can begin with a dash when the shell expands it. */
 function mayBeOption(w: Word, expand: Expand): boolean {
   if (w.noDash === true) return false;
+  if (w.loopValues) return w.loopValues.some((v) => v.text.startsWith("-") || mayBeOption(v, expand));
   if (w.dynamic) return /^[$`]/.test(w.text) || w.text.startsWith("-");
   // A glob or brace word begins with its literal prefix (`src/*`, `./*`) unless it starts with a pattern.
   if (!w.glob || !/^[*?[{@!+]/.test(w.text)) return false;
