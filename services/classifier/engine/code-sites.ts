@@ -93,6 +93,8 @@ function arithmeticNames(text: string): string[] {
 
 /** The code site a command's text reaches with a run-time value, or null. */
 export function codeSite(command: string): CodeSite | null {
+  // Both a value from run time and a place that evaluates it must be there.
+  if (!/[$`]|\bread\b|\bmapfile\b|\breadarray\b|\bgetopts\b|\bfor\b/.test(command)) return null;
   if (!/\(\(|\blet\b|\[|\$\{|-eq|-ne|-lt|-le|-gt|-ge|declare|typeset|local/.test(command)) return null;
   const text = expandable(command);
   const runtime = runtimeNames(text);

@@ -43,6 +43,7 @@ const CWD_WRITERS = new Set(["git", "make", "npm", "patch"]);
 function judgeTarget(t: Target, ctx: Context): Effect {
   const p = resolvePlace(t.word, ctx);
   let e = judgePlace(t, p, ctx);
+  if (e.tier === 4) return e;
   for (const real of hostPaths(p, t.mode !== "delete" && t.mode !== "tree")) {
     const r = judgePlace(t, resolvePlace({ text: real, dynamic: false, glob: false, confusable: false }, ctx), ctx);
     if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
@@ -95,11 +96,21 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   if (searcher && !["-e", "--regexp", "-f", "--file"].some((k) => s.values.has(k))) operands = operands.slice(1);
   const values = [...s.values.entries()].filter(([k]) => k !== "-i" && !(searcher && SEARCH_DATA.has(k))).map(([, v]) => v);
   const words = [...operands, ...values];
+  // Operands of tools that never read them as files (subcommands, names, hosts) are judged by their text only.
+  const host = !OPERANDS_NOT_FILES.has(name);
   for (const w of words) {
-    if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, reason: `reads a secret: ${w.text}` };
+    if (secretPlace(resolvePlace(w, ctx), host || values.includes(w))) return { tier: 2, reason: `reads a secret: ${w.text}` };
   }
   return null;
 }
+
+/** Programs whose operands are subcommands, names, hosts or URLs, never files they read. */
+const OPERANDS_NOT_FILES = new Set([
+  "docker", "podman", "nerdctl", "kubectl", "helm", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "gh", "systemctl", "service", "journalctl",
+  "apt", "apt-get", "apt-cache", "dpkg", "dpkg-query", "snap", "flatpak", "pip", "pip3", "uv", "poetry", "ps", "pgrep", "pidof", "kill", "pkill",
+  "ping", "dig", "host", "nslookup", "ss", "netstat", "ip", "curl", "wget", "http", "https", "xh", "ssh", "id", "getent", "uname", "hostname",
+  "date", "whoami", "which", "type", "man", "info", "apropos", "whatis", "tldr", "pydoc3", "printenv", "sleep", "seq", "yes", "expr", "kubectx",
+]);
 
 /** Searches whose first operand is a pattern; their options with values, and those whose values are patterns or globs. */
 const SEARCHERS = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "pcregrep", "pcre2grep", "sift", "git-grep"]);

@@ -4,7 +4,8 @@
 // cached: a link made by the previous command is seen by the next. A path
 // the classifier cannot read is "unknown", never "harmless": callers keep
 // their judgement of the text as written and add what is found here.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
+import type { Stats } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 
@@ -19,6 +20,15 @@ const MAX_SCRIPT = 64 * 1024;
 
 /** The text of a regular file of at most 64 KiB (following links, as `source` does), or null. */
 export function readScript(path: string): string | null {
+  const known = scripts.get(path);
+  if (known !== undefined) return known;
+  const text = readSmall(path);
+  scripts.set(path, text);
+  return text;
+}
+
+function readSmall(path: string): string | null {
+  if (realPath(path) === null) return null;
   let fd: number | null = null;
   try {
     fd = openSync(path, "r");
@@ -43,13 +53,73 @@ export function certificateOnly(path: string): boolean {
   return labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l));
 }
 
-/** The real path of an existing absolute path, or null (missing, unreadable, a loop). */
-export function realPath(path: string): string | null {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return null;
+// What was looked up while one command is judged: the same word is judged by
+// several analyses and most words share directories. Cleared before each
+// command (beginCommand), so a link made by the previous command is seen.
+// Lookups never throw: an exception costs more than the system call.
+const stats = new Map<string, Stats | null>();
+const realPaths = new Map<string, string | null>();
+/** Directory listings (null: could not be read), and small files read. */
+const listings = new Map<string, string[] | null>();
+const scripts = new Map<string, string | null>();
+
+/** Forget what was looked up for the previous command. */
+export function beginCommand(): void {
+  stats.clear();
+  realPaths.clear();
+  listings.clear();
+  scripts.clear();
+}
+
+function lstat(path: string): Stats | null {
+  let st = stats.get(path);
+  if (st === undefined) {
+    try {
+      st = lstatSync(path, { throwIfNoEntry: false }) ?? null;
+    } catch {
+      st = null;
+    }
+    if (stats.size > 4096) stats.clear();
+    stats.set(path, st);
   }
+  return st;
+}
+
+/**
+ * The real path of an absolute path that exists, or null (missing,
+ * unreadable, a loop). `..` is taken physically, after the links before it,
+ * as the kernel takes it: `link/../x` with link → /usr/lib is /usr/x.
+ */
+export function realPath(path: string): string | null {
+  const known = realPaths.get(path);
+  if (known !== undefined) return known;
+  let parts = path.split("/").filter((x) => x !== "" && x !== ".");
+  let out = "";
+  let hops = 0;
+  let real: string | null = null;
+  for (let i = 0; ; i++) {
+    if (i >= parts.length) { real = out || "/"; break; }
+    const part = parts[i] as string;
+    if (part === "..") { out = posix.dirname(out || "/") === "/" ? "" : posix.dirname(out); continue; }
+    const next = `${out}/${part}`;
+    const st = lstat(next);
+    if (st === null) break;
+    if (!st.isSymbolicLink()) { out = next; continue; }
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      break;
+    }
+    if (++hops > 40) break;
+    const rest = parts.slice(i + 1);
+    parts = [...(target.startsWith("/") ? target : `${out}/${target}`).split("/").filter((x) => x !== "" && x !== "."), ...rest];
+    out = "";
+    i = -1;
+  }
+  if (realPaths.size > 1024) realPaths.clear();
+  realPaths.set(path, real);
+  return real;
 }
 
 /**
@@ -58,15 +128,25 @@ export function realPath(path: string): string | null {
  */
 export function realParent(path: string): string | null {
   if (path === "/") return "/";
+  if (/(^|\/)\.\.?\/*$/.test(path)) return realPath(path);
   const dir = realPath(posix.dirname(path));
   return dir === null ? null : posix.join(dir, posix.basename(path));
 }
 
 const GLOB_CHAR = /[*?[]|[@!+*?]\(/;
 
+const matchers = new Map<string, (name: string) => boolean>();
+
+/** A compiled glob segment (a pure function of its text: kept across commands). */
 function matcher(segment: string): (name: string) => boolean {
-  // bash: `*` and `?` never match a leading dot unless the pattern has one.
-  return picomatch(segment, { dot: segment.startsWith("."), bash: true, nonegate: true });
+  let m = matchers.get(segment);
+  if (m === undefined) {
+    // bash: `*` and `?` never match a leading dot unless the pattern has one.
+    m = picomatch(segment, { dot: segment.startsWith("."), bash: true, nonegate: true });
+    if (matchers.size > 1024) matchers.clear();
+    matchers.set(segment, m);
+  }
+  return m;
 }
 
 export interface Expansion {
@@ -109,26 +189,27 @@ function walk(dir: string, segments: string[], out: Expansion): void {
     walk(next, rest, out);
     return;
   }
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (err) {
-    // A directory that does not exist matches nothing; one that cannot be read may match anything.
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT" && (err as NodeJS.ErrnoException).code !== "ENOTDIR") out.partial = true;
-    return;
+  // A directory that does not exist matches nothing; one that cannot be read may match anything.
+  let names = listings.get(dir);
+  if (names === undefined) {
+    names = lstat(dir) === null ? [] : null;
+    if (names === null) {
+      try {
+        names = readdirSync(dir);
+      } catch (err) {
+        names = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? [] : null;
+      }
+    }
+    listings.set(dir, names);
   }
+  if (names === null) { out.partial = true; return; }
   if (names.length > MAX_ENTRIES) { out.partial = true; names = names.slice(0, MAX_ENTRIES); }
   const match = matcher(head);
   for (const name of names) if (match(name)) walk(posix.join(dir, name), rest, out);
 }
 
 function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return lstat(path) !== null;
 }
 
 /**

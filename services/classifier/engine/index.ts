@@ -17,7 +17,7 @@ import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
-import { wordExpansions } from "./host-paths.js";
+import { beginCommand, wordExpansions } from "./host-paths.js";
 import { inferHome, setStateDir } from "./paths.js";
 import { defaultHome } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
@@ -173,6 +173,7 @@ function contextOf(input: ClassifyInput): Context {
 }
 
 function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdict {
+  beginCommand();
   const command = input.command;
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
     const reason = `command longer than ${MAX_COMMAND_BYTES} bytes`;

@@ -100,16 +100,26 @@ export function resolvePlace(word: Word, ctx: Context): Place {
  */
 export function hostPaths(p: Place, follow: boolean): string[] {
   if (p.dynamic || p.remote) return [];
-  const named = p.glob ? expandWordPaths(p.text, p.base)?.matches ?? [] : p.path !== null ? [p.path] : [];
+  // A plain word is looked up as written (`link/../x` is resolved after the link, as the kernel does).
+  const physical = p.path === null || p.glob ? null : p.text.startsWith("/") ? p.text : p.base ? `${p.base}/${p.text}` : null;
+  const named = p.glob ? expandWordPaths(p.text, p.base)?.matches ?? [] : physical !== null ? [physical] : [];
   const through = follow || p.raw.endsWith("/");
   const out: string[] = [];
-  for (const x of named) {
-    if (x !== p.path) out.push(x);
-    const real = through ? realPath(x) ?? realParent(x) : realParent(x);
-    if (real !== null && real !== x) out.push(real);
+  // Every match is judged by its name; the first MAX_RESOLVED are also resolved through links.
+  for (const [i, x] of named.entries()) {
+    if (p.glob && x !== p.path) out.push(x);
+    if (i >= MAX_RESOLVED) continue;
+    // The directory first (one lookup shared by its words): where it does not exist, the word names nothing here yet.
+    const parent = realParent(x);
+    if (parent === null) continue;
+    const real = through ? realPath(x) ?? parent : parent;
+    if (real !== p.path) out.push(real);
   }
   return out;
 }
+
+/** Glob matches resolved through links per word (the rest are judged by name only). */
+const MAX_RESOLVED = 64;
 
 let stateDirs: string[] = [];
 
@@ -270,11 +280,14 @@ export function secretPath(path: string): boolean {
   return ((SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path)) || inStateDir(path);
 }
 
-/** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
-export function secretPlace(p: Place): boolean {
+/**
+ * The secret test for a word that may be unresolvable (no cwd): judge its
+ * own text too, and (with `host`) what it names on this host.
+ */
+export function secretPlace(p: Place, host = true): boolean {
   const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
   const asPath = raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, "");
-  const named = (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || hostPaths(p, true).some(secretPath);
+  const named = (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || (host && hostPaths(p, true).some(secretPath));
   // `*.pem`, `*.crt` name keys and certificates alike: a file that holds only certificates is public.
   return named && !(p.path !== null && !p.glob && !p.remote && CERT_NAME.test(p.path) && !inStateDir(p.path) && certificateOnly(p.path));
 }
