@@ -3,7 +3,8 @@
 // is rebuilt idempotently before the engine loads; parallel workers may
 // build it at once (EEXIST is fine). Nothing in it is secret: the "keys"
 // and "tokens" are placeholder text.
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export const HOST_FIXTURE = "/tmp/agent-sudo-corpus";
@@ -61,6 +62,30 @@ function ignoreExists(fn: () => void): void {
   }
 }
 
+/**
+ * A git repository (the hook's "reversible" is "git holds it"): committed
+ * files, one modified since, untracked ones, and ignored build output.
+ */
+const REPO = join(HOST_FIXTURE, "repo");
+
+function buildRepo(): void {
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=corpus@example.com", "-c", "user.name=corpus", ...args], { cwd: REPO, stdio: "ignore" });
+  const committed: Record<string, string> = { "a.txt": "a\n", "mod.txt": "m\n", "src/x.ts": "export const x = 1;\n", "src/y.ts": "export const y = 2;\n", ".gitignore": "dist/\n*.log\n" };
+  if (!existsSync(join(REPO, ".git", "HEAD"))) {
+    rmSync(REPO, { recursive: true, force: true });
+    mkdirSync(join(REPO, "src"), { recursive: true });
+    for (const [rel, text] of Object.entries(committed)) writeFileSync(join(REPO, rel), text);
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "fixture");
+  }
+  for (const [rel, text] of Object.entries(committed)) if (rel !== "mod.txt") writeFileSync(join(REPO, rel), text);
+  mkdirSync(join(REPO, "dist"), { recursive: true });
+  mkdirSync(join(REPO, "lib"), { recursive: true });
+  const after: Record<string, string> = { "mod.txt": "m\nchanged\n", "untracked.txt": "u\n", "lib/new.ts": "new\n", "dist/out.js": "o\n", "build.log": "l\n" };
+  for (const [rel, text] of Object.entries(after)) writeFileSync(join(REPO, rel), text);
+}
+
 export function buildHostFixture(): void {
   for (const [rel, text] of Object.entries(FILES)) {
     const path = join(HOST_FIXTURE, rel);
@@ -68,4 +93,5 @@ export function buildHostFixture(): void {
     writeFileSync(path, text);
   }
   for (const [rel, target] of Object.entries(LINKS)) ignoreExists(() => symlinkSync(target, join(HOST_FIXTURE, rel)));
+  buildRepo();
 }

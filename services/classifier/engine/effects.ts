@@ -10,6 +10,7 @@ import {
 import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
 import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
+import { notHeldByGit } from "./reversible.js";
 import { hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./writers.js";
 
@@ -69,7 +70,15 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   if (inWorkspace(p.path, ctx)) {
     const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));
     const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (wholeRoot || /\/\.git(\/|$)/.test(p.path));
-    return destroysRoot ? { tier: 2, reason: `${what}: deletes the workspace root or its history` } : { tier: 1, reason: `${what}: inside the workspace` };
+    if (destroysRoot) return { tier: 2, reason: `${what}: deletes the workspace root or its history` };
+    // The hook runs tier 1 with no envelope: a delete or overwrite is reversible only when git holds what it destroys.
+    // `find ROOT … -delete` deletes matches not known here: the whole tree under ROOT must be held.
+    const findRoot = p.glob && /\/\{\}$/.test(p.raw);
+    if (ctx.source === "claude" && !ctx.remote && !t.keeps && (!p.glob || findRoot) && (t.mode === "write" || t.mode === "delete" || t.mode === "tree")) {
+      const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
+      if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
+    }
+    return { tier: 1, reason: `${what}: inside the workspace` };
   }
   if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
   if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };

@@ -11,13 +11,13 @@ import { effectFloor } from "./effects.js";
 import { baseName, evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
+import { judgeSourced } from "./sourced.js";
 import { optionFloor } from "./option-floor.js";
 import { TOOLS } from "./options/index.js";
 import { featureBranchPush } from "./git-push.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
-import { readScript } from "./host-paths.js";
 import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
@@ -139,28 +139,6 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
   if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
   if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path))) return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
-}
-
-/** Findings about variables a script sets for the commands after it, not about what it runs. */
-const ENV_RULES = new Set(["shell-vars-risky", "risky-variable"]);
-
-/**
- * `source FILE` / `. FILE` runs FILE's text in this shell: it is read here
- * and judged as that code. Workspace code run this way is tier 1, like a
- * workspace script, unless what it does is worse than tier 2; a file that
- * cannot be read here (missing, unreadable, too large, computed) is tier 2.
- */
-function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): Finding {
-  const p = resolvePlace(file, ctx);
-  if (p.path === null || p.glob || ctx.remote) return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
-  const code = readScript(p.path);
-  if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
-  const parts = j.judgeCodeParts(code, { ...ctx, depth: ctx.depth + 1 });
-  const f = parts.reduce((a, b) => worse(a, b), find(0, "sourced-code", `sources ${file.text}`, text));
-  // A workspace file whose only concern is the environment it sets (a virtualenv's PATH) is workspace code, tier 1.
-  const envOnly = parts.every((x) => x.tier <= 1 || (x.tier === 2 && ENV_RULES.has(x.rule)));
-  if (envOnly && inWorkspace(p.path, ctx)) return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
-  return { ...f, reason: `sourced from ${file.text}: ${f.reason}` };
 }
 
 function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
