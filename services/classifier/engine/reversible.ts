@@ -19,19 +19,20 @@ const MAX_WALK = 2000;
 /** Files larger than this are not hashed when their stat data differs from the index. */
 const MAX_HASH = 1024 * 1024;
 
-/** lstat that never throws (ENOTDIR, EACCES … are "not there" to this check). */
-function statOf(path: string): BigIntStats | null {
+/** lstat that never throws: null when the path is not there, "unknown" when this process may not look (EACCES, a masked /home). */
+function statOf(path: string): BigIntStats | null | "unknown" {
   try {
     return lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
-  } catch {
-    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
   }
 }
 
 /** Why destroying `path` (a file or, for "tree", a directory) cannot be undone from git; null when it can. */
 export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): string | null {
   const st = statOf(path);
-  if (!st) return null;
+  if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
+  if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
   const real = realParent(path) ?? path;
   const repo = repoOf(posix.dirname(real));
@@ -51,7 +52,8 @@ function held(rel: string, abs: string, index: GitIndex, repo: Repo): boolean {
   const e = index.entries.get(rel);
   if (!e || e.incomplete) return false;
   const st = statOf(abs);
-  if (!st) return true;
+  if (st === "unknown") return false;
+  if (st === null) return true;
   try {
     if (st.isSymbolicLink()) return blobId(Buffer.from(readlinkSync(abs)), repo.hash) === e.oid;
     if (!st.isFile()) return false;
@@ -83,7 +85,8 @@ function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ig
     const a = `${abs}/${name}`;
     if (name === ".git") return `${r} is a repository of its own`;
     const st = statOf(a);
-    if (!st) continue;
+    if (st === "unknown") return `${r} cannot be looked at here, so whether git holds it is not known`;
+    if (st === null) continue;
     if (ignores.ignored(r, st.isDirectory())) continue;
     if (st.isDirectory()) {
       const bad = walk(r, a, index, repo, ignores, budget);
