@@ -57,7 +57,8 @@ export function certificateOnly(path: string): boolean {
 // several analyses and most words share directories. Cleared before each
 // command (beginCommand), so a link made by the previous command is seen.
 // Lookups never throw: an exception costs more than the system call.
-const stats = new Map<string, Stats | null>();
+/** null: not there; "unknown": this process may not look (EACCES, a masked directory). */
+const stats = new Map<string, Stats | null | "unknown">();
 const realPaths = new Map<string, string | null>();
 /** Directory listings (null: could not be read), and small files read. */
 const listings = new Map<string, string[] | null>();
@@ -71,13 +72,13 @@ export function beginCommand(): void {
   scripts.clear();
 }
 
-function lstat(path: string): Stats | null {
+function lstat(path: string): Stats | null | "unknown" {
   let st = stats.get(path);
   if (st === undefined) {
     try {
       st = lstatSync(path, { throwIfNoEntry: false }) ?? null;
-    } catch {
-      st = null;
+    } catch (err) {
+      st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
     }
     if (stats.size > 4096) stats.clear();
     stats.set(path, st);
@@ -103,7 +104,7 @@ export function realPath(path: string): string | null {
     if (part === "..") { out = posix.dirname(out || "/") === "/" ? "" : posix.dirname(out); continue; }
     const next = `${out}/${part}`;
     const st = lstat(next);
-    if (st === null) break;
+    if (st === null || st === "unknown") break;
     if (!st.isSymbolicLink()) { out = next; continue; }
     let target: string;
     try {
@@ -183,7 +184,9 @@ function walk(dir: string, segments: string[], out: Expansion): void {
   if (!GLOB_CHAR.test(head)) {
     const next = posix.join(dir, head.replace(/\\(.)/g, "$1"));
     if (rest.length === 0) {
-      if (exists(next)) out.matches.push(next);
+      const there = exists(next);
+      if (there === "unknown") out.partial = true;
+      else if (there) out.matches.push(next);
       return;
     }
     walk(next, rest, out);
@@ -192,8 +195,9 @@ function walk(dir: string, segments: string[], out: Expansion): void {
   // A directory that does not exist matches nothing; one that cannot be read may match anything.
   let names = listings.get(dir);
   if (names === undefined) {
-    names = lstat(dir) === null ? [] : null;
-    if (names === null) {
+    const st = lstat(dir);
+    names = st === null ? [] : null;
+    if (st !== null && st !== "unknown") {
       try {
         names = readdirSync(dir);
       } catch (err) {
@@ -208,8 +212,9 @@ function walk(dir: string, segments: string[], out: Expansion): void {
   for (const name of names) if (match(name)) walk(posix.join(dir, name), rest, out);
 }
 
-function exists(path: string): boolean {
-  return lstat(path) !== null;
+function exists(path: string): boolean | "unknown" {
+  const st = lstat(path);
+  return st === "unknown" ? "unknown" : st !== null;
 }
 
 /**
