@@ -34,5 +34,6 @@ export function checkPolicySignatures(config: Config, log: Logger): { signature:
 
 export async function loadClassifierEngine(config: Config, log: Logger): Promise<LoadedEngine> {
   const checked = checkPolicySignatures(config, log);
-  return { engine: await loadEngine(config.policiesDir), ...checked };
+  // The state dir the service runs with is secret and guarded for every source, wherever it is.
+  return { engine: await loadEngine(config.policiesDir, { stateDir: config.home }), ...checked };
 }

@@ -135,3 +135,23 @@ describe("veto: GNU long-option abbreviations", () => {
     expect(vetoed(command, "/tmp")).toBeDefined();
   });
 });
+
+describe("veto: disk tools", () => {
+  it("refuses partitioning, wiping and formatting", () => {
+    expectVetoed([
+      "fdisk /dev/sda", "echo w | fdisk /dev/sda", "fdisk -l /dev/sda; fdisk /dev/sdb", "sfdisk /dev/sda < table", "sfdisk --delete /dev/sda 1",
+      "sfdisk -d /dev/sda --delete", "parted /dev/sda mklabel gpt", "parted -s /dev/sda print mklabel gpt", "parted /dev/sda rm 1",
+      "wipefs -a /dev/sda", "wipefs --all /dev/sda", "wipefs -na /dev/sda", "wipefs -o 0x438 /dev/sda", "cfdisk /dev/sda", "gdisk /dev/sda",
+      "sgdisk -Z /dev/sda", "sgdisk --zap-all /dev/sda", "blkdiscard /dev/nvme0n1", "/sbin/fdisk /dev/sda", "fdisk -l /dev/sda > /dev/sdb",
+    ]);
+  });
+
+  it("lets the read-only forms of disk tools through", () => {
+    expectAllowed([
+      "fdisk -l", "fdisk -l /dev/sda", "fdisk --list /dev/nvme0n1", "/sbin/fdisk -l /dev/sda /dev/sdb", "sfdisk -l /dev/sda", "sfdisk -d /dev/sda",
+      "sfdisk --json /dev/sda", "parted -l", "parted -s /dev/sda print", "parted /dev/sda print", "gdisk -l /dev/sda", "sgdisk -p /dev/sda",
+      "wipefs /dev/sda", "wipefs -n /dev/sda", "lsblk -f /dev/sda",
+    ]);
+  });
+});
+

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { HostId } from "../../services/shared/config.js";
 import type { TierNumber } from "../../services/shared/tier.js";
 import { loadEngine } from "../../services/classifier/engine/index.js";
+import { buildHostFixture, FIXTURE_STATE } from "./host-fixture.js";
 import type { Engine, Source, Verdict } from "../../services/classifier/verdict.js";
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -45,8 +46,12 @@ export function loadCorpus(): Case[] {
 
 let engine: Promise<Engine> | null = null;
 
+/** The real engine over the real policies, with the host fixture built and its state dir as the broker's. */
 export function getEngine(): Promise<Engine> {
-  engine ??= loadEngine(policiesDir);
+  if (engine === null) {
+    buildHostFixture();
+    engine = loadEngine(policiesDir, { stateDir: FIXTURE_STATE });
+  }
   return engine;
 }
 

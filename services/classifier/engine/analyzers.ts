@@ -152,8 +152,21 @@ function awk(args: readonly Word[]): Analysis | null {
   const a = splitArgs(args, AWK_VALUES);
   if (a.values.has("-l") || a.values.has("--load")) return { tier: 2, rule: "analysis:awk-load", reason: "awk loads a shared library extension", kind: "floor" };
   if (["-f", "--file", "-i", "--include", "-E", "--exec"].some((o) => a.values.has(o))) return { tier: 2, rule: "analysis:awk-file", reason: "awk program from a file", kind: "floor" };
-  const prog = a.positional[0];
-  if (prog && (prog.dynamic || AWK_EXEC.test(prog.text))) return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: prog.text };
+  // gawk -e/--source gives program text too; then the operands are all input files.
+  const sources = allValues(args, "e", ["--source"], "bcCdDgLMnNOPrsStV");
+  const progs = [...sources, ...(sources.length === 0 && a.positional[0] ? [a.positional[0]] : [])];
+  const bad = progs.find((p) => p.dynamic || AWK_EXEC.test(p.text));
+  if (bad) return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: bad.text };
+  return null;
+}
+
+/** dc: `!` runs the rest of the line as a shell command; a program file's text is not known here. */
+function dc(args: readonly Word[]): Analysis | null {
+  const code = allValues(args, "e", ["--expression"]);
+  const files = [...allValues(args, "f", ["--file"]), ...splitArgs(args, new Set(["-e", "--expression", "-f", "--file"])).positional];
+  const shell = code.filter((w) => w.dynamic || w.text.includes("!"));
+  if (shell.length) return { tier: 2, rule: "analysis:dc-shell", reason: "dc's ! runs a shell command", kind: "floor", code: shell.map((w) => w.text.slice(w.text.indexOf("!") + 1)).join("\n") };
+  if (files.length) return { tier: 2, rule: "analysis:dc-file", reason: "dc program from a file (its ! runs shell commands)", kind: "floor" };
   return null;
 }
 
@@ -170,6 +183,9 @@ function mlr(args: readonly Word[]): Analysis | null {
     return { tier: 2, rule: "analysis:mlr-prepipe", reason: "Miller runs a shell command on each input", kind: "floor", code };
   }
   if (args.some((w) => /^--m?load(=|$)/.test(w.text))) return { tier: 2, rule: "analysis:mlr-file", reason: "Miller DSL from a file", kind: "floor" };
+  // Verbs that write files or pipe to a command (`tee -p CMD`, `split`): anywhere in the verb chain.
+  const verb = args.find((w) => /^(tee|split)$/.test(w.text));
+  if (verb) return { tier: 2, rule: "analysis:mlr-verb", reason: `Miller's ${verb.text} verb writes files or pipes to a command`, kind: "floor" };
   const inline: Word[] = [];
   for (let v = 0; v < args.length; v++) {
     if (!/^(put|filter)$/.test((args[v] as Word).text)) continue;
@@ -270,6 +286,7 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
     case "awk": case "gawk": case "mawk": case "nawk": return awk(args);
     case "git": return git(args);
     case "mlr": return mlr(args);
+    case "dc": return dc(args);
     case "curl": return curl(args);
     case "http": case "https": case "xh": case "xhs": return httpie(args);
     default: return null;

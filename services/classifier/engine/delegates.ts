@@ -5,7 +5,7 @@
 // difftool -x/submodule foreach, tar --to-command/-I, make --eval, cmake -E,
 // gdb -ex 'shell …', nodemon --exec). The delegated command is judged like any other.
 import type { TierNumber } from "../../shared/tier.js";
-import type { Word } from "./types.js";
+import type { StdinSource, Word } from "./types.js";
 import { gitConfigCommand, gitConfigRuns } from "./analyzers.js";
 import { dynamicWord, firstOperand, joinWords, literalWord, unwrap } from "./unwrap.js";
 import type { Unwrap } from "./unwrap.js";
@@ -45,13 +45,15 @@ function xargsReplace(opts: Word[]): string | undefined {
   return repl === "" ? undefined : repl;
 }
 
-function xargs(args: Word[]): Unwrap {
+function xargs(args: Word[], stdin: StdinSource | null): Unwrap {
   const at = firstOperand(args, XARGS_VALUES);
   const repl = xargsReplace(args.slice(0, at));
   let cmd = args.slice(at);
   if (cmd.length === 0) cmd = [literalWord("echo")];
-  const input = dynamicWord("$XARGS_INPUT");
-  const inner = repl ? cmd.map((w) => (w.text.includes(repl) ? { ...w, text: w.text.replaceAll(repl, "$XARGS_INPUT"), dynamic: true } : w)) : [...cmd, input];
+  // `find ROOT … -print0 | xargs -0 CMD`: each item is one path under ROOT, never an option.
+  const nul = args.slice(0, at).some((w) => w.text === "--null" || /^-[a-zA-Z]*0/.test(w.text));
+  const input = { ...dynamicWord("$XARGS_INPUT"), noDash: nul && stdin?.nulPaths === true };
+  const inner = repl ? cmd.map((w) => (w.text.includes(repl) ? { ...w, text: w.text.replaceAll(repl, "$XARGS_INPUT"), dynamic: true, noDash: input.noDash && !w.text.startsWith("-") } : w)) : [...cmd, input];
   return unwrap("delegate:xargs", 0, "xargs runs a command on its input", { inner: [inner] });
 }
 
@@ -716,11 +718,11 @@ function kustomize(name: string, args: Word[]): Unwrap | null {
 }
 
 /** A delegating command's unwrapping, or null when `name args` delegates nothing. */
-export function delegate(name: string, args: Word[]): Unwrap | null {
+export function delegate(name: string, args: Word[], stdin: StdinSource | null = null): Unwrap | null {
   const sub = args[0]?.text ?? "";
   switch (name) {
     case "find": return find(args);
-    case "xargs": return xargs(args);
+    case "xargs": return xargs(args, stdin);
     case "parallel": return parallel(args);
     case "watch": return watch(args);
     case "ssh": return ssh(args);

@@ -4,11 +4,13 @@
 // block devices, critical files and recursive ops on system trees → 4.
 import type { TierNumber } from "../../shared/tier.js";
 import {
-  blockDevice, catastrophicTree, criticalData, criticalFile, guardFile, inWorkspace, isWorkspaceRoot, persistenceFile, resolvePlace, scratch,
+  blockDevice, catastrophicTree, criticalData, criticalFile, guardFile, hostPaths, inWorkspace, isWorkspaceRoot, persistenceFile, resolvePlace, scratch,
   secretPlace, sink, systemPath,
 } from "./paths.js";
+import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
 import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
+import { notHeldByGit } from "./reversible.js";
 import { hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./writers.js";
 
@@ -27,14 +29,30 @@ const METADATA = new Set([
   "getfacl", "exa", "eza", "tree", "which", "type", "command", "ssh-keygen", "ssh-add", "git",
   // Device metadata, not contents (their writes are judged by rules and vetoes).
   "lsblk", "blkid", "fdisk", "sfdisk", "gdisk", "parted", "wipefs", "smartctl", "hdparm", "udevadm", "findmnt",
-  "mount", "umount", "losetup", "cryptsetup", "pvs", "vgs", "lvs", "pvdisplay", "vgdisplay", "lvdisplay",
+  "mount", "umount", "losetup", "cryptsetup", "pvs", "vgs", "lvs", "pvdisplay", "vgdisplay", "lvdisplay", "tune2fs", "dumpe2fs", "e2label",
+  "xfs_info", "btrfs", "mdadm", "nvme", "blockdev",
 ]);
 
 // Programs that only write where the rule says they work: the cwd (or -C dir).
 const CWD_WRITERS = new Set(["git", "make", "npm", "patch"]);
 
+/**
+ * A write, delete or permission change of `t`, judged by the place its text
+ * names and by every place it names on this host (a symlink's target, a
+ * glob's matches): the worst stands.
+ */
 function judgeTarget(t: Target, ctx: Context): Effect {
   const p = resolvePlace(t.word, ctx);
+  let e = judgePlace(t, p, ctx);
+  if (e.tier === 4) return e;
+  for (const real of hostPaths(p, t.mode !== "delete" && t.mode !== "tree")) {
+    const r = judgePlace(t, resolvePlace({ text: real, dynamic: false, glob: false, confusable: false }, ctx), ctx);
+    if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
+  }
+  return e;
+}
+
+function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   const what = `${t.mode} ${p.raw}`;
   if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
   if (p.path !== null && blockDevice(p.path)) return { tier: 4, reason: `${what}: writes a block or memory device` };
@@ -52,7 +70,15 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   if (inWorkspace(p.path, ctx)) {
     const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));
     const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (wholeRoot || /\/\.git(\/|$)/.test(p.path));
-    return destroysRoot ? { tier: 2, reason: `${what}: deletes the workspace root or its history` } : { tier: 1, reason: `${what}: inside the workspace` };
+    if (destroysRoot) return { tier: 2, reason: `${what}: deletes the workspace root or its history` };
+    // The hook runs tier 1 with no envelope: a delete or overwrite is reversible only when git holds what it destroys.
+    // `find ROOT … -delete` deletes matches not known here: the whole tree under ROOT must be held.
+    const findRoot = p.glob && /\/\{\}$/.test(p.raw);
+    if (ctx.source === "claude" && !ctx.remote && !t.keeps && (!p.glob || findRoot) && (t.mode === "write" || t.mode === "delete" || t.mode === "tree")) {
+      const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
+      if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
+    }
+    return { tier: 1, reason: `${what}: inside the workspace` };
   }
   if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
   if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };
@@ -71,15 +97,34 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   // git names files for most verbs, but prints them for these.
   const gitPrints = name === "git" && (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
   if (METADATA.has(name) && !gitPrints) return null;
-  const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : new Set());
+  const searcher = SEARCHERS.has(name);
+  const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : searcher ? SEARCH_VALUES : new Set());
   // dd names its input as if=PATH.
-  const operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;
-  const words = [...operands, ...[...s.values.entries()].filter(([k]) => k !== "-i").map(([, v]) => v)];
+  let operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;
+  // A search's pattern is data, not a path (`grep -rn "id_rsa" docs/`): the first operand unless -e/-f gave the pattern.
+  if (searcher && !["-e", "--regexp", "-f", "--file"].some((k) => s.values.has(k))) operands = operands.slice(1);
+  const values = [...s.values.entries()].filter(([k]) => k !== "-i" && !(searcher && SEARCH_DATA.has(k))).map(([, v]) => v);
+  const words = [...operands, ...values];
+  // Operands of tools that never read them as files (subcommands, names, hosts) are judged by their text only.
+  const host = !OPERANDS_NOT_FILES.has(name);
   for (const w of words) {
-    if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, reason: `reads a secret: ${w.text}` };
+    if (secretPlace(resolvePlace(w, ctx), host || values.includes(w))) return { tier: 2, reason: `reads a secret: ${w.text}` };
   }
   return null;
 }
+
+/** Programs whose operands are subcommands, names, hosts or URLs, never files they read. */
+const OPERANDS_NOT_FILES = new Set([
+  "docker", "podman", "nerdctl", "kubectl", "helm", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "gh", "systemctl", "service", "journalctl",
+  "apt", "apt-get", "apt-cache", "dpkg", "dpkg-query", "snap", "flatpak", "pip", "pip3", "uv", "poetry", "ps", "pgrep", "pidof", "kill", "pkill",
+  "ping", "dig", "host", "nslookup", "ss", "netstat", "ip", "curl", "wget", "http", "https", "xh", "ssh", "id", "getent", "uname", "hostname",
+  "date", "whoami", "which", "type", "man", "info", "apropos", "whatis", "tldr", "pydoc3", "printenv", "sleep", "seq", "yes", "expr", "kubectx",
+]);
+
+/** Searches whose first operand is a pattern; their options with values, and those whose values are patterns or globs. */
+const SEARCHERS = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "pcregrep", "pcre2grep", "sift", "git-grep"]);
+const SEARCH_VALUES = new Set(["-e", "--regexp", "-f", "--file", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D", "--include", "--exclude", "--exclude-dir", "--ignore-dir", "-G", "--file-search-regex", "--replace"]);
+const SEARCH_DATA = new Set(["-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D", "--include", "--exclude", "--exclude-dir", "--ignore-dir", "-G", "--file-search-regex", "--replace"]);
 
 /** The targets this command writes, given what kind of verb its rule says it is. */
 function targets(name: string, args: readonly Word[], verbClass: VerbClass | null): Target[] {

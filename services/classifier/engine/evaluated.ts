@@ -18,6 +18,8 @@ export interface Evaluated {
   code: Word[];
   /** The names are assigned (not only tested or unset). */
   assigns: boolean;
+  /** Targets of namerefs (`declare -n ref=TARGET`): later assignments to ref assign TARGET. */
+  refs?: Word[];
 }
 
 const NONE: Evaluated = { names: [], arith: [], code: [], assigns: false };
@@ -103,8 +105,15 @@ export function evaluatedArgs(name: string, args: readonly Word[]): Evaluated {
     case "typeset":
     case "local":
     case "export":
-    case "readonly":
-      return { ...NONE, names: operands(args, "").filter((w) => !/^[-+]/.test(w.text)).map(nameOf), assigns: true };
+    case "readonly": {
+      const words = args.filter((w) => !/^[-+]/.test(w.text));
+      const nameref = args.some((w) => /^-[a-zA-Z]*n/.test(w.text));
+      const refs = nameref ? words.filter((w) => /^[^=]*=/.test(w.text)).map((w) => {
+        const text = w.text.slice(w.text.indexOf("=") + 1).replace(/^(["'])(.*)\1$/s, "$2");
+        return { ...w, text, dynamic: w.dynamic || /[$`]/.test(text) };
+      }) : [];
+      return { ...NONE, names: words.map(nameOf), assigns: true, refs };
+    }
     case "let":
       return { ...NONE, arith: [...args] };
     case "getopts":

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { findCredentials, redactCredentials } from "../../shared/credentials.js";
+import { codeSite } from "./code-sites.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
 import { find, judgeCommand, plainCommand, worse } from "./judge.js";
@@ -16,7 +17,9 @@ import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
-import { inferHome } from "./paths.js";
+import { beginCommand, wordExpansions } from "./host-paths.js";
+import { inferHome, setStateDir } from "./paths.js";
+import { defaultHome } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand } from "./types.js";
 import { scanCode } from "./veto.js";
@@ -29,7 +32,13 @@ export const MAX_COMMAND_BYTES = 64 * 1024;
 /** Code nested deeper than this (bash -c "bash -c …") is refused as obfuscation. */
 export const MAX_DEPTH = 6;
 
-export async function loadEngine(policiesDir: string): Promise<Engine> {
+export interface EngineOptions {
+  /** agent-sudo's state dir: a secret and guarded place for every source (default: AGENT_SUDO_HOME or its default). */
+  stateDir?: string;
+}
+
+export async function loadEngine(policiesDir: string, options: EngineOptions = {}): Promise<Engine> {
+  setStateDir(options.stateDir ?? defaultHome());
   const texts: Record<Source, Buffer> = {
     sudo: await readFile(join(policiesDir, FILES.sudo)),
     claude: await readFile(join(policiesDir, FILES.claude)),
@@ -50,6 +59,12 @@ export async function loadEngine(policiesDir: string): Promise<Engine> {
     vetoes: [...claude.vetoes, ...sudo.vetoes],
     plainCheckRules: new Set([...[...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id), ...liveRules]),
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
+    judgeCodeParts: (code, ctx) => {
+      const parts: PartVerdict[] = [];
+      const worst = judgeText(code, ctx, judge, parser, parts);
+      return parts.length ? parts.map((q) => find(q.tier as TierNumber, q.rule, q.reason, q.text)) : [worst];
+    },
+    expand: (w, cwd) => wordExpansions(w.text, cwd),
   };
   const policyDigest = digest.digest();
   // A diff is judged as /exec runs it: the sudo policy; content that runs later as root's code from "/".
@@ -105,6 +120,13 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
     worst = worst === null ? f : worse(worst, f);
     cwds = afterCd(cmd, cwds, ctx, cdpath);
   }
+  // A value computed at run time that reaches arithmetic, `${!x}` or `${x@P}` may be code.
+  const site = codeSite(text);
+  if (site) {
+    const f = find(site.tier, site.rule, site.reason, text.slice(0, 200));
+    parts?.push(part(f));
+    worst = worst === null ? f : worse(worst, f);
+  }
   return worst ?? find(0, "empty", "nothing to run", "");
 }
 
@@ -151,6 +173,7 @@ function contextOf(input: ClassifyInput): Context {
 }
 
 function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdict {
+  beginCommand();
   const command = input.command;
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
     const reason = `command longer than ${MAX_COMMAND_BYTES} bytes`;

@@ -8,6 +8,8 @@ import type { Unwrap } from "./unwrap.js";
 
 export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox", "rbash", "tcsh", "csh"]);
 const SHELL_VALUES = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+/** Shells whose -n reads commands without running them. */
+const NOEXEC_SHELLS = new Set(["bash", "sh", "dash", "ksh", "mksh", "ash", "zsh", "rbash"]);
 
 const INLINE: Record<string, RegExp> = {
   python: /^-[a-zA-Z]*c$/, node: /^(-e|--eval|-p|--print|-pe)$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/,
@@ -42,13 +44,26 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
   let i = 0;
   let inline = false;
   let readsStdin = false;
+  let noexec = false;
+  let interactive = false;
+  let known = true;
   while (i < args.length) {
     const t = (args[i] as Word).text;
     if (t === "--" || t === "-") { i++; break; }
     if (!/^[-+]/.test(t) || (args[i] as Word).dynamic) break;
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t)) inline = true;
     if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(t)) readsStdin = true;
+    if (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(t)) noexec = true;
+    if (/^\+[a-zA-Z]*n/.test(t) || SHELL_VALUES.has(t)) noexec = false;
+    if (/^-[a-zA-Z]*i/.test(t) || t === "--login" || t === "-l") interactive = true;
+    // Only plain single-letter options and a few inert long ones keep -n a syntax check (`--debugger`, `--rcfile` … load code).
+    if (!/^[-+][a-zA-Z]+$/.test(t) && !["--posix", "--norc", "--noprofile", "--verbose"].includes(t)) known = false;
     i += SHELL_VALUES.has(t) ? 2 : 1;
+  }
+  // `sh -n FILE`: a syntax check; nothing runs (an interactive shell ignores -n). The file is read, as cat reads it.
+  if (noexec && known && !interactive && NOEXEC_SHELLS.has(name)) {
+    const file = inline ? undefined : args[i];
+    return unwrap(`interpreter:${name}`, 0, `${name} -n checks syntax without running anything`, { inner: file ? [[literalWord("cat"), file]] : [] });
   }
   if (name === "busybox") return unwrap("interpreter:busybox", 0, "busybox applet", { inner: [args] });
   const first = args[i];
@@ -80,7 +95,8 @@ function evalWords(args: Word[]): Unwrap {
 }
 
 /** `trap 'code' SIGNAL`: the code runs later, in this shell. */
-function trap(args: Word[]): Unwrap | null {
+function trap(all: Word[]): Unwrap | null {
+  const args = all[0]?.text === "--" ? all.slice(1) : all;
   const first = args[0];
   if (!first || /^-[lp]$/.test(first.text) || first.text === "-" || args.length === 1) return null;
   if (first.dynamic) return unwrap("interpreter:trap", 2, "trap with code computed at run time", { opaque: [first.text] });
@@ -90,7 +106,7 @@ function trap(args: Word[]): Unwrap | null {
 function source(args: Word[]): Unwrap {
   const file = args[0];
   if (!file) return unwrap("interpreter:source", 4, "source without a file");
-  return unwrap("interpreter:source", 0, "runs a script in this shell", { inner: [[literalWord("\u0000script"), file]] });
+  return unwrap("interpreter:source", 0, "runs a script in this shell", { inner: [[literalWord("\u0000script"), file], [literalWord("\u0000sourced"), file]] });
 }
 
 function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {

@@ -11,6 +11,10 @@ import { effectFloor } from "./effects.js";
 import { baseName, evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
+import { judgeSourced } from "./sourced.js";
+import { optionFloor } from "./option-floor.js";
+import { TOOLS } from "./options/index.js";
+import { featureBranchPush } from "./git-push.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
@@ -29,6 +33,10 @@ export interface Judge {
   plainCheckRules: ReadonlySet<string>;
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
+  /** The same, part by part. */
+  judgeCodeParts(code: string, ctx: Context): Finding[];
+  /** The names a glob word expands to on this host, from `cwd` (null when that cannot be known). */
+  expand: (w: Word, cwd: string) => readonly string[] | null;
 }
 
 export const find = (tier: TierNumber, rule: string, reason: string, text: string, explicit = false): Finding => ({ tier, rule, reason, text, explicit });
@@ -94,6 +102,13 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
     if (sub !== null && w.dynamic) raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
     if (sub !== null) judgeSubs(substitutions(sub), `${name} evaluates the subscript of ${w.text} as arithmetic, which runs the command substitution in it`);
     if (ev.assigns && riskyAssignment(baseName(w.text))) raise(find(2, "risky-variable", `${name} sets ${baseName(w.text)}, which changes what later commands run`, source));
+    if (ev.assigns && /[$`]/.test(baseName(w.text))) raise(find(2, "risky-variable", `${name} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`, source));
+  }
+  for (const r of ev.refs ?? []) {
+    if (r.dynamic) raise(find(2, "risky-variable", `${name} -n makes a reference to a name computed at run time (it may be PATH)`, source));
+    else if (riskyAssignment(baseName(r.text))) raise(find(2, "risky-variable", `${name} -n makes a reference to ${baseName(r.text)}: assigning it later sets ${baseName(r.text)}`, source));
+    const sub = subscriptOf(r.text);
+    if (sub !== null) judgeSubs(substitutions(sub), `${name} -n refers to ${r.text}, whose subscript bash evaluates on every use`);
   }
   for (const w of ev.arith) if (!w.dynamic) judgeSubs(substitutions(w.text), `${name} evaluates ${w.text} as arithmetic, which runs the command substitution in it`);
   for (const w of ev.code) {
@@ -163,16 +178,41 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (args.length === 1 && /^--(help|version)$/.test(args[0]?.text ?? "") && program.scriptPath === null && !cmd.redirects.length) {
     return find(0, "help-flag", "a single help or version flag prints text and exits", text);
   }
+  // `docker run --help`, `docker compose up --help`: never `docker run IMAGE --help`, which runs IMAGE.
+  const group = args.length === 3 ? TOOLS.get(`${program.name} ${args[0]?.text ?? ""}`) : undefined;
+  if (HELP_CLIS.has(program.name) && (args.length === 2 || (group?.sub ?? false) || (group?.scripts ?? false)) && args.length <= 3 && /^(--help|-h)$/.test(args[args.length - 1]?.text ?? "") && !cmd.redirects.length &&
+    args.slice(0, -1).every((w) => !w.dynamic && /^[a-z][a-z0-9-]*$/.test(w.text))) {
+    return find(0, "help-flag", `${program.name} prints a subcommand's help and exits`, text);
+  }
   const hit = commandVeto(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
   if (hit) return find(4, hit.id, hit.rationale, text);
   const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
   const outerF = outer && find(outer.tier, "effect", outer.reason, text);
   if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
+  if (name === "\u0000sourced") return judgeSourced(args[0] as Word, ctx, j, renderArgv(args));
   if (program.scriptPath !== null) return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
-  const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args) ?? interpreter(program.name, args, cmd.stdin);
-  if (unwrapped) return worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF);
+  const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
+  if (unwrapped) {
+    // A wrapper's own options (up to the command it runs) are checked like a rule's: `ssh -F cfg`, `timeout --x`.
+    const own = OWN_OPTIONS.has(program.name) ? optionFloor(program.name, args, ctx, (w) => j.expand(w, ctx.cwd)) : null;
+    return worse(worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF), own && find(own.tier, own.rule, own.reason, text));
+  }
   return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
 }
+
+/** Tools whose `TOOL SUB [SUB] --help` prints help and runs nothing (a script or program operand never comes first). */
+const HELP_CLIS = new Set([
+  "docker", "podman", "kubectl", "helm", "git", "gh", "npm", "pnpm", "cargo", "go", "rustup", "pip", "pip3", "uv", "poetry", "systemctl",
+  "journalctl", "apt", "apt-get", "dpkg", "snap", "terraform", "tofu", "aws", "gcloud", "az", "incus", "lxc", "nmcli", "ip", "openssl", "conda",
+  "deno", "gradle", "mvn", "dotnet", "pulumi", "vault", "consul", "nomad", "flatpak", "timedatectl", "hostnamectl", "loginctl", "resolvectl",
+]);
+
+/** Wrappers and delegates whose own options come before the command they run (@posix tables). */
+const OWN_OPTIONS = new Set([
+  "nice", "nohup", "builtin", "setsid", "unbuffer", "dbus-run-session", "catchsegv", "torsocks", "timeout", "time", "exec", "command", "stdbuf",
+  "ionice", "flock", "strace", "ltrace", "taskset", "numactl", "xvfb-run", "caffeinate", "sg", "env", "su", "runuser", "sudo", "doas", "run0",
+  "ssh", "xargs", "watch", "npx", "bunx", "valgrind", "cmake",
+]);
 
 /** Assignments that change nothing about what a command runs or loads. */
 const NEUTRAL_ASSIGNS = new Set(["DEBIAN_FRONTEND", "NEEDRESTART_MODE", "APT_LISTCHANGES_FRONTEND", "LC_ALL", "LANG", "TZ"]);
@@ -223,12 +263,23 @@ function deeper(wrapper: Finding, wrapped: Finding): Finding {
 
 function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
   const analysis = analyze(name, args, cmd.stdin, ctx.host);
+  // From the hook, a feature branch pushed to a configured remote is reversible (git-push.ts).
+  if (name === "git" && args[0]?.text === "push" && ctx.policy === "claude" && !ctx.remote && featureBranchPush(args.slice(1), ctx.cwd)) {
+    const e = effectFloor(name, args, cmd.redirects, ctx, "read");
+    return worse(find(1, "git-push-feature", "pushes a feature branch to a configured remote, which keeps its history (no force, not the default branch)", text, true), e && find(e.tier, "effect:git-push-feature", e.reason, text));
+  }
   const { hit, proposed } = firstMatch(j.rules[ctx.policy], text, ctx.host);
   let base: Finding;
   if (analysis?.kind === "decide") base = find(analysis.tier, analysis.rule, analysis.reason, text);
   else if (hit) base = find(hit.tier, hit.rule.id, hit.rule.rationale, text, true);
   else base = miss(args, text, ctx, name, proposed?.id ?? null);
   if (analysis?.kind === "floor") base = worse(base, find(analysis.tier, analysis.rule, analysis.reason, text));
+  // `*` after a read verb is not "any option": a verdict of 0–1 that left words open stands only for known options.
+  const open = analysis?.kind === "decide" || (hit ? hit.open : base.rule === "miss:heuristic");
+  if (base.tier <= 1 && open) {
+    const o = optionFloor(name, args, ctx, (w) => j.expand(w, ctx.cwd));
+    if (o) base = worse(base, find(o.tier, o.rule, o.reason, text));
+  }
   if (analysis?.code !== undefined) {
     const v = scanCode(j.vetoes, analysis.code);
     if (v) base = worse(base, find(4, v.id, `code contains: ${v.rationale}`, text));

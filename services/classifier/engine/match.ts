@@ -11,6 +11,8 @@ interface CompiledPattern {
   order: number;
   rule: Rule;
   re: RegExp;
+  /** The pattern has a bare `*` (not an extglob `*(…)`): it leaves words open, so options are checked. */
+  open: boolean;
 }
 
 export interface CompiledRules {
@@ -23,6 +25,17 @@ export interface CompiledRules {
 export interface RuleHit {
   rule: Rule;
   tier: TierNumber;
+  /** The matching pattern leaves words open (a bare `*`): its options are checked against the tool's table. */
+  open: boolean;
+}
+
+/**
+ * A bare `*` matches any words, options included; `*(…)` is an extglob that
+ * enumerates them — unless it repeats a character class holding a space
+ * (`*([a-z -])` spans words, options too).
+ */
+export function openPattern(pattern: string): boolean {
+  return /\*(?!\()/.test(pattern) || /\[[^\]]* [^\]]*\]/.test(pattern);
 }
 
 const OPTIONS: picomatch.PicomatchOptions = { bash: true, dot: true, nonegate: true, strictSlashes: true };
@@ -55,7 +68,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   let order = 0;
   for (const rule of rules) {
     for (const pattern of rule.patterns) {
-      const c: CompiledPattern = { order: order++, rule, re: compilePattern(pattern) };
+      const c: CompiledPattern = { order: order++, rule, re: compilePattern(pattern), open: openPattern(pattern) };
       const words = firstWords(pattern);
       if (words === null) out.wild.push(c);
       else for (const w of words) out.byWord.set(w, [...(out.byWord.get(w) ?? []), c]);
@@ -86,7 +99,7 @@ export function firstMatch(rules: CompiledRules, command: string, host: HostId):
       proposed ??= c.rule;
       continue;
     }
-    return { hit: { rule: c.rule, tier: tierFor(c.rule, host) }, proposed };
+    return { hit: { rule: c.rule, tier: tierFor(c.rule, host), open: c.open }, proposed };
   }
   return { hit: null, proposed };
 }

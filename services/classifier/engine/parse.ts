@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { Node } from "web-tree-sitter";
 import { wordFromNode } from "./normalise.js";
+import { outputOf, unknownPipe } from "./pipe-input.js";
 import type { Redirect, SimpleCommand, StdinSource, Word } from "./types.js";
 
 export interface ParseResult {
@@ -48,6 +49,8 @@ const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !==
 
 class Walker {
   readonly commands: SimpleCommand[] = [];
+  /** Loop variables over literal words and globs, with their values. */
+  private readonly loopVars = new Map<string, Word[]>();
 
   walk(node: Node, stdin: StdinSource | null): void {
     switch (node.type) {
@@ -61,7 +64,8 @@ class Walker {
         this.pipeline(node, stdin);
         return;
       case "variable_assignment":
-        this.commands.push(bare(node, [], [assignment(node)]));
+        if (validAssignment(node)) this.commands.push(bare(node, [], [assignment(node)]));
+        else this.commands.push({ words: [wordFromNode(node)], assigns: [], redirects: [], stdin, source: node.text });
         this.children(node);
         return;
       case "declaration_command":
@@ -73,6 +77,9 @@ class Walker {
         return;
       case "test_command":
         this.testCommand(node);
+        return;
+      case "for_statement":
+        this.forLoop(node);
         return;
       case "comment":
         return;
@@ -94,7 +101,9 @@ class Walker {
       const c = node.child(i);
       if (c === null || !c.isNamed) continue;
       const field = node.fieldNameForChild(i);
-      if (c.type === "variable_assignment") assigns.push(assignment(c));
+      // The grammar takes `--exec=sh` for an assignment; bash only takes NAME=… with NAME an identifier, and runs the rest.
+      if (c.type === "variable_assignment" && words.length === 0 && validAssignment(c)) assigns.push(assignment(c));
+      else if (c.type === "variable_assignment") words.push(wordFromNode(c));
       else if (field === "redirect" || c.type.endsWith("_redirect")) {
         const r = redirectOf(c);
         if (r) redirects.push(r);
@@ -102,7 +111,7 @@ class Walker {
         // redirection's target on the redirection; they are arguments.
         words.push(...redirectArguments(c));
         if (c.type === "herestring_redirect") input = herestring(c);
-      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(wordFromNode(c));
+      } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(this.word(c));
     }
     words.push(...trailing);
     const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text, end: node.endIndex };
@@ -184,6 +193,43 @@ class Walker {
     }
   }
 
+  /** A quoted `"$f"` of a loop variable over literal words or globs takes exactly those values. */
+  private word(c: Node): Word {
+    const w = wordFromNode(c);
+    if (!w.dynamic || this.loopVars.size === 0 || c.type !== "string") return w;
+    const inner = kids(c);
+    const v = inner.length === 1 && inner[0] && /^(simple_)?expansion$/.test(inner[0].type) ? kids(inner[0])[0] : undefined;
+    const values = v?.type === "variable_name" && inner[0]?.text.replace(/[${}]/g, "") === v.text ? this.loopVars.get(v.text) : undefined;
+    return values ? { ...w, loopValues: values } : w;
+  }
+
+  /**
+   * `for f in src/*.ts a b; do … "$f" …; done`: when every value is a literal
+   * word or glob and the body never assigns the variable, a quoted "$f" in
+   * the body takes one of those values (the option check reads them).
+   */
+  private forLoop(node: Node): void {
+    const name = node.childForFieldName("variable")?.text ?? "";
+    const values: Word[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const c = node.child(i);
+      if (c !== null && node.fieldNameForChild(i) === "value") values.push(wordFromNode(c));
+    }
+    const body = node.childForFieldName("body");
+    const safe = name !== "" && values.length > 0 && values.every((w) => !w.dynamic) && body !== null &&
+      !new RegExp(`\\b${name}\\+?=|\\b(read|mapfile|readarray|printf|declare|typeset|local|export|getopts|unset|eval|source)\\b|(?:^|[;&|(\\n]|do|then)\\s*\\.\\s`).test(body.text);
+    const had = this.loopVars.get(name);
+    if (safe) this.loopVars.set(name, values);
+    try {
+      this.children(node);
+    } finally {
+      if (safe) {
+        if (had) this.loopVars.set(name, had);
+        else this.loopVars.delete(name);
+      }
+    }
+  }
+
   private functionDef(node: Node): void {
     const name = node.childForFieldName("name")?.text ?? "";
     const body = node.childForFieldName("body");
@@ -231,6 +277,11 @@ class Walker {
 
 function bare(node: Node, redirects: Redirect[], assigns: SimpleCommand["assigns"]): SimpleCommand {
   return { words: [], assigns, redirects, stdin: null, source: node.text };
+}
+
+/** NAME=… or NAME[SUB]=… with NAME an identifier: otherwise bash runs the word as a command. */
+function validAssignment(node: Node): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\+?=/s.test(node.text);
 }
 
 function assignment(node: Node): { name: string; value: Word } {
@@ -291,35 +342,4 @@ function herestring(node: Node): StdinSource {
   const w = kids(node)[0];
   const word = w ? wordFromNode(w) : null;
   return { kind: "herestring", text: word?.text ?? "", dynamic: word?.dynamic ?? true };
-}
-
-function unknownPipe(): StdinSource {
-  return { kind: "pipe", text: null, dynamic: true };
-}
-
-const EMITTERS = new Set(["echo", "printf"]);
-
-/** What a stage writes to the pipe, when it is literal text (echo/printf args, cat of a heredoc). */
-/** `sudo -u x echo …`, `env A=b printf …`, `nice echo …`: the words from the program a pass-through wrapper runs. */
-function throughWrappers(words: readonly Word[]): readonly Word[] {
-  let w = words;
-  while (PASS_THROUGH.has(w[0]?.text ?? "")) {
-    w = w.slice(1);
-    while (w[0] && (w[0].text.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0].text) || /^\d+(\.\d+)?[smhd]?$/.test(w[0].text))) w = w.slice(1);
-  }
-  return w;
-}
-const PASS_THROUGH = new Set(["sudo", "doas", "run0", "env", "nice", "nohup", "stdbuf", "timeout", "command", "exec", "builtin"]);
-
-function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSource {
-  const words = throughWrappers(cmd.words);
-  const name = words[0]?.text ?? "";
-  if (EMITTERS.has(name)) {
-    const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
-    return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
-  }
-  if (name === "cat" && words.length === 1 && input && input.kind !== "pipe") {
-    return { kind: "pipe", text: input.text, dynamic: input.dynamic };
-  }
-  return unknownPipe();
 }

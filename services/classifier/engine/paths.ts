@@ -1,9 +1,11 @@
 // Path judgement: resolve a word to an absolute path against the caller's cwd
 // and home, and say what kind of place it is (workspace, scratch, secret,
-// system directory, critical data, block device …). Pure string work: the
-// classifier never touches the file system, so symlinks are not followed.
+// system directory, critical data, block device …). The text is judged as
+// written; hostPaths() adds what it names on this host (the real path behind
+// symlinks, a glob's matches), which callers judge too — never instead.
 import { posix } from "node:path";
 import picomatch from "picomatch";
+import { certificateOnly, expandWordPaths, realParent, realPath } from "./host-paths.js";
 import type { Context, Word } from "./types.js";
 
 export interface Place {
@@ -16,6 +18,11 @@ export interface Place {
   /** `$VAR/`, `"$X"/*` …: an empty variable would make this `/`. */
   emptyVarRoot: boolean;
   isHome: boolean;
+  /** The word after `~`/`$HOME` expansion, and the directory it is relative to ("" when none, or remote). */
+  text: string;
+  base: string;
+  /** The word names a place on another host (ssh, a container): this host's files say nothing about it. */
+  remote: boolean;
 }
 
 /**
@@ -55,7 +62,7 @@ function braceEscapes(text: string): boolean {
 export function resolvePlace(word: Word, ctx: Context): Place {
   let text = word.text;
   const homeRel = HOME_PREFIX.test(text);
-  const base = { raw: word.text, glob: word.glob, dynamic: word.dynamic, emptyVarRoot: false, isHome: false };
+  const base = { raw: word.text, glob: word.glob, dynamic: word.dynamic, emptyVarRoot: false, isHome: false, text, base: ctx.remote ? "" : ctx.cwd, remote: ctx.remote };
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
     text = text.replace(HOME_PREFIX, home);
@@ -66,6 +73,7 @@ export function resolvePlace(word: Word, ctx: Context): Place {
     const emptyVarRoot = /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?\/+["*.]*$/.test(text);
     return { ...base, path: null, emptyVarRoot };
   }
+  base.text = text;
   if (word.dynamic && text.includes("$")) return { ...base, path: null };
   if (/^[\w.@-]+:/.test(text) && !/^[a-z]+:\/\//.test(text)) return { ...base, path: null };
   // `{/etc,/usr}`, `{~,x}`, `/tmp/{../..,x}`: a brace's alternatives can name any place.
@@ -81,6 +89,48 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   if (path !== null) path = path.replace(/^\/proc\/(?:self|thread-self|\d+)\/root(?=\/|$)/, "") || "/";
   const home = ctx.home ?? (homeRel ? "/home/~" : null);
   return { ...base, path, isHome: path !== null && path === home };
+}
+
+/**
+ * What a place names on this host besides its text: a glob's current
+ * matches, and the real path of each (behind symlinks: `link/etc/shadow`
+ * with link → /). `follow` false: the last component is not followed (rm,
+ * mv and unlink act on a link itself) unless the word ends in a slash.
+ * Empty when nothing can be read, or the place is on another host.
+ */
+export function hostPaths(p: Place, follow: boolean): string[] {
+  if (p.dynamic || p.remote) return [];
+  // A plain word is looked up as written (`link/../x` is resolved after the link, as the kernel does).
+  const physical = p.path === null || p.glob ? null : p.text.startsWith("/") ? p.text : p.base ? `${p.base}/${p.text}` : null;
+  const named = p.glob ? expandWordPaths(p.text, p.base)?.matches ?? [] : physical !== null ? [physical] : [];
+  const through = follow || p.raw.endsWith("/");
+  const out: string[] = [];
+  // Every match is judged by its name; the first MAX_RESOLVED are also resolved through links.
+  for (const [i, x] of named.entries()) {
+    if (p.glob && x !== p.path) out.push(x);
+    if (i >= MAX_RESOLVED) continue;
+    // The directory first (one lookup shared by its words): where it does not exist, the word names nothing here yet.
+    const parent = realParent(x);
+    if (parent === null) continue;
+    const real = through ? realPath(x) ?? parent : parent;
+    if (real !== p.path) out.push(real);
+  }
+  return out;
+}
+
+/** Glob matches resolved through links per word (the rest are judged by name only). */
+const MAX_RESOLVED = 64;
+
+let stateDirs: string[] = [];
+
+/** agent-sudo's own state dir (AGENT_SUDO_HOME, or its default) and its real path: secret and guarded for every source. */
+export function setStateDir(dir: string): void {
+  const dirs = [posix.normalize(dir), realPath(dir)].filter((d): d is string => d !== null && d !== "/" && d.startsWith("/"));
+  stateDirs = [...new Set(dirs)];
+}
+
+function inStateDir(path: string): boolean {
+  return stateDirs.some((d) => inside(path, d));
 }
 
 export function inside(path: string, root: string): boolean {
@@ -139,7 +189,7 @@ const GUARD_FILES = anyOf([
 
 /** Writing this switches off or rewires the broker that judges the writer. */
 export function guardFile(path: string): boolean {
-  return GUARD_FILES(path);
+  return GUARD_FILES(path) || inStateDir(path);
 }
 
 // Files whose content runs later, unasked: shell start-up files, git hooks
@@ -227,13 +277,19 @@ const SECRET_SUFFIX = anyOf(["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/et
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
   // A raw disk or volume holds every file's bytes, secrets included.
-  return (SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path);
+  return ((SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path)) || inStateDir(path);
 }
 
-/** The secret test for a word that may be unresolvable (no cwd): judge its own text too. */
-export function secretPlace(p: Place): boolean {
-  if (p.path !== null && secretPath(p.path)) return true;
+/**
+ * The secret test for a word that may be unresolvable (no cwd): judge its
+ * own text too, and (with `host`) what it names on this host.
+ */
+export function secretPlace(p: Place, host = true): boolean {
   const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
   const asPath = raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, "");
-  return asPath !== p.path && secretPath(asPath);
+  const named = (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || (host && hostPaths(p, true).some(secretPath));
+  // `*.pem`, `*.crt` name keys and certificates alike: a file that holds only certificates is public.
+  return named && !(p.path !== null && !p.glob && !p.remote && CERT_NAME.test(p.path) && !inStateDir(p.path) && certificateOnly(p.path));
 }
+
+const CERT_NAME = /\.(?:pem|crt|cer|csr)$/i;

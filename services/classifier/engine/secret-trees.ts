@@ -5,7 +5,7 @@
 // /etc/shadow` reveals, so it gets the same floor (2). Trees inside the
 // workspace are the caller's own and do not count.
 import picomatch from "picomatch";
-import { inside, inWorkspace, resolvePlace } from "./paths.js";
+import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { splitArgs } from "./writers.js";
 
@@ -107,6 +107,8 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
     const p = resolvePlace(w, ctx);
     // A tree not known until run time (a variable, no cwd) may be any of them.
     if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
+    const real = hostPaths(p, true).find((x) => holdsSecrets(x, ctx));
+    if (real !== undefined) return `reads the tree ${w.text} (${real} on this host), which may hold secrets, recursively`;
   }
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
   const glob = metadataOnly ? undefined : args.find((w) => !w.text.startsWith("-") && globReachesSecret(w));

@@ -14,6 +14,10 @@ export interface Word {
   glob: boolean;
   /** True when a Unicode look-alike (dash, fullwidth, zero-width …) was seen. */
   confusable: boolean;
+  /** Computed at run time, but known never to begin with a dash (`find -print0 | xargs -0` items). */
+  noDash?: boolean;
+  /** A quoted loop variable ("$f" in `for f in a src/*.ts`): it takes exactly these values, one word each. */
+  loopValues?: Word[];
 }
 
 export interface Redirect {
@@ -29,6 +33,8 @@ export interface StdinSource {
   text: string | null;
   /** Heredoc/herestring text containing expansions, or an upstream that is not literal. */
   dynamic: boolean;
+  /** The upstream is `find … -print0`: NUL-separated paths, each beginning with a root that is not a dash. */
+  nulPaths?: boolean;
 }
 
 export interface SimpleCommand {

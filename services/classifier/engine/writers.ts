@@ -11,6 +11,8 @@ export interface Target {
   mode: Mode;
   /** No option named it: the program is assumed to write where it runs. */
   implicit?: boolean;
+  /** The content is moved elsewhere, not destroyed (mv's sources). */
+  keeps?: boolean;
 }
 
 interface Args {
@@ -414,7 +416,8 @@ function curlTargets(args: readonly Word[]): Target[] {
 
 const SPECS: Record<string, Spec> = {
   rm: deleter, rmdir: deleter, unlink: deleter, shred: deleter, srm: deleter, wipe: deleter,
-  touch: (a) => all(splitArgs(a, new Set(["-d", "-r", "-t", "--reference", "--date"])).positional, "write"),
+  // touch changes times, never content: nothing it touches is destroyed.
+  touch: (a) => all(splitArgs(a, new Set(["-d", "-r", "-t", "--reference", "--date"])).positional, "write").map((t) => ({ ...t, keeps: true })),
   mkdir: (a) => all(splitArgs(a, new Set(["-m", "--mode", "-Z"])).positional, "write"),
   mkfifo: (a) => all(splitArgs(a, new Set(["-m"])).positional, "write"),
   truncate: (a) => all(splitArgs(a, new Set(["-s", "--size", "-r", "--reference"])).positional, "write"),
@@ -429,12 +432,13 @@ const SPECS: Record<string, Spec> = {
     const s = splitArgs(a, new Set(["-S", "--suffix", "-t", "--target-directory"]));
     const ts = [...allValues(a, "t", [], "bfinuvTZ"), ...allValues(a, "", ["--target-directory"])];
     const moved = (d: Word) => s.positional.map((src) => into(d, src, false)).filter((t): t is Target => t !== null);
-    if (ts.length) return [...all(s.positional, "tree"), ...ts.flatMap((t) => [{ word: t, mode: "write" as Mode }, ...moved(t)])];
+    const keep = (ws: Word[]) => all(ws, "tree").map((t) => ({ ...t, keeps: true }));
+    if (ts.length) return [...keep(s.positional), ...ts.flatMap((t) => [{ word: t, mode: "write" as Mode }, ...moved(t)])];
     const dest = s.positional[s.positional.length - 1];
     const sources = s.positional.slice(0, -1);
     const noDir = s.flags.includes("--no-target-directory") || hasShort(s.flags, /T/);
     const inDest = dest && !noDir ? sources.map((src) => into(dest, src, false)).filter((t): t is Target => t !== null) : [];
-    return [...all(sources, "tree"), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...inDest];
+    return [...keep(sources), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...inDest];
   },
   chmod: permission, chown: permission, chgrp: permission, chattr: permission, setfacl: permission,
   sed: sedTargets, gsed: sedTargets, perl: inPlace,

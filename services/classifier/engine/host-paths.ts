@@ -1,0 +1,289 @@
+// What a path operand names on this host, read at classification time: the
+// real path behind symlinks (`link/etc/shadow` when link → /), and every
+// entry a glob matches now (`/var/lib/agent-sudo/key?/*.k?y`). Nothing is
+// cached: a link made by the previous command is seen by the next. A path
+// the classifier cannot read is "unknown", never "harmless": callers keep
+// their judgement of the text as written and add what is found here.
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
+import type { Stats } from "node:fs";
+import { posix } from "node:path";
+import picomatch from "picomatch";
+
+/** At most this many names are read from one directory, and at most this many matches kept. */
+const MAX_ENTRIES = 4096;
+const MAX_MATCHES = 256;
+/** Glob segments deeper than this are not expanded (unknown). */
+const MAX_GLOB_SEGMENTS = 8;
+
+/** At most this many bytes of a sourced script are read; a larger one is "cannot be known". */
+const MAX_SCRIPT = 64 * 1024;
+
+/** The text of a regular file of at most 64 KiB (following links, as `source` does), or null. */
+export function readScript(path: string): string | null {
+  const known = scripts.get(path);
+  if (known !== undefined) return known;
+  const text = readSmall(path);
+  scripts.set(path, text);
+  return text;
+}
+
+function readSmall(path: string): string | null {
+  if (realPath(path) === null) return null;
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SCRIPT) return null;
+    const buf = Buffer.alloc(st.size);
+    const n = readSync(fd, buf, 0, st.size, 0);
+    const text = buf.subarray(0, n).toString("utf8");
+    return text.includes("\0") ? null : text;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** A PEM file holding only certificates, CRLs or requests — public material, no key (read here, at most 64 KiB). */
+export function certificateOnly(path: string): boolean {
+  const text = readScript(path);
+  if (text === null || !/-----BEGIN (?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)-----/.test(text)) return false;
+  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
+  return labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l));
+}
+
+// What was looked up while one command is judged: the same word is judged by
+// several analyses and most words share directories. Cleared before each
+// command (beginCommand), so a link made by the previous command is seen.
+// Lookups never throw: an exception costs more than the system call.
+/** null: not there; "unknown": this process may not look (EACCES, a masked directory). */
+const stats = new Map<string, Stats | null | "unknown">();
+const realPaths = new Map<string, string | null>();
+/** Directory listings (null: could not be read), and small files read. */
+const listings = new Map<string, string[] | null>();
+const scripts = new Map<string, string | null>();
+
+/** Forget what was looked up for the previous command. */
+export function beginCommand(): void {
+  stats.clear();
+  realPaths.clear();
+  listings.clear();
+  scripts.clear();
+}
+
+function lstat(path: string): Stats | null | "unknown" {
+  let st = stats.get(path);
+  if (st === undefined) {
+    try {
+      st = lstatSync(path, { throwIfNoEntry: false }) ?? null;
+    } catch (err) {
+      st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
+    }
+    if (stats.size > 4096) stats.clear();
+    stats.set(path, st);
+  }
+  return st;
+}
+
+/**
+ * The real path of an absolute path that exists, or null (missing,
+ * unreadable, a loop). `..` is taken physically, after the links before it,
+ * as the kernel takes it: `link/../x` with link → /usr/lib is /usr/x.
+ */
+export function realPath(path: string): string | null {
+  const known = realPaths.get(path);
+  if (known !== undefined) return known;
+  let parts = path.split("/").filter((x) => x !== "" && x !== ".");
+  let out = "";
+  let hops = 0;
+  let real: string | null = null;
+  for (let i = 0; ; i++) {
+    if (i >= parts.length) { real = out || "/"; break; }
+    const part = parts[i] as string;
+    if (part === "..") { out = posix.dirname(out || "/") === "/" ? "" : posix.dirname(out); continue; }
+    const next = `${out}/${part}`;
+    const st = lstat(next);
+    if (st === null || st === "unknown") break;
+    if (!st.isSymbolicLink()) { out = next; continue; }
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      break;
+    }
+    if (++hops > 40) break;
+    const rest = parts.slice(i + 1);
+    parts = [...(target.startsWith("/") ? target : `${out}/${target}`).split("/").filter((x) => x !== "" && x !== "."), ...rest];
+    out = "";
+    i = -1;
+  }
+  if (realPaths.size > 1024) realPaths.clear();
+  realPaths.set(path, real);
+  return real;
+}
+
+/**
+ * The real path of what `path` names without following its last component
+ * (rm, mv, unlink act on a link itself): realpath(dirname) + basename.
+ */
+export function realParent(path: string): string | null {
+  if (path === "/") return "/";
+  if (/(^|\/)\.\.?\/*$/.test(path)) return realPath(path);
+  const dir = realPath(posix.dirname(path));
+  return dir === null ? null : posix.join(dir, posix.basename(path));
+}
+
+const GLOB_CHAR = /[*?[]|[@!+*?]\(/;
+
+const matchers = new Map<string, (name: string) => boolean>();
+
+/** A compiled glob segment (a pure function of its text: kept across commands). */
+function matcher(segment: string): (name: string) => boolean {
+  let m = matchers.get(segment);
+  if (m === undefined) {
+    // bash: `*` and `?` never match a leading dot unless the pattern has one.
+    m = picomatch(segment, { dot: segment.startsWith("."), bash: true, nonegate: true });
+    if (matchers.size > 1024) matchers.clear();
+    matchers.set(segment, m);
+  }
+  return m;
+}
+
+export interface Expansion {
+  /** Absolute paths the glob matches now (at most MAX_MATCHES). */
+  matches: string[];
+  /** True when some directory on the way could not be read, or limits were hit: more may match. */
+  partial: boolean;
+}
+
+/**
+ * Expand an absolute glob pattern against this host, segment by segment.
+ * Brace alternatives are expanded first. Returns null when the pattern is
+ * not something this expander handles (the caller keeps its own judgement).
+ */
+export function expandGlob(pattern: string): Expansion | null {
+  if (!pattern.startsWith("/")) return null;
+  const alternatives = picomatch.scan(pattern).isGlob ? braces(pattern) : [pattern];
+  if (alternatives === null) return null;
+  const out: Expansion = { matches: [], partial: false };
+  for (const alt of alternatives) {
+    const segments = alt.split("/").filter(Boolean);
+    if (segments.filter((s) => GLOB_CHAR.test(s)).length > MAX_GLOB_SEGMENTS) return null;
+    walk("/", segments, out);
+    if (out.matches.length >= MAX_MATCHES) { out.partial = true; break; }
+  }
+  out.matches = [...new Set(out.matches)];
+  return out;
+}
+
+function walk(dir: string, segments: string[], out: Expansion): void {
+  if (out.matches.length >= MAX_MATCHES) { out.partial = true; return; }
+  const [head, ...rest] = segments;
+  if (head === undefined) { out.matches.push(dir); return; }
+  if (!GLOB_CHAR.test(head)) {
+    const next = posix.join(dir, head.replace(/\\(.)/g, "$1"));
+    if (rest.length === 0) {
+      const there = exists(next);
+      if (there === "unknown") out.partial = true;
+      else if (there) out.matches.push(next);
+      return;
+    }
+    walk(next, rest, out);
+    return;
+  }
+  // A directory that does not exist matches nothing; one that cannot be read may match anything.
+  let names = listings.get(dir);
+  if (names === undefined) {
+    const st = lstat(dir);
+    names = st === null ? [] : null;
+    if (st !== null && st !== "unknown") {
+      try {
+        names = readdirSync(dir);
+      } catch (err) {
+        names = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? [] : null;
+      }
+    }
+    listings.set(dir, names);
+  }
+  if (names === null) { out.partial = true; return; }
+  if (names.length > MAX_ENTRIES) { out.partial = true; names = names.slice(0, MAX_ENTRIES); }
+  const match = matcher(head);
+  for (const name of names) if (match(name)) walk(posix.join(dir, name), rest, out);
+}
+
+function exists(path: string): boolean | "unknown" {
+  const st = lstat(path);
+  return st === "unknown" ? "unknown" : st !== null;
+}
+
+/**
+ * The absolute paths a path word names here: each brace alternative, each
+ * glob's current matches (relative words against `base`). `partial` when a
+ * directory could not be read or there is no base for a relative word.
+ */
+export function expandWordPaths(text: string, base: string): Expansion | null {
+  const alternatives = braces(text);
+  if (alternatives === null) return null;
+  const out: Expansion = { matches: [], partial: false };
+  for (const alt of alternatives) {
+    if (!alt.startsWith("/") && !base) { out.partial = true; continue; }
+    const abs = alt.startsWith("/") ? alt : posix.join(base, alt);
+    if (!/[*?[]/.test(alt)) { out.matches.push(posix.normalize(abs)); continue; }
+    const e = expandGlob(abs);
+    if (e === null) { out.partial = true; continue; }
+    out.partial ||= e.partial;
+    out.matches.push(...e.matches);
+    if (out.matches.length >= MAX_MATCHES) { out.partial = true; break; }
+  }
+  return out;
+}
+
+/**
+ * The words bash makes of `w` here: brace alternatives, then each glob's
+ * matches relative to `cwd` (a glob matching nothing stays as written).
+ * Null when that cannot be known (no cwd, an unreadable directory).
+ */
+export function wordExpansions(text: string, cwd: string): readonly string[] | null {
+  const alternatives = braces(text);
+  if (alternatives === null) return null;
+  const out: string[] = [];
+  for (const alt of alternatives) {
+    if (!/[*?[]/.test(alt)) { out.push(alt); continue; }
+    if (!alt.startsWith("/") && !cwd) return null;
+    const abs = alt.startsWith("/") ? alt : posix.join(cwd, alt);
+    const e = expandGlob(abs);
+    if (e === null || e.partial) return null;
+    if (e.matches.length === 0) out.push(alt);
+    for (const m of e.matches) out.push(alt.startsWith("/") ? m : posix.relative(cwd, m));
+  }
+  return out;
+}
+
+/** `a{b,c}d` → [abd, acd] (nested braces, at most 64 results); null when there are more. */
+function braces(text: string): string[] | null {
+  const open = text.indexOf("{");
+  if (open < 0) return [text];
+  let depth = 0;
+  let close = -1;
+  const cuts: number[] = [];
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") { i++; continue; }
+    if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) { close = i; break; }
+    else if (c === "," && depth === 1) cuts.push(i);
+  }
+  if (close < 0 || cuts.length === 0) return [text];
+  const parts: string[] = [];
+  let from = open + 1;
+  for (const cut of [...cuts, close]) { parts.push(text.slice(from, cut)); from = cut + 1; }
+  const out: string[] = [];
+  for (const p of parts) {
+    const rest = braces(text.slice(0, open) + p + text.slice(close + 1));
+    if (rest === null) return null;
+    out.push(...rest);
+    if (out.length > 64) return null;
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+// The option check of a tier 0–1 verdict: a rule (or analysis, or guess)
+// that leaves a command's words open decides it only when every option in
+// it is on its tool's table; an unknown option raises it to 2. Files that
+// known options name are judged like operands: a secret read → 2, a write
+// by its place.
+import type { TierNumber } from "../../shared/tier.js";
+import { judgeTarget } from "./effects.js";
+import { checkOptions } from "./options/check.js";
+import type { Expand } from "./options/check.js";
+import { TOOLS } from "./options/index.js";
+import { resolvePlace, secretPlace } from "./paths.js";
+import type { Context, Word } from "./types.js";
+
+export interface OptionFloor {
+  tier: TierNumber;
+  rule: string;
+  reason: string;
+}
+
+/** The floor a command's options put under a tier 0–1 verdict (null: none). */
+export function optionFloor(name: string, args: readonly Word[], ctx: Context, expand: Expand): OptionFloor | null {
+  const v = checkOptions(TOOLS, name, args, expand);
+  if (v.unknown) return { tier: 2, rule: "unknown-option", reason: v.unknown.why };
+  let worst: OptionFloor | null = null;
+  for (const w of v.reads) {
+    if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, rule: "option-reads-secret", reason: `an option of ${name} reads a secret: ${w.text}` };
+  }
+  for (const w of v.writes) {
+    const e = judgeTarget({ word: w, mode: "write" }, ctx);
+    if (e.tier > (worst?.tier ?? 0)) worst = { tier: e.tier, rule: "option-writes", reason: `an option of ${name} writes: ${e.reason}` };
+  }
+  return worst;
+}

@@ -1,0 +1,161 @@
+// What "reversible" means for the hook (tier 1, no envelope): a delete or
+// overwrite inside the workspace is undone from git, so it stays tier 1 only
+// when git holds what it destroys — the file is tracked and unchanged from
+// the index (stat data as git compares it, else its blob id), a directory
+// holds nothing else — or nothing is there yet, or git ignores the path
+// (build output, caches: regenerable by definition). Uncommitted or
+// untracked content, no repository, an index that cannot be read, or a tree
+// too large to look through here: not tier 1 for the hook.
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import type { BigIntStats } from "node:fs";
+import { posix } from "node:path";
+import picomatch from "picomatch";
+import { blobId, readIndex, repoOf } from "./git-index.js";
+import type { GitIndex, Repo } from "./git-index.js";
+import { readScript, realParent } from "./host-paths.js";
+
+/** A directory with more entries than this is not looked through. */
+const MAX_WALK = 2000;
+/** Files larger than this are not hashed when their stat data differs from the index. */
+const MAX_HASH = 1024 * 1024;
+
+/** lstat that never throws: null when the path is not there, "unknown" when this process may not look (EACCES, a masked /home). */
+function statOf(path: string): BigIntStats | null | "unknown" {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
+  }
+}
+
+/** Why destroying `path` (a file or, for "tree", a directory) cannot be undone from git; null when it can. */
+export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): string | null {
+  const st = statOf(path);
+  if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
+  if (st === null) return null;
+  if (mode === "write" && st.isDirectory()) return null;
+  const real = realParent(path) ?? path;
+  const repo = repoOf(posix.dirname(real));
+  if (repo === null) return "not in a git repository here, so nothing can restore what it replaces or deletes";
+  const rel = posix.relative(repo.worktree, real);
+  if (rel === "" || rel.startsWith("..") || rel === ".git" || rel.startsWith(".git/")) return "the repository itself, not content git keeps";
+  const ignores = new Ignores(repo);
+  if (ignores.ignored(rel, st.isDirectory())) return null;
+  const index = readIndex(repo);
+  if (index === null) return "the repository's index cannot be read here, so what git holds is not known";
+  if (!st.isDirectory()) return held(rel, real, index, repo) ? null : `${rel} has changes git does not hold (untracked or modified): deleting or overwriting it cannot be undone`;
+  const bad = walk(rel, real, index, repo, ignores, { left: MAX_WALK });
+  return bad === null ? null : bad;
+}
+
+function held(rel: string, abs: string, index: GitIndex, repo: Repo): boolean {
+  const e = index.entries.get(rel);
+  if (!e || e.incomplete) return false;
+  const st = statOf(abs);
+  if (st === "unknown") return false;
+  if (st === null) return true;
+  try {
+    if (st.isSymbolicLink()) return blobId(Buffer.from(readlinkSync(abs)), repo.hash) === e.oid;
+    if (!st.isFile()) return false;
+  } catch {
+    return false;
+  }
+  const sameStat = Number(st.size) === e.size && Number(st.mtimeNs / 1_000_000_000n) === e.mtimeSec && Number(st.mtimeNs % 1_000_000_000n) === e.mtimeNsec &&
+    Number(st.ino & 0xffffffffn) === e.ino;
+  // As git: matching stat data means unchanged, unless the file is as new as the index ("racy").
+  if (sameStat && st.mtimeNs < index.mtimeNs) return true;
+  if (st.size > BigInt(MAX_HASH)) return false;
+  try {
+    return blobId(readFileSync(abs), repo.hash) === e.oid;
+  } catch {
+    return false;
+  }
+}
+
+function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ignores, budget: { left: number }): string | null {
+  let names: string[];
+  try {
+    names = readdirSync(abs);
+  } catch {
+    return `${rel} cannot be read here, so what git holds of it is not known`;
+  }
+  for (const name of names) {
+    if (--budget.left < 0) return `${rel} holds more than ${MAX_WALK} entries: too many to check against git here`;
+    const r = `${rel}/${name}`;
+    const a = `${abs}/${name}`;
+    if (name === ".git") return `${r} is a repository of its own`;
+    const st = statOf(a);
+    if (st === "unknown") return `${r} cannot be looked at here, so whether git holds it is not known`;
+    if (st === null) continue;
+    if (ignores.ignored(r, st.isDirectory())) continue;
+    if (st.isDirectory()) {
+      const bad = walk(r, a, index, repo, ignores, budget);
+      if (bad !== null) return bad;
+    } else if (!held(r, a, index, repo)) return `${r} has changes git does not hold (untracked or modified): deleting it cannot be undone`;
+  }
+  return null;
+}
+
+interface Pattern {
+  base: string;
+  match: (path: string) => boolean;
+  negate: boolean;
+  dirOnly: boolean;
+}
+
+/** .gitignore files (the work tree's, each directory's on the way) and info/exclude, read as git reads them for the common forms. */
+class Ignores {
+  private readonly byDir = new Map<string, Pattern[]>();
+  constructor(private readonly repo: Repo) {}
+
+  private patterns(dir: string): Pattern[] {
+    let list = this.byDir.get(dir);
+    if (list !== undefined) return list;
+    const text = readScript(posix.join(this.repo.worktree, dir, ".gitignore")) ?? "";
+    const extra = dir === "" ? readScript(posix.join(this.repo.gitDir, "info", "exclude")) ?? "" : "";
+    list = [...parse(extra, ""), ...parse(text, dir)];
+    this.byDir.set(dir, list);
+    return list;
+  }
+
+  /** Whether `rel` (or a directory above it) is ignored. */
+  ignored(rel: string, isDir: boolean): boolean {
+    const parts = rel.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const sub = parts.slice(0, i).join("/");
+      if (this.matches(sub, i < parts.length || isDir)) return true;
+    }
+    return false;
+  }
+
+  private matches(rel: string, isDir: boolean): boolean {
+    const parts = rel.split("/");
+    let verdict = false;
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      const local = parts.slice(i).join("/");
+      for (const p of this.patterns(dir)) if ((!p.dirOnly || isDir) && p.match(local)) verdict = !p.negate;
+    }
+    return verdict;
+  }
+}
+
+function parse(text: string, base: string): Pattern[] {
+  const out: Pattern[] = [];
+  for (const raw of text.split("\n")) {
+    let line = raw.replace(/\s+$/, "");
+    if (line === "" || line.startsWith("#")) continue;
+    const negate = line.startsWith("!");
+    if (negate) line = line.slice(1);
+    const dirOnly = line.endsWith("/");
+    if (dirOnly) line = line.replace(/\/+$/, "");
+    const anchored = line.includes("/");
+    const glob = anchored ? line.replace(/^\//, "") : `**/${line}`;
+    try {
+      out.push({ base, match: picomatch(glob, { dot: true }), negate, dirOnly });
+    } catch {
+      continue;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+// `source FILE` / `. FILE`: the file's text runs in this shell, so it is
+// read here and judged as that code (interpreters.ts marks the part).
+import { find, worse } from "./judge.js";
+import type { Judge } from "./judge.js";
+import { readScript } from "./host-paths.js";
+import { inWorkspace, resolvePlace } from "./paths.js";
+import type { Context, Finding, Word } from "./types.js";
+
+/** Findings about variables a script sets for the commands after it, not about what it runs. */
+const ENV_RULES = new Set(["shell-vars-risky", "risky-variable"]);
+
+/**
+ * `source FILE` / `. FILE` runs FILE's text in this shell: it is read here
+ * and judged as that code. Workspace code run this way is tier 1, like a
+ * workspace script, unless what it does is worse than tier 2; a file that
+ * cannot be read here (missing, unreadable, too large, computed) is tier 2.
+ */
+export function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): Finding {
+  const p = resolvePlace(file, ctx);
+  if (p.path === null || p.glob || ctx.remote) return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
+  const code = readScript(p.path);
+  if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
+  const parts = j.judgeCodeParts(code, { ...ctx, depth: ctx.depth + 1 });
+  const f = parts.reduce((a, b) => worse(a, b), find(0, "sourced-code", `sources ${file.text}`, text));
+  // A workspace file whose only concern is the environment it sets (a virtualenv's PATH) is workspace code, tier 1.
+  const envOnly = parts.every((x) => x.tier <= 1 || (x.tier === 2 && ENV_RULES.has(x.rule)));
+  if (envOnly && inWorkspace(p.path, ctx)) return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
+  return { ...f, reason: `sourced from ${file.text}: ${f.reason}` };
+}
+
