@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOK, runCli } from "../hook/hook-client.js";
 import { named } from "../support/needs.js";
 import { freePort, startStack, type Stack } from "../support/stack.js";
-import { audited, spoolRecords } from "../support/audit-spool.js";
+import { audited, auditRecords } from "../support/audit-spool.js";
 import { ClientWorld, findClient, GATEWAY_PORT } from "../support/claude-client.js";
 import type { ToolResult } from "../support/messages-standin.js";
 
@@ -144,7 +144,7 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     const [decision] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId);
     expect(decision).toMatchObject({ decision_type: "denied", assigned_tier: 4 });
     // A denied command never ran: no outcome for it.
-    expect(spoolRecords(stack.home).some((r) => r.decision_type === "hook_outcome" && r.evidence.tool_use_id === result.toolUseId)).toBe(false);
+    expect((await auditRecords(stack.home)).some((r) => r.decision_type === "hook_outcome" && r.evidence.tool_use_id === result.toolUseId)).toBe(false);
   });
 
   it("no opinion: the client's own permissions decide — refused without a rule, run with one", async () => {
@@ -208,7 +208,7 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     // Resumed, the gateway judges the queued request (an allow) and finds the hook gone.
     const [late] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId, 1, 10_000);
     expect(late).toMatchObject({ decision_type: "late", assigned_tier: 0, evidence: { delivered: false, would_have_been: "allowed" } });
-    expect(spoolRecords(stack.home).filter((r) => r.evidence.tool_use_id === result.toolUseId && r.phase === "outcome").map((r) => r.decision_type)).toEqual(["late"]);
+    expect((await auditRecords(stack.home)).filter((r) => r.evidence.tool_use_id === result.toolUseId && r.phase === "outcome").map((r) => r.decision_type)).toEqual(["late"]);
   }, 90_000);
 
   it("hook install --scope project: the client reads the project's .claude/settings.json; after uninstall the client decides alone", async () => {

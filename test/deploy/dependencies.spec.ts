@@ -16,6 +16,7 @@ const INDIRECT: Record<string, string> = {
   vitest: "npm test",
   "ts-proto": "protoc-gen-ts_proto: npm run proto",
   "@bufbuild/buf": "buf: npm run proto, proto:check",
+  "@anthropic-ai/claude-code": "the real Claude Code client (its `claude` binary) that test/client and bench/client drive",
 };
 
 function sources(dir: string, out: string[] = []): string[] {
