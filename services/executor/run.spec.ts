@@ -275,6 +275,15 @@ describe("the envelope server itself", () => {
     expect((await runCommand(spec("echo still"))).stdout.toString()).toBe("still\n");
   });
 
+  it("relays a stream only up to its cap (+1 byte to say it was cut) and drops the rest itself; the command still runs to its end", async () => {
+    let got = 0;
+    const marker = join(dir, "server-cap-finished");
+    const run = server.run({ kind: "plain", args: ["/bin/sh", "-c", `head -c 20000000 /dev/zero; echo done > ${marker}`], env: {}, caps: { stdout: 1000, stderr: 10 }, onStdout: (c) => (got += c.length), onStderr: () => undefined });
+    expect((await run.done).code).toBe(0);
+    expect(got).toBe(1001);
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it("when it is lost, the commands in flight fail (their outcome is unknown) and onLost is told", async () => {
     let why = "";
     const own = EnvelopeServer.start((w) => (why = w));

@@ -76,6 +76,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     args: spec.launch.args,
     env: spec.env,
     ...(cg ? { cgroupProcs: cg.procs } : {}),
+    caps: { stdout: spec.stdoutCap, stderr: spec.stderrCap },
     onStdout: (c) => out.push(c),
     onStderr: (c) => err.push(c),
   });

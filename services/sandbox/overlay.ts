@@ -316,7 +316,8 @@ export class OverlayMirror {
       network: input.network === true,
       ...(input.runAs ? { user: { uid: user.uid, gid: user.gid, groups: groupsIn(this.opts.lowerRoot, input.runAs, user.gid) } } : {}),
     });
-    const run = envelopeServer().run({ kind: "envelope", args: envelopeWords(spec, [this.opts.shell, "-c", input.command]), env, onStdout: out.push, onStderr: err.push });
+    const caps = { stdout: this.opts.stdoutCap, stderr: this.opts.stderrCap };
+    const run = envelopeServer().run({ kind: "envelope", args: envelopeWords(spec, [this.opts.shell, "-c", input.command]), env, caps, onStdout: out.push, onStderr: err.push });
     return {
       done: run.done.then((e) => ({ exitCode: e.code ?? 128 + (e.signal ?? 9), status: e.status })),
       kill: () =>

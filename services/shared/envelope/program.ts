@@ -263,7 +263,8 @@ sub xattrs {
 
 # ---- the warm server -------------------------------------------------------
 # Requests on stdin: "ID LENGTH\n" and LENGTH bytes of NUL-separated fields:
-#   kind, cgroup.procs path or "", number of env entries, the entries
+#   kind, cgroup.procs path or "", "STDOUT,STDERR" caps in bytes (0: none; what
+#   is past a cap is read and dropped), number of env entries, the entries
 #   (NAME=VALUE), then the envelope's words (kind envelope) or an argv to
 #   exec with fd 3 open (exec: a wrapper around the envelope) or closed (plain),
 #   or paths whose xattrs the server reads itself, no child (kind xattrs).
@@ -283,15 +284,18 @@ sub put {
 }
 sub refuse { my ($id, $why) = @_; put('S', $id, "error: $why\n"); put('X', $id, 'exit 125') }
 sub start_kid {
-  my ($id, $kind, $procs, $nenv, @rest) = @_;
+  my ($id, $kind, $procs, $caps, $nenv, @rest) = @_;
   my @env = splice(@rest, 0, $nenv // 0);
+  my @cap = map { 0 + ($_ // 0) } split /,/, ($caps // '');
   if (($kind // '') eq 'xattrs') { put('O', $id, xattrs(@rest)); put('X', $id, 'exit 0'); return }
   return refuse($id, 'bad request') unless @rest && $kind =~ /\A(?:envelope|exec|plain)\z/;
   my (@r, @w);
   for (0 .. 2) { pipe(my $r, my $w) or return refuse($id, "pipe: $!"); push @r, $r; push @w, $w }
   # An envelope with its own pid namespace: the child is born as its pid 1 (one fork, not two).
-  my ($words) = join("\n", @rest) =~ /\A(.*?)(?:\n--\n|\z)/s;
-  my $pidns = $kind eq 'envelope' && $words =~ /^ns=(?:[a-z,]*,)?pid(?:,|$)/m;
+  my $pidns = 0;
+  if ($kind eq 'envelope') {
+    for my $w (@rest) { last if $w eq '--'; $pidns = 1 if $w =~ /\Ans=/ && grep { $_ eq 'pid' } split /,/, substr($w, 3) }
+  }
   if ($pidns && syscall($S->{unshare}, 0x20000000) < 0) { return refuse($id, "unshare pid: $!") }
   my $pid = fork();
   # Later children are born in the server's own pid namespace again; if that fails, nothing here can be trusted to be fresh.
@@ -326,7 +330,8 @@ sub start_kid {
   }
   close($_) for @w;
   $kid{$pid} = { id => $id, open => 3, procs => $procs };
-  $fd{fileno($r[$_])} = [$pid, (qw(O E S))[$_], $r[$_]] for 0 .. 2;
+  # Output past its cap (+1 byte: the caller sees it was cut) is read and dropped here, not relayed.
+  $fd{fileno($r[$_])} = [$pid, (qw(O E S))[$_], $r[$_], ($cap[$_] // 0) > 0 ? $cap[$_] + 1 : -1] for 0 .. 2;
   put('P', $id, $pid);
 }
 sub serve {
@@ -364,10 +369,16 @@ sub serve {
       sysread($sigr, my $drop, 512) if vec($rout, fileno($sigr), 1);
       for my $f (keys %fd) {
         next unless vec($rout, $f, 1);
-        my ($pid, $type, $h) = @{$fd{$f}};
+        my ($pid, $type, $h, $left) = @{$fd{$f}};
         my $n = sysread($h, my $buf, 65536);
         next if !defined $n && $! + 0 == 4;
-        if ($n) { put($type, $kid{$pid}{id}, $buf); next }
+        if ($n) {
+          next if $left == 0;
+          $buf = substr($buf, 0, $left) if $left > 0 && $n > $left;
+          $fd{$f}[3] -= length $buf if $left > 0;
+          put($type, $kid{$pid}{id}, $buf);
+          next;
+        }
         close($h);
         delete $fd{$f};
         $kid{$pid}{open}--;

@@ -23,6 +23,8 @@ export interface ServerRun {
   env: Readonly<Record<string, string>>;
   /** The command's own cgroup.procs: the child joins it before anything starts. */
   cgroupProcs?: string;
+  /** Bytes of stdout and stderr relayed at most (one more says it was cut); the rest is dropped by the server. */
+  caps?: { stdout: number; stderr: number };
   onStdout(chunk: Buffer): void;
   onStderr(chunk: Buffer): void;
 }
@@ -114,7 +116,8 @@ export class EnvelopeServer {
         if (k.includes("=") || k === "") throw new Error(`envelope server: bad variable name ${JSON.stringify(k)}`);
         return field(`${k}=${v}`);
       });
-      const payload = Buffer.from([run.kind, field(run.cgroupProcs ?? ""), String(env.length), ...env, ...run.args.map(field)].join("\0"));
+      const caps = `${run.caps?.stdout ?? 0},${run.caps?.stderr ?? 0}`;
+      const payload = Buffer.from([run.kind, field(run.cgroupProcs ?? ""), caps, String(env.length), ...env, ...run.args.map(field)].join("\0"));
       const id = this.next++;
       this.pending.set(id, {
         run,
