@@ -7,15 +7,14 @@
 //      root) is mounted as the lower layer of an overlay, `nodev`; nothing of
 //      this is visible in the host's mount table and it all vanishes with the
 //      namespace;
-//   3. (launcher "envelope", the default where bubblewrap is not installed)
-//      the shared envelope program (services/shared/envelope/, perl-base and
+//   3. (launcher "envelope", the default) the shared envelope program (services/shared/envelope/, perl-base and
 //      the kernel only) mounts the overlays, pivots into them and builds the
 //      same guarantees: new pid, net (loopback only), ipc and uts namespaces,
 //      a minimal /dev, a fresh /proc with /proc/sys and sysrq-trigger
 //      read-only, a fresh /run, the masks, a bounding set of file-ownership
 //      capabilities (no CAP_SYS_ADMIN, CAP_MKNOD, CAP_NET_ADMIN, CAP_SYS_PTRACE),
 //      no_new_privs, the cwd walked without following a symlink; or
-//   3'. (launcher "bwrap") bubblewrap inside a user namespace that maps every id to itself (so
+//   3'. (launcher "bwrap", when configured) bubblewrap inside a user namespace that maps every id to itself (so
 //      ownership, users and sudoers are exactly the host's) but holds the
 //      trial's capabilities only there, with nested user namespaces disabled
 //      (user.max_user_namespaces=0 in it); new pid, net (loopback only),
@@ -168,13 +167,18 @@ function findBin(bin: string): string | undefined {
   return undefined;
 }
 
-/** The launcher a mirror will use: bubblewrap where installed (unless told), else the envelope program. */
+/**
+ * The launcher a mirror will use. "auto": the envelope program through the
+ * warm server (the same kernel envelope every other command gets, and about
+ * half of bubblewrap's cost per run: no unshare, shell, mount, bwrap and
+ * setpriv executed per trial), or bubblewrap where the envelope has no
+ * system-call table for this architecture. Either when told.
+ */
 export function chooseLauncher(wanted: TrialLauncher = "auto"): "bwrap" | "envelope" {
-  if (wanted === "bwrap") {
+  if (wanted === "bwrap" || (wanted === "auto" && !envelopeArch() && findBin("bwrap"))) {
     which("bwrap");
     return "bwrap";
   }
-  if (wanted === "auto" && findBin("bwrap")) return "bwrap";
   if (!envelopeArch()) throw new Error(`the envelope program has no system-call table for ${process.arch}; install bubblewrap`);
   which("perl");
   return "envelope";
