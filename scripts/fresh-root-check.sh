@@ -15,6 +15,7 @@
 #
 # usage: scripts/fresh-root-check.sh [--dir DIR] [--suite SUITE] [--mirror URL]
 #          [--repo PATH] [--ref REF] [--phases "prepare install quickstart test"]
+#        scripts/fresh-root-check.sh [--dir DIR] --run 'SHELL COMMAND'   (in the root, loopback only)
 # Defaults: DIR /var/tmp/agent-sudo-fresh (never under /tmp: the root's own
 # /tmp is a fresh tmpfs, as on Debian 13), SUITE trixie, the Debian mirror
 # deb.debian.org, REPO this checkout, REF its current branch. `prepare`
@@ -49,6 +50,7 @@ MIRROR=http://deb.debian.org/debian
 REPO=$HERE
 REF=
 PHASES="prepare install quickstart test"
+RUN=
 while [ $# -gt 0 ]; do
   case $1 in
     --dir) DIR=$2; shift 2 ;;
@@ -57,6 +59,7 @@ while [ $# -gt 0 ]; do
     --repo) REPO=$2; shift 2 ;;
     --ref) REF=$2; shift 2 ;;
     --phases) PHASES=$2; shift 2 ;;
+    --run) RUN=$2; PHASES=run; shift 2 ;;
     -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
@@ -101,6 +104,7 @@ prepare() {
   install -m 0755 "$node" "$ROOT/usr/local/bin/node"
   mkdir -p "$ROOT/usr/local/lib/node_modules"
   cp -a "$npmdir" "$ROOT/usr/local/lib/node_modules/npm"
+  rm -f "$ROOT/usr/local/lib/node_modules/npm/npmrc" # a distribution's global settings (here: a cafile the root lacks)
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOT/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOT/usr/local/bin/npx"
 
@@ -173,10 +177,12 @@ mkdir -m 1777 "$R/run/lock"
 mount -t tmpfs -o mode=1777,nosuid,nodev,size=12g fresh-tmp "$R/tmp"
 if [ "$net" = 0 ]; then
   hostname fresh
-  perl -e "socket(my \$s, 2, 2, 0) or die; ioctl(\$s, 0x8914, pack(q(a16 s x22), q(lo), 1 | 8 | 0x40)) or die qq(loopback up: \$!\n)"
+  perl -e "socket(my \$s, 2, 2, 0) or die; my \$ifr = pack(q(a16 s x22), q(lo), 1 | 8 | 0x40); ioctl(\$s, 0x8914, \$ifr) or die qq(loopback up: \$!\n)"
 else
   mount --bind /etc/resolv.conf "$R/etc/resolv.conf"
   mount -o remount,bind,ro "$R/etc/resolv.conf"
+  # The CA bundle of this machine, for a TLS-intercepting egress proxy (the root has no ca-certificates; gone with /run).
+  if [ -e /etc/ssl/certs/ca-certificates.crt ]; then cp /etc/ssl/certs/ca-certificates.crt "$R/run/host-ca.crt"; fi
 fi
 cd "$R"
 pivot_root . .
@@ -292,7 +298,7 @@ for phase in $PHASES; do
     prepare) prepare ;;
     install)
       say "npm install (inside the root, with this machine's network)"
-      enter 1 /bin/sh -c 'cd /root/agent-sudo && npm install' 2>&1 | tee "$OUT/install.log"
+      enter 1 /bin/sh -c 'if [ -e /run/host-ca.crt ]; then export NODE_EXTRA_CA_CERTS=/run/host-ca.crt; fi; cd /root/agent-sudo && npm install' 2>&1 | tee "$OUT/install.log"
       ;;
     quickstart)
       say "npm start + tier-2 touch /tmp/x + rollback (inside, loopback only)"
@@ -316,6 +322,7 @@ for phase in $PHASES; do
       cat "$OUT/summary.txt"
       [ $rc = 0 ] || die "npm test failed ($rc)"
       ;;
+    run) enter 0 /bin/sh -c "$RUN" ;;
     *) die "unknown phase $phase" ;;
   esac
 done
