@@ -8,7 +8,9 @@
 #                                                the only step that has it)
 #   quickstart npm start (background) → POST /exec "touch /tmp/x" must answer
 #              200 with an undo_id, /tmp/x must exist; `agent-sudo rollback
-#              UNDO_ID` must remove it; the banner and /health are printed
+#              UNDO_ID` must remove it; the banner and /health are printed;
+#              then the same tree copied under /root (mode 0700) must be
+#              refused by `agent-sudo start`, creating nothing
 #   test       npm test, then the passed/failed/skipped counts, every skipped
 #              test's name (its reason), the failures, and every file the run
 #              left changed on the root's disk outside the checkout
@@ -21,10 +23,13 @@
 # deb.debian.org, REPO this checkout, REF its current branch. `prepare`
 # (re)builds DIR/root from a cached DIR/base-SUITE (debootstrap
 # --variant=minbase: only Essential and Required packages: no curl, sudo,
-# git, bubblewrap, shellcheck, iproute2, systemd) and clones REF into
-# /root/agent-sudo. Results: DIR/results/ (logs, vitest.json, summary.txt).
+# git, procps, bubblewrap, shellcheck, iproute2, systemd) and clones REF into
+# /usr/local/src/agent-sudo (the README's place: a directory the service
+# users can search; /root is mode 0700 and `agent-sudo start` refuses it —
+# `quickstart` checks that too). Results: DIR/results/ (logs, vitest.json,
+# summary.txt).
 #
-# Needs root, debootstrap, util-linux (unshare, nsenter), perl, git, and a
+# Needs root, debootstrap, util-linux (unshare), perl, git, and a
 # built checkout here (dist/test/support/throwaway-root.js; built with
 # `npm run build` when missing) for the seccomp filter.
 #
@@ -68,6 +73,7 @@ done
 case $DIR in /tmp|/tmp/*) die "--dir must not be under /tmp" ;; /*) ;; *) die "--dir must be absolute" ;; esac
 [ -n "$REF" ] || REF=$(git -C "$REPO" rev-parse --abbrev-ref HEAD)
 for b in unshare perl git; do command -v "$b" >/dev/null || die "$b is not installed"; done
+CHECKOUT=/usr/local/src/agent-sudo
 BASE=$DIR/base-$SUITE
 ROOT=$DIR/root
 OUT=$DIR/results
@@ -108,9 +114,9 @@ prepare() {
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOT/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOT/usr/local/bin/npx"
 
-  say "git clone --branch $REF $REPO → /root/agent-sudo"
-  git clone --quiet --no-hardlinks --branch "$REF" "$REPO" "$ROOT/root/agent-sudo"
-  git -C "$ROOT/root/agent-sudo" log -1 --format='fresh-root-check: cloned %h %s' >&2
+  say "git clone --branch $REF $REPO → $CHECKOUT"
+  git clone --quiet --no-hardlinks --branch "$REF" "$REPO" "$ROOT$CHECKOUT"
+  git -C "$ROOT$CHECKOUT" log -1 --format='fresh-root-check: cloned %h %s' >&2
 }
 
 # ---------------------------------------------------------------- entering
@@ -223,7 +229,6 @@ enter() {
 # ---------------------------------------------------------------- the phases
 
 INSIDE_QUICKSTART='set -u
-cd /root/agent-sudo
 say() { echo "quickstart: $*"; }
 setsid npm start > /root/start.log 2>&1 < /dev/null &
 pid=$!
@@ -268,11 +273,16 @@ EOF
 kill -INT -$pid
 wait $pid
 say "npm start stopped (exit $?)"
+# The same built tree in the home of root (mode 0700): start refuses it and creates nothing.
+mkdir -m 0700 /root/in-home && cp -a bin dist package.json policies services /root/in-home/ && ln -s "$PWD/node_modules" /root/in-home/node_modules
+if AGENT_SUDO_HOME=/root/in-home-state node /root/in-home/dist/cli/main.js start > /root/in-home.log 2>&1; then say "FAILED: a start from /root/in-home did not refuse"; status=1; fi
+say "a start from a clone under /root (0700) refuses:"; grep "cannot reach" /root/in-home.log || status=1
+if [ -e /root/in-home-state ]; then say "FAILED: the refused start created its state dir"; status=1; fi
+rm -rf /root/in-home /root/in-home.log
 exit $status'
 
 INSIDE_TEST='set -u
-cd /root/agent-sudo
-state() { find / -xdev \( -path /root/agent-sudo -o -path /root/.npm -o -path /proc -o -path /root/results \) -prune -o -printf "%p %M %u:%g %s %T@\n" 2>/dev/null | sort; }
+state() { find / -xdev \( -path "$PWD" -o -path /root/.npm -o -path /proc \) -prune -o -printf "%p %M %u:%g %s %T@\n" 2>/dev/null | sort; }
 state > /root/state-before.txt
 start=$(date +%s)
 npm test -- --reporter=default --reporter=json --outputFile=/root/vitest.json > /root/test.log 2>&1
@@ -284,9 +294,10 @@ exit $rc'
 SUMMARY='const fs = require("fs");
 const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
 const suites = r.testResults ?? [];
-const brokenFiles = suites.filter((s) => s.status === "failed" && (s.assertionResults ?? []).length === 0);
-console.log(`${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles.length} failed, ${r.numPendingTests + (r.numTodoTests ?? 0)} skipped (${r.numTotalTests} tests in ${suites.length} files)`);
-for (const s of brokenFiles) console.log(`FAILED FILE ${s.name.replace(/^.*agent-sudo\//, "")}: ${(s.message ?? "").split("\n")[0]}`);
+// A file whose hooks failed has status failed while its tests read "skipped": count those files too.
+const brokenFiles = suites.filter((s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed"));
+console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + (r.numTodoTests ?? 0)} skipped (${r.numTotalTests} tests in ${suites.length} files; ${r.numFailedTestSuites} failed suites, of them ${brokenFiles.length} files failed outside any test: see test.log)`);
+for (const s of brokenFiles) console.log(`FAILED FILE ${s.name.replace(/^.*agent-sudo\//, "")} ${(s.message ?? "").split("\n")[0]}`);
 for (const s of suites) for (const a of s.assertionResults ?? []) {
   const file = s.name.replace(/^.*agent-sudo\//, "");
   if (a.status === "failed") console.log(`FAILED ${file} › ${a.fullName}\n  ${(a.failureMessages ?? []).join(" ").split("\n").slice(0, 3).join("\n  ")}`);
@@ -298,26 +309,26 @@ for phase in $PHASES; do
     prepare) prepare ;;
     install)
       say "npm install (inside the root, with this machine's network)"
-      enter 1 /bin/sh -c 'if [ -e /run/host-ca.crt ]; then export NODE_EXTRA_CA_CERTS=/run/host-ca.crt; fi; cd /root/agent-sudo && npm install' 2>&1 | tee "$OUT/install.log"
+      enter 1 /bin/sh -c "if [ -e /run/host-ca.crt ]; then export NODE_EXTRA_CA_CERTS=/run/host-ca.crt; fi; cd $CHECKOUT && npm install" 2>&1 | tee "$OUT/install.log"
       ;;
     quickstart)
       say "npm start + tier-2 touch /tmp/x + rollback (inside, loopback only)"
       rc=0
-      enter 0 /bin/sh -c "$INSIDE_QUICKSTART" > "$OUT/quickstart.log" 2>&1 || rc=$?
+      enter 0 /bin/sh -c "cd $CHECKOUT && $INSIDE_QUICKSTART" > "$OUT/quickstart.log" 2>&1 || rc=$?
       cat "$OUT/quickstart.log"
       [ $rc = 0 ] || die "quickstart failed ($rc)"
       ;;
     test)
       say "npm test (inside, loopback only; 10-20 min on a loaded 2-core machine)"
       rc=0
-      enter 0 /bin/sh -c "$INSIDE_TEST" || rc=$?
+      enter 0 /bin/sh -c "cd $CHECKOUT && $INSIDE_TEST" || rc=$?
       cp "$ROOT/root/test.log" "$ROOT/root/vitest.json" "$OUT/" 2>/dev/null || true
       {
         node -e "$SUMMARY" "$ROOT/root/vitest.json" || echo "no vitest.json: see $OUT/test.log"
-        echo "files changed on the root's disk by npm test (outside /root/agent-sudo and /root/.npm; < before, > after):"
+        echo "files changed on the root's disk by npm test (outside the checkout and /root/.npm; < before, > after):"
         diff "$ROOT/root/state-before.txt" "$ROOT/root/state-after.txt" | grep '^[<>]' | grep -v ' /root/state-' || echo "  none"
         echo "changes in the checkout (git status):"
-        git -C "$ROOT/root/agent-sudo" status --porcelain --ignored=no || true
+        git -C "$ROOT$CHECKOUT" status --porcelain --ignored=no || true
       } > "$OUT/summary.txt"
       cat "$OUT/summary.txt"
       [ $rc = 0 ] || die "npm test failed ($rc)"
