@@ -26,7 +26,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     if (why) {
       throw new Error(
         `the service users cannot reach ${checkout}: ${why}. As root every service but the executor runs as its own user and reads its code, the policies and the audit migrations from here. ` +
-          "Put the checkout under a directory every user can search (e.g. git clone … /usr/local/src/agent-sudo), or deploy it with `agent-sudo install`. Nothing was changed.",
+          "Put the checkout under a directory every user can search (e.g. git clone … /srv/agent-sudo), or deploy it with `agent-sudo install`. Nothing was changed.",
       );
     }
   }

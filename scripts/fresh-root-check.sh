@@ -24,10 +24,11 @@
 # (re)builds DIR/root from a cached DIR/base-SUITE (debootstrap
 # --variant=minbase: only Essential and Required packages: no curl, sudo,
 # git, procps, bubblewrap, shellcheck, iproute2, systemd) and clones REF into
-# /usr/local/src/agent-sudo (the README's place: a directory the service
-# users can search; /root is mode 0700 and `agent-sudo start` refuses it —
-# `quickstart` checks that too). Results: DIR/results/ (logs, vitest.json,
-# summary.txt).
+# /srv/agent-sudo (as the README says: a directory the service users can
+# search; /root is mode 0700 and `agent-sudo start` refuses it — `quickstart`
+# checks that too). Logs and results are written inside to /var/log/fresh
+# (never under /root, which tests snapshot) and copied to DIR/results/
+# (logs, vitest.json, summary.txt).
 #
 # Needs root, debootstrap, util-linux (unshare), perl, git, and a
 # built checkout here (dist/test/support/throwaway-root.js; built with
@@ -73,7 +74,7 @@ done
 case $DIR in /tmp|/tmp/*) die "--dir must not be under /tmp" ;; /*) ;; *) die "--dir must be absolute" ;; esac
 [ -n "$REF" ] || REF=$(git -C "$REPO" rev-parse --abbrev-ref HEAD)
 for b in unshare perl git; do command -v "$b" >/dev/null || die "$b is not installed"; done
-CHECKOUT=/usr/local/src/agent-sudo
+CHECKOUT=/srv/agent-sudo
 BASE=$DIR/base-$SUITE
 ROOT=$DIR/root
 OUT=$DIR/results
@@ -230,18 +231,19 @@ enter() {
 
 INSIDE_QUICKSTART='set -u
 say() { echo "quickstart: $*"; }
-setsid npm start > /root/start.log 2>&1 < /dev/null &
+mkdir -p /var/log/fresh
+setsid npm start > /var/log/fresh/start.log 2>&1 < /dev/null &
 pid=$!
 t=0
-until grep -q "^ready http" /root/start.log; do
-  if ! kill -0 $pid 2>/dev/null; then say "npm start exited:"; cat /root/start.log; exit 1; fi
-  t=$((t + 1)); [ $t -lt 900 ] || { say "npm start: not ready in 900 s"; cat /root/start.log; kill -INT -$pid; exit 1; }
+until grep -q "^ready http" /var/log/fresh/start.log; do
+  if ! kill -0 $pid 2>/dev/null; then say "npm start exited:"; cat /var/log/fresh/start.log; exit 1; fi
+  t=$((t + 1)); [ $t -lt 900 ] || { say "npm start: not ready in 900 s"; cat /var/log/fresh/start.log; kill -INT -$pid; exit 1; }
   sleep 1
 done
 say "npm start ready after ${t} s; its output:"
-sed "s/asu_[A-Za-z0-9_-]*/asu_…/g" /root/start.log
-token=$(sed -n "s/^agent-sudo: dev token: //p" /root/start.log)
-port=$(sed -n "s|^ready http://127.0.0.1:||p" /root/start.log)
+sed "s/asu_[A-Za-z0-9_-]*/asu_…/g" /var/log/fresh/start.log
+token=$(sed -n "s/^agent-sudo: dev token: //p" /var/log/fresh/start.log)
+port=$(sed -n "s|^ready http://127.0.0.1:||p" /var/log/fresh/start.log)
 status=0
 node --input-type=module - "$token" "$port" <<'"'"'EOF'"'"' || status=1
 import { existsSync } from "node:fs";
@@ -282,13 +284,15 @@ rm -rf /root/in-home /root/in-home.log
 exit $status'
 
 INSIDE_TEST='set -u
-state() { find / -xdev \( -path "$PWD" -o -path /root/.npm -o -path /proc \) -prune -o -printf "%p %M %u:%g %s %T@\n" 2>/dev/null | sort; }
-state > /root/state-before.txt
+L=/var/log/fresh
+mkdir -p $L
+state() { find / -xdev \( -path "$PWD" -o -path /root/.npm -o -path /proc -o -path $L \) -prune -o -printf "%p %M %u:%g %s %T@\n" 2>/dev/null | sort; }
+state > $L/state-before.txt
 start=$(date +%s)
-npm test -- --reporter=default --reporter=json --outputFile=/root/vitest.json > /root/test.log 2>&1
+npm test -- --reporter=default --reporter=json --outputFile=$L/vitest.json > $L/test.log 2>&1
 rc=$?
 echo "npm test exited $rc after $(( $(date +%s) - start )) s"
-state > /root/state-after.txt
+state > $L/state-after.txt
 exit $rc'
 
 SUMMARY='const fs = require("fs");
@@ -322,11 +326,11 @@ for phase in $PHASES; do
       say "npm test (inside, loopback only; 10-20 min on a loaded 2-core machine)"
       rc=0
       enter 0 /bin/sh -c "cd $CHECKOUT && $INSIDE_TEST" || rc=$?
-      cp "$ROOT/root/test.log" "$ROOT/root/vitest.json" "$OUT/" 2>/dev/null || true
+      cp "$ROOT/var/log/fresh/test.log" "$ROOT/var/log/fresh/vitest.json" "$OUT/" 2>/dev/null || true
       {
-        node -e "$SUMMARY" "$ROOT/root/vitest.json" || echo "no vitest.json: see $OUT/test.log"
+        node -e "$SUMMARY" "$ROOT/var/log/fresh/vitest.json" || echo "no vitest.json: see $OUT/test.log"
         echo "files changed on the root's disk by npm test (outside the checkout and /root/.npm; < before, > after):"
-        diff "$ROOT/root/state-before.txt" "$ROOT/root/state-after.txt" | grep '^[<>]' | grep -v ' /root/state-' || echo "  none"
+        diff "$ROOT/var/log/fresh/state-before.txt" "$ROOT/var/log/fresh/state-after.txt" | grep '^[<>]' || echo "  none"
         echo "changes in the checkout (git status):"
         git -C "$ROOT$CHECKOUT" status --porcelain --ignored=no || true
       } > "$OUT/summary.txt"
