@@ -69,8 +69,6 @@ export function copyPolicies(prefix: string, insert: Partial<Record<"SUDO.md" | 
 export interface StackOptions {
   env?: Record<string, string>;
   home?: string;
-  /** How long `ready` may take. Default 90 s. */
-  readyTimeoutMs?: number;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -84,9 +82,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolveReady, reject) => {
-    // Generous: on a loaded 2-core machine six services, their keys and a fresh PostgreSQL take a while.
-    const limit = opts.readyTimeoutMs ?? 90_000;
-    const timer = setTimeout(() => reject(new Error(`stack not ready in ${limit / 1000} s:\n${out}`)), limit);
+    const timer = setTimeout(() => reject(new Error(`stack not ready in 30 s:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes(`ready ${url}`)) {
