@@ -9,6 +9,8 @@ import { Supervisor } from "./supervisor.js";
 import { connectServices, healthOf } from "../services/gateway/clients.js";
 import { capabilities, capabilityLines } from "../services/gateway/capabilities.js";
 import { lockStateDir } from "./state-lock.js";
+import { unreachableByOthers } from "./reachable.js";
+import { isRoot } from "../services/shared/privilege.js";
 import { learnInterval, startLearnTimer } from "./learn-timer.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -17,6 +19,17 @@ export async function startCommand(_argv: string[]): Promise<number> {
   const say = (line: string) => process.stdout.write(`agent-sudo: ${line}\n`);
   const config = loadConfig();
   const learnEvery = learnInterval();
+  if (isRoot()) {
+    // The services drop to their own users and keep reading from here: refuse a checkout they cannot reach, before touching anything.
+    const checkout = dirname(distDir);
+    const why = unreachableByOthers([distDir, join(checkout, "node_modules"), join(checkout, "services", "gateway", "audit", "migrations"), config.policiesDir]);
+    if (why) {
+      throw new Error(
+        `the service users cannot reach ${checkout}: ${why}. As root every service but the executor runs as its own user and reads its code, the policies and the audit migrations from here. ` +
+          "Put the checkout under a directory every user can search (e.g. git clone … /srv/agent-sudo), or deploy it with `agent-sudo install`. Nothing was changed.",
+      );
+    }
+  }
   // One stack per state dir, taken before anything in it is touched.
   const lock = lockStateDir(config.home);
   process.once("exit", () => lock.release());

@@ -1,11 +1,13 @@
 // One `agent-sudo start` per state dir: a second one would open the same
 // executor journal (and cut the first's fresh line as a "torn tail"),
 // rewrite run/supervisor.json and unlink the first stack's sockets. The lock
-// is a file created exclusively, holding the supervisor's pid; a lock whose
-// pid is gone is stale and taken over.
+// is a file created exclusively, holding the supervisor's pid, when it
+// started and its process stamp; a lock whose process is gone (or whose pid
+// now names a later process: after a reboot, in a new pid namespace) is
+// stale and taken over.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { processAlive } from "../services/shared/process-alive.js";
+import { holderAlive, processStamp } from "../services/shared/process-alive.js";
 
 export class StateDirInUse extends Error {}
 
@@ -30,16 +32,16 @@ export function lockStateDir(home: string): StateLock {
       } catch {
         continue; // released meanwhile
       }
-      const [pidText = "", started = "unknown"] = text.trim().split(/\s+/);
+      const [pidText = "", started = "unknown", ...stamp] = text.trim().split(/\s+/);
       const pid = Number(pidText);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+      if (pid !== process.pid && holderAlive(pid, stamp.join(" "))) {
         throw new StateDirInUse(`the state dir ${home} is in use by agent-sudo start, pid ${pid} (since ${started}); stop it first (kill ${pid}), or give this one another AGENT_SUDO_HOME. Nothing was changed.`);
       }
-      // A lock left by a supervisor that is gone (killed, or a crash): stale.
+      // A lock left by a supervisor that is gone (killed, a crash, a reboot): stale.
       rmSync(path, { force: true });
       continue;
     }
-    writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
+    writeSync(fd, `${`${process.pid} ${new Date().toISOString()} ${processStamp()}`.trim()}\n`);
     closeSync(fd);
     let released = false;
     return {

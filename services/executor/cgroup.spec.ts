@@ -1,6 +1,7 @@
 // Per-command cgroups: a process that leaves the process group with setsid
 // still dies with its command; run-as still applies inside the cgroup.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvelopeServer } from "../shared/envelope/server.js";
 import { CommandCgroups } from "./cgroup.js";
@@ -11,15 +12,36 @@ const server = EnvelopeServer.start(() => undefined);
 const base = { server, timeoutS: 5, env: { PATH: "/usr/bin:/bin" }, stdoutCap: 1 << 20, stderrCap: 1 << 20 };
 const sh = (command: string, over: Partial<RunSpec> = {}): RunSpec => ({ ...base, launch: { kind: "plain", args: ["/bin/bash", "-c", command] }, ...over });
 
-function alive(marker: string): boolean {
-  const ps = execFileSync("ps", ["-eo", "args"]).toString();
-  return ps.split("\n").some((l) => l.startsWith("sleep") && l.includes(marker));
+/** Live processes running `sleep MARKER` (from /proc: procps is not in a base system; a zombie has no cmdline). */
+function sleepers(marker: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, "utf8") === `sleep\0${marker}\0`) out.push(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return out;
 }
+const alive = (marker: string) => sleepers(marker).length > 0;
 
 describe.skipIf(!cgroups)("per-command cgroups", () => {
   afterAll(() => {
     server.close();
     cgroups?.close();
+  });
+
+  it("the probe sees a sleep that runs (control)", async () => {
+    const marker = String(3000 + Math.floor(Math.random() * 1000));
+    const child = spawn("sleep", [marker], { stdio: "ignore" });
+    try {
+      for (let i = 0; i < 50 && !alive(marker); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(sleepers(marker)).toEqual([child.pid]);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 
   it("kills a setsid'd child when the command's shell exits", async () => {
@@ -51,6 +73,6 @@ describe.skipIf(!cgroups)("per-command cgroups", () => {
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(res.stdout.toString()).toBe("done\n");
     // The child may or may not have won the race to setsid before the group kill.
-    spawnSync("pkill", ["-f", `^sleep ${marker}$`], { stdio: "ignore" });
+    for (const pid of sleepers(marker)) process.kill(pid, "SIGKILL");
   });
 });

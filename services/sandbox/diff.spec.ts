@@ -6,9 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diffLayers, readXattrs } from "./diff.js";
+import { missing, named } from "../../test/support/needs.js";
 
 const canOverlay = process.getuid?.() === 0 && readFileSync("/proc/filesystems", "utf8").includes("\toverlay") && spawnSync("unshare", ["--version"]).status === 0;
-const hasSetfattr = spawnSync("setfattr", ["--version"]).status === 0;
+const noSetfattr = missing("setfattr");
+const hasSetfattr = noSetfattr === undefined;
 
 describe.skipIf(!canOverlay)("diff.ts on a real overlay", () => {
   let dir: string;
@@ -52,7 +54,7 @@ describe.skipIf(!canOverlay)("diff.ts on a real overlay", () => {
     expect(r.xattrs.get("r")?.get("trusted.overlay.opaque")?.toString()).toBe("y");
   });
 
-  it.skipIf(!hasSetfattr)("readXattrs: names and values of every kind of entry, file content read only when needed", () => {
+  it.skipIf(!hasSetfattr)(named("readXattrs: names and values of every kind of entry, file content read only when needed", noSetfattr), () => {
     host(
       "echo f > f; setfattr -n user.b -v 1 f; setfattr -n 'user.a=%x' -v 'two=2' f; mkdir d; setfattr -n user.d -v '' d; ln -s f l; mkfifo p; echo plain > plain; truncate -s 100G sparse; " +
         "perl -MSocket -e 'socket(S, PF_UNIX, SOCK_STREAM, 0) or die; bind(S, pack_sockaddr_un(\"s\")) or die'",
@@ -67,13 +69,13 @@ describe.skipIf(!canOverlay)("diff.ts on a real overlay", () => {
     expect(r.xattrs.has("s")).toBe(false);
   });
 
-  it.skipIf(!hasSetfattr)("readXattrs: a name with a newline or not UTF-8 is a problem, never a guess", () => {
+  it.skipIf(!hasSetfattr)(named("readXattrs: a name with a newline or not UTF-8 is a problem, never a guess", noSetfattr), () => {
     host("touch n u; setfattr -n \"$(printf 'user.a\\nb')\" -v 1 n; setfattr -n \"$(printf 'user.\\377')\" -v 1 u");
     expect(readXattrs(lower, entries(lower, ["n"]), (rel) => `/${rel}`).problems.join("; ")).toMatch(/newline/);
     expect(readXattrs(lower, entries(lower, ["u"]), (rel) => `/${rel}`).problems).toEqual(["/u: an xattr name that is not UTF-8 text (user.\\xff)"]);
   });
 
-  it.skipIf(!hasSetfattr)("readXattrs: large files with xattrs cost nothing more (no content is read)", () => {
+  it.skipIf(!hasSetfattr)(named("readXattrs: large files with xattrs cost nothing more (no content is read)", noSetfattr), () => {
     host("for i in 1 2 3; do head -c 30000000 /dev/zero > f$i; setfattr -n user.i -v $i f$i; done");
     const r = readXattrs(lower, entries(lower, ["f1", "f2", "f3"]), (rel) => `/${rel}`);
     expect(r.problems).toEqual([]);

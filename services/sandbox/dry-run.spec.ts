@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { startThrowawayRoot } from "../../test/support/throwaway-root.js";
 import { dryRunForm } from "./dry-run.js";
 
 describe("dry-run forms for trials without network", () => {
@@ -28,13 +29,22 @@ describe("dry-run forms for trials without network", () => {
     expect(dryRunForm(command)).toBeUndefined();
   });
 
-  it.skipIf(!hasApt())("the form really is a simulation: apt-get -s install changes nothing and needs no network", () => {
-    const before = execFileSync("dpkg-query", ["-W", "-f", "${Package} ${Version}\\n"], { encoding: "utf8" });
-    const form = dryRunForm("apt-get install -y bash") ?? "";
-    const out = execFileSync("unshare", ["--net", "--", "/bin/sh", "-c", form], { encoding: "utf8" });
-    expect(out).toMatch(/bash is already the newest version|^Inst bash /m);
-    expect(execFileSync("dpkg-query", ["-W", "-f", "${Package} ${Version}\\n"], { encoding: "utf8" })).toBe(before);
-  });
+  // In a throwaway root: even a simulation rewrites apt's caches (/var/cache/apt/*.bin) on the machine it runs on.
+  it.skipIf(!hasApt())("the form really is a simulation: apt-get -s install changes nothing and needs no network", async () => {
+    const root = await startThrowawayRoot();
+    try {
+      const packages = async () => (await root.exec(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n"])).stdout;
+      const before = await packages();
+      expect(before).toMatch(/^bash /m);
+      const form = dryRunForm("apt-get install -y bash") ?? "";
+      const r = await root.exec(["unshare", "--net", "--", "/bin/sh", "-c", form]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/bash is already the newest version|^Inst bash /m);
+      expect(await packages()).toBe(before);
+    } finally {
+      await root.close();
+    }
+  }, 60_000);
 });
 
 function hasApt(): boolean {

@@ -12,9 +12,11 @@ import { type Change, EntryKind, Manifest } from "../../proto/gen/agent_sudo/v1/
 import { EnvelopeServer } from "../shared/envelope/server.js";
 import { type BuiltManifest, buildManifest, type ManifestOptions } from "./manifest.js";
 import { readXattrsOf, warmXattrReader } from "./xattrs.js";
+import { missing, named } from "../../test/support/needs.js";
 
 const canOverlay = process.getuid?.() === 0 && readFileSync("/proc/filesystems", "utf8").includes("\toverlay") && spawnSync("unshare", ["--version"]).status === 0;
-const hasSetfattr = spawnSync("setfattr", ["--version"]).status === 0;
+const noSetfattr = missing("setfattr");
+const hasSetfattr = noSetfattr === undefined;
 
 const { ABSENT, FILE, DIR, SYMLINK, SPECIAL } = {
   ABSENT: EntryKind.ENTRY_KIND_ABSENT,
@@ -275,7 +277,7 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     expect(paths(await ok())).toEqual(["/x", "/x/a", "/x/a/b", "/x/a/b0", "/x/a-b", "/x/a.c", "/x/aa"]);
   });
 
-  it.skipIf(!hasSetfattr)("xattr names, sorted, on both sides; a value change is refused", async () => {
+  it.skipIf(!hasSetfattr)(named("xattr names, sorted, on both sides; a value change is refused", noSetfattr), async () => {
     host("echo a > lx; setfattr -n user.y -v 1 lx; echo v > vf; setfattr -n user.v -v 1 vf");
     trial("echo x > xf; setfattr -n user.x -v 1 xf; setfattr -n user.a -v 2 xf; echo more >> lx; setfattr -n user.v -v 2 vf");
     const r = await build();
@@ -285,7 +287,7 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     expect(r.problems).toEqual(["/vf: the value of xattr user.v changed (the manifest carries names only)"]);
   });
 
-  it.skipIf(!hasSetfattr)("an xattr added to an unchanged file is listed", async () => {
+  it.skipIf(!hasSetfattr)(named("an xattr added to an unchanged file is listed", noSetfattr), async () => {
     host("echo a > f");
     trial("setfattr -n user.new -v 1 f");
     const c = get(await ok(), "/f");
@@ -293,7 +295,7 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     expect(c.after?.xattrs).toEqual(["user.new"]);
   });
 
-  it.skipIf(!hasSetfattr)("an xattr name with a newline is a problem", async () => {
+  it.skipIf(!hasSetfattr)(named("an xattr name with a newline is a problem", noSetfattr), async () => {
     trial("touch f; setfattr -n \"$(printf 'user.a\\nb')\" -v 1 f");
     expect((await build()).problems.join("; ")).toMatch(/newline/);
   });

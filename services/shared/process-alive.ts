@@ -1,5 +1,14 @@
 // Whether a pid names a live process: signal 0 probes without signalling.
 // EPERM means it exists but belongs to someone else — alive.
+//
+// A pid written to a lock file outlives its process: after a crash and a
+// reboot (or in a new pid namespace) the same small pid names some other
+// process, and a lock checked by pid alone is never stale again. So locks
+// also record a stamp — the process's start time (clock ticks since boot,
+// /proc/PID/stat) and the kernel's boot id — and a holder is alive only
+// when a process with that pid runs now *and* started then, in this boot.
+import { readFileSync } from "node:fs";
+
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -7,4 +16,46 @@ export function processAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+function bootId(): string | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or undefined. */
+function startTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return ticks && /^\d+$/.test(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stamp of a process (default: this one): "START_TICKS BOOT_ID", or "" where /proc cannot say. */
+export function processStamp(pid: number = process.pid): string {
+  const ticks = startTicks(pid);
+  const boot = bootId();
+  return ticks && boot ? `${ticks} ${boot}` : "";
+}
+
+/**
+ * Whether the process a lock names still holds it: `pid` is alive and, when
+ * the lock carries a stamp (processStamp), it is the same process — started
+ * at that tick in this boot. A lock without a stamp (older files) is judged
+ * by the pid alone.
+ */
+export function holderAlive(pid: number, stamp: string | undefined): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return false;
+  const [ticks, boot] = (stamp ?? "").trim().split(/\s+/);
+  if (!ticks || !boot) return true;
+  const nowBoot = bootId();
+  if (nowBoot !== undefined && boot !== nowBoot) return false;
+  const nowTicks = startTicks(pid);
+  return nowTicks === undefined || nowTicks === ticks;
 }

@@ -1,17 +1,18 @@
 // `agent-sudo install` / `uninstall`: the dry run's output (changes nothing),
-// and — as root — a real install into a temporary --root: owners and modes of
-// every file, socket directory and key; a second run that changes nothing;
-// an uninstall that keeps the state dir.
-import { spawnSync } from "node:child_process";
+// and — as root, inside a throwaway root so that the system users it creates
+// never reach this machine — a real install into a temporary --root: owners
+// and modes of every file, socket directory and key; a second run that
+// changes nothing; an uninstall that keeps the state dir.
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inGatewayRanges, installCommand, LEARNER, parseEnvFile, uninstallCommand } from "../../cli/install.js";
 import { loadConfig } from "../../services/shared/config.js";
 import { SIGNERS } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";
-import { capture, snapshot } from "./built-tree.js";
+import { capture } from "./built-tree.js";
+import { type InstallRoot, startInstallRoot } from "./install-root.js";
 
 const isRoot = process.getuid?.() === 0;
 
@@ -118,34 +119,38 @@ describe("install --dry-run", () => {
   });
 });
 
-describe.skipIf(!isRoot)("install into a temporary --root (as root: creates users, chowns)", () => {
-  // Needs root (useradd, chown); CI runs as root. The service users are created
-  // on this machine if missing, like `npm start` as root does.
+describe.skipIf(!isRoot)("install into a temporary --root inside a throwaway root (as root: creates users, chowns)", () => {
+  // Needs root (useradd, chown); CI runs as root. The install runs inside a
+  // throwaway root (test/support/throwaway-root.ts): the system users it
+  // creates land in that root's /etc/passwd, never this machine's. Files are
+  // checked from here through /proc/PID/root.
+  let ir: InstallRoot;
   let root: string;
-  let src: string;
   let first = "";
+  let hostUsers: string[] = [];
+  const hostHas = () => USERS.filter((u) => lookupUser(u) !== undefined);
+  const outside = (p: string) => ir.outside(p);
   const home = () => join(root, "var/lib/agent-sudo");
   const prefix = () => join(root, "opt/agent-sudo");
-  const install = (...argv: string[]) => capture(installCommand, [...argv, "--root", root, "--from", src]);
-  const uninstall = (...argv: string[]) => capture(uninstallCommand, [...argv, "--root", root, "--from", src]);
+  const install = (...argv: string[]) => ir.install(...argv);
+  const uninstall = (...argv: string[]) => ir.uninstall(...argv);
+  const userInside = (name: string) => ir.user(name);
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "agent-sudo-root-"));
-    chmodSync(root, 0o755);
-    src = snapshot();
+    hostUsers = hostHas();
+    ir = await startInstallRoot();
+    root = ir.root;
     const r = await install("--host", "server-01");
-    expect(r.code).toBe(0);
+    expect(r.code, r.err).toBe(0);
     first = r.out;
   }, 180_000);
-  afterAll(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(src, { recursive: true, force: true });
+  afterAll(async () => {
+    await ir?.close();
   });
-  afterEach(() => vi.restoreAllMocks());
 
-  const uidOf = (user: string) => (user === "root" ? 0 : (lookupUser(user)?.uid ?? -1));
+  const uidOf = (user: string) => (user === "root" ? 0 : (userInside(user)?.uid ?? -1));
   function expectMeta(path: string, mode: number, user: string, kind: "file" | "dir" = "file"): void {
-    const st = lstatSync(path);
+    const st = lstatSync(outside(path));
     expect(kind === "dir" ? st.isDirectory() : st.isFile(), path).toBe(true);
     expect({ path, mode: (st.mode & 0o7777).toString(8), uid: st.uid }).toEqual({ path, mode: mode.toString(8), uid: uidOf(user) });
   }
@@ -163,24 +168,28 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     expectMeta(join(home(), "state/sandbox"), 0o700, "agent-sudo-sbx", "dir");
     expectMeta(join(home(), "state/proposals"), 0o700, LEARNER.user, "dir");
     expectMeta(join(home(), "config.json"), 0o644, "root");
-    expect(JSON.parse(readFileSync(join(home(), "config.json"), "utf8"))).toEqual(CONFIG);
+    expect(JSON.parse(readFileSync(outside(join(home(), "config.json")), "utf8"))).toEqual(CONFIG);
     expectMeta(join(home(), "tokens.json"), 0o600, "root");
-    expect(JSON.parse(readFileSync(join(home(), "tokens.json"), "utf8"))).toEqual({ callers: [] });
-    for (const user of USERS) expect(lookupUser(user), user).toBeDefined();
+    expect(JSON.parse(readFileSync(outside(join(home(), "tokens.json")), "utf8"))).toEqual({ callers: [] });
+    for (const user of USERS) expect(userInside(user), user).toBeDefined();
+  });
+
+  it("creates the system users in the root it runs in: none on this machine", () => {
+    expect(hostHas()).toEqual(hostUsers);
   });
 
   it("the learner's unit may write exactly the store config.json names, as the user that owns it", () => {
-    const unit = readFileSync(join(root, "etc/systemd/system", LEARNER.unit), "utf8");
+    const unit = readFileSync(outside(join(root, "etc/systemd/system", LEARNER.unit)), "utf8");
     const rw = /^ReadWritePaths=(.*)$/m.exec(unit)?.[1] ?? "";
     const user = /^User=(.*)$/m.exec(unit)?.[1] ?? "";
-    const store = loadConfig(home()).proposalsDir;
-    expect(join(root, rw)).toBe(store);
+    const store = loadConfig(outside(home())).proposalsDir;
+    expect(outside(join(root, rw))).toBe(store);
     expect(lstatSync(store).uid).toBe(uidOf(user));
     expect(uidOf(user)).toBeGreaterThan(0);
   });
 
   it("generates every signer's key pair, the operator's too: private 0600 root, public 0644 root", () => {
-    expect(tree(join(home(), "keys"))).toEqual([
+    expect(tree(outside(join(home(), "keys")))).toEqual([
       "breaker.key",
       "breaker.pub",
       "classifier.key",
@@ -195,41 +204,42 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
     for (const signer of SIGNERS) {
       expectMeta(join(home(), "keys", `${signer}.key`), 0o600, "root");
       expectMeta(join(home(), "keys", `${signer}.pub`), 0o644, "root");
-      expect(readFileSync(join(home(), "keys", `${signer}.key`), "utf8")).toContain("BEGIN PRIVATE KEY");
+      expect(readFileSync(outside(join(home(), "keys", `${signer}.key`)), "utf8")).toContain("BEGIN PRIVATE KEY");
     }
   });
 
-  it("keeps the operator's private key from every service: no service user can open it, no profile grants it", () => {
+  it("keeps the operator's private key from every service: no service user can open it, no profile grants it", async () => {
     // A person's key (rollback grants from the CLI as root): no service reads it, before or after its drop.
     const key = join(home(), "keys", "operator.key");
     for (const user of USERS) {
-      const u = lookupUser(user);
-      expect(u, user).toBeDefined();
-      const probe = spawnSync(process.execPath, ["-e", `try{require("fs").readFileSync(${JSON.stringify(key)});console.log("read")}catch(e){console.log(e.code)}`], { uid: u?.uid, gid: u?.gid, encoding: "utf8" });
-      expect(probe.stdout.trim(), user).toBe("EACCES");
+      const probe = await ir.asUser(user, [process.execPath, "-e", `try{require("fs").readFileSync(${JSON.stringify(key)});console.log("read")}catch(e){console.log(e.code)}`]);
+      expect(probe.stdout.trim(), `${user}: ${probe.stderr}`).toBe("EACCES");
     }
+    // The probe can tell: root reads it.
+    const asRoot = await ir.tr.exec([process.execPath, "-e", `require("fs").readFileSync(${JSON.stringify(key)});console.log("read")`]);
+    expect(asRoot.stdout.trim()).toBe("read");
     for (const p of PROFILES) {
-      const text = readFileSync(join(root, "etc/apparmor.d", p), "utf8");
+      const text = readFileSync(outside(join(root, "etc/apparmor.d", p)), "utf8");
       const grants = text.split("\n").filter((l) => !/^\s*(#|deny\b)/.test(l) && /keys\/(operator\.key|\*\.key|\*\*|\*(\s|,))/.test(l));
       expect(grants, p).toEqual([]);
     }
-    for (const u of UNITS) expect(readFileSync(join(root, "etc/systemd/system", u), "utf8"), u).not.toContain("operator");
+    for (const u of UNITS) expect(readFileSync(outside(join(root, "etc/systemd/system", u)), "utf8"), u).not.toContain("operator");
   });
 
   it("installs the units and profiles 0644 root", () => {
-    expect(tree(join(root, "etc/systemd/system"))).toEqual([...UNITS].sort());
-    expect(tree(join(root, "etc/apparmor.d"))).toEqual(PROFILES);
+    expect(tree(outside(join(root, "etc/systemd/system")))).toEqual([...UNITS].sort());
+    expect(tree(outside(join(root, "etc/apparmor.d")))).toEqual(PROFILES);
     for (const u of UNITS) expectMeta(join(root, "etc/systemd/system", u), 0o644, "root");
     for (const p of PROFILES) expectMeta(join(root, "etc/apparmor.d", p), 0o644, "root");
-    expect(readFileSync(join(root, "etc/systemd/system/agent-sudo-gateway.service"), "utf8")).toContain("/opt/agent-sudo/dist/services/gateway/main.js");
+    expect(readFileSync(outside(join(root, "etc/systemd/system/agent-sudo-gateway.service")), "utf8")).toContain("/opt/agent-sudo/dist/services/gateway/main.js");
   });
 
   it("installs the code root-owned and writable by root alone (the executor runs it as root)", () => {
-    const paths = tree(prefix());
+    const paths = tree(outside(prefix()));
     expect(paths).toEqual(expect.arrayContaining(["bin/agent-sudo", "dist/services/executor/main.js", "dist/services/classifier/concurrence/main.js", "package.json", "node_modules/@grpc/grpc-js/package.json", "node_modules/zod/package.json"]));
     expect(paths.some((p) => p.startsWith("node_modules/vitest") || p.startsWith("node_modules/typescript"))).toBe(false);
     for (const rel of paths) {
-      const st = lstatSync(join(prefix(), rel));
+      const st = lstatSync(outside(join(prefix(), rel)));
       expect({ rel, uid: st.uid, gid: st.gid }).toEqual({ rel, uid: 0, gid: 0 });
       if (st.isSymbolicLink()) continue;
       expect({ rel, mode: (st.mode & 0o7777).toString(8) }).toEqual({ rel, mode: st.isDirectory() || (st.mode & 0o100) !== 0 ? "755" : "644" });
@@ -246,38 +256,42 @@ describe.skipIf(!isRoot)("install into a temporary --root (as root: creates user
 
   it("writes the breaker's network drop-in from breaker.env, and removes it when the URL goes", async () => {
     const dir = join(root, "etc/systemd/system/agent-sudo-breaker.service.d");
-    writeFileSync(join(home(), "breaker.env"), "AGENT_SUDO_NTFY_URL=https://localhost/agent-sudo\n", { mode: 0o644 });
+    const env = outside(join(home(), "breaker.env"));
+    writeFileSync(env, "AGENT_SUDO_NTFY_URL=https://localhost/agent-sudo\n", { mode: 0o644 });
+    chmodSync(env, 0o644);
     expect((await install("--host", "server-01")).code).toBe(0);
     expectMeta(join(home(), "breaker.env"), 0o600, "root");
-    const conf = readFileSync(join(dir, "ntfy.conf"), "utf8");
+    const conf = readFileSync(outside(join(dir, "ntfy.conf")), "utf8");
     expect(conf).toMatch(/^\[Service\]$/m);
     expect(conf).toMatch(/^IPAddressAllow=.*127\.0\.0\.1/m);
     expect(conf).toContain("BindReadOnlyPaths=/etc/systemd/system/agent-sudo-breaker.service.d/ntfy-hosts:/etc/hosts\n");
-    expect(readFileSync(join(dir, "ntfy-hosts"), "utf8")).toMatch(/^127\.0\.0\.1 localhost$/m);
+    expect(readFileSync(outside(join(dir, "ntfy-hosts")), "utf8")).toMatch(/^127\.0\.0\.1 localhost$/m);
     expectMeta(join(dir, "ntfy.conf"), 0o644, "root");
     expect((await install("--host", "server-01")).out).toMatch(/nothing to do/);
-    writeFileSync(join(home(), "breaker.env"), "# no ntfy\n", { mode: 0o600 });
+    writeFileSync(env, "# no ntfy\n", { mode: 0o600 });
     await install("--host", "server-01");
-    expect(existsSync(join(dir, "ntfy.conf"))).toBe(false);
-    expect(existsSync(join(dir, "ntfy-hosts"))).toBe(false);
-    rmSync(join(home(), "breaker.env"));
+    expect(existsSync(outside(join(dir, "ntfy.conf")))).toBe(false);
+    expect(existsSync(outside(join(dir, "ntfy-hosts")))).toBe(false);
+    rmSync(env);
   });
 
   it("refuses to turn server-01's config into primary's", async () => {
-    await expect(install("--host", "primary")).rejects.toThrow(/host_id "server-01"/);
+    const r = await install("--host", "primary");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/host_id "server-01"/);
   });
 
   it("uninstall removes units, profiles and code, keeps the state dir; uninstall --purge --dry-run lists the rest", async () => {
     const { code } = await uninstall();
     expect(code).toBe(0);
-    expect(tree(join(root, "etc/systemd/system"))).toEqual([]);
-    expect(tree(join(root, "etc/apparmor.d"))).toEqual([]);
-    expect(existsSync(prefix())).toBe(false);
+    expect(tree(outside(join(root, "etc/systemd/system")))).toEqual([]);
+    expect(tree(outside(join(root, "etc/apparmor.d")))).toEqual([]);
+    expect(existsSync(outside(prefix()))).toBe(false);
     expectMeta(join(home(), "keys/classifier.key"), 0o600, "root");
     const purge = await uninstall("--purge", "--dry-run");
     expect(purge.out).toContain(`would remove ${home()}/ (keys, tokens, journal, audit spool, proposals)`);
     for (const user of USERS) expect(purge.out).toContain(`would userdel system user ${user}`);
-    expect(existsSync(home())).toBe(true);
+    expect(existsSync(outside(home()))).toBe(true);
     const again = await install("--host", "server-01");
     expect(again.out).toContain("unchanged  ed25519 signing key classifier");
   }, 180_000);

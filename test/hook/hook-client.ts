@@ -1,7 +1,9 @@
 // Runs the real hook/agent-sudo-hook (and the CLI modules) as child
 // processes, the way Claude Code and a user would.
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliMain, repoRoot } from "../support/stack.js";
 
@@ -32,9 +34,32 @@ export function runProcess(file: string, args: string[], opts: { stdin?: Buffer 
   });
 }
 
-/** The hook with a clean environment: only PATH, HOME and what the test sets. */
-export function runHook(stdin: Buffer | string, env: Record<string, string>, args: string[] = []): Promise<Run> {
-  return runProcess(HOOK, args, { stdin, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...env } });
+/**
+ * How the hook talks to the gateway: curl where it is installed, else a few
+ * lines of perl-base. "perl" runs the hook with a PATH that holds perl alone,
+ * so the fallback is what runs even where curl exists.
+ */
+export type HookClient = "curl" | "perl";
+
+let perlOnly: string | undefined;
+/** A PATH for the hook that selects `client`. */
+export function hookPath(client: HookClient | undefined): string {
+  const path = process.env.PATH ?? "/usr/bin:/bin";
+  if (client !== "perl") return path;
+  if (!perlOnly) {
+    const perl = path.split(":").map((d) => join(d, "perl")).find((f) => existsSync(f));
+    if (!perl) throw new Error("perl is not installed");
+    const dir = mkdtempSync(join(tmpdir(), "agent-sudo-hook-perl-only-"));
+    symlinkSync(perl, join(dir, "perl"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    perlOnly = dir;
+  }
+  return perlOnly;
+}
+
+/** The hook with a clean environment: only PATH (the client's), HOME and what the test sets. */
+export function runHook(stdin: Buffer | string, env: Record<string, string>, args: string[] = [], client?: HookClient): Promise<Run> {
+  return runProcess(HOOK, args, { stdin, env: { PATH: hookPath(client), HOME: process.env.HOME ?? "/root", ...env } });
 }
 
 /** Calls an exported CLI function from dist/cli/<module>.js in its own node process. */

@@ -3,12 +3,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { missing, named } from "../support/needs.js";
 import { HOOK } from "./hook-client.js";
 
-const hasShellcheck = spawnSync("shellcheck", ["--version"]).status === 0;
+const noShellcheck = missing("shellcheck");
 
 describe("hook/agent-sudo-hook", () => {
-  it.skipIf(!hasShellcheck)("passes shellcheck -s sh", () => {
+  it.skipIf(!!noShellcheck)(named("passes shellcheck -s sh", noShellcheck), () => {
     const result = spawnSync("shellcheck", ["-s", "sh", "-S", "style", HOOK], { encoding: "utf8" });
     expect(result.stdout + result.stderr).toBe("");
     expect(result.status).toBe(0);

@@ -7,17 +7,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inventoryCommand } from "../../cli/inventory.js";
+import { missing, named } from "../support/needs.js";
 import { repoRoot } from "./fixture.js";
 
 const script = join(repoRoot, "build-sandbox.sh");
-const has = (bin: string) => spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
+const has = (bin: string) => missing(bin) === undefined;
 
 describe("build-sandbox.sh", () => {
-  it.skipIf(!has("shellcheck"))("is shellcheck-clean", () => {
+  it.skipIf(!has("shellcheck"))(named("is shellcheck-clean", missing("shellcheck")), () => {
     expect(spawnSync("shellcheck", [script]).status).toBe(0);
   });
 
-  it.skipIf(!has("jq"))("plans an Incus mirror from inventory and gaps (dry run)", () => {
+  it.skipIf(!has("jq"))(named("plans an Incus mirror from inventory and gaps (dry run)", missing("jq")), () => {
     const dir = mkdtempSync(join(tmpdir(), "build-sandbox-"));
     try {
       writeFileSync(join(dir, "h.json"), JSON.stringify({

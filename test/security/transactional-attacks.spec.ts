@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missing } from "../support/needs.js";
 import { startRootedStack, type RootedStack } from "../support/rooted-stack.js";
+import { repoRoot } from "../support/stack.js";
 import { ATK, attackClasses, type AttackCase } from "./attack-catalogue.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -25,12 +26,13 @@ const skipReason = !isRoot ? "skipped: needs root (the throwaway root and the st
 const TAG = randomBytes(3).toString("hex");
 
 /** Every host file the payloads aim at, by content and metadata (ctime too where nothing else writes). */
+// The checkout is left out: it may live under /usr/local (/usr/local/src), and other test files write into it meanwhile.
 const SENTINEL = `
 set -u
 {
   find /etc /var/spool/cron -xdev -printf '%y %m %U:%G %s %C@ %p -> %l\\n' 2>/dev/null
   find /etc /var/spool/cron -xdev -type f -exec sha256sum {} + 2>/dev/null
-  find /usr/local -xdev -printf '%y %m %U:%G %s %T@ %C@ %p -> %l\\n' 2>/dev/null
+  find /usr/local -xdev -path '${repoRoot}' -prune -o -printf '%y %m %U:%G %s %T@ %C@ %p -> %l\\n' 2>/dev/null
   find /root -maxdepth 2 -xdev -printf '%y %m %U:%G %s %p -> %l\\n' 2>/dev/null
   find /root -maxdepth 2 -xdev -type f -exec sha256sum {} + 2>/dev/null
   find /root/atk-canary /root/.claude /root/.ssh /root/.config -xdev -printf '%y %m %C@ %p\\n' 2>/dev/null

@@ -19,6 +19,18 @@ const PACKAGE: Record<string, string> = {
   setfattr: "attr",
   ip: "iproute2",
   jq: "jq",
+  curl: "curl",
+  python3: "python3",
+  git: "git",
+  xxd: "xxd",
+  less: "less",
+  strings: "binutils",
+  blkid: "util-linux",
+  mkswap: "util-linux",
+  setpriv: "util-linux",
+  nsenter: "util-linux",
+  unshare: "util-linux",
+  perl: "perl-base",
 };
 
 /** A test name with the reason it is skipped, when it is. */

@@ -25,8 +25,20 @@ import { verify } from "node:crypto";
 const root = process.getuid?.() === 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `agent-sudo breaker …`: through cli/main once it dispatches `breaker`, else breakerCommand directly. */
+/**
+ * `agent-sudo breaker …`: through cli/main once it dispatches `breaker`, else
+ * breakerCommand directly. `as` another user: the command's code is loaded as
+ * root, then the process drops to that user and runs it (a checkout under
+ * /root, mode 0700, is unreadable by the user: loading it as the user would
+ * fail before the command could refuse anything).
+ */
 function breakerCli(home: string, argv: string[], as?: { uid: number; gid: number }) {
+  if (as) {
+    const drop = `process.setgroups([]); process.setgid(${as.gid}); process.setuid(${as.uid});`;
+    const code = `const { breakerCommand } = await import(${JSON.stringify(join(repoRoot, "dist", "cli", "breaker.js"))}); ${drop} process.exit(await breakerCommand(${JSON.stringify(argv)}));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { env: { ...process.env, AGENT_SUDO_HOME: home }, encoding: "utf8" });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
   const viaMain = readFileSync(join(repoRoot, "cli", "main.ts"), "utf8").includes("breakerCommand");
   const args = viaMain
     ? [join(repoRoot, "dist", "cli", "main.js"), "breaker", ...argv]
@@ -35,7 +47,7 @@ function breakerCli(home: string, argv: string[], as?: { uid: number; gid: numbe
         "-e",
         `const { breakerCommand } = await import(${JSON.stringify(join(repoRoot, "dist", "cli", "breaker.js"))}); process.exit(await breakerCommand(${JSON.stringify(argv)}));`,
       ];
-  const r = spawnSync(process.execPath, args, { env: { ...process.env, AGENT_SUDO_HOME: home }, encoding: "utf8", ...(as ?? {}) });
+  const r = spawnSync(process.execPath, args, { env: { ...process.env, AGENT_SUDO_HOME: home }, encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

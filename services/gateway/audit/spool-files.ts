@@ -11,7 +11,7 @@ import { constants, promises as fsp } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
 import { decodeLine, scanLines } from "./spool-line.js";
-import { processAlive } from "../../shared/process-alive.js";
+import { holderAlive, processStamp } from "../../shared/process-alive.js";
 
 const SEGMENT = /^seg-(\d{10})\.log$/;
 
@@ -77,7 +77,7 @@ export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fh = await fsp.open(path, "wx", 0o600);
-      await fh.writeFile(String(process.pid));
+      await fh.writeFile(`${process.pid} ${processStamp()}`.trim());
       await fh.sync();
       await fh.close();
       return async () => {
@@ -85,8 +85,10 @@ export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const pid = Number((await fsp.readFile(path, "utf8").catch(() => "")).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+      const [pidText = "", ...stamp] = (await fsp.readFile(path, "utf8").catch(() => "")).trim().split(/\s+/);
+      const pid = Number(pidText);
+      // A holder that is gone — or a later process that got its pid (a reboot, a new pid namespace) — leaves a stale lock.
+      if (pid !== process.pid && holderAlive(pid, stamp.join(" "))) {
         throw new Error(`audit spool ${dir} is in use by pid ${pid}`);
       }
       if (pid === process.pid) throw new Error(`audit spool ${dir} is already open in this process`);

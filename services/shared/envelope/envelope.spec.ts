@@ -34,6 +34,7 @@ import * as os from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missing, named } from "../../../test/support/needs.js";
 import { EnvelopeServer } from "./server.js";
 import {
   CAP,
@@ -62,8 +63,10 @@ function skipReason(): string | undefined {
 const SKIP = skipReason();
 if (SKIP) console.log(`envelope.spec.ts skipped: ${SKIP}`);
 
-const has = (bin: string): boolean => !SKIP && spawnSync("/bin/sh", ["-c", `command -v ${bin}`], { stdio: "ignore" }).status === 0;
-const HAS = { python3: has("python3"), blkid: has("blkid"), curl: has("curl"), xxd: has("xxd"), setpriv: has("setpriv"), git: has("git"), nsenter: has("nsenter"), unshare: has("unshare"), less: has("less"), strings: has("strings") };
+// A spelling that needs a program this machine lacks cannot be tried here: it
+// skips with the reason in its name (vitest prints it).
+const NEED = Object.fromEntries(["python3", "blkid", "mkswap", "curl", "xxd", "setpriv", "git", "nsenter", "unshare", "less", "strings"].map((b) => [b, missing(b)])) as Record<string, string | undefined>;
+const HAS = Object.fromEntries(Object.entries(NEED).map(([b, why]) => [b, !SKIP && why === undefined])) as Record<string, boolean>;
 
 /** System calls the hand-written exploits need (the envelope's own table has no entry for them). */
 const NR = process.arch === "arm64" ? { getdents64: 61, open_by_handle_at: 265, add_key: 217, keyctl: 219 } : { getdents64: 217, open_by_handle_at: 304, add_key: 248, keyctl: 250 };
@@ -173,6 +176,7 @@ let L = ""; // symlinks pointing into the masks
 let T = ""; // the read-only tests' scratch dir
 let TRIALS = ""; // tmpfs for the mirror's upper layers
 let TOOLS = "";
+let PROBE_IMG = ""; // a plain file with a swap signature: something for blkid to probe
 let ROOT_DEV = "";
 let HOST_PID_NS = "";
 const cleanups: (() => void)[] = [];
@@ -297,6 +301,9 @@ beforeAll(() => {
   fs.symlinkSync(join(S, "keys/classifier.key"), join(L, "keylink"));
   T = join(B, "scratch");
   makeScratch(T);
+  PROBE_IMG = join(B, "probe.img");
+  fs.writeFileSync(PROBE_IMG, Buffer.alloc(1 << 20));
+  if (HAS.mkswap) spawnSync("mkswap", [PROBE_IMG], { stdio: "ignore" });
   fs.mkdirSync(join(B, "mnt"));
   fs.mkdirSync(join(B, "control"));
   fs.mkdirSync(join(B, "livetmp"));
@@ -355,8 +362,8 @@ afterAll(() => {
 });
 
 /** it, it.skip or it.fails (a documented hole: the assertion is what the envelope promises). */
-function testCase(name: string, o: { skip?: boolean | undefined; fails?: boolean }, fn: () => Promise<void>): void {
-  if (o.skip) it.skip(name, fn);
+function testCase(name: string, o: { skip?: string | undefined; fails?: boolean }, fn: () => Promise<void>): void {
+  if (o.skip) it.skip(named(name, o.skip), fn);
   else if (o.fails) it.fails(name, fn);
   else it(name, fn);
 }
@@ -382,7 +389,8 @@ interface WriteCase {
   control?: boolean;
   /** stderr in the envelope must show the kernel refusing (proves the payload ran). */
   refused?: RegExp;
-  skip?: boolean;
+  /** Why it cannot run here (a program this machine lacks), or undefined. */
+  skip?: string | undefined;
 }
 const EROFS = /Read-only file system/;
 
@@ -395,7 +403,8 @@ const WRITE_CASES: WriteCase[] = [
   { name: "unset 'a[$(chmod 777 F)]'", cmd: (p) => `declare -a a; unset 'a[$(chmod 777 ${p.F})]'`, refused: EROFS },
   { name: "mapfile -C 'touch F #' -c 1 < /etc/hostname", cmd: (p) => `mapfile -C 'touch ${p.T}/mapfile #' -c 1 < /etc/hostname`, refused: EROFS },
   { name: "printf -v PATH %s /x; ls (PATH hijack; harmless, writes nothing)", cmd: () => "printf -v PATH %s /x; ls", control: false },
-  { name: "blkid -c F", cmd: (p) => `blkid -c ${p.F}; true`, skip: !HAS.blkid },
+  // blkid writes its cache once it has probed a device: a swap signature in a plain file is one on any machine (no disk needed).
+  { name: "blkid -c F", cmd: (p) => `blkid -c ${p.F} ${PROBE_IMG}; true`, skip: NEED.blkid ?? NEED.mkswap },
   { name: "sort -o F F", cmd: (p) => `sort -o ${p.F} ${p.F}`, refused: EROFS },
   { name: "tee F", cmd: (p) => `echo x | tee ${p.F}`, refused: EROFS },
   { name: "sed -i", cmd: (p) => `sed -i s/alpha/omega/ ${p.F}`, refused: EROFS },
@@ -415,8 +424,8 @@ const WRITE_CASES: WriteCase[] = [
   { name: "dd of=F conv=notrunc", cmd: (p) => `dd if=/dev/zero of=${p.F} bs=1 count=1 conv=notrunc status=none`, refused: EROFS },
   { name: "cp", cmd: (p) => `cp /etc/hostname ${p.T}/copy`, refused: EROFS },
   { name: "install", cmd: (p) => `install -m 4755 /bin/true ${p.T}/suid`, refused: EROFS },
-  { name: "python3 open(...,'w')", cmd: (p) => `python3 -c "import sys; open(sys.argv[1], 'w').write('x')" ${p.F}`, refused: EROFS, skip: !HAS.python3 },
-  { name: "python3 os.chmod via a computed name", cmd: (p) => `python3 -c "import os,sys; os.chmod(sys.argv[1]+'.t'+'xt', 0o777)" ${p.T}/file`, refused: EROFS, skip: !HAS.python3 },
+  { name: "python3 open(...,'w')", cmd: (p) => `python3 -c "import sys; open(sys.argv[1], 'w').write('x')" ${p.F}`, refused: EROFS, skip: NEED.python3 },
+  { name: "python3 os.chmod via a computed name", cmd: (p) => `python3 -c "import os,sys; os.chmod(sys.argv[1]+'.t'+'xt', 0o777)" ${p.T}/file`, refused: EROFS, skip: NEED.python3 },
   { name: "perl -e open >>", cmd: (p) => `perl -e 'open(my $f, ">>", $ARGV[0]) or die "$!\\n"; print $f "x"' ${p.F}`, refused: EROFS },
   { name: "perl -e truncate of a computed name", cmd: (p) => `perl -e 'truncate($ARGV[0] . ".t" . "xt", 0) or die "$!\\n"' ${p.T}/file`, refused: EROFS },
   { name: "perl -e rename", cmd: (p) => `perl -e 'rename($ARGV[0], $ARGV[1]) or die "$!\\n"' ${p.F} ${p.T}/renamed`, refused: EROFS },
@@ -424,8 +433,8 @@ const WRITE_CASES: WriteCase[] = [
   { name: "find -delete", cmd: (p) => `find ${p.T} -name file.txt -delete`, refused: EROFS },
   { name: "find -fprintf", cmd: (p) => `find /etc/hostname -fprintf ${p.T}/fp '%p'`, refused: EROFS },
   { name: "sed -n 'w FILE'", cmd: (p) => `sed -n 'w ${p.T}/sedw' /etc/hostname`, refused: EROFS },
-  { name: "git init in the dir", cmd: (p) => `cd ${p.T} && git init -q`, skip: !HAS.git },
-  { name: "git diff --output=", cmd: (p) => `git diff --no-index --output=${p.T}/gd /etc/hostname /etc/passwd; true`, skip: !HAS.git },
+  { name: "git init in the dir", cmd: (p) => `cd ${p.T} && git init -q`, skip: NEED.git },
+  { name: "git diff --output=", cmd: (p) => `git diff --no-index --output=${p.T}/gd /etc/hostname /etc/passwd; true`, skip: NEED.git },
   { name: "tar x", cmd: (p) => `tar cf - -C /etc hostname | tar xf - -C ${p.T}` },
   { name: "echo > F", cmd: (p) => `echo x > ${p.F}`, refused: EROFS },
   { name: "echo >> F", cmd: (p) => `echo x >> ${p.F}`, refused: EROFS },
@@ -436,7 +445,7 @@ const WRITE_CASES: WriteCase[] = [
   { name: "a script written earlier (run.sh rewritten, then run)", cmd: (p) => `printf 'touch ${p.T}/from-script\\n' > ${p.T}/run.sh; sh ${p.T}/run.sh`, refused: EROFS },
   { name: "canary under /etc: touch", cmd: (p) => `touch ${p.canary}`, control: false, refused: EROFS },
   { name: "canary under /etc: tee -a through a computed path", cmd: (p) => `d=/e; d=$d'tc'; echo x | tee -a "$d/${p.canary.slice(5)}"`, control: false, refused: EROFS },
-  { name: "canary under /etc: python3", cmd: (p) => `python3 -c "open('${p.canary}', 'a')"`, control: false, refused: EROFS, skip: !HAS.python3 },
+  { name: "canary under /etc: python3", cmd: (p) => `python3 -c "open('${p.canary}', 'a')"`, control: false, refused: EROFS, skip: NEED.python3 },
 ];
 
 describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes nothing", () => {
@@ -445,7 +454,7 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
   let n = 0;
   for (const c of WRITE_CASES) {
     const idx = n++;
-    it.skipIf(!!c.skip)(`${c.name}`, async () => {
+    it.skipIf(!!c.skip)(named(c.name, c.skip), async () => {
       const cmd = c.cmd(P0());
       expect(cmd).not.toContain(MARKER_HEX);
       if (c.control !== false) {
@@ -678,7 +687,8 @@ interface SecretCase {
   cmd: (p: SP) => string;
   /** Run bare on the host first: it must print the marker (default true; false for mount tricks and pid 1). */
   control?: boolean;
-  skip?: boolean;
+  /** Why it cannot run here (a program this machine lacks), or undefined. */
+  skip?: string | undefined;
   /** Modes where the spelling leaks today: kept as it.fails, with the reason. */
   bug?: Partial<Record<Mode, string>>;
 }
@@ -688,7 +698,7 @@ const SECRET_CASES: SecretCase[] = [
   { name: "cat the secret file", cmd: (p) => `cat ${p.SF}` },
   { name: "head -c", cmd: (p) => `head -c 65536 ${p.S}/dev-token ${p.S}/database-url` },
   { name: "tail -n +1", cmd: (p) => `tail -n +1 ${p.S}/approle-secret` },
-  { name: "less -F", cmd: (p) => `less -F ${p.S}/keys/gateway.key`, skip: !HAS.less },
+  { name: "less -F", cmd: (p) => `less -F ${p.S}/keys/gateway.key`, skip: NEED.less },
   { name: "grep -r", cmd: (p) => `grep -r '' ${p.S} ${p.SF}` },
   { name: "grep -r -a -o a pattern over the whole base dir", cmd: (p) => `grep -r -a -o -h 'SECRET_[0-9a-f]*' ${p.B} --exclude-dir=trials` },
   { name: "find … -exec cat {} +", cmd: (p) => `find ${p.S} ${p.SF} -type f -exec cat {} +` },
@@ -700,11 +710,11 @@ const SECRET_CASES: SecretCase[] = [
   { name: "tar c", cmd: (p) => `tar cf - -C ${p.S} . | tar xOf -` },
   { name: "cp -r, then cat the copy; cp to /dev/stdout", cmd: (p) => `d=$(mktemp -d -p ${p.W}) && cp -r ${p.S} "$d/c" && cat "$d"/c/keys/* "$d"/c/*; cp ${p.SF} /dev/stdout` },
   { name: "base64 (decoded again)", cmd: (p) => `base64 ${p.S}/keys/classifier.key | base64 -d` },
-  { name: "xxd (decoded again)", cmd: (p) => `xxd -p ${p.S}/database-url | xxd -r -p`, skip: !HAS.xxd },
-  { name: "od (decoded again)", cmd: (p) => `od -An -v -tx1 ${p.S}/dev-token | xxd -r -p`, skip: !HAS.xxd },
+  { name: "xxd (decoded again)", cmd: (p) => `xxd -p ${p.S}/database-url | xxd -r -p`, skip: NEED.xxd },
+  { name: "od (decoded again)", cmd: (p) => `od -An -v -tx1 ${p.S}/dev-token | xxd -r -p`, skip: NEED.xxd },
   { name: "dd if=", cmd: (p) => `dd if=${p.S}/keys/classifier.key bs=4096 status=none` },
   { name: "perl -ne print", cmd: (p) => `perl -ne print ${p.S}/journal/000001.jsonl ${p.SF}` },
-  { name: "python3 open().read()", cmd: (p) => `python3 -c "import sys; [print(open(f).read()) for f in sys.argv[1:]]" ${p.S}/spool/req-1.json ${p.S}/approle-secret`, skip: !HAS.python3 },
+  { name: "python3 open().read()", cmd: (p) => `python3 -c "import sys; [print(open(f).read()) for f in sys.argv[1:]]" ${p.S}/spool/req-1.json ${p.S}/approle-secret`, skip: NEED.python3 },
   { name: "awk", cmd: (p) => `awk 1 ${p.S}/approle-secret ${p.SF}` },
   { name: "sed -n p", cmd: (p) => `sed -n p ${p.S}/keys/gateway.key` },
   { name: "/proc/self/root/…", cmd: (p) => `cat /proc/self/root${p.S}/keys/classifier.key` },
@@ -714,20 +724,20 @@ const SECRET_CASES: SecretCase[] = [
   { name: "bash $(< file)", cmd: (p) => `echo "$(< ${p.S}/database-url)"` },
   { name: "source (the error message echoes the line)", cmd: (p) => `source ${p.S}/database-url` },
   { name: "diff against /dev/null", cmd: (p) => `diff ${p.S}/dev-token /dev/null` },
-  { name: "curl file://", cmd: (p) => `curl -s file://${p.S}/keys/classifier.key`, skip: !HAS.curl },
-  { name: "strings", cmd: (p) => `strings ${p.S}/keys/breaker.key`, skip: !HAS.strings },
+  { name: "curl file://", cmd: (p) => `curl -s file://${p.S}/keys/classifier.key`, skip: NEED.curl },
+  { name: "strings", cmd: (p) => `strings ${p.S}/keys/breaker.key`, skip: NEED.strings },
   { name: "tac, nl, sort", cmd: (p) => `tac ${p.S}/keys/classifier.key; nl ${p.SF}; sort ${p.S}/dev-token` },
-  { name: "git diff --no-index", cmd: (p) => `git --no-pager diff --no-index --text /dev/null ${p.S}/keys/classifier.key`, skip: !HAS.git },
+  { name: "git diff --no-index", cmd: (p) => `git --no-pager diff --no-index --text /dev/null ${p.S}/keys/classifier.key`, skip: NEED.git },
   { name: "dot-dot and double slashes", cmd: (p) => `cat ${p.B}/./state/../state/keys/classifier.key /${p.S}//dev-token` },
   { name: "raw block device (no such device inside)", cmd: (p) => `test -e ${p.dev} && echo DEVICE-PRESENT; ls /dev/disk 2>/dev/null && echo DISK-DIR; timeout 5 grep -a -o -m1 'SECRET_[0-9a-f]*' ${p.dev}`, control: false },
   { name: "umount the mask, then cat", cmd: (p) => `umount ${p.S}; umount -l ${p.S}; umount ${p.SF}; cat ${p.S}/keys/classifier.key ${p.SF}`, control: false },
   { name: "mount --bind / elsewhere, mount --move the mask", cmd: (p) => `mount --bind / ${p.B}/mnt; mount --move ${p.S} ${p.B}/mnt; mount -o remount,bind,rw ${p.S}; cat ${p.B}/mnt${p.S}/keys/classifier.key ${p.S}/keys/classifier.key`, control: false },
-  { name: "nsenter -t 1 -m cat", cmd: (p) => `nsenter -t 1 -m cat ${p.S}/keys/classifier.key; nsenter -t 1 -a cat ${p.S}/dev-token`, control: false, skip: !HAS.nsenter },
-  { name: "unshare -Urm, then umount the mask", cmd: (p) => `unshare -Urm sh -c 'umount -l ${p.S}; cat ${p.S}/keys/classifier.key'`, control: false, skip: !HAS.unshare },
+  { name: "nsenter -t 1 -m cat", cmd: (p) => `nsenter -t 1 -m cat ${p.S}/keys/classifier.key; nsenter -t 1 -a cat ${p.S}/dev-token`, control: false, skip: NEED.nsenter },
+  { name: "unshare -Urm, then umount the mask", cmd: (p) => `unshare -Urm sh -c 'umount -l ${p.S}; cat ${p.S}/keys/classifier.key'`, control: false, skip: NEED.unshare },
   {
     name: "/proc/PID/root of a capability-less root process on the host",
     cmd: (p) => `cat /proc/${p.lowCap}/root${p.S}/keys/classifier.key`,
-    skip: !HAS.setpriv,
+    skip: NEED.setpriv,
     // ptrace_may_access: same uid, and the target's permitted set ⊆ ours → no CAP_SYS_PTRACE needed; its root is the host's namespace.
     bug: { live: "/proc/PID/root of a same-uid process with fewer capabilities is the host's unmasked tree" },
   },
@@ -744,7 +754,7 @@ describe.skipIf(!!SKIP)("2. masked state: no spelling prints a byte of it", () =
   describe("controls: bare, each spelling does print the secret", () => {
     for (const c of SECRET_CASES) {
       if (c.control === false) continue;
-      it.skipIf(!!c.skip)(c.name, async () => {
+      it.skipIf(!!c.skip)(named(c.name, c.skip), async () => {
         const cmd = c.cmd(secretPaths("control"));
         expect(cmd).not.toContain(MARKER_HEX);
         const w = join(B, "control-w");
