@@ -83,6 +83,8 @@ export async function takeSnapshot(config: Config, requestId: string, log: Logge
 const START_MARGIN_MS = 2000;
 
 export async function execute(req: ExecuteRequest, state: ExecutorState, config: Config, log: Logger, call?: CallContext): Promise<ExecuteResponse> {
+  const t0 = performance.now();
+  const ms = (since: number) => Math.round((performance.now() - since) * 100) / 100;
   const veto = vetoed(req.command, req.cwd || "/");
   if (veto) throw new CodedError("VETOED", veto);
   if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
@@ -98,7 +100,11 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
   const env = { ...req.env, ...scrubbedEnv(who) };
   const program = envelopeProgram({ tier, network, who, switchUser, cwd, command: req.command, config });
   const launch = launchFor(program, { cwd, timeoutS: req.timeoutS, env, secretNames: envNames }, network, config.executor);
+  const checked = ms(t0);
+  const t1 = performance.now();
   const release = await state.gate.acquire();
+  const queued = ms(t1);
+  const tq = performance.now();
   // Waited in the queue past the point where it could answer its caller: never started (the caller would have been told it may have run).
   if (call && (call.cancelled() || (release.queued && Date.now() + req.timeoutS * 1000 + START_MARGIN_MS > call.deadlineMs))) {
     release();
@@ -113,6 +119,8 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
     // fsynced before the command runs: the record, and the replay memory's durability.
     state.journal.append({ event: "execute", request_id: req.requestId, tier, command: redactCredentials(req.command), cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(packageRun ? { package_run: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
     log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
+    const recorded = ms(tq);
+    const t2 = performance.now();
     const result = await runCommand({
       server: state.server,
       launch,
@@ -141,7 +149,8 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
         log.error({ err }, "journal outcome not written");
       }
     });
-    log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut }, "executed");
+    // Where the executor's time went: checks and envelope words, the queue, undo + journal (fsync), the run.
+    log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut, stages_ms: { checked, queued, recorded, run: ms(t2) } }, "executed");
     return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, truncated: result.truncated, durationMs: result.durationMs, timedOut: result.timedOut, signal: result.signal, undoId, snapshot };
   } finally {
     release();
