@@ -64,12 +64,19 @@ const realPaths = new Map<string, string | null>();
 const listings = new Map<string, string[] | null>();
 const scripts = new Map<string, string | null>();
 
+/** Other modules' per-command lookups (git repositories, ignore files), forgotten with these. */
+const forgetters: Array<() => void> = [];
+export function forgetWithCommand(forget: () => void): void {
+  forgetters.push(forget);
+}
+
 /** Forget what was looked up for the previous command. */
 export function beginCommand(): void {
   stats.clear();
   realPaths.clear();
   listings.clear();
   scripts.clear();
+  for (const f of forgetters) f();
 }
 
 function lstat(path: string): Stats | null | "unknown" {

@@ -6,13 +6,42 @@
 // (build output, caches: regenerable by definition). Uncommitted or
 // untracked content, no repository, an index that cannot be read, or a tree
 // too large to look through here: not tier 1 for the hook.
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { blobId, readIndex, repoOf } from "./git-index.js";
 import type { GitIndex, Repo } from "./git-index.js";
-import { readScript, realParent } from "./host-paths.js";
+import { forgetWithCommand, readScript, realParent } from "./host-paths.js";
+
+// Looked up once per command (a glob's matches share them): lstats, the
+// repository of a directory and its ignore files. Forgotten before the next
+// command, so what it changed is seen. Compiled ignore patterns are pure
+// functions of their text: kept across commands.
+const lstats = new Map<string, BigIntStats | null | "unknown">();
+const repos = new Map<string, Repo | null>();
+const ignoreSets = new Map<string, Ignores>();
+forgetWithCommand(() => {
+  lstats.clear();
+  repos.clear();
+  ignoreSets.clear();
+});
+const compiled = new Map<string, (path: string) => boolean>();
+
+/**
+ * Kept across commands by the file's identity (device, inode, size, mtime,
+ * ctime — any write or utime changes the ctime): a changed file is read again.
+ */
+function identity(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+const blobIds = new Map<string, string>();
+const ignoreFiles = new Map<string, Pattern[]>();
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size > 4096) cache.clear();
+  cache.set(key, value);
+  return value;
+}
 
 /** A directory with more entries than this is not looked through. */
 const MAX_WALK = 2000;
@@ -21,11 +50,16 @@ const MAX_HASH = 1024 * 1024;
 
 /** lstat that never throws: null when the path is not there, "unknown" when this process may not look (EACCES, a masked /home). */
 function statOf(path: string): BigIntStats | null | "unknown" {
+  let st = lstats.get(path);
+  if (st !== undefined) return st;
   try {
-    return lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
+    st = lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
+    st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
   }
+  if (lstats.size > 4096) lstats.clear();
+  lstats.set(path, st);
+  return st;
 }
 
 /** Why destroying `path` (a file or, for "tree", a directory) cannot be undone from git; null when it can. */
@@ -35,11 +69,20 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
   if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
   const real = realParent(path) ?? path;
-  const repo = repoOf(posix.dirname(real));
+  const dir = posix.dirname(real);
+  let repo = repos.get(dir);
+  if (repo === undefined) {
+    repo = repoOf(dir);
+    repos.set(dir, repo);
+  }
   if (repo === null) return "not in a git repository here, so nothing can restore what it replaces or deletes";
   const rel = posix.relative(repo.worktree, real);
   if (rel === "" || rel.startsWith("..") || rel === ".git" || rel.startsWith(".git/")) return "the repository itself, not content git keeps";
-  const ignores = new Ignores(repo);
+  let ignores = ignoreSets.get(repo.gitDir);
+  if (ignores === undefined) {
+    ignores = new Ignores(repo);
+    ignoreSets.set(repo.gitDir, ignores);
+  }
   if (ignores.ignored(rel, st.isDirectory())) return null;
   const index = readIndex(repo);
   if (index === null) return "the repository's index cannot be read here, so what git holds is not known";
@@ -65,11 +108,16 @@ function held(rel: string, abs: string, index: GitIndex, repo: Repo): boolean {
   // As git: matching stat data means unchanged, unless the file is as new as the index ("racy").
   if (sameStat && st.mtimeNs < index.mtimeNs) return true;
   if (st.size > BigInt(MAX_HASH)) return false;
-  try {
-    return blobId(readFileSync(abs), repo.hash) === e.oid;
-  } catch {
-    return false;
+  const key = `${abs}\0${repo.hash}\0${identity(st)}`;
+  let oid = blobIds.get(key);
+  if (oid === undefined) {
+    try {
+      oid = remember(blobIds, key, blobId(readFileSync(abs), repo.hash));
+    } catch {
+      return false;
+    }
   }
+  return oid === e.oid;
 }
 
 function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ignores, budget: { left: number }): string | null {
@@ -111,9 +159,8 @@ class Ignores {
   private patterns(dir: string): Pattern[] {
     let list = this.byDir.get(dir);
     if (list !== undefined) return list;
-    const text = readScript(posix.join(this.repo.worktree, dir, ".gitignore")) ?? "";
-    const extra = dir === "" ? readScript(posix.join(this.repo.gitDir, "info", "exclude")) ?? "" : "";
-    list = [...parse(extra, ""), ...parse(text, dir)];
+    const extra = dir === "" ? ignoreFile(posix.join(this.repo.gitDir, "info", "exclude"), "") : [];
+    list = [...extra, ...ignoreFile(posix.join(this.repo.worktree, dir, ".gitignore"), dir)];
     this.byDir.set(dir, list);
     return list;
   }
@@ -140,6 +187,19 @@ class Ignores {
   }
 }
 
+/** An ignore file's patterns (none when it is missing or unreadable), parsed once per version of the file. */
+function ignoreFile(path: string, base: string): Pattern[] {
+  let st: BigIntStats | undefined;
+  try {
+    st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return [];
+  }
+  if (!st?.isFile()) return [];
+  const key = `${path}\0${base}\0${identity(st)}`;
+  return ignoreFiles.get(key) ?? remember(ignoreFiles, key, parse(readScript(path) ?? "", base));
+}
+
 function parse(text: string, base: string): Pattern[] {
   const out: Pattern[] = [];
   for (const raw of text.split("\n")) {
@@ -152,7 +212,13 @@ function parse(text: string, base: string): Pattern[] {
     const anchored = line.includes("/");
     const glob = anchored ? line.replace(/^\//, "") : `**/${line}`;
     try {
-      out.push({ base, match: picomatch(glob, { dot: true }), negate, dirOnly });
+      let match = compiled.get(glob);
+      if (match === undefined) {
+        match = picomatch(glob, { dot: true });
+        if (compiled.size > 4096) compiled.clear();
+        compiled.set(glob, match);
+      }
+      out.push({ base, match, negate, dirOnly });
     } catch {
       continue;
     }
