@@ -99,6 +99,7 @@ if (!shipper) log.warn("DATABASE_URL is not set: audit records stay in the spool
 const clients = connectServices(config);
 const metrics = new GatewayMetrics(
   {
+    host: config.host_id,
     spool: () => spool.stats(),
     shipper: () => shipper?.health(),
     unauditedRefusals: (): number => audit.health().unaudited_refusals,

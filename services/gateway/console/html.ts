@@ -71,7 +71,7 @@ export function page(title: string, body: Html, viewer?: Viewer, active?: string
     : html``;
   return `<!doctype html>
 ${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title} · agent-sudo console</title><link rel="stylesheet" href="/static/console.css"></head>
 <body><header><span class="brand">agent-sudo</span>${nav}</header>
 <main><h1>${title}</h1>

@@ -6,7 +6,7 @@ import { html, type Html } from "./html.js";
 
 const W = 900;
 const H = 260;
-const PAD = { left: 56, right: 16, top: 14, bottom: 40 };
+const PAD = { left: 56, right: 16, top: 26, bottom: 40 };
 
 export interface Bars {
   buckets: Date[];
@@ -32,7 +32,7 @@ function frame(max: number, unit: string, xLabels: Html[]): Html {
     const y = PAD.top + innerH * (1 - f);
     return html`<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}"/><text x="${PAD.left - 6}" y="${y + 4}" text-anchor="end">${Math.round(max * f * 100) / 100}</text>`;
   });
-  return html`${ticks}<text x="8" y="${PAD.top + 4}">${unit}</text>${xLabels}`;
+  return html`${ticks}<text x="8" y="14">${unit}</text>${xLabels}`;
 }
 
 function xLabels(buckets: Date[], x: (i: number) => number, spanS: number): Html[] {
@@ -66,19 +66,22 @@ ${frame(max, "decisions", xLabels(chart.buckets, x, spanS))}${bars}${legend}</sv
 
 export interface Lines {
   buckets: Date[];
-  series: Array<{ label: string; cls: string; key: string; values: number[] }>;
+  /** values[i] belongs to buckets[i]; undefined: nothing in that bucket (the line skips it). */
+  series: Array<{ label: string; cls: string; key: string; values: Array<number | undefined> }>;
 }
 
 export function lineChart(chart: Lines, spanS: number, title: string, unit: string): Html {
   const n = chart.buckets.length;
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
-  const max = niceMax(Math.max(0, ...chart.series.flatMap((s) => s.values)));
-  const x = (i: number) => PAD.left + (n <= 1 ? innerW / 2 : (innerW * i) / (n - 1));
+  const max = niceMax(Math.max(0, ...chart.series.flatMap((s) => s.values.filter((v): v is number => v !== undefined))));
+  const step = innerW / Math.max(1, n);
+  const x = (i: number) => PAD.left + step * i + step / 2;
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
   const lines = chart.series.map((s) => {
-    const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    const dots = s.values.map((v, i) => html`<circle class="${s.key}" cx="${x(i)}" cy="${y(v)}" r="3"><title>${chart.buckets[i]?.toISOString()}: ${s.label} ${Math.round(v)} ${unit}</title></circle>`);
+    const present = s.values.flatMap((v, i) => (v === undefined ? [] : [[i, v] as const]));
+    const points = present.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    const dots = present.map(([i, v]) => html`<circle class="${s.key}" cx="${x(i)}" cy="${y(v)}" r="3"><title>${chart.buckets[i]?.toISOString()}: ${s.label} ${Math.round(v)} ${unit}</title></circle>`);
     return html`<polyline class="${s.cls}" points="${points}"/>${dots}`;
   });
   const legend = chart.series.map((s, i) => html`<rect class="${s.key}" x="${PAD.left + i * 90}" y="${H - 14}" width="10" height="10"/><text x="${PAD.left + i * 90 + 14}" y="${H - 5}">${s.label}</text>`);

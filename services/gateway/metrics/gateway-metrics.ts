@@ -11,6 +11,8 @@ import type { BreakerStatus } from "../../../proto/gen/agent_sudo/v1/breaker_adm
 
 /** What the scrape reads from the rest of the gateway. */
 export interface MetricSources {
+  /** config.host_id: the label of the gauges that may be absent (an unlabelled gauge always shows a value). */
+  host: string;
   spool: () => { depth: number; segments: number; rejected_total: number };
   /** undefined: no database configured (nothing ships). */
   shipper: () => { state: string; shipped_total: number } | undefined;
@@ -82,11 +84,12 @@ export class GatewayMetrics {
     new Gauge({
       name: "agent_sudo_audit_shipper_up",
       help: "1 while the shipper reaches PostgreSQL, 0 while it retries or is down, absent without a database",
+      labelNames: ["host"],
       registers,
       collect() {
         const s = sources.shipper();
         this.reset();
-        if (s) this.set(s.state === "ok" ? 1 : 0);
+        if (s) this.set({ host: sources.host }, s.state === "ok" ? 1 : 0);
       },
     });
     new Gauge({
@@ -113,16 +116,18 @@ export class GatewayMetrics {
 
   private breakerGauges(registers: Registry[]): void {
     const read = () => this.breakerStatus();
+    const host = this.sources.host;
     const gauge = (name: string, help: string, value: (s: BreakerStatus) => number, whenDown?: number) =>
       new Gauge({
         name,
         help,
+        labelNames: ["host"],
         registers,
         async collect() {
           const s = await read();
           this.reset();
-          if (s) this.set(value(s));
-          else if (whenDown !== undefined) this.set(whenDown);
+          if (s) this.set({ host }, value(s));
+          else if (whenDown !== undefined) this.set({ host }, whenDown);
         },
       });
     const trips = (s: BreakerStatus) => s.events.filter((e) => e.kind === "trip");

@@ -44,14 +44,18 @@ export async function chartsPage(reader: AuditReader, params: URLSearchParams, v
     counts[i]?.set(key, (counts[i]?.get(key) ?? 0) + t.n);
   }
   const bars = stackedBars({ buckets, series: TIERS, value: (i, k) => counts[i]?.get(k) ?? 0 }, range.spanS, `Decisions per tier, last ${rangeName}`);
-  const lat = latency.map((l) => ({ ...l, bucket: new Date(l.bucket) }));
+  const lat = buckets.map(() => undefined as { p50: number; p90: number; p99: number } | undefined);
+  for (const l of latency) {
+    const i = index.get(new Date(l.bucket).getTime());
+    if (i !== undefined) lat[i] = l;
+  }
   const lines = lineChart(
     {
-      buckets: lat.map((l) => l.bucket),
+      buckets,
       series: [
-        { label: "p50", cls: "p50", key: "k50", values: lat.map((l) => l.p50) },
-        { label: "p90", cls: "p90", key: "k90", values: lat.map((l) => l.p90) },
-        { label: "p99", cls: "p99", key: "k99", values: lat.map((l) => l.p99) },
+        { label: "p50", cls: "p50", key: "k50", values: lat.map((l) => l?.p50) },
+        { label: "p90", cls: "p90", key: "k90", values: lat.map((l) => l?.p90) },
+        { label: "p99", cls: "p99", key: "k99", values: lat.map((l) => l?.p99) },
       ],
     },
     range.spanS,
@@ -61,7 +65,7 @@ export async function chartsPage(reader: AuditReader, params: URLSearchParams, v
   const total = tiers.reduce((s, t) => s + t.n, 0);
   const body = html`<p>${Object.keys(RANGES).map((r) => (r === rangeName ? html`<strong>${r}</strong> ` : html`<a href="/charts?range=${r}">${r}</a> `))}</p>
 <h2>Decisions per tier</h2>${bars}<p class="note" id="decision-total">${total} decisions in the last ${rangeName} (hook outcomes reported by the client not counted).</p>
-<h2>/exec latency (ms)</h2>${lat.length > 0 ? lines : html`<p class="note">No /exec requests in this range.</p>`}
+<h2>/exec latency (ms)</h2>${latency.length > 0 ? lines : html`<p class="note">No /exec requests in this range.</p>`}
 <p class="note">Live figures per stage (classify, run, execute …) are on <code>GET /metrics</code> as <code>agent_sudo_stage_duration_seconds</code>.</p>`;
   return { status: 200, body: page("Charts", body, viewer, "/charts") };
 }
