@@ -127,10 +127,17 @@ async function authorised(req: IncomingMessage, url: URL, auth: { id: string; se
     return refusedPage(404, "Not found", "No such form.", viewer);
   }
   if (path === "/" || path === "") return redirect("/timeline");
-  if (path === "/proposals") return { status: 200, body: proposalsPage(d.proposals(), viewer) };
   const proposal = /^\/proposals\/(p-[0-9a-f]{12})$/.exec(path)?.[1];
-  if (proposal) {
-    const p = d.proposals().proposals.find((x) => x.id === proposal);
+  if (path === "/proposals" || proposal) {
+    let file: PendingFile;
+    try {
+      file = d.proposals();
+    } catch (err) {
+      d.log.error({ err: (err as Error).message }, "console: proposals store unreadable");
+      return refusedPage(503, "Proposals unreadable", `The proposals store cannot be read by the gateway: ${(err as Error).message}`, viewer);
+    }
+    if (!proposal) return { status: 200, body: proposalsPage(file, viewer) };
+    const p = file.proposals.find((x) => x.id === proposal);
     if (!p) return refusedPage(404, "Proposal not found", `No pending proposal ${proposal} (decided already, or unknown).`, viewer);
     const runs = d.audit ? await d.audit.requests(p.evidence.request_ids) : undefined;
     return { status: 200, body: proposalPage(p, runs, viewer, d.cliPrefix) };
