@@ -4,6 +4,9 @@
 // the pipeline; it is not trusted to decide — the executor checks the signed
 // attestations it gathers. It reads its tokens and TLS keys before dropping
 // privileges. A part that is down makes it answer 503, never run anything.
+// GET /metrics needs a metrics token; the operator console (off by default)
+// listens on loopback only and takes console tokens: neither is ever an /exec
+// token (refused at start). The console's one write is the audit label.
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type RequestListener, type Server } from "node:http";
 import { join } from "node:path";

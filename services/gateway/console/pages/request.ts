@@ -88,7 +88,7 @@ export function requestPage(requestId: string, rows: AuditRow[], viewer: Viewer,
 ${field("request", requestId)}
 <dt>tier</dt><dd>${tierBadge(head.assigned_tier as number | null)}</dd>
 ${field("decision", head.decision_type)}${field("time", when(intent?.ts ?? head.ts))}${field("host", head.host)}
-${field("source", head.source)}${field("caller", head.caller)}${field("run as", head.run_as || "root")}${field("cwd", head.cwd)}
+${field("source", head.source)}${field("caller", head.caller)}${field("run as", head.source === "hook" ? "the agent's own user (the hook only decides)" : head.run_as || "root")}${field("cwd", head.cwd)}
 ${field("rule", head.matched_rule)}${field("exit code", out?.exit_code)}${field("duration (ms)", out?.duration_ms)}
 ${field("policy digest", head.policy_digest)}${field("training signal", head.training_signal)}
 </dl>
