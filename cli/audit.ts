@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { verifyJournal } from "../services/executor/journal.js";
 import { defaultHome, loadConfig } from "../services/shared/config.js";
-import { labelledSignal } from "../services/gateway/audit/training-signal.js";
+import { labelRequest } from "../services/gateway/audit/label.js";
 
 export interface AuditIo {
   out: (line: string) => void;
@@ -203,15 +203,12 @@ async function label(args: string[], io: AuditIo): Promise<number> {
   if (!by || by.length > 255) throw new UsageError("label needs --by NAME (who gives the verdict)");
   const c = await connect(io);
   try {
-    const r = await c.query(
-      "UPDATE command_audit SET human_verdict = $2, human_verdict_by = $3, human_verdict_at = now(), training_signal = $4 WHERE request_id = $1",
-      [requestId, verdict, by, labelledSignal(verdict)],
-    );
-    if (r.rowCount === 0) {
+    const rows = await labelRequest(c, requestId, verdict, by);
+    if (rows === 0) {
       io.err(`no audit rows for request ${requestId} (still in the spool, or unknown)`);
       return 1;
     }
-    io.out(`${requestId}: ${verdict} by ${by} (${r.rowCount} rows)`);
+    io.out(`${requestId}: ${verdict} by ${by} (${rows} rows)`);
     return 0;
   } finally {
     await c.end().catch(() => undefined);

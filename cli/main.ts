@@ -14,6 +14,7 @@ import { shadowCommand } from "./shadow.js";
 import { inventoryCommand } from "./inventory.js";
 import { rollbackCommand } from "./rollback.js";
 import { startCommand } from "./start.js";
+import { operatorTokenCommand } from "./operator-token.js";
 
 const USAGE = `usage: agent-sudo <command> [options]
 
@@ -30,6 +31,8 @@ commands:
   audit            tail | export | label | verify-journal (the audit trail)
   breaker          status [--json] | trip --reason R | rearm --reason R (rearm: root only)
   policy           sign | verify | keygen | diff OLD_DIR NEW_DIR [--last N] [--commands FILE]
+  console-token NAME   make a person's operator-console admin token (printed once; not an /exec token)
+  metrics-token NAME   make a scraper's token for GET /metrics (printed once)
   rules            list [--proposed|--rejected|--activated] | show ID | activate ID [--tier N] [--dry-run]
                    | reject ID --reason R | learn [--min-runs N]   (proposed rules; activating is a person's act)
   migrate-allowlist FILE   old bridge allowlist.json -> SUDO.md rules on stdout
@@ -57,6 +60,8 @@ const COMMANDS: Record<string, Command> = {
   breaker: (argv) => breakerCommand(argv),
   policy: (argv) => policyCommand(argv),
   rules: (argv) => rulesCommand(argv),
+  "console-token": (argv) => operatorTokenCommand("console", argv),
+  "metrics-token": (argv) => operatorTokenCommand("metrics", argv),
   "migrate-allowlist": (argv) => migrateAllowlistCommand(argv),
   shadow: (argv) => shadowCommand(argv),
   inventory: (argv) => inventoryCommand(argv),

@@ -35,6 +35,7 @@ import { ruleMisses, type Staged, stageRule } from "./rule-placement.js";
 import { DEFAULT_MIN_RUNS, learn, proposalNotice } from "./rules-learn.js";
 import { createLogger } from "../services/shared/log.js";
 import { Notifier, ntfySettingsFromEnv, PRIORITY } from "../services/shared/ntfy.js";
+import { consoleUrl, proposalPage } from "../services/shared/console-url.js";
 
 const USAGE = `usage: agent-sudo rules list [--proposed | --rejected | --activated] [--policies DIR]
        agent-sudo rules show ID [--policies DIR]
@@ -199,7 +200,7 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
     const report = await learn(c, policiesDir, minRuns, { proposalsDir });
     for (const line of report.lines) io.out(line);
     io.out(`${report.proposed.length} proposals written to ${pendingPath(proposalsDir)} (review: agent-sudo rules list --proposed)`);
-    const ntfy = ntfySettingsFromEnv(io.env);
+    const ntfy = { ...ntfySettingsFromEnv(io.env), consoleUrl: consoleUrl(loadConfig(io.env.AGENT_SUDO_HOME ? resolve(io.env.AGENT_SUDO_HOME) : defaultHome())) };
     if (report.proposed.length > 0 && ntfy.url) {
       // Low priority: a review can wait for an interactive session.
       const notifier = new Notifier(ntfy, createLogger("rules"));
@@ -208,6 +209,7 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
         body: `Review in an interactive session (agent-sudo rules list --proposed):\n${proposalNotice(report.details)}`,
         priority: PRIORITY.low,
         tags: ["memo", "agent-sudo"],
+        link: proposalPage(report.proposed.length === 1 ? report.details[0]?.id : undefined),
       });
       await Promise.race([notifier.idle(), new Promise((r) => setTimeout(r, 10_000).unref())]);
       notifier.close();

@@ -11,6 +11,7 @@ import { capabilities, capabilityLines } from "../services/gateway/capabilities.
 import { lockStateDir } from "./state-lock.js";
 import { unreachableByOthers } from "./reachable.js";
 import { isRoot } from "../services/shared/privilege.js";
+import { consoleUrl } from "../services/shared/console-url.js";
 import { learnInterval, startLearnTimer } from "./learn-timer.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -76,6 +77,8 @@ export async function startCommand(_argv: string[]): Promise<number> {
   const learner = startLearnTimer(config, join(distDir, "cli", "main.js"), database.url, learnEvery);
   if (learner) learnerRef.current = learner;
   if (learner) say(`rules learn every ${learnEvery} s (logs/rules-learn.log; AGENT_SUDO_RULES_LEARN_INTERVAL_S=0 turns it off)`);
+  const consoleAt = consoleUrl(config);
+  if (consoleAt) say(`operator console ${consoleAt} (loopback; log in with a token from agent-sudo console-token NAME)`);
   say(`dev token: ${token}`);
   say(`try: curl -s -H 'Authorization: Bearer ${token}' -d '{"command":"echo hi"}' ${url}/exec`);
   process.stdout.write(`ready ${url}\n`);

@@ -9,6 +9,7 @@ import { Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { CodedError } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { PRIORITY, type Notifier } from "../shared/ntfy.js";
+import { BREAKER_PAGE } from "../shared/console-url.js";
 import { tierFromEnum } from "../shared/tier.js";
 import { LeasedIds, signLease } from "./lease.js";
 import type { TripRules } from "./rules.js";
@@ -120,6 +121,7 @@ export class Breaker {
       body: `Disarmed by ${v.rule}: ${v.reason}. Only tier 0 (read-only) executes; ${REARM_HINT}.`,
       priority: PRIORITY.urgent,
       tags: ["rotating_light", "agent-sudo", "breaker"],
+      link: BREAKER_PAGE,
       onDelivered: () => this.state.markNotified(),
     });
   }

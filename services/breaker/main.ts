@@ -2,7 +2,7 @@
 // D9). It issues the short signed "armed" leases every tier >= 1 execution
 // needs, and hears every outcome the gateway reports. Runs as its own user
 // (agent-sudo-brk) after binding, as root, three sockets:
-//   run/breaker.sock        Lease, Report, RollbackGrant, Health   0600, the gateway's user
+//   run/breaker.sock        Lease, Report, RollbackGrant, Health, Status (read only)   0600, the gateway's user
 //   run/breaker-admin.sock  Trip, Status            0660 root:<admin_group> | 0600 root
 //   run/breaker-rearm.sock  Rearm                   0600 root (only root connects)
 // Trusts: its private key and its own state dir (state/breaker, 0700, its
@@ -21,6 +21,7 @@ import type { RearmRequest, TripRequest } from "../../proto/gen/agent_sudo/v1/br
 import { loadPrivateKey } from "../shared/keys.js";
 import { createLogger } from "../shared/log.js";
 import { Notifier, ntfySettingsFromEnv } from "../shared/ntfy.js";
+import { consoleUrl } from "../shared/console-url.js";
 import { isRoot, lookupUser } from "../shared/privilege.js";
 import { requestId } from "../shared/shapes.js";
 import { healthRpc, runService } from "../shared/skeleton.js";
@@ -56,7 +57,7 @@ await runService<Breaker>({
     const dir = prepareStateDir(config.stateDir, owner);
     const persisted = new BreakerState(dir, owner);
     if (persisted.loadProblem) log.error({ problem: persisted.loadProblem }, "breaker state unreadable: starting DISARMED");
-    const notifier = new Notifier(ntfySettingsFromEnv(), createLogger("breaker").child({ part: "ntfy" }));
+    const notifier = new Notifier({ ...ntfySettingsFromEnv(), consoleUrl: consoleUrl(config) }, createLogger("breaker").child({ part: "ntfy" }));
     const breaker = new Breaker(persisted, new TripRules(settings), settings, loadPrivateKey(config.keysDir, "breaker"), notifier, config.host_id, log);
     admin = await bindAdminSockets(
       config,
@@ -90,6 +91,8 @@ await runService<Breaker>({
     },
     RollbackGrant: { schema: GrantShape, handle: async (req: RollbackGrantRequest, log) => breaker.grantRollback(req, log) },
     Health: healthRpc("breaker", () => breaker.healthDetail()),
+    // Read only (the gateway's /metrics and console): trips and rearms stay on the admin sockets.
+    Status: { schema: z.object({}).strict(), handle: async () => breaker.status() },
   }),
 });
 

@@ -17,6 +17,7 @@ import type { AuthLimiter } from "./auth-limit.js";
 import { type HookJudge, MAX_HOOK_BYTES, preToolUseAnswer } from "./hook.js";
 import { ConnectionGuard } from "./connection-guard.js";
 import { isConnectionTrouble, type PeerLog } from "./peer-log.js";
+import type { MetricsEndpoint } from "./metrics/endpoint.js";
 
 export interface Routes {
   tokens: TokenVerifier;
@@ -33,6 +34,8 @@ export interface Routes {
   /** Connection counts and limits of the listeners, for /health. */
   connectionHealth?: () => Record<string, unknown>;
   peerLog: PeerLog;
+  /** GET /metrics (metrics/endpoint.ts) and the request counters; absent: no /metrics. */
+  metrics?: MetricsEndpoint;
 }
 
 /** Which listener a request came in on: the TCP port or the hook's Unix socket. */
@@ -56,7 +59,7 @@ function send(res: ServerResponse, answer: HttpAnswer): void {
     res.end();
     return;
   }
-  const payload = JSON.stringify(answer.body);
+  const payload = answer.text ?? JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(payload),
@@ -211,11 +214,13 @@ async function hookEvent(req: IncomingMessage, path: string, routes: Routes, sur
 
 function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<HttpAnswer> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", "/allowlist", ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
+  const metrics = surface.kind === "tcp" && routes.metrics?.enabled ? ["/metrics"] : [];
+  const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", "/allowlist", ...metrics, ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
   if (!known.includes(path)) return Promise.resolve({ status: 404, body: { error: "not_found" } });
-  const method = path === "/health" || path === "/allowlist" ? "GET" : "POST";
+  const method = path === "/health" || path === "/allowlist" || path === "/metrics" ? "GET" : "POST";
   if (req.method !== method) return Promise.resolve({ status: 405, body: { error: "method_not_allowed" } });
   if (path === "/health") return health(routes);
+  if (path === "/metrics" && routes.metrics) return routes.metrics.answer(req);
   if (path === "/allowlist") return allowlist(req, routes);
   if (path === "/exec") return exec(req, routes);
   return hookEvent(req, path, routes, surface);
@@ -250,6 +255,7 @@ export function handler(routes: Routes, surface: Surface) {
       })
       .then((answer) => {
         if (!answer) return;
+        routes.metrics?.observe(path, answer);
         const settle = answer.onDelivery;
         if (socket.destroyed || res.destroyed) {
           if (settle) settle(false);

@@ -23,6 +23,7 @@ import { redactDeep } from "../shared/credentials.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/log.js";
 import { type Notifier, PRIORITY } from "../shared/ntfy.js";
+import { requestPage } from "../shared/console-url.js";
 import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
 import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-trail.js";
 import type { ExecRequest } from "./body.js";
@@ -108,6 +109,7 @@ export class ExecPipeline {
       const refusal = err instanceof Refusal ? err : err instanceof SecretsError ? new Refusal(secretsAnswer(err, requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error") : undefined;
       if (!refusal) run.log.error({ err }, "pipeline failed");
       const answer = refusal?.answer ?? { status: 500, body: { error: "internal", request_id: requestId } };
+      run.ctx.evidence.stages_ms = run.stages;
       const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: answer.status, reason: answer.body.reason ?? answer.body.error } } as const;
       // Nothing ran: intent and outcome together (the intent may already be there).
       const audited = await (run.intentWritten ? this.audit.outcome(ctx, outcome) : this.audit.decision(ctx, outcome)).catch(() => false);
@@ -158,6 +160,7 @@ export class ExecPipeline {
       body: `${run.ctx.caller}: ${run.binding.command.slice(0, 300)}\nrule ${rule}: ${reason}\nrequest ${requestId}. A person must run it interactively.`,
       priority: PRIORITY.high,
       tags: ["no_entry", "agent-sudo"],
+      link: requestPage(requestId),
     });
     throw refused(4, reason, requestId);
   }

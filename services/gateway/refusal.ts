@@ -9,6 +9,8 @@ export interface HttpAnswer {
   status: number;
   body: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** A plain-text answer (GET /metrics) instead of the JSON body; its content-type comes in `headers`. */
+  text?: string;
   /**
    * Called once the answer was handed to the caller's socket (true), or when
    * the caller had hung up before it could be (false): a hook decision the

@@ -151,6 +151,21 @@ const ConfigFile = z
       })
       .strict()
       .default({ state_dirs: DEFAULT_STATE_DIRS, masks: DEFAULT_SECRET_MASKS }),
+    // The operator console (services/gateway/console): off unless enabled;
+    // its own listener, on a loopback address only (reach it from elsewhere
+    // through an SSH tunnel), its own admin tokens (console-tokens.json).
+    // public_url: the address a person's browser uses (a tunnel's), for
+    // notification links and the Host/Origin checks; default http://BIND:PORT.
+    console: z
+      .object({
+        enabled: z.boolean().default(false),
+        bind: z.enum(["127.0.0.1", "::1", "localhost"]).default("127.0.0.1"),
+        port: z.number().int().min(1).max(65535).default(8085),
+        public_url: z.url({ protocol: /^https?$/ }).optional(),
+        session_minutes: z.number().int().min(5).max(24 * 60).default(480),
+      })
+      .strict()
+      .default({ enabled: false, bind: "127.0.0.1", port: 8085, session_minutes: 480 }),
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
     // Where the proposals store (proposals.pending.json) lives: absolute, or
@@ -170,6 +185,10 @@ export interface Config extends ConfigFileShape {
   stateDir: string;
   logsDir: string;
   tokensFile: string;
+  /** Hashed tokens that may read GET /metrics (never /exec's). */
+  metricsTokensFile: string;
+  /** Hashed admin tokens of the operator console (never /exec's). */
+  consoleTokensFile: string;
   policiesDir: string;
   proposalsDir: string;
   repoRoot: string;
@@ -246,6 +265,8 @@ export function loadConfig(home: string = defaultHome()): Config {
     stateDir: join(home, "state"),
     logsDir: join(home, "logs"),
     tokensFile: join(home, "tokens.json"),
+    metricsTokensFile: join(home, "metrics-tokens.json"),
+    consoleTokensFile: join(home, "console-tokens.json"),
     policiesDir,
     proposalsDir: parsed.data.proposals_dir === undefined ? policiesDir : resolve(home, parsed.data.proposals_dir),
     repoRoot,

@@ -5,6 +5,7 @@
 // process dies is lost (the queue lives in memory only — callers that must
 // not lose a message, like the breaker's trip, re-send it on start until
 // they have seen `onDelivered`).
+import { consoleLink } from "./console-url.js";
 import type { Logger } from "./log.js";
 
 export type NtfyPriority = 1 | 2 | 3 | 4 | 5;
@@ -17,6 +18,12 @@ export interface NtfyMessage {
   body: string;
   priority: NtfyPriority;
   tags?: string[];
+  /**
+   * The matching operator-console page (a path such as /breaker): sent as
+   * ntfy's Click header and as the body's last line when the console is on
+   * (settings.consoleUrl), left out when it is off.
+   */
+  link?: string;
   /** Called once the server accepted the message (2xx). */
   onDelivered?: () => void;
 }
@@ -33,6 +40,8 @@ export interface NtfySettings {
   timeoutMs: number;
   /** Queue bound: beyond it the oldest message is dropped (and logged). */
   maxQueue: number;
+  /** The operator console's base URL when it is on (services/shared/console-url.ts). */
+  consoleUrl?: string;
 }
 
 export const NTFY_DEFAULTS: Omit<NtfySettings, "url" | "token"> = {
@@ -195,8 +204,10 @@ export class Notifier {
     };
     if (msg.tags && msg.tags.length > 0) headers.Tags = headerValue(msg.tags.join(","));
     if (this.settings.token) headers.Authorization = `Bearer ${this.settings.token}`;
+    const link = msg.link && this.settings.consoleUrl ? consoleLink(this.settings.consoleUrl, msg.link) : undefined;
+    if (link) headers.Click = link;
     try {
-      const res = await fetch(url, { method: "POST", headers, body: msg.body, signal: AbortSignal.timeout(this.settings.timeoutMs), redirect: "error" });
+      const res = await fetch(url, { method: "POST", headers, body: link ? `${msg.body}\n${link}` : msg.body, signal: AbortSignal.timeout(this.settings.timeoutMs), redirect: "error" });
       await res.arrayBuffer().catch(() => undefined);
       return res.status;
     } catch (err) {

@@ -126,7 +126,10 @@ describe("rules learn → activate / reject", () => {
     });
     await new Promise<void>((r) => ntfy.listen(0, "127.0.0.1", r));
     const port = (ntfy.address() as { port: number }).port;
+    // With the operator console on, the message links to the proposal's page.
+    writeFileSync(join(home, "config.json"), JSON.stringify({ console: { enabled: true, port: 18085 } }));
     const learned = await rules(["learn", "--min-runs", "5"], { AGENT_SUDO_NTFY_URL: `http://127.0.0.1:${port}/agent-sudo` });
+    rmSync(join(home, "config.json"));
     await new Promise<void>((r) => ntfy.close(() => r()));
     expect(learned.code, learned.err).toBe(0);
     expect(posted).toHaveLength(1);
@@ -136,6 +139,7 @@ describe("rules learn → activate / reject", () => {
     expect(note).toContain(`agent-sudo rules activate ${pid} --dry-run`);
     expect(note).toContain(`agent-sudo rules reject ${pid} --reason`);
     expect(note).toContain("acme-report --since 2024010");
+    expect(note.endsWith(`\nhttp://127.0.0.1:18085/proposals/${pid}`)).toBe(true);
     expect(learned.out).toMatch(/skipped: already decided by rule sudo-systemctl-read\s+"systemctl status nginx"/);
     expect(learned.out).toMatch(/skipped: request req-\d+ was rolled back\s+"acme-purge --all"/);
     expect(learned.out).toMatch(/skipped: request req-\d+ was rejected by a person\s+"acme-clean --old"/);

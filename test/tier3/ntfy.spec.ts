@@ -37,6 +37,23 @@ describe("ntfy notifier", () => {
     expect(msg?.headers).toMatchObject({ title: "breaker tripped", priority: "5", tags: "rotating_light,agent-sudo", authorization: "Bearer tk_secret" });
   });
 
+  it("a message's console link: Click header and last body line when the console is on; nothing when it is off or the link is not a path", async () => {
+    const on = new Notifier({ ...NTFY_DEFAULTS, url: sink.url, consoleUrl: "http://127.0.0.1:8085/", backoffMs: 10 }, log);
+    on.notify({ title: "tier 4", body: "refused", priority: PRIORITY.high, link: "/requests/0b7c-uuid" });
+    on.notify({ title: "odd", body: "x", priority: PRIORITY.low, link: "//evil.example/x" });
+    await on.idle();
+    const off = new Notifier({ ...NTFY_DEFAULTS, url: sink.url, backoffMs: 10 }, log);
+    off.notify({ title: "off", body: "refused", priority: PRIORITY.high, link: "/requests/0b7c-uuid" });
+    await off.idle();
+    const [linked, odd, unlinked] = sink.received;
+    expect(linked?.headers.click).toBe("http://127.0.0.1:8085/requests/0b7c-uuid");
+    expect(linked?.body).toBe("refused\nhttp://127.0.0.1:8085/requests/0b7c-uuid");
+    expect(odd?.headers.click).toBeUndefined();
+    expect(odd?.body).toBe("x");
+    expect(unlinked?.headers.click).toBeUndefined();
+    expect(unlinked?.body).toBe("refused");
+  });
+
   it("retries on 5xx and 429, then delivers and calls back, in order", async () => {
     sink.failNext(500, 429, 503);
     const n = new Notifier({ ...NTFY_DEFAULTS, url: sink.url, backoffMs: 10 }, log);

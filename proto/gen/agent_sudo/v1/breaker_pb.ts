@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { BreakerStatus, BreakerStatusRequest } from "./breaker_admin_pb.js";
 import { Attestation, HealthRequest, HealthResponse, Tier } from "./decision_pb.js";
 
 export const protobufPackage = "agent_sudo.v1";
@@ -593,6 +594,20 @@ export const BreakerServiceService = {
     responseSerialize: (value: HealthResponse): Buffer => Buffer.from(HealthResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): HealthResponse => HealthResponse.decode(value),
   },
+  /**
+   * Read only: armed or not, and the recorded trips and rearms (the
+   * gateway's /metrics and operator console show them). It changes nothing;
+   * tripping and re-arming stay on the admin sockets.
+   */
+  status: {
+    path: "/agent_sudo.v1.BreakerService/Status" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BreakerStatusRequest): Buffer => Buffer.from(BreakerStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BreakerStatusRequest => BreakerStatusRequest.decode(value),
+    responseSerialize: (value: BreakerStatus): Buffer => Buffer.from(BreakerStatus.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BreakerStatus => BreakerStatus.decode(value),
+  },
 } as const;
 
 export interface BreakerServiceServer extends UntypedServiceImplementation {
@@ -604,6 +619,12 @@ export interface BreakerServiceServer extends UntypedServiceImplementation {
    */
   rollbackGrant: handleUnaryCall<RollbackGrantRequest, RollbackGrantResponse>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
+  /**
+   * Read only: armed or not, and the recorded trips and rearms (the
+   * gateway's /metrics and operator console show them). It changes nothing;
+   * tripping and re-arming stay on the admin sockets.
+   */
+  status: handleUnaryCall<BreakerStatusRequest, BreakerStatus>;
 }
 
 export interface BreakerServiceClient extends Client {
@@ -667,6 +688,26 @@ export interface BreakerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: HealthResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Read only: armed or not, and the recorded trips and rearms (the
+   * gateway's /metrics and operator console show them). It changes nothing;
+   * tripping and re-arming stay on the admin sockets.
+   */
+  status(
+    request: BreakerStatusRequest,
+    callback: (error: ServiceError | null, response: BreakerStatus) => void,
+  ): ClientUnaryCall;
+  status(
+    request: BreakerStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BreakerStatus) => void,
+  ): ClientUnaryCall;
+  status(
+    request: BreakerStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BreakerStatus) => void,
   ): ClientUnaryCall;
 }
 
