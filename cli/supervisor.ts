@@ -4,7 +4,7 @@
 // with StartLimitBurst), stops them all on SIGINT/SIGTERM, and prints where
 // the stack listens once /health says every service is up.
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { request as requestTls } from "node:https";
 import { join } from "node:path";
@@ -106,10 +106,13 @@ export class Supervisor {
     return join(this.config.logsDir, `${unit.name}.log`);
   }
 
-  /** run/supervisor.json: the live pids, for `agent-sudo status` and tests. */
+  /** run/supervisor.json: the live pids, for `agent-sudo status` and tests. Written aside and renamed
+   *  into place, so a reader never sees it truncated (a restart rewrites it while others read). */
   private writeStatus(): void {
     const services = Object.fromEntries(this.units.map((u) => [u.name, { pid: u.child?.pid ?? null, failed: u.failed, starts: u.starts.length }]));
-    writeFileSync(join(this.config.runDir, "supervisor.json"), `${JSON.stringify({ pid: process.pid, services }, null, 2)}\n`, { mode: 0o644 });
+    const path = join(this.config.runDir, "supervisor.json");
+    writeFileSync(`${path}.tmp`, `${JSON.stringify({ pid: process.pid, services }, null, 2)}\n`, { mode: 0o644 });
+    renameSync(`${path}.tmp`, path);
   }
 
   async waitHealthy(timeoutMs: number): Promise<boolean> {
