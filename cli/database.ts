@@ -4,8 +4,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../services/shared/config.js";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "../services/shared/embedded-postgres.js";
-import { freePort } from "../services/shared/ports.js";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.js";
+import { freePort } from "./ports.js";
 import { processAlive } from "../services/shared/process-alive.js";
 
 export interface AuditDatabase {

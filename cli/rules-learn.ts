@@ -32,8 +32,9 @@ import { loadEngine } from "../services/classifier/engine/index.js";
 import { checkUnique, parsePolicy } from "../services/classifier/engine/policy.js";
 import type { Engine, Source } from "../services/classifier/verdict.js";
 import { POLICY_FILES } from "../services/shared/policy-signature.js";
-import { MAX_REQUEST_IDS, propose, type ProposalInput, proposalId, type TrialSummary } from "../services/shared/proposals.js";
-import { ruleShape, type Shape } from "../services/shared/rule-shape.js";
+import { propose } from "../services/classifier/propose.js";
+import { MAX_REQUEST_IDS, type ProposalInput, proposalId, type TrialSummary } from "../services/shared/proposals.js";
+import { ruleShape, type Shape } from "../services/classifier/rule-shape.js";
 import { sourceOf } from "./policy-diff.js";
 import { ruleMisses, stageRule } from "./rule-placement.js";
 

@@ -28,7 +28,7 @@ import {
   type Backend, loadTrustedKeys, localSigner, type PolicySigner, saveVaultKeyCache, SIGNATURE_SUFFIX, signPolicies, transitSigner, verifyPolicies,
 } from "../services/shared/policy-signature.js";
 import { findProposal, markActivated, pendingPath, readPending, rejectProposal, type Proposal } from "../services/shared/proposals.js";
-import { checkShape } from "../services/shared/rule-shape.js";
+import { checkShape } from "../services/classifier/rule-shape.js";
 import { transitPublicKeys, vaultSettingsFromEnv, withVaultToken } from "../services/shared/vault-transit.js";
 import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio, UsageError } from "./policy-diff.js";
 import { ruleMisses, type Staged, stageRule } from "./rule-placement.js";

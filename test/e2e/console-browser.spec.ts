@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { propose } from "../../services/shared/proposals.js";
+import { propose } from "../../services/classifier/propose.js";
 import { missing } from "../support/needs.js";
 import { startOperatorStack, type OperatorStack } from "../support/operator-stack.js";
 import { startNtfySink, type NtfySink } from "../tier3/ntfy-sink.js";

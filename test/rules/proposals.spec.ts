@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { propose } from "../../services/classifier/propose.js";
 import {
-  markActivated, PENDING_FILE, propose, ProposalError, type ProposalInput, proposalId, readPending, rejectProposal,
+  markActivated, PENDING_FILE, ProposalError, type ProposalInput, proposalId, readPending, rejectProposal,
 } from "../../services/shared/proposals.js";
 import { loadConfig } from "../../services/shared/config.js";
 
@@ -88,7 +89,7 @@ describe("proposals store", () => {
   });
 
   it("concurrent writer processes lose nothing", async () => {
-    const mod = resolve("dist/services/shared/proposals.js");
+    const mod = resolve("dist/services/classifier/propose.js");
     if (!existsSync(mod)) throw new Error("build first: npx tsc -p tsconfig.json");
     const script = (w: number) => `
       const m = await import(${JSON.stringify(mod)});

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { compileRules, firstMatch } from "../../services/classifier/engine/match.js";
 import type { Rule } from "../../services/classifier/engine/policy.js";
-import { checkShape, ruleShape, shapeWord } from "../../services/shared/rule-shape.js";
+import { checkShape, ruleShape, shapeWord } from "../../services/classifier/rule-shape.js";
 
 function matches(pattern: string, text: string): boolean {
   const rule: Rule = { id: "t", patterns: [pattern], tier: 0, verbClass: "read", hosts: {}, state: "active", rationale: "test", file: "t", line: 1 };

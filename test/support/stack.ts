@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { freePort } from "../../services/shared/ports.js";
+import { freePort } from "../../cli/ports.js";
 export { freePort };
 
 /** The repository root, whether this file runs from test/ or dist/test/. */

@@ -25,8 +25,8 @@ import { arch, platform, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import type { Logger } from "./log.js";
-import { isRoot, lookupUser, type Account } from "./privilege.js";
+import type { Logger } from "../services/shared/log.js";
+import { isRoot, lookupUser, type Account } from "../services/shared/privilege.js";
 
 const execFileP = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, tempRoot } from "../../test/audit/postgres-fixture.js";
+import { freePort, tempRoot } from "../test/audit/postgres-fixture.js";
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 const root = tempRoot("agent-sudo-embpg-");

@@ -22,14 +22,14 @@
 // timeout, bash -c, xargs, find -exec …), whose rules would never decide.
 // Commands that cannot be shaped (compound, redirected, with expansions or
 // unquoted globs, a script at a path) yield a reason instead of a pattern.
-import { delegate } from "../classifier/engine/delegates.js";
-import { interpreter } from "../classifier/engine/interpreters.js";
-import { normaliseProgram, renderArgv } from "../classifier/engine/normalise.js";
-import { loadBashParser } from "../classifier/engine/parse.js";
-import type { Word } from "../classifier/engine/types.js";
-import { literalWord } from "../classifier/engine/unwrap.js";
-import { prefixWrapper } from "../classifier/engine/wrappers.js";
-import type { Source } from "../classifier/verdict.js";
+import { delegate } from "./engine/delegates.js";
+import { interpreter } from "./engine/interpreters.js";
+import { normaliseProgram, renderArgv } from "./engine/normalise.js";
+import { loadBashParser } from "./engine/parse.js";
+import type { Word } from "./engine/types.js";
+import { literalWord } from "./engine/unwrap.js";
+import { prefixWrapper } from "./engine/wrappers.js";
+import type { Source } from "./verdict.js";
 
 export const DIGITS = "[0-9]+([0-9])";
 export const HEX = "+([0-9a-f])";
