@@ -4,6 +4,7 @@
 // with StartLimitBurst), stops them all on SIGINT/SIGTERM, and prints where
 // the stack listens once /health says every service is up.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { closeSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { request as requestTls } from "node:https";
@@ -43,6 +44,8 @@ interface Unit {
 export class Supervisor {
   private readonly units: Unit[] = SERVICES.map((name) => ({ name, starts: [], failed: false }));
   private stopping = false;
+  /** Names this stack: its gateway echoes it in /health, so another stack answering on the same port is never taken for ours. */
+  readonly instance = randomBytes(8).toString("hex");
 
   constructor(
     private readonly config: Config,
@@ -68,7 +71,7 @@ export class Supervisor {
     const log = openSync(this.logPath(unit), "a", 0o600);
     const [command, ...args] = this.commandLine(unit.name);
     const child = spawn(command as string, args, {
-      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, AGENT_SUDO_SUPERVISOR_FD: "3", ...this.networkEnv(unit.name), ...this.serviceEnv[unit.name] },
+      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, AGENT_SUDO_SUPERVISOR_FD: "3", AGENT_SUDO_INSTANCE: this.instance, ...this.networkEnv(unit.name), ...this.serviceEnv[unit.name] },
       // fd 3: a pipe only this process writes to; when it dies, the service sees it close and exits too.
       stdio: ["ignore", log, log, "pipe"],
     });
@@ -132,10 +135,13 @@ export class Supervisor {
         let body = "";
         res.on("data", (c: Buffer) => (body += c.toString()));
         res.on("end", () => {
-          if (res.statusCode === 200) return resolve(true);
-          // Every service running, one of them refusing on purpose (an untrusted policy under verify_enforce): up, and says so.
           try {
-            const services = Object.values((JSON.parse(body) as { services?: Record<string, string> }).services ?? {});
+            const parsed = JSON.parse(body) as { instance?: unknown; services?: Record<string, string> };
+            // Another stack's gateway on this port (ours could not bind it) is not ours being healthy.
+            if (parsed.instance !== this.instance) return resolve(false);
+            if (res.statusCode === 200) return resolve(true);
+            // Every service running, one of them refusing on purpose (an untrusted policy under verify_enforce): up, and says so.
+            const services = Object.values(parsed.services ?? {});
             resolve(services.length > 0 && services.every((s) => s === "up" || s === "refusing") && services.includes("refusing"));
           } catch {
             resolve(false);

@@ -188,6 +188,8 @@ async function health(routes: Routes): Promise<HttpAnswer> {
       policy: routes.policyHealth(),
       capabilities: routes.capabilities(checked),
       ...(routes.connectionHealth ? { connections: routes.connectionHealth() } : {}),
+      // The supervisor's name for this stack (agent-sudo start): it checks the answer is its own gateway's.
+      ...(process.env.AGENT_SUDO_INSTANCE ? { instance: process.env.AGENT_SUDO_INSTANCE } : {}),
     },
   };
 }

@@ -91,7 +91,7 @@ describe("audit shipper", () => {
     await listener.end();
 
     const row = (await q("SELECT * FROM command_audit WHERE request_id = 'a-7' AND phase = 'outcome'")).rows[0];
-    expect(row).toMatchObject({ host: "primary", source: "http", assigned_tier: 3, decision_type: "executed", exit_code: 0, verify_passed: true, training_signal: "clean" });
+    expect(row).toMatchObject({ host: "primary", source: "http", assigned_tier: 3, decision_type: "executed", exit_code: 0, verify_passed: true, training_signal: "positive" });
     expect(row.evidence).toEqual({ signers: ["classifier", "concurrence"], n: 7 });
     await shipper.stop();
     await spool.close();

@@ -74,6 +74,22 @@ describe("POST /exec through the whole stack", () => {
     expect(res.body.services).toEqual({ gateway: "up", executor: "up", classifier: "up", concurrence: "up", sandbox: "up", breaker: "up" });
   });
 
+  it("the start-up banner has one line for every capability /health reports not ok, and none for the ok ones", async () => {
+    const caps = (await stack.health()).body.capabilities as Record<string, { state: string; detail: string }>;
+    expect(Object.keys(caps).sort()).toEqual(["cgroups", "envelope", "network", "sandbox", "secrets", "snapshot", "static_checks"]);
+    // The embedded defaults: no snapshot driver, no Vault; a root stack here has its envelope and sandbox.
+    expect(caps.snapshot?.state).toBe("off");
+    expect(caps.secrets?.state).toBe("off");
+    expect(caps.envelope?.state).toBe("ok");
+    const banner = stack.output().split("\n").filter((l) => /^agent-sudo: (?:off|DEGRADED): /.test(l));
+    for (const [name, c] of Object.entries(caps)) {
+      const lines = banner.filter((l) => l.includes(`: ${name}: `));
+      expect(lines, `${name} is ${c.state}`).toHaveLength(c.state === "ok" ? 0 : 1);
+      if (c.state !== "ok") expect(lines[0]).toContain(`${c.state === "off" ? "off" : "DEGRADED"}: ${name}: ${c.detail}`);
+    }
+    expect(banner.length).toBe(Object.values(caps).filter((c) => c.state !== "ok").length);
+  });
+
   it("GET /allowlist: behind the token, the active SUDO.md rules as they apply to this host, in the old bridge's shape", async () => {
     expect((await fetch(`${stack.url}/allowlist`)).status).toBe(401);
     expect((await fetch(`${stack.url}/allowlist`, { method: "POST", headers: { authorization: `Bearer ${stack.token}` } })).status).toBe(405);

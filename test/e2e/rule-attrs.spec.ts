@@ -7,8 +7,10 @@
 //             and rolls the files back.
 // Everything here is harmless if judged wrongly: curl to 127.0.0.1 and files
 // with test names in /tmp.
+import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missing, named } from "../support/needs.js";
 import { copyPolicies, startStack, type Stack } from "../support/stack.js";
@@ -45,6 +47,8 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
   let stack: Stack;
   let policies: string;
   let web: Awaited<ReturnType<typeof listen>>;
+  /** Request ids of earlier cases the training-signal case reads back. */
+  const ids: Record<string, string> = {};
   const flag = `/tmp/agent-sudo-attrs-ok-${process.pid}`;
   // The test rule makes these a tier-3 live action wherever they are: a scratch dir, never /etc.
   const etcFile = (n: string) => `/tmp/agent-sudo-attrs-live-${process.pid}-${n}`;
@@ -116,5 +120,26 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
     const hit = web.hits.find((h) => h.path === "/redeploy");
     expect(hit?.auth).toBe("Bearer redeploy-secret");
     expect(JSON.parse(hit?.body ?? "{}")).toMatchObject({ event: "agent-sudo.verify_failed", request_id: res.body.request_id, rule: "test-t3-touch", host: "server-01" });
+    ids.failed = String(res.body.request_id);
   }, 90_000);
+
+  // Seed CA D8: the audit is the training data. What the gateway itself wrote with each outcome, read back through `agent-sudo audit export`.
+  it("training_signal in the export: positive for a clean run, negative for a failed verify, neutral for a refusal and a failing run", async () => {
+    const clean = await stack.exec({ command: "id -u" });
+    const failing = await stack.exec({ command: "ls /nonexistent-agent-sudo-signal" });
+    const refused = await stack.exec({ command: "rm -rf /" });
+    expect([clean.status, failing.status, refused.status]).toEqual([200, 200, 403]);
+    expect(failing.body.exit_code).not.toBe(0);
+    const want = { [String(clean.body.request_id)]: "positive", [String(failing.body.request_id)]: "neutral", [String(refused.body.request_id)]: "neutral", ...(ids.failed ? { [ids.failed]: "negative" } : {}) };
+    expect(Object.keys(want)).toHaveLength(4); // the failed-verify case above ran first
+    let got: Record<string, unknown> = {};
+    for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 300))) {
+      const r = spawnSync(process.execPath, [join(import.meta.dirname, "..", "..", "dist", "cli", "main.js"), "audit", "export"], { env: stack.cliEnv, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const rows = r.stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { request_id: string; training_signal: unknown });
+      got = Object.fromEntries(rows.filter((row) => row.request_id in want).map((row) => [row.request_id, row.training_signal]));
+      if (Object.keys(want).every((id) => got[id] !== undefined && got[id] !== null)) break;
+    }
+    expect(got).toEqual(want);
+  }, 60_000);
 });

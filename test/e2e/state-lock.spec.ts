@@ -36,6 +36,17 @@ describe.skipIf(!root)("the state dir lock", () => {
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
   });
 
+  it("a start on another state dir whose port another stack holds never prints ready (that stack's /health is not its own), exits 1 and stops its services", async () => {
+    const home = mkdtempSync(join(tmpdir(), "agent-sudo-port-taken-"));
+    const second = spawnSync(process.execPath, [cliMain, "start"], { env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_PORT: String(stack.port) }, encoding: "utf8", timeout: 100_000 });
+    expect(second.stdout).not.toContain("ready");
+    expect(second.status, second.stdout + second.stderr).toBe(1);
+    expect(second.stdout).toContain("services did not all come up");
+    expect(existsSync(join(home, "supervisor.lock"))).toBe(false);
+    // The first stack still serves, as itself.
+    expect((await stack.exec({ command: "echo still-mine" })).status).toBe(200);
+  }, 120_000);
+
   it("a lock whose supervisor is gone is stale: start takes it over", async () => {
     const home = mkdtempSync(join(tmpdir(), "agent-sudo-stale-lock-"));
     // A pid that is surely not running (above the kernel's pid_max default range).

@@ -30,11 +30,11 @@ export function findClient(): { binary: string } | { skip: string } {
   const binary = candidates.find((c) => existsSync(c) && statSync(c).size > 1_000_000);
   if (!binary) return { skip: `skipped: no native Claude Code binary for linux-${process.arch} under node_modules/@anthropic-ai (the platform package did not install)` };
   if (process.platform !== "linux") return { skip: "skipped: the client suite runs on Linux (network namespaces)" };
-  for (const tool of ["unshare", "ip"]) {
+  for (const [tool, pkg] of [["unshare", "util-linux"], ["perl", "perl-base"]]) {
     try {
       execFileSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" });
     } catch {
-      return { skip: `skipped: ${tool} is not installed (util-linux / iproute2): the client runs in a loopback-only network namespace` };
+      return { skip: `skipped: ${tool} is not installed (${pkg}): the client runs in a loopback-only network namespace` };
     }
   }
   let version = "";

@@ -27,7 +27,10 @@ const pairs = args.slice(0, split).map((p) => {
 });
 const [program, ...programArgs] = args.slice(split + 1);
 
-const up = spawnSync("ip", ["link", "set", "lo", "up"], { stdio: ["ignore", "ignore", "pipe"] });
+// Loopback up with perl-base (essential on Debian, unlike iproute2's ip):
+// SIOCSIFFLAGS with IFF_UP|IFF_LOOPBACK|IFF_RUNNING on an AF_INET socket.
+const LO_UP = "socket(my $s, 2, 2, 0) or die qq(socket: $!\\n); my $ifr = pack(q(a16 s x22), q(lo), 1 | 8 | 0x40); ioctl($s, 0x8914, $ifr) or die qq(SIOCSIFFLAGS: $!\\n)";
+const up = spawnSync("perl", ["-e", LO_UP], { stdio: ["ignore", "ignore", "pipe"] });
 if (up.status !== 0) {
   process.stderr.write(`netns-bridge: cannot bring lo up: ${up.stderr?.toString() ?? up.error?.message}\n`);
   process.exit(70);
