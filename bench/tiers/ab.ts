@@ -42,7 +42,7 @@ const CASES: Array<{ tier: number; cmd: (i: number, who: string) => string }> = 
 for (const who of ["a", "b", "bare"]) writeFileSync(join(dir, `cfg-${who}`), "n=0\n");
 
 const { startStack: startOther } = (await import(join(other, "dist", "test", "support", "stack.js"))) as { startStack: typeof startStack };
-const env = { AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000" };
+const env = { AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000", AGENT_SUDO_BREAKER_MIX_MAX_RISE: "1" };
 const a = await startStack({ env });
 const b = await startOther({ env });
 try {

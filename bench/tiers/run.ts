@@ -54,7 +54,8 @@ const CASES: Array<{ tier: number; cmd: (i: number) => string }> = [
   { tier: 2, cmd: (i) => `sed -i s/^n=.*/n=${i}/ ${dir}/cfg` },
 ];
 
-const stack = await startStack({ env: { AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000" } });
+// A benchmark is a burst of one tier after another: the rate and command-mix trips would disarm it part-way.
+const stack = await startStack({ env: { AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000", AGENT_SUDO_BREAKER_MIX_MAX_RISE: "1" } });
 try {
   console.log(`bench/tiers (${label}), N=${N} sequential requests per tier`);
   for (const c of CASES) {

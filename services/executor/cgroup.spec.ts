@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvelopeServer } from "../shared/envelope/server.js";
+import { envelopeWords, readOnlySpec } from "../shared/envelope/spec.js";
 import { CommandCgroups } from "./cgroup.js";
 import { runCommand, type RunSpec } from "./run.js";
 
@@ -64,6 +65,23 @@ describe.skipIf(!cgroups)("per-command cgroups", () => {
   it("the command is inside its own cgroup, not the executor's", async () => {
     const res = await runCommand(sh("cat /proc/self/cgroup", { cgroups }));
     expect(res.stdout.toString()).toMatch(/^0::\/.*agent-sudo-commands-\d+\/cmd-\d+$/m);
+  });
+
+  // Tier 0 runs without a cgroup (execute.ts): its pid namespace is what ends everything it starts.
+  it("tier 0's envelope, no cgroup: a setsid'd, double-forked child dies with the command, and when the timeout fires", async () => {
+    const tier0 = (command: string, timeoutS = 5): RunSpec => ({ ...base, timeoutS, launch: { kind: "envelope", args: envelopeWords(readOnlySpec({ masks: [], cwd: "/", network: false }), ["/bin/bash", "-c", command]) } });
+    // Control: the command itself sees its sleep running (in its own /proc) before it exits.
+    const seen = (m: string) => `for i in $(seq 100); do grep -qsa "^sleep.${m}" /proc/[0-9]*/cmdline && { echo seen; break; }; sleep 0.02; done`;
+    const exited = String(7000 + Math.floor(Math.random() * 1000));
+    const res = await runCommand(tier0(`(setsid -f sleep ${exited} &); ${seen(exited)}`));
+    expect(res.stdout.toString(), res.setupError).toBe("seen\n");
+    const timed = String(8000 + Math.floor(Math.random() * 1000));
+    const slow = await runCommand(tier0(`(setsid -f sleep ${timed} &); ${seen(timed)}; sleep 30`, 1));
+    expect(slow.timedOut).toBe(true);
+    expect(slow.stdout.toString()).toBe("seen\n");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(exited)).toBe(false);
+    expect(alive(timed)).toBe(false);
   });
 
   it("without cgroups, a setsid'd child holding the pipes does not hang the request", async () => {

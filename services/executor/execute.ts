@@ -128,7 +128,11 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
       env,
       stdoutCap: config.executor.stdout_cap_bytes,
       stderrCap: config.executor.stderr_cap_bytes,
-      ...(state.cgroups ? { cgroups: state.cgroups } : {}),
+      // Tier 0's envelope is its own pid namespace, born as its pid 1: when that exits the kernel kills
+      // everything left in it (setsid and double forks included), so it needs no cgroup — joining one
+      // costs ~10 ms per command (a cgroup migration waits for an RCU grace period). Live envelopes share
+      // the host's pids: their cgroup is what ends everything they start.
+      ...(state.cgroups && tier !== 0 ? { cgroups: state.cgroups } : {}),
     });
     if (result.setupError) {
       state.journal.appendSoon({ event: "outcome", request_id: req.requestId, not_run: result.setupError });

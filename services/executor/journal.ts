@@ -12,7 +12,7 @@
 // itself journaled. One writer per file: open it once per process, and one
 // process per file (lockJournal).
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from "node:fs";
 
 const GENESIS = "0".repeat(64);
 const LINE = /^([0-9a-f]{64}) (.*)$/s;
@@ -69,6 +69,7 @@ export function openJournal(path: string): Journal {
   }
   const size = fstatSync(fd).size;
   let syncTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   const write = (entry: object, sync = true) => {
     const json = JSON.stringify({ seq: seq + 1, ts: new Date().toISOString(), prev: hash, entry });
     const h = sha256(json);
@@ -93,13 +94,18 @@ export function openJournal(path: string): Journal {
     append: (entry) => write(entry),
     appendSoon: (entry, ms = 200) => {
       write(entry, false);
+      // Off the event loop: a deferred flush need not stall the commands in flight (~ms per fsync here).
       syncTimer ??= setTimeout(() => {
         syncTimer = undefined;
-        fsyncSync(fd);
+        fsync(fd, (err) => {
+          // As before, when this was synchronous: uncaught, so the service logs it and exits (crash, don't limp).
+          if (err && !closed) throw new Error(`journal ${path}: deferred fsync failed: ${err.message}`);
+        });
       }, ms);
     },
     head: () => ({ seq, hash }),
     close: () => {
+      closed = true;
       clearTimeout(syncTimer);
       fsyncSync(fd);
       closeSync(fd);

@@ -7,7 +7,7 @@
 // segment for the same reason. The lock is a pid file: a live other process
 // holding it is an error; a dead one's lock is taken over (pid reuse could in
 // theory fool it — systemd runs one gateway, this is a seatbelt).
-import { constants, promises as fsp } from "node:fs";
+import { accessSync, constants, promises as fsp, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
 import { decodeLine, scanLines } from "./spool-line.js";
@@ -104,10 +104,19 @@ export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>
  * checked against the *effective* ids too, which is what open(2) will use.
  */
 export async function assertWritable(dir: string): Promise<void> {
-  await fsp.access(dir, constants.W_OK | constants.X_OK);
+  assertWritableNow(dir);
+}
+
+/**
+ * The same check, synchronously: two system calls on a local directory
+ * (microseconds), where each awaited one is a thread-pool round trip that
+ * every append would wait on.
+ */
+export function assertWritableNow(dir: string): void {
+  accessSync(dir, constants.W_OK | constants.X_OK);
   const euid = process.geteuid?.();
   if (euid === undefined || euid === 0) return;
-  const st = await fsp.stat(dir);
+  const st = statSync(dir);
   const groups = new Set([process.getegid?.(), ...(process.getgroups?.() ?? [])]);
   const bits = st.uid === euid ? (st.mode >> 6) & 3 : groups.has(st.gid) ? (st.mode >> 3) & 3 : st.mode & 3;
   if (bits !== 3) {
