@@ -2,10 +2,11 @@
 // attestations and hands them to the executor, which checks them. In order:
 //   resolve the cwd (the executor's realpath: what is judged is where it runs)
 //   → classify (SUDO.md) → tier 4: refuse, tell the breaker
-//   → tiers 1–3 (not a package run, not a tier-3 live action): run once in
-//     the sandbox's mirror → both judges over the run's diff → worst tier
-//     4: refuse, nothing committed; tier 3 and the run failed: nothing
-//     committed → breaker lease for the worst tier → audit intent →
+//   → tiers 1–3 (not a package run, not a tier-3 live action): audit
+//     intent → run once in the sandbox's mirror (the real run: with a
+//     `network` rule it reaches the world) → both judges over the run's
+//     diff → worst tier 4: refuse, nothing committed; tier 3 and the run
+//     failed: nothing committed → breaker lease for the worst tier →
 //     executor Commit (409 when the host changed since the run) → outcome
 //   → a live action beside parts that change files: refused (send two)
 //   → tier 0, tier-3 live actions, package runs: lease (tier ≥ 1) → sandbox trial
@@ -234,6 +235,11 @@ export class ExecPipeline {
     const { requestId } = run.ctx;
     // The run is the real run: a vetted command gets its secret values there (the output is redacted).
     const env = run.body.env_secrets ? await resolveEnvSecretsFromVault(run.body.env_secrets as Record<string, string>, this.config.secrets) : {};
+    // The intent is on record before the run starts: the run is the real run (a rule flagged `network`
+    // reaches the world from the mirror, with its secrets), so an unwritable spool refuses it here.
+    await this.audit.intent(run.ctx);
+    run.intentWritten = true;
+    mark(run, "intent");
     const report = await runInMirror(this.clients, { requestId, ...run.binding, timeoutS: run.body.timeout, classifier: verdict.attestation, env }, predicted);
     mark(run, "run");
     const manifest = Manifest.decode(report.manifest);
@@ -247,8 +253,6 @@ export class ExecPipeline {
     const out = { exitCode: report.exitCode, stdout: report.stdout, stderr: report.stderr, truncated: report.truncated, timedOut: report.timedOut, extra: { env } as Record<string, unknown> };
     if (manifest.changes.length === 0) {
       // Nothing to commit: the run's answer is the whole result.
-      await this.audit.intent(run.ctx);
-      run.intentWritten = true;
       return { ...out, undoId: "", evidence: { final_tier: predicted, committed: 0 } };
     }
     // The classifier's decision must still be fresh at the commit: a long run gets a new one (same binding, same policy).
@@ -263,8 +267,6 @@ export class ExecPipeline {
     if (judged.tier === 4) this.refuseTier4(run, `the run's effects are tier 4, nothing was committed: ${judged.why || "a judge signed no verdict"}`, "effects");
     if (judged.tier === 3 && report.exitCode !== 0) {
       // Tier 3 is verified: a run that failed leaves its changes in the mirror (as a failed verify would roll them back).
-      await this.audit.intent(run.ctx);
-      run.intentWritten = true;
       const note = `the run exited ${report.exitCode}: a tier-3 change is committed only when its run succeeds; nothing was committed`;
       return { ...out, undoId: "", extra: { env, committed: 0, not_committed: note }, evidence: { final_tier: 3, committed: 0, not_committed: note }, verified: { passed: false, rolledBack: false, detail: note } };
     }
@@ -273,9 +275,6 @@ export class ExecPipeline {
     const { lease } = leased;
     mark(run, "lease");
     run.ctx.evidence.signers = ["classifier", "breaker", "sandbox", "classifier-effects", "concurrence-effects"];
-    await this.audit.intent(run.ctx);
-    run.intentWritten = true;
-    mark(run, "intent");
     const { executor } = this.clients;
     const attestations = [verdict.attestation, lease, report.attestation, ...judged.attestations].filter((a): a is Attestation => a !== undefined);
     const committed = await call(executor, executor.commit, { requestId, ...run.binding, attestations, manifest: report.manifest, blobs: report.blobs }, 120_000).catch((e: unknown) => {

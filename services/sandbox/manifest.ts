@@ -311,12 +311,15 @@ function openChecked(path: string, st: Stats): number | undefined {
 }
 
 /** sha256 of a regular file, read in 1 MiB pieces; undefined when it is not the file lstat saw. */
+/** One read buffer for every hash (hashFile is synchronous): a fresh zeroed MiB per file was most of a small manifest's cost, in GC. */
+const HASH_BUF = Buffer.allocUnsafe(1024 * 1024);
+
 function hashFile(path: string, st: Stats): Buffer | undefined {
   const fd = openChecked(path, st);
   if (fd === undefined) return undefined;
   try {
     const h = createHash("sha256");
-    const buf = Buffer.alloc(1024 * 1024);
+    const buf = HASH_BUF;
     let total = 0;
     for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; total += n) h.update(buf.subarray(0, n));
     return total === st.size ? h.digest() : undefined;
