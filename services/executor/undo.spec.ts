@@ -106,6 +106,24 @@ describe("UndoStore.capture and rollback", () => {
     expect([st.mode & 0o7777, st.uid, st.gid]).toEqual([0o4750, 12345, 23456]);
   });
 
+  it("never writes back saved content that is not what was saved: a damaged slot fails that path and leaves the file as it is", () => {
+    const f = join(work, "sshd_config");
+    const g = join(work, "other.conf");
+    writeFileSync(f, "PermitRootLogin no\n");
+    writeFileSync(g, "kept=old\n");
+    const id = store.capture("req-damaged", [f, g]);
+    writeFileSync(f, "PermitRootLogin no\nPort 2222\n");
+    writeFileSync(g, "kept=new\n");
+    // The saved copy of the first path, cut short (what an unsynced write looks like after a crash).
+    const slot = join(storeDir, id, "0");
+    expect(readFileSync(slot, "utf8")).toBe("PermitRootLogin no\n");
+    writeFileSync(slot, "");
+    const result = store.rollback(id);
+    expect(result).toEqual({ restored: [g], removed: [], failed: [f] });
+    expect(readFileSync(f, "utf8")).toBe("PermitRootLogin no\nPort 2222\n");
+    expect(readFileSync(g, "utf8")).toBe("kept=old\n");
+  });
+
   it("restores a directory's mode and owner, and a symlink's target and owner", () => {
     const d = join(work, "dir");
     const link = join(work, "current");

@@ -11,8 +11,8 @@
 // written nothing, when one of them is no longer a plain directory.
 // Records expire after the retention (14 days).
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import { EntryKind, type EntryState, type Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
@@ -28,6 +28,8 @@ interface Entry {
   uid?: number;
   gid?: number;
   target?: string;
+  /** A file's saved content: its sha256 (hex), checked before it is written back. */
+  sha256?: string;
 }
 
 interface Record_ {
@@ -68,10 +70,31 @@ function describeAt(dir: Dir, name: string, path: string, slot: string): { entry
   if (st.isDirectory()) return { entry: { path, kind: "dir", ...owner } };
   if (st.isFile() && st.size <= MAX_FILE_BYTES) {
     const f = readFileAt(dir, name, MAX_FILE_BYTES);
-    writeFileSync(slot, f.data, { mode: 0o600 });
-    return { entry: { path, kind: "file", ...owner }, sha256: f.sha256, size: f.data.length };
+    // Durable before anything is written over the original: a rollback after a crash restores these bytes.
+    writeDurable(slot, f.data);
+    return { entry: { path, kind: "file", ...owner, sha256: f.sha256.toString("hex") }, sha256: f.sha256, size: f.data.length };
   }
   return { entry: { path, kind: "uncaptured" } };
+}
+
+function writeDurable(path: string, data: Buffer | string): void {
+  const buf = typeof data === "string" ? Buffer.from(data) : data;
+  const fd = openSync(path, "w", 0o600);
+  try {
+    for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function fsyncDir(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
@@ -103,13 +126,12 @@ export class UndoStore {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
+  /** The record, durable with its saved contents: temp + fsync, rename, then the directory itself. */
   private write(root: string, record: Record_, name = "manifest.json"): void {
     const tmp = join(root, `${name}.tmp`);
-    const fd = openSync(tmp, "w", 0o600);
-    writeSync(fd, JSON.stringify(record));
-    fsyncSync(fd);
-    closeSync(fd);
+    writeDurable(tmp, JSON.stringify(record));
     renameSync(tmp, join(root, name));
+    fsyncDir(root);
   }
 
   private fresh(): { id: string; root: string } {
@@ -278,7 +300,12 @@ function restoreAt(dir: Dir, name: string, e: Entry, slot: string): void {
   }
   if (st?.isDirectory()) removeAt(dir, name);
   if (e.kind === "symlink") symlinkAt(dir, name, e.target ?? "", uid, gid);
-  else writeFileAt(dir, name, readFileSync(slot), mode, uid, gid);
+  else {
+    const saved = readFileSync(slot);
+    // Never write back bytes that are not what was saved (a slot a crash or a person damaged): that path fails instead.
+    if (e.sha256 !== undefined && createHash("sha256").update(saved).digest("hex") !== e.sha256) throw new Error(`${e.path}: saved content damaged`);
+    writeFileAt(dir, name, saved, mode, uid, gid);
+  }
 }
 
 function revertPackages(before: PackageState[], after: PackageState[], out: RollbackResult): void {
