@@ -19,6 +19,7 @@ import pg from "pg";
 import { verifyJournal } from "../services/executor/journal.js";
 import { defaultHome, loadConfig } from "../services/shared/config.js";
 import { labelRequest } from "../services/gateway/audit/label.js";
+import { isUsageError, UsageError } from "./command.js";
 
 export interface AuditIo {
   out: (line: string) => void;
@@ -38,7 +39,6 @@ const USAGE = `usage: agent-sudo audit tail [-f] [-n N] [--json]
        agent-sudo audit label REQUEST_ID approve|reject --by NAME
        agent-sudo audit verify-journal [PATH]`;
 
-class UsageError extends Error {}
 
 export function parseWhen(value: string, now = Date.now()): Date {
   const rel = /^(\d+)([mhd])$/.exec(value);
@@ -249,7 +249,7 @@ export async function auditCommand(argv: string[], io: Partial<AuditIo> = {}): P
         throw new UsageError(sub ? `unknown audit command: ${sub}` : "missing audit command");
     }
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(err)) {
       full.err(`${(err as Error).message}\n${USAGE}`);
       return 2;
     }

@@ -13,6 +13,7 @@ import { HOST_IDS, repoRoot } from "../services/shared/config.js";
 import type { HostId } from "../services/shared/config.js";
 import { loadEngine } from "../services/classifier/engine/index.js";
 import type { ClassifyInput, Engine, Source, Verdict } from "../services/classifier/verdict.js";
+import { UsageError } from "./command.js";
 
 interface Options {
   host: HostId;
@@ -24,7 +25,6 @@ interface Options {
   command: string | null;
 }
 
-class UsageError extends Error {}
 
 const USAGE = "usage: agent-sudo classify [--host primary|server-01] [--source sudo|claude] [--cwd DIR] [--json] [--policies DIR] -- COMMAND\n       agent-sudo classify --batch FILE|-\n       agent-sudo explain [options] -- COMMAND";
 

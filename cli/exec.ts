@@ -14,6 +14,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { UsageError } from "./command.js";
 
 export const EXIT = {
   /** Bad arguments to `agent-sudo exec`. */
@@ -52,7 +53,6 @@ interface ExecArgs {
   cwd: string;
 }
 
-class UsageError extends Error {}
 
 export function parseExecArgs(argv: string[], cwd: string = process.cwd()): ExecArgs {
   let timeout: number | undefined;

@@ -21,6 +21,7 @@ import { checkUnique, parsePolicy } from "../services/classifier/engine/policy.j
 import type { Engine, Source } from "../services/classifier/verdict.js";
 import { defaultHome, HOST_IDS, type HostId } from "../services/shared/config.js";
 import { POLICY_FILES } from "../services/shared/policy-signature.js";
+import { isUsageError, UsageError } from "./command.js";
 
 export interface CliIo {
   out: (line: string) => void;
@@ -52,7 +53,6 @@ export interface Impact {
 export const DEFAULT_LAST = 10_000;
 const MAX_LAST = 1_000_000;
 
-export class UsageError extends Error {}
 
 export function stdio(): CliIo {
   return { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), env: process.env };
@@ -189,7 +189,7 @@ export async function policyDiffCommand(argv: string[], io: CliIo = stdio()): Pr
     printImpact(impactOf(before, after, commands), io.out);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(err)) {
       io.err(`policy diff: ${(err as Error).message}\n${USAGE}`);
       return 2;
     }

@@ -40,6 +40,7 @@ import {
 } from "../services/shared/policy-signature.js";
 import { transitPublicKeys, VaultError, vaultSettingsFromEnv, type VaultSettings, withVaultToken } from "../services/shared/vault-transit.js";
 import { policyDiffCommand } from "./policy-diff.js";
+import { isUsageError, UsageError } from "./command.js";
 
 export interface PolicyIo {
   out: (line: string) => void;
@@ -52,7 +53,6 @@ const USAGE = `usage: agent-sudo policy sign [--backend local|vault-transit] [--
        agent-sudo policy keygen
        agent-sudo policy diff OLD_DIR NEW_DIR [--last N] [--commands FILE]`;
 
-class UsageError extends Error {}
 
 function stdio(): PolicyIo {
   return { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), env: process.env };
@@ -180,7 +180,7 @@ export async function policyCommand(argv: string[], io: PolicyIo = stdio()): Pro
         throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
     }
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(err)) {
       io.err(`policy: ${(err as Error).message}\n${USAGE}`);
       return 2;
     }

@@ -30,7 +30,8 @@ import {
 import { findProposal, markActivated, pendingPath, readPending, rejectProposal, type Proposal } from "../services/shared/proposals.js";
 import { checkShape } from "../services/classifier/rule-shape.js";
 import { transitPublicKeys, vaultSettingsFromEnv, withVaultToken } from "../services/shared/vault-transit.js";
-import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio, UsageError } from "./policy-diff.js";
+import { UsageError, isUsageError } from "./command.js";
+import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio } from "./policy-diff.js";
 import { ruleMisses, type Staged, stageRule } from "./rule-placement.js";
 import { DEFAULT_MIN_RUNS, learn, proposalNotice } from "./rules-learn.js";
 import { createLogger } from "../services/shared/log.js";
@@ -244,7 +245,7 @@ export async function rulesCommand(argv: string[], io: CliIo = stdio()): Promise
         throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
     }
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(err)) {
       io.err(`rules: ${(err as Error).message}\n${USAGE}`);
       return 2;
     }

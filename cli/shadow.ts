@@ -17,6 +17,7 @@
 // and never printed. It talks only to the two URLs it is given.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { UsageError } from "./command.js";
 
 export interface ShadowIo {
   out: (line: string) => void;
@@ -40,7 +41,6 @@ export interface Difference {
 
 const USAGE = `usage: agent-sudo shadow --old URL --new URL (--token-file F | --old-token-file F --new-token-file F) [--timeout S] [--json] COMMANDS_FILE`;
 
-class UsageError extends Error {}
 
 function execUrl(base: string, flag: string): URL {
   let url: URL;
