@@ -12,9 +12,8 @@ import {
   BreakerRearmServiceClient,
   type BreakerStatus,
 } from "../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
-import { call } from "../services/gateway/clients.js";
-import { breakerAdminSocketPath, breakerRearmSocketPath } from "../services/breaker/admin.js";
-import { loadConfig } from "../services/shared/config.js";
+import { call } from "../services/shared/unary.js";
+import { breakerAdminSocketPath, breakerRearmSocketPath, loadConfig } from "../services/shared/config.js";
 
 const USAGE = `usage: agent-sudo breaker status [--json]
        agent-sudo breaker trip --reason TEXT [--by NAME]

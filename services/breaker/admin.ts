@@ -7,7 +7,6 @@
 // token, nothing in the request decides who may call. Closed tables, small
 // messages, zod-checked requests, coded errors only.
 import { chmodSync, chownSync } from "node:fs";
-import { join } from "node:path";
 import {
   Server,
   ServerCredentials,
@@ -25,19 +24,11 @@ import {
   type RearmRequest,
   type TripRequest,
 } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
-import type { Config } from "../shared/config.js";
+import { breakerAdminSocketPath, breakerRearmSocketPath, type Config } from "../shared/config.js";
 import { CodedError, ERRORS } from "../shared/errors.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot, lookupGroupId } from "../shared/privilege.js";
 import { clearStaleSocket } from "../shared/skeleton.js";
-
-export function breakerAdminSocketPath(config: Pick<Config, "runDir">): string {
-  return join(config.runDir, "breaker-admin.sock");
-}
-
-export function breakerRearmSocketPath(config: Pick<Config, "runDir">): string {
-  return join(config.runDir, "breaker-rearm.sock");
-}
 
 // A reason is one printable line a person can read in the record.
 const reason = z

@@ -15,7 +15,7 @@ import { commandDigest } from "../shared/attestation.js";
 import { loadConfig } from "../shared/config.js";
 import { loadPublicKey } from "../shared/keys.js";
 import { lookupUser } from "../shared/privilege.js";
-import { call } from "../gateway/clients.js";
+import { call } from "../shared/unary.js";
 import { startNtfySink, type NtfySink } from "../../test/tier3/ntfy-sink.js";
 
 const repo = join(import.meta.dirname, "..", "..");

@@ -1,7 +1,8 @@
 // gRPC clients for the services the gateway drives, over their Unix
 // sockets, as promises with deadlines. A service that is down fails fast
 // with UNAVAILABLE; the gateway turns that into a 503 naming it.
-import { credentials, Metadata, type CallOptions, type Client, type ServiceError } from "@grpc/grpc-js";
+import { credentials } from "@grpc/grpc-js";
+import { call } from "../shared/unary.js";
 import { BreakerServiceClient } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
 import { ClassifierServiceClient } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { ConcurrenceServiceClient } from "../../proto/gen/agent_sudo/v1/concurrence_pb.js";
@@ -10,15 +11,7 @@ import { ExecutorServiceClient } from "../../proto/gen/agent_sudo/v1/executor_pb
 import { SandboxServiceClient } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import { type Config, type ServiceName, socketPath } from "../shared/config.js";
 
-type Callback<Res> = (err: ServiceError | null, res: Res) => void;
-type Unary<Req, Res> = (req: Req, meta: Metadata, opts: Partial<CallOptions>, cb: Callback<Res>) => unknown;
-
-/** Calls a unary method with a deadline; rejects with the ServiceError. */
-export function call<Req, Res>(client: Client, method: Unary<Req, Res>, req: Req, timeoutMs: number): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    method.call(client, req, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (err, res) => (err ? reject(err) : resolve(res)));
-  });
-}
+export { call } from "../shared/unary.js";
 
 const MiB = 1024 * 1024;
 /** A run's report and its commit carry the changed content (≤ 64 MiB); judges get ≤ 4 MiB of it. */

@@ -280,3 +280,12 @@ export function hookSocketPath(config: Config): string {
 export function socketPath(config: Config, service: ServiceName): string {
   return join(config.runDir, `${service}.sock`);
 }
+
+/** The breaker's administrative sockets (services/breaker/admin.ts): Trip and Status; Rearm (root only). */
+export function breakerAdminSocketPath(config: Pick<Config, "runDir">): string {
+  return join(config.runDir, "breaker-admin.sock");
+}
+
+export function breakerRearmSocketPath(config: Pick<Config, "runDir">): string {
+  return join(config.runDir, "breaker-rearm.sock");
+}

@@ -15,7 +15,7 @@ import { Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { ClassifierServiceClient } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ExecutorServiceClient } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { call } from "../../services/gateway/clients.js";
+import { call } from "../../services/shared/unary.js";
 import { signDecision } from "../../services/shared/attestation.js";
 import { lookupUser } from "../../services/shared/privilege.js";
 import { loadPrivateKey } from "../../services/shared/keys.js";

@@ -12,7 +12,7 @@ import { SandboxServiceClient, type TrialReport } from "../../proto/gen/agent_su
 import type { HealthResponse } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ensureKeys } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";
-import { call } from "../../services/gateway/clients.js";
+import { call } from "../../services/shared/unary.js";
 import { canRun, repoRoot } from "./fixture.js";
 
 const mainJs = join(repoRoot, "dist", "services", "sandbox", "main.js");

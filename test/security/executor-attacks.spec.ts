@@ -34,7 +34,7 @@ import {
   type RollbackResponse,
 } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import { EntryKind, EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { call } from "../../services/gateway/clients.js";
+import { call } from "../../services/shared/unary.js";
 import { commandDigest, manifestDigest, type PolicySource, rollbackDigest, signDecision, touchedDigest } from "../../services/shared/attestation.js";
 import { loadPrivateKey, SIGNER_ROLE, SIGNERS, type Signer } from "../../services/shared/keys.js";
 import type { TierNumber } from "../../services/shared/tier.js";

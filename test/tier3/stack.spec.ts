@@ -14,7 +14,7 @@ import { Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { ConcurrenceServiceClient } from "../../proto/gen/agent_sudo/v1/concurrence_pb.js";
 import { Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ExecutorServiceClient } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { call } from "../../services/gateway/clients.js";
+import { call } from "../../services/shared/unary.js";
 import { commandDigest, signDecision } from "../../services/shared/attestation.js";
 import { loadPrivateKey, loadPublicKey } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";
