@@ -88,6 +88,45 @@ function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () =
   };
 }
 
+/**
+ * The implementation of `definition` from `table`, checked both ways: every
+ * RPC of the .proto has a handler and every handler is an RPC of the .proto
+ * (keyed by the RPC names: Execute, Health …). Each call is shape-checked,
+ * refused while not `ready`, and answered with the closed error vocabulary.
+ */
+export function closedTable(service: string, definition: ServiceDefinition, table: RpcTable, log: Logger, ready: () => boolean): UntypedServiceImplementation {
+  const impl: UntypedServiceImplementation = {};
+  for (const [method, def] of Object.entries(definition)) {
+    const rpcName = def.path.split("/").pop() ?? method;
+    const rpc = table[rpcName];
+    if (!rpc) throw new Error(`${service}: no handler for ${rpcName}`);
+    impl[method] = wrap(rpcName, rpc, log, ready);
+  }
+  for (const name of Object.keys(table)) {
+    if (!Object.values(definition).some((d) => d.path.endsWith(`/${name}`))) throw new Error(`${service}: ${name} is not in the service`);
+  }
+  return impl;
+}
+
+/** A gRPC server bound to the Unix socket `path` (a stale one cleared first), created under umask 077, then given `mode` and `owner`. */
+export async function bindSocket(path: string, limits: { maxReceiveBytes: number; maxSendBytes: number; maxStreams: number }, mode: number, owner?: { uid: number; gid: number }): Promise<Server> {
+  clearStaleSocket(path);
+  const server = new Server({
+    "grpc.max_receive_message_length": limits.maxReceiveBytes,
+    "grpc.max_send_message_length": limits.maxSendBytes,
+    "grpc.max_concurrent_streams": limits.maxStreams,
+  });
+  const previousUmask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
+  } finally {
+    process.umask(previousUmask);
+  }
+  chmodSync(path, mode);
+  if (owner) chownSync(path, owner.uid, owner.gid);
+  return server;
+}
+
 /** Removes a stale socket left by a previous run; refuses to remove anything else. */
 export function clearStaleSocket(path: string): void {
   if (existsSync(path)) {
@@ -143,40 +182,16 @@ export async function runService<State>(spec: ServiceSpec<State>): Promise<void>
   const config = loadConfig();
   mkdirSync(config.runDir, { recursive: true, mode: 0o711 });
   const path = socketPath(config, spec.name);
-  clearStaleSocket(path);
 
   let isReady = false;
-  const server = new Server({
-    "grpc.max_receive_message_length": spec.maxReceiveBytes,
-    "grpc.max_send_message_length": spec.maxSendBytes ?? 4 * 1024 * 1024,
-    "grpc.max_concurrent_streams": 64,
-  });
-  const previousUmask = process.umask(0o177);
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
-  );
-  process.umask(previousUmask);
-  chmodSync(path, 0o600);
-  const owner = socketOwner(config);
-  if (owner) chownSync(path, owner.uid, owner.gid);
+  const server = await bindSocket(path, { maxReceiveBytes: spec.maxReceiveBytes, maxSendBytes: spec.maxSendBytes ?? 4 * 1024 * 1024, maxStreams: 64 }, 0o600, socketOwner(config));
 
   const state = await spec.prepare(config, log);
   const table = spec.table(state, config, log);
 
   if (spec.name !== "executor") dropToServiceUser(config, spec.name);
 
-  const impl: UntypedServiceImplementation = {};
-  // The table is keyed by the RPC names of the .proto (Execute, Health …).
-  for (const [method, def] of Object.entries(spec.definition)) {
-    const rpcName = def.path.split("/").pop() ?? method;
-    const rpc = table[rpcName];
-    if (!rpc) throw new Error(`${spec.name}: no handler for ${rpcName}`);
-    impl[method] = wrap(rpcName, rpc, log, () => isReady);
-  }
-  for (const name of Object.keys(table)) {
-    if (!Object.values(spec.definition).some((d) => d.path.endsWith(`/${name}`))) throw new Error(`${spec.name}: ${name} is not in the service`);
-  }
-  server.addService(spec.definition, impl);
+  server.addService(spec.definition, closedTable(spec.name, spec.definition, table, log, () => isReady));
   isReady = true;
   log.info({ socket: path, uid: process.getuid?.() }, "serving");
 
