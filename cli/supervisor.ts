@@ -15,7 +15,7 @@ import { isRoot } from "../services/shared/privilege.js";
 const ENTRY: Record<ServiceName, string> = {
   executor: "services/executor/main.js",
   classifier: "services/classifier/main.js",
-  concurrence: "services/classifier/concurrence/main.js",
+  concurrence: "services/concurrence/main.js",
   sandbox: "services/sandbox/main.js",
   breaker: "services/breaker/main.js",
   gateway: "services/gateway/main.js",

@@ -91,9 +91,8 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     const t = text(name);
     const service = name.replace("agent-sudo-", "");
     expect(t).toMatch(/^\s*\/usr\/bin\/node mr,$/m);
-    const own = service === "concurrence" ? "classifier/concurrence" : service;
-    expect(t).toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${own}/** r,`);
-    const others = ["gateway", "sandbox", "breaker", "executor", "classifier"].filter((s) => s !== service && !(service === "concurrence" && s === "classifier"));
+    expect(t).toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${service}/** r,`);
+    const others = ["gateway", "sandbox", "breaker", "executor", "classifier", "concurrence"].filter((s) => s !== service);
     for (const other of others) expect(t).not.toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${other}/** r,`);
     expect(t).toContain("deny @{AGENT_SUDO_PREFIX}/** wl,");
   });

@@ -236,7 +236,7 @@ describe.skipIf(!isRoot)("install into a temporary --root inside a throwaway roo
 
   it("installs the code root-owned and writable by root alone (the executor runs it as root)", () => {
     const paths = tree(outside(prefix()));
-    expect(paths).toEqual(expect.arrayContaining(["bin/agent-sudo", "dist/services/executor/main.js", "dist/services/classifier/concurrence/main.js", "package.json", "node_modules/@grpc/grpc-js/package.json", "node_modules/zod/package.json"]));
+    expect(paths).toEqual(expect.arrayContaining(["bin/agent-sudo", "dist/services/executor/main.js", "dist/services/concurrence/main.js", "package.json", "node_modules/@grpc/grpc-js/package.json", "node_modules/zod/package.json"]));
     expect(paths.some((p) => p.startsWith("node_modules/vitest") || p.startsWith("node_modules/typescript"))).toBe(false);
     for (const rel of paths) {
       const st = lstatSync(outside(join(prefix(), rel)));

@@ -1,11 +1,11 @@
 import { createHash, generateKeyPairSync, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Decision, Role, Tier } from "../../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { Change, type EffectsRequest, EntryKind, EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { bindingOf, commandDigest, manifestDigest } from "../../shared/attestation.js";
-import type { Config } from "../../shared/config.js";
-import { CodedError } from "../../shared/errors.js";
-import type { Logger } from "../../shared/log.js";
+import { Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { Change, type EffectsRequest, EntryKind, EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { bindingOf, commandDigest, manifestDigest } from "../shared/attestation.js";
+import type { Config } from "../shared/config.js";
+import { CodedError } from "../shared/errors.js";
+import type { Logger } from "../shared/log.js";
 import { EffectsShape, judgeEffects } from "./effects.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");

@@ -6,7 +6,7 @@
 // with the host's own links, so such a target is not resolved (undefined);
 // neither is a chain longer than 16 links.
 import { posix } from "node:path";
-import { type Change, EntryKind } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { type Change, EntryKind } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 
 const MAX_HOPS = 16;
 

@@ -3,7 +3,7 @@
 // runs or only root writes (runs-later files, their directories, the
 // system's programs, boot, root's home, the top levels), world-writable
 // entries in the system's tree, and extended attributes newly set.
-import { EntryKind, type EntryState } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { EntryKind, type EntryState } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { holdsRootRun, type Later } from "./later-paths.js";
 import { isRootOnlyTree, placeOf } from "./paths.js";
 import { type Finding, finding, worst } from "./types.js";

@@ -8,15 +8,15 @@
 // ROLE_CONCURRENCE_EFFECTS, bound to the manifest's digest.
 import { createHash, type KeyObject } from "node:crypto";
 import { z } from "zod";
-import { Role } from "../../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { type EffectsRequest, type EffectsVerdict, EntryKind, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { bindingOf, commandDigest, manifestDigest, signDecision } from "../../shared/attestation.js";
-import type { Config } from "../../shared/config.js";
-import { envNamesProblem } from "../../shared/env-names.js";
-import { CodedError } from "../../shared/errors.js";
-import type { Logger } from "../../shared/log.js";
-import { command, cwd, envNames, requestId, runAs } from "../../shared/shapes.js";
-import { tierToEnum } from "../../shared/tier.js";
+import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import { type EffectsRequest, type EffectsVerdict, EntryKind, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { bindingOf, commandDigest, manifestDigest, signDecision } from "../shared/attestation.js";
+import type { Config } from "../shared/config.js";
+import { envNamesProblem } from "../shared/env-names.js";
+import { CodedError } from "../shared/errors.js";
+import type { Logger } from "../shared/log.js";
+import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
+import { tierToEnum } from "../shared/tier.js";
 import { judgeManifest, type ManifestVerdict } from "./manifest.js";
 import { concurrenceContext } from "./verdict.js";
 

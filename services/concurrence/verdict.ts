@@ -1,9 +1,9 @@
 // The concurrence's entry point for one request: the judging context from
 // the service's config and the request (host, cwd as the executor will use
 // it, run-as, agent-sudo's own paths), and the judgment itself.
-import type { ClassifyRequest } from "../../../proto/gen/agent_sudo/v1/classifier_pb.js";
-import type { Config } from "../../shared/config.js";
-import { lookupUid, lookupUser } from "../../shared/privilege.js";
+import type { ClassifyRequest } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import type { Config } from "../shared/config.js";
+import { lookupUid, lookupUser } from "../shared/privilege.js";
 import { judgeText } from "./judge.js";
 import type { Finding, HostKind, JudgeContext } from "./types.js";
 

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+// The concurrence's own lexer. Its independence from the classifier (no import of its code,
+// transitively) is checked with every service's layering: test/deploy/layering.spec.ts.
 import { describe, expect, it } from "vitest";
 import { lex, LexError } from "./lex.js";
 
@@ -46,22 +46,5 @@ describe("the concurrence's lexer", () => {
 
   it("refuses what it cannot take apart", () => {
     for (const bad of ["echo 'x", 'echo "x', "echo $(x", "echo `x", "cat >", "echo ${x"]) expect(() => lex(bad), bad).toThrow(LexError);
-  });
-});
-
-describe("independence from the classifier (architecture: its own code)", () => {
-  it("imports nothing from services/classifier outside concurrence/", () => {
-    const dir = import.meta.dirname;
-    const classifierRoot = resolve(dir, "..");
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
-      const src = readFileSync(join(dir, file), "utf8");
-      for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
-        const spec = m[1] ?? "";
-        if (!spec.startsWith(".")) continue;
-        const target = resolve(dirname(join(dir, file)), spec);
-        const inClassifier = target.startsWith(`${classifierRoot}/`) && !target.startsWith(`${dir}/`);
-        expect(inClassifier, `${file} imports ${spec}`).toBe(false);
-      }
-    }
   });
 });

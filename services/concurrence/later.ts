@@ -10,7 +10,7 @@
 // elsewhere by where it leads.
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import { type Change, EntryKind, type EntryState } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { type Change, EntryKind, type EntryState } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { aptConfCommands } from "./apt-conf.js";
 import { aptSourcesFindings, environmentFindings, gitconfigFindings, logrotateCommands, modprobeCommands, sysctlFindings, udevCommands } from "./config-formats.js";
 import { crontabCommands } from "./crontab.js";

@@ -4,7 +4,7 @@
 // a file is judged by its content as the commands it will run (later.ts),
 // and only root may own or write what runs as root.
 import { posix } from "node:path";
-import type { TierNumber } from "../../shared/tier.js";
+import type { TierNumber } from "../shared/tier.js";
 import { homeOf } from "./paths.js";
 
 export type LaterKind =

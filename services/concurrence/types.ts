@@ -2,7 +2,7 @@
 // and what it finds. Tiers as in the architecture: 0 read-only, 1 local
 // reversible change, 2 configuration or package change, 3 live service,
 // 4 refuse.
-import type { TierNumber } from "../../shared/tier.js";
+import type { TierNumber } from "../shared/tier.js";
 
 export type HostKind = "primary" | "server-01";
 

@@ -11,8 +11,8 @@
 // read, a link it cannot resolve, a device, a state of unknown kind, a path
 // listed twice — is tier 4.
 import { posix } from "node:path";
-import { type Change, EntryKind, EntryState, type Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import type { TierNumber } from "../../shared/tier.js";
+import { type Change, EntryKind, EntryState, type Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import type { TierNumber } from "../shared/tier.js";
 import { judgePathEffect } from "./effect-path.js";
 import { judgeGrants } from "./grants.js";
 import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink } from "./later.js";

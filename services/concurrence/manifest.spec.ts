@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Change, EntryKind, EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { Change, EntryKind, EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { judgeManifest } from "./manifest.js";
 import type { HostKind, JudgeContext } from "./types.js";
 
