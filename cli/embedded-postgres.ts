@@ -15,6 +15,11 @@
 // `agent-sudo-pg` (created with useradd --system if missing; nologin, no home).
 // A postmaster still running on the same data dir and port (the gateway was
 // killed) is adopted, not duplicated.
+// stopWithThisProcess(): a tiny watcher (sh, its own session) holding the
+// read end of a pipe only this process writes: when this process dies,
+// however it dies, the watcher reads EOF and fast-shuts-down the postmaster
+// of that data dir — the pid in its postmaster.pid, checked to be a postgres
+// whose working directory is that data dir — so nothing serves unsupervised.
 // How it fails: throws EmbeddedPostgresError with the reason (port in use,
 // unreachable data dir, initdb/postgres output from `<dataDir>.log`).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -119,6 +124,47 @@ function alivePostmaster(dataDir: string): { pid: number; port: number } | undef
   return { pid, port };
 }
 
+/**
+ * The watcher. $1: the data dir. `read` returns at EOF (or on any error
+ * reading the pipe: it fails towards stopping). Anything that is not this
+ * data dir's postmaster is left alone.
+ */
+const WATCH_SCRIPT = `
+while read -r _; do :; done
+dir=$(cd "$1" 2>/dev/null && pwd -P) || exit 0
+pid=$(head -n 1 "$dir/postmaster.pid" 2>/dev/null) || exit 0
+case "$pid" in ''|*[!0-9]*) exit 0 ;; esac
+case "$(readlink "/proc/$pid/exe" 2>/dev/null)" in */postgres) ;; *) exit 0 ;; esac
+[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$dir" ] || exit 0
+echo "agent-sudo: its supervisor is gone: fast shutdown of postmaster $pid ($dir)"
+kill -INT "$pid" 2>/dev/null || exit 0
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+  i=$((i + 1))
+  if [ "$i" -ge 150 ]; then kill -KILL "$pid" 2>/dev/null; exit 0; fi
+  sleep 0.1
+done
+`;
+
+/** The watchers started here: referenced so their pipes live as long as this process. */
+const watchers = new Set<ChildProcess>();
+
+/**
+ * Stops the postmaster of `dataDir` when this process dies (see the header).
+ * Meant for the one process that owns the data dir (agent-sudo start, under
+ * the state dir's lock); it may run before the postmaster starts (the pid
+ * file is read at EOF). Its lines go to `<dataDir>.log`.
+ */
+export function stopWithThisProcess(dataDir: string): ChildProcess {
+  const log = openSync(`${resolve(dataDir)}.log`, "a", 0o600);
+  const child = spawn("/bin/sh", ["-c", WATCH_SCRIPT, "agent-sudo-pg-watch", resolve(dataDir)], { cwd: "/", detached: true, stdio: ["pipe", log, log] });
+  closeSync(log);
+  child.stdin?.on("error", () => undefined);
+  watchers.add(child);
+  child.once("exit", () => watchers.delete(child));
+  return child;
+}
+
 async function initialise(bin: string, dataDir: string, passwordFile: string, who: Account | undefined): Promise<void> {
   const password = randomBytes(24).toString("base64url");
   await fsp.writeFile(passwordFile, password + "\n", { mode: 0o600 });
@@ -216,7 +262,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 
   let child: ChildProcess | undefined;
   let pid: number;
-  const running = alivePostmaster(dataDir);
+  let running = alivePostmaster(dataDir);
+  const answers = (p: number) => connectable(`postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${p}/postgres`);
+  if (running && !(await answers(running.port)) && !(await answers(running.port))) {
+    // One that does not answer is shutting down (its supervisor's watcher stopped it): let it finish, then start ours.
+    if (!(await waitExit(running.pid, undefined, 15_000))) throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) holds ${dataDir} on port ${running.port} but does not answer; stop it (kill -INT ${running.pid})`);
+    running = undefined;
+  }
   if (running && running.port !== port) {
     if (!opts.adoptAnyPort) throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) already serves ${dataDir} on port ${running.port}`);
     port = running.port;

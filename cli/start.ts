@@ -13,6 +13,7 @@ import { unreachableByOthers } from "./reachable.js";
 import { isRoot } from "../services/shared/privilege.js";
 import { consoleUrl } from "../services/shared/console-url.js";
 import { learnInterval, startLearnTimer } from "./learn-timer.js";
+import { stopWithThisProcess } from "./embedded-postgres.js";
 
 const distDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -36,11 +37,23 @@ export async function startCommand(_argv: string[]): Promise<number> {
   process.once("exit", () => lock.release());
   prepareHome(config, say);
   const token = ensureDevToken(config);
+  let stopping = false;
+  // The embedded PostgreSQL goes when this process goes, however it goes (the services watch fd 3).
+  // Started before the database: the watcher reads the data dir's postmaster.pid only at our death.
+  const watchPostgres = (): void => {
+    stopWithThisProcess(join(config.stateDir, "postgres"))
+      .once("error", (err) => say(`the PostgreSQL watcher did not start: ${err.message}`))
+      .once("exit", (code, signal) => {
+        if (stopping) return;
+        say(`the PostgreSQL watcher exited (${signal ?? `code ${code}`}); starting another`);
+        setTimeout(watchPostgres, 1000).unref();
+      });
+  };
+  watchPostgres();
   const database = await startAuditDatabase(config, say);
   const supervisor = new Supervisor(config, distDir, say, { gateway: { DATABASE_URL: database.url } });
 
   const learnerRef: { current?: { stop(): void } } = {};
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -13,8 +13,10 @@
 //     (package runs) → concurrence (tier 3) → audit intent → executor
 //     Execute → tier 3: verify, on failure a breaker-granted rollback
 //   → audit outcome → breaker report.
-// Every failure of a part refuses; an intent that cannot be made durable
-// refuses (503).
+// A part that says no refuses (403); a part that is down, or stalled so long
+// the decisions it was handed expired, answers 503 (retryable, nothing ran);
+// an intent that cannot be made durable refuses (503). A long trial or run
+// gets a fresh classifier decision before the executor sees it.
 import { randomUUID } from "node:crypto";
 import { Source, type ClassifyRequest, type ClassifyResponse } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
@@ -304,6 +306,12 @@ export class ExecPipeline {
       if (!report.ok || !report.attestation) throw refused(2, `sandbox trial failed: ${report.findings.join("; ") || "not ok"}`, requestId, "sandbox_failed");
       attestations.push(report.attestation);
       undoPaths = report.touchedPaths;
+    }
+    // The classifier's decision must still be fresh at the executor: after a long trial, a new one (same binding, same policy).
+    if (performance.now() - run.started > (this.config.decision_ttl_s * 1000) / 2) {
+      const { verdict: again } = await this.classify(run);
+      if (tierFromEnum(again.tier) !== tier || again.packageRun !== verdict.packageRun || !again.attestation) throw refused(4, "the classifier's verdict changed during the trial", requestId);
+      attestations[0] = again.attestation;
     }
     if (tier === 3) {
       const second = await call(concurrence, concurrence.concur, { requestId, ...run.binding, source: Source.SOURCE_SUDO }, CONTROL_DEADLINE_MS).catch((e: unknown) => {

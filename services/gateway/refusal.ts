@@ -1,7 +1,7 @@
 // How the pipeline says no: a Refusal carries the HTTP answer for the caller
 // and the decision type for the audit. Causes stay in the log.
 import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
-import { isErrorCode } from "../shared/errors.js";
+import { ERRORS, isErrorCode } from "../shared/errors.js";
 import type { TierNumber } from "../shared/tier.js";
 import type { DecisionType } from "./audit/record.js";
 
@@ -34,7 +34,7 @@ export function refused(tier: TierNumber, reason: string, requestId: string, dec
   return new Refusal({ status: 403, body: { error: "refused", tier, reason, request_id: requestId } }, decision);
 }
 
-/** Maps a failed call to a part: down → 503 naming it; busy → 429; anything else refuses. */
+/** Maps a failed call to a part: down or stalled → 503 naming it; busy → 429; anything else refuses. */
 export function failedCall(component: string, err: unknown, requestId: string, tier: TierNumber | undefined): Refusal {
   const e = err as Partial<ServiceError>;
   if (e.code === grpcStatus.UNAVAILABLE || e.code === grpcStatus.DEADLINE_EXCEEDED) return unavailable(component, requestId);
@@ -47,6 +47,11 @@ export function failedCall(component: string, err: unknown, requestId: string, t
     return new Refusal({ status: 400, body: { error: "bad_request", details: why, request_id: requestId } }, "error");
   }
   const code = details.split(":")[0] ?? "";
+  // A refusal the table answers 503 (a decision that expired while a part stalled): nothing ran, retry.
+  if (isErrorCode(code) && ERRORS[code].http === 503) {
+    const reason = `${component}: ${ERRORS[code].message}, a part stalled; nothing ran, retry`;
+    return new Refusal({ status: 503, body: { error: "unavailable", component, reason, request_id: requestId }, headers: { "retry-after": "1" } }, "error");
+  }
   const reason = isErrorCode(code) ? `${component} refused: ${code}` : `${component} failed`;
   return refused(tier ?? 4, reason, requestId);
 }

@@ -18,7 +18,10 @@ export const ERRORS = {
   ATTESTATION_UNPINNED: { http: 403, grpc: status.PERMISSION_DENIED, message: "signer not pinned" },
   ATTESTATION_BAD_SIGNATURE: { http: 403, grpc: status.PERMISSION_DENIED, message: "bad signature" },
   ATTESTATION_MALFORMED: { http: 403, grpc: status.PERMISSION_DENIED, message: "malformed attestation" },
-  ATTESTATION_EXPIRED: { http: 403, grpc: status.PERMISSION_DENIED, message: "attestation expired" },
+  // Refused on the wire like the others, but to a caller it is a stall: the
+  // gateway hands over fresh decisions, so one that expired on the way means
+  // a part stalled past decision_ttl_s. Nothing ran; 503, retryable.
+  ATTESTATION_EXPIRED: { http: 503, grpc: status.PERMISSION_DENIED, message: "attestation expired" },
   ATTESTATION_REPLAYED: { http: 403, grpc: status.PERMISSION_DENIED, message: "attestation replayed" },
   ATTESTATION_MISMATCH: { http: 403, grpc: status.PERMISSION_DENIED, message: "attestation does not bind this command" },
   TIER_REFUSED: { http: 403, grpc: status.PERMISSION_DENIED, message: "tier 4 is never executed" },
