@@ -18,6 +18,7 @@ import { type HookJudge, MAX_HOOK_BYTES, preToolUseAnswer } from "./hook.js";
 import { ConnectionGuard } from "./connection-guard.js";
 import { isConnectionTrouble, type PeerLog } from "./peer-log.js";
 import type { MetricsEndpoint } from "./metrics/endpoint.js";
+import { answer, type HttpErrorWord } from "./answers.js";
 
 export interface Routes {
   tokens: TokenVerifier;
@@ -47,7 +48,7 @@ export interface Surface {
   guard?: ConnectionGuard;
 }
 
-const WORD: Record<string, string> = {
+const WORD: Record<string, HttpErrorWord> = {
   BAD_REQUEST: "bad_request",
   TOO_LARGE: "too_large",
   UNAUTHORIZED: "unauthorized",
@@ -86,10 +87,8 @@ function delivery(res: ServerResponse): Promise<boolean> {
 }
 
 function fromCoded(err: CodedError): HttpAnswer {
-  const status = err.code === "TOO_LARGE" ? 413 : err.code === "UNAUTHORIZED" ? 401 : 400;
-  const body: Record<string, unknown> = { error: WORD[err.code] ?? "bad_request" };
-  if (err.code === "BAD_REQUEST" || err.code === "TOO_LARGE") body.details = err.detail ?? "";
-  return { status, body };
+  const word = WORD[err.code] ?? "bad_request";
+  return answer(word, word === "unauthorized" ? {} : { details: err.detail ?? "" });
 }
 
 /**
@@ -105,11 +104,11 @@ function authenticate(req: IncomingMessage, routes: Routes): { caller: Caller } 
   const wait = routes.authLimit.blockedFor(source);
   if (wait > 0) {
     req.resume();
-    return { answer: { status: 429, body: { error: "rate_limited" }, headers: { "retry-after": String(wait) } } };
+    return { answer: answer("rate_limited", {}, { "retry-after": String(wait) }) };
   }
   routes.authLimit.fail(source);
   req.resume();
-  return { answer: { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": "Bearer" } } };
+  return { answer: answer("unauthorized", {}, { "www-authenticate": "Bearer" }) };
 }
 
 async function exec(req: IncomingMessage, routes: Routes): Promise<HttpAnswer> {
@@ -137,7 +136,7 @@ async function allowlist(req: IncomingMessage, routes: Routes): Promise<HttpAnsw
   try {
     res = await call(classifier, classifier.rules, { host: routes.hostId, source: Source.SOURCE_SUDO }, 5000);
   } catch {
-    return { status: 503, body: { error: "unavailable", component: "classifier" } };
+    return answer("unavailable", { component: "classifier" });
   }
   const rules = res.rules.flatMap((r) =>
     r.patterns.map((pattern) => ({
@@ -218,9 +217,9 @@ function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   const metrics = surface.kind === "tcp" && routes.metrics?.enabled ? ["/metrics"] : [];
   const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", "/allowlist", ...metrics, ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
-  if (!known.includes(path)) return Promise.resolve({ status: 404, body: { error: "not_found" } });
+  if (!known.includes(path)) return Promise.resolve(answer("not_found"));
   const method = path === "/health" || path === "/allowlist" || path === "/metrics" ? "GET" : "POST";
-  if (req.method !== method) return Promise.resolve({ status: 405, body: { error: "method_not_allowed" } });
+  if (req.method !== method) return Promise.resolve(answer("method_not_allowed"));
   if (path === "/health") return health(routes);
   if (path === "/metrics" && routes.metrics) return routes.metrics.answer(req);
   if (path === "/allowlist") return allowlist(req, routes);
@@ -229,11 +228,7 @@ function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<
 }
 
 /** Only /health is served on a connection taken from the reserve. */
-const RESERVE_ONLY: HttpAnswer = {
-  status: 503,
-  body: { error: "busy", reason: "connection limit reached: this connection may only ask for /health" },
-  headers: { "retry-after": "1" },
-};
+const RESERVE_ONLY: HttpAnswer = answer("unavailable", { component: "gateway", reason: "connection limit reached: this connection may only ask for /health" }, { "retry-after": "1" });
 
 export function handler(routes: Routes, surface: Surface) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -253,7 +248,7 @@ export function handler(routes: Routes, surface: Surface) {
           return undefined;
         }
         routes.log.error({ err }, "request failed");
-        return { status: 500, body: { error: "internal" } };
+        return answer("internal");
       })
       .then((answer) => {
         if (!answer) return;

@@ -28,6 +28,7 @@ import type { Logger } from "../shared/log.js";
 import { type Notifier, PRIORITY } from "../shared/ntfy.js";
 import { requestPage } from "../shared/console-url.js";
 import { tierFromEnum, tierToEnum, type TierNumber } from "../shared/tier.js";
+import { answer } from "./answers.js";
 import { type AuditContext, type AuditTrail, AuditUnavailable } from "./audit-trail.js";
 import type { ExecRequest } from "./body.js";
 import { call, type ServiceClients } from "./clients.js";
@@ -108,23 +109,23 @@ export class ExecPipeline {
     try {
       return await this.pipeline(run);
     } catch (err) {
-      if (err instanceof AuditUnavailable) return { status: 503, body: { error: "unavailable", component: "audit" } };
+      if (err instanceof AuditUnavailable) return answer("unavailable", { component: "audit" });
       const refusal = err instanceof Refusal ? err : err instanceof SecretsError ? new Refusal(secretsAnswer(err, requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error") : undefined;
       if (!refusal) run.log.error({ err }, "pipeline failed");
-      const answer = refusal?.answer ?? { status: 500, body: { error: "internal", request_id: requestId } };
+      const refusalAnswer = refusal?.answer ?? answer("internal", { request_id: requestId });
       run.ctx.evidence.stages_ms = run.stages;
-      const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: answer.status, reason: answer.body.reason ?? answer.body.error } } as const;
+      const outcome = { decision: refusal?.decision ?? "error", durationMs: performance.now() - run.started, evidence: { http_status: refusalAnswer.status, reason: refusalAnswer.body.reason ?? refusalAnswer.body.error } } as const;
       // Nothing ran: intent and outcome together (the intent may already be there).
       const audited = await (run.intentWritten ? this.audit.outcome(ctx, outcome) : this.audit.decision(ctx, outcome)).catch(() => false);
       if (!audited) {
         // The refusal stands (nothing ran), but the caller and /health are told it is not on the record.
         this.audit.noteUnaudited();
-        answer.body.audited = false;
-        run.log.error({ status: answer.status, request_id: requestId }, "refusal answered but NOT audited: the spool could not be written");
-        if (run.ctx.tier === 4 || answer.body.tier === 4) this.report(requestId, 4, false, true, "", true);
+        refusalAnswer.body.audited = false;
+        run.log.error({ status: refusalAnswer.status, request_id: requestId }, "refusal answered but NOT audited: the spool could not be written");
+        if (run.ctx.tier === 4 || refusalAnswer.body.tier === 4) this.report(requestId, 4, false, true, "", true);
       }
-      run.log.info({ status: answer.status, body: redactDeep(answer.body) }, "exec refused");
-      return answer;
+      run.log.info({ status: refusalAnswer.status, body: redactDeep(refusalAnswer.body) }, "exec refused");
+      return refusalAnswer;
     }
   }
 
@@ -249,7 +250,7 @@ export class ExecPipeline {
     run.ctx.evidence.run = { ok: report.ok, exit_code: report.exitCode, timed_out: report.timedOut, changes: changes.slice(0, 200), changed: changes.length, findings: report.findings, gaps: report.gaps };
     if (report.conflict) {
       const details = report.findings.filter((f) => f.includes("conflict: ")).map((f) => f.replace(/^diff: conflict: /, "")).join("; ");
-      throw new Refusal({ status: 409, body: { error: "conflict", details: `${details}; nothing was committed, the request may be retried`, request_id: requestId } }, "refused");
+      throw new Refusal(answer("conflict", { details: `${details}; nothing was committed, the request may be retried`, request_id: requestId }), "refused");
     }
     if (!report.ok || !report.attestation) throw refused(predicted, `the run in the mirror cannot be committed: ${report.findings.join("; ") || "not ok"}`, requestId, "sandbox_failed");
     const out = { exitCode: report.exitCode, stdout: report.stdout, stderr: report.stderr, truncated: report.truncated, timedOut: report.timedOut, extra: { env } as Record<string, unknown> };
@@ -282,7 +283,7 @@ export class ExecPipeline {
     const committed = await call(executor, executor.commit, { requestId, ...run.binding, attestations, manifest: report.manifest, blobs: report.blobs }, 120_000).catch((e: unknown) => {
       this.report(requestId, judged.tier, false, true);
       if ((e as { details?: string }).details?.startsWith("CONFLICT")) {
-        throw new Refusal({ status: 409, body: { error: "conflict", details: (e as { details: string }).details.replace(/^CONFLICT:? ?/, ""), request_id: requestId } }, "refused");
+        throw new Refusal(answer("conflict", { details: (e as { details: string }).details.replace(/^CONFLICT:? ?/, ""), request_id: requestId }), "refused");
       }
       throw executorFailure(e, requestId, judged.tier);
     });

@@ -3,6 +3,7 @@
 import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { ERRORS, isErrorCode } from "../shared/errors.js";
 import type { TierNumber } from "../shared/tier.js";
+import { answer } from "./answers.js";
 import type { DecisionType } from "./audit/record.js";
 
 export interface HttpAnswer {
@@ -27,11 +28,11 @@ export class Refusal {
 }
 
 export function unavailable(component: string, requestId?: string): Refusal {
-  return new Refusal({ status: 503, body: { error: "unavailable", component, ...(requestId ? { request_id: requestId } : {}) } }, "error");
+  return new Refusal(answer("unavailable", { component, ...(requestId ? { request_id: requestId } : {}) }), "error");
 }
 
 export function refused(tier: TierNumber, reason: string, requestId: string, decision: DecisionType = "refused"): Refusal {
-  return new Refusal({ status: 403, body: { error: "refused", tier, reason, request_id: requestId } }, decision);
+  return new Refusal(answer("refused", { tier, reason, request_id: requestId }), decision);
 }
 
 /** Maps a failed call to a part: down or stalled → 503 naming it; busy → 429; anything else refuses. */
@@ -39,18 +40,18 @@ export function failedCall(component: string, err: unknown, requestId: string, t
   const e = err as Partial<ServiceError>;
   if (e.code === grpcStatus.UNAVAILABLE || e.code === grpcStatus.DEADLINE_EXCEEDED) return unavailable(component, requestId);
   if (e.code === grpcStatus.RESOURCE_EXHAUSTED) {
-    return new Refusal({ status: 429, body: { error: "busy", request_id: requestId }, headers: { "retry-after": "1" } }, "error");
+    return new Refusal(answer("busy", { request_id: requestId }, { "retry-after": "1" }), "error");
   }
   const details = e.details ?? "";
   if (e.code === grpcStatus.INVALID_ARGUMENT && details.startsWith("BAD_REQUEST")) {
     const why = details.replace(/^BAD_REQUEST:? ?/, "") || "invalid request";
-    return new Refusal({ status: 400, body: { error: "bad_request", details: why, request_id: requestId } }, "error");
+    return new Refusal(answer("bad_request", { details: why, request_id: requestId }), "error");
   }
   const code = details.split(":")[0] ?? "";
   // A refusal the table answers 503 (a decision that expired while a part stalled): nothing ran, retry.
   if (isErrorCode(code) && ERRORS[code].http === 503) {
     const reason = `${component}: ${ERRORS[code].message}, a part stalled; nothing ran, retry`;
-    return new Refusal({ status: 503, body: { error: "unavailable", component, reason, request_id: requestId }, headers: { "retry-after": "1" } }, "error");
+    return new Refusal(answer("unavailable", { component, reason, request_id: requestId }, { "retry-after": "1" }), "error");
   }
   const reason = isErrorCode(code) ? `${component} refused: ${code}` : `${component} failed`;
   return refused(tier ?? 4, reason, requestId);
@@ -71,15 +72,11 @@ export function executorFailure(err: unknown, requestId: string, tier: TierNumbe
   const lost = !neverSent && e.code !== undefined && lostCodes.includes(e.code);
   if (!lost) return failedCall("executor", err, requestId, tier);
   return new Refusal(
-    {
-      status: 502,
-      body: {
-        error: "outcome_unknown",
-        component: "executor",
-        request_id: requestId,
-        reason: "the executor stopped while handling this request; the command may have run — its journal (agent-sudo audit verify-journal; state/executor/journal.log) has the record",
-      },
-    },
+    answer("outcome_unknown", {
+      component: "executor",
+      request_id: requestId,
+      reason: "the executor stopped while handling this request; the command may have run — its journal (agent-sudo audit verify-journal; state/executor/journal.log) has the record",
+    }),
     "outcome_unknown",
   );
 }

@@ -25,6 +25,8 @@ import { inspect } from "node:util";
 import type { Config } from "../shared/config.js";
 import { envNameProblem, MAX_ENV_SECRETS } from "../shared/env-names.js";
 import { kv2Read, VaultError, type VaultClient, type VaultSettings, withVaultToken } from "../shared/vault-transit.js";
+import { answer, type HttpErrorWord } from "./answers.js";
+import type { HttpAnswer } from "./refusal.js";
 
 /** The `secrets` config block (services/shared/config.ts). */
 export type SecretsSettings = Config["secrets"];
@@ -163,18 +165,18 @@ export function precheckEnvSecrets(refs: unknown, settings: SecretsSettings): vo
   }
 }
 
-const SECRETS_HTTP: Record<SecretsErrorCode, { status: number; error: string }> = {
-  SECRETS_DISABLED: { status: 400, error: "bad_request" },
-  SECRET_REF_INVALID: { status: 400, error: "bad_request" },
-  SECRET_NOT_FOUND: { status: 400, error: "bad_request" },
-  SECRET_NOT_ALLOWED: { status: 403, error: "refused" },
-  SECRETS_UNAVAILABLE: { status: 503, error: "unavailable" },
+const SECRETS_HTTP: Record<SecretsErrorCode, HttpErrorWord> = {
+  SECRETS_DISABLED: "bad_request",
+  SECRET_REF_INVALID: "bad_request",
+  SECRET_NOT_FOUND: "bad_request",
+  SECRET_NOT_ALLOWED: "refused",
+  SECRETS_UNAVAILABLE: "unavailable",
 };
 
 /** The HTTP answer for a SecretsError: names and references only, never a value. */
-export function secretsAnswer(err: SecretsError, requestId: string): { status: number; body: Record<string, unknown> } {
-  const { status, error } = SECRETS_HTTP[err.code];
-  return { status, body: { error, code: err.code, details: err.message, request_id: requestId, ...(status === 503 ? { component: "vault" } : {}) } };
+export function secretsAnswer(err: SecretsError, requestId: string): HttpAnswer {
+  const error = SECRETS_HTTP[err.code];
+  return answer(error, { code: err.code, details: err.message, request_id: requestId, ...(error === "unavailable" ? { component: "vault" } : {}) });
 }
 
 /** Replace every secret value found in `text` by [redacted:NAME], longest values first. */
