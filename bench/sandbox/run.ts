@@ -40,7 +40,7 @@ if (process.getuid?.() !== 0) {
 const home = mkdtempSync(join(tmpdir(), "agent-sudo-sbx-bench-"));
 const settings = loadSandboxSettings({ home, repoRoot, policiesDir: join(repoRoot, "policies") });
 const handle = await startLauncher(
-  join(distRoot, "services", "sandbox", "launcher.js"),
+  join(distRoot, "services", "sandbox", "launcher", "main.js"),
   {
     driver: "overlay",
     hostId: "primary",

@@ -14,7 +14,7 @@
 //   * the gRPC-facing process (this file: request parsing, static checks,
 //     gap manifest, signing) drops to agent-sudo-sbx in the shared skeleton
 //     like every other service;
-//   * before the drop, in `prepare`, it forks launcher.js, which stays root
+//   * before the drop, in `prepare`, it forks launcher/main.js, which stays root
 //     and does only the trial itself (mounts, bubblewrap, diff) or the Incus
 //     calls. The two talk over the inherited IPC channel; the launcher
 //     accepts one validated message type and its configuration is fixed
@@ -74,7 +74,7 @@ async function prepare(config: Config, log: Logger): Promise<State> {
   let driver: Driver | undefined;
   let detail = "driver: none";
   if (settings.driver !== "none") {
-    const entry = join(dirname(fileURLToPath(import.meta.url)), "launcher.js");
+    const entry = join(dirname(fileURLToPath(import.meta.url)), "launcher", "main.js");
     const handle = await startLauncher(
       entry,
       {

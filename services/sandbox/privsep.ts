@@ -3,8 +3,8 @@
 // was ready the service cannot trial any more and says so through
 // `onLost` (main.ts exits: crash, don't limp; the supervisor restarts both).
 import { type ChildProcess, fork } from "node:child_process";
-import type { LauncherConfig } from "./local-driver.js";
-import type { LauncherReply } from "./launcher.js";
+import type { LauncherConfig } from "./launcher/local-driver.js";
+import type { LauncherReply } from "./launcher/main.js";
 import type { Driver, DriverInput, DriverRun } from "./trial.js";
 
 export interface LauncherHandle {

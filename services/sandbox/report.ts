@@ -5,12 +5,12 @@
 // the touched-path list (shared/attestation.ts touchedDigest: sorted,
 // de-duplicated, newline-terminated), which the executor re-derives from
 // the undo plan it is handed. ok only when every check passed.
-import type { OverlayTrialOutput } from "./overlay.js";
+import type { OverlayTrialOutput } from "./launcher/overlay.js";
 import type { KeyObject } from "node:crypto";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { TrialReport, TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import { bindingOf, signDecision, touchedDigest } from "../shared/attestation.js";
-import type { Change } from "./diff.js";
+import type { Change } from "./launcher/diff.js";
 import { type Gap, gapKey } from "./gaps.js";
 import { globPrefixRe, isUnder } from "./mounts.js";
 

@@ -4,7 +4,7 @@
 // rebuild manifest and, when the driver can fill them, the trial is retried
 // once; the outcome is judged and signed (report.ts). Every failure of the
 // machinery itself is a signed not-ok report, never an ok one.
-import type { OverlayTrialOutput } from "./overlay.js";
+import type { OverlayTrialOutput } from "./launcher/overlay.js";
 import type { KeyObject } from "node:crypto";
 import type { TrialReport, TrialRequest } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import { findGaps, type Gap, RebuildManifest } from "./gaps.js";

@@ -162,7 +162,7 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(trial).toContain("deny @{AGENT_SUDO_HOME}/keys/*.key rwlk,");
     expect(trial).toMatch(/^\s*deny network inet,$/m);
     // Every capability a trial keeps (TRIAL_CAPS in overlay.ts) is allowed to the trial.
-    const overlay = readFileSync(join(repo, "services/sandbox/overlay.ts"), "utf8");
+    const overlay = readFileSync(join(repo, "services/sandbox/launcher/overlay.ts"), "utf8");
     const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
     for (const c of trialCaps) expect(trial).toMatch(new RegExp(`^\\s*capability ${c},$`, "m"));
   });

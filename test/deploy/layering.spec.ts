@@ -51,6 +51,11 @@ export function violations(root: string, services = SERVICES): string[] {
       for (const [pkg, by] of r.packages) if (!pkg.startsWith("node:") && !EXECUTOR_PACKAGES.has(pkg)) out.push(`executor reaches package ${pkg} (imported by ${by}): ${chain(r, by)}`);
     }
   }
+  // The sandbox's two halves: the unprivileged gRPC service loads none of the root launcher's code (launcher/), only its types.
+  if (services.sandbox) {
+    const unprivileged = reach(root, services.sandbox.entry, true);
+    for (const f of unprivileged.files) if (f.startsWith(`${services.sandbox.own}launcher/`)) out.push(`the sandbox service loads its root half's ${f}: ${chain(unprivileged, f)}`);
+  }
   // services/shared is below every service: from any of its files (reached by a service or not), no service's folder.
   for (const file of sourcesUnder(root, "services/shared")) {
     const below = reach(root, file);
@@ -63,7 +68,7 @@ export function violations(root: string, services = SERVICES): string[] {
 }
 
 describe("layering (imports walked transitively from each service's entry file)", () => {
-  it("each service reaches only its own folder, services/shared and proto/gen; none reaches cli/; the executor only its few packages; shared reaches no service", () => {
+  it("each service reaches only its own folder, services/shared and proto/gen; none reaches cli/; the executor only its few packages; shared reaches no service; the sandbox service loads nothing of its root launcher", () => {
     expect(violations(ROOT)).toEqual([]);
   });
 
@@ -85,6 +90,14 @@ describe("layering (imports walked transitively from each service's entry file)"
       expect(got.some((v) => v.startsWith("executor reaches package picomatch"))).toBe(true);
       expect(got.some((v) => v.startsWith("services/shared reaches classifier"))).toBe(true);
       expect(got.some((v) => v.includes("zod"))).toBe(false);
+      // The sandbox's unprivileged half may name the launcher's types, never load its code.
+      put("services/sandbox/main.ts", 'import type { Run } from "./launcher/overlay.js";\nimport { t } from "./trial.js";\n');
+      put("services/sandbox/trial.ts", 'export { mount } from "./launcher/overlay.js";\n');
+      put("services/sandbox/launcher/overlay.ts", "export const mount = 1;\n");
+      const sandboxOnly = () => violations(dir, { sandbox: { entry: "services/sandbox/main.ts", own: "services/sandbox/" } }).filter((v) => v.startsWith("the sandbox service"));
+      expect(sandboxOnly()).toEqual(["the sandbox service loads its root half's services/sandbox/launcher/overlay.ts: services/sandbox/main.ts → services/sandbox/trial.ts → services/sandbox/launcher/overlay.ts"]);
+      put("services/sandbox/trial.ts", 'export type { Run } from "./launcher/overlay.js";\n');
+      expect(sandboxOnly()).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -7,12 +7,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** import/export … from "x" and import "x" at the start of a line (a clause may span lines); import("x") anywhere. */
-const STATIC = /^\s*(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']/gm;
+const STATIC = /^\s*(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']/gm;
 const DYNAMIC = /import\(\s*["']([^"']+)["']\s*\)/g;
 
-/** The specifiers a source file imports (type-only imports included: they are part of the design too). */
-export function importsOf(source: string): string[] {
-  return [...source.matchAll(STATIC), ...source.matchAll(DYNAMIC)].map((m) => m[1] as string);
+/**
+ * The specifiers a source file imports (type-only imports included: they are
+ * part of the design too), or with `values`, only those that load code at run
+ * time (`import type …` / `export type …` left out).
+ */
+export function importsOf(source: string, values = false): string[] {
+  const statics = [...source.matchAll(STATIC)].filter((m) => !values || m[1] === undefined).map((m) => m[2] as string);
+  return [...statics, ...[...source.matchAll(DYNAMIC)].map((m) => m[1] as string)];
 }
 
 /** A package specifier's package name (`node:fs` stays whole). */
@@ -31,14 +36,14 @@ export interface Reach {
   via: Map<string, string>;
 }
 
-/** Everything `entry` (repository-relative) reaches. */
-export function reach(root: string, entry: string): Reach {
+/** Everything `entry` (repository-relative) reaches; with `values`, only what it loads at run time. */
+export function reach(root: string, entry: string, values = false): Reach {
   const out: Reach = { files: new Set(), packages: new Map(), via: new Map() };
   const queue = [entry];
   out.files.add(entry);
   while (queue.length > 0) {
     const file = queue.shift() as string;
-    for (const spec of importsOf(readFileSync(join(root, file), "utf8"))) {
+    for (const spec of importsOf(readFileSync(join(root, file), "utf8"), values)) {
       if (!spec.startsWith(".")) {
         const pkg = packageOf(spec);
         if (!out.packages.has(pkg)) out.packages.set(pkg, file);

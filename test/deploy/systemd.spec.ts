@@ -151,7 +151,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     const documented = /`CapabilityBoundingSet=([A-Z_ ]+)`/.exec(readme)?.[1]?.split(" ") ?? [];
     expect([...documented].sort()).toEqual([...SANDBOX_CAPS].sort());
     // bubblewrap hands a trial only what its launcher has: every TRIAL_CAPS entry must be here.
-    const overlay = readFileSync(join(repo, "services/sandbox/overlay.ts"), "utf8");
+    const overlay = readFileSync(join(repo, "services/sandbox/launcher/overlay.ts"), "utf8");
     const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
     expect(trialCaps.length).toBeGreaterThan(0);
     for (const c of trialCaps) expect(set, c).toContain(`CAP_${c.toUpperCase()}`);

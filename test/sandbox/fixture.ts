@@ -1,5 +1,5 @@
 // Shared set-up for the sandbox acceptance tests: the real privileged
-// launcher (dist/services/sandbox/launcher.js, forked into its own mount
+// launcher (dist/services/sandbox/launcher/main.js, forked into its own mount
 // namespace exactly as the service does) behind a TrialRunner, and
 // checksums of host paths so every test can prove the host did not change.
 import { generateKeyPairSync } from "node:crypto";
@@ -14,7 +14,7 @@ import { TrialRunner } from "../../services/sandbox/trial.js";
 import { missing } from "../support/needs.js";
 
 export const repoRoot = resolve(import.meta.dirname, "..", "..");
-export const launcherEntry = join(repoRoot, "dist", "services", "sandbox", "launcher.js");
+export const launcherEntry = join(repoRoot, "dist", "services", "sandbox", "launcher", "main.js");
 export const canRun = process.getuid?.() === 0 && existsSync(launcherEntry);
 /** The trial cases run once per launcher; bubblewrap's are skipped, saying so, where it is not installed (CI installs it). */
 export const LAUNCHERS = ["envelope", "bwrap"] as const;

@@ -38,7 +38,7 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { type Change, EntryKind, type EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { type Change, EntryKind, type EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { isWhiteout, printable, readXattrsWith, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
 import { readXattrsOf, type XattrReader } from "./xattrs.js";
 

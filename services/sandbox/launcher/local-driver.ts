@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { IncusDriver } from "./incus.js";
 import { OverlayMirror } from "./overlay.js";
-import type { Driver, DriverInput, DriverRun } from "./trial.js";
+import type { Driver, DriverInput, DriverRun } from "../trial.js";
 
 export const LauncherConfigShape = z
   .object({

@@ -10,7 +10,7 @@
 // set by the root parent; the unprivileged parent cannot change it. Any
 // other message is fatal. It exits when the parent goes away.
 import { z } from "zod";
-import { command, cwd, runAs } from "../shared/shapes.js";
+import { command, cwd, runAs } from "../../shared/shapes.js";
 import { LauncherConfigShape, openLocalDriver } from "./local-driver.js";
 
 const TrialMessage = z

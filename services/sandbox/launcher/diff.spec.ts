@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diffLayers, readXattrs } from "./diff.js";
-import { missing, named } from "../../test/support/needs.js";
+import { missing, named } from "../../../test/support/needs.js";
 
 const canOverlay = process.getuid?.() === 0 && readFileSync("/proc/filesystems", "utf8").includes("\toverlay") && spawnSync("unshare", ["--version"]).status === 0;
 const noSetfattr = missing("setfattr");

@@ -6,9 +6,9 @@
 // entry's own symlink.
 import { spawnSync } from "node:child_process";
 import { isUtf8 } from "node:buffer";
-import { ENVELOPE_PROGRAM } from "../shared/envelope/program.js";
-import type { EnvelopeServer } from "../shared/envelope/server.js";
-import { envelopeArch, PERL } from "../shared/envelope/spec.js";
+import { ENVELOPE_PROGRAM } from "../../shared/envelope/program.js";
+import type { EnvelopeServer } from "../../shared/envelope/server.js";
+import { envelopeArch, PERL } from "../../shared/envelope/spec.js";
 
 const ENOTSUP = 95;
 const ENODATA = 61;

@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Change, EntryKind, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { EnvelopeServer } from "../shared/envelope/server.js";
+import { type Change, EntryKind, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { EnvelopeServer } from "../../shared/envelope/server.js";
 import { type BuiltManifest, buildManifest, type ManifestOptions } from "./manifest.js";
 import { readXattrsOf, warmXattrReader } from "./xattrs.js";
-import { missing, named } from "../../test/support/needs.js";
+import { missing, named } from "../../../test/support/needs.js";
 
 const canOverlay = process.getuid?.() === 0 && readFileSync("/proc/filesystems", "utf8").includes("\toverlay") && spawnSync("unshare", ["--version"]).status === 0;
 const noSetfattr = missing("setfattr");

@@ -8,9 +8,9 @@
 // second exec lists what changed against the baseline's file list (made when
 // the baseline was taken). Paths containing newlines are not reported.
 import { request } from "node:http";
-import type { Gap } from "./gaps.js";
+import type { Gap } from "../gaps.js";
 import type { Change } from "./diff.js";
-import type { Driver, DriverInput, DriverRun } from "./trial.js";
+import type { Driver, DriverInput, DriverRun } from "../trial.js";
 
 export class IncusError extends Error {}
 

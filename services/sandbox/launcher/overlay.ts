@@ -37,7 +37,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Change, diffLayers } from "./diff.js";
-import { EntryKind, type Change as ManifestChange } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { EntryKind, type Change as ManifestChange } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { buildManifest } from "./manifest.js";
 import { warmXattrReader } from "./xattrs.js";
 
@@ -48,9 +48,9 @@ function asChange(c: ManifestChange): Change {
   const kind = was === EntryKind.ENTRY_KIND_ABSENT ? "created" : now === EntryKind.ENTRY_KIND_ABSENT ? "deleted" : was !== now || Buffer.compare(Buffer.from(c.before?.sha256 ?? []), Buffer.from(c.after?.sha256 ?? [])) !== 0 ? "modified" : "metadata";
   return { path: c.path, kind };
 }
-import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "./mounts.js";
-import { envelopeArch, envelopeWords, mirrorSpec } from "../shared/envelope/spec.js";
-import { EnvelopeServer } from "../shared/envelope/server.js";
+import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "../mounts.js";
+import { envelopeArch, envelopeWords, mirrorSpec } from "../../shared/envelope/spec.js";
+import { EnvelopeServer } from "../../shared/envelope/server.js";
 
 /** A started trial, whichever launcher runs it. */
 interface Launched {
