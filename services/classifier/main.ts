@@ -9,6 +9,13 @@
 // bytes, bound to this request's /exec command digest) and the content the
 // gateway passes, which is used only when its sha256 is the manifest's; a
 // manifest of another request, host or command is refused, not judged.
+// Every RPC it serves and what each requires:
+//   Classify      a command, cwd, run-as, env names, source and this host:
+//                 the tier, and a signed decision unless it is tier 4
+//   JudgeEffects  a run's manifest bound to this request (above): a signed
+//                 effect verdict over the manifest's digest unless tier 4
+//   Rules         this host and a source: the active rules (GET /allowlist)
+//   Health        nothing; "refusing: …" while its policy may not be trusted
 import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, type RulesRequest, type RulesResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { z } from "zod";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";

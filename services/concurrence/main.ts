@@ -14,6 +14,7 @@
 // every file content given matches the manifest's digest (otherwise
 // BAD_REQUEST). A request for another host is refused. If it is down,
 // tier 3 and every transactional commit are refused (503).
+// RPCs: Concur and JudgeEffects as above; Health (nothing required).
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";

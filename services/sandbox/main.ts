@@ -29,6 +29,12 @@
 // start the service exits (crash, don't limp) and the supervisor restarts
 // both. With no root (a developer's run) the overlay driver is unavailable
 // and every trial is not ok.
+// Every RPC it serves and what each requires:
+//   Run     a tier 1–3 command: one run in the mirror, the manifest of its
+//           diff signed; network only if the classifier's signed decision
+//           for exactly this request grants it
+//   Trial   a package command: its simulation in the mirror, a signed report
+//   Health  nothing
 import { chownSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
