@@ -19,7 +19,7 @@ import pg from "pg";
 import { verifyJournal } from "../services/executor/journal.js";
 import { defaultHome, loadConfig } from "../services/shared/config.js";
 import { labelRequest } from "../services/gateway/audit/label.js";
-import { isUsageError, UsageError } from "./command.js";
+import { dispatch, UsageError } from "./command.js";
 
 export interface AuditIo {
   out: (line: string) => void;
@@ -234,26 +234,5 @@ export async function auditCommand(argv: string[], io: Partial<AuditIo> = {}): P
     env: io.env ?? process.env,
     ...(io.signal ? { signal: io.signal } : {}),
   };
-  const [sub, ...rest] = argv;
-  try {
-    switch (sub) {
-      case "tail":
-        return await tail(rest, full);
-      case "export":
-        return await exportJsonl(rest, full);
-      case "label":
-        return await label(rest, full);
-      case "verify-journal":
-        return verify(rest, full);
-      default:
-        throw new UsageError(sub ? `unknown audit command: ${sub}` : "missing audit command");
-    }
-  } catch (err) {
-    if (isUsageError(err)) {
-      full.err(`${(err as Error).message}\n${USAGE}`);
-      return 2;
-    }
-    full.err(`audit ${sub}: ${(err as Error).message}`);
-    return 1;
-  }
+  return dispatch("audit", USAGE, { tail: (a) => tail(a, full), export: (a) => exportJsonl(a, full), label: (a) => label(a, full), "verify-journal": (a) => verify(a, full) }, argv, full);
 }

@@ -38,9 +38,9 @@ import {
   transitSigner,
   verifyPolicies,
 } from "../services/shared/policy-signature.js";
-import { transitPublicKeys, VaultError, vaultSettingsFromEnv, type VaultSettings, withVaultToken } from "../services/shared/vault-transit.js";
+import { transitPublicKeys, vaultSettingsFromEnv, type VaultSettings, withVaultToken } from "../services/shared/vault-transit.js";
 import { policyDiffCommand } from "./policy-diff.js";
-import { isUsageError, UsageError } from "./command.js";
+import { dispatch, UsageError } from "./command.js";
 
 export interface PolicyIo {
   out: (line: string) => void;
@@ -159,36 +159,5 @@ function keygen(args: string[], io: PolicyIo): number {
 }
 
 export async function policyCommand(argv: string[], io: PolicyIo = stdio()): Promise<number> {
-  const [sub, ...rest] = argv;
-  try {
-    switch (sub) {
-      case "sign":
-        return await sign(rest, io);
-      case "verify":
-        return await verifyCommand(rest, io);
-      case "keygen":
-        return keygen(rest, io);
-      case "diff":
-        return await policyDiffCommand(rest, io);
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        io.out(USAGE);
-        return sub === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
-    }
-  } catch (err) {
-    if (isUsageError(err)) {
-      io.err(`policy: ${(err as Error).message}\n${USAGE}`);
-      return 2;
-    }
-    if (err instanceof VaultError) {
-      io.err(`policy ${sub}: ${err.message}`);
-      return 1;
-    }
-    io.err(`policy ${sub}: ${(err as Error).message}`);
-    return 1;
-  }
+  return dispatch("policy", USAGE, { sign: (a) => sign(a, io), verify: (a) => verifyCommand(a, io), keygen: (a) => keygen(a, io), diff: (a) => policyDiffCommand(a, io) }, argv, io);
 }

@@ -30,7 +30,7 @@ import {
 import { findProposal, markActivated, pendingPath, readPending, rejectProposal, type Proposal } from "../services/shared/proposals.js";
 import { checkShape } from "../services/classifier/rule-shape.js";
 import { transitPublicKeys, vaultSettingsFromEnv, withVaultToken } from "../services/shared/vault-transit.js";
-import { UsageError, isUsageError } from "./command.js";
+import { dispatch, UsageError } from "./command.js";
 import { type CliIo, commandsFor, connectAudit, impactOf, parseLast, printImpact, stdio } from "./policy-diff.js";
 import { ruleMisses, type Staged, stageRule } from "./rule-placement.js";
 import { DEFAULT_MIN_RUNS, learn, proposalNotice } from "./rules-learn.js";
@@ -222,34 +222,5 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 export async function rulesCommand(argv: string[], io: CliIo = stdio()): Promise<number> {
-  const [sub, ...rest] = argv;
-  try {
-    switch (sub) {
-      case "list":
-        return list(rest, io);
-      case "show":
-        return show(rest, io);
-      case "activate":
-        return await activate(rest, io);
-      case "reject":
-        return reject(rest, io);
-      case "learn":
-        return await learnCommand(rest, io);
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        io.out(USAGE);
-        return sub === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
-    }
-  } catch (err) {
-    if (isUsageError(err)) {
-      io.err(`rules: ${(err as Error).message}\n${USAGE}`);
-      return 2;
-    }
-    io.err(`rules ${sub}: ${(err as Error).message}`);
-    return 1;
-  }
+  return dispatch("rules", USAGE, { list: (a) => list(a, io), show: (a) => show(a, io), activate: (a) => activate(a, io), reject: (a) => reject(a, io), learn: (a) => learnCommand(a, io) }, argv, io);
 }
