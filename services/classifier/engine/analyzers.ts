@@ -144,8 +144,11 @@ function sed(args: readonly Word[]): Analysis | null {
 }
 
 // system(), pipes to and from commands (`cmd | getline`, `print | "cmd"`, gawk's
-// coprocess `|&`), file output, and gawk's @load/@include of other code.
-const AWK_EXEC = /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b/;
+// coprocess `|&`), file output, gawk's @load/@include of other code, and its
+// indirect calls (`f="system"; @f("id")`: `@` and a name, blanks or a
+// backslash-newline between, a namespace allowed), which call any function
+// by a name known only at run time.
+const AWK_EXEC = /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
 const AWK_VALUES = new Set(["-F", "-v", "-f", "-l", "-i", "-E", "--field-separator", "--assign", "--file", "--load", "--include", "--exec"]);
 
 function awk(args: readonly Word[]): Analysis | null {

@@ -52,8 +52,10 @@ function xargs(args: Word[], stdin: StdinSource | null): Unwrap {
   if (cmd.length === 0) cmd = [literalWord("echo")];
   // `find ROOT … -print0 | xargs -0 CMD`: each item is one path under ROOT, never an option.
   const nul = args.slice(0, at).some((w) => w.text === "--null" || /^-[a-zA-Z]*0/.test(w.text));
-  const input = { ...dynamicWord("$XARGS_INPUT"), noDash: nul && stdin?.nulPaths === true };
-  const inner = repl ? cmd.map((w) => (w.text.includes(repl) ? { ...w, text: w.text.replaceAll(repl, "$XARGS_INPUT"), dynamic: true, noDash: input.noDash && !w.text.startsWith("-") } : w)) : [...cmd, input];
+  // …and it lies under find's roots, which a reader of it reads as trees (secret-trees.ts).
+  const roots = nul && stdin?.nulPaths === true && stdin.roots ? { underRoots: stdin.roots } : {};
+  const input = { ...dynamicWord("$XARGS_INPUT"), noDash: nul && stdin?.nulPaths === true, stdinItem: true, ...roots };
+  const inner = repl ? cmd.map((w) => (w.text === repl ? { ...w, text: "$XARGS_INPUT", dynamic: true, noDash: input.noDash && !w.text.startsWith("-"), stdinItem: true, ...roots } : w.text.includes(repl) ? { ...w, text: w.text.replaceAll(repl, "$XARGS_INPUT"), dynamic: true, noDash: input.noDash && !w.text.startsWith("-"), stdinItem: true } : w)) : [...cmd, input];
   return unwrap("delegate:xargs", 0, "xargs runs a command on its input", { inner: [inner] });
 }
 

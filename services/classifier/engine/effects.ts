@@ -11,7 +11,7 @@ import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
 import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
-import { hiddenSecretRead } from "./secret-trees.js";
+import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./writers.js";
 
 export interface Effect {
@@ -108,7 +108,9 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   // Operands of tools that never read them as files (subcommands, names, hosts) are judged by their text only.
   const host = !OPERANDS_NOT_FILES.has(name);
   for (const w of words) {
-    if (secretPlace(resolvePlace(w, ctx), host || values.includes(w))) return { tier: 2, reason: `reads a secret: ${w.text}` };
+    for (const c of candidates(w)) {
+      if (secretPlace(resolvePlace(c, ctx), host || values.includes(w))) return { tier: 2, reason: `reads a secret: ${w.text}${c === w ? "" : ` (${c.text})`}` };
+    }
   }
   return null;
 }
@@ -164,7 +166,11 @@ export function effectFloor(name: string, args: readonly Word[], redirects: read
   let worst: Effect | null = null;
   for (const r of redirects) {
     if (WRITE_OPS.has(r.op)) worst = max(worst, judgeTarget({ word: r.target, mode: "write" }, ctx));
-    if (READ_OPS.has(r.op) && secretPlace(resolvePlace(r.target, ctx))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
+    if (!READ_OPS.has(r.op)) continue;
+    // `< "$f"`: the literal words the command pins f to, or a file not known until run time (`< <(cmd)` is a pipe).
+    const places = candidates(r.target).map((w) => resolvePlace(w, ctx));
+    if (places.some((p) => secretPlace(p))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
+    else if (places.some((p) => p.path === null && !/^[<>]\(/.test(p.raw))) worst = max(worst, { tier: 2, reason: `reads ${r.target.text}, a file not known until run time (it may be a secret)` });
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   return max(worst, secretReads(name, args, ctx));

@@ -7,10 +7,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { findCredentials, redactCredentials } from "../../shared/credentials.js";
-import { codeSite } from "./code-sites.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
-import { find, judgeCommand, plainCommand, worse } from "./judge.js";
+import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { judgeManifest } from "./manifest-effects.js";
 import type { ManifestEngine } from "./manifest-effects.js";
@@ -113,19 +112,25 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   // in every directory it may run in, and the worst stands.
   let cwds = [ctx.cwd];
   // With CDPATH set, `cd etc` may go to /etc.
-  const cdpath = /\bCDPATH=/.test(text);
+  const cdpath = /\bCDPATH=/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
   for (const cmd of parsed.commands) {
     const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
     parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: judge.plainCheckRules.has(f.rule) && plainCommand(cmd, ctx) });
     worst = worst === null ? f : worse(worst, f);
     cwds = afterCd(cmd, cwds, ctx, cdpath);
   }
-  // A value computed at run time that reaches arithmetic, `${!x}` or `${x@P}` may be code.
-  const site = codeSite(text);
+  // A value not known to be safe that reaches arithmetic, `${!x}` or `${x@P}` may be code.
+  const site = parsed.site;
   if (site) {
     const f = find(site.tier, site.rule, site.reason, text.slice(0, 200));
     parts?.push(part(f));
     worst = worst === null ? f : worse(worst, f);
+  }
+  // PATH, IFS, BASH_ENV, GLOBIGNORE … assigned in any way change what the commands after run.
+  const risky = assignmentFloor(parsed.assigned, text.slice(0, 200));
+  if (risky) {
+    parts?.push(part(risky));
+    worst = worst === null ? risky : worse(worst, risky);
   }
   return worst ?? find(0, "empty", "nothing to run", "");
 }

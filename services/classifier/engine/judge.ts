@@ -8,7 +8,7 @@ import type { Source } from "../verdict.js";
 import { analyze } from "./analyzers.js";
 import { delegate } from "./delegates.js";
 import { effectFloor } from "./effects.js";
-import { baseName, evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
+import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { judgeSourced } from "./sourced.js";
@@ -22,6 +22,8 @@ import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
 import type { Unwrap } from "./unwrap.js";
+import { builtinAssigned } from "./variables.js";
+import type { Assigned } from "./variables.js";
 import { commandVeto, scanCode, vetoHit } from "./veto.js";
 import { prefixWrapper, riskyAssignment } from "./wrappers.js";
 
@@ -61,9 +63,9 @@ function judgeBare(cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
   // A list's own redirections (`true && sh -i 0</dev/tcp/…`) land here: the vetoes see them too.
   const hit = cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v);
   if (hit) return find(4, hit.id, hit.rationale, cmd.source);
+  // A risky name (PATH, IFS …) is judged with every other assignment of the text (assignmentFloor).
   let f = find(0, "shell-variable", "sets a shell variable", cmd.source);
   for (const a of cmd.assigns) {
-    if (riskyAssignment(a.name)) f = worse(f, find(2, "risky-variable", `sets ${a.name}, which changes what later commands run`, cmd.source));
     if (!a.value.dynamic) f = worse(f, latentCode(a.value.text, ctx, j, cmd.source));
   }
   const e = effectFloor("", [], cmd.redirects, ctx, null);
@@ -84,9 +86,28 @@ function latentCode(value: string, ctx: Context, j: Judge, source: string): Find
 }
 
 /**
+ * Every variable the text assigns (variables.ts: plain and prefix
+ * assignments, for/select, read, printf -v, mapfile, declare/local/export,
+ * getopts, wait -p, let, (( )), ${x:=…}, namerefs), checked against the
+ * whole risky list in this one place: PATH, IFS, BASH_ENV, GLOBIGNORE …
+ * change what the commands after it run or read; a name computed at run
+ * time may be any of them.
+ */
+export function assignmentFloor(assigned: readonly Assigned[], source: string): Finding | null {
+  for (const a of assigned) {
+    if (a.computed) return find(2, "risky-variable", `${a.how} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`, source);
+    // An empty CDPATH or GLOBIGNORE is bash's default.
+    if (riskyAssignment(a.name) && !(a.literal === "" && EMPTY_IS_DEFAULT.has(a.name))) return find(2, "risky-variable", `${a.how} sets ${a.name}, which changes what later commands run`, source);
+  }
+  return null;
+}
+
+const EMPTY_IS_DEFAULT = new Set(["CDPATH", "GLOBIGNORE"]);
+
+/**
  * What a builtin evaluates of its arguments (evaluated.ts): code in a
  * variable name's subscript or an arithmetic word runs when bash evaluates
- * it, quoted or not; a name assigned by a builtin can be PATH or BASH_ENV.
+ * it, quoted or not; the names it assigns go through assignmentFloor.
  */
 function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, source: string): Finding | null {
   const ev = evaluatedArgs(name, args);
@@ -101,12 +122,10 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
     const sub = subscriptOf(w.text);
     if (sub !== null && w.dynamic) raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
     if (sub !== null) judgeSubs(substitutions(sub), `${name} evaluates the subscript of ${w.text} as arithmetic, which runs the command substitution in it`);
-    if (ev.assigns && riskyAssignment(baseName(w.text))) raise(find(2, "risky-variable", `${name} sets ${baseName(w.text)}, which changes what later commands run`, source));
-    if (ev.assigns && /[$`]/.test(baseName(w.text))) raise(find(2, "risky-variable", `${name} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`, source));
   }
+  const risky = assignmentFloor(builtinAssigned(name, args), source);
+  if (risky) raise(risky);
   for (const r of ev.refs ?? []) {
-    if (r.dynamic) raise(find(2, "risky-variable", `${name} -n makes a reference to a name computed at run time (it may be PATH)`, source));
-    else if (riskyAssignment(baseName(r.text))) raise(find(2, "risky-variable", `${name} -n makes a reference to ${baseName(r.text)}: assigning it later sets ${baseName(r.text)}`, source));
     const sub = subscriptOf(r.text);
     if (sub !== null) judgeSubs(substitutions(sub), `${name} -n refers to ${r.text}, whose subscript bash evaluates on every use`);
   }
@@ -160,7 +179,6 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     if (hit) return find(4, hit.id, `look-alike characters hide: ${hit.rationale}`, source);
   }
   for (const a of cmd.assigns) {
-    if (riskyAssignment(a.name)) floor = worse(floor ?? find(0, "", "", source), find(2, "risky-variable", `sets ${a.name} for the command`, source));
     const latent = a.value.dynamic ? null : latentCode(a.value.text, ctx, j, source);
     if (latent) floor = worse(floor ?? latent, latent);
   }

@@ -6,14 +6,22 @@
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { Node } from "web-tree-sitter";
+import { codeSite } from "./code-sites.js";
+import type { CodeSite } from "./code-sites.js";
 import { wordFromNode } from "./normalise.js";
 import { outputOf, unknownPipe } from "./pipe-input.js";
 import type { Redirect, SimpleCommand, StdinSource, Word } from "./types.js";
+import { mayUseVariables, valueWord, Variables } from "./variables.js";
+import type { Assigned } from "./variables.js";
 
 export interface ParseResult {
   commands: SimpleCommand[];
   /** True when the tree holds ERROR or MISSING nodes: the input is not well-formed shell. */
   error: boolean;
+  /** Every variable the text assigns, however (variables.ts). */
+  assigned: Assigned[];
+  /** A place bash evaluates a value not known to be safe as code (code-sites.ts), or null. */
+  site: CodeSite | null;
 }
 
 export interface BashParser {
@@ -33,11 +41,12 @@ export async function loadBashParser(): Promise<BashParser> {
   return {
     parse(text: string): ParseResult {
       const tree = parser.parse(text);
-      if (tree === null) return { commands: [], error: true };
+      if (tree === null) return { commands: [], error: true, assigned: [], site: null };
       try {
-        const walker = new Walker();
+        const vars = mayUseVariables(text) ? new Variables(tree.rootNode, text) : null;
+        const walker = new Walker(vars);
         walker.walk(tree.rootNode, null);
-        return { commands: walker.commands, error: tree.rootNode.hasError };
+        return { commands: walker.commands, error: tree.rootNode.hasError, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
       } finally {
         tree.delete();
       }
@@ -49,8 +58,8 @@ const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !==
 
 class Walker {
   readonly commands: SimpleCommand[] = [];
-  /** Loop variables over literal words and globs, with their values. */
-  private readonly loopVars = new Map<string, Word[]>();
+
+  constructor(private readonly vars: Variables | null) {}
 
   walk(node: Node, stdin: StdinSource | null): void {
     switch (node.type) {
@@ -78,9 +87,6 @@ class Walker {
       case "test_command":
         this.testCommand(node);
         return;
-      case "for_statement":
-        this.forLoop(node);
-        return;
       case "comment":
         return;
       default:
@@ -105,7 +111,7 @@ class Walker {
       if (c.type === "variable_assignment" && words.length === 0 && validAssignment(c)) assigns.push(assignment(c));
       else if (c.type === "variable_assignment") words.push(wordFromNode(c));
       else if (field === "redirect" || c.type.endsWith("_redirect")) {
-        const r = redirectOf(c);
+        const r = redirectOf(c, (n) => this.word(n));
         if (r) redirects.push(r);
         // `find 2>/dev/null / -delete`: the grammar hangs the words after a
         // redirection's target on the redirection; they are arguments.
@@ -133,12 +139,12 @@ class Walker {
         input = heredoc(r);
         for (const inner of kids(r)) {
           if (inner.type === "file_redirect") {
-            const x = redirectOf(inner);
+            const x = redirectOf(inner, (n) => this.word(n));
             if (x) redirects.push(x);
           } else later.push(inner);
         }
       } else {
-        const x = redirectOf(r);
+        const x = redirectOf(r, (n) => this.word(n));
         if (x) redirects.push(x);
         if (r.type === "herestring_redirect") input = herestring(r);
         else later.push(r);
@@ -193,41 +199,17 @@ class Walker {
     }
   }
 
-  /** A quoted `"$f"` of a loop variable over literal words or globs takes exactly those values. */
+  /**
+   * A word computed from variables whose values the command pins down
+   * (`for f in src/*.ts; do … "$f"`, `f=README.md; cat "$f"`) carries the
+   * literal words it may become (variables.ts); the option check and the
+   * effect analysis judge those.
+   */
   private word(c: Node): Word {
     const w = wordFromNode(c);
-    if (!w.dynamic || this.loopVars.size === 0 || c.type !== "string") return w;
-    const inner = kids(c);
-    const v = inner.length === 1 && inner[0] && /^(simple_)?expansion$/.test(inner[0].type) ? kids(inner[0])[0] : undefined;
-    const values = v?.type === "variable_name" && inner[0]?.text.replace(/[${}]/g, "") === v.text ? this.loopVars.get(v.text) : undefined;
-    return values ? { ...w, loopValues: values } : w;
-  }
-
-  /**
-   * `for f in src/*.ts a b; do … "$f" …; done`: when every value is a literal
-   * word or glob and the body never assigns the variable, a quoted "$f" in
-   * the body takes one of those values (the option check reads them).
-   */
-  private forLoop(node: Node): void {
-    const name = node.childForFieldName("variable")?.text ?? "";
-    const values: Word[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const c = node.child(i);
-      if (c !== null && node.fieldNameForChild(i) === "value") values.push(wordFromNode(c));
-    }
-    const body = node.childForFieldName("body");
-    const safe = name !== "" && values.length > 0 && values.every((w) => !w.dynamic) && body !== null &&
-      !new RegExp(`\\b${name}\\+?=|\\b(read|mapfile|readarray|printf|declare|typeset|local|export|getopts|unset|eval|source)\\b|(?:^|[;&|(\\n]|do|then)\\s*\\.\\s`).test(body.text);
-    const had = this.loopVars.get(name);
-    if (safe) this.loopVars.set(name, values);
-    try {
-      this.children(node);
-    } finally {
-      if (safe) {
-        if (had) this.loopVars.set(name, had);
-        else this.loopVars.delete(name);
-      }
-    }
+    if (!w.dynamic || this.vars === null) return w;
+    const values = this.vars.wordValues(c);
+    return values ? { ...w, loopValues: values.map(valueWord) } : w;
   }
 
   private functionDef(node: Node): void {
@@ -315,7 +297,7 @@ function isFdPrefix(node: Node, next: Node | null): boolean {
   return next !== null && next.type.endsWith("_redirect") && /^\d+$/.test(node.text) && node.endIndex === next.startIndex;
 }
 
-function redirectOf(node: Node): Redirect | null {
+function redirectOf(node: Node, word: (n: Node) => Word): Redirect | null {
   if (node.type === "herestring_redirect" || node.type === "heredoc_redirect") return null;
   let op = "";
   let target: Word | null = null;
@@ -323,7 +305,7 @@ function redirectOf(node: Node): Redirect | null {
     const c = node.child(i);
     if (c === null) continue;
     if (!c.isNamed) op = c.text;
-    else if (node.fieldNameForChild(i) === "destination" && target === null) target = wordFromNode(c);
+    else if (node.fieldNameForChild(i) === "destination" && target === null) target = word(c);
   }
   if (target === null) return null;
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return null;

@@ -66,6 +66,9 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
     text = text.replace(HOME_PREFIX, home);
+  } else if (/^~\+(?=\/|$)/.test(text) && ctx.cwd && !ctx.remote) {
+    // `~+` is $PWD (`~-`, $OLDPWD, stays unknown).
+    text = ctx.cwd + text.slice(2);
   } else if (/^~[a-z_][a-z0-9_-]*(?=\/|$)/.test(text)) {
     // `~root/…`, `~dev/…`: another user's home, never the workspace.
     text = text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, user: string) => (user === "root" ? "/root" : `/home/${user}`));

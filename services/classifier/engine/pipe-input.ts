@@ -22,6 +22,13 @@ function throughWrappers(words: readonly Word[]): readonly Word[] {
 }
 const PASS_THROUGH = new Set(["sudo", "doas", "run0", "env", "nice", "nohup", "stdbuf", "timeout", "command", "exec", "builtin"]);
 
+/** find's literal roots (checked literal by findPrintsNulPaths), `.` when it names none. */
+function findRoots(args: readonly Word[]): string[] {
+  const at = args.findIndex((w) => /^[-!(]/.test(w.text));
+  const roots = args.slice(0, at === -1 ? args.length : at).map((w) => w.text);
+  return roots.length > 0 ? roots : ["."];
+}
+
 /** `find ROOTS … -print0` with literal roots that are not dashes and no other output action: NUL-separated paths under those roots. */
 function findPrintsNulPaths(args: readonly Word[]): boolean {
   const roots = args.slice(0, Math.max(0, args.findIndex((w) => /^[-!(]/.test(w.text))));
@@ -37,7 +44,7 @@ export function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSo
     const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
     return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
   }
-  if (name === "find" && findPrintsNulPaths(words.slice(1))) return { kind: "pipe", text: null, dynamic: true, nulPaths: true };
+  if (name === "find" && findPrintsNulPaths(words.slice(1))) return { kind: "pipe", text: null, dynamic: true, nulPaths: true, roots: findRoots(words.slice(1)) };
   if (name === "cat" && words.length === 1 && input && input.kind !== "pipe") {
     return { kind: "pipe", text: input.text, dynamic: input.dynamic };
   }

@@ -5,6 +5,8 @@
 // /etc/shadow` reveals, so it gets the same floor (2). Trees inside the
 // workspace are the caller's own and do not count.
 import picomatch from "picomatch";
+import { checkOptions } from "./options/check.js";
+import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { splitArgs } from "./writers.js";
@@ -24,8 +26,16 @@ const SECRET_EXAMPLES = [
   "/root/.agent-sudo/keys/classifier.key", "/root/.agent-sudo/database-url", "/etc/agent-sudo/tokens.json",
 ];
 
-/** Programs that read the contents of files named to them (by xargs, from stdin). */
-const CONTENT_READERS = new Set(["cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "zgrep", "strings", "xxd", "od", "hexdump", "base64", "base32", "tar", "zip", "cp", "rsync", "sha256sum", "md5sum", "gzip", "bzip2", "xz", "zstd", "nl", "sort", "uniq", "diff", "cmp", "awk", "sed", "jq", "yq"]);
+/** Programs that read the contents of files named to them (as operands, by xargs, from stdin). */
+const CONTENT_READERS = new Set([
+  "cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat", "view", "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "strings", "xxd", "od",
+  "hexdump", "base64", "base32", "tar", "zip", "cp", "rsync", "sha256sum", "md5sum", "gzip", "bzip2", "xz", "zstd", "zcat", "zless", "zmore", "bzcat", "xzcat",
+  "zstdcat", "nl", "sort", "uniq", "diff", "cmp", "comm", "join", "paste", "cut", "column", "fold", "fmt", "pr", "rev", "expand", "iconv", "dd", "awk", "gawk",
+  "mawk", "sed", "jq", "yq", "mlr", "xmllint", "split", "scp",
+]);
+
+/** Searches whose first operand is a pattern (unless -e/-f gave it). */
+const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"]);
 
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
 const GREP_VALUES = ["-d", "--directories"];
@@ -74,6 +84,11 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
   }
 }
 
+/** What a word may name: the literal words a computed one becomes when the command pins them down, else the word. */
+export function candidates(w: Word): readonly Word[] {
+  return w.loopValues ?? [w];
+}
+
 function holdsSecrets(path: string, ctx: Context): boolean {
   if (inWorkspace(path, ctx)) return false;
   if (path === "/") return true;
@@ -101,9 +116,15 @@ function globReachesSecret(word: Word): boolean {
   return verdict;
 }
 
+/** A reader of xargs's items from `find ROOTS -print0` reads what find finds: each root, as a tree. */
+function itemRoots(name: string, args: readonly Word[]): Word[] {
+  if (!CONTENT_READERS.has(name)) return [];
+  return args.flatMap((w) => (w.stdinItem && w.underRoots ? w.underRoots.map((text) => ({ text, dynamic: false, glob: false, confusable: false })) : []));
+}
+
 /** Why this command reads secrets it does not name, or undefined. */
 export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context, metadataOnly = false): string | undefined {
-  for (const w of treeOperands(name, args, ctx)) {
+  for (const w of [...treeOperands(name, args, ctx), ...itemRoots(name, args)].flatMap(candidates)) {
     const p = resolvePlace(w, ctx);
     // A tree not known until run time (a variable, no cwd) may be any of them.
     if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
@@ -111,11 +132,45 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
     if (real !== undefined) return `reads the tree ${w.text} (${real} on this host), which may hold secrets, recursively`;
   }
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
-  const glob = metadataOnly ? undefined : args.find((w) => !w.text.startsWith("-") && globReachesSecret(w));
+  const glob = metadataOnly ? undefined : args.flatMap(candidates).find((w) => !w.text.startsWith("-") && globReachesSecret(w));
   if (glob) return `the pattern ${glob.text} can expand to a secret file`;
-  // As root, an operand computed at run time (`cat $(echo /etc/shadow)`, `cat $X`) may be any file.
-  // … and so may a relative one when the directory is not known (`cd /e* && cat shadow`, no cwd).
-  const unknown = (w: Word) => !w.text.startsWith("-") && (w.dynamic || (!ctx.cwd && !w.text.startsWith("/")));
-  const computed = ctx.policy === "sudo" && CONTENT_READERS.has(name) ? args.find(unknown) : undefined;
-  return computed ? `reads ${computed.text}, a file not known until run time, as root` : undefined;
+  return computedRead(name, args, ctx);
+}
+
+/**
+ * A file operand computed at run time (`cat $(echo /etc/shadow)`, `head
+ * $f`, `cat "$(find … -name '*.key')"`) may be any file, a secret too —
+ * unless the command pins the variable to literal words (`f=README.md; cat
+ * "$f"`), which are judged instead; so may a relative one when the
+ * directory is not known (`cd /e* && cat shadow`), and `~-/x`. For every
+ * source: the hook runs what it allows unguarded. As root every computed
+ * word counts; from the hook the words in option values (`head -n "$n"`)
+ * and a search's pattern do not. `$HOME/…` names a known place.
+ */
+function computedRead(name: string, args: readonly Word[], ctx: Context): string | undefined {
+  if (!CONTENT_READERS.has(name)) return undefined;
+  // From the hook, `<(cmd)` is a pipe whose command is judged on its own; as root it counts. xargs's items
+  // count for every source (`find ~/.ssh -type f | xargs cat`), but from the hook those of `find ROOTS
+  // -print0 | xargs -0` are paths under known roots, judged as those trees (itemRoots).
+  const hook = ctx.policy !== "sudo";
+  const unknown = (w: Word) => !w.text.startsWith("-") && !(hook && (/^[<>]\(/.test(w.text) || (w.stdinItem === true && w.underRoots !== undefined))) && (w.loopValues
+    ? w.loopValues.some((v) => resolvePlace(v, ctx).path === null)
+    : (w.dynamic && (ctx.policy === "sudo" || resolvePlace(w, ctx).path === null)) || (!w.dynamic && (!ctx.cwd || w.text.startsWith("~")) && !w.text.startsWith("/") && resolvePlace(w, ctx).path === null));
+  const computed = (ctx.policy === "sudo" ? args : fileOperands(name, args)).find(unknown);
+  if (computed === undefined) return undefined;
+  return `reads ${computed.text}, a file not known until run time${ctx.policy === "sudo" ? ", as root" : " (it may be a secret)"}`;
+}
+
+/** The words a reader takes as files: not option values (its option table says which take one), not a search's pattern. */
+function fileOperands(name: string, args: readonly Word[]): Word[] {
+  const values = new Set(checkOptions(TOOLS, name, args, () => null).values);
+  let ended = false;
+  const out: Word[] = [];
+  for (const w of args) {
+    if (!ended && w.text === "--" && !w.dynamic) { ended = true; continue; }
+    if (values.has(w) || (!ended && !w.dynamic && w.text.startsWith("-") && w.text !== "-")) continue;
+    out.push(w);
+  }
+  const patternGiven = args.some((w) => /^(-[a-zA-Z]*[ef]|--regexp|--file)(=|$)/.test(w.text) && !w.dynamic);
+  return PATTERN_FIRST.has(name) && !patternGiven ? out.slice(1) : out;
 }

@@ -16,7 +16,15 @@ export interface Word {
   confusable: boolean;
   /** Computed at run time, but known never to begin with a dash (`find -print0 | xargs -0` items). */
   noDash?: boolean;
-  /** A quoted loop variable ("$f" in `for f in a src/*.ts`): it takes exactly these values, one word each. */
+  /** An item xargs reads from its standard input (delegates.ts): the pipe decides what it is, not a variable. */
+  stdinItem?: boolean;
+  /** A stdinItem that is a path under one of these (`find ROOTS … -print0 | xargs -0 …`). */
+  underRoots?: readonly string[];
+  /**
+   * A word computed from variables the command pins down ("$f" in `for f in
+   * a src/*.ts`, `$f` after `f=README.md`): it becomes exactly one of these
+   * words, or (unquoted, split) each of them; a glob value stands for its matches.
+   */
   loopValues?: Word[];
 }
 
@@ -35,6 +43,8 @@ export interface StdinSource {
   dynamic: boolean;
   /** The upstream is `find … -print0`: NUL-separated paths, each beginning with a root that is not a dash. */
   nulPaths?: boolean;
+  /** With nulPaths: the roots every path begins with (`.` when find names none). */
+  roots?: readonly string[];
 }
 
 export interface SimpleCommand {

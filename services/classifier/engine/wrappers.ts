@@ -103,6 +103,9 @@ function su(args: Word[]): Unwrap {
 const ENV_VALUES = new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]);
 const RISKY_ENV = new RegExp("^(" + [
   "LD_[A-Z_]+", "BASH_ENV", "ENV", "PROMPT_COMMAND", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "HISTFILE", "INPUTRC", "PATH", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
+  // The shell's own: globs that match dot files (GLOBIGNORE), `cd` elsewhere (CDPATH), which program a name runs
+  // (EXECIGNORE, the BASH_CMDS hash, BASH_ALIASES), where `enable -f` loads code from, where xtrace is written.
+  "GLOBIGNORE", "CDPATH", "EXECIGNORE", "BASH_CMDS", "BASH_ALIASES", "BASH_LOADABLES_PATH", "BASH_XTRACEFD",
   "PERL5OPT", "PERL5LIB", "RUBYOPT", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_DIR", "GIT_CONFIG_[A-Z_0-9]+", "EDITOR", "VISUAL", "PAGER", "GIT_PAGER",
   "APT_CONFIG", "DPKG_[A-Z_]+", "SYSTEMD_[A-Z_]+", "OPENSSL_CONF", "PYTHONHOME", "NODE_PATH",
   // Variables whose value is a command some program runs (less, man, git, ssh, sudo, browsers, pagers of other tools).

@@ -15,6 +15,8 @@ export interface OptionVerdict {
   /** Values of options that name files the tool reads / writes. */
   reads: Word[];
   writes: Word[];
+  /** Every word taken as an option's value (of any kind), as far as the check read. */
+  values: Word[];
 }
 
 /** How a glob word expands here, when it can be known (null: it cannot). */
@@ -47,9 +49,11 @@ function mayBeOption(w: Word, expand: Expand): boolean {
 class Walk {
   reads: Word[] = [];
   writes: Word[] = [];
+  values: Word[] = [];
   constructor(private readonly table: ToolTable, public spec: ToolSpec) {}
 
   take(opt: Opt, value: Word | undefined): void {
+    if (value !== undefined) this.values.push(value);
     if (value === undefined || opt.kind === "data") return;
     (opt.kind === "read" ? this.reads : this.writes).push(value);
   }
@@ -68,7 +72,7 @@ export function checkOptions(table: ToolTable, program: string, given: readonly 
   const start = table.get(program) ?? { key: program, ...NO_OPTIONS };
   const args = start.oldstyle ? oldStyle(start, given) : given;
   const walk = new Walk(table, start);
-  const verdict = (unknown: OptionVerdict["unknown"]): OptionVerdict => ({ unknown, reads: walk.reads, writes: walk.writes });
+  const verdict = (unknown: OptionVerdict["unknown"]): OptionVerdict => ({ unknown, reads: walk.reads, writes: walk.writes, values: walk.values });
   const tool = () => walk.spec.key;
   let options = true;
   let chosen = !start.sub && !start.scripts;
