@@ -24,7 +24,14 @@ export class Refusal {
   constructor(
     readonly answer: HttpAnswer,
     readonly decision: DecisionType,
+    /** The breaker hears this refusal as a refused attempt at this tier (the /exec pipeline's finish sends it). */
+    readonly breakerTier?: TierNumber,
   ) {}
+}
+
+/** The same refusal, to be reported to the breaker as a refused attempt at `tier`. */
+export function reported(refusal: Refusal, tier: TierNumber): Refusal {
+  return new Refusal(refusal.answer, refusal.decision, tier);
 }
 
 export function unavailable(component: string, requestId?: string): Refusal {
