@@ -94,14 +94,14 @@ environment: AGENT_SUDO_URL (default http://127.0.0.1:8084), AGENT_SUDO_HOME, AG
 
 type Note = (level: Level, what: string, fix?: string) => void;
 
-/** The hook script and what it reaches the gateway with: curl, else perl-base. */
+/** The hook script and what it reaches the gateway with: perl-base, else curl. */
 function checkClient(note: Note): void {
   const scriptOk = existsSync(HOOK_SCRIPT) && (statSync(HOOK_SCRIPT).mode & 0o111) !== 0;
   if (scriptOk) note("ok", `hook client ${HOOK_SCRIPT}`);
   else note("FAIL", `hook client ${HOOK_SCRIPT} is missing or not executable`, "reinstall agent-sudo, or chmod 755 it");
-  if (onPath("curl")) note("ok", "the hook client talks to the gateway with curl");
-  else if (onPath("perl")) note("ok", "the hook client talks to the gateway with perl (curl is not installed)");
-  else note("FAIL", "neither curl nor perl is on PATH; the hook client needs one, so every Bash command will be denied", "install curl (apt-get install curl)");
+  if (onPath("perl")) note("ok", "the hook client talks to the gateway with perl-base");
+  else if (onPath("curl")) note("ok", "the hook client talks to the gateway with curl (perl is not installed)");
+  else note("FAIL", "neither perl nor curl is on PATH; the hook client needs one, so every Bash command will be denied", "install perl-base or curl");
 }
 
 /** Where the hook is registered; returns the socket an installed command pins, if any. */

@@ -49,6 +49,8 @@ function variants(socket: string): Array<{ name: string; settings: Settings | un
       },
     },
     { name: "pre-only", settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [sh(socket, "")] }] } } },
+    // The client's own floor for a command hook: it spawns `true` and reads nothing back (no gateway, no sh script of ours).
+    { name: "noop", settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: 10 }] }] } } },
     { name: "http", settings: withOurs({}, HOOK_SCRIPT, socket, `http://127.0.0.1:${GATEWAY_PORT}/v1/hook`) },
   ];
   return all.filter((v) => !ONLY || ONLY.includes(v.name));

@@ -12,8 +12,9 @@ import { decisionOf, fakeGateway, HOOK, type HookClient, hookPath, httpResponse,
 
 const hookSocket = (stack: Stack) => join(stack.home, "run", "hook.sock");
 
-// Every case runs with both ways the hook reaches the gateway: curl, and the
-// perl-base fallback of a machine without curl.
+// Every case runs with both ways the hook reaches the gateway: perl-base (what
+// it uses where perl is installed) and curl (where there is no perl), each on a
+// PATH that holds that one program alone.
 for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) {
   const why = missing(client);
   const runHook = (stdin: Buffer | string, env: Record<string, string>, args: string[] = []) => runHookWith(stdin, env, args, client);

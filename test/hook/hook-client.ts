@@ -35,26 +35,28 @@ export function runProcess(file: string, args: string[], opts: { stdin?: Buffer 
 }
 
 /**
- * How the hook talks to the gateway: curl where it is installed, else a few
- * lines of perl-base. "perl" runs the hook with a PATH that holds perl alone,
- * so the fallback is what runs even where curl exists.
+ * How the hook talks to the gateway: perl-base where it is installed, else
+ * curl. Each runs the hook with a PATH that holds that one program alone, so
+ * the client named is what runs whatever else the machine has.
  */
 export type HookClient = "curl" | "perl";
 
-let perlOnly: string | undefined;
-/** A PATH for the hook that selects `client`. */
+const only = new Map<HookClient, string>();
+/** A PATH for the hook that selects `client` (the machine's PATH when none is named). */
 export function hookPath(client: HookClient | undefined): string {
   const path = process.env.PATH ?? "/usr/bin:/bin";
-  if (client !== "perl") return path;
-  if (!perlOnly) {
-    const perl = path.split(":").map((d) => join(d, "perl")).find((f) => existsSync(f));
-    if (!perl) throw new Error("perl is not installed");
-    const dir = mkdtempSync(join(tmpdir(), "agent-sudo-hook-perl-only-"));
-    symlinkSync(perl, join(dir, "perl"));
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-    perlOnly = dir;
+  if (client === undefined) return path;
+  let dir = only.get(client);
+  if (!dir) {
+    const program = path.split(":").map((d) => join(d, client)).find((f) => existsSync(f));
+    if (!program) throw new Error(`${client} is not installed`);
+    dir = mkdtempSync(join(tmpdir(), `agent-sudo-hook-${client}-only-`));
+    symlinkSync(program, join(dir, client));
+    const made = dir;
+    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+    only.set(client, dir);
   }
-  return perlOnly;
+  return dir;
 }
 
 /** The hook with a clean environment: only PATH (the client's), HOME and what the test sets. */
