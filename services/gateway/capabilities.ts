@@ -48,7 +48,7 @@ export function capabilities(config: Config, health: Record<string, ServiceHealt
         : { state: "ok", detail: sandbox };
   out.cgroups =
     executor.cgroups === true
-      ? { state: "ok", detail: "a cgroup per command" }
+      ? { state: "ok", detail: "a cgroup per live command (tier 0 ends with its own pid namespace)" }
       : { state: "degraded", detail: "no writable cgroup v2 hierarchy: a command that calls setsid can outlive its request (its pid namespace still dies)", fix: "run under systemd (Delegate=yes) or with a writable /sys/fs/cgroup" };
   out.snapshot =
     config.executor.snapshot === "none"
