@@ -2,23 +2,10 @@
 // 1,000 sequential `echo hi` requests through POST /exec on a real stack,
 // against 1,000 bare `bash -c 'echo hi'` spawns. Goal: median difference ≤ 5 ms.
 // Run: npm run build && node dist/bench/exec-overhead/run.js [N]
-import { spawn } from "node:child_process";
 import { startStack } from "../../test/support/stack.js";
-import { median, pct } from "../stats.js";
+import { bare, median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 1000);
-
-
-
-function bare(): Promise<number> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn("/bin/bash", ["-c", "echo hi"], { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.resume();
-    child.once("error", reject);
-    child.once("close", () => resolve(performance.now() - t0));
-  });
-}
 
 const stack = await startStack();
 try {
@@ -31,7 +18,7 @@ try {
     viaExec.push(performance.now() - t0);
   }
   const direct: number[] = [];
-  for (let i = 0; i < N; i++) direct.push(await bare());
+  for (let i = 0; i < N; i++) direct.push(await bare("echo hi"));
   const overhead = median(viaExec) - median(direct);
   console.log(`exec-overhead: ${N} sequential tier-0 requests`);
   console.log(`  /exec        median ${median(viaExec).toFixed(2)} ms  p99 ${pct(viaExec, 99).toFixed(2)} ms`);

@@ -7,21 +7,14 @@
 // and the gateway's own share (the same request sent from this process).
 // Run: npx tsc -p tsconfig.json && node dist/bench/hook/run.js [N]
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { request } from "node:http";
-import { dirname, join } from "node:path";
-import { startStack } from "../../test/support/stack.js";
+import { join } from "node:path";
+import { repoRoot, startStack } from "../../test/support/stack.js";
 import { median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 500);
 
-function repoRoot(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, "hook", "agent-sudo-hook"))) return dir;
-  }
-  throw new Error(`no hook/agent-sudo-hook above ${from}`);
-}
-const HOOK = join(repoRoot(import.meta.dirname), "hook", "agent-sudo-hook");
+const HOOK = join(repoRoot, "hook", "agent-sudo-hook");
 
 const EVENT = JSON.stringify({
   session_id: "4f1c2b9e-7a3d-4e55-9c1a-2b8d6e0f3a71",

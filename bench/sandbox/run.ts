@@ -5,59 +5,20 @@
 // overhead ≤ 80 ms. Also reports the driver alone (no shellcheck, no
 // signing), since shellcheck runs beside the trial.
 // Run as root: npm run build && node dist/bench/sandbox/run.js [N]
-import { spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { startLauncher } from "../../services/sandbox/privsep.js";
-import { loadSandboxSettings } from "../../services/sandbox/settings.js";
-import { TrialRunner } from "../../services/sandbox/trial.js";
-import { median, pct } from "../stats.js";
+import { join } from "node:path";
+import { startTrialLauncher } from "../../test/support/trial-launcher.js";
+import { bare, median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 100);
-const distRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const repoRoot = join(distRoot, "..");
-
-
-
-function bare(command: string): Promise<number> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn("/bin/bash", ["-c", command], { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.once("error", reject);
-    child.once("close", () => resolve(performance.now() - t0));
-  });
-}
 
 if (process.getuid?.() !== 0) {
   process.stderr.write("bench/sandbox: run as root (the overlay driver needs it)\n");
   process.exit(2);
 }
 const home = mkdtempSync(join(tmpdir(), "agent-sudo-sbx-bench-"));
-const settings = loadSandboxSettings({ home, repoRoot, policiesDir: join(repoRoot, "policies") });
-const handle = await startLauncher(
-  join(distRoot, "services", "sandbox", "launcher", "main.js"),
-  {
-    driver: "overlay",
-    hostId: "primary",
-    shell: "/bin/bash",
-    stdoutCap: settings.stdout_cap_bytes,
-    stderrCap: settings.stderr_cap_bytes,
-    maxPaths: 4097,
-    maxConcurrent: 2,
-    overlay: { trialsRoot: join(home, "run", "sandbox-trials"), launcher: "auto", tmpfsSizeMb: 256, masks: settings.masks, skip: [home], mirrors: {} },
-    incus: settings.incus,
-  },
-  (why) => {
-    throw new Error(why);
-  },
-);
-if (handle.unavailable) throw new Error(handle.unavailable);
-const runner = new TrialRunner({ driver: handle.driver, settings, manifestDir: join(home, "state"), key: generateKeyPairSync("ed25519").privateKey, ttlS: 30 });
+const { handle, runner } = await startTrialLauncher(home, { launcher: "auto", maxConcurrent: 2, tmpfsSizeMb: 256, manifestDir: join(home, "state") });
 
 const cases = { true: "true", "small file edit": "sed -i 's/^/# /' /etc/hostname" };
 const lines: string[] = [];

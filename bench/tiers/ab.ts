@@ -4,25 +4,13 @@
 // checkout with its own dist/ (`git worktree add /tmp/before REV`, link
 // node_modules, `npx tsc -p tsconfig.json` there).
 // Run: npm run build && node dist/bench/tiers/ab.js /tmp/before [N]
-import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "../../test/support/stack.js";
-import { median, pct } from "../stats.js";
+import { bare, median, pct } from "../stats.js";
 
 const other = resolve(process.argv[2] ?? "/tmp/before");
 const N = Number(process.argv[3] ?? 100);
-
-function bare(command: string): Promise<number> {
-  const t0 = performance.now();
-  return new Promise((ok, fail) => {
-    const child = spawn("/bin/bash", ["-c", command], { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.once("error", fail);
-    child.once("close", (code) => (code === 0 ? ok(performance.now() - t0) : fail(new Error(`bare ${command}: exit ${code}`))));
-  });
-}
 
 async function timed(stack: Stack, command: string, tier: number): Promise<number> {
   const t0 = performance.now();

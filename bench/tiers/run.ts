@@ -11,25 +11,13 @@
 // After each tier: the median of each stage the gateway timed (its log's
 // "answered" lines; the audit's evidence.stages_ms) — where the time goes.
 // Run: npm run build && node dist/bench/tiers/run.js [N]
-import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
-import { median, pct } from "../stats.js";
+import { bare, median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 200);
 const label = process.env.AGENT_SUDO_BENCH_LABEL ?? "this build";
-
-function bare(command: string): Promise<number> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn("/bin/bash", ["-c", command], { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`bare ${command}: exit ${code}`))));
-  });
-}
 
 /** Median of each stage over the requests `ids` (the gateway's "answered" log lines). */
 function stages(home: string, ids: ReadonlySet<string>): string {

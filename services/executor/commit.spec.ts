@@ -8,7 +8,7 @@
 // rolls it back to the exact before state.
 import { createHash } from "node:crypto";
 import {
-  chmodSync, chownSync, cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
+  chmodSync, chownSync, cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EntryKind, EntryState, Manifest, type Change } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
 import { applyManifest, checkManifest } from "./commit.js";
+import { entryState, treeSnapshot } from "../../test/support/tree-state.js";
 import { UndoStore } from "./undo.js";
 
 const NOBODY = 65534;
@@ -48,40 +49,6 @@ const change = (path: string, before: EntryState, after: EntryState): Change => 
 const manifest = (changes: Change[]) => Manifest.create({ requestId: "req", host: "primary", changes });
 const blobs = (...datas: (string | Buffer)[]) => new Map(datas.map((d) => [sha(Buffer.from(d)).toString("hex"), Buffer.from(d) as Uint8Array]));
 
-/** The host's state of `path`, as the sandbox describes it. */
-function stateOf(path: string): EntryState {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch (err) {
-    // a missing path, or a file where a parent directory would be
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return ABSENT;
-    throw err;
-  }
-  const common = { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
-  if (st.isSymbolicLink()) return EntryState.create({ kind: EntryKind.ENTRY_KIND_SYMLINK, ...common, target: readlinkSync(path) });
-  if (st.isDirectory()) return EntryState.create({ kind: EntryKind.ENTRY_KIND_DIR, ...common });
-  if (st.isFile()) return file(readFileSync(path), common.mode, common.uid, common.gid);
-  return EntryState.create({ kind: EntryKind.ENTRY_KIND_SPECIAL, ...common });
-}
-
-/** Every entry under `dir`: kind, mode, owner, (inode,) content or link target. */
-function snapshot(root: string, withInodes = false): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (p: string, rel: string) => {
-    const st = lstatSync(p);
-    const head = `${(st.mode & 0o170000).toString(8)}/${(st.mode & 0o7777).toString(8)} ${st.uid}:${st.gid}${withInodes ? ` ino=${st.ino}` : ""}`;
-    if (st.isSymbolicLink()) out[rel] = `${head} -> ${readlinkSync(p)}`;
-    else if (st.isFile()) out[rel] = `${head} ${sha(readFileSync(p)).toString("hex")}`;
-    else if (st.isDirectory()) {
-      out[rel] = `${head} dir`;
-      for (const n of readdirSync(p).sort()) walk(join(p, n), `${rel}/${n}`);
-    } else out[rel] = `${head} other`;
-  };
-  walk(root, ".");
-  return out;
-}
-
 function codeOf(act: () => unknown): string {
   try {
     act();
@@ -113,17 +80,17 @@ describe("applyManifest writes exactly the `after` states", () => {
     ]);
     expect(commit(m, blobs("leaf\n", "#!/bin/sh\n"))).toBe(5);
     expect(readFileSync(h("tree", "sub", "leaf.txt"), "utf8")).toBe("leaf\n");
-    for (const c of m.changes) expect(stateOf(c.path), c.path).toEqual(c.after);
+    for (const c of m.changes) expect(entryState(c.path), c.path).toEqual(c.after);
     expect(readdirSync(host).sort()).toEqual(["current", "tool", "tree"]);
   });
 
   it("modifies a file's content (a new inode renamed over it) and its mode", () => {
     writeFileSync(h("config"), "old\n");
     const ino = lstatSync(h("config")).ino;
-    const m = manifest([change(h("config"), stateOf(h("config")), file("new and longer\n", 0o640, NOBODY, 0))]);
+    const m = manifest([change(h("config"), entryState(h("config")), file("new and longer\n", 0o640, NOBODY, 0))]);
     commit(m, blobs("new and longer\n"));
     expect(readFileSync(h("config"), "utf8")).toBe("new and longer\n");
-    expect(stateOf(h("config"))).toEqual(m.changes[0]?.after);
+    expect(entryState(h("config"))).toEqual(m.changes[0]?.after);
     expect(lstatSync(h("config")).ino).not.toBe(ino);
   });
 
@@ -135,15 +102,15 @@ describe("applyManifest writes exactly the `after` states", () => {
     chmodSync(h("d"), 0o755);
     const st = lstatSync(h("script"));
     const m = manifest([
-      change(h("script"), stateOf(h("script")), file("echo hi\n", 0o4755, NOBODY, NOBODY)),
-      change(h("d"), stateOf(h("d")), dir(0o1770, NOBODY, 0)),
+      change(h("script"), entryState(h("script")), file("echo hi\n", 0o4755, NOBODY, NOBODY)),
+      change(h("d"), entryState(h("d")), dir(0o1770, NOBODY, 0)),
     ]);
     commit(m, blobs("echo hi\n"));
     const after = lstatSync(h("script"));
     expect([after.ino, after.mtimeMs]).toEqual([st.ino, st.mtimeMs]);
     expect([after.mode & 0o7777, after.uid, after.gid]).toEqual([0o4755, NOBODY, NOBODY]);
     expect(readFileSync(h("script"), "utf8")).toBe("echo hi\n");
-    expect(stateOf(h("d"))).toEqual(dir(0o1770, NOBODY, 0));
+    expect(entryState(h("d"))).toEqual(dir(0o1770, NOBODY, 0));
   });
 
   it("deletes a file, a symlink (not its target) and a whole directory tree, deepest first whatever the order given", () => {
@@ -154,11 +121,11 @@ describe("applyManifest writes exactly the `after` states", () => {
     writeFileSync(h("tree", "top"), "t");
     symlinkSync(outside, h("tree", "a", "to-outside"));
     const paths = [h("tree"), h("tree", "a"), h("tree", "a", "b"), h("tree", "a", "b", "f"), h("tree", "top"), h("tree", "a", "to-outside"), h("gone.txt"), h("gone-link")];
-    const m = manifest(paths.map((p) => change(p, stateOf(p), ABSENT)));
-    const was = snapshot(outside, true);
+    const m = manifest(paths.map((p) => change(p, entryState(p), ABSENT)));
+    const was = treeSnapshot(outside);
     expect(commit(m, blobs())).toBe(paths.length);
     expect(readdirSync(host)).toEqual([]);
-    expect(snapshot(outside, true)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
   });
 
   it("replaces a directory by a file, a file by a directory, a link by a file and a file by a link", () => {
@@ -167,17 +134,17 @@ describe("applyManifest writes exactly the `after` states", () => {
     symlinkSync(join(outside, "target.txt"), h("was-link"));
     writeFileSync(h("to-link"), "file");
     const m = manifest([
-      change(h("was-dir"), stateOf(h("was-dir")), file("now a file\n", 0o600)),
-      change(h("was-file"), stateOf(h("was-file")), dir(0o700, NOBODY, NOBODY)),
+      change(h("was-dir"), entryState(h("was-dir")), file("now a file\n", 0o600)),
+      change(h("was-file"), entryState(h("was-file")), dir(0o700, NOBODY, NOBODY)),
       change(h("was-file", "inside"), ABSENT, file("inside\n")),
-      change(h("was-link"), stateOf(h("was-link")), file("not through the link\n")),
-      change(h("to-link"), stateOf(h("to-link")), link("was-file/inside")),
+      change(h("was-link"), entryState(h("was-link")), file("not through the link\n")),
+      change(h("to-link"), entryState(h("to-link")), link("was-file/inside")),
     ]);
-    const was = snapshot(outside, true);
+    const was = treeSnapshot(outside);
     commit(m, blobs("now a file\n", "inside\n", "not through the link\n"));
-    for (const c of m.changes) expect(stateOf(c.path), c.path).toEqual(c.after);
+    for (const c of m.changes) expect(entryState(c.path), c.path).toEqual(c.after);
     expect(readFileSync(h("to-link"), "utf8")).toBe("inside\n");
-    expect(snapshot(outside, true)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
   });
 });
 
@@ -187,9 +154,9 @@ describe("checkManifest refuses before anything is written", () => {
   /** A manifest with a harmless first change, and `bad`. */
   function withBad(bad: Change, b = blobs("ok\n")): string {
     const m = manifest([change(h("first"), ABSENT, file("ok\n")), bad]);
-    const was = snapshot(base, true);
+    const was = treeSnapshot(base);
     const code = codeOf(() => checkManifest(m, b));
-    expect(snapshot(base, true)).toEqual(was);
+    expect(treeSnapshot(base)).toEqual(was);
     return code;
   }
 
@@ -231,11 +198,11 @@ describe("checkManifest refuses before anything is written", () => {
     writeFileSync(h("cache", "seen"), "seen");
     writeFileSync(h("cache", "sub", "seen"), "seen");
     const paths = [h("cache"), h("cache", "seen"), h("cache", "sub"), h("cache", "sub", "seen")];
-    const m = manifest(paths.map((p) => change(p, stateOf(p), ABSENT)));
+    const m = manifest(paths.map((p) => change(p, entryState(p), ABSENT)));
     writeFileSync(h("cache", "sub", "created-since"), "precious");
-    const was = snapshot(base, true);
+    const was = treeSnapshot(base);
     expect(codeOf(() => commit(m, blobs()))).toBe("CONFLICT");
-    expect(snapshot(base, true)).toEqual(was);
+    expect(treeSnapshot(base)).toEqual(was);
   });
 
   // BUG (commit.ts checkManifest, the loop after "A directory the run deleted
@@ -247,7 +214,7 @@ describe("checkManifest refuses before anything is written", () => {
   // by the commit and not restored by the rollback.
   it("a directory the manifest replaces by a file, holding a file the run never saw → CONFLICT", () => {
     mkdirSync(h("conf.d"));
-    const m = manifest([change(h("conf.d"), stateOf(h("conf.d")), file("flat\n"))]);
+    const m = manifest([change(h("conf.d"), entryState(h("conf.d")), file("flat\n"))]);
     writeFileSync(h("conf.d", "created-since"), "precious");
     const code = codeOf(() => commit(m, blobs("flat\n")));
     expect(existsSync(h("conf.d", "created-since"))).toBe(true);
@@ -275,9 +242,9 @@ describe("a symlink planted at a parent path", () => {
       const m = manifest([make(h("a", "b", "file"))]);
       renameSync(h("a"), h("a.real"));
       symlinkSync(join(outside, "a"), h("a"));
-      const was = snapshot(base, true);
+      const was = treeSnapshot(base);
       expect(codeOf(() => commit(m, blobs("planted?\n", "outside's file\n")))).toBe("CONFLICT");
-      expect(snapshot(base, true)).toEqual(was);
+      expect(treeSnapshot(base)).toEqual(was);
     });
   }
 
@@ -287,19 +254,19 @@ describe("a symlink planted at a parent path", () => {
     renameSync(h("a"), h("a.real"));
     symlinkSync(join(outside, "a"), h("a"));
     const store = new UndoStore(join(base, "undo"));
-    const was = snapshot(outside, true);
+    const was = treeSnapshot(outside);
     expect(codeOf(() => store.captureManifest("req", m))).toBe("CONFLICT");
     expect(readdirSync(join(base, "undo"))).toEqual([]);
-    expect(snapshot(outside, true)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
   });
 
   it("a link at the final name is replaced, never followed", () => {
     symlinkSync(join(outside, "target.txt"), h("name"));
-    const m = manifest([change(h("name"), stateOf(h("name")), file("mine\n", 0o600))]);
-    const was = snapshot(outside, true);
+    const m = manifest([change(h("name"), entryState(h("name")), file("mine\n", 0o600))]);
+    const was = treeSnapshot(outside);
     commit(m, blobs("mine\n"));
-    expect(stateOf(h("name"))).toEqual(file("mine\n", 0o600));
-    expect(snapshot(outside, true)).toEqual(was);
+    expect(entryState(h("name"))).toEqual(file("mine\n", 0o600));
+    expect(treeSnapshot(outside)).toEqual(was);
   });
 });
 
@@ -322,8 +289,8 @@ describe("captureManifest + applyManifest + rollback", () => {
     const changes: Change[] = [];
     const b = new Map<string, Uint8Array>();
     for (const r of [...rels].sort()) {
-      const before = stateOf(join(host, r));
-      const after = stateOf(join(mirror, r));
+      const before = entryState(join(host, r));
+      const after = entryState(join(mirror, r));
       if (Buffer.from(EntryState.encode(before).finish()).equals(Buffer.from(EntryState.encode(after).finish()))) continue;
       changes.push(change(join(host, r), before, after));
       if (after.kind === EntryKind.ENTRY_KIND_FILE) b.set(after.sha256.toString("hex"), readFileSync(join(mirror, r)));
@@ -386,21 +353,21 @@ describe("captureManifest + applyManifest + rollback", () => {
       lchownSync(join(mirror, rel), st.uid, st.gid);
       if (!st.isSymbolicLink()) chmodSync(join(mirror, rel), st.mode & 0o7777);
     };
-    for (const rel of Object.keys(snapshot(host))) own(rel);
-    expect(snapshot(mirror)).toEqual(snapshot(host));
+    for (const rel of Object.keys(treeSnapshot(host, false))) own(rel);
+    expect(treeSnapshot(mirror, false)).toEqual(treeSnapshot(host, false));
     runInMirror(mirror);
 
     const { m, b } = diff(mirror);
     expect(m.changes.length).toBeGreaterThan(12);
-    const before = snapshot(host);
+    const before = treeSnapshot(host, false);
     const perms = lstatSync(h("etc", "app", "perms-only")).ino;
-    const outsideWas = snapshot(outside, true);
+    const outsideWas = treeSnapshot(outside);
 
     const store = new UndoStore(join(base, "undo"));
     checkManifest(m, b);
     const id = store.captureManifest("req", m);
     expect(applyManifest(m, b)).toBe(m.changes.length);
-    expect(snapshot(host)).toEqual(snapshot(mirror));
+    expect(treeSnapshot(host, false)).toEqual(treeSnapshot(mirror, false));
     expect(lstatSync(h("etc", "app", "perms-only")).ino).toBe(perms);
 
     // a second commit of the same manifest no longer matches the host
@@ -409,8 +376,8 @@ describe("captureManifest + applyManifest + rollback", () => {
 
     const result = store.rollback(id);
     expect(result.failed).toEqual([]);
-    expect(snapshot(host)).toEqual(before);
-    expect(snapshot(outside, true)).toEqual(outsideWas);
+    expect(treeSnapshot(host, false)).toEqual(before);
+    expect(treeSnapshot(outside)).toEqual(outsideWas);
     expect(codeOf(() => store.rollback(id))).toBe("BAD_REQUEST");
   });
 
@@ -424,7 +391,7 @@ describe("captureManifest + applyManifest + rollback", () => {
   it("a file the run turned into a directory with contents can be committed", () => {
     writeFileSync(h("was-file"), "file\n");
     const m = manifest([
-      change(h("was-file"), stateOf(h("was-file")), dir(0o755)),
+      change(h("was-file"), entryState(h("was-file")), dir(0o755)),
       change(h("was-file", "sub"), ABSENT, dir(0o755)),
       change(h("was-file", "sub", "new"), ABSENT, file("new\n")),
     ]);
@@ -450,8 +417,8 @@ describe("captureManifest + applyManifest + rollback", () => {
   it("a commit that replaced a non-empty directory by a file rolls back", () => {
     mkdirSync(h("conf.d"));
     writeFileSync(h("conf.d", "a.conf"), "a\n");
-    const before = snapshot(host);
-    const m = manifest([change(h("conf.d"), stateOf(h("conf.d")), file("flat\n")), change(h("conf.d", "a.conf"), stateOf(h("conf.d", "a.conf")), ABSENT)]);
+    const before = treeSnapshot(host, false);
+    const m = manifest([change(h("conf.d"), entryState(h("conf.d")), file("flat\n")), change(h("conf.d", "a.conf"), entryState(h("conf.d", "a.conf")), ABSENT)]);
     const b = blobs("flat\n");
     const store = new UndoStore(join(base, "undo"));
     checkManifest(m, b);
@@ -459,7 +426,7 @@ describe("captureManifest + applyManifest + rollback", () => {
     applyManifest(m, b);
     expect(readFileSync(h("conf.d"), "utf8")).toBe("flat\n");
     store.rollback(id);
-    expect(snapshot(host)).toEqual(before);
+    expect(treeSnapshot(host, false)).toEqual(before);
   });
 
   it("a commit that fails part-way is undone by its record (what main.ts does on an apply error)", () => {
@@ -467,12 +434,12 @@ describe("captureManifest + applyManifest + rollback", () => {
     writeFileSync(h("a", "b", "f"), "before\n");
     writeFileSync(h("z-last"), "before\n");
     const m = manifest([
-      change(h("a", "b", "f"), stateOf(h("a", "b", "f")), file("after\n")),
+      change(h("a", "b", "f"), entryState(h("a", "b", "f")), file("after\n")),
       change(h("new"), ABSENT, file("after\n")),
-      change(h("z-last"), stateOf(h("z-last")), file("after\n", 0o600)),
+      change(h("z-last"), entryState(h("z-last")), file("after\n", 0o600)),
     ]);
     const b = blobs("after\n");
-    const before = snapshot(host);
+    const before = treeSnapshot(host, false);
     const store = new UndoStore(join(base, "undo"));
     checkManifest(m, b);
     const id = store.captureManifest("req", m);
@@ -480,15 +447,15 @@ describe("captureManifest + applyManifest + rollback", () => {
     renameSync(h("a"), h("a.real"));
     mkdirSync(h("a"));
     symlinkSync(join(outside, "a", "b"), h("a", "b"));
-    const outsideWas = snapshot(outside, true);
+    const outsideWas = treeSnapshot(outside);
     expect(codeOf(() => applyManifest(m, b))).toBe("CONFLICT");
-    expect(snapshot(outside, true)).toEqual(outsideWas);
+    expect(treeSnapshot(outside)).toEqual(outsideWas);
     // put the directory back, then roll back what was written
     rmSync(h("a"), { recursive: true });
     renameSync(h("a.real"), h("a"));
     const result = store.rollback(id);
     expect(result.failed).toEqual([]);
-    expect(snapshot(host)).toEqual(before);
+    expect(treeSnapshot(host, false)).toEqual(before);
     expect(existsSync(h("new"))).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { treeSnapshot } from "../../test/support/tree-state.js";
 import { components, listAt, lstatAt, mkdirAt, openDir, openParent, readFileAt, readlinkAt, removeAt, setOwnerModeAt, symlinkAt, UnsafePath, writeFileAt, type Dir } from "./safe-fs.js";
 
 const NOBODY = 65534;
@@ -31,23 +32,6 @@ beforeEach(() => {
   mkdirSync(join(outside, "a", "b"), { recursive: true });
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-/** Every entry under `dir`: kind, mode, owner, content or link target (mtimes left out). */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (p: string, rel: string) => {
-    const st = lstatSync(p);
-    const head = `${st.mode.toString(8)} ${st.uid}:${st.gid} ino=${st.ino}`;
-    if (st.isSymbolicLink()) out[rel] = `${head} -> ${readlinkSync(p)}`;
-    else if (st.isFile()) out[rel] = `${head} ${createHash("sha256").update(readFileSync(p)).digest("hex")}`;
-    else if (st.isDirectory()) {
-      out[rel] = `${head} dir`;
-      for (const n of readdirSync(p).sort()) walk(join(p, n), `${rel}/${n}`);
-    } else out[rel] = `${head} other`;
-  };
-  walk(dir, ".");
-  return out;
-}
 
 function withDir<T>(path: string, use: (d: Dir) => T): T {
   const d = openDir(path);
@@ -160,7 +144,7 @@ describe("writeFileAt", () => {
     symlinkSync(join(outside, "target.txt"), join(root, "to-file"));
     symlinkSync(join(outside, "sub"), join(root, "to-dir"));
     symlinkSync(join(outside, "does-not-exist"), join(root, "dangling"));
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     withDir(root, (d) => {
       for (const name of ["to-file", "to-dir", "dangling"]) writeFileAt(d, name, Buffer.from("mine\n"), 0o4755, NOBODY, NOBODY);
     });
@@ -170,7 +154,7 @@ describe("writeFileAt", () => {
       expect(st.mode & 0o7777).toBe(0o4755);
       expect(readFileSync(join(root, name), "utf8")).toBe("mine\n");
     }
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
     expect(existsSync(join(outside, "does-not-exist"))).toBe(false);
   });
 });
@@ -179,7 +163,7 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
   it("symlinkAt makes a link with its owner, and replaces a link or a file without following it", () => {
     symlinkSync(join(outside, "target.txt"), join(root, "old-link"));
     writeFileSync(join(root, "old-file"), "x");
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     withDir(root, (d) => {
       symlinkAt(d, "new", "relative/target", NOBODY, NOBODY);
       symlinkAt(d, "old-link", join(outside, "sub"), NOBODY, 0);
@@ -190,7 +174,7 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
     expect(readlinkSync(join(root, "old-link"))).toBe(join(outside, "sub"));
     expect([lstatSync(join(root, "old-link")).uid, lstatSync(join(root, "old-link")).gid]).toEqual([NOBODY, 0]);
     expect(readlinkSync(join(root, "old-file"))).toBe("../elsewhere");
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
     expect(readdirSync(root).sort()).toEqual(["new", "old-file", "old-link"]);
   });
 
@@ -205,12 +189,12 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
     expect([st.uid, st.gid]).toEqual([NOBODY, NOBODY]);
     expect(lstatSync(join(root, "tmp")).mode & 0o7777).toBe(0o1777);
     symlinkSync(outside, join(root, "link"));
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     withDir(root, (d) => {
       expect(() => mkdirAt(d, "shared", 0o755, 0, 0)).toThrow(/EEXIST/);
       expect(() => mkdirAt(d, "link", 0o777, NOBODY, NOBODY)).toThrow(/EEXIST/);
     });
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
   });
 
   it("setOwnerModeAt sets owner and mode of a file and a directory (set-id bits survive the chown)", () => {
@@ -231,13 +215,13 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
   it("setOwnerModeAt refuses a symlink (its target untouched) and a fifo (without hanging)", () => {
     symlinkSync(join(outside, "target.txt"), join(root, "link"));
     execFileSync("mkfifo", ["-m", "0600", join(root, "fifo")]);
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     const fifoWas = lstatSync(join(root, "fifo"));
     withDir(root, (d) => {
       expect(() => setOwnerModeAt(d, "link", 0o4777, NOBODY, NOBODY)).toThrow(/ELOOP/);
       expect(() => setOwnerModeAt(d, "fifo", 0o4777, NOBODY, NOBODY)).toThrow(UnsafePath);
     });
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
     const fifo = lstatSync(join(root, "fifo"));
     expect(fifo.isFIFO()).toBe(true);
     expect([fifo.mode, fifo.uid, fifo.gid]).toEqual([fifoWas.mode, fifoWas.uid, fifoWas.gid]);
@@ -255,23 +239,23 @@ describe("removeAt", () => {
     symlinkSync(join(outside, "sub"), join(tree, "a", "b", "c", "to-sub"));
     symlinkSync(join(outside, "target.txt"), join(tree, "to-file"));
     execFileSync("mkfifo", [join(tree, "a", "fifo")]);
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     withDir(root, (d) => removeAt(d, "tree"));
     expect(existsSync(tree)).toBe(false);
     expect(readdirSync(root)).toEqual([]);
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
     expect(readFileSync(join(outside, "sub", "keep.txt"), "utf8")).toBe("keep me\n");
   });
 
   it("removes a link to a directory as a link, and a missing name is a no-op", () => {
     symlinkSync(join(outside, "sub"), join(root, "link"));
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     withDir(root, (d) => {
       removeAt(d, "link");
       removeAt(d, "never-there");
     });
     expect(existsSync(join(root, "link"))).toBe(false);
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
   });
 });
 
@@ -309,11 +293,11 @@ describe("a parent swapped for a symlink", () => {
     // swap root/a for a link to outside (which has a/b too)
     renameSync(join(root, "a"), join(root, "a.real"));
     symlinkSync(join(outside, "a"), join(root, "a"));
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     expect(() => withParent(target, (d, name) => writeFileAt(d, name, Buffer.from("second\n"), 0o4755, 0, 0))).toThrow(UnsafePath);
     expect(() => withParent(join(root, "a", "b", "new"), (d, name) => symlinkAt(d, name, "/", 0, 0))).toThrow(UnsafePath);
     expect(() => withParent(join(root, "a"), (d, name) => removeAt(d, name))).not.toThrow(); // the link itself, not its target
-    expect(snapshot(outside)).toEqual(was);
+    expect(treeSnapshot(outside)).toEqual(was);
     expect(readFileSync(join(root, "a.real", "b", "file"), "utf8")).toBe("first\n");
   });
 
@@ -323,10 +307,10 @@ describe("a parent swapped for a symlink", () => {
     try {
       renameSync(join(root, "a"), join(root, "a.real"));
       symlinkSync(join(outside, "a"), join(root, "a"));
-      const was = snapshot(outside);
+      const was = treeSnapshot(outside);
       writeFileAt(held, "file", Buffer.from("x\n"), 0o644, 0, 0);
       mkdirAt(held, "sub", 0o755, 0, 0);
-      expect(snapshot(outside)).toEqual(was);
+      expect(treeSnapshot(outside)).toEqual(was);
       expect(readFileSync(join(root, "a.real", "b", "file"), "utf8")).toBe("x\n");
       expect(statSync(join(root, "a.real", "b", "sub")).isDirectory()).toBe(true);
     } finally {
@@ -337,7 +321,7 @@ describe("a parent swapped for a symlink", () => {
   it("swapped back and forth by another process while we write: every write lands in the real directory", async () => {
     mkdirSync(join(root, "a", "b"), { recursive: true });
     symlinkSync(join(outside, "a"), join(root, "a.link"));
-    const was = snapshot(outside);
+    const was = treeSnapshot(outside);
     // Swaps root/a between the real directory and a link to outside, as fast as it can.
     const swapper = spawn(
       process.execPath,
@@ -375,7 +359,7 @@ describe("a parent swapped for a symlink", () => {
       // Put the real directory back at root/a if the swapper stopped midway.
       const realAt = [join(root, "a"), join(root, "a.real"), join(root, "a.link")].find((p) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory());
       expect(realAt).toBeDefined();
-      expect(snapshot(outside)).toEqual(was);
+      expect(treeSnapshot(outside)).toEqual(was);
       expect(readdirSync(join(realAt as string, "b")).length).toBe(written);
     } finally {
       if (swapper.exitCode === null && swapper.signalCode === null) swapper.kill("SIGKILL");

@@ -4,7 +4,6 @@
 // symlinks and absent paths; rollback restoring bytes, mode and owner;
 // captureManifest proving the host still matches every `before`; a rollback
 // refused as a whole, having written nothing, when a parent became a link.
-import { createHash } from "node:crypto";
 import {
   chmodSync, chownSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
 } from "node:fs";
@@ -13,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EntryKind, EntryState, Manifest, type Change } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
+import { entryState, treeSnapshot } from "../../test/support/tree-state.js";
 import { UndoStore } from "./undo.js";
 
 const NOBODY = 65534;
@@ -33,46 +33,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-/** Every entry under `dir`: kind, mode, owner, inode, content or link target. */
-function snapshot(dir: string, withInodes = true): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (p: string, rel: string) => {
-    const st = lstatSync(p);
-    const head = `${st.mode.toString(8)} ${st.uid}:${st.gid}${withInodes ? ` ino=${st.ino}` : ""}`;
-    if (st.isSymbolicLink()) out[rel] = `${head} -> ${readlinkSync(p)}`;
-    else if (st.isFile()) out[rel] = `${head} ${createHash("sha256").update(readFileSync(p)).digest("hex")}`;
-    else if (st.isDirectory()) {
-      out[rel] = `${head} dir`;
-      for (const n of readdirSync(p).sort()) walk(join(p, n), `${rel}/${n}`);
-    } else out[rel] = `${head} other`;
-  };
-  walk(dir, ".");
-  return out;
-}
-
-/** The host's state of `path` as the sandbox's manifest would describe it. */
-function stateOf(path: string): EntryState {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch (err) {
-    // a missing path, or a file where a parent directory would be
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT });
-    throw err;
-  }
-  const common = { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
-  if (st.isSymbolicLink()) return EntryState.create({ kind: EntryKind.ENTRY_KIND_SYMLINK, ...common, target: readlinkSync(path) });
-  if (st.isDirectory()) return EntryState.create({ kind: EntryKind.ENTRY_KIND_DIR, ...common });
-  if (st.isFile()) {
-    const data = readFileSync(path);
-    return EntryState.create({ kind: EntryKind.ENTRY_KIND_FILE, ...common, size: data.length, sha256: createHash("sha256").update(data).digest() });
-  }
-  return EntryState.create({ kind: EntryKind.ENTRY_KIND_SPECIAL, ...common });
-}
-
 /** A manifest whose `before` is the host as it is now; `after` does not matter to the capture. */
 function manifestOf(paths: string[]): Manifest {
-  const changes: Change[] = paths.map((path) => ({ path, before: stateOf(path), after: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }) }));
+  const changes: Change[] = paths.map((path) => ({ path, before: entryState(path), after: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }) }));
   return Manifest.create({ requestId: "req", host: "primary", changes });
 }
 
@@ -187,14 +150,14 @@ describe("UndoStore.capture and rollback", () => {
     writeFileSync(f, "file content");
     mkdirSync(d, { mode: 0o750 });
     chmodSync(d, 0o750);
-    const before = snapshot(work, false);
+    const before = treeSnapshot(work, false);
     const id = store.capture("req-4", [f, d]);
     rmSync(f);
     mkdirSync(join(f, "sub"), { recursive: true });
     rmSync(d, { recursive: true });
     writeFileSync(d, "now a file");
     store.rollback(id);
-    expect(snapshot(work, false)).toEqual(before);
+    expect(treeSnapshot(work, false)).toEqual(before);
   });
 
   it("rolls back once, refuses unknown and malformed ids, and refuses unsafe plans", () => {
@@ -215,10 +178,10 @@ describe("UndoStore.capture and rollback", () => {
     mkdirSync(join(other, "sub"));
     writeFileSync(join(other, "sub", "f"), "other's");
     symlinkSync(join(other, "sub"), join(work, "sub"));
-    const was = snapshot(other);
+    const was = treeSnapshot(other);
     const id = store.capture("req-9", [join(work, "sub", "f")]);
     expect(codeOf(() => store.rollback(id))).toBe("CONFLICT");
-    expect(snapshot(other)).toEqual(was);
+    expect(treeSnapshot(other)).toEqual(was);
   });
 });
 
@@ -265,10 +228,10 @@ describe("UndoStore.captureManifest", () => {
       const paths = tree();
       const manifest = manifestOf(paths);
       change(paths);
-      const was = snapshot(base);
+      const was = treeSnapshot(base);
       expect(codeOf(() => store.captureManifest("req", manifest))).toBe("CONFLICT");
       expect(records()).toEqual([]);
-      expect(snapshot(base)).toEqual(was);
+      expect(treeSnapshot(base)).toEqual(was);
     });
   }
 
@@ -285,7 +248,7 @@ describe("UndoStore.captureManifest", () => {
 
   it("a file the manifest captures is restored by the rollback of its record", () => {
     const paths = tree();
-    const before = snapshot(work, false);
+    const before = treeSnapshot(work, false);
     const id = store.captureManifest("req", manifestOf(paths));
     writeFileSync(paths[0] as string, "changed by the commit");
     rmSync(paths[1] as string, { recursive: true });
@@ -297,7 +260,7 @@ describe("UndoStore.captureManifest", () => {
     expect(result.failed).toEqual([]);
     // new-dir itself was not in the manifest, so it stays (empty of what the record removed)
     rmSync(join(work, "new-dir"), { recursive: true });
-    expect(snapshot(work, false)).toEqual(before);
+    expect(treeSnapshot(work, false)).toEqual(before);
   });
 });
 
@@ -329,10 +292,10 @@ describe("UndoStore.rollback when a parent became a symlink", () => {
     symlinkSync(other, sub);
     // mtimes too: a write that put the same bytes back would still show
     for (const n of readdirSync(other)) utimesSync(join(other, n), 1_000_000, 1_000_000);
-    const was = snapshot(base);
+    const was = treeSnapshot(base);
     const mtimes = readdirSync(other).map((n) => [n, lstatSync(join(other, n)).mtimeMs]);
     expect(codeOf(() => store.rollback(id))).toBe("CONFLICT");
-    expect(snapshot(base)).toEqual(was);
+    expect(treeSnapshot(base)).toEqual(was);
     expect(readdirSync(other).map((n) => [n, lstatSync(join(other, n)).mtimeMs])).toEqual(mtimes);
     // even the entry whose parent is fine (work/top) was left alone
     expect(readFileSync(join(work, "top"), "utf8")).toBe("created at the top\n");
@@ -347,7 +310,7 @@ describe("UndoStore.rollback when a parent became a symlink", () => {
     expect(readFileSync(join(sub, "deleted"), "utf8")).toBe("deleted\n");
     expect(existsSync(join(sub, "created"))).toBe(false);
     expect(existsSync(join(work, "top"))).toBe(false);
-    expect(snapshot(other)).toEqual(Object.fromEntries(Object.entries(was).filter(([k]) => k.startsWith("./other")).map(([k, v]) => [k.replace("./other", "."), v])));
+    expect(treeSnapshot(other)).toEqual(Object.fromEntries(Object.entries(was).filter(([k]) => k.startsWith("./other")).map(([k, v]) => [k.replace("./other", "."), v])));
   });
 
   it("→ CONFLICT when the link is higher up (work itself moved behind a link)", () => {
@@ -356,9 +319,9 @@ describe("UndoStore.rollback when a parent became a symlink", () => {
     writeFileSync(join(other, "sub", "changed"), "other's\n");
     renameSync(work, join(base, "work.real"));
     symlinkSync(other, work);
-    const was = snapshot(base);
+    const was = treeSnapshot(base);
     expect(codeOf(() => store.rollback(id))).toBe("CONFLICT");
-    expect(snapshot(base)).toEqual(was);
+    expect(treeSnapshot(base)).toEqual(was);
   });
 
   it("rolled back once: a second rollback of the same record is refused", () => {

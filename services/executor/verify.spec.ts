@@ -11,7 +11,7 @@
 //              + classifier and concurrence effect verdicts, all over one
 //              manifest digest; final tier = max(classifier, both verdicts)
 //   grant      breaker (role BREAKER_GRANT, never a lease) or operator over rollbackDigest(undo id, host)
-import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { randomBytes, type KeyObject } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Attestation, Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
@@ -19,8 +19,9 @@ import { bindingOf, commandDigest, manifestDigest, rollbackDigest, signDecision,
 import { CodedError } from "../shared/errors.js";
 import { SIGNER_ROLES, SIGNERS, type Signer } from "../shared/keys.js";
 import { tierToEnum, type TierNumber } from "../shared/tier.js";
+import { attestBytes, testSigners } from "../../test/support/quorum.js";
 import { ReplayMemory } from "./replay.js";
-import { checkCommit, checkExecute, checkGrant, type Bound, type PinnedKey } from "./verify.js";
+import { checkCommit, checkExecute, checkGrant, type Bound } from "./verify.js";
 
 const SEED = 20240611;
 const RUNS = 1000;
@@ -28,15 +29,9 @@ const POSITIVE_RUNS = 250;
 
 // ---- keys -------------------------------------------------------------------
 
-const priv = {} as Record<Signer, KeyObject>;
-const forged = {} as Record<Signer, KeyObject>;
-const pinned = new Map<string, PinnedKey>();
-for (const s of SIGNERS) {
-  const real = generateKeyPairSync("ed25519");
-  priv[s] = real.privateKey;
-  pinned.set(s, { roles: SIGNER_ROLES[s], key: real.publicKey });
-  forged[s] = generateKeyPairSync("ed25519").privateKey;
-}
+const { keys: priv, pinned } = testSigners();
+/** Keys of the same names that nobody pinned. */
+const forged = testSigners().keys;
 
 /** The key that may sign each role. */
 const SIGNER_OF: Record<number, Signer> = {
@@ -106,8 +101,7 @@ function decisionOf(m: Member, req: Req, now: number, t: Tamper = {}): Decision 
 }
 
 function attest(name: string, key: KeyObject, d: Decision): Attestation {
-  const bytes = Buffer.from(Decision.encode(d).finish());
-  return Attestation.create({ signer: name, decision: bytes, signature: sign(null, bytes, key) });
+  return attestBytes(name, key, Decision.encode(d).finish());
 }
 
 function signed(m: Member, req: Req, now: number, t: Tamper = {}): Attestation {
@@ -569,7 +563,7 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
     ["ATTESTATION_MALFORMED", "ATTESTATION_MISMATCH", "ATTESTATION_EXPIRED", "ATTESTATION_MISSING", "TIER_REFUSED"],
     fc.tuple(anyVictim, fc.uint8Array({ minLength: 1, maxLength: 200 })).map(([{ s, v, m }, junk]) => {
       const atts = honest(s);
-      atts[v] = Attestation.create({ signer: m.signer, decision: Buffer.from(junk), signature: sign(null, Buffer.from(junk), priv[m.signer]) });
+      atts[v] = attestBytes(m.signer, priv[m.signer], junk);
       return { s, atts };
     }),
   );

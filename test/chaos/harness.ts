@@ -26,6 +26,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
 import { journalEntries, type JournalEntry } from "../support/journal.js";
+import { EXECUTE_QUORUM } from "../support/quorum.js";
 import { startStack, type Stack } from "../support/stack.js";
 import { processAlive } from "../../services/shared/process-alive.js";
 
@@ -52,14 +53,10 @@ export const kindOf = (i: number): Kind => MIX[i % MIX.length] ?? 0;
 
 /**
  * Signers the executor must have verified (journal `signers`): tier 0 and 3
- * on Execute; tiers 1–2 on Commit (classifier, lease, the sandbox's run
- * report, and the effect verdicts the classifier's and the concurrence's
- * keys sign: "classifier" twice).
+ * on Execute (EXECUTE_QUORUM); tiers 1–2 on Commit (classifier, lease, the
+ * sandbox's run report, and the effect verdicts the classifier's and the
+ * concurrence's keys sign: "classifier" twice).
  */
-const EXECUTE_QUORUM: Record<0 | 3, readonly string[]> = {
-  0: ["classifier"],
-  3: ["classifier", "concurrence", "breaker"],
-};
 const COMMIT_QUORUM: readonly string[] = ["breaker", "classifier", "classifier", "concurrence", "sandbox"];
 
 /** Every signer of `quorum` is in `signers`, as often as the quorum names it. */

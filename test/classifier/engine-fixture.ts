@@ -1,17 +1,16 @@
 // Shared fixture for the classifier suites: the real engine over the real
 // policy files, and the labelled corpus. Nothing here is mocked.
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { HostId } from "../../services/shared/config.js";
 import type { TierNumber } from "../../services/shared/tier.js";
 import { loadEngine } from "../../services/classifier/engine/index.js";
+import { repoRoot } from "../support/stack.js";
 import { buildHostFixture, FIXTURE_STATE } from "./host-fixture.js";
 import type { Engine, Source, Verdict } from "../../services/classifier/verdict.js";
 
-export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const policiesDir = join(repo, "policies");
-export const corpusDir = join(repo, "test", "corpus");
+export const policiesDir = join(repoRoot, "policies");
+export const corpusDir = join(repoRoot, "test", "corpus");
 
 export type Expect = "allow" | "route" | "refuse";
 

@@ -4,13 +4,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { named } from "../support/needs.js";
+import { repoRoot } from "../support/stack.js";
 import { describe, expect, it } from "vitest";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const dir = join(repo, "apparmor");
+const dir = join(repoRoot, "apparmor");
 const profiles = readdirSync(dir).filter((n) => /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n)).sort();
 /** agent-sudo-rules-learn.service's profile: the CLI, not a service. */
 const LEARNER = "agent-sudo-rules-learn";
@@ -51,7 +50,7 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(profiles).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "rules-learn", "sandbox"].map((s) => `agent-sudo-${s}`));
     for (const name of profiles) {
       expect(text(name)).toMatch(new RegExp(`^profile ${name} `, "m"));
-      expect(readFileSync(join(repo, "systemd", `${name}.service`), "utf8")).toContain(`AppArmorProfile=${name}\n`);
+      expect(readFileSync(join(repoRoot, "systemd", `${name}.service`), "utf8")).toContain(`AppArmorProfile=${name}\n`);
     }
   });
 
@@ -162,7 +161,7 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(trial).toContain("deny @{AGENT_SUDO_HOME}/keys/*.key rwlk,");
     expect(trial).toMatch(/^\s*deny network inet,$/m);
     // Every capability a trial keeps (TRIAL_CAPS in overlay.ts) is allowed to the trial.
-    const overlay = readFileSync(join(repo, "services/sandbox/launcher/overlay.ts"), "utf8");
+    const overlay = readFileSync(join(repoRoot, "services/sandbox/launcher/overlay.ts"), "utf8");
     const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
     for (const c of trialCaps) expect(trial).toMatch(new RegExp(`^\\s*capability ${c},$`, "m"));
   });

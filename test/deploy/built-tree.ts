@@ -2,11 +2,10 @@
 // command's printed lines.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { vi } from "vitest";
+import { repoRoot } from "../support/stack.js";
 
-export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /**
  * A frozen copy of the built tree (others may rebuild dist/ while a test runs,
@@ -16,11 +15,11 @@ export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export function snapshot(): string {
   const dir = mkdtempSync(join(tmpdir(), "agent-sudo-src-"));
   for (const rel of ["package.json", "package-lock.json", "bin", "dist/cli", "dist/proto", "dist/services", "policies", "services/gateway/audit/migrations", "systemd", "apparmor"]) {
-    if (!existsSync(join(repo, rel))) continue;
+    if (!existsSync(join(repoRoot, rel))) continue;
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    cpSync(join(repo, rel), join(dir, rel), { recursive: true });
+    cpSync(join(repoRoot, rel), join(dir, rel), { recursive: true });
   }
-  symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
+  symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
 

@@ -2,11 +2,11 @@
 // somewhere in services/, cli/, proto/gen/, bench/, test/ or scripts/, or is
 // named below with the reason it is needed without an import.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "../support/stack.js";
 
-const root = resolve(import.meta.dirname, "..", "..");
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 /** Used without an import statement. */
 const INDIRECT: Record<string, string> = {
@@ -30,7 +30,7 @@ function sources(dir: string, out: string[] = []): string[] {
 }
 
 describe("package.json dependencies", () => {
-  const text = ["services", "cli", "proto/gen", "bench", "test", "scripts"].flatMap((d) => sources(join(root, d))).map((f) => readFileSync(f, "utf8")).join("\n");
+  const text = ["services", "cli", "proto/gen", "bench", "test", "scripts"].flatMap((d) => sources(join(repoRoot, d))).map((f) => readFileSync(f, "utf8")).join("\n");
 
   it("every dependency is imported, or used as a tool for a stated reason", () => {
     const unused = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((dep) => {

@@ -7,7 +7,9 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inGatewayRanges, installCommand, LEARNER, parseEnvFile, uninstallCommand } from "../../cli/install.js";
+import { installCommand, uninstallCommand } from "../../cli/install.js";
+import { inGatewayRanges, parseEnvFile } from "../../cli/install-network.js";
+import { LEARNER } from "../../cli/install-units.js";
 import { loadConfig } from "../../services/shared/config.js";
 import { SIGNERS } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";

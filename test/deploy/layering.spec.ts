@@ -3,11 +3,11 @@
 // below allow. A violation names the chain of imports that leads there.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "../support/stack.js";
 import { chain, reach } from "./layering.js";
 
-const ROOT = resolve(import.meta.dirname, "..", "..");
 
 const SERVICES: Record<string, { entry: string; own: string }> = {
   executor: { entry: "services/executor/main.ts", own: "services/executor/" },
@@ -69,7 +69,7 @@ export function violations(root: string, services = SERVICES): string[] {
 
 describe("layering (imports walked transitively from each service's entry file)", () => {
   it("each service reaches only its own folder, services/shared and proto/gen; none reaches cli/; the executor only its few packages; shared reaches no service; the sandbox service loads nothing of its root launcher", () => {
-    expect(violations(ROOT)).toEqual([]);
+    expect(violations(repoRoot)).toEqual([]);
   });
 
   it("a forbidden import is found, with its chain (a fixture tree)", () => {

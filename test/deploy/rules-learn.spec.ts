@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEARNER } from "../../cli/install.js";
+import { LEARNER } from "../../cli/install-units.js";
 import { migrate } from "../../services/gateway/audit/migrate.js";
 import { lookupUser } from "../../services/shared/privilege.js";
 import { PENDING_FILE, readPending } from "../../services/shared/proposals.js";

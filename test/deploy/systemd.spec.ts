@@ -7,14 +7,13 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEARNER } from "../../cli/install.js";
+import { LEARNER } from "../../cli/install-units.js";
 import { named } from "../support/needs.js";
+import { repoRoot } from "../support/stack.js";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const unitDir = join(repo, "systemd");
+const unitDir = join(repoRoot, "systemd");
 const units = readdirSync(unitDir).filter((n) => /\.(service|target|timer)$/.test(n)).sort();
 const services = units.filter((n) => n.endsWith(".service"));
 /** The six long-running services (the learner is a oneshot its timer starts). */
@@ -110,7 +109,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
   it("the executor cannot rewrite any unit or profile that ships (ReadOnlyPaths=)", () => {
     const ro = (directives("agent-sudo-executor.service").get("ReadOnlyPaths") ?? []).join(" ").split(/\s+/);
     for (const u of units) expect(ro, u).toContain(`-/etc/systemd/system/${u}`);
-    for (const p of readdirSync(join(repo, "apparmor"))) expect(ro, p).toContain(`-/etc/apparmor.d/${p}`);
+    for (const p of readdirSync(join(repoRoot, "apparmor"))) expect(ro, p).toContain(`-/etc/apparmor.d/${p}`);
   });
 
   it("executor: root, no network, control-group kill, delegated cgroup it can write", () => {
@@ -151,7 +150,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     const documented = /`CapabilityBoundingSet=([A-Z_ ]+)`/.exec(readme)?.[1]?.split(" ") ?? [];
     expect([...documented].sort()).toEqual([...SANDBOX_CAPS].sort());
     // bubblewrap hands a trial only what its launcher has: every TRIAL_CAPS entry must be here.
-    const overlay = readFileSync(join(repo, "services/sandbox/launcher/overlay.ts"), "utf8");
+    const overlay = readFileSync(join(repoRoot, "services/sandbox/launcher/overlay.ts"), "utf8");
     const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
     expect(trialCaps.length).toBeGreaterThan(0);
     for (const c of trialCaps) expect(set, c).toContain(`CAP_${c.toUpperCase()}`);
@@ -181,7 +180,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.has("PrivateNetwork")).toBe(false);
     expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX AF_INET AF_INET6"]);
     expect(d.get("IPAddressDeny")).toEqual(["any"]);
-    // The allowed addresses come only from agent-sudo-breaker.service.d/ntfy.conf (cli/install.ts).
+    // The allowed addresses come only from agent-sudo-breaker.service.d/ntfy.conf (cli/install-network.ts).
     expect(d.has("IPAddressAllow")).toBe(false);
     expect(d.get("SocketBindDeny")).toEqual(["any"]);
     expect(d.get("EnvironmentFile")).toEqual(["-/var/lib/agent-sudo/breaker.env"]);
@@ -204,7 +203,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.has("MemoryDenyWriteExecute")).toBe(false);
     const profile = one(unit, "AppArmorProfile") ?? "";
     expect(profile).toBe(unit.replace(/\.service$/, ""));
-    expect(existsSync(join(repo, "apparmor", profile))).toBe(true);
+    expect(existsSync(join(repoRoot, "apparmor", profile))).toBe(true);
     expect(one(unit, "Environment")).toContain("AGENT_SUDO_HOME=/var/lib/agent-sudo");
     expect(one(unit, "ExecStart")).toMatch(/^\/usr\/bin\/node .*\/opt\/agent-sudo\/dist\/services\/[a-z/]+\/main\.js$/);
   });
@@ -244,9 +243,9 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.get("IPAddressDeny")).toEqual(["any"]);
     expect(d.get("SocketBindDeny")).toEqual(["any"]);
     expect(one(LEARNER.unit, "ExecStart")).toBe("/usr/bin/node --enable-source-maps /opt/agent-sudo/dist/cli/main.js rules learn");
-    expect(existsSync(join(repo, "cli/main.ts"))).toBe(true);
+    expect(existsSync(join(repoRoot, "cli/main.ts"))).toBe(true);
     expect(one(LEARNER.unit, "AppArmorProfile")).toBe("agent-sudo-rules-learn");
-    expect(existsSync(join(repo, "apparmor", "agent-sudo-rules-learn"))).toBe(true);
+    expect(existsSync(join(repoRoot, "apparmor", "agent-sudo-rules-learn"))).toBe(true);
     expect(one(LEARNER.unit, "PartOf")).toBe("agent-sudo.target");
   });
 

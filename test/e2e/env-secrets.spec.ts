@@ -7,7 +7,7 @@
 // the journal or the audit database.
 import { credentials } from "@grpc/grpc-js";
 import { createHash, randomUUID } from "node:crypto";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,27 +21,11 @@ import { lookupUser } from "../../services/shared/privilege.js";
 import { loadPrivateKey } from "../../services/shared/keys.js";
 import { startVaultStandIn, type VaultStandIn } from "../policy/vault-stand-in.js";
 import { auditRecords } from "../support/audit-spool.js";
+import { filesContaining } from "../support/files-containing.js";
 import { startStack, type Stack } from "../support/stack.js";
 
 const root = process.getuid?.() === 0;
 const VALUE = `pw-${randomUUID()}-only-in-vault`;
-
-/** Every regular file under `dir` that contains `needle` (bytes). */
-function filesContaining(dir: string, needle: string): string[] {
-  const hits: string[] = [];
-  const bytes = Buffer.from(needle);
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const st = statSync(p, { throwIfNoEntry: false });
-      if (!st) continue;
-      if (st.isDirectory()) walk(p);
-      else if (st.isFile() && st.size < 256 * 1024 * 1024 && readFileSync(p).includes(bytes)) hits.push(p);
-    }
-  };
-  walk(dir);
-  return hits;
-}
 
 describe.skipIf(!root)("env_secrets end to end (Vault stand-in)", () => {
   let vault: VaultStandIn;

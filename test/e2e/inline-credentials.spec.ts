@@ -3,11 +3,12 @@
 // instead, without echoing the literal), and no literal reaches the state
 // dir — the audit spool, PostgreSQL's files, the logs, the executor's
 // journal — for the hook path or for /exec. Commands here print text only.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filesContaining } from "../support/files-containing.js";
 import { startStack, type Stack } from "../support/stack.js";
 
 const root = process.getuid?.() === 0;
@@ -15,22 +16,6 @@ const root = process.getuid?.() === 0;
 const GH = ["ghp", "_", "Zq7Xw2Lk9Pm4Rt6Yv8Bn1Cd3Fg5Hj0Ks2Ld"].join("");
 const BEARER = ["eyJhbGciOiJIUzI1NiJ9", ".", "c2VjcmV0LXBheWxvYWQ", ".", "Qk3mZ8"].join("");
 const PASS = ["hunter", "2", "-correct-horse"].join("");
-
-function filesContaining(dir: string, needle: string): string[] {
-  const hits: string[] = [];
-  const bytes = Buffer.from(needle);
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const st = statSync(p, { throwIfNoEntry: false });
-      if (!st) continue;
-      if (st.isDirectory()) walk(p);
-      else if (st.isFile() && st.size < 256 * 1024 * 1024 && readFileSync(p).includes(bytes)) hits.push(p);
-    }
-  };
-  walk(dir);
-  return hits;
-}
 
 function hook(socketPath: string, command: string): Promise<{ status: number; body: string }> {
   const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command }, cwd: "/home/dev/project" });

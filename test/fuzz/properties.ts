@@ -10,7 +10,7 @@
 //             mapping of a verdict to an answer, never an allow it should not give
 //
 // The classifier's input is fuzzed in test/classifier/fuzz.spec.ts.
-import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { randomBytes, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { dirname, join } from "node:path";
@@ -19,7 +19,7 @@ import fc from "fast-check";
 import type { ClassifyRequest, ClassifyResponse } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { Attestation, Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ExecuteRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
-import { checkExecute, type PinnedKey } from "../../services/executor/verify.js";
+import { checkExecute } from "../../services/executor/verify.js";
 import { ReplayMemory } from "../../services/executor/replay.js";
 import { MAX_BODY_BYTES, MAX_COMMAND_BYTES, parseExecBody, parseJson, readBody, type ExecRequest } from "../../services/gateway/body.js";
 import type { ServiceClients } from "../../services/gateway/clients.js";
@@ -31,6 +31,7 @@ import { CodedError } from "../../services/shared/errors.js";
 import { SIGNER_ROLE, SIGNER_ROLES, SIGNERS, type Signer } from "../../services/shared/keys.js";
 import type { Logger } from "../../services/shared/log.js";
 import { tierToEnum, type TierNumber } from "../../services/shared/tier.js";
+import { attestBytes, EXECUTE_QUORUM, testSigners } from "../support/quorum.js";
 
 export interface FuzzOptions {
   seed: number;
@@ -271,18 +272,7 @@ export async function fuzzReadBody(o: FuzzOptions): Promise<Seen> {
 
 // ---- the decision decoder and the executor's quorum check ---------------------------
 
-const keys = new Map<Signer, KeyObject>();
-const pinned = new Map<string, PinnedKey>();
-for (const s of SIGNERS) {
-  const pair = generateKeyPairSync("ed25519");
-  keys.set(s, pair.privateKey);
-  pinned.set(s, { roles: SIGNER_ROLES[s], key: pair.publicKey });
-}
-const keyOf = (s: Signer): KeyObject => {
-  const k = keys.get(s);
-  if (!k) throw new Error(s);
-  return k;
-};
+const { keys, pinned } = testSigners();
 
 /** decode(bytes): a message, or an Error (never anything else, never a hang). */
 export function decodes(decode: (b: Uint8Array) => unknown, bytes: Uint8Array): "ok" | "error" {
@@ -332,7 +322,7 @@ export function fuzzRandomDecisions(o: FuzzOptions): Seen {
         const attestations = atts.map(([signer, bytes, how]) => {
           const decision = Buffer.from(bytes);
           const signature =
-            how === "pinned" && (SIGNERS as readonly string[]).includes(signer) ? sign(null, decision, keyOf(signer as Signer)) : how === "empty" ? Buffer.alloc(0) : Buffer.from(sigBytes);
+            how === "pinned" && (SIGNERS as readonly string[]).includes(signer) ? sign(null, decision, keys[signer as Signer]) : how === "empty" ? Buffer.alloc(0) : Buffer.from(sigBytes);
           decodes((b) => Decision.decode(b), decision);
           return { signer, decision, signature };
         });
@@ -390,14 +380,6 @@ interface Spec {
   liveAction: boolean;
 }
 
-const QUORUM_SIGNERS: Record<TierNumber, Signer[]> = {
-  0: ["classifier"],
-  1: ["classifier", "breaker"],
-  2: ["classifier", "breaker", "sandbox"],
-  3: ["classifier", "concurrence", "breaker"],
-  4: ["classifier", "concurrence", "breaker", "sandbox"],
-};
-
 export function fuzzSignedDecisions(o: FuzzOptions): Seen {
   const seen: Seen = {};
   const req0 = baseRequest([]);
@@ -446,7 +428,7 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
       shuffle: fc.nat(),
     })
     .map(({ tier, others, drop, extra, edits, shuffle }) => {
-      let list = QUORUM_SIGNERS[tier].map((signer, i) => honest(signer, signer === "classifier" ? tier : (others[i] ?? tier)));
+      let list = EXECUTE_QUORUM[tier].map((signer, i) => honest(signer, signer === "classifier" ? tier : (others[i] ?? tier)));
       if (drop !== undefined && list.length > 0) list.splice(drop % list.length, 1);
       if (extra) list.push(honest(extra, tier));
       for (const [at, edit] of edits) if (list.length > 0) list[at % list.length] = edit(list[at % list.length] as Spec);
@@ -483,7 +465,7 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
           back = undefined;
         }
         decoded.push({ signer: s.signer, d: back });
-        return { signer: s.signer, decision: bytes, signature: sign(null, bytes, keyOf(s.signer)) };
+        return attestBytes(s.signer, keys[s.signer], bytes);
       });
       const req = baseRequest(attestations);
       // The model: which roles hold a decision that binds this request.
@@ -695,7 +677,7 @@ export { MAX_BODY_BYTES };
 
 /** An attestation over `bytes` signed with the pinned key of `signer` (for corpus replay). */
 export function pinnedAttestation(signer: Signer, bytes: Buffer): Attestation {
-  return { signer, decision: bytes, signature: sign(null, bytes, keyOf(signer)) };
+  return attestBytes(signer, keys[signer], bytes);
 }
 
 /** The request the decision properties present attestations for. */

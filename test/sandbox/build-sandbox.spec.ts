@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inventoryCommand } from "../../cli/inventory.js";
 import { missing, named } from "../support/needs.js";
-import { repoRoot } from "./fixture.js";
+import { repoRoot } from "../support/stack.js";
 
 const script = join(repoRoot, "build-sandbox.sh");
 const has = (bin: string) => missing(bin) === undefined;

@@ -13,7 +13,8 @@ import type { HealthResponse } from "../../proto/gen/agent_sudo/v1/decision_pb.j
 import { ensureKeys } from "../../services/shared/keys.js";
 import { lookupUser } from "../../services/shared/privilege.js";
 import { call } from "../../services/shared/unary.js";
-import { canRun, repoRoot } from "./fixture.js";
+import { repoRoot } from "../support/stack.js";
+import { canRun } from "./fixture.js";
 
 const mainJs = join(repoRoot, "dist", "services", "sandbox", "main.js");
 const sbxUser = lookupUser("agent-sudo-sbx");

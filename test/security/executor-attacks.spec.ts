@@ -39,17 +39,10 @@ import { commandDigest, manifestDigest, type PolicySource, rollbackDigest, signD
 import { loadPrivateKey, SIGNER_ROLE, SIGNERS, type Signer } from "../../services/shared/keys.js";
 import type { TierNumber } from "../../services/shared/tier.js";
 import { committedCommands, executedCommands, journalEntries } from "../support/journal.js";
+import { EXECUTE_QUORUM } from "../support/quorum.js";
 import { recorderShell, startStack, type Stack } from "../support/stack.js";
 
 const HOST = "primary"; // the stack's default host_id
-/** The quorum an honest gateway gathers for Execute, per tier (1, 2 and 4 are what Execute must refuse). */
-const QUORUM: Record<TierNumber, Signer[]> = {
-  0: ["classifier"],
-  1: ["classifier", "breaker"],
-  2: ["classifier", "breaker", "sandbox"],
-  3: ["classifier", "concurrence", "breaker"],
-  4: ["classifier", "concurrence", "breaker", "sandbox"],
-};
 
 let stack: Stack;
 let recDir: string;
@@ -109,7 +102,7 @@ function attest(signer: Signer, req: Bindable, tier: TierNumber, o: AttestOpts =
 
 /** The full quorum an honest gateway would gather for Execute at `tier` (the classifier signs the undo plan from tier 1). */
 function signed(req: ExecuteRequest, tier: TierNumber, o: AttestOpts = {}): ExecuteRequest {
-  return { ...req, attestations: QUORUM[tier].map((s) => attest(s, req, tier, { ...o, ...(s === "classifier" && tier >= 1 ? { touched: req.undoPaths } : {}) })) };
+  return { ...req, attestations: EXECUTE_QUORUM[tier].map((s) => attest(s, req, tier, { ...o, ...(s === "classifier" && tier >= 1 ? { touched: req.undoPaths } : {}) })) };
 }
 
 function rpc<Req, Res>(method: "execute" | "commit" | "rollback" | "resolve", req: Req): Promise<{ err: ServiceError | null; res?: Res }> {

@@ -5,11 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
-import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "./stack.js";
 import { planLayers, runInThrowawayRoot, seccompFilter, startThrowawayRoot, type ThrowawayRoot } from "./throwaway-root.js";
 
-const repoRoot = resolve(import.meta.dirname, "../..");
 const hasTools = ["/usr/bin/unshare", "/usr/bin/nsenter", "/usr/bin/perl"].every((p) => existsSync(p));
 const isRoot = process.getuid?.() === 0;
 const skipReason = !isRoot ? "needs root (it builds mount, pid and network namespaces)" : !hasTools ? "needs unshare, nsenter and perl" : "";
