@@ -31,7 +31,10 @@ function machine() {
     memory: `${(kb("MemTotal") / 1048576).toFixed(1)} GiB total, ${(kb("MemAvailable") / 1048576).toFixed(1)} GiB available`,
     kernel: `${os.type()} ${os.release()} ${sh("uname", ["-v"])}`.trim(),
     node: process.version,
-    loadavg: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+    loadavg: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
     user: process.getuid?.() === 0 ? "root" : String(process.getuid?.()),
     commit: sh("git", ["rev-parse", "--short", "HEAD"]) || "unknown",
   };
@@ -91,8 +94,16 @@ const BENCHES = [
     cmd: ["node", ["dist/bench/exec-overhead/run.js", "1000"]],
     timeout: 15 * 60_000,
     figures: (o) => [
-      ["/exec median / p99", `${num(/\/exec\s+median ([\d.]+) ms/, o)} ms / ${num(/\/exec\s+median [\d.]+ ms\s+p99 ([\d.]+) ms/, o)} ms`, ""],
-      ["bare bash -c median / p99", `${num(/bare bash -c median ([\d.]+) ms/, o)} ms / ${num(/bare bash -c median [\d.]+ ms\s+p99 ([\d.]+) ms/, o)} ms`, ""],
+      [
+        "/exec median / p99",
+        `${num(/\/exec\s+median ([\d.]+) ms/, o)} ms / ${num(/\/exec\s+median [\d.]+ ms\s+p99 ([\d.]+) ms/, o)} ms`,
+        "",
+      ],
+      [
+        "bare bash -c median / p99",
+        `${num(/bare bash -c median ([\d.]+) ms/, o)} ms / ${num(/bare bash -c median [\d.]+ ms\s+p99 ([\d.]+) ms/, o)} ms`,
+        "",
+      ],
       ["/exec overhead (median − median)", `${num(/overhead \(median[^)]*\) ([-\d.]+) ms/, o)} ms`, "≤ 5 ms"],
     ],
   },
@@ -103,8 +114,15 @@ const BENCHES = [
     timeout: 15 * 60_000,
     figures: (o) =>
       [0, 1, 2].map((t) => {
-        const m = new RegExp(`^tier ${t}: /exec median ([\\d.]+) ms p95 ([\\d.]+) ms; bare median ([\\d.]+) ms; overhead ([-\\d.]+) ms`, "m").exec(o);
-        return [`tier ${t} overhead over bare`, m ? `${m[4]} ms (median ${m[1]} ms, p95 ${m[2]} ms; bare ${m[3]} ms)` : "n/a", t === 0 ? "≤ 10 ms" : t === 1 ? "≤ 25 ms" : "≤ the trial + run it replaced"];
+        const m = new RegExp(
+          `^tier ${t}: /exec median ([\\d.]+) ms p95 ([\\d.]+) ms; bare median ([\\d.]+) ms; overhead ([-\\d.]+) ms`,
+          "m",
+        ).exec(o);
+        return [
+          `tier ${t} overhead over bare`,
+          m ? `${m[4]} ms (median ${m[1]} ms, p95 ${m[2]} ms; bare ${m[3]} ms)` : "n/a",
+          t === 0 ? "≤ 10 ms" : t === 1 ? "≤ 25 ms" : "≤ the trial + run it replaced",
+        ];
       }),
   },
   {
@@ -133,8 +151,15 @@ const BENCHES = [
     figures: (o) =>
       ["bare", "installed", "sync-post", "pre-only", "http"].map((v) => {
         const per = new RegExp(`^${v}\\s+per call median ([\\d.]+) ms`, "m").exec(o);
-        const added = new RegExp(`^${v}\\s+per call[^\\n]*\\n[^\\n]*\\n[^\\n]*\\n\\s+added per call: ([-\\d.]+) ms[^;]*; paired by round ([-\\d.]+) ms`, "m").exec(o);
-        return [`${v}: per call median${v === "bare" ? "" : " / added (paired)"}`, per ? `${per[1]} ms${added ? ` / +${added[2]} ms` : ""}` : "n/a", v === "installed" || v === "http" ? "added ≤ 40 ms" : ""];
+        const added = new RegExp(
+          `^${v}\\s+per call[^\\n]*\\n[^\\n]*\\n[^\\n]*\\n\\s+added per call: ([-\\d.]+) ms[^;]*; paired by round ([-\\d.]+) ms`,
+          "m",
+        ).exec(o);
+        return [
+          `${v}: per call median${v === "bare" ? "" : " / added (paired)"}`,
+          per ? `${per[1]} ms${added ? ` / +${added[2]} ms` : ""}` : "n/a",
+          v === "installed" || v === "http" ? "added ≤ 40 ms" : "",
+        ];
       }),
   },
   {
@@ -145,7 +170,11 @@ const BENCHES = [
     figures: (o) => [
       ["engine load", `${num(/engine load\s+([\d.]+) ms/, o)} ms`, ""],
       ["throughput", `${num(/throughput\s+(\d+) commands\/s/, o)} commands/s`, ""],
-      ["p50 / p99 / max per command", `${num(/p50 per command\s+([\d.]+ µs)/, o)} / ${num(/p99 per command\s+([\d.]+ µs)/, o)} / ${num(/max per command\s+([\d.]+ µs)/, o)}`, "p99 ≤ 300 µs"],
+      [
+        "p50 / p99 / max per command",
+        `${num(/p50 per command\s+([\d.]+ µs)/, o)} / ${num(/p99 per command\s+([\d.]+ µs)/, o)} / ${num(/max per command\s+([\d.]+ µs)/, o)}`,
+        "p99 ≤ 300 µs",
+      ],
     ],
   },
   {
@@ -155,8 +184,15 @@ const BENCHES = [
     timeout: 20 * 60_000,
     figures: (o) =>
       ["true", "small file edit"].map((label) => {
-        const m = new RegExp(`^${label}: trial median ([\\d.]+) ms \\(p95 ([\\d.]+)\\), driver alone ([\\d.]+) ms, bare bash ([\\d.]+) ms → overhead ([-\\d.]+) ms`, "m").exec(o);
-        return [`trial overhead, ${label}`, m ? `${m[5]} ms (trial median ${m[1]} ms, p95 ${m[2]} ms; driver alone ${m[3]} ms; bare ${m[4]} ms)` : "n/a", "≤ 80 ms"];
+        const m = new RegExp(
+          `^${label}: trial median ([\\d.]+) ms \\(p95 ([\\d.]+)\\), driver alone ([\\d.]+) ms, bare bash ([\\d.]+) ms → overhead ([-\\d.]+) ms`,
+          "m",
+        ).exec(o);
+        return [
+          `trial overhead, ${label}`,
+          m ? `${m[5]} ms (trial median ${m[1]} ms, p95 ${m[2]} ms; driver alone ${m[3]} ms; bare ${m[4]} ms)` : "n/a",
+          "≤ 80 ms",
+        ];
       }),
   },
   {
@@ -169,7 +205,11 @@ const BENCHES = [
       if (!j) return [["audit", "n/a", ""]];
       return [
         ["single-writer append p50 / p99", `${j.single_writer_append_ms?.p50} ms / ${j.single_writer_append_ms?.p99} ms`, ""],
-        ["spool append (50 writers, group commit)", `${j.spool_append_records_per_s} records/s (mean group ${j.mean_group_commit_size})`, ""],
+        [
+          "spool append (50 writers, group commit)",
+          `${j.spool_append_records_per_s} records/s (mean group ${j.mean_group_commit_size})`,
+          "",
+        ],
         ["shipper drain into PostgreSQL", `${j.shipper_drain_records_per_s} records/s`, ""],
         ["end to end (append + ship)", `${j.end_to_end_records_per_s} records/s`, ""],
       ];
@@ -190,8 +230,16 @@ const BENCHES = [
         ["latency of 200s p50 / p99", `${j.latency_ok_ms.p50} ms / ${j.latency_ok_ms.p99} ms`, ""],
         ["latency of all answers p50 / p99", `${j.latency_all_ms.p50} ms / ${j.latency_all_ms.p99} ms`, ""],
         ...Object.entries(j.peak_rss_mb).map(([s, v]) => [`peak RSS ${s}`, `${v} MB`, ""]),
-        ["services together (sum of peaks / peak at one instant)", `${j.services_sum_of_peaks_mb} MB / ${j.services_peak_together_mb} MB`, "≤ 600 MB"],
-        ["PostgreSQL peak RSS (postmaster / all its processes)", `${j.postgres_peak_rss_mb.postmaster} MB / ${j.postgres_peak_rss_mb.all_processes} MB`, "reported separately"],
+        [
+          "services together (sum of peaks / peak at one instant)",
+          `${j.services_sum_of_peaks_mb} MB / ${j.services_peak_together_mb} MB`,
+          "≤ 600 MB",
+        ],
+        [
+          "PostgreSQL peak RSS (postmaster / all its processes)",
+          `${j.postgres_peak_rss_mb.postmaster} MB / ${j.postgres_peak_rss_mb.all_processes} MB`,
+          "reported separately",
+        ],
         ["services restarted during the run", j.restarted_services.length ? j.restarted_services.join(", ") : "none", "none"],
       ];
     },
@@ -206,7 +254,9 @@ const BENCHES = [
       if (!j) return [["chaos", "n/a", ""]];
       const rows = [];
       for (const r of j.results) {
-        const bad = Object.entries(r.violations).filter(([k, v]) => v > 0 && !["connection_resets", "connections_refused", "executed_answer_lost"].includes(k));
+        const bad = Object.entries(r.violations).filter(
+          ([k, v]) => v > 0 && !["connection_resets", "connections_refused", "executed_answer_lost"].includes(k),
+        );
         rows.push([
           `${r.target}: time to healthy idle (×${r.idle_ms.length}) / under load`,
           `${r.idle_ms.join(", ")} ms / ${r.load_ms ?? "n/a"} ms${r.error ? ` — FAILED: ${r.error}` : ""}`,
@@ -214,7 +264,11 @@ const BENCHES = [
         ]);
         rows.push([
           `${r.target}: answers under load`,
-          `${Object.entries(r.by_status).map(([k, v]) => `${k}×${v}`).join(" ")}; ${r.executed} executed; ${r.in_flight_at_kill} in flight at the kill${r.violations.connection_resets ? `; ${r.violations.connection_resets} resets (${r.violations.executed_answer_lost} of them had run)` : ""}`,
+          `${Object.entries(r.by_status)
+            .map(([k, v]) => `${k}×${v}`)
+            .join(
+              " ",
+            )}; ${r.executed} executed; ${r.in_flight_at_kill} in flight at the kill${r.violations.connection_resets ? `; ${r.violations.connection_resets} resets (${r.violations.executed_answer_lost} of them had run)` : ""}`,
           "every request answered",
         ]);
         rows.push([
@@ -236,12 +290,26 @@ const BENCHES = [
       if (!j) return [["soak", "n/a", ""]];
       const bad = Object.entries(j.violations).filter(([, v]) => v > 0);
       return [
-        ["requests / executed", `${j.requests} (${Object.entries(j.by_status).map(([k, v]) => `${k}×${v}`).join(" ")}) / ${j.executed}`, "every request answered"],
-        ["faults (seed)", `${j.faults.map((f) => `${f.at_s}s ${f.signal === "SIGKILL" ? "kill" : "stop"} ${f.target}`).join(", ")} (seed ${j.seed})`, ""],
+        [
+          "requests / executed",
+          `${j.requests} (${Object.entries(j.by_status)
+            .map(([k, v]) => `${k}×${v}`)
+            .join(" ")}) / ${j.executed}`,
+          "every request answered",
+        ],
+        [
+          "faults (seed)",
+          `${j.faults.map((f) => `${f.at_s}s ${f.signal === "SIGKILL" ? "kill" : "stop"} ${f.target}`).join(", ")} (seed ${j.seed})`,
+          "",
+        ],
         ["healthy after a fault, median / max", `${j.healthy_after_ms.median} ms / ${j.healthy_after_ms.max} ms`, ""],
         ["connections lost while the gateway was down", String(j.lost_connections_during_gateway_faults), ""],
         ["executor journal", j.journal, "chain intact"],
-        ["violations", bad.length ? bad.map(([k, v]) => `${k} ${v}`).join(", ") : "none", "none (answers, audit, quorum, journal, processes, cgroups)"],
+        [
+          "violations",
+          bad.length ? bad.map(([k, v]) => `${k} ${v}`).join(", ") : "none",
+          "none (answers, audit, quorum, journal, processes, cgroups)",
+        ],
       ];
     },
   },
@@ -273,7 +341,10 @@ if (build.code !== 0) {
 const sections = [];
 for (const b of BENCHES) {
   if (only && !only.includes(b.name)) continue;
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
   console.log(`\nrun-all: ${b.name}: ${b.cmd[0]} ${b.cmd[1].join(" ")} (load average ${load})`);
   const r = await run(b.cmd[0], b.cmd[1], b.timeout);
   let figures;
@@ -288,19 +359,44 @@ for (const b of BENCHES) {
 const finished = new Date().toISOString();
 const md = [];
 md.push("# agent-sudo benchmark results", "");
-md.push(`Generated by \`npm run bench\` (bench/run-all.mjs) from ${started.date} to ${finished}, commit ${started.commit}. Every figure below is reproduced by that command; the command for each benchmark alone is given with it. Figures are from one run on the machine below, which also ran other work at the time (see the load averages).`, "");
+md.push(
+  `Generated by \`npm run bench\` (bench/run-all.mjs) from ${started.date} to ${finished}, commit ${started.commit}. Every figure below is reproduced by that command; the command for each benchmark alone is given with it. Figures are from one run on the machine below, which also ran other work at the time (see the load averages).`,
+  "",
+);
 md.push("## Machine", "");
 md.push("| | |", "|---|---|");
-md.push(`| nproc | ${started.nproc} |`, `| CPU | ${started.cpu} |`, `| memory | ${started.memory} |`, `| kernel | ${started.kernel} |`, `| node | ${started.node} |`, `| load average at start (1, 5, 15 min) | ${started.loadavg} |`, `| user | ${started.user} |`, "");
+md.push(
+  `| nproc | ${started.nproc} |`,
+  `| CPU | ${started.cpu} |`,
+  `| memory | ${started.memory} |`,
+  `| kernel | ${started.kernel} |`,
+  `| node | ${started.node} |`,
+  `| load average at start (1, 5, 15 min) | ${started.loadavg} |`,
+  `| user | ${started.user} |`,
+  "",
+);
 md.push("## Summary", "");
 md.push("| benchmark | figure | value | goal |", "|---|---|---|---|");
-for (const s of sections) for (const [fig, val, goal] of s.figures) md.push(`| ${s.name} | ${fig} | ${String(val).replace(/\|/g, "\\|")} | ${goal ?? ""} |`);
+for (const s of sections)
+  for (const [fig, val, goal] of s.figures) md.push(`| ${s.name} | ${fig} | ${String(val).replace(/\|/g, "\\|")} | ${goal ?? ""} |`);
 md.push("");
 for (const s of sections) {
   md.push(`## ${s.name}`, "");
   md.push(s.what, "");
-  md.push(`Reproduce: \`npx tsc -p tsconfig.json && ${s.cmd[0]} ${s.cmd[1].join(" ")}\` — took ${s.seconds} s, exit code ${s.code}, load average at its start ${s.load}.`, "");
-  md.push("```", s.out.split("\n").filter((l) => !l.startsWith("RESULT ")).join("\n").trim(), "```", "");
+  md.push(
+    `Reproduce: \`npx tsc -p tsconfig.json && ${s.cmd[0]} ${s.cmd[1].join(" ")}\` — took ${s.seconds} s, exit code ${s.code}, load average at its start ${s.load}.`,
+    "",
+  );
+  md.push(
+    "```",
+    s.out
+      .split("\n")
+      .filter((l) => !l.startsWith("RESULT "))
+      .join("\n")
+      .trim(),
+    "```",
+    "",
+  );
 }
 writeFileSync(join(repo, "bench", "RESULTS.md"), `${md.join("\n")}\n`);
 console.log(`\nrun-all: wrote bench/RESULTS.md (${sections.length} benchmarks)`);

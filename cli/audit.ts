@@ -39,7 +39,6 @@ const USAGE = `usage: agent-sudo audit tail [-f] [-n N] [--json]
        agent-sudo audit label REQUEST_ID approve|reject --by NAME
        agent-sudo audit verify-journal [PATH]`;
 
-
 export function parseWhen(value: string, now = Date.now()): Date {
   const rel = /^(\d+)([mhd])$/.exec(value);
   if (rel) {
@@ -47,7 +46,8 @@ export function parseWhen(value: string, now = Date.now()): Date {
     return new Date(now - Number(rel[1]) * unit);
   }
   const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(d.getTime())) throw new UsageError(`not a time: ${value} (ISO date/time, or 30m, 12h, 7d)`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(d.getTime()))
+    throw new UsageError(`not a time: ${value} (ISO date/time, or 30m, 12h, 7d)`);
   return d;
 }
 
@@ -84,7 +84,10 @@ function formatRow(r: AuditRow, json: boolean): string {
 }
 
 async function tail(args: string[], io: AuditIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { follow: { type: "boolean", short: "f" }, lines: { type: "string", short: "n" }, json: { type: "boolean" } } });
+  const { values } = parseArgs({
+    args,
+    options: { follow: { type: "boolean", short: "f" }, lines: { type: "string", short: "n" }, json: { type: "boolean" } },
+  });
   const n = Number(values.lines ?? 20);
   if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new UsageError(`-n: not a count: ${values.lines}`);
   const c = await connect(io);
@@ -198,7 +201,8 @@ async function exportJsonl(args: string[], io: AuditIo): Promise<number> {
 async function label(args: string[], io: AuditIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { by: { type: "string" } } });
   const [requestId, verdict, ...extra] = positionals;
-  if (!requestId || (verdict !== "approve" && verdict !== "reject") || extra.length > 0) throw new UsageError("label REQUEST_ID approve|reject --by NAME");
+  if (!requestId || (verdict !== "approve" && verdict !== "reject") || extra.length > 0)
+    throw new UsageError("label REQUEST_ID approve|reject --by NAME");
   const by = values.by?.trim();
   if (!by || by.length > 255) throw new UsageError("label needs --by NAME (who gives the verdict)");
   const c = await connect(io);
@@ -234,5 +238,16 @@ export async function auditCommand(argv: string[], io: Partial<AuditIo> = {}): P
     env: io.env ?? process.env,
     ...(io.signal ? { signal: io.signal } : {}),
   };
-  return dispatch("audit", USAGE, { tail: (a) => tail(a, full), export: (a) => exportJsonl(a, full), label: (a) => label(a, full), "verify-journal": (a) => verify(a, full) }, argv, full);
+  return dispatch(
+    "audit",
+    USAGE,
+    {
+      tail: (a) => tail(a, full),
+      export: (a) => exportJsonl(a, full),
+      label: (a) => label(a, full),
+      "verify-journal": (a) => verify(a, full),
+    },
+    argv,
+    full,
+  );
 }

@@ -7,11 +7,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { credentials, type Client } from "@grpc/grpc-js";
-import {
-  BreakerAdminServiceClient,
-  BreakerRearmServiceClient,
-  type BreakerStatus,
-} from "../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
+import { BreakerAdminServiceClient, BreakerRearmServiceClient, type BreakerStatus } from "../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
 import { call } from "../services/shared/unary.js";
 import { breakerAdminSocketPath, breakerRearmSocketPath, loadConfig } from "../services/shared/config.js";
 
@@ -34,7 +30,8 @@ function parse(argv: string[]): Parsed | string {
   const out: Parsed = { verb, json: false };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (flag === "--json") out.json = true;
     else if (flag === "--reason" || flag === "--by") {
       const value = inline ?? rest[++i];
@@ -117,7 +114,9 @@ export async function breakerCommand(argv: string[]): Promise<number> {
       const problem = reachable(path);
       if (problem) throw new Error(problem);
       const by = whoAmI();
-      process.stderr.write(`agent-sudo breaker: RE-ARMING the breaker as ${by}${devStack ? " (development stack without root)" : ""}: ${parsed.reason}\n`);
+      process.stderr.write(
+        `agent-sudo breaker: RE-ARMING the breaker as ${by}${devStack ? " (development stack without root)" : ""}: ${parsed.reason}\n`,
+      );
       const status = await withClient(
         () => new BreakerRearmServiceClient(`unix://${path}`, insecure),
         (c) => call(c, c.rearm, { reason: parsed.reason ?? "", by }, DEADLINE_MS),

@@ -25,11 +25,19 @@ interface Options {
   command: string | null;
 }
 
-
-const USAGE = "usage: agent-sudo classify [--host primary|server-01] [--source sudo|claude] [--cwd DIR] [--json] [--policies DIR] -- COMMAND\n       agent-sudo classify --batch FILE|-\n       agent-sudo explain [options] -- COMMAND";
+const USAGE =
+  "usage: agent-sudo classify [--host primary|server-01] [--source sudo|claude] [--cwd DIR] [--json] [--policies DIR] -- COMMAND\n       agent-sudo classify --batch FILE|-\n       agent-sudo explain [options] -- COMMAND";
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { host: "primary", source: "claude", cwd: process.cwd(), json: false, policies: join(repoRoot, "policies"), batch: null, command: null };
+  const o: Options = {
+    host: "primary",
+    source: "claude",
+    cwd: process.cwd(),
+    json: false,
+    policies: join(repoRoot, "policies"),
+    batch: null,
+    command: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -37,7 +45,10 @@ function parseArgs(argv: readonly string[]): Options {
       if (v === undefined) throw new UsageError(`${a} needs a value`);
       return v;
     };
-    if (a === "--") { o.command = argv.slice(i + 1).join(" "); break; }
+    if (a === "--") {
+      o.command = argv.slice(i + 1).join(" ");
+      break;
+    }
     if (a === "--host") {
       const h = value();
       if (!(HOST_IDS as readonly string[]).includes(h)) throw new UsageError(`unknown host ${h}`);
@@ -65,7 +76,17 @@ async function engineFor(o: Options): Promise<Engine | number> {
 }
 
 function printVerdict(v: Verdict, json: boolean): void {
-  if (json) process.stdout.write(JSON.stringify({ tier: v.tier, rule: v.rule, reason: v.reason, explicit: v.explicit, parts: v.parts, ...(v.attrs ? { attrs: v.attrs } : {}) }) + "\n");
+  if (json)
+    process.stdout.write(
+      JSON.stringify({
+        tier: v.tier,
+        rule: v.rule,
+        reason: v.reason,
+        explicit: v.explicit,
+        parts: v.parts,
+        ...(v.attrs ? { attrs: v.attrs } : {}),
+      }) + "\n",
+    );
   else process.stdout.write(`tier ${v.tier}  rule ${v.rule}${v.explicit ? " (explicit)" : ""}\n${v.reason}\n${attrsLine(v)}`);
 }
 

@@ -27,7 +27,13 @@ const HELP = new Set(["help", "--help", "-h"]);
  * given: the usage and 2); an unknown subcommand or a usage error prints the
  * message and the usage (2); any other failure prints "NAME SUB: message" (1).
  */
-export async function dispatch(name: string, usage: string, table: Readonly<Record<string, Subcommand>>, argv: readonly string[], io: CommandIo): Promise<number> {
+export async function dispatch(
+  name: string,
+  usage: string,
+  table: Readonly<Record<string, Subcommand>>,
+  argv: readonly string[],
+  io: CommandIo,
+): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || HELP.has(sub)) {
     io.out(usage);

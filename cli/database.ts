@@ -14,8 +14,6 @@ export interface AuditDatabase {
   stop(): Promise<void>;
 }
 
-
-
 export async function startAuditDatabase(config: Config, say: (line: string) => void): Promise<AuditDatabase> {
   const external = process.env.DATABASE_URL;
   if (external) return { url: external, embedded: false, stop: async () => undefined };
@@ -24,7 +22,9 @@ export async function startAuditDatabase(config: Config, say: (line: string) => 
   // The state dir's lock is held: a postmaster serving this data dir was left by a killed predecessor; adopt it.
   let pg: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, port, adoptAnyPort: true });
   writeFileSync(join(config.home, "database-url"), `${pg.url}\n`, { mode: 0o600 });
-  say(`audit database: embedded PostgreSQL on 127.0.0.1:${pg.port} (data in ${dataDir})${pg.port !== port ? ", adopted from the stack that was here before" : ""}`);
+  say(
+    `audit database: embedded PostgreSQL on 127.0.0.1:${pg.port} (data in ${dataDir})${pg.port !== port ? ", adopted from the stack that was here before" : ""}`,
+  );
   let stopping = false;
   let restarting = false;
   // Like the services: a crashed PostgreSQL is started again; the gateway's

@@ -30,7 +30,9 @@ function ask(target: { url?: URL; socketPath?: string }, method: string, path: s
       {
         method,
         path,
-        ...(target.socketPath ? { socketPath: target.socketPath, host: "agent-sudo" } : { host: target.url?.hostname.replace(/^\[|\]$/g, ""), port: target.url?.port || 80 }),
+        ...(target.socketPath
+          ? { socketPath: target.socketPath, host: "agent-sudo" }
+          : { host: target.url?.hostname.replace(/^\[|\]$/g, ""), port: target.url?.port || 80 }),
         headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
         timeout: timeoutMs,
       },
@@ -69,7 +71,13 @@ function onPath(program: string): boolean {
 
 /** Runs the real hook client once with a PreToolUse for `git status`. */
 function runHookClient(script: string, socket: string): Promise<{ code: number | null; stdout: string; ms: number }> {
-  const event = { session_id: "doctor", cwd: process.cwd(), hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" } };
+  const event = {
+    session_id: "doctor",
+    cwd: process.cwd(),
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "git status" },
+  };
   const env: NodeJS.ProcessEnv = { ...process.env, AGENT_SUDO_HOOK_SOCKET: socket };
   delete env.AGENT_SUDO_HOOK_ESCAPE;
   const t0 = performance.now();
@@ -101,7 +109,12 @@ function checkClient(note: Note): void {
   else note("FAIL", `hook client ${HOOK_SCRIPT} is missing or not executable`, "reinstall agent-sudo, or chmod 755 it");
   if (onPath("perl")) note("ok", "the hook client talks to the gateway with perl-base");
   else if (onPath("curl")) note("ok", "the hook client talks to the gateway with curl (perl is not installed)");
-  else note("FAIL", "neither perl nor curl is on PATH; the hook client needs one, so every Bash command will be denied", "install perl-base or curl");
+  else
+    note(
+      "FAIL",
+      "neither perl nor curl is on PATH; the hook client needs one, so every Bash command will be denied",
+      "install perl-base or curl",
+    );
 }
 
 /** Where the hook is registered; returns the socket an installed command pins, if any. */
@@ -112,7 +125,11 @@ function checkInstall(note: Note, custom?: string): string | undefined {
     : [
         { scope: "user", path: settingsPath("user"), fix: "agent-sudo hook install --scope user" },
         { scope: "project", path: project, fix: "agent-sudo hook install --scope project" },
-        { scope: "project-local", path: join(dirname(project), "settings.local.json"), fix: "agent-sudo hook uninstall --settings <that file>, then install in one scope" },
+        {
+          scope: "project-local",
+          path: join(dirname(project), "settings.local.json"),
+          fix: "agent-sudo hook uninstall --settings <that file>, then install in one scope",
+        },
       ];
   let pinned: string | undefined;
   const installedIn: string[] = [];
@@ -130,7 +147,9 @@ function checkInstall(note: Note, custom?: string): string | undefined {
     const ours = ourEntries(settings);
     if (ours.length === 0) continue;
     installedIn.push(place.scope);
-    const events = REGISTRATIONS.filter((r) => ours.some((o) => o.event === r.event && (r.matcher === undefined || o.matcher === r.matcher)));
+    const events = REGISTRATIONS.filter((r) =>
+      ours.some((o) => o.event === r.event && (r.matcher === undefined || o.matcher === r.matcher)),
+    );
     const missing = REGISTRATIONS.filter((r) => !events.includes(r)).map((r) => r.event);
     const commands = ours.filter((o) => o.command !== "");
     const broken = [...new Set(commands.map((o) => parseOurCommand(o.command).script))].filter((script) => !existsSync(script));
@@ -138,15 +157,32 @@ function checkInstall(note: Note, custom?: string): string | undefined {
     const http = ours.find((o) => o.url !== undefined);
     if (http) {
       note("ok", `${place.scope}: PreToolUse is an http hook to ${http.url} (fails closed through onFailure "block"; no escape hatch)`);
-      if (!process.env.AGENT_SUDO_HOOK_TOKEN) note("warn", "AGENT_SUDO_HOOK_TOKEN is not set here; the http hook sends it as the Bearer token, so without it in Claude Code's environment every Bash call is refused", "export AGENT_SUDO_HOOK_TOKEN=<a caller token> in the environment Claude Code starts from");
+      if (!process.env.AGENT_SUDO_HOOK_TOKEN)
+        note(
+          "warn",
+          "AGENT_SUDO_HOOK_TOKEN is not set here; the http hook sends it as the Bearer token, so without it in Claude Code's environment every Bash call is refused",
+          "export AGENT_SUDO_HOOK_TOKEN=<a caller token> in the environment Claude Code starts from",
+        );
     }
     const where = `${place.scope} (${place.path})`;
-    if (broken.length > 0) note("FAIL", `${where}: the registered hook ${broken.join(", ")} does not exist, so Claude Code's hook fails`, place.fix);
-    else if (missing.length > 0) note("FAIL", `${where}: registered for ${events.map((r) => r.event).join(", ") || "nothing"}, missing ${missing.join(", ")}`, place.fix);
+    if (broken.length > 0)
+      note("FAIL", `${where}: the registered hook ${broken.join(", ")} does not exist, so Claude Code's hook fails`, place.fix);
+    else if (missing.length > 0)
+      note(
+        "FAIL",
+        `${where}: registered for ${events.map((r) => r.event).join(", ") || "nothing"}, missing ${missing.join(", ")}`,
+        place.fix,
+      );
     else note("ok", `hook installed (${place.scope}: ${place.path}): ${REGISTRATIONS.map((r) => r.event).join(", ")}`);
   }
-  if (installedIn.length === 0) note("FAIL", "the hook is not installed in any settings.json Claude Code reads here", "agent-sudo hook install [--scope user|project]");
-  if (installedIn.length > 1) note("warn", `the hook is installed in more than one scope (${installedIn.join(", ")}); it runs once per registration`, "agent-sudo hook uninstall --scope project (or user)");
+  if (installedIn.length === 0)
+    note("FAIL", "the hook is not installed in any settings.json Claude Code reads here", "agent-sudo hook install [--scope user|project]");
+  if (installedIn.length > 1)
+    note(
+      "warn",
+      `the hook is installed in more than one scope (${installedIn.join(", ")}); it runs once per registration`,
+      "agent-sudo hook uninstall --scope project (or user)",
+    );
   return pinned;
 }
 
@@ -154,7 +190,9 @@ function checkInstall(note: Note, custom?: string): string | undefined {
 function configuredMode(configFile: string): string {
   if (!existsSync(configFile)) return "conservative (default)";
   const hook = parse(readFileSync(configFile, "utf8")).hook;
-  return hook && typeof hook === "object" && typeof (hook as Json).mode === "string" ? String((hook as Json).mode) : "conservative (default)";
+  return hook && typeof hook === "object" && typeof (hook as Json).mode === "string"
+    ? String((hook as Json).mode)
+    : "conservative (default)";
 }
 
 interface Reported {
@@ -175,11 +213,21 @@ async function checkTcp(note: Note, home: string): Promise<Reported> {
     const res = await ask({ url }, "GET", "/health");
     const body = parse(res.body);
     const services = (body.services ?? {}) as Json;
-    const down = Object.entries(services).filter(([, state]) => state !== "up").map(([name]) => name);
+    const down = Object.entries(services)
+      .filter(([, state]) => state !== "up")
+      .map(([name]) => name);
     if (res.status === 200) note("ok", `gateway ${url.origin}/health: all ${Object.keys(services).length} services up`);
-    else note("FAIL", `gateway ${url.origin}/health answered ${res.status}${down.length ? `; down: ${down.join(", ")}` : ""}`, `see the logs in ${join(home, "logs")}; the supervisor restarts failed services`);
+    else
+      note(
+        "FAIL",
+        `gateway ${url.origin}/health answered ${res.status}${down.length ? `; down: ${down.join(", ")}` : ""}`,
+        `see the logs in ${join(home, "logs")}; the supervisor restarts failed services`,
+      );
     const policy = (body.policy ?? {}) as Json;
-    const signature = typeof policy.signature === "string" ? `${policy.signature}${policy.enforce === true ? " (enforced)" : " (not enforced)"}` : "unknown";
+    const signature =
+      typeof policy.signature === "string"
+        ? `${policy.signature}${policy.enforce === true ? " (enforced)" : " (not enforced)"}`
+        : "unknown";
     const b = body.breaker;
     if (typeof b === "string") return { breaker: b, signature };
     if (b && typeof b === "object") {
@@ -188,7 +236,11 @@ async function checkTcp(note: Note, home: string): Promise<Reported> {
     }
     return { breaker: "unknown", signature };
   } catch (err) {
-    note("FAIL", `gateway ${url.origin}/health unreachable (${errCode(err)})`, "start it: agent-sudo start (or systemctl start agent-sudo.target); set AGENT_SUDO_URL if it listens elsewhere");
+    note(
+      "FAIL",
+      `gateway ${url.origin}/health unreachable (${errCode(err)})`,
+      "start it: agent-sudo start (or systemctl start agent-sudo.target); set AGENT_SUDO_URL if it listens elsewhere",
+    );
     return { breaker: "unknown", signature: "unknown" };
   }
 }
@@ -198,15 +250,32 @@ async function checkSocket(note: Note, socket: string, home: string): Promise<{ 
   try {
     const health = await ask({ socketPath: socket }, "GET", "/health");
     note(health.status === 200 ? "ok" : "FAIL", `hook socket ${socket}: /health ${health.status}`);
-    const start = await ask({ socketPath: socket }, "POST", "/v1/hook/session-start", JSON.stringify({ hook_event_name: "SessionStart", source: "startup" }), 5000);
+    const start = await ask(
+      { socketPath: socket },
+      "POST",
+      "/v1/hook/session-start",
+      JSON.stringify({ hook_event_name: "SessionStart", source: "startup" }),
+      5000,
+    );
     const context = String(((parse(start.body).hookSpecificOutput ?? {}) as Json).additionalContext ?? "");
     const liveMode = /mode (\w+)/.exec(context)?.[1];
     const digest = /policy ([0-9a-f]+)/.exec(context)?.[1] ?? "unknown";
     if (context.includes("self-test passed")) note("ok", "SessionStart self-test passed (git status allowed, rm -rf / refused)");
-    else note("FAIL", `SessionStart self-test: ${context || `HTTP ${start.status}`}`, `check the classifier and policies; logs in ${join(home, "logs")}`);
+    else
+      note(
+        "FAIL",
+        `SessionStart self-test: ${context || `HTTP ${start.status}`}`,
+        `check the classifier and policies; logs in ${join(home, "logs")}`,
+      );
     const run = await runHookClient(HOOK_SCRIPT, socket);
-    if (run.code === 0 && run.stdout.includes('"permissionDecision":"allow"')) note("ok", `hook client: git status → allow in ${run.ms.toFixed(0)} ms`);
-    else note("FAIL", `hook client: git status → exit ${String(run.code)}, ${run.stdout.trim() || "no output"}`, "run hook/agent-sudo-hook by hand with a PreToolUse JSON on stdin to see why");
+    if (run.code === 0 && run.stdout.includes('"permissionDecision":"allow"'))
+      note("ok", `hook client: git status → allow in ${run.ms.toFixed(0)} ms`);
+    else
+      note(
+        "FAIL",
+        `hook client: git status → exit ${String(run.code)}, ${run.stdout.trim() || "no output"}`,
+        "run hook/agent-sudo-hook by hand with a PreToolUse JSON on stdin to see why",
+      );
     return { ...(liveMode ? { liveMode } : {}), digest };
   } catch (err) {
     const code = errCode(err);
@@ -233,7 +302,12 @@ function checkToken(note: Note, mode: string): void {
   }
   if (state === "ok") note("ok", `exec token: ${tokenFile}`);
   else if (state === "open") note("warn", `exec token ${tokenFile} is readable by other users`, `chmod 600 ${tokenFile}`);
-  else note(mode === "routed" ? "FAIL" : "warn", `no exec token at ${tokenFile}; \`agent-sudo exec\` (the route routed mode gives) cannot run`, `put this caller's token in ${tokenFile} (chmod 600) or set AGENT_SUDO_TOKEN_FILE`);
+  else
+    note(
+      mode === "routed" ? "FAIL" : "warn",
+      `no exec token at ${tokenFile}; \`agent-sudo exec\` (the route routed mode gives) cannot run`,
+      `put this caller's token in ${tokenFile} (chmod 600) or set AGENT_SUDO_TOKEN_FILE`,
+    );
 }
 
 function parseDoctorArgs(argv: string[]): { settings?: string; home?: string; socket?: string } | "help" | string[] {
@@ -271,16 +345,31 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const fileMode = configuredMode(configFile);
   const mode = liveMode ?? fileMode;
   if (liveMode && !fileMode.startsWith(liveMode)) {
-    note("warn", `mode: the gateway runs ${liveMode}, ${configFile} says ${fileMode}`, "AGENT_SUDO_HOOK_MODE in the gateway's environment overrides the file, or the gateway was not restarted since the change");
+    note(
+      "warn",
+      `mode: the gateway runs ${liveMode}, ${configFile} says ${fileMode}`,
+      "AGENT_SUDO_HOOK_MODE in the gateway's environment overrides the file, or the gateway was not restarted since the change",
+    );
   } else note("info", `mode: ${mode}${liveMode ? "" : ` (from ${configFile}; the gateway did not say)`}`);
   note("info", `policy digest: ${digest}`);
-  if (signature.startsWith("tampered")) note("FAIL", `policy signature: ${signature}`, "a policy file changed after it was signed: review the change, then `agent-sudo policy sign` (GET /health lists the file)");
-  else if (signature.startsWith("unsigned")) note("warn", `policy signature: ${signature}`, "sign the policies: agent-sudo policy keygen && agent-sudo policy sign");
+  if (signature.startsWith("tampered"))
+    note(
+      "FAIL",
+      `policy signature: ${signature}`,
+      "a policy file changed after it was signed: review the change, then `agent-sudo policy sign` (GET /health lists the file)",
+    );
+  else if (signature.startsWith("unsigned"))
+    note("warn", `policy signature: ${signature}`, "sign the policies: agent-sudo policy keygen && agent-sudo policy sign");
   else note("info", `policy signature: ${signature}`);
-  if (/disarm|trip|open/i.test(breaker)) note("FAIL", `breaker: ${breaker} (only tier 0 runs)`, "a person must review the audit and re-arm the breaker");
+  if (/disarm|trip|open/i.test(breaker))
+    note("FAIL", `breaker: ${breaker} (only tier 0 runs)`, "a person must review the audit and re-arm the breaker");
   else note("info", `breaker: ${breaker}`);
   if (process.env.AGENT_SUDO_HOOK_ESCAPE === "1") {
-    note("warn", "AGENT_SUDO_HOOK_ESCAPE=1 is set here: a Claude Code started from this shell gets no decisions from the hook", "unset AGENT_SUDO_HOOK_ESCAPE once the gateway works");
+    note(
+      "warn",
+      "AGENT_SUDO_HOOK_ESCAPE=1 is set here: a Claude Code started from this shell gets no decisions from the hook",
+      "unset AGENT_SUDO_HOOK_ESCAPE once the gateway works",
+    );
   }
   checkToken(note, mode);
 

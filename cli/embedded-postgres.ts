@@ -82,7 +82,16 @@ async function binaries(): Promise<{ initdb: string; postgres: string }> {
 async function ensureOsUser(name: string): Promise<Account> {
   const existing = lookupUser(name);
   if (existing) return existing;
-  await execFileP("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name]);
+  await execFileP("useradd", [
+    "--system",
+    "--user-group",
+    "--no-create-home",
+    "--home-dir",
+    "/nonexistent",
+    "--shell",
+    "/usr/sbin/nologin",
+    name,
+  ]);
   const created = lookupUser(name);
   if (!created) throw new EmbeddedPostgresError(`useradd ${name} ran but the user does not exist`);
   return created;
@@ -94,7 +103,9 @@ async function checkReachable(dir: string, who: Account): Promise<void> {
     const st = await fsp.stat(d);
     const ok = st.mode & 0o001 || (st.uid === who.uid && st.mode & 0o100) || (st.gid === who.gid && st.mode & 0o010);
     if (!ok) {
-      throw new EmbeddedPostgresError(`${d} (mode ${(st.mode & 0o777).toString(8)}) is not searchable by ${who.name}, which runs PostgreSQL; choose a data dir it can reach`);
+      throw new EmbeddedPostgresError(
+        `${d} (mode ${(st.mode & 0o777).toString(8)}) is not searchable by ${who.name}, which runs PostgreSQL; choose a data dir it can reach`,
+      );
     }
     if (d === dirname(d)) return;
   }
@@ -157,7 +168,11 @@ const watchers = new Set<ChildProcess>();
  */
 export function stopWithThisProcess(dataDir: string): ChildProcess {
   const log = openSync(`${resolve(dataDir)}.log`, "a", 0o600);
-  const child = spawn("/bin/sh", ["-c", WATCH_SCRIPT, "agent-sudo-pg-watch", resolve(dataDir)], { cwd: "/", detached: true, stdio: ["pipe", log, log] });
+  const child = spawn("/bin/sh", ["-c", WATCH_SCRIPT, "agent-sudo-pg-watch", resolve(dataDir)], {
+    cwd: "/",
+    detached: true,
+    stdio: ["pipe", log, log],
+  });
   closeSync(log);
   child.stdin?.on("error", () => undefined);
   watchers.add(child);
@@ -176,7 +191,14 @@ async function initialise(bin: string, dataDir: string, passwordFile: string, wh
       await fsp.chown(tmp, who.uid, who.gid);
       await fsp.chown(pwfile, who.uid, who.gid);
     }
-    const args = [`--pgdata=${dataDir}`, "--auth=scram-sha-256", `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, "--encoding=UTF8", "--no-locale"];
+    const args = [
+      `--pgdata=${dataDir}`,
+      "--auth=scram-sha-256",
+      `--username=${SUPERUSER}`,
+      `--pwfile=${pwfile}`,
+      "--encoding=UTF8",
+      "--no-locale",
+    ];
     await execFileP(bin, args, { cwd: "/", env: { ...process.env, LC_ALL: "C" }, ...(who ? { uid: who.uid, gid: who.gid } : {}) }).catch(
       (err: Error & { stderr?: string }) => {
         throw new EmbeddedPostgresError(`initdb failed: ${err.stderr?.trim() || err.message}`);
@@ -266,11 +288,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const answers = (p: number) => connectable(`postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${p}/postgres`);
   if (running && !(await answers(running.port)) && !(await answers(running.port))) {
     // One that does not answer is shutting down (its supervisor's watcher stopped it): let it finish, then start ours.
-    if (!(await waitExit(running.pid, undefined, 15_000))) throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) holds ${dataDir} on port ${running.port} but does not answer; stop it (kill -INT ${running.pid})`);
+    if (!(await waitExit(running.pid, undefined, 15_000)))
+      throw new EmbeddedPostgresError(
+        `a postmaster (pid ${running.pid}) holds ${dataDir} on port ${running.port} but does not answer; stop it (kill -INT ${running.pid})`,
+      );
     running = undefined;
   }
   if (running && running.port !== port) {
-    if (!opts.adoptAnyPort) throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) already serves ${dataDir} on port ${running.port}`);
+    if (!opts.adoptAnyPort)
+      throw new EmbeddedPostgresError(`a postmaster (pid ${running.pid}) already serves ${dataDir} on port ${running.port}`);
     port = running.port;
   }
   const base = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
@@ -284,7 +310,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       const logStart = existsSync(logFile) ? (await fsp.stat(logFile)).size : 0;
       const fd = openSync(logFile, "a", 0o600);
       const args = ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
-      child = spawn(bin.postgres, args, { cwd: "/", stdio: ["ignore", fd, fd], env: { ...process.env, LC_ALL: "C" }, ...(who ? { uid: who.uid, gid: who.gid } : {}) });
+      child = spawn(bin.postgres, args, {
+        cwd: "/",
+        stdio: ["ignore", fd, fd],
+        env: { ...process.env, LC_ALL: "C" },
+        ...(who ? { uid: who.uid, gid: who.gid } : {}),
+      });
       closeSync(fd);
       const exited = new Promise<void>((r) => child?.once("exit", () => r()));
       let up = false;

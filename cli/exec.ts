@@ -53,7 +53,6 @@ interface ExecArgs {
   cwd: string;
 }
 
-
 export function parseExecArgs(argv: string[], cwd: string = process.cwd()): ExecArgs {
   let timeout: number | undefined;
   let dir = cwd;
@@ -64,7 +63,8 @@ export function parseExecArgs(argv: string[], cwd: string = process.cwd()): Exec
       i++;
       break;
     }
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -73,7 +73,8 @@ export function parseExecArgs(argv: string[], cwd: string = process.cwd()): Exec
     if (flag === "--timeout") {
       const v = value();
       timeout = Number(v);
-      if (!/^\d+$/.test(v) || timeout < 1 || timeout > 3600) throw new UsageError(`--timeout must be a whole number of seconds from 1 to 3600, not ${JSON.stringify(v)}`);
+      if (!/^\d+$/.test(v) || timeout < 1 || timeout > 3600)
+        throw new UsageError(`--timeout must be a whole number of seconds from 1 to 3600, not ${JSON.stringify(v)}`);
     } else if (flag === "--cwd") {
       dir = resolve(cwd, value());
     } else if (arg.startsWith("-")) {
@@ -108,9 +109,11 @@ export function readToken(file: string): string {
     );
   }
   const token = text.trim();
-  if (!/^[\x21-\x7e]{16,512}$/.test(token)) throw new TokenError(`the token file ${file} does not hold a token (16–512 printable characters, one line).`);
+  if (!/^[\x21-\x7e]{16,512}$/.test(token))
+    throw new TokenError(`the token file ${file} does not hold a token (16–512 printable characters, one line).`);
   try {
-    if ((statSync(file).mode & 0o077) !== 0) process.stderr.write(`agent-sudo exec: warning: ${file} is readable by other users; chmod 600 it\n`);
+    if ((statSync(file).mode & 0o077) !== 0)
+      process.stderr.write(`agent-sudo exec: warning: ${file} is readable by other users; chmod 600 it\n`);
   } catch {
     // it was just read; a vanished file only loses the warning
   }
@@ -188,7 +191,9 @@ export function reportAnswer(status: number, body: Record<string, unknown>, say:
       say(`the executor is busy; retry in a moment${id}`);
       return EXIT.BUSY;
     case 503:
-      say(`the broker is unavailable: ${text(body.component) || "a service"} is down; nothing was run. Try again shortly or run: agent-sudo doctor`);
+      say(
+        `the broker is unavailable: ${text(body.component) || "a service"} is down; nothing was run. Try again shortly or run: agent-sudo doctor`,
+      );
       return EXIT.UNAVAILABLE;
     default:
       say(`unexpected answer from the gateway: HTTP ${status} ${text(body.error)}${id}`);
@@ -224,12 +229,18 @@ export async function execCommand(argv: string[]): Promise<number> {
   if (!isAbsolute(args.cwd)) args.cwd = resolve(args.cwd);
   // The gateway bounds the run by `timeout`; wait for that plus its own margins.
   const waitMs = ((args.timeout ?? 300) + 30) * 1000;
-  const payload = JSON.stringify({ command: args.command, cwd: args.cwd, ...(args.timeout === undefined ? {} : { timeout: args.timeout }) });
+  const payload = JSON.stringify({
+    command: args.command,
+    cwd: args.cwd,
+    ...(args.timeout === undefined ? {} : { timeout: args.timeout }),
+  });
   let res: { status: number; text: string };
   try {
     res = await post(new URL("/exec", url), token, payload, waitMs);
   } catch (err) {
-    say(`cannot reach the gateway at ${url.origin} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was run. Is it running? Try: agent-sudo doctor`);
+    say(
+      `cannot reach the gateway at ${url.origin} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was run. Is it running? Try: agent-sudo doctor`,
+    );
     return EXIT.UNAVAILABLE;
   }
   let body: Record<string, unknown> = {};

@@ -31,10 +31,15 @@ function checkTraversable(dir: string): void {
 export function ensureUser(name: string, log: (line: string) => void): void {
   if (lookupUser(name)) return;
   try {
-    execFileSync("useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name], { stdio: "pipe" });
+    execFileSync(
+      "useradd",
+      ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name],
+      { stdio: "pipe" },
+    );
     log(`created system user ${name}`);
   } catch (err) {
-    if (!lookupUser(name)) throw new Error(`cannot create user ${name}: ${(err as { stderr?: Buffer }).stderr?.toString().trim() ?? String(err)}`);
+    if (!lookupUser(name))
+      throw new Error(`cannot create user ${name}: ${(err as { stderr?: Buffer }).stderr?.toString().trim() ?? String(err)}`);
   }
 }
 

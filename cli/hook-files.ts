@@ -2,7 +2,18 @@
 // config.json) is copied aside first and replaced through a rename; a
 // config.json change is checked to load the way the gateway loads it before
 // it is written, and refused (with what to set by hand) when it would not.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ConfigError, loadConfig } from "../services/shared/config.js";
@@ -36,7 +47,12 @@ export function writeWithBackup(path: string, content: string, existed: boolean,
 /** Writes hook.mode into <home>/config.json after checking the whole file still loads. */
 export function setHookMode(home: string, mode: HookMode): ConfigChange {
   const file = join(home, "config.json");
-  return setHookConfig(home, "mode", mode, `set "hook": {"mode": "${mode}"} in ${file} (or AGENT_SUDO_HOOK_MODE=${mode} in the gateway's environment), then restart the gateway`);
+  return setHookConfig(
+    home,
+    "mode",
+    mode,
+    `set "hook": {"mode": "${mode}"} in ${file} (or AGENT_SUDO_HOOK_MODE=${mode} in the gateway's environment), then restart the gateway`,
+  );
 }
 
 export type ConfigChange = { ok: true; file: string; changed: boolean } | { ok: false; message: string };
@@ -61,7 +77,10 @@ export function setHookConfig(home: string, key: "mode" | "tcp", value: string |
   try {
     writeWithBackup(file, content, existed);
   } catch (err) {
-    return { ok: false, message: `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); as a user who can, ${byHand}` };
+    return {
+      ok: false,
+      message: `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); as a user who can, ${byHand}`,
+    };
   }
   return { ok: true, file, changed: true };
 }
@@ -83,4 +102,3 @@ function validateConfigText(content: string): string | undefined {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

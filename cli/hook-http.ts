@@ -18,7 +18,14 @@ const PATHS = ["/v1/hook", "/v1/hook/post-tool-use", "/v1/hook/session-start"];
 
 /** The PreToolUse entry: 1 s like the sh hook's limit, blocking on any failure, the caller token from the client's environment. */
 export function httpPreToolUse(url: string): Record<string, unknown> {
-  return { type: "http", url, timeout: 1, onFailure: "block", headers: { Authorization: `Bearer $${TOKEN_VARIABLE}` }, allowedEnvVars: [TOKEN_VARIABLE] };
+  return {
+    type: "http",
+    url,
+    timeout: 1,
+    onFailure: "block",
+    headers: { Authorization: `Bearer $${TOKEN_VARIABLE}` },
+    allowedEnvVars: [TOKEN_VARIABLE],
+  };
 }
 
 /** Ours: an http hook to one of the gateway's hook paths that sends our token variable. */

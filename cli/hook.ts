@@ -122,7 +122,8 @@ export function readSettings(path: string): { settings: Json; existed: boolean }
   } catch (err) {
     throw new SettingsError(`${path} is not valid JSON (${(err as Error).message}); fix it by hand, nothing was changed`);
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new SettingsError(`${path} is not a JSON object; nothing was changed`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new SettingsError(`${path} is not a JSON object; nothing was changed`);
   const hooks = (parsed as Json).hooks;
   if (hooks !== undefined && (!hooks || typeof hooks !== "object" || Array.isArray(hooks))) {
     throw new SettingsError(`${path}: "hooks" is not an object; nothing was changed`);
@@ -197,7 +198,9 @@ export function withOurs(settings: Json, script: string, socket?: string, httpUr
 /** JSON with object keys sorted: equal for settings that differ only in key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -308,18 +311,31 @@ export async function hookCommand(argv: string[]): Promise<number> {
   if (args.type === "http") {
     const home = gatewayHome(args.home);
     const tcp = setHookConfig(home, "tcp", true, `set "hook": {"tcp": true} in ${join(home, "config.json")}, then restart the gateway`);
-    if (tcp.ok) say(tcp.changed ? `hook.tcp set in ${tcp.file}: the gateway serves /v1/hook on its TCP port behind a Bearer token; restart the gateway` : `hook.tcp is already on in ${tcp.file}`);
+    if (tcp.ok)
+      say(
+        tcp.changed
+          ? `hook.tcp set in ${tcp.file}: the gateway serves /v1/hook on its TCP port behind a Bearer token; restart the gateway`
+          : `hook.tcp is already on in ${tcp.file}`,
+      );
     else {
       process.stderr.write(`agent-sudo hook: hook.tcp not set: ${tcp.message}\n`);
       code = 1;
     }
-    say("the client must have AGENT_SUDO_HOOK_TOKEN (a caller token) in its environment; without it every Bash call is refused (401, onFailure block)");
-    say("with --type http, AGENT_SUDO_HOOK_ESCAPE=1 does not help while the gateway is down: `agent-sudo hook uninstall` (or install without --type http) is the way back to normal prompts");
+    say(
+      "the client must have AGENT_SUDO_HOOK_TOKEN (a caller token) in its environment; without it every Bash call is refused (401, onFailure block)",
+    );
+    say(
+      "with --type http, AGENT_SUDO_HOOK_ESCAPE=1 does not help while the gateway is down: `agent-sudo hook uninstall` (or install without --type http) is the way back to normal prompts",
+    );
   }
   if (args.mode) {
     const result = setHookMode(gatewayHome(args.home), args.mode);
     if (result.ok) {
-      say(result.changed ? `hook.mode set to ${args.mode} in ${result.file}; restart the gateway for it to take effect` : `hook.mode is already ${args.mode} in ${result.file}`);
+      say(
+        result.changed
+          ? `hook.mode set to ${args.mode} in ${result.file}; restart the gateway for it to take effect`
+          : `hook.mode is already ${args.mode} in ${result.file}`,
+      );
       const env = process.env.AGENT_SUDO_HOOK_MODE;
       if (env !== undefined && env !== args.mode) say(`note: AGENT_SUDO_HOOK_MODE=${env} in the gateway's environment overrides the file`);
     } else {

@@ -3,7 +3,21 @@
 // copied under the prefix root:root 0644/0755, with a manifest of every path
 // written, so a later install removes what is no longer shipped and
 // uninstall removes exactly what was installed.
-import { chmodSync, chownSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { PENDING_FILE } from "../services/shared/proposals.js";
 import { type Actions, at, isSymlink, type Options, ROOT, writeAtomic } from "./install-plan.js";
@@ -25,10 +39,24 @@ function codeTree(src: string): Map<string, Entry[]> {
     .filter(([k, v]) => !v.dev && /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k) && existsSync(join(src, k)))
     .map(([k]) => k)
     .sort();
-  const tops = ["package.json", "package-lock.json", "bin", "dist/cli", "dist/proto", "dist/services", "policies", "services/gateway/audit/migrations", "systemd", "apparmor"];
+  const tops = [
+    "package.json",
+    "package-lock.json",
+    "bin",
+    "dist/cli",
+    "dist/proto",
+    "dist/services",
+    "policies",
+    "services/gateway/audit/migrations",
+    "systemd",
+    "apparmor",
+  ];
   const groups = new Map<string, Entry[]>();
   for (const top of tops.filter((t) => existsSync(join(src, t)))) groups.set(top, walk(src, top));
-  groups.set("node_modules", modules.flatMap((m) => walk(src, m)));
+  groups.set(
+    "node_modules",
+    modules.flatMap((m) => walk(src, m)),
+  );
   return groups;
 }
 
@@ -97,9 +125,14 @@ export function installCode(o: Options, src: string, act: Actions): void {
     all.push(...entries.map((e) => e.rel));
     const stale = entries.filter((e) => entryDiffers(join(src, e.rel), join(prefix, e.rel), e));
     const files = entries.filter((e) => e.kind !== "dir").length;
-    act.step("copy", `${join(prefix, top)} ← ${join(src, top)} (${files} file${files === 1 ? "" : "s"}, root:root 0644/0755${stale.length ? `; ${stale.length} to write` : ""})`, stale.length > 0, () => {
-      for (const e of stale) installEntry(join(src, e.rel), join(prefix, e.rel), e);
-    });
+    act.step(
+      "copy",
+      `${join(prefix, top)} ← ${join(src, top)} (${files} file${files === 1 ? "" : "s"}, root:root 0644/0755${stale.length ? `; ${stale.length} to write` : ""})`,
+      stale.length > 0,
+      () => {
+        for (const e of stale) installEntry(join(src, e.rel), join(prefix, e.rel), e);
+      },
+    );
   }
   const keep = new Set(all);
   const old = readManifest(prefix).filter((p) => !keep.has(p));

@@ -68,7 +68,9 @@ async function resolveHost(host: string, key: string, file: string): Promise<str
     const found = await lookup(host, { all: true, verbatim: true });
     return [...new Set(found.map((a) => a.address))];
   } catch (err) {
-    throw new Error(`cannot resolve ${host} (${key} in ${file}): ${(err as Error).message}; the unit's IPAddressAllow= needs its addresses`);
+    throw new Error(
+      `cannot resolve ${host} (${key} in ${file}): ${(err as Error).message}; the unit's IPAddressAllow= needs its addresses`,
+    );
   }
 }
 
@@ -87,7 +89,8 @@ export async function installNetworkDropIns(o: Options, act: Actions): Promise<v
     const hostsLive = join(UNIT_DIR, `${unit}.d`, `${e.dropIn}-hosts`);
     const hosts = at(o, hostsLive);
     const env = existsSync(envPath) ? parseEnvFile(readFileSync(envPath, "utf8")) : {};
-    if (existsSync(envPath) && unit === `agent-sudo-${e.env}.service`) act.file(envPath, readFileSync(envPath), 0o600, ROOT, " (kept; systemd reads it)");
+    if (existsSync(envPath) && unit === `agent-sudo-${e.env}.service`)
+      act.file(envPath, readFileSync(envPath), 0o600, ROOT, " (kept; systemd reads it)");
     const pinned = new Map<string, string[]>();
     const allow = new Set<string>();
     const from: string[] = [];
@@ -117,7 +120,12 @@ export async function installNetworkDropIns(o: Options, act: Actions): Promise<v
     act.dir(dir, 0o755, ROOT);
     act.file(conf, `${lines.join("\n")}\n`, 0o644, ROOT, `: IPAddressAllow=${[...allow].join(" ")}`);
     if (pin) {
-      const text = ["# The unit's /etc/hosts (BindReadOnlyPaths=): its destinations as resolved at install time.", "127.0.0.1 localhost", "::1 localhost", ...[...pinned].flatMap(([h, addrs]) => addrs.map((a) => `${a} ${h}`))].join("\n");
+      const text = [
+        "# The unit's /etc/hosts (BindReadOnlyPaths=): its destinations as resolved at install time.",
+        "127.0.0.1 localhost",
+        "::1 localhost",
+        ...[...pinned].flatMap(([h, addrs]) => addrs.map((a) => `${a} ${h}`)),
+      ].join("\n");
       act.file(hosts, `${text}\n`, 0o644, ROOT, " (pinned addresses)");
     } else act.remove(hosts);
   }

@@ -89,10 +89,15 @@ export class Actions {
     const data = Buffer.from(content);
     const exists = existsSync(path);
     const same = exists && lstatSync(path).isFile() && readFileSync(path).equals(data);
-    this.step(exists && !same ? "replace" : exists ? "fix" : "write", `${path} (${fmt(mode, owner)})${label}`, !same || !hasMeta(path, mode, owner), () => {
-      if (!same) writeAtomic(path, data, mode);
-      setMeta(path, mode, owner);
-    });
+    this.step(
+      exists && !same ? "replace" : exists ? "fix" : "write",
+      `${path} (${fmt(mode, owner)})${label}`,
+      !same || !hasMeta(path, mode, owner),
+      () => {
+        if (!same) writeAtomic(path, data, mode);
+        setMeta(path, mode, owner);
+      },
+    );
   }
 
   /** Creates the missing ancestors of `path` (0755 root), leaving existing ones alone. */

@@ -10,7 +10,20 @@ import { privateKeyPath, publicKeyPath, SIGNERS } from "../services/shared/keys.
 import { lookupUser } from "../services/shared/privilege.js";
 import { PENDING_FILE } from "../services/shared/proposals.js";
 import { ensureUser, prepareHome } from "./home.js";
-import { type Actions, at, DEFAULT_PREFIX, fmt, hasMeta, HTTP, type Options, ROOT, type Say, setMeta, STATE_DIR, writeAtomic } from "./install-plan.js";
+import {
+  type Actions,
+  at,
+  DEFAULT_PREFIX,
+  fmt,
+  hasMeta,
+  HTTP,
+  type Options,
+  ROOT,
+  type Say,
+  setMeta,
+  STATE_DIR,
+  writeAtomic,
+} from "./install-plan.js";
 
 /**
  * agent-sudo-rules-learn.service (the hourly `rules learn`): its user (the
@@ -21,10 +34,17 @@ import { type Actions, at, DEFAULT_PREFIX, fmt, hasMeta, HTTP, type Options, ROO
 export const LEARNER = { user: "agent-sudo-lrn", proposals: "state/proposals", unit: "agent-sudo-rules-learn.service" } as const;
 
 /** Directories of the state dir a service writes after its drop (unit ReadWritePaths=). */
-const OWN_STATE: Partial<Record<UnprivilegedService | "executor", string>> = { executor: "executor", gateway: "gateway", breaker: "breaker", sandbox: "sandbox" };
+const OWN_STATE: Partial<Record<UnprivilegedService | "executor", string>> = {
+  executor: "executor",
+  gateway: "gateway",
+  breaker: "breaker",
+  sandbox: "sandbox",
+};
 
 export function deploymentFiles(src: string, dir: "systemd" | "apparmor"): string[] {
-  const names = readdirSync(join(src, dir)).filter((n) => (dir === "systemd" ? /^agent-sudo.*\.(service|target|timer)$/.test(n) : /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n)));
+  const names = readdirSync(join(src, dir)).filter((n) =>
+    dir === "systemd" ? /^agent-sudo.*\.(service|target|timer)$/.test(n) : /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n),
+  );
   return names.sort();
 }
 
@@ -32,7 +52,7 @@ export function rewritePrefix(text: string, prefix: string): string {
   return prefix === DEFAULT_PREFIX ? text : text.split(DEFAULT_PREFIX).join(prefix);
 }
 
-export function installState(o: Options, act: Actions, say: Say): void {
+export function installState(o: Options, act: Actions, _say: Say): void {
   const home = at(o, STATE_DIR);
   const config = loadConfig(home);
   act.parents(home);
@@ -42,12 +62,26 @@ export function installState(o: Options, act: Actions, say: Say): void {
     const user = config.users[s];
     act.step("create", `system user ${user} (useradd --system, nologin)`, !lookupUser(user), () => {});
   }
-  act.step("create", `system user ${LEARNER.user} (useradd --system, nologin; ${LEARNER.unit})`, !lookupUser(LEARNER.user), () => ensureUser(LEARNER.user, () => {}));
-  const dirs: Array<[string, number]> = [[home, 0o711], [config.runDir, 0o711], [config.stateDir, 0o711], [config.logsDir, 0o700], [config.keysDir, 0o755]];
-  for (const [d, mode] of dirs) act.step(existsSync(d) ? "fix" : "mkdir", `${d}/ (${fmt(mode, ROOT)})`, !existsSync(d) || !hasMeta(d, mode, ROOT), () => {});
+  act.step("create", `system user ${LEARNER.user} (useradd --system, nologin; ${LEARNER.unit})`, !lookupUser(LEARNER.user), () =>
+    ensureUser(LEARNER.user, () => {}),
+  );
+  const dirs: Array<[string, number]> = [
+    [home, 0o711],
+    [config.runDir, 0o711],
+    [config.stateDir, 0o711],
+    [config.logsDir, 0o700],
+    [config.keysDir, 0o755],
+  ];
+  for (const [d, mode] of dirs)
+    act.step(existsSync(d) ? "fix" : "mkdir", `${d}/ (${fmt(mode, ROOT)})`, !existsSync(d) || !hasMeta(d, mode, ROOT), () => {});
   for (const signer of SIGNERS) {
     const missing = !existsSync(privateKeyPath(config.keysDir, signer)) || !existsSync(publicKeyPath(config.keysDir, signer));
-    act.step("generate", `ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`, missing, () => {});
+    act.step(
+      "generate",
+      `ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`,
+      missing,
+      () => {},
+    );
   }
   // The real work: prepareHome (cli/home.ts) creates the users, dirs and keys (ensureKeys).
   if (!act.dryRun) prepareHome(config, () => {});
@@ -61,7 +95,9 @@ export function installState(o: Options, act: Actions, say: Say): void {
   if (existsSync(cfgPath)) {
     const current = JSON.parse(readFileSync(cfgPath, "utf8")) as Record<string, unknown>;
     if (current.host_id !== undefined && current.host_id !== o.host) {
-      throw new Error(`${cfgPath} says host_id ${JSON.stringify(current.host_id)}; refusing to turn it into ${o.host} (edit it by hand if this is intended)`);
+      throw new Error(
+        `${cfgPath} says host_id ${JSON.stringify(current.host_id)}; refusing to turn it into ${o.host} (edit it by hand if this is intended)`,
+      );
     }
     body = { ...current, host_id: o.host };
   }

@@ -22,7 +22,19 @@ import { HOST_IDS, type HostId, loadConfig } from "../services/shared/config.js"
 import { isRoot, lookupUser } from "../services/shared/privilege.js";
 import { installCode, MANIFEST, pruneEmpty, readManifest, removeListed } from "./install-code.js";
 import { installNetworkDropIns } from "./install-network.js";
-import { Actions, at, DEFAULT_PREFIX, HTTP, type Options, PROFILE_DIR, ROOT, type Say, sourceRoot, STATE_DIR, UNIT_DIR } from "./install-plan.js";
+import {
+  Actions,
+  at,
+  DEFAULT_PREFIX,
+  HTTP,
+  type Options,
+  PROFILE_DIR,
+  ROOT,
+  type Say,
+  sourceRoot,
+  STATE_DIR,
+  UNIT_DIR,
+} from "./install-plan.js";
 import { deploymentFiles, installState, LEARNER, rewritePrefix } from "./install-units.js";
 
 const USAGE = `usage: agent-sudo install --host primary|server-01 [--dry-run] [--root DIR] [--prefix ${DEFAULT_PREFIX}] [--from BUILT_TREE]
@@ -51,17 +63,31 @@ function parse(argv: string[], install: boolean): Options {
   }
   if (!values.root.startsWith("/")) throw new Error("--root must be an absolute path");
   if (values.from !== undefined && !values.from.startsWith("/")) throw new Error("--from must be an absolute path");
-  return { host: values.host as HostId | undefined, dryRun: values["dry-run"], root: values.root, prefix, purge: values.purge, from: values.from };
+  return {
+    host: values.host as HostId | undefined,
+    dryRun: values["dry-run"],
+    root: values.root,
+    prefix,
+    purge: values.purge,
+    from: values.from,
+  };
 }
 
 function nextSteps(o: Options, say: Say): void {
   const r = o.root === "/" ? "" : o.root;
   say("");
   say("next steps (a person does these; install starts nothing):");
-  if (!existsSync(at(o, "/usr/bin/node"))) say("  0. the units run /usr/bin/node (Node >= 20): install it there (Debian 13 `nodejs`, or NodeSource)");
-  say(`  1. add a caller: TOKEN=$(openssl rand -hex 32); put {"name":"…","token_sha256":"$(printf %s "$TOKEN" | sha256sum | cut -d' ' -f1)"} into ${r}${STATE_DIR}/tokens.json`);
-  say(`     the audit database and notifications: DATABASE_URL=… (and AGENT_SUDO_NTFY_URL=…) in ${r}${STATE_DIR}/gateway.env, AGENT_SUDO_NTFY_URL=… in ${r}${STATE_DIR}/breaker.env (0600 root), then install again: it allows the units exactly those hosts`);
-  say(`  2. load the AppArmor profiles — on ${o.host === "server-01" ? "server-01 first in complain mode, read the log, then enforce" : "primary only after server-01 ran clean in enforce mode"}:`);
+  if (!existsSync(at(o, "/usr/bin/node")))
+    say("  0. the units run /usr/bin/node (Node >= 20): install it there (Debian 13 `nodejs`, or NodeSource)");
+  say(
+    `  1. add a caller: TOKEN=$(openssl rand -hex 32); put {"name":"…","token_sha256":"$(printf %s "$TOKEN" | sha256sum | cut -d' ' -f1)"} into ${r}${STATE_DIR}/tokens.json`,
+  );
+  say(
+    `     the audit database and notifications: DATABASE_URL=… (and AGENT_SUDO_NTFY_URL=…) in ${r}${STATE_DIR}/gateway.env, AGENT_SUDO_NTFY_URL=… in ${r}${STATE_DIR}/breaker.env (0600 root), then install again: it allows the units exactly those hosts`,
+  );
+  say(
+    `  2. load the AppArmor profiles — on ${o.host === "server-01" ? "server-01 first in complain mode, read the log, then enforce" : "primary only after server-01 ran clean in enforce mode"}:`,
+  );
   say(`       apparmor_parser -r -W ${o.host === "server-01" ? "-C " : ""}${r}${PROFILE_DIR}/agent-sudo-*`);
   say("  3. systemctl daemon-reload && systemctl enable --now agent-sudo.target   (the services and the hourly rules-learn timer)");
   say(`  4. curl -s http://${HTTP.bind}:${HTTP.port}/health   (parallel run on ${HTTP.port}; the cutover to 8082 is a config.json edit)`);
@@ -79,11 +105,17 @@ export async function installCommand(argv: string[]): Promise<number> {
   installState(o, act, say);
   installCode(o, src, act);
   act.dir(at(o, UNIT_DIR), 0o755, ROOT);
-  for (const n of deploymentFiles(src, "systemd")) act.file(at(o, join(UNIT_DIR, n)), rewritePrefix(readFileSync(join(src, "systemd", n), "utf8"), o.prefix), 0o644, ROOT);
+  for (const n of deploymentFiles(src, "systemd"))
+    act.file(at(o, join(UNIT_DIR, n)), rewritePrefix(readFileSync(join(src, "systemd", n), "utf8"), o.prefix), 0o644, ROOT);
   await installNetworkDropIns(o, act);
   act.dir(at(o, PROFILE_DIR), 0o755, ROOT);
-  for (const n of deploymentFiles(src, "apparmor")) act.file(at(o, join(PROFILE_DIR, n)), rewritePrefix(readFileSync(join(src, "apparmor", n), "utf8"), o.prefix), 0o644, ROOT);
-  say(act.changed === 0 ? `nothing to do: all ${act.unchanged} actions unchanged` : `${act.changed} ${o.dryRun ? "would change" : "changed"}, ${act.unchanged} unchanged`);
+  for (const n of deploymentFiles(src, "apparmor"))
+    act.file(at(o, join(PROFILE_DIR, n)), rewritePrefix(readFileSync(join(src, "apparmor", n), "utf8"), o.prefix), 0o644, ROOT);
+  say(
+    act.changed === 0
+      ? `nothing to do: all ${act.unchanged} actions unchanged`
+      : `${act.changed} ${o.dryRun ? "would change" : "changed"}, ${act.unchanged} unchanged`,
+  );
   nextSteps(o, say);
   return 0;
 }
@@ -116,7 +148,9 @@ export async function uninstallCommand(argv: string[]): Promise<number> {
   const src = o.from ?? sourceRoot();
   checkStopped(o, src);
   const act = new Actions(o.dryRun, say);
-  say(`agent-sudo uninstall${o.purge ? " --purge" : ""}${o.dryRun ? " (dry run: nothing is changed)" : ""}${o.root !== "/" ? ` under ${o.root}` : ""}`);
+  say(
+    `agent-sudo uninstall${o.purge ? " --purge" : ""}${o.dryRun ? " (dry run: nothing is changed)" : ""}${o.root !== "/" ? ` under ${o.root}` : ""}`,
+  );
   const units = deploymentFiles(src, "systemd");
   for (const n of units) {
     act.remove(at(o, join(UNIT_DIR, n)));

@@ -22,7 +22,10 @@ interface Dir {
 }
 
 function packages(): { name: string; version: string; state: string }[] {
-  const out = execFileSync("dpkg-query", ["-W", "-f=${Package}\t${Version}\t${Status}\n"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync("dpkg-query", ["-W", "-f=${Package}\t${Version}\t${Status}\n"], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return out
     .split("\n")
     .filter(Boolean)
@@ -32,12 +35,20 @@ function packages(): { name: string; version: string; state: string }[] {
 }
 
 function table(path: string): string[][] {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(":"));
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => l.split(":"));
 }
 
 function sudoers(): { file: string; mode: string; subjects: string[]; includes: string[] }[] {
   const files = ["/etc/sudoers"];
-  if (existsSync("/etc/sudoers.d")) files.push(...readdirSync("/etc/sudoers.d").sort().map((f) => join("/etc/sudoers.d", f)));
+  if (existsSync("/etc/sudoers.d"))
+    files.push(
+      ...readdirSync("/etc/sudoers.d")
+        .sort()
+        .map((f) => join("/etc/sudoers.d", f)),
+    );
   const out = [];
   for (const file of files) {
     let text = "";
@@ -105,7 +116,12 @@ export async function inventoryCommand(argv: string[]): Promise<number> {
     host_id: config.host_id,
     hostname: hostname(),
     taken_at: new Date().toISOString(),
-    os_release: Object.fromEntries(readFileSync("/etc/os-release", "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^"|"$/g, "")])),
+    os_release: Object.fromEntries(
+      readFileSync("/etc/os-release", "utf8")
+        .split("\n")
+        .filter((l) => l.includes("="))
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^"|"$/g, "")]),
+    ),
     packages: packages(),
     users: table("/etc/passwd").map((f) => ({ name: f[0], uid: Number(f[2]), gid: Number(f[3]), home: f[5], shell: f[6] })),
     groups: table("/etc/group").map((f) => ({ name: f[0], gid: Number(f[2]), members: (f[3] ?? "").split(",").filter(Boolean) })),

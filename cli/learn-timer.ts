@@ -20,7 +20,8 @@ export function learnInterval(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.AGENT_SUDO_RULES_LEARN_INTERVAL_S;
   if (raw === undefined || raw === "") return DEFAULT_LEARN_INTERVAL_S;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 7 * 86_400) throw new Error(`AGENT_SUDO_RULES_LEARN_INTERVAL_S must be whole seconds from 0 (off) to 604800, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < 0 || n > 7 * 86_400)
+    throw new Error(`AGENT_SUDO_RULES_LEARN_INTERVAL_S must be whole seconds from 0 (off) to 604800, not ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -33,7 +34,14 @@ export function startLearnTimer(config: Config, cliMain: string, databaseUrl: st
     const fd = openSync(log, "a", 0o600);
     writeSync(fd, `--- ${new Date().toISOString()} agent-sudo rules learn\n`);
     const child = spawn(process.execPath, [cliMain, "rules", "learn"], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", AGENT_SUDO_HOME: config.home, DATABASE_URL: databaseUrl, AGENT_SUDO_POLICIES: config.policiesDir, ...(process.env.AGENT_SUDO_NTFY_URL ? { AGENT_SUDO_NTFY_URL: process.env.AGENT_SUDO_NTFY_URL } : {}), ...(process.env.AGENT_SUDO_NTFY_TOKEN ? { AGENT_SUDO_NTFY_TOKEN: process.env.AGENT_SUDO_NTFY_TOKEN } : {}) },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        AGENT_SUDO_HOME: config.home,
+        DATABASE_URL: databaseUrl,
+        AGENT_SUDO_POLICIES: config.policiesDir,
+        ...(process.env.AGENT_SUDO_NTFY_URL ? { AGENT_SUDO_NTFY_URL: process.env.AGENT_SUDO_NTFY_URL } : {}),
+        ...(process.env.AGENT_SUDO_NTFY_TOKEN ? { AGENT_SUDO_NTFY_TOKEN: process.env.AGENT_SUDO_NTFY_TOKEN } : {}),
+      },
       stdio: ["ignore", fd, fd],
     });
     closeSync(fd);

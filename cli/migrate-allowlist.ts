@@ -60,11 +60,67 @@ const CLASS_OF: Record<NewTier, VerbClass> = { 0: "read", 1: "reproducible", 2: 
 
 /** Programs that only read, whatever their arguments. */
 const READ_PROGRAMS = new Set([
-  "ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "zgrep", "zcat", "wc", "stat", "file", "df", "du", "free",
-  "uptime", "id", "whoami", "groups", "uname", "lsblk", "lscpu", "lsusb", "lspci", "lsof", "ps", "pgrep", "ss",
-  "netstat", "getent", "last", "w", "who", "findmnt", "readlink", "realpath", "md5sum", "sha1sum", "sha256sum",
-  "sha512sum", "tree", "diff", "cmp", "pwd", "nproc", "vmstat", "iostat", "blkid", "lsmod", "printenv", "dig", "host",
-  "nslookup", "ping", "test", "true", "echo", "which", "namei", "getfacl", "lsattr",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "zgrep",
+  "zcat",
+  "wc",
+  "stat",
+  "file",
+  "df",
+  "du",
+  "free",
+  "uptime",
+  "id",
+  "whoami",
+  "groups",
+  "uname",
+  "lsblk",
+  "lscpu",
+  "lsusb",
+  "lspci",
+  "lsof",
+  "ps",
+  "pgrep",
+  "ss",
+  "netstat",
+  "getent",
+  "last",
+  "w",
+  "who",
+  "findmnt",
+  "readlink",
+  "realpath",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "tree",
+  "diff",
+  "cmp",
+  "pwd",
+  "nproc",
+  "vmstat",
+  "iostat",
+  "blkid",
+  "lsmod",
+  "printenv",
+  "dig",
+  "host",
+  "nslookup",
+  "ping",
+  "test",
+  "true",
+  "echo",
+  "which",
+  "namei",
+  "getfacl",
+  "lsattr",
 ]);
 
 /** Readers that a flag turns into writers: read only when no argument is such a flag and none is a glob. */
@@ -81,7 +137,20 @@ const READ_EXACT = ["mount", "hostname", "ip a", "ip addr", "ip route", "ip link
 
 /** Read-only subcommands: a pattern starting with one of these word sequences only reads. */
 const READ_PREFIXES: string[][] = [
-  ...["status", "show", "is-active", "is-enabled", "is-failed", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "cat", "get-default"].map((s) => ["systemctl", s]),
+  ...[
+    "status",
+    "show",
+    "is-active",
+    "is-enabled",
+    "is-failed",
+    "list-units",
+    "list-unit-files",
+    "list-timers",
+    "list-sockets",
+    "list-dependencies",
+    "cat",
+    "get-default",
+  ].map((s) => ["systemctl", s]),
   ...["ps", "images", "inspect", "logs", "stats", "info", "version", "top", "port", "diff", "history"].map((s) => ["docker", s]),
   ...["ps", "logs", "images", "ls", "top", "version"].map((s) => ["docker", "compose", s]),
   ...["network", "volume"].flatMap((o) => ["ls", "inspect"].map((v) => ["docker", o, v])),
@@ -89,19 +158,78 @@ const READ_PREFIXES: string[][] = [
   ...["policy", "show", "search", "depends", "rdepends", "madison"].map((s) => ["apt-cache", s]),
   ...["-l", "-L", "-s", "-S", "--list", "--listfiles", "--status", "--search", "--get-selections"].map((s) => ["dpkg", s]),
   ...["addr", "address", "a", "link", "route", "neigh", "rule", "-br"].flatMap((o) => ["show", "list", "ls"].map((v) => ["ip", o, v])),
-  ["nft", "list"], ["iptables", "-L"], ["iptables", "-S"], ["ip6tables", "-L"], ["ip6tables", "-S"],
-  ["zfs", "list"], ["zpool", "status"], ["zpool", "list"], ["btrfs", "filesystem", "show"], ["btrfs", "filesystem", "df"],
-  ["btrfs", "filesystem", "usage"], ["btrfs", "subvolume", "list"], ["btrfs", "subvolume", "show"],
-  ["timeshift", "--list"], ["snap", "list"], ["flatpak", "list"], ["crontab", "-l"], ["smartctl", "-a"], ["smartctl", "-i"], ["smartctl", "-H"],
-  ["incus", "list"], ["incus", "info"], ["timedatectl", "status"], ["hostnamectl", "status"], ["loginctl", "list-sessions"],
+  ["nft", "list"],
+  ["iptables", "-L"],
+  ["iptables", "-S"],
+  ["ip6tables", "-L"],
+  ["ip6tables", "-S"],
+  ["zfs", "list"],
+  ["zpool", "status"],
+  ["zpool", "list"],
+  ["btrfs", "filesystem", "show"],
+  ["btrfs", "filesystem", "df"],
+  ["btrfs", "filesystem", "usage"],
+  ["btrfs", "subvolume", "list"],
+  ["btrfs", "subvolume", "show"],
+  ["timeshift", "--list"],
+  ["snap", "list"],
+  ["flatpak", "list"],
+  ["crontab", "-l"],
+  ["smartctl", "-a"],
+  ["smartctl", "-i"],
+  ["smartctl", "-H"],
+  ["incus", "list"],
+  ["incus", "info"],
+  ["timedatectl", "status"],
+  ["hostnamectl", "status"],
+  ["loginctl", "list-sessions"],
 ];
 
 /** Programs whose changes the sandbox mirror reproduces (files, packages, permissions, users). */
 const REPRODUCIBLE_PROGRAMS = new Set([
-  "apt", "apt-get", "nala", "dpkg", "snap", "flatpak", "pip", "pip3", "npm", "chmod", "chown", "chgrp", "cp", "mv",
-  "mkdir", "rmdir", "touch", "ln", "install", "tee", "sed", "tar", "unzip", "gunzip", "gzip", "rsync", "useradd",
-  "usermod", "userdel", "groupadd", "groupmod", "groupdel", "gpasswd", "setfacl", "chattr", "truncate", "rm", "git",
-  "update-alternatives", "locale-gen", "update-ca-certificates", "visudo", "crontab",
+  "apt",
+  "apt-get",
+  "nala",
+  "dpkg",
+  "snap",
+  "flatpak",
+  "pip",
+  "pip3",
+  "npm",
+  "chmod",
+  "chown",
+  "chgrp",
+  "cp",
+  "mv",
+  "mkdir",
+  "rmdir",
+  "touch",
+  "ln",
+  "install",
+  "tee",
+  "sed",
+  "tar",
+  "unzip",
+  "gunzip",
+  "gzip",
+  "rsync",
+  "useradd",
+  "usermod",
+  "userdel",
+  "groupadd",
+  "groupmod",
+  "groupdel",
+  "gpasswd",
+  "setfacl",
+  "chattr",
+  "truncate",
+  "rm",
+  "git",
+  "update-alternatives",
+  "locale-gen",
+  "update-ca-certificates",
+  "visudo",
+  "crontab",
 ]);
 
 const SHELL_SYNTAX = /[|;&<>`$(){}\n]/;
@@ -147,7 +275,8 @@ function checkPattern(p: unknown, where: string, what: string): string {
   if (typeof p !== "string") throw new AllowlistError(`${where}: "${what}" must be a string`);
   const t = p.trim();
   if (t === "") throw new AllowlistError(`${where}: "${what}" is empty`);
-  if (/[\n\r`]/.test(t)) throw new AllowlistError(`${where}: "${what}" may not contain a newline or a backtick (the policy writes it as a code span)`);
+  if (/[\n\r`]/.test(t))
+    throw new AllowlistError(`${where}: "${what}" may not contain a newline or a backtick (the policy writes it as a code span)`);
   if (t.length > 1000) throw new AllowlistError(`${where}: "${what}" is over 1000 characters`);
   return t;
 }
@@ -170,9 +299,12 @@ function readRules(list: unknown[], plainTier: OldTier, label: string): RawRule[
   return list.map((entry, i) => {
     const where = `${label} ${i} (${show(entry)})`;
     if (typeof entry === "string") return { pattern: checkPattern(entry, where, "pattern"), oldTier: plainTier, where };
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new AllowlistError(`${where}: an entry is {"pattern", "tier", "note"?} or a pattern string`);
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+      throw new AllowlistError(`${where}: an entry is {"pattern", "tier", "note"?} or a pattern string`);
     const e = entry as Record<string, unknown>;
-    for (const k of Object.keys(e)) if (!["pattern", "tier", "note"].includes(k)) throw new AllowlistError(`${where}: unknown key "${k}" (accepted: pattern, tier, note)`);
+    for (const k of Object.keys(e))
+      if (!["pattern", "tier", "note"].includes(k))
+        throw new AllowlistError(`${where}: unknown key "${k}" (accepted: pattern, tier, note)`);
     if (e.tier !== 0 && e.tier !== 1 && e.tier !== 2) {
       throw new AllowlistError(`${where}: "tier" must be the old bridge's 0 (refuse), 1 (auto) or 2 (human approval), got ${show(e.tier)}`);
     }
@@ -189,14 +321,17 @@ function readVetoes(list: unknown[]): { regex: string; note?: string; where: str
     if (typeof entry === "string") regex = checkPattern(entry, where, "pattern");
     else if (entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
       const e = entry as Record<string, unknown>;
-      for (const k of Object.keys(e)) if (!["pattern", "note"].includes(k)) throw new AllowlistError(`${where}: unknown key "${k}" (accepted: pattern, note)`);
+      for (const k of Object.keys(e))
+        if (!["pattern", "note"].includes(k)) throw new AllowlistError(`${where}: unknown key "${k}" (accepted: pattern, note)`);
       regex = checkPattern(e.pattern, where, "pattern");
       note = cleanNote(e.note, where);
     } else throw new AllowlistError(`${where}: a danger veto is a regex string or {"pattern", "note"?}`);
     try {
       new RegExp(regex);
     } catch (err) {
-      const hint = /\(\?[a-z]+\)/.test(regex) ? " (inline flags such as (?i) are Python syntax; the policy's regexes are JavaScript and take no flags)" : "";
+      const hint = /\(\?[a-z]+\)/.test(regex)
+        ? " (inline flags such as (?i) are Python syntax; the policy's regexes are JavaScript and take no flags)"
+        : "";
       throw new AllowlistError(`${where}: not a valid regular expression: ${(err as Error).message}${hint}`);
     }
     return { regex, ...(note ? { note } : {}), where };
@@ -213,11 +348,17 @@ export function parseAllowlist(text: string, plainTier: OldTier = 1): { rules: R
   if (Array.isArray(doc)) return { rules: readRules(doc, plainTier, "entry"), vetoes: [] };
   if (doc !== null && typeof doc === "object") {
     const o = doc as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (k !== "rules" && k !== "danger_vetoes") throw new AllowlistError(`top level: unknown key "${k}" (accepted: rules, danger_vetoes)`);
-    if (o.rules === undefined && o.danger_vetoes === undefined) throw new AllowlistError(`top level: an object needs "rules" or "danger_vetoes"`);
+    for (const k of Object.keys(o))
+      if (k !== "rules" && k !== "danger_vetoes")
+        throw new AllowlistError(`top level: unknown key "${k}" (accepted: rules, danger_vetoes)`);
+    if (o.rules === undefined && o.danger_vetoes === undefined)
+      throw new AllowlistError(`top level: an object needs "rules" or "danger_vetoes"`);
     if (o.rules !== undefined && !Array.isArray(o.rules)) throw new AllowlistError(`"rules" must be a list`);
     if (o.danger_vetoes !== undefined && !Array.isArray(o.danger_vetoes)) throw new AllowlistError(`"danger_vetoes" must be a list`);
-    return { rules: readRules((o.rules as unknown[] | undefined) ?? [], plainTier, "rules entry"), vetoes: readVetoes((o.danger_vetoes as unknown[] | undefined) ?? []) };
+    return {
+      rules: readRules((o.rules as unknown[] | undefined) ?? [], plainTier, "rules entry"),
+      vetoes: readVetoes((o.danger_vetoes as unknown[] | undefined) ?? []),
+    };
   }
   throw new AllowlistError(`top level must be a list of entries, a list of patterns, or {"rules", "danger_vetoes"}; got ${show(doc)}`);
 }
@@ -247,7 +388,10 @@ function slug(pattern: string): string {
   return s === "" ? "rule" : s;
 }
 
-export function migrate(text: string, opts: { plainTier?: OldTier; idPrefix?: string } = {}): { rules: MigratedRule[]; vetoes: MigratedVeto[]; notes: string[] } {
+export function migrate(
+  text: string,
+  opts: { plainTier?: OldTier; idPrefix?: string } = {},
+): { rules: MigratedRule[]; vetoes: MigratedVeto[]; notes: string[] } {
   const prefix = opts.idPrefix ?? "mig";
   if (!/^[a-z0-9][a-z0-9.-]*$/.test(prefix)) throw new AllowlistError(`--id-prefix ${prefix}: lower-case letters, digits, dots, dashes`);
   const parsed = parseAllowlist(text, opts.plainTier ?? 1);
@@ -258,10 +402,13 @@ export function migrate(text: string, opts: { plainTier?: OldTier; idPrefix?: st
     let pattern = r.pattern;
     if (/^sudo\s/.test(pattern)) {
       pattern = pattern.replace(/^sudo\s+/, "");
-      if (pattern.startsWith("-")) throw new AllowlistError(`${r.where}: sudo options in a pattern are not supported; write the command as it runs after sudo`);
+      if (pattern.startsWith("-"))
+        throw new AllowlistError(`${r.where}: sudo options in a pattern are not supported; write the command as it runs after sudo`);
     }
     if (r.oldTier !== 0 && /^[*?\s]*$/.test(pattern)) {
-      throw new AllowlistError(`${r.where}: pattern ${JSON.stringify(pattern)} matches every command; refusing to migrate a catch-all ${OLD_NAMES[r.oldTier]} rule`);
+      throw new AllowlistError(
+        `${r.where}: pattern ${JSON.stringify(pattern)} matches every command; refusing to migrate a catch-all ${OLD_NAMES[r.oldTier]} rule`,
+      );
     }
     const tier = newTierFor(r.oldTier, pattern);
     const why = `old ${r.oldTier} (${OLD_NAMES[r.oldTier]}) → ${tier}`;
@@ -276,8 +423,11 @@ export function migrate(text: string, opts: { plainTier?: OldTier; idPrefix?: st
   });
   const tests = rules.map((r) => matcher(r.pattern));
   rules.forEach((r, j) => {
-    const earlier = rules.findIndex((e, i) => i < j && tests[i]!(r.pattern));
-    if (earlier >= 0) notes.push(`${r.id} (\`${r.pattern}\`) can never match: ${rules[earlier]!.id} (\`${rules[earlier]!.pattern}\`) comes first and covers it`);
+    const earlier = rules.findIndex((_e, i) => i < j && tests[i]!(r.pattern));
+    if (earlier >= 0)
+      notes.push(
+        `${r.id} (\`${r.pattern}\`) can never match: ${rules[earlier]!.id} (\`${rules[earlier]!.pattern}\`) comes first and covers it`,
+      );
   });
   const vetoes = parsed.vetoes.map((v, i) => ({
     id: `${prefix}-veto-${String(i + 1).padStart(String(parsed.vetoes.length).length, "0")}`,
@@ -287,11 +437,19 @@ export function migrate(text: string, opts: { plainTier?: OldTier; idPrefix?: st
   return { rules, vetoes, notes };
 }
 
-export function renderRules(rules: readonly MigratedRule[], vetoes: readonly MigratedVeto[], state: "active" | "proposed", source: string): string[] {
+export function renderRules(
+  rules: readonly MigratedRule[],
+  vetoes: readonly MigratedVeto[],
+  state: "active" | "proposed",
+  source: string,
+): string[] {
   const lines: string[] = [];
   if (rules.length > 0) {
     lines.push(`## Rules (migrated from ${source.replace(/[\n`|]/g, "_")})`, "");
-    lines.push("Old bridge tiers: 0 refuse → 4; 1 auto → 0 (read-only verb) or 1; 2 human approval → 2 (reproducible) or 3. Order is the old list's order: first match wins.", "");
+    lines.push(
+      "Old bridge tiers: 0 refuse → 4; 1 auto → 0 (read-only verb) or 1; 2 human approval → 2 (reproducible) or 3. Order is the old list's order: first match wins.",
+      "",
+    );
     lines.push("| id | patterns | tier | class | hosts | state | rationale |", "|---|---|---|---|---|---|---|");
     for (const r of rules) lines.push(`| ${r.id} | \`${r.pattern}\` | ${r.tier} | ${r.verbClass} | - | ${state} | ${r.rationale} |`);
     lines.push("");
@@ -331,7 +489,10 @@ export async function migrateAllowlistCommand(argv: string[], io: MigrateIo = st
   }
   const file = positionals[0] as string;
   try {
-    const { rules, vetoes, notes } = migrate(readFileSync(file, "utf8"), { plainTier: Number(plain) as OldTier, ...(values["id-prefix"] ? { idPrefix: values["id-prefix"] } : {}) });
+    const { rules, vetoes, notes } = migrate(readFileSync(file, "utf8"), {
+      plainTier: Number(plain) as OldTier,
+      ...(values["id-prefix"] ? { idPrefix: values["id-prefix"] } : {}),
+    });
     for (const line of renderRules(rules, vetoes, state, file.split("/").pop() ?? file)) io.out(line);
     const counts = [0, 1, 2, 3, 4].map((t) => `tier ${t}: ${rules.filter((r) => r.tier === t).length}`).join(", ");
     io.err(`migrate-allowlist: ${rules.length} rules (${counts}), ${vetoes.length} danger vetoes, state ${state}`);

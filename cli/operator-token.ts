@@ -12,7 +12,9 @@ import { hashToken, newToken, parseTokensFile } from "../services/gateway/tokens
 export async function operatorTokenCommand(kind: "console" | "metrics", argv: string[]): Promise<number> {
   const [name, ...extra] = argv;
   if (!name || extra.length > 0 || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
-    process.stderr.write(`usage: agent-sudo ${kind}-token NAME   (NAME: letters, digits, . _ -; ${kind === "console" ? "the person labels are recorded as" : "the scraper"})\n`);
+    process.stderr.write(
+      `usage: agent-sudo ${kind}-token NAME   (NAME: letters, digits, . _ -; ${kind === "console" ? "the person labels are recorded as" : "the scraper"})\n`,
+    );
     return 2;
   }
   const config = loadConfig();

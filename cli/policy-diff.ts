@@ -53,7 +53,6 @@ export interface Impact {
 export const DEFAULT_LAST = 10_000;
 const MAX_LAST = 1_000_000;
 
-
 export function stdio(): CliIo {
   return { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), env: process.env };
 }
@@ -84,7 +83,9 @@ export async function lastAudited(c: pg.Client, last: number): Promise<AuditedCo
     "SELECT command, cwd, host, source FROM command_audit WHERE phase = 'intent' ORDER BY id DESC LIMIT $1",
     [last],
   );
-  return r.rows.reverse().map((row) => ({ command: row.command, cwd: row.cwd ?? "", host: hostOf(row.host), source: sourceOf(row.source) }));
+  return r.rows
+    .reverse()
+    .map((row) => ({ command: row.command, cwd: row.cwd ?? "", host: hostOf(row.host), source: sourceOf(row.source) }));
 }
 
 export function readCommandsFile(path: string): AuditedCommand[] {
@@ -100,13 +101,22 @@ export function readCommandsFile(path: string): AuditedCommand[] {
         throw new UsageError(`${path}:${i + 1}: not JSON (${(err as Error).message})`);
       }
       if (typeof raw.command !== "string") throw new UsageError(`${path}:${i + 1}: "command" must be a string`);
-      out.push({ command: raw.command, cwd: typeof raw.cwd === "string" ? raw.cwd : "", host: hostOf(raw.host), source: sourceOf(raw.source) });
+      out.push({
+        command: raw.command,
+        cwd: typeof raw.cwd === "string" ? raw.cwd : "",
+        host: hostOf(raw.host),
+        source: sourceOf(raw.source),
+      });
     });
   return out;
 }
 
 /** The commands to measure with: a JSONL file when given, else the audit. */
-export async function commandsFor(opts: { commands?: string | undefined; last: number; env: NodeJS.ProcessEnv }): Promise<AuditedCommand[]> {
+export async function commandsFor(opts: {
+  commands?: string | undefined;
+  last: number;
+  env: NodeJS.ProcessEnv;
+}): Promise<AuditedCommand[]> {
   if (opts.commands !== undefined) return readCommandsFile(opts.commands);
   const c = await connectAudit(opts.env);
   try {
@@ -148,7 +158,9 @@ export function printImpact(impact: Impact, out: (line: string) => void): void {
   for (const c of impact.changes) {
     const kind = c.after.tier < c.before.tier ? "WIDER   " : c.after.tier > c.before.tier ? "NARROWER" : "RULE    ";
     const cmd = c.command.length > 160 ? `${c.command.slice(0, 157)}...` : c.command;
-    out(`  ${kind} tier ${c.before.tier} → ${c.after.tier}  ${c.before.rule} → ${c.after.rule}  ×${c.count}  [${c.source} ${c.host}${c.cwd ? ` ${c.cwd}` : ""}]  ${JSON.stringify(cmd)}`);
+    out(
+      `  ${kind} tier ${c.before.tier} → ${c.after.tier}  ${c.before.rule} → ${c.after.rule}  ×${c.count}  [${c.source} ${c.host}${c.cwd ? ` ${c.cwd}` : ""}]  ${JSON.stringify(cmd)}`,
+    );
   }
 }
 
@@ -177,13 +189,22 @@ const USAGE = "usage: agent-sudo policy diff OLD_DIR NEW_DIR [--last N] [--comma
 
 export async function policyDiffCommand(argv: string[], io: CliIo = stdio()): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { last: { type: "string" }, commands: { type: "string" } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { last: { type: "string" }, commands: { type: "string" } },
+    });
     if (positionals.length !== 2) throw new UsageError("policy diff needs OLD_DIR and NEW_DIR");
     const [oldDir, newDir] = positionals.map((p) => resolve(p)) as [string, string];
     const last = parseLast(values.last);
     const rules = ruleChanges(oldDir, newDir);
     io.out(`rules: ${rules.added.length} added, ${rules.removed.length} removed, ${rules.changed.length} changed`);
-    for (const [label, ids] of [["+", rules.added], ["-", rules.removed], ["~", rules.changed]] as const) for (const id of ids) io.out(`  ${label} ${id}`);
+    for (const [label, ids] of [
+      ["+", rules.added],
+      ["-", rules.removed],
+      ["~", rules.changed],
+    ] as const)
+      for (const id of ids) io.out(`  ${label} ${id}`);
     const [before, after] = await Promise.all([loadEngine(oldDir), loadEngine(newDir)]);
     const commands = await commandsFor({ commands: values.commands, last, env: io.env });
     printImpact(impactOf(before, after, commands), io.out);

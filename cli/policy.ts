@@ -53,7 +53,6 @@ const USAGE = `usage: agent-sudo policy sign [--backend local|vault-transit] [--
        agent-sudo policy keygen
        agent-sudo policy diff OLD_DIR NEW_DIR [--last N] [--commands FILE]`;
 
-
 function stdio(): PolicyIo {
   return { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), env: process.env };
 }
@@ -112,7 +111,8 @@ function report(io: PolicyIo, dir: string, keysDir: string): number {
 async function sign(args: string[], io: PolicyIo): Promise<number> {
   const { values } = parseArgs({ args, options: { backend: { type: "string" }, policies: { type: "string" } } });
   const backend = (values.backend ?? io.env.AGENT_SUDO_POLICY_BACKEND ?? "local") as Backend;
-  if (!(BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend: ${backend} is not one of ${BACKENDS.join(", ")}`);
+  if (!(BACKENDS as readonly string[]).includes(backend))
+    throw new UsageError(`--backend: ${backend} is not one of ${BACKENDS.join(", ")}`);
   const { keysDir, policiesDir } = locations(io, values.policies);
   const problem = checkParses(policiesDir);
   if (problem) {
@@ -159,5 +159,11 @@ function keygen(args: string[], io: PolicyIo): number {
 }
 
 export async function policyCommand(argv: string[], io: PolicyIo = stdio()): Promise<number> {
-  return dispatch("policy", USAGE, { sign: (a) => sign(a, io), verify: (a) => verifyCommand(a, io), keygen: (a) => keygen(a, io), diff: (a) => policyDiffCommand(a, io) }, argv, io);
+  return dispatch(
+    "policy",
+    USAGE,
+    { sign: (a) => sign(a, io), verify: (a) => verifyCommand(a, io), keygen: (a) => keygen(a, io), diff: (a) => policyDiffCommand(a, io) },
+    argv,
+    io,
+  );
 }

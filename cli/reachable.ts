@@ -23,7 +23,8 @@ export function unreachableByOthers(paths: readonly string[]): string | undefine
     }
     const st = statSync(path);
     const need = st.isDirectory() ? 0o005 : 0o004;
-    if ((st.mode & need) !== need) return `${path} is mode ${(st.mode & 0o777).toString(8).padStart(4, "0")} (other users cannot ${st.isDirectory() ? "list and enter" : "read"} it)`;
+    if ((st.mode & need) !== need)
+      return `${path} is mode ${(st.mode & 0o777).toString(8).padStart(4, "0")} (other users cannot ${st.isDirectory() ? "list and enter" : "read"} it)`;
   }
   return undefined;
 }

@@ -38,7 +38,9 @@ export async function rollbackCommand(argv: string[]): Promise<number> {
   const client = new ExecutorServiceClient(`unix://${socketPath(config, "executor")}`, credentials.createInsecure());
   try {
     const res = await new Promise<RollbackResponse>((resolve, reject) =>
-      client.rollback({ requestId, undoId, grant }, new Metadata(), { deadline: new Date(Date.now() + 60_000) }, (err, r) => (err ? reject(err) : resolve(r))),
+      client.rollback({ requestId, undoId, grant }, new Metadata(), { deadline: new Date(Date.now() + 60_000) }, (err, r) =>
+        err ? reject(err) : resolve(r),
+      ),
     );
     for (const p of res.restored) process.stdout.write(`restored ${p}\n`);
     for (const p of res.removed) process.stdout.write(`removed  ${p}\n`);
@@ -46,7 +48,12 @@ export async function rollbackCommand(argv: string[]): Promise<number> {
     return res.failed.length === 0 ? 0 : 1;
   } catch (err) {
     const e = err as { code?: number; details?: string; message: string };
-    const hint = e.code === 14 ? " (is the stack running, and are you root?)" : (e.details ?? "").startsWith("ATTESTATION_MISMATCH") ? ` (the grant names host ${config.host_id}: set AGENT_SUDO_HOST_ID as the stack has it)` : "";
+    const hint =
+      e.code === 14
+        ? " (is the stack running, and are you root?)"
+        : (e.details ?? "").startsWith("ATTESTATION_MISMATCH")
+          ? ` (the grant names host ${config.host_id}: set AGENT_SUDO_HOST_ID as the stack has it)`
+          : "";
     process.stderr.write(`agent-sudo rollback: ${e.details ?? e.message}${hint}\n`);
     return 1;
   } finally {

@@ -44,7 +44,10 @@ export function classForTier(tier: number): VerbClass {
 
 /** Free text made safe for a table cell: no pipes, backticks or line breaks. */
 export function cellText(text: string): string {
-  return text.replace(/[|`\r\n\t]/g, " ").replace(/\s+/g, " ").trim();
+  return text
+    .replace(/[|`\r\n\t]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export function renderRow(r: NewRule): string {
@@ -155,7 +158,12 @@ export function policyFileFor(policy: Proposal["policy"]): (typeof POLICY_FILES)
 /** `learned-<program>-<6 hex of the proposal id>` (`trialled-…` for sandbox proposals). */
 export function ruleIdFor(p: Pick<Proposal, "id" | "source" | "example">): string {
   const program = (p.example.split(" ")[0] ?? "").split("/").pop() ?? "";
-  const slug = program.toLowerCase().replace(/[^a-z0-9.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 24) || "cmd";
+  const slug =
+    program
+      .toLowerCase()
+      .replace(/[^a-z0-9.-]+/g, "-")
+      .replace(/^[-.]+|[-.]+$/g, "")
+      .slice(0, 24) || "cmd";
   return `${p.source === "sandbox" ? "trialled" : "learned"}-${slug}-${p.id.slice(2, 8)}`;
 }
 
@@ -179,7 +187,13 @@ export interface Staged {
  * activation installs it by rename), or elsewhere for a check that installs
  * nothing (`rules learn`, whose user may not write the policies).
  */
-export function stageRule(policiesDir: string, p: Pick<Proposal, "id" | "source" | "example" | "policy" | "pattern">, tier: number, rationale: string, under: string = policiesDir): Staged {
+export function stageRule(
+  policiesDir: string,
+  p: Pick<Proposal, "id" | "source" | "example" | "policy" | "pattern">,
+  tier: number,
+  rationale: string,
+  under: string = policiesDir,
+): Staged {
   const dir = mkdtempSync(join(under, ".rules-stage-"));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {

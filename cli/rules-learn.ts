@@ -199,15 +199,27 @@ function covered(engine: Engine, active: ReadonlySet<string>, p: ProposalInput):
   return v.explicit || active.has(rule) ? rule : null;
 }
 
-export async function learn(c: pg.Client, policiesDir: string, minRuns: number, opts: { scan?: number; proposalsDir?: string } = {}): Promise<LearnReport> {
+export async function learn(
+  c: pg.Client,
+  policiesDir: string,
+  minRuns: number,
+  opts: { scan?: number; proposalsDir?: string } = {},
+): Promise<LearnReport> {
   const { scan = DEFAULT_SCAN, proposalsDir = policiesDir } = opts;
   const rows = (await c.query<RunRow>(RUNS_SQL, [scan])).rows;
   const groups = await group(rows);
   const engine = await loadEngine(policiesDir);
   const active = activeRuleIds(policiesDir);
   const hook = rows.filter((r) => r.decision_type === "hook_outcome").length;
-  const report: LearnReport = { proposed: [], details: [], lines: [`read ${rows.length} executed runs (${rows.length - hook} through /exec, ${hook} reported by the hook); ${groups.size} rule shapes`] };
-  const say = (g: Group, what: string) => report.lines.push(`  ${what}  ${JSON.stringify(g.shape.pattern)} (${g.shape.policy}, ${g.clean.length} clean, ${g.unclean} other)`);
+  const report: LearnReport = {
+    proposed: [],
+    details: [],
+    lines: [
+      `read ${rows.length} executed runs (${rows.length - hook} through /exec, ${hook} reported by the hook); ${groups.size} rule shapes`,
+    ],
+  };
+  const say = (g: Group, what: string) =>
+    report.lines.push(`  ${what}  ${JSON.stringify(g.shape.pattern)} (${g.shape.policy}, ${g.clean.length} clean, ${g.unclean} other)`);
   for (const g of groups.values()) {
     // A clean sandbox trial followed by a clean run is evidence enough to
     // *propose* (issue 7); everything else needs minRuns clean runs.

@@ -25,7 +25,15 @@ import { parseArgs } from "node:util";
 import { loadEngine } from "../services/classifier/engine/index.js";
 import { defaultHome, loadConfig } from "../services/shared/config.js";
 import {
-  type Backend, loadTrustedKeys, localSigner, type PolicySigner, saveVaultKeyCache, SIGNATURE_SUFFIX, signPolicies, transitSigner, verifyPolicies,
+  type Backend,
+  loadTrustedKeys,
+  localSigner,
+  type PolicySigner,
+  saveVaultKeyCache,
+  SIGNATURE_SUFFIX,
+  signPolicies,
+  transitSigner,
+  verifyPolicies,
 } from "../services/shared/policy-signature.js";
 import { findProposal, markActivated, pendingPath, readPending, rejectProposal, type Proposal } from "../services/shared/proposals.js";
 import { checkShape } from "../services/classifier/rule-shape.js";
@@ -62,10 +70,16 @@ function summary(p: Proposal): string {
 }
 
 function list(args: string[], io: CliIo): number {
-  const { values } = parseArgs({ args, options: { proposed: { type: "boolean" }, rejected: { type: "boolean" }, activated: { type: "boolean" }, policies: { type: "string" } } });
+  const { values } = parseArgs({
+    args,
+    options: { proposed: { type: "boolean" }, rejected: { type: "boolean" }, activated: { type: "boolean" }, policies: { type: "string" } },
+  });
   const file = readPending(locations(io, values.policies).proposalsDir);
-  if (values.rejected) for (const r of file.rejected) io.out(`${r.id}  rejected ${r.at} by ${r.by}  ${JSON.stringify(r.pattern)}  — ${r.reason}`);
-  else if (values.activated) for (const a of file.activated) io.out(`${a.id}  activated ${a.at} by ${a.by} as ${a.rule_id} in ${a.file} (tier ${a.tier})  ${JSON.stringify(a.pattern)}`);
+  if (values.rejected)
+    for (const r of file.rejected) io.out(`${r.id}  rejected ${r.at} by ${r.by}  ${JSON.stringify(r.pattern)}  — ${r.reason}`);
+  else if (values.activated)
+    for (const a of file.activated)
+      io.out(`${a.id}  activated ${a.at} by ${a.by} as ${a.rule_id} in ${a.file} (tier ${a.tier})  ${JSON.stringify(a.pattern)}`);
   else for (const p of file.proposals) io.out(summary(p));
   return 0;
 }
@@ -79,10 +93,14 @@ function show(args: string[], io: CliIo): number {
   io.out(`  example   ${JSON.stringify(p.example)}`);
   io.out(`  command   ${JSON.stringify(p.command)}${p.cwd ? ` (cwd ${p.cwd})` : ""}`);
   io.out(`  created   ${p.created_at}  updated ${p.updated_at}`);
-  io.out(`  runs      ${e.clean_runs} clean, ${e.unclean_runs} other; tiers seen ${e.tiers_seen.join(", ") || "-"}; hosts ${e.hosts.join(", ") || "-"}`);
+  io.out(
+    `  runs      ${e.clean_runs} clean, ${e.unclean_runs} other; tiers seen ${e.tiers_seen.join(", ") || "-"}; hosts ${e.hosts.join(", ") || "-"}`,
+  );
   io.out(`  audit ids ${e.request_ids.join(" ") || "-"}`);
   if (e.trial) {
-    io.out(`  trial     ${e.trial.ok ? "ok" : "NOT ok"}, exit ${e.trial.exit_code ?? "-"}${e.trial.request_id ? `, request ${e.trial.request_id}` : ""}`);
+    io.out(
+      `  trial     ${e.trial.ok ? "ok" : "NOT ok"}, exit ${e.trial.exit_code ?? "-"}${e.trial.request_id ? `, request ${e.trial.request_id}` : ""}`,
+    );
     for (const t of e.trial.touched_paths) io.out(`    touched ${t}`);
     for (const f of e.trial.findings) io.out(`    finding ${f}`);
     for (const g of e.trial.gaps) io.out(`    gap     ${g}`);
@@ -93,7 +111,11 @@ function show(args: string[], io: CliIo): number {
 }
 
 function reject(args: string[], io: CliIo): number {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: "string" }, by: { type: "string" }, policies: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { reason: { type: "string" }, by: { type: "string" }, policies: { type: "string" } },
+  });
   if (positionals.length !== 1) throw new UsageError("reject needs one proposal ID");
   const reason = values.reason?.trim();
   if (!reason) throw new UsageError("reject needs --reason TEXT");
@@ -116,7 +138,10 @@ async function withSigner<T>(io: CliIo, keysDir: string, use: (signer: PolicySig
   }
   if (backend !== "vault-transit") throw new UsageError(`AGENT_SUDO_POLICY_BACKEND: ${backend} is not local or vault-transit`);
   const settings = vaultSettingsFromEnv(io.env);
-  if (!settings) throw new Error("activating a rule re-signs the policy: the vault-transit backend needs AGENT_SUDO_VAULT_ADDR, AGENT_SUDO_VAULT_ROLE_ID_FILE and AGENT_SUDO_VAULT_SECRET_ID_FILE. Nothing was changed.");
+  if (!settings)
+    throw new Error(
+      "activating a rule re-signs the policy: the vault-transit backend needs AGENT_SUDO_VAULT_ADDR, AGENT_SUDO_VAULT_ROLE_ID_FILE and AGENT_SUDO_VAULT_SECRET_ID_FILE. Nothing was changed.",
+    );
   return withVaultToken(settings, async (vault) => {
     const r = await use(transitSigner(vault, settings));
     saveVaultKeyCache(keysDir, settings, await transitPublicKeys(vault, settings));
@@ -127,11 +152,13 @@ async function withSigner<T>(io: CliIo, keysDir: string, use: (signer: PolicySig
 /** Rename the staged policy file, then every staged signature, into the policies directory. */
 function install(staged: Staged, policiesDir: string): void {
   for (const [f, text] of staged.originals) {
-    if (!existsSync(join(policiesDir, f)) || readFileSync(join(policiesDir, f), "utf8") !== text) throw new Error(`${f} changed while the rule was being staged; run activate again. Nothing was changed.`);
+    if (!existsSync(join(policiesDir, f)) || readFileSync(join(policiesDir, f), "utf8") !== text)
+      throw new Error(`${f} changed while the rule was being staged; run activate again. Nothing was changed.`);
   }
   const { dir: stagedDir, file } = staged;
   renameSync(join(stagedDir, file), join(policiesDir, file));
-  for (const sig of readdirSync(stagedDir).filter((f) => f.endsWith(SIGNATURE_SUFFIX))) renameSync(join(stagedDir, sig), join(policiesDir, sig));
+  for (const sig of readdirSync(stagedDir).filter((f) => f.endsWith(SIGNATURE_SUFFIX)))
+    renameSync(join(stagedDir, sig), join(policiesDir, sig));
   const fd = openSync(policiesDir, "r");
   try {
     fsyncSync(fd);
@@ -144,21 +171,34 @@ async function activate(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { tier: { type: "string" }, policies: { type: "string" }, last: { type: "string" }, commands: { type: "string" }, by: { type: "string" }, "dry-run": { type: "boolean" } },
+    options: {
+      tier: { type: "string" },
+      policies: { type: "string" },
+      last: { type: "string" },
+      commands: { type: "string" },
+      by: { type: "string" },
+      "dry-run": { type: "boolean" },
+    },
   });
   if (positionals.length !== 1) throw new UsageError("activate needs one proposal ID");
   const { keysDir, policiesDir, proposalsDir } = locations(io, values.policies);
   const last = parseLast(values.last);
   const tier = values.tier === undefined ? undefined : Number(values.tier);
-  if (tier !== undefined && !(Number.isInteger(tier) && tier >= 0 && tier <= 4)) throw new UsageError(`--tier: not a tier 0–4: ${values.tier}`);
+  if (tier !== undefined && !(Number.isInteger(tier) && tier >= 0 && tier <= 4))
+    throw new UsageError(`--tier: not a tier 0–4: ${values.tier}`);
   const by = person(values.by, io);
   const p = findProposal(proposalsDir, positionals[0] as string);
   const refused = checkShape(p.pattern);
   if (refused) throw new Error(`${p.id}: pattern ${JSON.stringify(p.pattern)} cannot be activated: ${refused}`);
   const current = verifyPolicies(policiesDir, loadTrustedKeys(keysDir));
   if (current.state === "tampered") {
-    const why = current.files.filter((f) => f.state !== "signed").map((f) => `${f.file}: ${f.reason}`).join("; ");
-    throw new Error(`the current policy's signature does not verify (${why}); re-signing it would vouch for changes nobody reviewed. Run \`agent-sudo policy verify\`. Nothing was changed.`);
+    const why = current.files
+      .filter((f) => f.state !== "signed")
+      .map((f) => `${f.file}: ${f.reason}`)
+      .join("; ");
+    throw new Error(
+      `the current policy's signature does not verify (${why}); re-signing it would vouch for changes nobody reviewed. Run \`agent-sudo policy verify\`. Nothing was changed.`,
+    );
   }
   if (current.state === "unsigned") io.err("warning: the current policy is unsigned; activating signs all of it");
   const run = async (signer: PolicySigner | null): Promise<number> => {
@@ -168,8 +208,13 @@ async function activate(args: string[], io: CliIo): Promise<number> {
     try {
       const [before, after] = await Promise.all([loadEngine(policiesDir), loadEngine(staged.dir)]);
       const miss = ruleMisses(after, staged.rule.id, p);
-      if (miss) throw new Error(`placed in the policy, rule ${staged.rule.id} would not decide ${JSON.stringify(p.command)}: ${miss} does. Nothing was changed.`);
-      io.out(`rule ${staged.rule.id} (tier ${finalTier}, ${staged.rule.verbClass}) → ${staged.file} line ${staged.placement.line}${staged.placement.before ? `, before ${staged.placement.before}` : ""}`);
+      if (miss)
+        throw new Error(
+          `placed in the policy, rule ${staged.rule.id} would not decide ${JSON.stringify(p.command)}: ${miss} does. Nothing was changed.`,
+        );
+      io.out(
+        `rule ${staged.rule.id} (tier ${finalTier}, ${staged.rule.verbClass}) → ${staged.file} line ${staged.placement.line}${staged.placement.before ? `, before ${staged.placement.before}` : ""}`,
+      );
       printImpact(impactOf(before, after, await commandsFor({ commands: values.commands, last, env: io.env })), io.out);
       for (const line of staged.diff) io.out(line);
       if (!signer) {
@@ -178,7 +223,10 @@ async function activate(args: string[], io: CliIo): Promise<number> {
       }
       const signed = await signPolicies(staged.dir, signer);
       const check = verifyPolicies(staged.dir, loadTrustedKeys(keysDir));
-      if (check.state !== "signed") throw new Error(`the new signatures do not verify with the trusted keys (${check.files.map((f) => `${f.file}: ${f.reason}`).join("; ")}). Nothing was changed.`);
+      if (check.state !== "signed")
+        throw new Error(
+          `the new signatures do not verify with the trusted keys (${check.files.map((f) => `${f.file}: ${f.reason}`).join("; ")}). Nothing was changed.`,
+        );
       install(staged, policiesDir);
       markActivated(proposalsDir, p.id, { ruleId: staged.rule.id, file: staged.file, tier: finalTier, by });
       io.out(`activated ${p.id} as ${staged.rule.id} in ${join(policiesDir, staged.file)}; signed by ${signed.signed[0]?.keyId ?? "?"}`);
@@ -194,14 +242,18 @@ async function activate(args: string[], io: CliIo): Promise<number> {
 async function learnCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { "min-runs": { type: "string" }, policies: { type: "string" } } });
   const minRuns = Number(values["min-runs"] ?? DEFAULT_MIN_RUNS);
-  if (!Number.isInteger(minRuns) || minRuns < 1 || minRuns > 1_000_000) throw new UsageError(`--min-runs: not a count: ${values["min-runs"]}`);
+  if (!Number.isInteger(minRuns) || minRuns < 1 || minRuns > 1_000_000)
+    throw new UsageError(`--min-runs: not a count: ${values["min-runs"]}`);
   const { policiesDir, proposalsDir } = locations(io, values.policies);
   const c = await connectAudit(io.env);
   try {
     const report = await learn(c, policiesDir, minRuns, { proposalsDir });
     for (const line of report.lines) io.out(line);
     io.out(`${report.proposed.length} proposals written to ${pendingPath(proposalsDir)} (review: agent-sudo rules list --proposed)`);
-    const ntfy = { ...ntfySettingsFromEnv(io.env), consoleUrl: consoleUrl(loadConfig(io.env.AGENT_SUDO_HOME ? resolve(io.env.AGENT_SUDO_HOME) : defaultHome())) };
+    const ntfy = {
+      ...ntfySettingsFromEnv(io.env),
+      consoleUrl: consoleUrl(loadConfig(io.env.AGENT_SUDO_HOME ? resolve(io.env.AGENT_SUDO_HOME) : defaultHome())),
+    };
     if (report.proposed.length > 0 && ntfy.url) {
       // Low priority: a review can wait for an interactive session.
       const notifier = new Notifier(ntfy, createLogger("rules"));
@@ -222,5 +274,17 @@ async function learnCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 export async function rulesCommand(argv: string[], io: CliIo = stdio()): Promise<number> {
-  return dispatch("rules", USAGE, { list: (a) => list(a, io), show: (a) => show(a, io), activate: (a) => activate(a, io), reject: (a) => reject(a, io), learn: (a) => learnCommand(a, io) }, argv, io);
+  return dispatch(
+    "rules",
+    USAGE,
+    {
+      list: (a) => list(a, io),
+      show: (a) => show(a, io),
+      activate: (a) => activate(a, io),
+      reject: (a) => reject(a, io),
+      learn: (a) => learnCommand(a, io),
+    },
+    argv,
+    io,
+  );
 }

@@ -41,7 +41,6 @@ export interface Difference {
 
 const USAGE = `usage: agent-sudo shadow --old URL --new URL (--token-file F | --old-token-file F --new-token-file F) [--timeout S] [--json] COMMANDS_FILE`;
 
-
 function execUrl(base: string, flag: string): URL {
   let url: URL;
   try {
@@ -126,11 +125,18 @@ export function renderTable(diffs: readonly Difference[]): string[] {
   const rows = diffs.map((d) => [String(d.line), cell(d.command, 40), d.field, cell(d.old, 40), cell(d.new, 40)]);
   const head = ["line", "command", "field", "old", "new"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
 }
 
-export async function shadowCommand(argv: string[], io: ShadowIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
+export async function shadowCommand(
+  argv: string[],
+  io: ShadowIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) },
+): Promise<number> {
   let oldUrl: URL, newUrl: URL, oldToken: string, newToken: string, timeoutS: number, json: boolean, commandsFile: string;
   try {
     const { values, positionals } = parseArgs({
@@ -157,7 +163,8 @@ export async function shadowCommand(argv: string[], io: ShadowIo = { out: (l) =>
     oldToken = readToken(oldFile);
     newToken = readToken(newFile);
     timeoutS = Number(values.timeout ?? 60);
-    if (!Number.isInteger(timeoutS) || timeoutS < 1 || timeoutS > 3600) throw new UsageError(`--timeout: 1–3600 seconds, got ${values.timeout}`);
+    if (!Number.isInteger(timeoutS) || timeoutS < 1 || timeoutS > 3600)
+      throw new UsageError(`--timeout: 1–3600 seconds, got ${values.timeout}`);
     json = values.json === true;
     commandsFile = positionals[0] as string;
   } catch (err) {

@@ -24,7 +24,12 @@ export async function startCommand(_argv: string[]): Promise<number> {
   if (isRoot()) {
     // The services drop to their own users and keep reading from here: refuse a checkout they cannot reach, before touching anything.
     const checkout = dirname(distDir);
-    const why = unreachableByOthers([distDir, join(checkout, "node_modules"), join(checkout, "services", "gateway", "audit", "migrations"), config.policiesDir]);
+    const why = unreachableByOthers([
+      distDir,
+      join(checkout, "node_modules"),
+      join(checkout, "services", "gateway", "audit", "migrations"),
+      config.policiesDir,
+    ]);
     if (why) {
       throw new Error(
         `the service users cannot reach ${checkout}: ${why}. As root every service but the executor runs as its own user and reads its code, the policies and the audit migrations from here. ` +
@@ -84,7 +89,11 @@ export async function startCommand(_argv: string[]): Promise<number> {
   // One line for every capability that is not ok (also under /health .capabilities).
   const clients = connectServices(config);
   const checked = await healthOf(clients);
-  for (const [name, h] of Object.entries(checked)) if (h.status === "refusing") say(`REFUSING: ${name}: ${h.detail.replace(/^refusing: /, "")} — /exec and the hook answer 503; re-sign the policy (agent-sudo policy sign) or restore it, then restart ${name}`);
+  for (const [name, h] of Object.entries(checked))
+    if (h.status === "refusing")
+      say(
+        `REFUSING: ${name}: ${h.detail.replace(/^refusing: /, "")} — /exec and the hook answer 503; re-sign the policy (agent-sudo policy sign) or restore it, then restart ${name}`,
+      );
   for (const line of capabilityLines(capabilities(config, checked))) say(line);
   for (const c of Object.values(clients)) c.close();
   const learner = startLearnTimer(config, join(distDir, "cli", "main.js"), database.url, learnEvery);

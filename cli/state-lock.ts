@@ -35,7 +35,9 @@ export function lockStateDir(home: string): StateLock {
       const [pidText = "", started = "unknown", ...stamp] = text.trim().split(/\s+/);
       const pid = Number(pidText);
       if (pid !== process.pid && holderAlive(pid, stamp.join(" "))) {
-        throw new StateDirInUse(`the state dir ${home} is in use by agent-sudo start, pid ${pid} (since ${started}); stop it first (kill ${pid}), or give this one another AGENT_SUDO_HOME. Nothing was changed.`);
+        throw new StateDirInUse(
+          `the state dir ${home} is in use by agent-sudo start, pid ${pid} (since ${started}); stop it first (kill ${pid}), or give this one another AGENT_SUDO_HOME. Nothing was changed.`,
+        );
       }
       // A lock left by a supervisor that is gone (killed, a crash, a reboot): stale.
       rmSync(path, { force: true });

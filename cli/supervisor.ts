@@ -64,14 +64,23 @@ export class Supervisor {
     unit.starts = unit.starts.filter((t) => now - t < START_LIMIT_INTERVAL_MS);
     if (unit.starts.length >= START_LIMIT_BURST) {
       unit.failed = true;
-      this.say(`${unit.name} restarted ${START_LIMIT_BURST} times in ${START_LIMIT_INTERVAL_MS / 1000} s; start limit hit, leaving it down (see ${this.logPath(unit)})`);
+      this.say(
+        `${unit.name} restarted ${START_LIMIT_BURST} times in ${START_LIMIT_INTERVAL_MS / 1000} s; start limit hit, leaving it down (see ${this.logPath(unit)})`,
+      );
       return;
     }
     unit.starts.push(now);
     const log = openSync(this.logPath(unit), "a", 0o600);
     const [command, ...args] = this.commandLine(unit.name);
     const child = spawn(command as string, args, {
-      env: { ...withoutDatabaseUrl(process.env), AGENT_SUDO_HOME: this.config.home, AGENT_SUDO_SUPERVISOR_FD: "3", AGENT_SUDO_INSTANCE: this.instance, ...this.networkEnv(unit.name), ...this.serviceEnv[unit.name] },
+      env: {
+        ...withoutDatabaseUrl(process.env),
+        AGENT_SUDO_HOME: this.config.home,
+        AGENT_SUDO_SUPERVISOR_FD: "3",
+        AGENT_SUDO_INSTANCE: this.instance,
+        ...this.networkEnv(unit.name),
+        ...this.serviceEnv[unit.name],
+      },
       // fd 3: a pipe only this process writes to; when it dies, the service sees it close and exits too.
       stdio: ["ignore", log, log, "pipe"],
     });
@@ -112,7 +121,9 @@ export class Supervisor {
   /** run/supervisor.json: the live pids, for `agent-sudo status` and tests. Written aside and renamed
    *  into place, so a reader never sees it truncated (a restart rewrites it while others read). */
   private writeStatus(): void {
-    const services = Object.fromEntries(this.units.map((u) => [u.name, { pid: u.child?.pid ?? null, failed: u.failed, starts: u.starts.length }]));
+    const services = Object.fromEntries(
+      this.units.map((u) => [u.name, { pid: u.child?.pid ?? null, failed: u.failed, starts: u.starts.length }]),
+    );
     const path = join(this.config.runDir, "supervisor.json");
     writeFileSync(`${path}.tmp`, `${JSON.stringify({ pid: process.pid, services }, null, 2)}\n`, { mode: 0o644 });
     renameSync(`${path}.tmp`, path);
@@ -131,23 +142,26 @@ export class Supervisor {
     const host = ["0.0.0.0", "::"].includes(this.config.http.bind) ? "127.0.0.1" : this.config.http.bind;
     const tls = Boolean(this.config.http.tls_cert);
     return new Promise((resolve) => {
-      const req = (tls ? requestTls : request)({ host, port: this.config.http.port, path: "/health", timeout: 2000, rejectUnauthorized: false }, (res) => {
-        let body = "";
-        res.on("data", (c: Buffer) => (body += c.toString()));
-        res.on("end", () => {
-          try {
-            const parsed = JSON.parse(body) as { instance?: unknown; services?: Record<string, string> };
-            // Another stack's gateway on this port (ours could not bind it) is not ours being healthy.
-            if (parsed.instance !== this.instance) return resolve(false);
-            if (res.statusCode === 200) return resolve(true);
-            // Every service running, one of them refusing on purpose (an untrusted policy under verify_enforce): up, and says so.
-            const services = Object.values(parsed.services ?? {});
-            resolve(services.length > 0 && services.every((s) => s === "up" || s === "refusing") && services.includes("refusing"));
-          } catch {
-            resolve(false);
-          }
-        });
-      });
+      const req = (tls ? requestTls : request)(
+        { host, port: this.config.http.port, path: "/health", timeout: 2000, rejectUnauthorized: false },
+        (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => {
+            try {
+              const parsed = JSON.parse(body) as { instance?: unknown; services?: Record<string, string> };
+              // Another stack's gateway on this port (ours could not bind it) is not ours being healthy.
+              if (parsed.instance !== this.instance) return resolve(false);
+              if (res.statusCode === 200) return resolve(true);
+              // Every service running, one of them refusing on purpose (an untrusted policy under verify_enforce): up, and says so.
+              const services = Object.values(parsed.services ?? {});
+              resolve(services.length > 0 && services.every((s) => s === "up" || s === "refusing") && services.includes("refusing"));
+            } catch {
+              resolve(false);
+            }
+          });
+        },
+      );
       req.on("error", () => resolve(false));
       req.on("timeout", () => req.destroy());
       req.end();
@@ -160,7 +174,9 @@ export class Supervisor {
     const exits = alive.map((c) => new Promise<void>((resolve) => c.once("exit", () => resolve())));
     // Stop the front door first, the executor last.
     for (const child of [...alive].reverse()) child.kill("SIGTERM");
-    const timer = setTimeout(() => alive.forEach((c) => c.kill("SIGKILL")), 5000);
+    const timer = setTimeout(() => {
+      for (const c of alive) c.kill("SIGKILL");
+    }, 5000);
     await Promise.all(exits);
     clearTimeout(timer);
     this.writeStatus();

@@ -10,7 +10,11 @@ try {
   cpSync("proto", join(work, "proto"), { recursive: true, filter: (src) => !src.startsWith(join("proto", "gen")) });
   symlinkSync(resolve("node_modules"), join(work, "node_modules"));
   // buf keeps a cache (~/.cache/buf by default): in the scratch dir, so a check writes nothing outside it.
-  execFileSync(resolve("node_modules/.bin/buf"), ["generate"], { cwd: join(work, "proto"), stdio: "inherit", env: { ...process.env, BUF_CACHE_DIR: join(work, "buf-cache") } });
+  execFileSync(resolve("node_modules/.bin/buf"), ["generate"], {
+    cwd: join(work, "proto"),
+    stdio: "inherit",
+    env: { ...process.env, BUF_CACHE_DIR: join(work, "buf-cache") },
+  });
   execFileSync("diff", ["-r", "proto/gen", join(work, "proto", "gen")], { stdio: "inherit" });
   console.log("proto/gen is up to date");
 } catch {

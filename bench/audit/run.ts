@@ -49,13 +49,14 @@ async function appendAll(spool: Spool, tag: string, count: number, writers: numb
   );
 }
 
-
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "agent-sudo-bench-"));
   chmodSync(root, 0o711);
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(root, "pg"), port: await freePort() });
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: join(root, "pg"), port: await freePort() });
   const url = process.env.DATABASE_URL ?? embedded?.url ?? "";
   try {
     const spool = await openSpool({ dir: join(root, "spool") });

@@ -36,7 +36,17 @@ interface TargetResult {
 
 const results: TargetResult[] = [];
 for (const target of only) {
-  const r: TargetResult = { target, idle_ms: [], load_ms: NaN, load_requests: 0, in_flight_at_kill: 0, by_status: {}, executed: 0, violations: {}, examples: {} };
+  const r: TargetResult = {
+    target,
+    idle_ms: [],
+    load_ms: NaN,
+    load_requests: 0,
+    in_flight_at_kill: 0,
+    by_status: {},
+    executed: 0,
+    violations: {},
+    examples: {},
+  };
   let rig: ChaosRig | undefined;
   try {
     rig = await ChaosRig.start();
@@ -78,8 +88,12 @@ for (const target of only) {
     r.violations.connection_resets = rec.resets;
     r.violations.connections_refused = rec.refusedConnections;
     r.violations.executed_answer_lost = rec.recordedAfterReset.length;
-    const bad = Object.entries(r.violations).filter(([k, v]) => v > 0 && !["connection_resets", "connections_refused", "executed_answer_lost"].includes(k));
-    console.log(`  ${target}: ${rec.requests} requests, ${rec.answered200} answered 200, ${rec.recorded} executed; ${bad.length ? `VIOLATIONS ${bad.map(([k, v]) => `${k} ${v}`).join(", ")}` : "no violations"}`);
+    const bad = Object.entries(r.violations).filter(
+      ([k, v]) => v > 0 && !["connection_resets", "connections_refused", "executed_answer_lost"].includes(k),
+    );
+    console.log(
+      `  ${target}: ${rec.requests} requests, ${rec.answered200} answered 200, ${rec.recorded} executed; ${bad.length ? `VIOLATIONS ${bad.map(([k, v]) => `${k} ${v}`).join(", ")}` : "no violations"}`,
+    );
   } catch (err) {
     r.error = (err as Error).message;
     console.log(`  ${target}: FAILED ${r.error}`);
@@ -90,9 +104,23 @@ for (const target of only) {
 }
 
 const times = Object.fromEntries(
-  results.map((r) => [r.target, { idle_ms: r.idle_ms, idle_median_ms: [...r.idle_ms].sort((a, b) => a - b)[Math.floor(r.idle_ms.length / 2)] ?? null, under_load_ms: Number.isNaN(r.load_ms) ? null : r.load_ms }]),
+  results.map((r) => [
+    r.target,
+    {
+      idle_ms: r.idle_ms,
+      idle_median_ms: [...r.idle_ms].sort((a, b) => a - b)[Math.floor(r.idle_ms.length / 2)] ?? null,
+      under_load_ms: Number.isNaN(r.load_ms) ? null : r.load_ms,
+    },
+  ]),
 );
-const out = { generated: new Date().toISOString(), requests_per_load_kill: REQUESTS, clients: CLIENTS, idle_kills: IDLE_KILLS, time_to_healthy: times, results };
+const out = {
+  generated: new Date().toISOString(),
+  requests_per_load_kill: REQUESTS,
+  clients: CLIENTS,
+  idle_kills: IDLE_KILLS,
+  time_to_healthy: times,
+  results,
+};
 const file = join(repoRoot, "bench", "chaos-times.json");
 writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
 console.log(`wrote ${file}`);

@@ -12,9 +12,21 @@ const { loadEngine } = await import(pathToFileURL(join(dist, "services/classifie
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const corpusDir = join(repo, "test", "corpus");
-const cases = readdirSync(corpusDir).filter((f) => f.endsWith(".jsonl")).sort()
-  .flatMap((f) => readFileSync(join(corpusDir, f), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)));
-const inputs = cases.map((c) => ({ command: c.command, cwd: c.cwd ?? "/home/dev/project", host: c.host ?? "primary", source: c.source ?? "claude" }));
+const cases = readdirSync(corpusDir)
+  .filter((f) => f.endsWith(".jsonl"))
+  .sort()
+  .flatMap((f) =>
+    readFileSync(join(corpusDir, f), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l)),
+  );
+const inputs = cases.map((c) => ({
+  command: c.command,
+  cwd: c.cwd ?? "/home/dev/project",
+  host: c.host ?? "primary",
+  source: c.source ?? "claude",
+}));
 
 const t0 = performance.now();
 const engine = await loadEngine(join(repo, "policies"));

@@ -31,7 +31,12 @@ const CALLS = Number(process.argv[3] ?? 4);
 const ONLY = process.env.BENCH_CLIENT_VARIANTS?.split(",");
 
 type Settings = Record<string, unknown>;
-const sh = (socket: string, flag: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: `AGENT_SUDO_HOOK_SOCKET=${socket} ${HOOK_SCRIPT}${flag ? ` ${flag}` : ""}`, timeout: 10, ...extra });
+const sh = (socket: string, flag: string, extra: Record<string, unknown> = {}) => ({
+  type: "command",
+  command: `AGENT_SUDO_HOOK_SOCKET=${socket} ${HOOK_SCRIPT}${flag ? ` ${flag}` : ""}`,
+  timeout: 10,
+  ...extra,
+});
 
 function variants(socket: string): Array<{ name: string; settings: Settings | undefined }> {
   const all = [
@@ -50,7 +55,10 @@ function variants(socket: string): Array<{ name: string; settings: Settings | un
     },
     { name: "pre-only", settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [sh(socket, "")] }] } } },
     // The client's own floor for a command hook: it spawns `true` and reads nothing back (no gateway, no sh script of ours).
-    { name: "noop", settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: 10 }] }] } } },
+    {
+      name: "noop",
+      settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: 10 }] }] } },
+    },
     { name: "http", settings: withOurs({}, HOOK_SCRIPT, socket, `http://127.0.0.1:${GATEWAY_PORT}/v1/hook`) },
   ];
   return all.filter((v) => !ONLY || ONLY.includes(v.name));
@@ -74,7 +82,10 @@ async function main(): Promise<void> {
   try {
     const chosen = variants(socket);
     const started = new Date().toISOString();
-    const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
+    const load = (await import("node:os"))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
     for (const v of chosen) {
       const world = new ClientWorld(found.binary);
       await world.start();
@@ -97,7 +108,9 @@ async function main(): Promise<void> {
         const run = await world.run(world.standin.script(tag, steps(world.project)), { env: { AGENT_SUDO_HOOK_TOKEN: stack.token } });
         const results = world.standin.resultsFor(tag);
         if (run.code !== 0 || results.length !== CALLS || results.some((r) => r.isError)) {
-          throw new Error(`${tag}: exit ${run.code}, ${results.length}/${CALLS} results, errors: ${JSON.stringify(results.filter((r) => r.isError))}\n${run.stderr}`);
+          throw new Error(
+            `${tag}: exit ${run.code}, ${results.length}/${CALLS} results, errors: ${JSON.stringify(results.filter((r) => r.isError))}\n${run.stderr}`,
+          );
         }
         const g = gaps.get(v.name) as NonNullable<ReturnType<typeof gaps.get>>;
         const ms = results.map((r) => r.receivedAt - r.sentAt);
@@ -109,7 +122,14 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`round ${round + 1}/${ROUNDS}\n`);
     }
-    console.log(`\nbench/client: tool_use sent → tool_result received, per Bash call (${ROUNDS} sessions per variant, ${CALLS} calls each); started ${started}, load average then ${load}, at the end ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(
+      `\nbench/client: tool_use sent → tool_result received, per Bash call (${ROUNDS} sessions per variant, ${CALLS} calls each); started ${started}, load average then ${load}, at the end ${(
+        await import("node:os")
+      )
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     const bare = gaps.get("bare");
     for (const v of chosen) {
       const g = gaps.get(v.name) as NonNullable<ReturnType<typeof gaps.get>>;
@@ -119,7 +139,9 @@ async function main(): Promise<void> {
       if (bare && v.name !== "bare") {
         // Paired: each round's session median minus the bare session's of the same round.
         const paired = g.sessionMedians.map((m, i) => m - (bare.sessionMedians[i] as number));
-        console.log(`${"".padEnd(10)} added per call: ${(median(g.all) - median(bare.all)).toFixed(1)} ms (median − bare median); paired by round ${median(paired).toFixed(1)} ms (median of ${paired.length}); start-up +${(median(g.startup) - median(bare.startup)).toFixed(1)} ms`);
+        console.log(
+          `${"".padEnd(10)} added per call: ${(median(g.all) - median(bare.all)).toFixed(1)} ms (median − bare median); paired by round ${median(paired).toFixed(1)} ms (median of ${paired.length}); start-up +${(median(g.startup) - median(bare.startup)).toFixed(1)} ms`,
+        );
       }
     }
   } finally {

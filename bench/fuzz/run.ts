@@ -53,14 +53,24 @@ for (const t of targets) {
     error = (err as Error).message.split("\n").slice(0, 6).join(" | ");
   }
   const ms = performance.now() - t0;
-  const row: Row = { name: t.name, cases: numRuns, failures: error ? 1 : 0, ms: Math.round(ms), perS: Math.round(numRuns / (ms / 1000)), seen, ...(error ? { error } : {}) };
+  const row: Row = {
+    name: t.name,
+    cases: numRuns,
+    failures: error ? 1 : 0,
+    ms: Math.round(ms),
+    perS: Math.round(numRuns / (ms / 1000)),
+    seen,
+    ...(error ? { error } : {}),
+  };
   rows.push(row);
   const top = Object.entries(seen)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 6)
     .map(([k, v]) => `${k} ${v}`)
     .join(", ");
-  console.log(`  ${t.name.padEnd(46)} ${String(numRuns).padStart(7)} cases  ${row.failures ? "FAILED" : "0 failures"}  ${String(row.perS).padStart(6)}/s  [${top}]${error ? `\n    ${error}` : ""}`);
+  console.log(
+    `  ${t.name.padEnd(46)} ${String(numRuns).padStart(7)} cases  ${row.failures ? "FAILED" : "0 failures"}  ${String(row.perS).padStart(6)}/s  [${top}]${error ? `\n    ${error}` : ""}`,
+  );
 }
 const total = rows.reduce((n, r) => n + r.cases, 0);
 const failures = rows.reduce((n, r) => n + r.failures, 0);

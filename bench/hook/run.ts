@@ -27,8 +27,12 @@ const EVENT = JSON.stringify({
   tool_use_id: "toolu_01ABCDEFGHJKLMNPQRSTUVWX",
 });
 
-
-function timed(file: string, args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<{ ms: number; stdout: string; code: number | null }> {
+function timed(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin?: string,
+): Promise<{ ms: number; stdout: string; code: number | null }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "ignore"] });
@@ -45,10 +49,18 @@ function timed(file: string, args: string[], env: NodeJS.ProcessEnv, stdin?: str
 function direct(socketPath: string): Promise<number> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, method: "POST", path: "/v1/hook", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(EVENT) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(performance.now() - t0));
-    });
+    const req = request(
+      {
+        socketPath,
+        method: "POST",
+        path: "/v1/hook",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(EVENT) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(performance.now() - t0));
+      },
+    );
     req.on("error", reject);
     req.end(EVENT);
   });
@@ -63,12 +75,17 @@ const stop = () => void stack.stop().then(() => process.exit(130));
 process.once("SIGINT", stop);
 process.once("SIGTERM", stop);
 try {
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AGENT_SUDO_HOOK_SOCKET: join(stack.home, "run", "hook.sock") };
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/root",
+    AGENT_SUDO_HOOK_SOCKET: join(stack.home, "run", "hook.sock"),
+  };
   for (let i = 0; i < 20; i++) await timed(HOOK, [], env, EVENT); // warm up
   const hook: number[] = [];
   for (let i = 0; i < N; i++) {
     const run = await timed(HOOK, [], env, EVENT);
-    if (run.code !== 0 || !run.stdout.includes('"permissionDecision":"allow"')) throw new Error(`run ${i}: exit ${String(run.code)}, ${run.stdout}`);
+    if (run.code !== 0 || !run.stdout.includes('"permissionDecision":"allow"'))
+      throw new Error(`run ${i}: exit ${String(run.code)}, ${run.stdout}`);
     hook.push(run.ms);
   }
   const gateway: number[] = [];

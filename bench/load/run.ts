@@ -78,7 +78,18 @@ try {
     const t0 = performance.now();
     return new Promise((resolve) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: "/exec", method: "POST", agent, headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/exec",
+          method: "POST",
+          agent,
+          headers: {
+            authorization: `Bearer ${stack.token}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
         (res) => {
           res.resume();
           res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
@@ -144,12 +155,22 @@ try {
     postgres_peak_rss_mb: { postmaster: mb(peakPostmaster), all_processes: mb(peakPostgres) },
     restarted_services: restarted,
   };
-  console.log(`load: ${CLIENTS} clients × ${result.seconds} s, tier-0 mix (${MIX.join(", ")}); on 429 the clients ${HONOUR_RETRY_AFTER ? "wait the Retry-After second" : "retry at once"}`);
-  console.log(`  requests ${total}: 200 ${ok}, 429 busy ${busy}, errors ${errors} (goal 0)${errors ? ` ${JSON.stringify(result.error_kinds)}` : ""}`);
-  console.log(`  throughput ${result.throughput_ok_per_s} executed/s; latency of 200s p50 ${result.latency_ok_ms.p50} ms, p99 ${result.latency_ok_ms.p99} ms (all answers p50 ${result.latency_all_ms.p50}, p99 ${result.latency_all_ms.p99})`);
+  console.log(
+    `load: ${CLIENTS} clients × ${result.seconds} s, tier-0 mix (${MIX.join(", ")}); on 429 the clients ${HONOUR_RETRY_AFTER ? "wait the Retry-After second" : "retry at once"}`,
+  );
+  console.log(
+    `  requests ${total}: 200 ${ok}, 429 busy ${busy}, errors ${errors} (goal 0)${errors ? ` ${JSON.stringify(result.error_kinds)}` : ""}`,
+  );
+  console.log(
+    `  throughput ${result.throughput_ok_per_s} executed/s; latency of 200s p50 ${result.latency_ok_ms.p50} ms, p99 ${result.latency_ok_ms.p99} ms (all answers p50 ${result.latency_all_ms.p50}, p99 ${result.latency_all_ms.p99})`,
+  );
   console.log(`  peak RSS (MB): ${SERVICES.map((s) => `${s} ${result.peak_rss_mb[s]}`).join(", ")}`);
-  console.log(`  services together: sum of peaks ${result.services_sum_of_peaks_mb} MB, peak at one instant ${result.services_peak_together_mb} MB (goal ≤ 600 MB: ${sumPeaks <= 600 * 1048576 ? "met" : "NOT met"})`);
-  console.log(`  PostgreSQL: postmaster ${result.postgres_peak_rss_mb.postmaster} MB, all its processes ${result.postgres_peak_rss_mb.all_processes} MB (RSS counts shared buffers once per process)`);
+  console.log(
+    `  services together: sum of peaks ${result.services_sum_of_peaks_mb} MB, peak at one instant ${result.services_peak_together_mb} MB (goal ≤ 600 MB: ${sumPeaks <= 600 * 1048576 ? "met" : "NOT met"})`,
+  );
+  console.log(
+    `  PostgreSQL: postmaster ${result.postgres_peak_rss_mb.postmaster} MB, all its processes ${result.postgres_peak_rss_mb.all_processes} MB (RSS counts shared buffers once per process)`,
+  );
   if (restarted.length) console.log(`  RESTARTED during the run: ${restarted.join(", ")}`);
   console.log(`RESULT ${JSON.stringify(result)}`);
 } finally {

@@ -18,7 +18,12 @@ if (process.getuid?.() !== 0) {
   process.exit(2);
 }
 const home = mkdtempSync(join(tmpdir(), "agent-sudo-sbx-bench-"));
-const { handle, runner } = await startTrialLauncher(home, { launcher: "auto", maxConcurrent: 2, tmpfsSizeMb: 256, manifestDir: join(home, "state") });
+const { handle, runner } = await startTrialLauncher(home, {
+  launcher: "auto",
+  maxConcurrent: 2,
+  tmpfsSizeMb: 256,
+  manifestDir: join(home, "state"),
+});
 
 const cases = { true: "true", "small file edit": "sed -i 's/^/# /' /etc/hostname" };
 const lines: string[] = [];
@@ -26,7 +31,8 @@ for (const [label, command] of Object.entries(cases)) {
   const trial: number[] = [];
   const driver: number[] = [];
   const plain: number[] = [];
-  for (let i = 0; i < 5; i++) await runner.trial({ requestId: `w${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30, envNames: [] });
+  for (let i = 0; i < 5; i++)
+    await runner.trial({ requestId: `w${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30, envNames: [] });
   for (let i = 0; i < N; i++) {
     let t0 = performance.now();
     const r = await runner.trial({ requestId: `b${i}`, command, cwd: "/", host: "primary", runAs: "", timeoutS: 30, envNames: [] });

@@ -98,7 +98,9 @@ const stopped = new Set<number>();
 const recoveries: Promise<void>[] = [];
 const t0 = Date.now();
 const end = t0 + SECONDS * 1000;
-console.log(`soak: ${SECONDS} s, a fault every ${INTERVAL_S} s (stops last ${STOP_S} s), ${CLIENTS} clients, seed ${SEED}, state dir ${home}`);
+console.log(
+  `soak: ${SECONDS} s, a fault every ${INTERVAL_S} s (stops last ${STOP_S} s), ${CLIENTS} clients, seed ${SEED}, state dir ${home}`,
+);
 
 async function healthyAfter(from: number): Promise<number | undefined> {
   while (Date.now() - from < 120_000) {
@@ -187,7 +189,8 @@ function leftoverProcesses(): string[] {
     try {
       const environ = readFileSync(`/proc/${name}/environ`, "utf8").split("\0");
       const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ");
-      if (environ.includes(`AGENT_SUDO_HOME=${home}`) || cmdline.includes(home) || cmdline.includes(rigDir)) out.push(`${name}: ${cmdline.slice(0, 120)}`);
+      if (environ.includes(`AGENT_SUDO_HOME=${home}`) || cmdline.includes(home) || cmdline.includes(rigDir))
+        out.push(`${name}: ${cmdline.slice(0, 120)}`);
     } catch {
       // gone, or a kernel thread
     }
@@ -199,7 +202,11 @@ function leftoverCgroups(): string[] {
     .split("\n")
     .find((l) => l.split(" - ")[1]?.startsWith("cgroup2 "))
     ?.split(" ")[4];
-  const own = readFileSync("/proc/self/cgroup", "utf8").split("\n").find((l) => l.startsWith("0::"))?.slice(3) ?? "/";
+  const own =
+    readFileSync("/proc/self/cgroup", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("0::"))
+      ?.slice(3) ?? "/";
   if (!mount) return [];
   const dir = join(mount, own);
   return [...executorPids].map((p) => join(dir, `agent-sudo-commands-${p}`)).filter((d) => existsSync(d));
@@ -243,7 +250,10 @@ const examples: Record<string, unknown[]> = {
   cgroups_left_behind: cgroups.slice(0, 5),
 };
 const bad = Object.entries(violations).filter(([, v]) => v > 0);
-const healthy = faults.filter((f) => f.healthy_after_ms !== undefined).map((f) => f.healthy_after_ms as number).sort((a, b) => a - b);
+const healthy = faults
+  .filter((f) => f.healthy_after_ms !== undefined)
+  .map((f) => f.healthy_after_ms as number)
+  .sort((a, b) => a - b);
 const result = {
   generated: new Date().toISOString(),
   seconds: SECONDS,
@@ -264,7 +274,9 @@ const result = {
 console.log(
   `soak: ${mine.length} requests (${Object.entries(byStatus)
     .map(([k, v]) => `${k}×${v}`)
-    .join(" ")}), ${rec.recorded} executed, ${faults.length} faults (${faults.map((f) => `${f.signal === "SIGKILL" ? "kill" : "stop"} ${f.target}`).join(", ")}); journal: ${result.journal}`,
+    .join(
+      " ",
+    )}), ${rec.recorded} executed, ${faults.length} faults (${faults.map((f) => `${f.signal === "SIGKILL" ? "kill" : "stop"} ${f.target}`).join(", ")}); journal: ${result.journal}`,
 );
 console.log(bad.length ? `soak: VIOLATIONS ${bad.map(([k, v]) => `${k} ${v}`).join(", ")}` : "soak: no violations");
 if (process.env.SOAK_OUT) writeFileSync(process.env.SOAK_OUT, `${JSON.stringify(result, null, 2)}\n`);

@@ -49,7 +49,9 @@ try {
       t0.push(await bare(c.cmd(100 + i, "bare")));
     }
     const m = (xs: number[]) => `median ${median(xs).toFixed(2)} p95 ${pct(xs, 95).toFixed(2)}`;
-    console.log(`tier ${c.tier}: A ${m(ta)} (over bare ${(median(ta) - median(t0)).toFixed(2)}); B ${m(tb)} (over bare ${(median(tb) - median(t0)).toFixed(2)}); bare ${m(t0)} ms`);
+    console.log(
+      `tier ${c.tier}: A ${m(ta)} (over bare ${(median(ta) - median(t0)).toFixed(2)}); B ${m(tb)} (over bare ${(median(tb) - median(t0)).toFixed(2)}); bare ${m(t0)} ms`,
+    );
   }
 } finally {
   await a.stop();

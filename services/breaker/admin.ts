@@ -46,7 +46,12 @@ export interface AdminSockets {
 }
 
 /** Binds both sockets now (as root, before the drop); they answer UNAVAILABLE until `open`. */
-export async function bindAdminSockets(config: Config, adminGroup: string | undefined, h: AdminHandlers, log: Logger): Promise<AdminSockets> {
+export async function bindAdminSockets(
+  config: Config,
+  adminGroup: string | undefined,
+  h: AdminHandlers,
+  log: Logger,
+): Promise<AdminSockets> {
   let ready = false;
   const isReady = () => ready;
   let gid: number | undefined;
@@ -60,11 +65,32 @@ export async function bindAdminSockets(config: Config, adminGroup: string | unde
   const admin = await bindSocket(breakerAdminSocketPath(config), limits, gid === undefined ? 0o600 : 0o660, owner(gid));
   admin.addService(
     BreakerAdminServiceService,
-    closedTable("breaker admin", BreakerAdminServiceService, { Trip: { schema: TripShape, handle: async (r: TripRequest, l: Logger) => h.trip(r, l) }, Status: { handle: async () => h.status() } }, log.child({ socket: "admin" }), isReady),
+    closedTable(
+      "breaker admin",
+      BreakerAdminServiceService,
+      {
+        Trip: { schema: TripShape, handle: async (r: TripRequest, l: Logger) => h.trip(r, l) },
+        Status: { handle: async () => h.status() },
+      },
+      log.child({ socket: "admin" }),
+      isReady,
+    ),
   );
   const rearm = await bindSocket(breakerRearmSocketPath(config), limits, 0o600, owner(undefined));
-  rearm.addService(BreakerRearmServiceService, closedTable("breaker rearm", BreakerRearmServiceService, { Rearm: { schema: RearmShape, handle: async (r: RearmRequest, l: Logger) => h.rearm(r, l) } }, log.child({ socket: "rearm" }), isReady));
-  log.info({ admin: breakerAdminSocketPath(config), admin_group: adminGroup ?? null, rearm: breakerRearmSocketPath(config) }, "admin sockets bound");
+  rearm.addService(
+    BreakerRearmServiceService,
+    closedTable(
+      "breaker rearm",
+      BreakerRearmServiceService,
+      { Rearm: { schema: RearmShape, handle: async (r: RearmRequest, l: Logger) => h.rearm(r, l) } },
+      log.child({ socket: "rearm" }),
+      isReady,
+    ),
+  );
+  log.info(
+    { admin: breakerAdminSocketPath(config), admin_group: adminGroup ?? null, rearm: breakerRearmSocketPath(config) },
+    "admin sockets bound",
+  );
   return {
     open: () => {
       ready = true;

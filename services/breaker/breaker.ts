@@ -2,7 +2,13 @@
 // trip rules over reported outcomes, manual trips and person-made rearms,
 // each change persisted before it takes effect and announced on ntfy.
 import type { KeyObject } from "node:crypto";
-import type { LeaseRequest, LeaseResponse, Outcome, RollbackGrantRequest, RollbackGrantResponse } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import type {
+  LeaseRequest,
+  LeaseResponse,
+  Outcome,
+  RollbackGrantRequest,
+  RollbackGrantResponse,
+} from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
 import { rollbackDigest } from "../shared/attestation.js";
 import type { BreakerEvent, BreakerStatus } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
 import { Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
@@ -70,7 +76,8 @@ export class Breaker {
       if (this.rollbackable.size < 1024) this.rollbackable.set(o.undoId, now + ROLLBACK_WINDOW_MS);
     }
     // A tier-4 attempt nobody can see afterwards disarms, whatever trip_on_tier4 says.
-    if (tierFromEnum(o.tier) === 4 && o.unaudited) this.trip("unaudited-tier4", `a tier-4 attempt (request ${o.requestId}) was refused but could not be audited`, "breaker", log);
+    if (tierFromEnum(o.tier) === 4 && o.unaudited)
+      this.trip("unaudited-tier4", `a tier-4 attempt (request ${o.requestId}) was refused but could not be audited`, "breaker", log);
     else this.observe({ tier: tierFromEnum(o.tier), ok: o.ok, refused: o.refused }, log);
   }
 
@@ -84,12 +91,25 @@ export class Breaker {
     const until = this.rollbackable.get(req.undoId);
     if (until === undefined || until <= Date.now()) {
       log.warn({ undo_id: req.undoId }, "rollback grant refused: no failed tier-3 outcome with this undo id");
-      return { granted: false, reason: "no failed tier-3 outcome with this undo id was reported (or its window passed); a person rolls it back", grant: undefined };
+      return {
+        granted: false,
+        reason: "no failed tier-3 outcome with this undo id was reported (or its window passed); a person rolls it back",
+        grant: undefined,
+      };
     }
     this.rollbackable.delete(req.undoId);
-    const lease = { requestId: req.requestId, commandDigest: rollbackDigest(req.undoId, this.host), tier: Tier.TIER_UNSPECIFIED, host: this.host };
+    const lease = {
+      requestId: req.requestId,
+      commandDigest: rollbackDigest(req.undoId, this.host),
+      tier: Tier.TIER_UNSPECIFIED,
+      host: this.host,
+    };
     log.warn({ undo_id: req.undoId }, "rollback granted after a failed tier-3 verify");
-    return { granted: true, reason: "failed tier-3 verify", grant: signLease(this.key, lease, GRANT_TTL_S, Math.floor(Date.now() / 1000), "rollback", Role.ROLE_BREAKER_GRANT) };
+    return {
+      granted: true,
+      reason: "failed tier-3 verify",
+      grant: signLease(this.key, lease, GRANT_TTL_S, Math.floor(Date.now() / 1000), "rollback", Role.ROLE_BREAKER_GRANT),
+    };
   }
 
   private observe(o: Parameters<TripRules["observe"]>[0], log: Logger): void {
@@ -131,7 +151,10 @@ export class Breaker {
     const before = this.state.view();
     this.state.rearm(reason, by);
     this.rules.reset();
-    log.warn({ by, reason, was_armed: before.armed, tripped_by: before.rule, tripped_reason: before.reason }, "BREAKER RE-ARMED BY A PERSON: leases are issued again");
+    log.warn(
+      { by, reason, was_armed: before.armed, tripped_by: before.rule, tripped_reason: before.reason },
+      "BREAKER RE-ARMED BY A PERSON: leases are issued again",
+    );
     this.notifier.notify({
       title: `agent-sudo breaker re-armed on ${this.host}`,
       body: `Re-armed by ${by}: ${reason}.${before.armed ? " (it was already armed)" : ` It had been disarmed by ${before.rule}: ${before.reason}.`}`,

@@ -13,7 +13,14 @@ export interface LeaseBinding {
 }
 
 /** A lease (role BREAKER), or with `role` BREAKER_GRANT a rollback grant. */
-export function signLease(key: KeyObject, b: LeaseBinding, ttlS: number, now = Math.floor(Date.now() / 1000), rule = "armed", role: Role = Role.ROLE_BREAKER): Attestation {
+export function signLease(
+  key: KeyObject,
+  b: LeaseBinding,
+  ttlS: number,
+  now = Math.floor(Date.now() / 1000),
+  rule = "armed",
+  role: Role = Role.ROLE_BREAKER,
+): Attestation {
   const decision = Decision.create({
     role,
     requestId: b.requestId,

@@ -16,7 +16,12 @@
 // disarmed. Only a person re-arms it (root, the CLI, with a reason; recorded).
 // Notifications go to ntfy and never block a decision.
 import { z } from "zod";
-import { BreakerServiceService, type LeaseRequest, type Outcome, type RollbackGrantRequest } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
+import {
+  BreakerServiceService,
+  type LeaseRequest,
+  type Outcome,
+  type RollbackGrantRequest,
+} from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
 import type { RearmRequest, TripRequest } from "../../proto/gen/agent_sudo/v1/breaker_admin_pb.js";
 import { loadPrivateKey } from "../shared/keys.js";
 import { createLogger } from "../shared/log.js";
@@ -57,8 +62,19 @@ await runService<Breaker>({
     const dir = prepareStateDir(config.stateDir, owner);
     const persisted = new BreakerState(dir, owner);
     if (persisted.loadProblem) log.error({ problem: persisted.loadProblem }, "breaker state unreadable: starting DISARMED");
-    const notifier = new Notifier({ ...ntfySettingsFromEnv(), consoleUrl: consoleUrl(config) }, createLogger("breaker").child({ part: "ntfy" }));
-    const breaker = new Breaker(persisted, new TripRules(settings), settings, loadPrivateKey(config.keysDir, "breaker"), notifier, config.host_id, log);
+    const notifier = new Notifier(
+      { ...ntfySettingsFromEnv(), consoleUrl: consoleUrl(config) },
+      createLogger("breaker").child({ part: "ntfy" }),
+    );
+    const breaker = new Breaker(
+      persisted,
+      new TripRules(settings),
+      settings,
+      loadPrivateKey(config.keysDir, "breaker"),
+      notifier,
+      config.host_id,
+      log,
+    );
     admin = await bindAdminSockets(
       config,
       settings.admin_group,
@@ -76,7 +92,10 @@ await runService<Breaker>({
       log,
     );
     const v = persisted.view();
-    log.info({ armed: v.armed, rule: v.rule, reason: v.reason, settings }, v.armed ? "breaker armed" : "breaker starts DISARMED (persisted)");
+    log.info(
+      { armed: v.armed, rule: v.rule, reason: v.reason, settings },
+      v.armed ? "breaker armed" : "breaker starts DISARMED (persisted)",
+    );
     breaker.announcePending();
     return breaker;
   },

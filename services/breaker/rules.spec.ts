@@ -33,7 +33,8 @@ describe("trip rules", () => {
     const shift = new TripRules(small);
     let t = 0;
     // A baseline of mostly tier 0 (1 in 10 is tier 2) …
-    for (let i = 0; i < 50; i++) expect(shift.observe({ tier: i % 10 === 0 ? 2 : 0, ok: true, refused: false }, (t += 1000))).toBeUndefined();
+    for (let i = 0; i < 50; i++)
+      expect(shift.observe({ tier: i % 10 === 0 ? 2 : 0, ok: true, refused: false }, (t += 1000))).toBeUndefined();
     // … then tier 2 and 3 only: the share goes from 10% towards 100%, and trips once the rise passes 0.5.
     const trips = [];
     for (let i = 0; i < 10; i++) trips.push(shift.observe({ tier: i % 2 === 0 ? 2 : 3, ok: true, refused: false }, (t += 1000))?.rule);
@@ -41,7 +42,8 @@ describe("trip rules", () => {
     expect(trips.slice(0, 5)).toEqual([undefined, undefined, undefined, undefined, undefined]);
     // A steady mix (half tier 2) never trips, however long it runs.
     const steady = new TripRules(small);
-    for (let i = 0; i < 500; i++) expect(steady.observe({ tier: i % 2 === 0 ? 2 : 0, ok: true, refused: false }, (t += 1000))).toBeUndefined();
+    for (let i = 0; i < 500; i++)
+      expect(steady.observe({ tier: i % 2 === 0 ? 2 : 0, ok: true, refused: false }, (t += 1000))).toBeUndefined();
     // Nothing is judged before a whole baseline was seen; 1 turns the rule off.
     const young = new TripRules(small);
     for (let i = 0; i < 59; i++) expect(young.observe({ tier: i < 49 ? 0 : 2, ok: true, refused: false }, (t += 1000))).toBeUndefined();
@@ -104,7 +106,11 @@ describe("breaker settings from the environment", () => {
   it("reads and validates AGENT_SUDO_BREAKER_*", () => {
     expect(breakerSettingsFromEnv({})).toEqual(defaults);
     expect(defaults).toMatchObject({ tier3_failures: 3, tier3_window_min: 10, trip_on_tier4: true, lease_ttl_s: 10 });
-    const s = breakerSettingsFromEnv({ AGENT_SUDO_BREAKER_TIER3_FAILURES: "5", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "off", AGENT_SUDO_BREAKER_MAX_FAILURE_RATIO: "0.25" });
+    const s = breakerSettingsFromEnv({
+      AGENT_SUDO_BREAKER_TIER3_FAILURES: "5",
+      AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "off",
+      AGENT_SUDO_BREAKER_MAX_FAILURE_RATIO: "0.25",
+    });
     expect(s).toMatchObject({ tier3_failures: 5, trip_on_tier4: false, max_failure_ratio: 0.25 });
     expect(() => breakerSettingsFromEnv({ AGENT_SUDO_BREAKER_TIER3_FAILURES: "0" })).toThrow(/TIER3_FAILURES/);
     expect(() => breakerSettingsFromEnv({ AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "maybe" })).toThrow(/TRIP_ON_TIER4/);

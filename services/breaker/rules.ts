@@ -90,7 +90,10 @@ export class TripRules {
 
   private rateTrip(): Trip | undefined {
     if (this.requests.length > this.s.max_requests_per_min) {
-      return { rule: "request-rate", reason: `${this.requests.length} requests in the last minute (limit ${this.s.max_requests_per_min}/min)` };
+      return {
+        rule: "request-rate",
+        reason: `${this.requests.length} requests in the last minute (limit ${this.s.max_requests_per_min}/min)`,
+      };
     }
     return undefined;
   }

@@ -29,7 +29,10 @@ interface Running {
 
 function startBreaker(home: string, env: Record<string, string>): Promise<Running> {
   let out = "";
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, AGENT_SUDO_HOME: home, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [entry], {
+    env: { ...process.env, AGENT_SUDO_HOME: home, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
   return new Promise((resolve, reject) => {
@@ -63,11 +66,16 @@ describe("the breaker service, for real on its sockets", () => {
   let client: BreakerServiceClient;
   let admin: BreakerAdminServiceClient;
   let rearm: BreakerRearmServiceClient;
-  const env = (): Record<string, string> => ({ AGENT_SUDO_NTFY_URL: sink.url, AGENT_SUDO_NTFY_BACKOFF_MS: "50", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "1" });
+  const env = (): Record<string, string> => ({
+    AGENT_SUDO_NTFY_URL: sink.url,
+    AGENT_SUDO_NTFY_BACKOFF_MS: "50",
+    AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "1",
+  });
   const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
   const lease = (requestId: string, tier = Tier.TIER_LIVE_SERVICE) =>
     call(client, client.lease, { requestId, commandDigest: commandDigest(binding), tier, host: "primary" }, 3000);
-  const report = (requestId: string, tier: Tier, ok: boolean) => call(client, client.report, { requestId, tier, ok, refused: false, undoId: "", unaudited: false }, 3000);
+  const report = (requestId: string, tier: Tier, ok: boolean) =>
+    call(client, client.report, { requestId, tier, ok, refused: false, undoId: "", unaudited: false }, 3000);
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "agent-sudo-breaker-"));
@@ -105,10 +113,19 @@ describe("the breaker service, for real on its sockets", () => {
     await lease("req-dup");
     await expect(lease("req-dup")).rejects.toMatchObject({ code: grpcStatus.PERMISSION_DENIED, details: "REFUSED" });
     await expect(lease("req-t0", Tier.TIER_READ_ONLY)).rejects.toMatchObject({ code: grpcStatus.INVALID_ARGUMENT });
-    await expect(call(client, client.lease, { requestId: "bad id!", commandDigest: Buffer.alloc(32), tier: Tier.TIER_REVERSIBLE, host: "primary" }, 3000)).rejects.toMatchObject({
+    await expect(
+      call(
+        client,
+        client.lease,
+        { requestId: "bad id!", commandDigest: Buffer.alloc(32), tier: Tier.TIER_REVERSIBLE, host: "primary" },
+        3000,
+      ),
+    ).rejects.toMatchObject({
       code: grpcStatus.INVALID_ARGUMENT,
     });
-    await expect(call(client, client.lease, { requestId: "short", commandDigest: Buffer.alloc(3), tier: Tier.TIER_REVERSIBLE, host: "primary" }, 3000)).rejects.toMatchObject({
+    await expect(
+      call(client, client.lease, { requestId: "short", commandDigest: Buffer.alloc(3), tier: Tier.TIER_REVERSIBLE, host: "primary" }, 3000),
+    ).rejects.toMatchObject({
       code: grpcStatus.INVALID_ARGUMENT,
     });
   });
@@ -130,7 +147,10 @@ describe("the breaker service, for real on its sockets", () => {
     for (const sock of ["breaker-admin.sock", "breaker-rearm.sock"]) {
       const probe = spawnSync(
         process.execPath,
-        ["-e", `require("net").connect(${JSON.stringify(join(home, "run", sock))}).on("error",e=>{console.log(e.code);process.exit(3)}).on("connect",()=>{console.log("connected");process.exit(0)})`],
+        [
+          "-e",
+          `require("net").connect(${JSON.stringify(join(home, "run", sock))}).on("error",e=>{console.log(e.code);process.exit(3)}).on("connect",()=>{console.log("connected");process.exit(0)})`,
+        ],
         { uid: gw?.uid, gid: gw?.gid, encoding: "utf8" },
       );
       expect(probe.stdout.trim(), sock).toBe("EACCES");
@@ -172,7 +192,10 @@ describe("the breaker service, for real on its sockets", () => {
     expect((await lease("req-rearmed")).armed).toBe(true);
     await sink.waitFor((r) => String(r.headers.title).includes("re-armed"));
     expect(brk.log()).toContain("BREAKER RE-ARMED BY A PERSON");
-    const file = JSON.parse(readFileSync(join(home, "state", "breaker", "state.json"), "utf8")) as { armed: boolean; events: Array<{ kind: string }> };
+    const file = JSON.parse(readFileSync(join(home, "state", "breaker", "state.json"), "utf8")) as {
+      armed: boolean;
+      events: Array<{ kind: string }>;
+    };
     expect(file.armed).toBe(true);
     expect(file.events.map((e) => e.kind)).toEqual(["trip", "rearm"]);
   });
@@ -183,7 +206,12 @@ describe("the breaker service, for real on its sockets", () => {
     expect((await lease("req-manual")).armed).toBe(false);
     await call(rearm, rearm.rearm, { reason: "anomaly explained", by: "root" }, 3000);
 
-    await call(client, client.report, { requestId: "r-t4", tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "", unaudited: false }, 3000);
+    await call(
+      client,
+      client.report,
+      { requestId: "r-t4", tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "", unaudited: false },
+      3000,
+    );
     const t4 = await lease("req-after-t4");
     expect(t4.armed).toBe(false);
     expect(t4.reason).toMatch(/tier4-attempt/);
@@ -194,7 +222,13 @@ describe("the breaker service, for real on its sockets", () => {
   it("answers nothing outside its tables", async () => {
     const err = await new Promise<ServiceError>((resolve) => {
       // Trip is not served on the gateway's socket: a raw call to that path there.
-      client.makeUnaryRequest("/agent_sudo.v1.BreakerAdminService/Trip", () => Buffer.alloc(0), (b: Buffer) => b, {}, (e) => resolve(e as ServiceError));
+      client.makeUnaryRequest(
+        "/agent_sudo.v1.BreakerAdminService/Trip",
+        () => Buffer.alloc(0),
+        (b: Buffer) => b,
+        {},
+        (e) => resolve(e as ServiceError),
+      );
     });
     expect(err.code).toBe(grpcStatus.UNIMPLEMENTED);
     expect(existsSync(join(home, "run", "breaker.sock"))).toBe(true);
@@ -207,13 +241,19 @@ describe("the breaker with trip_on_tier4 off", () => {
   let brk: Running;
   let client: BreakerServiceClient;
   const binding = { command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", source: "sudo" as const };
-  const lease = (requestId: string) => call(client, client.lease, { requestId, commandDigest: commandDigest(binding), tier: Tier.TIER_LIVE_SERVICE, host: "primary" }, 3000);
-  const t4 = (requestId: string, unaudited: boolean) => call(client, client.report, { requestId, tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "", unaudited }, 3000);
+  const lease = (requestId: string) =>
+    call(client, client.lease, { requestId, commandDigest: commandDigest(binding), tier: Tier.TIER_LIVE_SERVICE, host: "primary" }, 3000);
+  const t4 = (requestId: string, unaudited: boolean) =>
+    call(client, client.report, { requestId, tier: Tier.TIER_REFUSE, ok: false, refused: true, undoId: "", unaudited }, 3000);
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "agent-sudo-breaker-t4off-"));
     prepareHome(loadConfig(home), () => undefined);
     sink = await startNtfySink();
-    brk = await startBreaker(home, { AGENT_SUDO_NTFY_URL: sink.url, AGENT_SUDO_NTFY_BACKOFF_MS: "50", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" });
+    brk = await startBreaker(home, {
+      AGENT_SUDO_NTFY_URL: sink.url,
+      AGENT_SUDO_NTFY_BACKOFF_MS: "50",
+      AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0",
+    });
     client = new BreakerServiceClient(`unix://${join(home, "run", "breaker.sock")}`, credentials.createInsecure());
   });
   afterAll(async () => {

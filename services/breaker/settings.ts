@@ -65,7 +65,9 @@ export function breakerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Br
   }
   const parsed = BreakerSettingsShape.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${ENV[i.path[0] as keyof BreakerSettings] ?? String(i.path[0])}: ${i.message}`).join("; ");
+    const issues = parsed.error.issues
+      .map((i) => `${ENV[i.path[0] as keyof BreakerSettings] ?? String(i.path[0])}: ${i.message}`)
+      .join("; ");
     throw new Error(`breaker settings: ${issues}`);
   }
   return parsed.data;

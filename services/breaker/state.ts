@@ -4,7 +4,20 @@
 // renamed over state.json and the directory fsynced before the change is
 // acted on, so a crash or restart never re-arms it. A state file that cannot
 // be read is treated as disarmed (fail closed) until a person re-arms.
-import { chownSync, closeSync, fchownSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync, chmodSync } from "node:fs";
+import {
+  chownSync,
+  closeSync,
+  fchownSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+  chmodSync,
+} from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Account } from "../shared/privilege.js";

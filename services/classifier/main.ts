@@ -16,7 +16,14 @@
 //                 effect verdict over the manifest's digest unless tier 4
 //   Rules         this host and a source: the active rules (GET /allowlist)
 //   Health        nothing; "refusing: …" while its policy may not be trusted
-import { ClassifierServiceService, type ClassifyRequest, type ClassifyResponse, type RulesRequest, type RulesResponse, Source } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
+import {
+  ClassifierServiceService,
+  type ClassifyRequest,
+  type ClassifyResponse,
+  type RulesRequest,
+  type RulesResponse,
+  Source,
+} from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { z } from "zod";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { EffectsRequest, EffectsVerdict } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
@@ -149,7 +156,10 @@ await runService<State>({
     JudgeEffects: { schema: EffectsShape, handle: async (req: EffectsRequest) => judgeEffects(req, notRefusing(state), config) },
     Health: healthRpc(
       "classifier",
-      () => (state.refusing ? `refusing: ${state.refusing}` : JSON.stringify({ policy_digest: state.engine.policyDigest.toString("hex"), signature: state.signature })),
+      () =>
+        state.refusing
+          ? `refusing: ${state.refusing}`
+          : JSON.stringify({ policy_digest: state.engine.policyDigest.toString("hex"), signature: state.signature }),
       () => state.refusing === undefined,
     ),
   }),

@@ -96,7 +96,7 @@ function patternWords(pattern: string): string[] {
   return words;
 }
 
-function unescape(text: string): string {
+function unescapeGlob(text: string): string {
   return text.replace(/\\(.)/g, "$1");
 }
 
@@ -123,8 +123,9 @@ export function checkShape(pattern: string): string | null {
   let rest = pattern;
   for (const token of CLASS_TOKENS) rest = rest.split(token).join("");
   rest = rest.replace(/\\./g, "");
-  if (/[*?[\](){}!+@|]/.test(rest)) return "only literal words and the digit/hex/uuid/mktemp classes are allowed (a `*` here would cross spaces and slashes)";
-  return judgedThrough(words.map((w) => unescape(w)));
+  if (/[*?[\](){}!+@|]/.test(rest))
+    return "only literal words and the digit/hex/uuid/mktemp classes are allowed (a `*` here would cross spaces and slashes)";
+  return judgedThrough(words.map((w) => unescapeGlob(w)));
 }
 
 let parserPromise: ReturnType<typeof loadBashParser> | null = null;
@@ -141,7 +142,8 @@ export async function ruleShape(input: ShapeInput): Promise<ShapeResult> {
   parserPromise ??= loadBashParser();
   const parsed = (await parserPromise).parse(input.command);
   if (parsed.error) return { ok: false, reason: "the shell grammar does not parse it" };
-  if (parsed.commands.length !== 1) return { ok: false, reason: `${parsed.commands.length} simple commands: only a single simple command gets a shape` };
+  if (parsed.commands.length !== 1)
+    return { ok: false, reason: `${parsed.commands.length} simple commands: only a single simple command gets a shape` };
   const cmd = parsed.commands[0]!;
   if (cmd.fn || cmd.assigns.length > 0 || cmd.redirects.length > 0 || cmd.stdin !== null) {
     return { ok: false, reason: "function definitions, variable assignments, redirections and heredocs are not shaped" };
@@ -153,10 +155,13 @@ export async function ruleShape(input: ShapeInput): Promise<ShapeResult> {
     policy = "sudo";
   }
   if (words.length === 0) return { ok: false, reason: "no program" };
-  if (words.some((w) => w.dynamic || w.glob || w.confusable)) return { ok: false, reason: "expansions, unquoted globs or look-alike characters: the command run is not the command written" };
-  if (words.some((w) => /[`\n\r\t]/.test(w.text) || w.text === "")) return { ok: false, reason: "backticks, control characters or empty words cannot be matched by a pattern" };
+  if (words.some((w) => w.dynamic || w.glob || w.confusable))
+    return { ok: false, reason: "expansions, unquoted globs or look-alike characters: the command run is not the command written" };
+  if (words.some((w) => /[`\n\r\t]/.test(w.text) || w.text === ""))
+    return { ok: false, reason: "backticks, control characters or empty words cannot be matched by a pattern" };
   const program = normaliseProgram(words[0]!.text, input.cwd);
-  if (program.scriptPath !== null) return { ok: false, reason: `${program.scriptPath} is a script at a path; scripts are judged by where they live, not by rules` };
+  if (program.scriptPath !== null)
+    return { ok: false, reason: `${program.scriptPath} is a script at a path; scripts are judged by where they live, not by rules` };
   const argv = [program.name, ...words.slice(1).map((w) => w.text)];
   const pattern = [escapeLiteral(program.name), ...argv.slice(1).map(shapeWord)].join(" ");
   const refused = checkShape(pattern);

@@ -6,7 +6,26 @@ import { isAbsolute, normalize, resolve } from "node:path";
 
 const MAX_PATHS = 256;
 // Verbs whose plain arguments are files they may change.
-const FILE_VERBS = new Set(["sed", "tee", "cp", "mv", "rm", "touch", "chmod", "chown", "chgrp", "ln", "install", "truncate", "mkdir", "rmdir", "patch", "dd", "unlink", "shred"]);
+const FILE_VERBS = new Set([
+  "sed",
+  "tee",
+  "cp",
+  "mv",
+  "rm",
+  "touch",
+  "chmod",
+  "chown",
+  "chgrp",
+  "ln",
+  "install",
+  "truncate",
+  "mkdir",
+  "rmdir",
+  "patch",
+  "dd",
+  "unlink",
+  "shred",
+]);
 
 function words(command: string): string[] {
   return command
@@ -17,7 +36,12 @@ function words(command: string): string[] {
 }
 
 function looksLikePath(word: string): boolean {
-  return (word.startsWith("/") || word.startsWith("./") || word.startsWith("../") || word.includes("/")) && !word.includes("://") && !word.includes("$") && !word.includes("`");
+  return (
+    (word.startsWith("/") || word.startsWith("./") || word.startsWith("../") || word.includes("/")) &&
+    !word.includes("://") &&
+    !word.includes("$") &&
+    !word.includes("`")
+  );
 }
 
 export function undoPlan(command: string, cwd: string): string[] {

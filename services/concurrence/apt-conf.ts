@@ -12,7 +12,8 @@ interface Token {
 }
 
 const HOOK_KEY = /(invoke|install-pkgs)[^:]*$/i;
-const PROGRAM_KEY = /^dir(::|$)|proxy-auto-detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$/i;
+const PROGRAM_KEY =
+  /^dir(::|$)|proxy-auto-detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$/i;
 const TRUST_KEY = /unauthenticated|insecure|allowweak|check-valid-until|check-date|verify-peer|verify-host|trusted|signed-by/i;
 const OPTIONS_KEY = /::options$/i;
 const FORCING = /--force-(?!conf(old|new|def|miss)\b)|--(root|instdir|admindir)\b/;
@@ -30,7 +31,8 @@ function tokens(text: string, out: Extracted): Token[] {
     } else if (text.startsWith("//", i) || c === "#") {
       const end = text.indexOf("\n", i);
       const rest = text.slice(i, end < 0 ? undefined : end);
-      if (/^#\s*include\b/.test(rest)) out.findings.push(finding(4, `line ${line}: #include pulls in configuration the concurrence cannot see`));
+      if (/^#\s*include\b/.test(rest))
+        out.findings.push(finding(4, `line ${line}: #include pulls in configuration the concurrence cannot see`));
       i = end < 0 ? text.length : end;
     } else if (text.startsWith("/*", i)) {
       const end = text.indexOf("*/", i + 2);

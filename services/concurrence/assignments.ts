@@ -6,9 +6,20 @@ import { type Finding, finding } from "./types.js";
 import { LOADER_ENV } from "./unwrap.js";
 
 /** Beyond the command judge's loader list: interpreters' module paths, helper programs they start. */
-const MORE_LOADER = /^(LD_[A-Z0-9_]+|PYTHONHOME|PERLLIB|RUBYLIB|NODE_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|LOCPATH|ZDOTDIR)$/;
+const MORE_LOADER =
+  /^(LD_[A-Z0-9_]+|PYTHONHOME|PERLLIB|RUBYLIB|NODE_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|LOCPATH|ZDOTDIR)$/;
 
-const SYSTEM_PATH_DIRS = new Set(["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/games", "/usr/local/games", "/snap/bin"]);
+const SYSTEM_PATH_DIRS = new Set([
+  "/usr/local/sbin",
+  "/usr/local/bin",
+  "/usr/sbin",
+  "/usr/bin",
+  "/sbin",
+  "/bin",
+  "/usr/games",
+  "/usr/local/games",
+  "/snap/bin",
+]);
 const SYSTEM_SHELL = /^\/(usr\/)?bin\/(sh|bash|dash)$/;
 
 export function isLoaderName(name: string): boolean {
@@ -24,9 +35,12 @@ export function unquote(value: string): string {
 export function judgeAssignment(name: string, value: string, where: string): Finding {
   if (name === "PATH") {
     const odd = value.split(":").find((d) => !SYSTEM_PATH_DIRS.has(d));
-    return odd === undefined ? finding(0, "") : finding(4, `${where}: PATH includes ${odd === "" ? "the working directory" : odd}, not only the system's program directories`);
+    return odd === undefined
+      ? finding(0, "")
+      : finding(4, `${where}: PATH includes ${odd === "" ? "the working directory" : odd}, not only the system's program directories`);
   }
-  if (name === "SHELL") return SYSTEM_SHELL.test(value) ? finding(0, "") : finding(4, `${where}: SHELL=${value} runs the commands with another interpreter`);
+  if (name === "SHELL")
+    return SYSTEM_SHELL.test(value) ? finding(0, "") : finding(4, `${where}: SHELL=${value} runs the commands with another interpreter`);
   if (isLoaderName(name)) return finding(4, `${where}: sets ${name}, which changes what code runs`);
   return finding(0, "");
 }

@@ -56,8 +56,10 @@ export function logrotateCommands(text: string): Extracted {
     }
     if (SCRIPT_START.test(line)) script = { name: line, n: i + 1, lines: [] };
     const [directive, arg = ""] = line.split(/\s+/, 2);
-    if (directive === "include" && !/^\/etc\/[^.]/.test(arg)) out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
-    if (directive === "compresscmd" || directive === "uncompresscmd") out.commands.push({ text: arg, where: `line ${i + 1} (${directive})` });
+    if (directive === "include" && !/^\/etc\/[^.]/.test(arg))
+      out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
+    if (directive === "compresscmd" || directive === "uncompresscmd")
+      out.commands.push({ text: arg, where: `line ${i + 1} (${directive})` });
   });
   if (script) out.findings.push(finding(4, `${script.name} script (line ${script.n}) never ends`));
   return out;
@@ -95,7 +97,8 @@ export function aptSourcesFindings(text: string): Extracted {
 }
 
 /** Git settings whose value is a program git starts (or where its hooks are). */
-const GIT_PROGRAM = /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor)$/;
+const GIT_PROGRAM =
+  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor)$/;
 
 export function gitconfigFindings(text: string): Extracted {
   const out = extracted();
@@ -104,7 +107,8 @@ export function gitconfigFindings(text: string): Extracted {
     const header = /^\[([^\]]+)\]/.exec(line.text);
     if (header?.[1]) {
       section = header[1].trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-      if (section === "include" || section === "includeif") out.findings.push(finding(4, `line ${line.n}: includes other git configuration`));
+      if (section === "include" || section === "includeif")
+        out.findings.push(finding(4, `line ${line.n}: includes other git configuration`));
       continue;
     }
     const [key = "", value = ""] = line.text.split(/=(.*)/s).map((s) => s.trim());

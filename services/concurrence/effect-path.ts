@@ -19,7 +19,8 @@ function placeReason(place: Place, path: string): string {
 export function judgePathEffect(path: string, effect: PathEffect, ctx: JudgeContext): Finding {
   const rp = literalPath(path);
   let f = effect === "write" ? judgeWrite(rp, ctx) : judgeDestroy(rp, effect === "delete-tree", ctx);
-  if (effect !== "write" && isWholeEntry(path)) f = worst(f, finding(4, `removes ${path}, a whole entry of the system's identity, programs or homes`));
+  if (effect !== "write" && isWholeEntry(path))
+    f = worst(f, finding(4, `removes ${path}, a whole entry of the system's identity, programs or homes`));
   const place = placeOf(path);
   return worst(f, finding(FLOOR[place], placeReason(place, path)));
 }

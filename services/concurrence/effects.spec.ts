@@ -10,21 +10,44 @@ import { EffectsShape, judgeEffects } from "./effects.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
 const signer = { key: privateKey, digest: Buffer.alloc(32, 7) };
-const config = { host_id: "server-01", decision_ttl_s: 30, home: "/var/lib/agent-sudo", policiesDir: "/opt/agent-sudo/policies" } as unknown as Config;
+const config = {
+  host_id: "server-01",
+  decision_ttl_s: 30,
+  home: "/var/lib/agent-sudo",
+  policiesDir: "/opt/agent-sudo/policies",
+} as unknown as Config;
 const log = { info: () => undefined } as unknown as Logger;
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest();
 
-const base = { requestId: "req-1", command: "install -m 644 app.conf /etc/app/app.conf", cwd: "/root", host: "server-01", runAs: "", envNames: [] as string[] };
+const base = {
+  requestId: "req-1",
+  command: "install -m 644 app.conf /etc/app/app.conf",
+  cwd: "/root",
+  host: "server-01",
+  runAs: "",
+  envNames: [] as string[],
+};
 
 function request(files: Record<string, string>, over: Partial<EffectsRequest> = {}, manifestOver: Partial<Manifest> = {}): EffectsRequest {
   const changes = Object.entries(files).map(([path, text]) =>
     Change.create({
       path,
       before: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }),
-      after: EntryState.create({ kind: EntryKind.ENTRY_KIND_FILE, mode: 0o644, size: Buffer.byteLength(text), sha256: sha256(Buffer.from(text)) }),
+      after: EntryState.create({
+        kind: EntryKind.ENTRY_KIND_FILE,
+        mode: 0o644,
+        size: Buffer.byteLength(text),
+        sha256: sha256(Buffer.from(text)),
+      }),
     }),
   );
-  const manifest = Manifest.create({ requestId: base.requestId, commandDigest: commandDigest(bindingOf(base, "sudo")), host: base.host, changes, ...manifestOver });
+  const manifest = Manifest.create({
+    requestId: base.requestId,
+    commandDigest: commandDigest(bindingOf(base, "sudo")),
+    host: base.host,
+    changes,
+    ...manifestOver,
+  });
   const contents = Object.fromEntries(Object.entries(files).map(([p, t]) => [p, Buffer.from(t)]));
   return { ...base, manifest: Buffer.from(Manifest.encode(manifest).finish()), contents, ...over };
 }
@@ -66,13 +89,19 @@ describe("JudgeEffects", () => {
 
   it("refuses requests the manifest does not bind, and content that is not the manifest's", () => {
     const ok = { "/etc/app/app.conf": "x\n" };
-    expect(refusal(() => judgeEffects(request(ok, { host: "primary" }), signer, config, log))).toMatch(/BAD_REQUEST: request for another host/);
-    expect(refusal(() => judgeEffects(request(ok, { manifest: Buffer.from([0xff, 0xff, 0xff]) }), signer, config, log))).toMatch(/does not decode/);
+    expect(refusal(() => judgeEffects(request(ok, { host: "primary" }), signer, config, log))).toMatch(
+      /BAD_REQUEST: request for another host/,
+    );
+    expect(refusal(() => judgeEffects(request(ok, { manifest: Buffer.from([0xff, 0xff, 0xff]) }), signer, config, log))).toMatch(
+      /does not decode/,
+    );
     expect(refusal(() => judgeEffects(request(ok, {}, { requestId: "other" }), signer, config, log))).toMatch(/another request/);
     expect(refusal(() => judgeEffects(request(ok, {}, { host: "primary" }), signer, config, log))).toMatch(/another host/);
     expect(refusal(() => judgeEffects(request(ok, { command: "true" }), signer, config, log))).toMatch(/does not bind this command/);
     // A decision judged with the hook's policy binds another digest: the executor derives "sudo".
-    expect(refusal(() => judgeEffects(request(ok, {}, { commandDigest: commandDigest(bindingOf(base, "claude")) }), signer, config, log))).toMatch(/does not bind/);
+    expect(
+      refusal(() => judgeEffects(request(ok, {}, { commandDigest: commandDigest(bindingOf(base, "claude")) }), signer, config, log)),
+    ).toMatch(/does not bind/);
     const swapped = request(ok);
     swapped.contents = { "/etc/app/app.conf": Buffer.from("rm -rf /\n") };
     expect(refusal(() => judgeEffects(swapped, signer, config, log))).toMatch(/not the manifest's file/);
@@ -82,7 +111,16 @@ describe("JudgeEffects", () => {
   });
 
   it("refuses a command given a variable that is not credential-shaped", () => {
-    const v = judgeEffects(request({ "/tmp/x": "1" }, { envNames: ["LD_PRELOAD"] }, { commandDigest: commandDigest(bindingOf({ ...base, envNames: ["LD_PRELOAD"] }, "sudo")) }), signer, config, log);
+    const v = judgeEffects(
+      request(
+        { "/tmp/x": "1" },
+        { envNames: ["LD_PRELOAD"] },
+        { commandDigest: commandDigest(bindingOf({ ...base, envNames: ["LD_PRELOAD"] }, "sudo")) },
+      ),
+      signer,
+      config,
+      log,
+    );
     expect(v.tier).toBe(Tier.TIER_REFUSE);
     expect(v.attestation).toBeUndefined();
   });

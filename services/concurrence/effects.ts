@@ -69,7 +69,8 @@ export function judgeEffects(req: EffectsRequest, signer: EffectsSigner, config:
   if (manifest.host !== req.host) throw new CodedError("BAD_REQUEST", "manifest is for another host");
   // /exec decisions are judged by the sudo policy, and the executor derives every digest with it.
   const binding = bindingOf(req, "sudo");
-  if (!Buffer.from(manifest.commandDigest).equals(commandDigest(binding))) throw new CodedError("BAD_REQUEST", "manifest does not bind this command");
+  if (!Buffer.from(manifest.commandDigest).equals(commandDigest(binding)))
+    throw new CodedError("BAD_REQUEST", "manifest does not bind this command");
   const contents = checkedContents(req, manifest);
   const envProblem = envNamesProblem(req.envNames);
   const verdict: ManifestVerdict = envProblem

@@ -19,7 +19,12 @@ const recursiveFlags = (a: Args) => a.has("-r", "-R", "--recursive");
 
 /** Mode changes that grant set-uid/set-gid or open a file to everyone's writes. */
 function dangerousMode(mode: string): boolean {
-  return /(^|,)[ugoa]*[+=][rwxXt]*s/.test(mode) || /^[0-7]?[2-7][0-7]{3}$/.test(mode) || /^0?[0-7]{2}[2367]$/.test(mode) || /(^|,)[oa]*\+[rx]*w/.test(mode);
+  return (
+    /(^|,)[ugoa]*[+=][rwxXt]*s/.test(mode) ||
+    /^[0-7]?[2-7][0-7]{3}$/.test(mode) ||
+    /^0?[0-7]{2}[2367]$/.test(mode) ||
+    /(^|,)[oa]*\+[rx]*w/.test(mode)
+  );
 }
 
 export const FILE_PROGRAMS: Record<string, Handler> = {
@@ -77,7 +82,15 @@ export const FILE_PROGRAMS: Record<string, Handler> = {
     return worst(writeAll(into, ctx), broadTree(into, "extracts an archive over", ctx));
   },
   find: (a, ctx) => {
-    const roots = a.words.slice(0, Math.max(0, a.words.findIndex((w) => /^[-!(]/.test(w.text)))).filter((w) => !w.text.startsWith("-"));
+    const roots = a.words
+      .slice(
+        0,
+        Math.max(
+          0,
+          a.words.findIndex((w) => /^[-!(]/.test(w.text)),
+        ),
+      )
+      .filter((w) => !w.text.startsWith("-"));
     const from = roots.length > 0 ? roots : [{ text: ".", dynamic: false, glob: false, tilde: false }];
     if (a.words.some((w) => w.text === "-delete")) return destroyAll(from, true, ctx);
     if (a.words.some((w) => /^-f(print|ls|printf)/.test(w.text))) return finding(1, "find writes a file");

@@ -20,8 +20,14 @@ export function contentChanged(before: EntryState, after: EntryState): boolean {
 
 function judgeSetId(before: EntryState, after: EntryState): Finding {
   if (after.kind !== FILE || !(after.mode & 0o6000)) return finding(0, "");
-  const same = !contentChanged(before, after) && (before.mode & 0o6000) === (after.mode & 0o6000) && before.uid === after.uid && before.gid === after.gid;
-  return same ? finding(0, "") : finding(4, `${after.mode & 0o4000 ? "set-uid" : "set-gid"} file (mode ${octal(after.mode)}, uid ${after.uid}, gid ${after.gid})`);
+  const same =
+    !contentChanged(before, after) &&
+    (before.mode & 0o6000) === (after.mode & 0o6000) &&
+    before.uid === after.uid &&
+    before.gid === after.gid;
+  return same
+    ? finding(0, "")
+    : finding(4, `${after.mode & 0o4000 ? "set-uid" : "set-gid"} file (mode ${octal(after.mode)}, uid ${after.uid}, gid ${after.gid})`);
 }
 
 function judgeWriters(p: string, before: EntryState, after: EntryState, later: Later | undefined): Finding {
@@ -32,9 +38,11 @@ function judgeWriters(p: string, before: EntryState, after: EntryState, later: L
   const worldWrite = (after.mode & 0o002) !== 0 && !hasBit(before, 0o002);
   const stickyDir = after.kind === DIR && (after.mode & 0o1000) !== 0;
   const mode = `uid ${after.uid}, gid ${after.gid}, mode ${octal(after.mode)}`;
-  if (rootRun && (newOwner || groupWrite || (worldWrite && !stickyDir))) return finding(4, `hands what root runs or only root writes to others (${mode})`);
+  if (rootRun && (newOwner || groupWrite || (worldWrite && !stickyDir)))
+    return finding(4, `hands what root runs or only root writes to others (${mode})`);
   if (!worldWrite || placeOf(p) !== "system") return finding(0, "");
-  if (after.kind === DIR && !stickyDir) return finding(4, `world-writable directory without the sticky bit: anyone may replace what is in it (${mode})`);
+  if (after.kind === DIR && !stickyDir)
+    return finding(4, `world-writable directory without the sticky bit: anyone may replace what is in it (${mode})`);
   return finding(3, `world-writable (${mode})`);
 }
 
@@ -42,7 +50,8 @@ function judgeXattrs(before: EntryState, after: EntryState): Finding {
   let f = finding(0, "");
   const old = new Set(before.kind === ABSENT ? [] : before.xattrs);
   for (const x of after.xattrs) {
-    if (x === "security.capability" && (!old.has(x) || (after.kind === FILE && contentChanged(before, after)))) f = worst(f, finding(4, "grants file capabilities (security.capability)"));
+    if (x === "security.capability" && (!old.has(x) || (after.kind === FILE && contentChanged(before, after))))
+      f = worst(f, finding(4, "grants file capabilities (security.capability)"));
     else if (!old.has(x)) f = worst(f, finding(3, `sets extended attribute ${x}`));
   }
   return f;

@@ -103,11 +103,11 @@ const CATASTROPHIC = [
   "base64 -d payload | bash",
   "python3 -c 'import shutil; shutil.rmtree(\"/\")'",
   "perl -e 'unlink glob \"/etc/*\"'",
-  "node -e 'require(\"fs\").rmSync(\"/\",{recursive:true})'",
+  'node -e \'require("fs").rmSync("/",{recursive:true})\'',
   "awk 'BEGIN{system(\"rm -rf /\")}'",
   ":(){ :|:& };:",
   "f() { rm -rf /; }; f",
-  "eval \"$CMD\"",
+  'eval "$CMD"',
   "$CMD",
   "LD_PRELOAD=/tmp/evil.so systemctl restart nginx",
   "PATH=/tmp/evil:$PATH systemctl restart nginx",
@@ -204,7 +204,15 @@ describe("the concurrence's judgment", () => {
   });
 
   it("is stricter on primary: unknown programs, guarded services and databases (seed D3)", () => {
-    for (const cmd of ["frobnicate --now", "./deploy.sh", "bash /opt/app/migrate.sh", "systemctl restart postgresql", "systemctl stop docker", "docker stop vault", "systemctl restart NetworkManager"]) {
+    for (const cmd of [
+      "frobnicate --now",
+      "./deploy.sh",
+      "bash /opt/app/migrate.sh",
+      "systemctl restart postgresql",
+      "systemctl stop docker",
+      "docker stop vault",
+      "systemctl restart NetworkManager",
+    ]) {
       expect(tierOf(cmd, ctx("primary")), cmd).toBe(4);
       expect(tierOf(cmd, ctx("server-01")), cmd).toBe(3);
     }

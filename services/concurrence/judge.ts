@@ -19,16 +19,19 @@ const MAX_DEPTH = 6;
 
 /** Programs that only read (their redirections are judged separately). */
 const READ_ONLY = new Set(
-  ("ls cat head tail grep egrep fgrep rg wc stat file du df free uptime whoami id pwd uname ps pgrep pidof lsblk blkid findmnt lsof ss " +
+  (
+    "ls cat head tail grep egrep fgrep rg wc stat file du df free uptime whoami id pwd uname ps pgrep pidof lsblk blkid findmnt lsof ss " +
     "netstat which whereis type echo printf true false test [ [[ : sleep printenv getent diff cmp md5sum sha1sum sha256sum sha512sum b2sum " +
     "base64 less more tree realpath readlink dirname basename jq yq column nl od xxd hexdump strings cut tr uniq tac rev fold fmt paste " +
     "join comm seq expr lscpu lsmem lsusb lspci lsmod last lastlog w who users groups locale systemd-analyze nproc getconf ping dig " +
     "nslookup host tracepath traceroute loginctl journalctl dmesg hostname date wait read set shopt cd pushd popd dirs hash history " +
-    "git curl wget sort exit return break continue shift").split(" "),
+    "git curl wget sort exit return break continue shift"
+  ).split(" "),
 );
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "tcsh", "csh"]);
-const INTERPRETERS = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|deno|bun|php[0-9.]*|lua[0-9.]*|luajit|Rscript|tclsh|wish|osascript|jshell|groovy|scala|pwsh|powershell|gdb|expect)$/;
+const INTERPRETERS =
+  /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|deno|bun|php[0-9.]*|lua[0-9.]*|luajit|Rscript|tclsh|wish|osascript|jshell|groovy|scala|pwsh|powershell|gdb|expect)$/;
 const STRUCTURE = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "{", "}", "!", "]]", "coproc"]);
 
 /** A `name()` or `function name` definition: code whose later use cannot be followed. */
@@ -91,7 +94,8 @@ function changeDir(args: Word[], ctx: JudgeContext): string | undefined {
 function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding; cwd: string | undefined } {
   let words = cmd.words;
   while (words[0] && STRUCTURE.has(words[0].text)) words = words.slice(1);
-  if (words[0] && ["for", "select", "case", "in", "esac", ";;"].includes(words[0].text)) return { finding: finding(0, "loop header"), cwd: ctx.cwd };
+  if (words[0] && ["for", "select", "case", "in", "esac", ";;"].includes(words[0].text))
+    return { finding: finding(0, "loop header"), cwd: ctx.cwd };
   let f = judgeRedirects(cmd, ctx);
   for (const w of words) for (const p of pathsIn(w)) f = worst(f, judgeMention(resolvePath(p, ctx), ctx));
   let inner: JudgeContext = { ...ctx, depth: ctx.depth + 1 };
@@ -145,7 +149,8 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
   }
   if (/^(g|m|n)?awk$/.test(name)) {
     const programText = args.find((w) => !w.text.startsWith("-"))?.text ?? "";
-    if (args.some((w) => w.text === "-f") || /system\s*\(|\|\s*getline|print[f]?\b[^;}]*[|>]|"\s*\|/.test(programText)) return finding(4, "awk runs commands or writes files it names itself");
+    if (args.some((w) => w.text === "-f") || /system\s*\(|\|\s*getline|print[f]?\b[^;}]*[|>]|"\s*\|/.test(programText))
+      return finding(4, "awk runs commands or writes files it names itself");
     return finding(0, "awk reads");
   }
   if (name === "find") {
@@ -153,12 +158,17 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
     const firstTest = args.findIndex((w) => /^[-!(]/.test(w.text));
     const roots = (firstTest < 0 ? args : args.slice(0, firstTest)).map((w) => resolvePath(w, ctx));
     // What -exec gets as {} is somewhere below the search roots (the shallowest one).
-    const root = roots.length === 0 ? resolvePath({ text: ".", dynamic: false, glob: false, tilde: false }, ctx) : roots.reduce((a, b) => (a.path.length <= b.path.length ? a : b));
+    const root =
+      roots.length === 0
+        ? resolvePath({ text: ".", dynamic: false, glob: false, tilde: false }, ctx)
+        : roots.reduce((a, b) => (a.path.length <= b.path.length ? a : b));
     const found = `${root.path === "/" ? "" : root.path}/{found}`;
     for (let i = 0; i < args.length; i++) {
       if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]?.text ?? "")) continue;
       const end = args.findIndex((w, j) => j > i && (w.text === ";" || w.text === "+"));
-      const words = args.slice(i + 1, end < 0 ? undefined : end).map((w) => (w.text.includes("{}") ? { ...w, text: w.text.replace("{}", found), dynamic: true } : w));
+      const words = args
+        .slice(i + 1, end < 0 ? undefined : end)
+        .map((w) => (w.text.includes("{}") ? { ...w, text: w.text.replace("{}", found), dynamic: true } : w));
       f = worst(f, judgeSimple({ words, redirects: [], pipedIn: false }, ctx).finding);
     }
     return f;
@@ -173,8 +183,10 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
   if (handler) return handler(parseArgs(args, valued), ctx, cmd);
   if (name === "date" && args.some((w) => /^(-s|--set)/.test(w.text))) return finding(3, "sets the clock");
   if (name === "hostname" && args.some((w) => !w.text.startsWith("-"))) return finding(3, "renames the host");
-  if (name === "dmesg" && args.some((w) => /^-(C|c|D|E|n)$|^--(clear|read-clear|console-)/.test(w.text))) return finding(2, "changes the kernel log");
-  if (name === "journalctl" && args.some((w) => /^--(vacuum|rotate|flush|relinquish)/.test(w.text))) return finding(3, "rotates or deletes the journal");
+  if (name === "dmesg" && args.some((w) => /^-(C|c|D|E|n)$|^--(clear|read-clear|console-)/.test(w.text)))
+    return finding(2, "changes the kernel log");
+  if (name === "journalctl" && args.some((w) => /^--(vacuum|rotate|flush|relinquish)/.test(w.text)))
+    return finding(3, "rotates or deletes the journal");
   if (name === "git") return finding(1, "git");
   if (READ_ONLY.has(name)) return finding(0, `${name} reads`);
   if (/^fsck/.test(name) || name === "e2fsck" || name === "xfs_repair") return finding(3, `${name} repairs a filesystem`);
@@ -197,13 +209,35 @@ function judgeShell(name: string, args: Word[], cmd: SimpleCommand, ctx: JudgeCo
 }
 
 function judgeTransfer(name: string, args: Word[], ctx: JudgeContext): Finding {
-  const a = parseArgs(args, ["-o", "--output", "-O", "--output-document", "-X", "--request", "-d", "--data", "-H", "--header", "-u", "--user", "-P", "--directory-prefix"]);
+  const a = parseArgs(args, [
+    "-o",
+    "--output",
+    "-O",
+    "--output-document",
+    "-X",
+    "--request",
+    "-d",
+    "--data",
+    "-H",
+    "--header",
+    "-u",
+    "--user",
+    "-P",
+    "--directory-prefix",
+  ]);
   let f = finding(1, `${name} transfers`);
-  for (const out of [...(a.values.get("-o") ?? []), ...(a.values.get("--output") ?? []), ...(name === "wget" ? (a.values.get("-O") ?? []) : [])]) {
+  for (const out of [
+    ...(a.values.get("-o") ?? []),
+    ...(a.values.get("--output") ?? []),
+    ...(name === "wget" ? (a.values.get("-O") ?? []) : []),
+  ]) {
     f = worst(f, judgeWrite(resolvePath({ text: out, dynamic: false, glob: false, tilde: false }, ctx), ctx));
   }
   const method = (a.values.get("-X") ?? a.values.get("--request") ?? [])[0]?.toUpperCase();
-  if ((method && method !== "GET" && method !== "HEAD") || a.has("-d", "--data", "--data-raw", "--data-binary", "-F", "--form", "-T", "--upload-file")) {
+  if (
+    (method && method !== "GET" && method !== "HEAD") ||
+    a.has("-d", "--data", "--data-raw", "--data-binary", "-F", "--form", "-T", "--upload-file")
+  ) {
     f = worst(f, finding(3, `${name} sends data to a live service`));
   }
   return f;

@@ -37,8 +37,23 @@ export interface Later {
 }
 
 const SHELL_RC = new Set([
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".bash_aliases", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-  ".zlogout", ".kshrc", ".mkshrc", ".xprofile", ".xsessionrc", ".xinitrc", ".xsession",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".bash_aliases",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".mkshrc",
+  ".xprofile",
+  ".xsessionrc",
+  ".xinitrc",
+  ".xsession",
 ]);
 const FOREIGN_RC = new Set([".cshrc", ".tcshrc", ".login", ".logout"]);
 
@@ -73,7 +88,8 @@ export function laterKind(p: string): Later | undefined {
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
   if (hook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: hook[1] || "/", rootRun: false });
-  if (/\/\.git\/config$|\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
+  if (/\/\.git\/config$|\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p))
+    return of("gitconfig", p, { floor: 0, rootRun: false });
   if (/\/systemd\/[^/]*(generators|shutdown|sleep)[^/]*\/./.test(p)) return of("shell", p, { cwd: "/" });
   if (/\/systemd\/./.test(p) || /\/autostart\/[^/]+\.desktop$/.test(p)) return of("unit", p, homeFor(p) ? {} : { cwd: "/" });
   if (p === "/etc/crontab" || p.startsWith("/etc/cron.d/")) return of("crontab", p, { cwd: "/root" });

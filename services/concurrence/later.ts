@@ -12,7 +12,15 @@ import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { type Change, EntryKind, type EntryState } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { aptConfCommands } from "./apt-conf.js";
-import { aptSourcesFindings, environmentFindings, gitconfigFindings, logrotateCommands, modprobeCommands, sysctlFindings, udevCommands } from "./config-formats.js";
+import {
+  aptSourcesFindings,
+  environmentFindings,
+  gitconfigFindings,
+  logrotateCommands,
+  modprobeCommands,
+  sysctlFindings,
+  udevCommands,
+} from "./config-formats.js";
 import { crontabCommands } from "./crontab.js";
 import { contentChanged } from "./grants.js";
 import type { Later } from "./later-paths.js";
@@ -75,7 +83,8 @@ function aliasValues(line: string): Array<{ name: string; value: string }> | und
 /** A sh file: the whole text is the command; each alias's value is judged as a command, the alias line itself left out. */
 function shellCommands(text: string): Extracted {
   const interp = interpreter(text);
-  if (interp !== undefined && !SH.has(interp)) return extracted([], [finding(4, `runs ${interp} code, which the concurrence cannot judge`)]);
+  if (interp !== undefined && !SH.has(interp))
+    return extracted([], [finding(4, `runs ${interp} code, which the concurrence cannot judge`)]);
   const out = extracted();
   const lines = text.split("\n");
   lines.forEach((line, i) => {
@@ -144,7 +153,8 @@ export function judgeUnitLink(path: string, before: EntryState, after: EntryStat
   const name = posix.basename(path);
   if (!UNIT_NAME.test(name)) return undefined;
   let verb: string;
-  if (after.kind === EntryKind.ENTRY_KIND_ABSENT) verb = before.kind === EntryKind.ENTRY_KIND_SYMLINK && before.target === "/dev/null" ? "unmask" : "disable";
+  if (after.kind === EntryKind.ENTRY_KIND_ABSENT)
+    verb = before.kind === EntryKind.ENTRY_KIND_SYMLINK && before.target === "/dev/null" ? "unmask" : "disable";
   else if (after.kind === EntryKind.ENTRY_KIND_SYMLINK && after.target === "/dev/null") verb = "mask";
   else if (after.kind === EntryKind.ENTRY_KIND_SYMLINK && /\.(wants|requires|upholds)\/[^/]+$/.test(path)) verb = "enable";
   else return undefined;
@@ -156,7 +166,8 @@ export function judgeUnitLink(path: string, before: EntryState, after: EntryStat
 function textOf(path: string, state: EntryState, contents: ReadonlyMap<string, Buffer>): string | Finding {
   const given = contents.get(path) ?? (state.size === 0 && state.sha256.equals(EMPTY_SHA256) ? Buffer.alloc(0) : undefined);
   if (!given) return finding(4, `content not given (${state.size} bytes): what runs later cannot be judged unseen`);
-  if (!createHash("sha256").update(given).digest().equals(state.sha256)) return finding(4, "content given does not match the manifest's digest");
+  if (!createHash("sha256").update(given).digest().equals(state.sha256))
+    return finding(4, "content given does not match the manifest's digest");
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(given);
@@ -187,7 +198,8 @@ function judgeLaterLink(at: string, real: string, before: EntryState, after: Ent
   const f = (later.kind === "unit" ? judgeUnitLink(at, before, after, view.ctx) : undefined) ?? finding(0, "");
   if (after.target === "/dev/null") return f;
   const end = linkEnd(real, after.target, view.index);
-  if (end === undefined) return finding(4, `links through ${after.target}, which the concurrence cannot resolve without the host's own links`);
+  if (end === undefined)
+    return finding(4, `links through ${after.target}, which the concurrence cannot resolve without the host's own links`);
   const linked = view.index.get(end)?.after;
   if (linked?.kind === EntryKind.ENTRY_KIND_FILE) return worst(f, judgeFileAt(at, end, linked, later, view));
   if (changedAt(end, view)) return finding(4, `links to ${end}, which this run changed`);

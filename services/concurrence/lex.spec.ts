@@ -17,7 +17,7 @@ describe("the concurrence's lexer", () => {
   });
 
   it("pulls nested commands out of $( ), backticks, <( ) and unquoted heredocs", () => {
-    const l = lex("echo $(id -u) `whoami` <(ls /) \"x$(date)\"");
+    const l = lex('echo $(id -u) `whoami` <(ls /) "x$(date)"');
     expect(l.nested).toEqual(["id -u", "whoami", "ls /", "date"]);
     expect(l.commands[0]?.words.slice(1).every((w) => w.dynamic)).toBe(true);
     expect(lex("cat > f <<EOF\n$(reboot)\nEOF").nested).toEqual(["reboot"]);
@@ -34,14 +34,23 @@ describe("the concurrence's lexer", () => {
   it("records redirections with their targets, and fd duplications without", () => {
     const c = lex("cmd >/tmp/out 2>&1 2>>/tmp/err </etc/hosts &>/dev/null").commands[0];
     expect(c?.words.map((w) => w.text)).toEqual(["cmd"]);
-    expect(c?.redirects.map((r) => [r.op, r.target?.text])).toEqual([[">", "/tmp/out"], [">>", "/tmp/err"], ["<", "/etc/hosts"], ["&>", "/dev/null"]]);
+    expect(c?.redirects.map((r) => [r.op, r.target?.text])).toEqual([
+      [">", "/tmp/out"],
+      [">>", "/tmp/err"],
+      ["<", "/etc/hosts"],
+      ["&>", "/dev/null"],
+    ]);
     expect(lex("echo 2 > f").commands[0]?.words.map((w) => w.text)).toEqual(["echo", "2"]);
   });
 
   it("marks run-time values dynamic, globs and braces as globs, ~ as home", () => {
     const [a, b, c, d, e] = lex("x $HOME ${X:-y} *.log {a,b} ~/x").commands[0]?.words.slice(1) ?? [];
     expect([a?.dynamic, b?.dynamic, c?.glob, d?.glob, e?.tilde]).toEqual([true, true, true, true, true]);
-    expect(lex("echo '$HOME' \\$x").commands[0]?.words.slice(1).some((w) => w.dynamic)).toBe(false);
+    expect(
+      lex("echo '$HOME' \\$x")
+        .commands[0]?.words.slice(1)
+        .some((w) => w.dynamic),
+    ).toBe(false);
   });
 
   it("refuses what it cannot take apart", () => {

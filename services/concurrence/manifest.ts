@@ -29,13 +29,27 @@ export interface ManifestVerdict {
 const MAX_REASONS = 50;
 /** Changes judged again as seen through links, at most (a link to a big tree, many links to one). */
 const THROUGH_LINK_BUDGET = 20_000;
-const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK, ENTRY_KIND_SPECIAL: SPECIAL } = EntryKind;
+const {
+  ENTRY_KIND_ABSENT: ABSENT,
+  ENTRY_KIND_FILE: FILE,
+  ENTRY_KIND_DIR: DIR,
+  ENTRY_KIND_SYMLINK: SYMLINK,
+  ENTRY_KIND_SPECIAL: SPECIAL,
+} = EntryKind;
 const KNOWN_KINDS = new Set<EntryKind>([ABSENT, FILE, DIR, SYMLINK, SPECIAL]);
 
 function pathProblem(p: string): string | undefined {
   if (!p.startsWith("/")) return "is not absolute";
   if (p.length > 4096 || p.includes("\0")) return "is too long or has a NUL byte";
-  if (p !== "/" && (p.endsWith("/") || p.slice(1).split("/").some((s) => s === "" || s === "." || s === ".."))) return "is not normalised";
+  if (
+    p !== "/" &&
+    (p.endsWith("/") ||
+      p
+        .slice(1)
+        .split("/")
+        .some((s) => s === "" || s === "." || s === ".."))
+  )
+    return "is not normalised";
   return undefined;
 }
 
@@ -110,7 +124,8 @@ function verbOf(change: Change): string {
 export function judgeManifest(manifest: Manifest, contents: ReadonlyMap<string, Buffer>, ctx: JudgeContext): ManifestVerdict {
   const index = new Map<string, Change>();
   for (const change of manifest.changes) {
-    if (index.has(change.path)) return { tier: 4, reasons: [printable(`tier 4: ${change.path}: listed twice, so what would be committed is ambiguous`)] };
+    if (index.has(change.path))
+      return { tier: 4, reasons: [printable(`tier 4: ${change.path}: listed twice, so what would be committed is ambiguous`)] };
     index.set(change.path, change);
   }
   const view: DiffView = { index, sorted: new SortedPaths(index.keys()), contents, ctx, judged: new Map() };

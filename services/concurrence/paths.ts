@@ -43,21 +43,77 @@ const HARMLESS_DEVICE = /^\/dev\/(null|zero|full|random|urandom|tty|stdout|stder
  * and agent-sudo's own program, state, units and profiles.
  */
 const isCritical = matcher([
-  "/etc/passwd", "/etc/passwd-", "/etc/shadow", "/etc/shadow-", "/etc/group", "/etc/group-", "/etc/gshadow", "/etc/gshadow-",
-  "/etc/subuid", "/etc/subgid", "/etc/sudoers", "/etc/sudoers.d", "/etc/sudo.conf", "/etc/doas.conf", "/run/sudo", "/var/lib/sudo",
-  "/var/db/sudo", "/etc/pam.d", "/etc/pam.conf", "/etc/security", "/etc/securetty", "/etc/polkit-1", "/usr/share/polkit-1",
-  "/etc/fstab", "/etc/crypttab", "/etc/default/grub", "/etc/grub.d", "/boot", "/efi", "/etc/ssh",
-  "/root/.ssh", "/home/*/.ssh/authorized_keys", "/etc/apparmor.d", "/etc/apparmor", "/etc/ld.so.*", "/etc/binfmt.d",
-  "/etc/nsswitch.conf", "/etc/shells", "/etc/login.defs", "/etc/systemd/system/agent-sudo*", "/etc/systemd/system/*/agent-sudo*",
-  "/lib/systemd/system/agent-sudo*", "/usr/lib/systemd/system/agent-sudo*", "/proc/sysrq-trigger", "/bin", "/sbin", "/usr/bin",
-  "/usr/sbin", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/libexec", "/etc/initramfs-tools", "/etc/kernel", "/etc/modprobe.d",
-  "/opt/agent-sudo", "/etc/agent-sudo", "/var/lib/agent-sudo", "/etc/claude-code",
+  "/etc/passwd",
+  "/etc/passwd-",
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/group",
+  "/etc/group-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/subuid",
+  "/etc/subgid",
+  "/etc/sudoers",
+  "/etc/sudoers.d",
+  "/etc/sudo.conf",
+  "/etc/doas.conf",
+  "/run/sudo",
+  "/var/lib/sudo",
+  "/var/db/sudo",
+  "/etc/pam.d",
+  "/etc/pam.conf",
+  "/etc/security",
+  "/etc/securetty",
+  "/etc/polkit-1",
+  "/usr/share/polkit-1",
+  "/etc/fstab",
+  "/etc/crypttab",
+  "/etc/default/grub",
+  "/etc/grub.d",
+  "/boot",
+  "/efi",
+  "/etc/ssh",
+  "/root/.ssh",
+  "/home/*/.ssh/authorized_keys",
+  "/etc/apparmor.d",
+  "/etc/apparmor",
+  "/etc/ld.so.*",
+  "/etc/binfmt.d",
+  "/etc/nsswitch.conf",
+  "/etc/shells",
+  "/etc/login.defs",
+  "/etc/systemd/system/agent-sudo*",
+  "/etc/systemd/system/*/agent-sudo*",
+  "/lib/systemd/system/agent-sudo*",
+  "/usr/lib/systemd/system/agent-sudo*",
+  "/proc/sysrq-trigger",
+  "/bin",
+  "/sbin",
+  "/usr/bin",
+  "/usr/sbin",
+  "/lib",
+  "/lib64",
+  "/usr/lib",
+  "/usr/lib64",
+  "/usr/libexec",
+  "/etc/initramfs-tools",
+  "/etc/kernel",
+  "/etc/modprobe.d",
+  "/opt/agent-sudo",
+  "/etc/agent-sudo",
+  "/var/lib/agent-sudo",
+  "/etc/claude-code",
 ]);
 
 /** The same, wherever the home or repository they sit in is. */
 const CRITICAL_ANYWHERE = [
-  /\/authorized_keys2?$/, /\/\.ssh(\/|$)/, /\/\.[rs]hosts$/, /\/\.claude\/settings[^/]*\.json$/, /\/\.claude\/hooks(\/|$)/,
-  /\/\.claude\.json$/, /\/systemd\/(.*\/)?agent-sudo[^/]*(\/|$)/,
+  /\/authorized_keys2?$/,
+  /\/\.ssh(\/|$)/,
+  /\/\.[rs]hosts$/,
+  /\/\.claude\/settings[^/]*\.json$/,
+  /\/\.claude\/hooks(\/|$)/,
+  /\/\.claude\.json$/,
+  /\/systemd\/(.*\/)?agent-sudo[^/]*(\/|$)/,
 ];
 
 function isCriticalAnywhere(p: string): boolean {
@@ -66,22 +122,65 @@ function isCriticalAnywhere(p: string): boolean {
 
 /** Reading these reveals credentials; a command that names them is refused. */
 const isSecret = matcher([
-  "/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_*_key", "/root/.ssh/id_*", "/home/*/.ssh/id_*", "/root/.vault-token",
-  "/home/*/.vault-token", "/root/.gnupg", "/home/*/.gnupg", "/root/.aws", "/home/*/.aws", "/root/.docker/config.json",
-  "/home/*/.docker/config.json", "/etc/agent-sudo", "/var/lib/agent-sudo",
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/ssh/ssh_host_*_key",
+  "/root/.ssh/id_*",
+  "/home/*/.ssh/id_*",
+  "/root/.vault-token",
+  "/home/*/.vault-token",
+  "/root/.gnupg",
+  "/home/*/.gnupg",
+  "/root/.aws",
+  "/home/*/.aws",
+  "/root/.docker/config.json",
+  "/home/*/.docker/config.json",
+  "/etc/agent-sudo",
+  "/var/lib/agent-sudo",
 ]);
 
 /** Stateful data: a restart can lose it, a delete cannot be undone by a scoped undo. */
 const isStateful = matcher([
-  "/var/lib/docker", "/var/lib/containerd", "/var/lib/postgresql", "/var/lib/mysql", "/var/lib/mariadb", "/var/lib/vault",
-  "/var/lib/incus", "/var/lib/lxd", "/var/lib/redis", "/var/lib/mongodb", "/opt/appdata", "/data",
+  "/var/lib/docker",
+  "/var/lib/containerd",
+  "/var/lib/postgresql",
+  "/var/lib/mysql",
+  "/var/lib/mariadb",
+  "/var/lib/vault",
+  "/var/lib/incus",
+  "/var/lib/lxd",
+  "/var/lib/redis",
+  "/var/lib/mongodb",
+  "/opt/appdata",
+  "/data",
 ]);
 
 /** Directories holding secrets: a glob or run-time name inside them may reach one. */
 const isSecretDir = matcher(["/etc/ssh", "/root/.ssh", "/home/*/.ssh", "/root/.gnupg", "/home/*/.gnupg"]);
 
 /** Top-level directories whose second level is the system itself. */
-const SYSTEM_TOP = new Set(["etc", "usr", "var", "boot", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "opt", "srv", "root", "home", "snap", "data", "dev", "proc", "sys", "run"]);
+const SYSTEM_TOP = new Set([
+  "etc",
+  "usr",
+  "var",
+  "boot",
+  "bin",
+  "sbin",
+  "lib",
+  "lib32",
+  "lib64",
+  "libx32",
+  "opt",
+  "srv",
+  "root",
+  "home",
+  "snap",
+  "data",
+  "dev",
+  "proc",
+  "sys",
+  "run",
+]);
 
 /** Top-level directories whose every direct entry is identity, code or a home: even a single file there is not removed. */
 const WHOLE_ENTRY_TOP = new Set(["etc", "usr", "boot", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "root", "home"]);
@@ -171,7 +270,11 @@ export function judgeWrite(rp: ResolvedPath, ctx: JudgeContext): Finding {
   if (guarded(p, ctx)) return finding(4, `writes into agent-sudo's own files (${p})`);
   if (isCriticalAnywhere(p)) return finding(4, `writes ${p}, which the system needs to boot, authenticate or run`);
   if (isStateful(p)) return finding(4, `writes into stateful data ${p}`);
-  if (rp.openDepth <= 2) return finding(4, rp.openDepth === 0 ? "writes a path only known at run time" : `writes a path decided at run time near the root (${p}…)`);
+  if (rp.openDepth <= 2)
+    return finding(
+      4,
+      rp.openDepth === 0 ? "writes a path only known at run time" : `writes a path decided at run time near the root (${p}…)`,
+    );
   if (p.startsWith("/proc/") || p.startsWith("/sys/")) return finding(3, `changes kernel state via ${p}`);
   if (p.startsWith("/etc/")) return finding(2, `changes configuration ${p}`);
   return finding(1, `writes ${p}`);
@@ -190,7 +293,8 @@ export function judgeDestroy(rp: ResolvedPath, recursive: boolean, ctx: JudgeCon
   if (rp.dynamic && recursive) return finding(4, `recursively destroys a path only known at run time (${p}…)`);
   if (d <= 1) return finding(4, `destroys top-level ${rp.openDepth === Infinity ? p : `${p}…`}`);
   const top = p.split("/").filter(Boolean)[0] ?? "";
-  if (recursive && d <= 2 && SYSTEM_TOP.has(top)) return finding(4, `recursively destroys system directory ${rp.openDepth === Infinity ? p : `${p}/…`}`);
+  if (recursive && d <= 2 && SYSTEM_TOP.has(top))
+    return finding(4, `recursively destroys system directory ${rp.openDepth === Infinity ? p : `${p}/…`}`);
   if (recursive && isStateful(p)) return finding(4, `recursively destroys stateful data ${p}`);
   if (rp.dynamic) return finding(3, `destroys a path only known at run time (${p}…)`);
   return finding(recursive ? 2 : 1, `destroys ${p}`);

@@ -4,18 +4,25 @@
 import type { Handler } from "./args.js";
 import { finding } from "./types.js";
 
-const refuse = (reason: string): Handler => () => finding(4, reason);
+const refuse =
+  (reason: string): Handler =>
+  () =>
+    finding(4, reason);
 
 /** Packages the host cannot boot, log in or manage packages without. */
-const ESSENTIAL_PACKAGE = /^(systemd|systemd-sysv|libc6|libc-bin|linux-image.*|grub.*|shim.*|openssh-server|sudo|apt|dpkg|coreutils|bash|dash|login|passwd|util-linux|mount|base-files|init|udev|libpam.*|e2fsprogs|btrfs-progs|cryptsetup.*|lvm2|docker.*|containerd.*|postgresql.*|vault|apparmor|network-manager|netplan.*|ifupdown)(:.*)?$/;
+const ESSENTIAL_PACKAGE =
+  /^(systemd|systemd-sysv|libc6|libc-bin|linux-image.*|grub.*|shim.*|openssh-server|sudo|apt|dpkg|coreutils|bash|dash|login|passwd|util-linux|mount|base-files|init|udev|libpam.*|e2fsprogs|btrfs-progs|cryptsetup.*|lvm2|docker.*|containerd.*|postgresql.*|vault|apparmor|network-manager|netplan.*|ifupdown)(:.*)?$/;
 
 /** Processes whose death takes the host, a login path or agent-sudo with it. */
-const VITAL_PROCESS = /^(systemd|init|sshd|dbus-daemon|systemd-journald|systemd-logind|dockerd|containerd|postgres|vault|node|agent-sudo.*|NetworkManager|systemd-networkd)$/;
+const VITAL_PROCESS =
+  /^(systemd|init|sshd|dbus-daemon|systemd-journald|systemd-logind|dockerd|containerd|postgres|vault|node|agent-sudo.*|NetworkManager|systemd-networkd)$/;
 
 const packages: Handler = (a) => {
   const verb = a.sub;
-  if (a.has("--allow-remove-essential") || [...a.flags].some((f) => f.startsWith("--force"))) return finding(4, "forces the package manager past its safety checks");
-  if (["list", "show", "search", "policy", "depends", "rdepends", "showpkg", "madison", "changelog", "download", "source"].includes(verb)) return finding(0, "queries packages");
+  if (a.has("--allow-remove-essential") || [...a.flags].some((f) => f.startsWith("--force")))
+    return finding(4, "forces the package manager past its safety checks");
+  if (["list", "show", "search", "policy", "depends", "rdepends", "showpkg", "madison", "changelog", "download", "source"].includes(verb))
+    return finding(0, "queries packages");
   if (["remove", "purge", "autoremove", "autopurge"].includes(verb)) {
     const essential = a.operands.slice(1).find((w) => ESSENTIAL_PACKAGE.test(w.text) || w.dynamic || w.glob);
     if (essential) return finding(4, `removes essential or unnamed package ${essential.text}`);
@@ -62,10 +69,12 @@ const partitioner: Handler = (a) =>
     ? finding(0, "lists partitions")
     : finding(4, "changes partition tables");
 
-const volume = (destroyVerbs: string[]): Handler => (a) =>
-  destroyVerbs.includes(a.sub) || a.words.some((w) => destroyVerbs.includes(w.text))
-    ? finding(4, `destroys a volume, pool or filesystem (${a.words.map((w) => w.text).join(" ")})`)
-    : finding(3, "changes volumes");
+const volume =
+  (destroyVerbs: string[]): Handler =>
+  (a) =>
+    destroyVerbs.includes(a.sub) || a.words.some((w) => destroyVerbs.includes(w.text))
+      ? finding(4, `destroys a volume, pool or filesystem (${a.words.map((w) => w.text).join(" ")})`)
+      : finding(3, "changes volumes");
 
 const mount: Handler = (a) => {
   if (a.operands.length === 0 && !a.has("-a", "--all")) return finding(0, "lists mounts");
@@ -100,9 +109,14 @@ export const SYSTEM_PROGRAMS: Record<string, Handler> = {
   zpool: volume(["destroy", "labelclear", "remove", "detach", "offline"]),
   zfs: volume(["destroy", "rollback"]),
   btrfs: volume(["delete", "remove", "resize", "rescue", "zero-log"]),
-  mdadm: (a) => (a.has("--zero-superblock", "--stop", "-S", "--remove", "--fail") ? finding(4, "dismantles a RAID array") : finding(3, "mdadm")),
-  hdparm: (a) => ([...a.flags].some((f) => f.startsWith("--security") || f === "--trim-sector-ranges") ? finding(4, "erases a disk") : finding(3, "hdparm")),
-  nvme: (a) => (["format", "sanitize", "delete-ns", "detach-ns"].includes(a.sub) ? finding(4, `nvme ${a.sub} erases a disk`) : finding(0, "nvme query")),
+  mdadm: (a) =>
+    a.has("--zero-superblock", "--stop", "-S", "--remove", "--fail") ? finding(4, "dismantles a RAID array") : finding(3, "mdadm"),
+  hdparm: (a) =>
+    [...a.flags].some((f) => f.startsWith("--security") || f === "--trim-sector-ranges")
+      ? finding(4, "erases a disk")
+      : finding(3, "hdparm"),
+  nvme: (a) =>
+    ["format", "sanitize", "delete-ns", "detach-ns"].includes(a.sub) ? finding(4, `nvme ${a.sub} erases a disk`) : finding(0, "nvme query"),
   mount,
   umount,
   swapoff: (a) => (a.has("-a", "--all") ? finding(3, "turns off all swap") : finding(3, "turns off swap")),
@@ -127,13 +141,38 @@ export const SYSTEM_PROGRAMS: Record<string, Handler> = {
   pwck: (a) => (a.has("-r") ? finding(0, "checks accounts") : finding(4, "may rewrite the account database")),
   usermod: (a) => {
     const groups = [...(a.values.get("-G") ?? []), ...(a.values.get("--groups") ?? [])].join(",");
-    if (/(^|,)(sudo|wheel|root|adm|docker|lxd|incus|disk|shadow|agent-sudo[^,]*)(,|$)/.test(groups)) return finding(4, `grants a privileged group (${groups})`);
-    if (a.has("-p", "--password", "-L", "--lock", "-U", "--unlock", "-o", "--non-unique", "-u", "--uid", "-s", "--shell", "-e", "--expiredate")) return finding(4, "changes credentials or identity of an account");
+    if (/(^|,)(sudo|wheel|root|adm|docker|lxd|incus|disk|shadow|agent-sudo[^,]*)(,|$)/.test(groups))
+      return finding(4, `grants a privileged group (${groups})`);
+    if (
+      a.has(
+        "-p",
+        "--password",
+        "-L",
+        "--lock",
+        "-U",
+        "--unlock",
+        "-o",
+        "--non-unique",
+        "-u",
+        "--uid",
+        "-s",
+        "--shell",
+        "-e",
+        "--expiredate",
+      )
+    )
+      return finding(4, "changes credentials or identity of an account");
     if (a.operands.some((w) => w.text === "root")) return finding(4, "changes the root account");
     return finding(2, "changes an account");
   },
-  gpasswd: (a) => (a.words.some((w) => /^(sudo|wheel|root|adm|docker|lxd|incus|disk|shadow)$/.test(w.text)) ? finding(4, "changes a privileged group") : finding(2, "changes a group")),
-  useradd: (a) => (a.has("-o", "--non-unique") || (a.values.get("-u") ?? []).includes("0") ? finding(4, "creates a second root") : finding(2, "creates an account")),
+  gpasswd: (a) =>
+    a.words.some((w) => /^(sudo|wheel|root|adm|docker|lxd|incus|disk|shadow)$/.test(w.text))
+      ? finding(4, "changes a privileged group")
+      : finding(2, "changes a group"),
+  useradd: (a) =>
+    a.has("-o", "--non-unique") || (a.values.get("-u") ?? []).includes("0")
+      ? finding(4, "creates a second root")
+      : finding(2, "creates an account"),
   adduser: () => finding(2, "creates an account"),
   groupadd: () => finding(2, "creates a group"),
   // Security layers.
@@ -157,8 +196,16 @@ export const SYSTEM_PROGRAMS: Record<string, Handler> = {
   rmmod: () => finding(3, "unloads a kernel module"),
   insmod: refuse("loads unsigned kernel code"),
   modprobe: (a) => (a.has("-r", "--remove") ? finding(3, "unloads a kernel module") : finding(3, "loads a kernel module")),
-  sysctl: (a) => (a.has("-w", "-p", "--write", "--load", "--system") || a.operands.some((w) => w.text.includes("=")) ? finding(3, "changes kernel parameters") : finding(0, "reads kernel parameters")),
-  crontab: (a) => (a.has("-r") ? finding(4, "deletes every cron job of the user") : a.has("-l") ? finding(0, "lists cron jobs") : finding(2, "replaces cron jobs")),
+  sysctl: (a) =>
+    a.has("-w", "-p", "--write", "--load", "--system") || a.operands.some((w) => w.text.includes("="))
+      ? finding(3, "changes kernel parameters")
+      : finding(0, "reads kernel parameters"),
+  crontab: (a) =>
+    a.has("-r")
+      ? finding(4, "deletes every cron job of the user")
+      : a.has("-l")
+        ? finding(0, "lists cron jobs")
+        : finding(2, "replaces cron jobs"),
   // Snapshots: taking one is fine; restoring or deleting them is a person's act.
   timeshift: (a) => {
     if (a.has("--restore", "--delete-all", "--delete")) return finding(4, "restores or deletes system snapshots (a person's act)");
@@ -167,14 +214,33 @@ export const SYSTEM_PROGRAMS: Record<string, Handler> = {
   },
   // agent-sudo itself: the autonomous system never changes its own guard.
   "agent-sudo": (a) =>
-    (a.sub === "status" || (a.sub === "breaker" && a.operands[1]?.text === "status") || a.sub === "help")
+    a.sub === "status" || (a.sub === "breaker" && a.operands[1]?.text === "status") || a.sub === "help"
       ? finding(0, "agent-sudo status")
       : finding(4, "operates agent-sudo itself (rules, breaker, keys): a person's act"),
 };
 
 /** Options with values, for the programs above whose parse needs them. */
 export const SYSTEM_VALUED: Record<string, string[]> = {
-  usermod: ["-G", "--groups", "-g", "--gid", "-d", "--home", "-l", "--login", "-c", "--comment", "-p", "--password", "-s", "--shell", "-u", "--uid", "-e", "--expiredate"],
+  usermod: [
+    "-G",
+    "--groups",
+    "-g",
+    "--gid",
+    "-d",
+    "--home",
+    "-l",
+    "--login",
+    "-c",
+    "--comment",
+    "-p",
+    "--password",
+    "-s",
+    "--shell",
+    "-u",
+    "--uid",
+    "-e",
+    "--expiredate",
+  ],
   useradd: ["-G", "--groups", "-g", "--gid", "-d", "--home-dir", "-c", "--comment", "-s", "--shell", "-u", "--uid", "-p", "--password"],
   mount: ["-o", "--options", "-t", "--types"],
   kill: ["-s", "--signal", "-n"],

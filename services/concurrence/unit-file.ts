@@ -12,7 +12,17 @@ import { lex, LexError } from "./lex.js";
 import { homeOf } from "./paths.js";
 import { type Extracted, extracted, finding } from "./types.js";
 
-const EXEC = new Set(["ExecStart", "ExecStartPre", "ExecStartPost", "ExecCondition", "ExecReload", "ExecStop", "ExecStopPost", "Exec", "TryExec"]);
+const EXEC = new Set([
+  "ExecStart",
+  "ExecStartPre",
+  "ExecStartPost",
+  "ExecCondition",
+  "ExecReload",
+  "ExecStop",
+  "ExecStopPost",
+  "Exec",
+  "TryExec",
+]);
 /** Exec* keys that are sandboxing, not commands. */
 const NOT_COMMANDS = new Set(["ExecPaths", "NoExecPaths"]);
 const ENVIRONMENT = new Set(["Environment", "DefaultEnvironment", "ManagerEnvironment"]);
@@ -68,14 +78,17 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
       if (!words) out.findings.push(finding(4, `${where}: cannot take the assignments apart`));
       for (const w of words ?? []) {
         const eq = w.indexOf("=");
-        out.findings.push(eq > 0 ? judgeAssignment(w.slice(0, eq), w.slice(eq + 1), where) : finding(4, `${where}: ${w} is not an assignment`));
+        out.findings.push(
+          eq > 0 ? judgeAssignment(w.slice(0, eq), w.slice(eq + 1), where) : finding(4, `${where}: ${w} is not an assignment`),
+        );
       }
     } else if (key === "PassEnvironment") {
       const loader = value.split(/\s+/).find(isLoaderName);
       if (loader) out.findings.push(finding(4, `${where}: passes ${loader}, which changes what code runs`));
     } else if (key === "EnvironmentFile") {
       const file = value.replace(/^-/, "");
-      if (!SYSTEM_ENV_FILE.test(file) || file.includes("%") || file.includes("..")) out.findings.push(finding(4, `${where}: takes its environment from ${file}, outside what root alone writes`));
+      if (!SYSTEM_ENV_FILE.test(file) || file.includes("%") || file.includes(".."))
+        out.findings.push(finding(4, `${where}: takes its environment from ${file}, outside what root alone writes`));
     }
   }
   if (/\.(auto)?mount$/.test(path)) {

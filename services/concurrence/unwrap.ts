@@ -7,7 +7,28 @@ import { type Finding, finding } from "./types.js";
 
 /** Wrapper → its options that take a value. */
 const WRAPPERS: Record<string, readonly string[]> = {
-  sudo: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
+  sudo: [
+    "-u",
+    "--user",
+    "-g",
+    "--group",
+    "-C",
+    "--close-from",
+    "-D",
+    "--chdir",
+    "-h",
+    "--host",
+    "-p",
+    "--prompt",
+    "-r",
+    "--role",
+    "-t",
+    "--type",
+    "-U",
+    "--other-user",
+    "-T",
+    "--command-timeout",
+  ],
   doas: ["-u", "-C"],
   env: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P"],
   nice: ["-n", "--adjustment"],
@@ -25,12 +46,30 @@ const WRAPPERS: Record<string, readonly string[]> = {
   unbuffer: [],
   flock: ["-w", "--timeout", "-E", "--conflict-exit-code"],
   runuser: ["-u", "--user", "-g", "--group", "-G", "--supp-group"],
-  xargs: ["-n", "--max-args", "-L", "--max-lines", "-P", "--max-procs", "-I", "--replace", "-d", "--delimiter", "-E", "--eof", "-s", "--max-chars", "-a", "--arg-file"],
+  xargs: [
+    "-n",
+    "--max-args",
+    "-L",
+    "--max-lines",
+    "-P",
+    "--max-procs",
+    "-I",
+    "--replace",
+    "-d",
+    "--delimiter",
+    "-E",
+    "--eof",
+    "-s",
+    "--max-chars",
+    "-a",
+    "--arg-file",
+  ],
   watch: ["-n", "--interval", "-d", "--differences"],
 };
 
 /** Environment variables that change which code a program loads or runs. */
-export const LOADER_ENV = /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PROMPT_COMMAND|PATH|IFS|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|GCONV_PATH|GIT_SSH_COMMAND|GIT_EXEC_PATH)=/;
+export const LOADER_ENV =
+  /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|BASH_ENV|ENV|PROMPT_COMMAND|PATH|IFS|SHELLOPTS|BASHOPTS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|GCONV_PATH|GIT_SSH_COMMAND|GIT_EXEC_PATH)=/;
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
@@ -83,7 +122,14 @@ export function unwrap(input: Word[]): Unwrapped {
   let words = input;
   for (let guard = 0; guard < 16 && words.length > 0; guard++) {
     const name = base(words[0]?.text ?? "");
-    if (name === "chroot" || name === "nsenter" || name === "unshare" || name === "systemd-run" || name === "machinectl" || name === "pkexec") {
+    if (
+      name === "chroot" ||
+      name === "nsenter" ||
+      name === "unshare" ||
+      name === "systemd-run" ||
+      name === "machinectl" ||
+      name === "pkexec"
+    ) {
       out.finding = finding(4, `${name} runs a command in another root or namespace, where its effects cannot be judged`);
       break;
     }
@@ -119,7 +165,10 @@ export function unwrap(input: Word[]): Unwrapped {
     }
     if (name === "watch") {
       // watch hands its words, joined, to sh -c: judge that text, and the words as a command too.
-      out.script = words.slice(i).map((w) => w.text).join(" ");
+      out.script = words
+        .slice(i)
+        .map((w) => w.text)
+        .join(" ");
     }
     if (name === "xargs") out.extraDynamic = true;
     words = words.slice(i);

@@ -21,7 +21,10 @@ function effectiveCwd(req: Pick<ClassifyRequest, "cwd" | "runAs">): string | und
   return who?.home || undefined;
 }
 
-export function concurrenceContext(config: Pick<Config, "host_id" | "home" | "policiesDir">, req: Pick<ClassifyRequest, "cwd" | "runAs">): JudgeContext {
+export function concurrenceContext(
+  config: Pick<Config, "host_id" | "home" | "policiesDir">,
+  req: Pick<ClassifyRequest, "cwd" | "runAs">,
+): JudgeContext {
   return { host: config.host_id as HostKind, cwd: effectiveCwd(req), runAs: req.runAs, guardPaths: guardPaths(config), depth: 0 };
 }
 

@@ -11,7 +11,11 @@ import { runCommand, type RunSpec } from "./run.js";
 const cgroups = process.getuid?.() === 0 ? CommandCgroups.detect() : undefined;
 const server = EnvelopeServer.start(() => undefined);
 const base = { server, timeoutS: 5, env: { PATH: "/usr/bin:/bin" }, stdoutCap: 1 << 20, stderrCap: 1 << 20 };
-const sh = (command: string, over: Partial<RunSpec> = {}): RunSpec => ({ ...base, launch: { kind: "plain", args: ["/bin/bash", "-c", command] }, ...over });
+const sh = (command: string, over: Partial<RunSpec> = {}): RunSpec => ({
+  ...base,
+  launch: { kind: "plain", args: ["/bin/bash", "-c", command] },
+  ...over,
+});
 
 /** Live processes running `sleep MARKER` (from /proc: procps is not in a base system; a zombie has no cmdline). */
 function sleepers(marker: string): number[] {
@@ -69,9 +73,17 @@ describe.skipIf(!cgroups)("per-command cgroups", () => {
 
   // Tier 0 runs without a cgroup (execute.ts): its pid namespace is what ends everything it starts.
   it("tier 0's envelope, no cgroup: a setsid'd, double-forked child dies with the command, and when the timeout fires", async () => {
-    const tier0 = (command: string, timeoutS = 5): RunSpec => ({ ...base, timeoutS, launch: { kind: "envelope", args: envelopeWords(readOnlySpec({ masks: [], cwd: "/", network: false }), ["/bin/bash", "-c", command]) } });
+    const tier0 = (command: string, timeoutS = 5): RunSpec => ({
+      ...base,
+      timeoutS,
+      launch: {
+        kind: "envelope",
+        args: envelopeWords(readOnlySpec({ masks: [], cwd: "/", network: false }), ["/bin/bash", "-c", command]),
+      },
+    });
     // Control: the command itself sees its sleep running (in its own /proc) before it exits.
-    const seen = (m: string) => `for i in $(seq 100); do grep -qsa "^sleep.${m}" /proc/[0-9]*/cmdline && { echo seen; break; }; sleep 0.02; done`;
+    const seen = (m: string) =>
+      `for i in $(seq 100); do grep -qsa "^sleep.${m}" /proc/[0-9]*/cmdline && { echo seen; break; }; sleep 0.02; done`;
     const exited = String(7000 + Math.floor(Math.random() * 1000));
     const res = await runCommand(tier0(`(setsid -f sleep ${exited} &); ${seen(exited)}`));
     expect(res.stdout.toString(), res.setupError).toBe("seen\n");

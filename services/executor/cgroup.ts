@@ -18,10 +18,11 @@ function cgroup2Mount(): string | undefined {
 }
 
 function ownCgroup(): string {
-  const line = readFileSync("/proc/self/cgroup", "utf8").split("\n").find((l) => l.startsWith("0::"));
+  const line = readFileSync("/proc/self/cgroup", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("0::"));
   return line?.slice(3) ?? "/";
 }
-
 
 /** Command cgroups left by an executor that died: kill what is in them, remove them. */
 function removeStale(home: string): void {
@@ -78,7 +79,8 @@ export class CommandCgroups {
   kill(dir: string): void {
     try {
       if (existsSync(join(dir, "cgroup.kill"))) writeFileSync(join(dir, "cgroup.kill"), "1");
-      else for (const pid of readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
+      else
+        for (const pid of readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
     } catch {
       // already empty or gone
     }

@@ -8,7 +8,22 @@
 // rolls it back to the exact before state.
 import { createHash } from "node:crypto";
 import {
-  chmodSync, chownSync, cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,7 +62,8 @@ const dir = (mode = 0o755, uid = 0, gid = 0) => EntryState.create({ kind: EntryK
 const link = (target: string, uid = 0, gid = 0) => EntryState.create({ kind: EntryKind.ENTRY_KIND_SYMLINK, mode: 0o777, uid, gid, target });
 const change = (path: string, before: EntryState, after: EntryState): Change => ({ path, before, after });
 const manifest = (changes: Change[]) => Manifest.create({ requestId: "req", host: "primary", changes });
-const blobs = (...datas: (string | Buffer)[]) => new Map(datas.map((d) => [sha(Buffer.from(d)).toString("hex"), Buffer.from(d) as Uint8Array]));
+const blobs = (...datas: (string | Buffer)[]) =>
+  new Map(datas.map((d) => [sha(Buffer.from(d)).toString("hex"), Buffer.from(d) as Uint8Array]));
 
 function codeOf(act: () => unknown): string {
   try {
@@ -120,7 +136,16 @@ describe("applyManifest writes exactly the `after` states", () => {
     writeFileSync(h("tree", "a", "b", "f"), "f");
     writeFileSync(h("tree", "top"), "t");
     symlinkSync(outside, h("tree", "a", "to-outside"));
-    const paths = [h("tree"), h("tree", "a"), h("tree", "a", "b"), h("tree", "a", "b", "f"), h("tree", "top"), h("tree", "a", "to-outside"), h("gone.txt"), h("gone-link")];
+    const paths = [
+      h("tree"),
+      h("tree", "a"),
+      h("tree", "a", "b"),
+      h("tree", "a", "b", "f"),
+      h("tree", "top"),
+      h("tree", "a", "to-outside"),
+      h("gone.txt"),
+      h("gone-link"),
+    ];
     const m = manifest(paths.map((p) => change(p, entryState(p), ABSENT)));
     const was = treeSnapshot(outside);
     expect(commit(m, blobs())).toBe(paths.length);
@@ -418,7 +443,10 @@ describe("captureManifest + applyManifest + rollback", () => {
     mkdirSync(h("conf.d"));
     writeFileSync(h("conf.d", "a.conf"), "a\n");
     const before = treeSnapshot(host, false);
-    const m = manifest([change(h("conf.d"), entryState(h("conf.d")), file("flat\n")), change(h("conf.d", "a.conf"), entryState(h("conf.d", "a.conf")), ABSENT)]);
+    const m = manifest([
+      change(h("conf.d"), entryState(h("conf.d")), file("flat\n")),
+      change(h("conf.d", "a.conf"), entryState(h("conf.d", "a.conf")), ABSENT),
+    ]);
     const b = blobs("flat\n");
     const store = new UndoStore(join(base, "undo"));
     checkManifest(m, b);

@@ -13,7 +13,19 @@
 import { createHash } from "node:crypto";
 import { EntryKind, type Change, type Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
-import { type Dir, listAt, lstatAt, mkdirAt, openDir, openParent, removeAt, setOwnerModeAt, symlinkAt, UnsafePath, writeFileAt } from "./safe-fs.js";
+import {
+  type Dir,
+  listAt,
+  lstatAt,
+  mkdirAt,
+  openDir,
+  openParent,
+  removeAt,
+  setOwnerModeAt,
+  symlinkAt,
+  UnsafePath,
+  writeFileAt,
+} from "./safe-fs.js";
 
 /** Paths no commit may write: kernel interfaces (the envelope's run never sees them either). */
 const NEVER = /^\/(?:proc|sys|dev)(?:\/|$)/;
@@ -34,12 +46,21 @@ export function checkManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uin
     if (seen.has(c.path)) throw new CodedError("BAD_REQUEST", `manifest: ${c.path} twice`);
     seen.add(c.path);
     const kind = c.after.kind;
-    if (kind === EntryKind.ENTRY_KIND_SPECIAL || kind === EntryKind.ENTRY_KIND_UNSPECIFIED) throw new CodedError("REFUSED", `manifest: ${c.path} is not a file, directory or symlink`);
+    if (kind === EntryKind.ENTRY_KIND_SPECIAL || kind === EntryKind.ENTRY_KIND_UNSPECIFIED)
+      throw new CodedError("REFUSED", `manifest: ${c.path} is not a file, directory or symlink`);
     // A commit writes content, owner and mode; extended attributes (ACLs, file capabilities, labels) it cannot carry.
-    if (kind !== EntryKind.ENTRY_KIND_ABSENT && c.after.xattrs.length > 0) throw new CodedError("REFUSED", `manifest: ${c.path} has extended attributes (${c.after.xattrs.join(", ")}), which a commit cannot carry`);
+    if (kind !== EntryKind.ENTRY_KIND_ABSENT && c.after.xattrs.length > 0)
+      throw new CodedError(
+        "REFUSED",
+        `manifest: ${c.path} has extended attributes (${c.after.xattrs.join(", ")}), which a commit cannot carry`,
+      );
     if (kind === EntryKind.ENTRY_KIND_FILE) {
       const blob = blobs.get(hex(c.after.sha256));
-      if (!blob || blob.length !== Number(c.after.size) || !createHash("sha256").update(blob).digest().equals(Buffer.from(c.after.sha256))) {
+      if (
+        !blob ||
+        blob.length !== Number(c.after.size) ||
+        !createHash("sha256").update(blob).digest().equals(Buffer.from(c.after.sha256))
+      ) {
         throw new CodedError("BAD_REQUEST", `manifest: content of ${c.path} missing or not what was signed`);
       }
     }
@@ -72,7 +93,8 @@ function applyOne(c: Change, blobs: ReadonlyMap<string, Uint8Array>): void {
       if (st) removeAt(dir, name);
       return;
     }
-    const contentSame = sameKind(c) && (after.kind !== EntryKind.ENTRY_KIND_FILE || Buffer.from(after.sha256).equals(Buffer.from(c.before?.sha256 ?? [])));
+    const contentSame =
+      sameKind(c) && (after.kind !== EntryKind.ENTRY_KIND_FILE || Buffer.from(after.sha256).equals(Buffer.from(c.before?.sha256 ?? [])));
     if (after.kind === EntryKind.ENTRY_KIND_DIR) {
       if (st?.isDirectory()) setOwnerModeAt(dir, name, after.mode, after.uid, after.gid);
       else {
@@ -100,8 +122,12 @@ function applyOne(c: Change, blobs: ReadonlyMap<string, Uint8Array>): void {
  * caller rolls back from the undo record); returns how many paths it wrote.
  */
 export function applyManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uint8Array>): number {
-  const deletions = manifest.changes.filter((c) => c.after?.kind === EntryKind.ENTRY_KIND_ABSENT).sort((a, b) => depth(b.path) - depth(a.path));
-  const writes = manifest.changes.filter((c) => c.after?.kind !== EntryKind.ENTRY_KIND_ABSENT).sort((a, b) => depth(a.path) - depth(b.path));
+  const deletions = manifest.changes
+    .filter((c) => c.after?.kind === EntryKind.ENTRY_KIND_ABSENT)
+    .sort((a, b) => depth(b.path) - depth(a.path));
+  const writes = manifest.changes
+    .filter((c) => c.after?.kind !== EntryKind.ENTRY_KIND_ABSENT)
+    .sort((a, b) => depth(a.path) - depth(b.path));
   let applied = 0;
   for (const c of [...deletions, ...writes]) {
     try {

@@ -8,9 +8,22 @@ import { envelopeWords, liveSpec, readOnlySpec, type EnvelopeUser } from "../sha
 import { groupsOf, type Account } from "../shared/privilege.js";
 
 /** The envelope's words for the warm server (shared/envelope/server.ts). */
-export function envelopeProgram(o: { tier: number; network: boolean; who: Account; switchUser: boolean; cwd: string; command: string; config: Config }): string[] {
+export function envelopeProgram(o: {
+  tier: number;
+  network: boolean;
+  who: Account;
+  switchUser: boolean;
+  cwd: string;
+  command: string;
+  config: Config;
+}): string[] {
   const masks = hostMasks({ home: o.config.home, stateDirs: o.config.envelope.state_dirs, secrets: o.config.envelope.masks });
-  const user: EnvelopeUser | undefined = o.switchUser ? { uid: o.who.uid, gid: o.who.gid, groups: groupsOf(o.who.name, o.who.gid) } : undefined;
-  const spec = o.tier === 0 ? readOnlySpec({ masks, cwd: o.cwd, network: o.network, ...(user ? { user } : {}) }) : liveSpec({ masks, cwd: o.cwd, ...(user ? { user } : {}) });
+  const user: EnvelopeUser | undefined = o.switchUser
+    ? { uid: o.who.uid, gid: o.who.gid, groups: groupsOf(o.who.name, o.who.gid) }
+    : undefined;
+  const spec =
+    o.tier === 0
+      ? readOnlySpec({ masks, cwd: o.cwd, network: o.network, ...(user ? { user } : {}) })
+      : liveSpec({ masks, cwd: o.cwd, ...(user ? { user } : {}) });
   return envelopeWords(spec, [o.config.executor.shell, "-c", o.command]);
 }

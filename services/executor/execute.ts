@@ -67,7 +67,14 @@ export function checkedCwd(cwd: string, who: Account): string {
 }
 
 function scrubbedEnv(who: Account): Record<string, string> {
-  return { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C.UTF-8", HOME: who.home, USER: who.name, LOGNAME: who.name, TERM: "dumb" };
+  return {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    LANG: "C.UTF-8",
+    HOME: who.home,
+    USER: who.name,
+    LOGNAME: who.name,
+    TERM: "dumb",
+  };
 }
 
 /** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs (or is committed). */
@@ -82,7 +89,13 @@ export async function takeSnapshot(config: Config, requestId: string, log: Logge
 /** A command that waited in the queue starts only when it can still finish (its own timeout) this long before its caller's deadline. */
 const START_MARGIN_MS = 2000;
 
-export async function execute(req: ExecuteRequest, state: ExecutorState, config: Config, log: Logger, call?: CallContext): Promise<ExecuteResponse> {
+export async function execute(
+  req: ExecuteRequest,
+  state: ExecutorState,
+  config: Config,
+  log: Logger,
+  call?: CallContext,
+): Promise<ExecuteResponse> {
   const t0 = performance.now();
   const ms = (since: number) => Math.round((performance.now() - since) * 100) / 100;
   const veto = vetoed(req.command, req.cwd || "/");
@@ -117,7 +130,21 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     // fsynced before the command runs: the record, and the replay memory's durability.
-    state.journal.append({ event: "execute", request_id: req.requestId, tier, command: redactCredentials(req.command), cwd, run_as: who.name, signers: req.attestations.map((a) => a.signer), undo_id: undoId, snapshot, nonces, ...(network ? { network: true } : {}), ...(packageRun ? { package_run: true } : {}), ...(envNames.length > 0 ? { env_names: envNames } : {}) });
+    state.journal.append({
+      event: "execute",
+      request_id: req.requestId,
+      tier,
+      command: redactCredentials(req.command),
+      cwd,
+      run_as: who.name,
+      signers: req.attestations.map((a) => a.signer),
+      undo_id: undoId,
+      snapshot,
+      nonces,
+      ...(network ? { network: true } : {}),
+      ...(packageRun ? { package_run: true } : {}),
+      ...(envNames.length > 0 ? { env_names: envNames } : {}),
+    });
     log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
     const recorded = ms(tq);
     const t2 = performance.now();
@@ -148,14 +175,38 @@ export async function execute(req: ExecuteRequest, state: ExecutorState, config:
     // The outcome is journaled without waiting for the disk (fsynced within 200 ms or by the next entry); the audit has it too.
     setImmediate(() => {
       try {
-        state.journal.appendSoon({ event: "outcome", request_id: req.requestId, exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut });
+        state.journal.appendSoon({
+          event: "outcome",
+          request_id: req.requestId,
+          exit_code: result.exitCode,
+          duration_ms: result.durationMs,
+          timed_out: result.timedOut,
+        });
       } catch (err) {
         log.error({ err }, "journal outcome not written");
       }
     });
     // Where the executor's time went: checks and envelope words, the queue, undo + journal (fsync), the run.
-    log.info({ exit_code: result.exitCode, duration_ms: result.durationMs, timed_out: result.timedOut, stages_ms: { checked, queued, recorded, run: ms(t2) } }, "executed");
-    return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, truncated: result.truncated, durationMs: result.durationMs, timedOut: result.timedOut, signal: result.signal, undoId, snapshot };
+    log.info(
+      {
+        exit_code: result.exitCode,
+        duration_ms: result.durationMs,
+        timed_out: result.timedOut,
+        stages_ms: { checked, queued, recorded, run: ms(t2) },
+      },
+      "executed",
+    );
+    return {
+      exitCode: result.exitCode,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      truncated: result.truncated,
+      durationMs: result.durationMs,
+      timedOut: result.timedOut,
+      signal: result.signal,
+      undoId,
+      snapshot,
+    };
   } finally {
     release();
   }

@@ -40,9 +40,23 @@ describe("executor journal", () => {
     ]) {
       const path = makeJournal(3);
       const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
-      const offset = Buffer.byteLength(lines.slice(0, 2).map((l) => `${l}\n`).join(""), "utf8");
-      writeFileSync(path, `${lines.slice(0, 2).map((l) => `${l}\n`).join("")}${damage(lines[2] ?? "")}`);
-      expect(() => openJournal(path)).toThrow(new RegExp(`journal ${path}: the last complete entry \\(at byte offset ${offset}\\).*agent-sudo audit verify-journal ${path}`));
+      const offset = Buffer.byteLength(
+        lines
+          .slice(0, 2)
+          .map((l) => `${l}\n`)
+          .join(""),
+        "utf8",
+      );
+      writeFileSync(
+        path,
+        `${lines
+          .slice(0, 2)
+          .map((l) => `${l}\n`)
+          .join("")}${damage(lines[2] ?? "")}`,
+      );
+      expect(() => openJournal(path)).toThrow(
+        new RegExp(`journal ${path}: the last complete entry \\(at byte offset ${offset}\\).*agent-sudo audit verify-journal ${path}`),
+      );
     }
   });
 

@@ -12,7 +12,19 @@
 // itself journaled. One writer per file: open it once per process, and one
 // process per file (lockJournal).
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 
 const GENESIS = "0".repeat(64);
 const LINE = /^([0-9a-f]{64}) (.*)$/s;
@@ -53,7 +65,9 @@ export function openJournal(path: string): Journal {
   if (last !== undefined) {
     const at = end - Buffer.byteLength(last, "utf8") - 1;
     const damaged = (why: string) =>
-      new Error(`journal ${path}: the last complete entry (at byte offset ${at}) ${why}; the executor does not start on a journal it cannot continue. Inspect it with \`agent-sudo audit verify-journal ${path}\`; keep the file as evidence and move it aside to start a new chain.`);
+      new Error(
+        `journal ${path}: the last complete entry (at byte offset ${at}) ${why}; the executor does not start on a journal it cannot continue. Inspect it with \`agent-sudo audit verify-journal ${path}\`; keep the file as evidence and move it aside to start a new chain.`,
+      );
     const m = LINE.exec(last);
     if (!m) throw damaged("is not a journal line");
     let parsed: { seq?: unknown };
@@ -158,7 +172,9 @@ export function lockJournal(path: string): () => void {
         alive = (e as NodeJS.ErrnoException).code === "EPERM";
       }
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive && (started === "" || startTime(pid) === started)) {
-        throw new JournalInUse(`journal ${path} is in use by executor pid ${pid} (${lock}); one executor per state dir — stop that one first. Nothing was changed.`);
+        throw new JournalInUse(
+          `journal ${path} is in use by executor pid ${pid} (${lock}); one executor per state dir — stop that one first. Nothing was changed.`,
+        );
       }
       rmSync(lock, { force: true });
       continue;
@@ -193,7 +209,12 @@ export function verifyJournal(path: string): JournalVerdict {
     } catch {
       return { ok: false, brokenAt: n, reason: "entry is not JSON" };
     }
-    if (body.prev !== prev) return { ok: false, brokenAt: n, reason: `chain broken: prev does not match entry ${n - 1} (entry ${n - 1} rewritten, or entries removed or inserted)` };
+    if (body.prev !== prev)
+      return {
+        ok: false,
+        brokenAt: n,
+        reason: `chain broken: prev does not match entry ${n - 1} (entry ${n - 1} rewritten, or entries removed or inserted)`,
+      };
     if (body.seq !== n) return { ok: false, brokenAt: n, reason: `sequence ${String(body.seq)} where ${n} was expected` };
     prev = h ?? "";
   }

@@ -26,7 +26,14 @@
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { ExecutorServiceService, type CommitRequest, type CommitResponse, type ExecuteRequest, type ResolveRequest, type RollbackRequest } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
+import {
+  ExecutorServiceService,
+  type CommitRequest,
+  type CommitResponse,
+  type ExecuteRequest,
+  type ResolveRequest,
+  type RollbackRequest,
+} from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import { Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { bindingOf, commandDigest, manifestDigest } from "../shared/attestation.js";
 import { redactCredentials } from "../shared/credentials.js";
@@ -52,7 +59,13 @@ import { EnvelopeServer } from "../shared/envelope/server.js";
 
 const host = z.string().min(1).max(64);
 const attestations = z
-  .array(z.object({ signer: z.string().max(32), decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024), signature: z.instanceof(Uint8Array) }))
+  .array(
+    z.object({
+      signer: z.string().max(32),
+      decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024),
+      signature: z.instanceof(Uint8Array),
+    }),
+  )
   .max(8);
 
 const ExecuteShape = z.object({
@@ -65,7 +78,13 @@ const ExecuteShape = z.object({
   attestations,
   undoPaths: z.array(z.string().min(1).max(4096)).max(4096),
   // Secret variables: names re-judged, values capped; never journaled or logged.
-  env: z.record(z.string(), z.string().max(MAX_ENV_VALUE_BYTES).refine((v) => !v.includes("\0"))),
+  env: z.record(
+    z.string(),
+    z
+      .string()
+      .max(MAX_ENV_VALUE_BYTES)
+      .refine((v) => !v.includes("\0")),
+  ),
 });
 
 const MAX_COMMIT_BYTES = 64 * 1024 * 1024;
@@ -78,11 +97,20 @@ const CommitShape = z.object({
   envNames,
   attestations,
   manifest: z.instanceof(Uint8Array).refine((m) => m.length <= 8 * 1024 * 1024),
-  blobs: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.instanceof(Uint8Array)).refine((b) => Object.values(b).reduce((n, v) => n + v.length, 0) <= MAX_COMMIT_BYTES, "blobs over 64 MiB"),
+  blobs: z
+    .record(z.string().regex(/^[0-9a-f]{64}$/), z.instanceof(Uint8Array))
+    .refine((b) => Object.values(b).reduce((n, v) => n + v.length, 0) <= MAX_COMMIT_BYTES, "blobs over 64 MiB"),
 });
 
 const RollbackShape = z.object({ requestId, undoId: z.string().regex(/^[0-9a-f-]{36}$/), grant: z.unknown() });
-const ResolveShape = z.object({ path: z.string().min(1).max(4096).startsWith("/").refine((p) => !p.includes("\0")) });
+const ResolveShape = z.object({
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .startsWith("/")
+    .refine((p) => !p.includes("\0")),
+});
 
 function prepare(config: Config, log: Logger): ExecutorState {
   const pinned = new Map<string, PinnedKey>();
@@ -98,12 +126,20 @@ function prepare(config: Config, log: Logger): ExecutorState {
   for (const c of unfinishedCommits(journalPath)) {
     try {
       const result = undo.has(c.undoId) ? undo.rollback(c.undoId) : undefined;
-      journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, ...(result ?? { note: "no undo record left" }) });
+      journal.append({
+        event: "commit-recovered",
+        request_id: c.requestId,
+        undo_id: c.undoId,
+        ...(result ?? { note: "no undo record left" }),
+      });
       log.warn({ request_id: c.requestId, undo_id: c.undoId, result }, "interrupted commit rolled back");
     } catch (err) {
       // Not a reason to stay down (every restart would hit it again): recorded, loudly, for a person.
       journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, failed: (err as Error).message });
-      log.error({ request_id: c.requestId, undo_id: c.undoId, err: (err as Error).message }, "an interrupted commit could NOT be rolled back: a person must inspect these paths (agent-sudo audit verify-journal; the undo record)");
+      log.error(
+        { request_id: c.requestId, undo_id: c.undoId, err: (err as Error).message },
+        "an interrupted commit could NOT be rolled back: a person must inspect these paths (agent-sudo audit verify-journal; the undo record)",
+      );
     }
   }
   journal.append({ event: "executor-start", pid: process.pid });
@@ -115,12 +151,24 @@ function prepare(config: Config, log: Logger): ExecutorState {
   const envelope = envelopeReadiness();
   if (envelope !== "ok") log.error({ envelope }, "no envelope can be built here: every command will be refused (ENVELOPE_FAILED)");
   // Crash, don't limp: the commands in flight when the server is lost have an unknown outcome.
-  const server = envelope === "ok" ? EnvelopeServer.start((why) => {
-    log.fatal({ why }, "the envelope server is gone: exiting");
-    process.exit(70);
-  }) : undefined;
+  const server =
+    envelope === "ok"
+      ? EnvelopeServer.start((why) => {
+          log.fatal({ why }, "the envelope server is gone: exiting");
+          process.exit(70);
+        })
+      : undefined;
   process.once("exit", () => server?.close());
-  return { pinned, replay, gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue), undo, journal, cgroups, envelope, server };
+  return {
+    pinned,
+    replay,
+    gate: new ExecutionGate(config.executor.max_concurrent, config.executor.queue),
+    undo,
+    journal,
+    cgroups,
+    envelope,
+    server,
+  };
 }
 
 /** Every refusal goes into the journal too, then propagates. */
@@ -128,7 +176,13 @@ async function journaled<T>(state: ExecutorState, req: { requestId: string; comm
   try {
     return await act();
   } catch (err) {
-    if (err instanceof CodedError && err.code !== "BUSY") state.journal.append({ event: "refused", request_id: req.requestId, code: err.code, ...(req.command ? { command_sha256: sha256(req.command) } : {}) });
+    if (err instanceof CodedError && err.code !== "BUSY")
+      state.journal.append({
+        event: "refused",
+        request_id: req.requestId,
+        code: err.code,
+        ...(req.command ? { command_sha256: sha256(req.command) } : {}),
+      });
     throw err;
   }
 }
@@ -145,7 +199,11 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
     throw new CodedError("BAD_REQUEST", "manifest undecodable");
   }
   const binding = bindingOf(req, "sudo");
-  if (manifest.requestId !== req.requestId || !Buffer.from(manifest.commandDigest).equals(commandDigest(binding)) || manifest.host !== req.host) {
+  if (
+    manifest.requestId !== req.requestId ||
+    !Buffer.from(manifest.commandDigest).equals(commandDigest(binding)) ||
+    manifest.host !== req.host
+  ) {
     throw new CodedError("ATTESTATION_MISMATCH", "the manifest is another request's");
   }
   const blobs = new Map(Object.entries(req.blobs));
@@ -156,7 +214,20 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     const undoId = state.undo.captureManifest(req.requestId, manifest);
     // fsynced before the first write: a crash from here on is rolled back at the next start.
-    state.journal.append({ event: "commit-begin", request_id: req.requestId, tier, command: redactCredentials(req.command), cwd: req.cwd, run_as: req.runAs, signers: req.attestations.map((a) => a.signer), undo_id: undoId, manifest_sha256: digest.toString("hex"), paths: manifest.changes.length, snapshot, nonces });
+    state.journal.append({
+      event: "commit-begin",
+      request_id: req.requestId,
+      tier,
+      command: redactCredentials(req.command),
+      cwd: req.cwd,
+      run_as: req.runAs,
+      signers: req.attestations.map((a) => a.signer),
+      undo_id: undoId,
+      manifest_sha256: digest.toString("hex"),
+      paths: manifest.changes.length,
+      snapshot,
+      nonces,
+    });
     let applied: number;
     try {
       applied = applyManifest(manifest, blobs);
@@ -199,15 +270,27 @@ await runService<ExecutorState>({
   maxSendBytes: 40 * 1024 * 1024,
   prepare,
   table: (state, config) => ({
-    Execute: { schema: ExecuteShape, handle: (req: ExecuteRequest, log: Logger, call: CallContext) => journaled(state, req, () => execute(req, state, config, log, call)) },
-    Commit: { schema: CommitShape, handle: (req: CommitRequest, log: Logger) => journaled(state, req, () => commit(req, state, config, log)) },
+    Execute: {
+      schema: ExecuteShape,
+      handle: (req: ExecuteRequest, log: Logger, call: CallContext) => journaled(state, req, () => execute(req, state, config, log, call)),
+    },
+    Commit: {
+      schema: CommitShape,
+      handle: (req: CommitRequest, log: Logger) => journaled(state, req, () => commit(req, state, config, log)),
+    },
     Rollback: {
       schema: RollbackShape,
       handle: (req: RollbackRequest, log: Logger) =>
         journaled(state, req, async () => {
           const grant = checkGrant(req.grant, req.undoId, config.host_id, state.pinned, state.replay);
           if (!state.undo.has(req.undoId)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
-          state.journal.append({ event: "rollback-begin", request_id: req.requestId, undo_id: req.undoId, granted_by: grant.signer, nonces: grant.nonces });
+          state.journal.append({
+            event: "rollback-begin",
+            request_id: req.requestId,
+            undo_id: req.undoId,
+            granted_by: grant.signer,
+            nonces: grant.nonces,
+          });
           const result = state.undo.rollback(req.undoId);
           state.journal.append({ event: "rollback", request_id: req.requestId, undo_id: req.undoId, ...result });
           log.warn({ undo_id: req.undoId, granted_by: grant.signer, ...result }, "rolled back");
@@ -227,6 +310,8 @@ await runService<ExecutorState>({
         }
       },
     },
-    Health: healthRpc("executor", () => JSON.stringify({ ...state.gate.load, envelope: state.envelope, cgroups: state.cgroups !== undefined })),
+    Health: healthRpc("executor", () =>
+      JSON.stringify({ ...state.gate.load, envelope: state.envelope, cgroups: state.cgroups !== undefined }),
+    ),
   }),
 });

@@ -36,9 +36,11 @@ function sameNamespace(a: string, b: string): boolean {
 /** How to start the envelope `words` describe; `network` is the signed classifier flag. */
 export function launchFor(words: string[], spec: LaunchSpec, network: boolean, config: Config["executor"]): Launch {
   if (!network || sameNamespace("/proc/self/ns/net", config.host_netns)) return { kind: "envelope", args: words };
-  if (config.network === "off") throw new CodedError("NETWORK_UNAVAILABLE", "the policy grants this command network, and executor.network is off");
+  if (config.network === "off")
+    throw new CodedError("NETWORK_UNAVAILABLE", "the policy grants this command network, and executor.network is off");
   const program = { file: PERL, args: ["-e", ENVELOPE_PROGRAM, ...words] };
-  if (config.network === "nsenter") return { kind: "exec", args: ["nsenter", `--net=${config.host_netns}`, "--", program.file, ...program.args] };
+  if (config.network === "nsenter")
+    return { kind: "exec", args: ["nsenter", `--net=${config.host_netns}`, "--", program.file, ...program.args] };
   // systemd-run would put every --setenv value in its argv and the unit's
   // Environment= (readable with `systemctl show`): no secrets that way.
   if (spec.secretNames && spec.secretNames.length > 0) {
@@ -52,6 +54,18 @@ export function launchFor(words: string[], spec: LaunchSpec, network: boolean, c
   const literal = (arg: string) => arg.replaceAll("$", "$$$$");
   return {
     kind: "plain",
-    args: ["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "--service-type=exec", ...props, ...env, "--", literal(program.file), ...program.args.map(literal)],
+    args: [
+      "systemd-run",
+      "--quiet",
+      "--wait",
+      "--pipe",
+      "--collect",
+      "--service-type=exec",
+      ...props,
+      ...env,
+      "--",
+      literal(program.file),
+      ...program.args.map(literal),
+    ],
   };
 }

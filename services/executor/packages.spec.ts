@@ -5,7 +5,13 @@ import { changesPackages, installedPackages, packageRevert } from "./packages.js
 
 describe("changesPackages", () => {
   it("sees installs, removals and upgrades, named or not", () => {
-    for (const c of ["apt-get install -y htop", "DEBIAN_FRONTEND=noninteractive apt -q purge redis-server", "dpkg -r libfoo1", "apt-get -y dist-upgrade", "apt --fix-broken install"]) {
+    for (const c of [
+      "apt-get install -y htop",
+      "DEBIAN_FRONTEND=noninteractive apt -q purge redis-server",
+      "dpkg -r libfoo1",
+      "apt-get -y dist-upgrade",
+      "apt --fix-broken install",
+    ]) {
       expect(changesPackages(c), c).toBe(true);
     }
   });

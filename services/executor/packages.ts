@@ -12,7 +12,8 @@ export interface PackageState {
   version: string | null;
 }
 
-const CHANGING = /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*(?:install|reinstall|remove|purge|upgrade|full-upgrade|dist-upgrade|autoremove)\b|\bdpkg\s+(?:-\S+\s+)*(?:-i|--install|-r|--remove|-P|--purge)\b/;
+const CHANGING =
+  /\b(?:apt-get|apt|aptitude)\s+(?:-\S+\s+)*(?:install|reinstall|remove|purge|upgrade|full-upgrade|dist-upgrade|autoremove)\b|\bdpkg\s+(?:-\S+\s+)*(?:-i|--install|-r|--remove|-P|--purge)\b/;
 /** Whether the command installs, removes or upgrades packages. */
 export function changesPackages(command: string): boolean {
   return CHANGING.test(command);
@@ -20,7 +21,10 @@ export function changesPackages(command: string): boolean {
 
 /** Every installed package and its version (multi-arch names as dpkg prints them). */
 export function installedPackages(): PackageState[] {
-  const out = execFileSync("dpkg-query", ["-W", "-f=${binary:Package}\t${db:Status-Abbrev}\t${Version}\n"], { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024 }).toString();
+  const out = execFileSync("dpkg-query", ["-W", "-f=${binary:Package}\t${db:Status-Abbrev}\t${Version}\n"], {
+    stdio: ["ignore", "pipe", "ignore"],
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
   return out.split("\n").flatMap((line) => {
     const [name, status, version] = line.split("\t");
     return name && status?.startsWith("ii") && version ? [{ name, version }] : [];
@@ -37,7 +41,11 @@ export interface PackageRevert {
 }
 
 /** What reverts before → after, given the state now. */
-export function packageRevert(before: readonly PackageState[], after: readonly PackageState[], now: readonly PackageState[]): PackageRevert {
+export function packageRevert(
+  before: readonly PackageState[],
+  after: readonly PackageState[],
+  now: readonly PackageState[],
+): PackageRevert {
   const version = (list: readonly PackageState[]) => new Map(list.map((p) => [p.name, p.version]));
   const [b, a, n] = [version(before), version(after), version(now)];
   const out: PackageRevert = { remove: [], reinstall: [], skipped: [] };

@@ -30,7 +30,10 @@ describe("ReplayMemory", () => {
     const m = new ReplayMemory();
     const old = nonce();
     const live = nonce();
-    m.record([{ nonceHex: old, expiresAt: nowS() - REPLAY_MARGIN_S - 1 }, { nonceHex: live, expiresAt: nowS() - 10 }]);
+    m.record([
+      { nonceHex: old, expiresAt: nowS() - REPLAY_MARGIN_S - 1 },
+      { nonceHex: live, expiresAt: nowS() - 10 },
+    ]);
     m.prune();
     expect(m.has(old)).toBe(false);
     expect(m.has(live)).toBe(true);
@@ -48,7 +51,10 @@ describe("recentNonces (the journal as the replay memory's durable copy)", () =>
   it("reloads the nonces of recent execute entries after a restart", () => {
     const path = join(dir, "journal.log");
     const j = openJournal(path);
-    const consumed = [{ nonceHex: nonce(), expiresAt: nowS() + 30 }, { nonceHex: nonce(), expiresAt: nowS() + 30 }];
+    const consumed = [
+      { nonceHex: nonce(), expiresAt: nowS() + 30 },
+      { nonceHex: nonce(), expiresAt: nowS() + 30 },
+    ];
     j.append({ event: "execute", request_id: "r1", nonces: consumed.slice(0, 1) });
     j.append({ event: "outcome", request_id: "r1", exit_code: 0 });
     j.append({ event: "refused", request_id: "r2", code: "ATTESTATION_REPLAYED" });

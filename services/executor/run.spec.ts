@@ -2,7 +2,7 @@
 // shell in a temp dir, no mocks. The envelope protocol is exercised with a
 // fake envelope program (sh) that reports its setup on fd 3: "ok\n" and then
 // exec's the command, or "error: …" and exits.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -163,7 +163,8 @@ describe("runCommand", () => {
 
   it("runs many at once, each answer its own", async () => {
     const rs = await Promise.all(Array.from({ length: 40 }, (_, i) => runCommand(spec(`echo out-${i}; echo err-${i} >&2; exit ${i % 7}`))));
-    rs.forEach((r, i) => expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).toEqual([`out-${i}\n`, `err-${i}\n`, i % 7]));
+    for (const [i, r] of rs.entries())
+      expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).toEqual([`out-${i}\n`, `err-${i}\n`, i % 7]);
   });
 
   it("carries a large output whole, byte for byte", async () => {
@@ -201,7 +202,9 @@ describe("runCommand with a launch program", () => {
   });
 
   it("envelope error: whatever it printed before is dropped, and the first error line is the reason", async () => {
-    const r = await runCommand(spec("true", { launch: launch('echo partial; echo oops >&2; printf "warming up\\nerror: cannot mount /proc\\n" >&3; exit 1') }));
+    const r = await runCommand(
+      spec("true", { launch: launch('echo partial; echo oops >&2; printf "warming up\\nerror: cannot mount /proc\\n" >&3; exit 1') }),
+    );
     expect(r.setupError).toBe("cannot mount /proc");
     expect(r.exitCode).toBe(125);
     expect(r.stdout.length).toBe(0);
@@ -258,13 +261,15 @@ describe("runCommand under a blocked event loop", () => {
   // The race that answered 503 "nothing ran" for commands that had run: the
   // setup status was read on a timer that could fire before the pipe was.
   it("a command that ran is never reported as an envelope failure, however late its answer is read", async () => {
-    const runs = Array.from({ length: 8 }, (_, i) => runCommand(spec("unused", { launch: { kind: "exec", args: ["/bin/sh", "-c", `echo ok >&3; exec echo ran-${i}`] } })));
+    const runs = Array.from({ length: 8 }, (_, i) =>
+      runCommand(spec("unused", { launch: { kind: "exec", args: ["/bin/sh", "-c", `echo ok >&3; exec echo ran-${i}`] } })),
+    );
     const t0 = Date.now();
     while (Date.now() - t0 < 600) {
       // busy: no I/O is read while this runs
     }
     const rs = await Promise.all(runs);
-    rs.forEach((r, i) => expect([r.setupError, r.stdout.toString(), r.exitCode]).toEqual([undefined, `ran-${i}\n`, 0]));
+    for (const [i, r] of rs.entries()) expect([r.setupError, r.stdout.toString(), r.exitCode]).toEqual([undefined, `ran-${i}\n`, 0]);
   });
 });
 
@@ -278,7 +283,14 @@ describe("the envelope server itself", () => {
   it("relays a stream only up to its cap (+1 byte to say it was cut) and drops the rest itself; the command still runs to its end", async () => {
     let got = 0;
     const marker = join(dir, "server-cap-finished");
-    const run = server.run({ kind: "plain", args: ["/bin/sh", "-c", `head -c 20000000 /dev/zero; echo done > ${marker}`], env: {}, caps: { stdout: 1000, stderr: 10 }, onStdout: (c) => (got += c.length), onStderr: () => undefined });
+    const run = server.run({
+      kind: "plain",
+      args: ["/bin/sh", "-c", `head -c 20000000 /dev/zero; echo done > ${marker}`],
+      env: {},
+      caps: { stdout: 1000, stderr: 10 },
+      onStdout: (c) => (got += c.length),
+      onStderr: () => undefined,
+    });
     expect((await run.done).code).toBe(0);
     expect(got).toBe(1001);
     expect(existsSync(marker)).toBe(true);

@@ -92,10 +92,13 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     }
     if (cg) spec.cgroups?.kill(cg.dir);
   };
-  void run.pid.then((p) => {
-    pid = p;
-    if (timedOut) killAll();
-  }, () => undefined);
+  void run.pid.then(
+    (p) => {
+      pid = p;
+      if (timedOut) killAll();
+    },
+    () => undefined,
+  );
   const timer = setTimeout(() => {
     timedOut = true;
     killAll();
@@ -106,8 +109,19 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     let exitCode = exit.signal !== undefined ? 128 + exit.signal : (exit.code ?? -1);
     if (timedOut) exitCode = 124;
     if (spec.launch.kind !== "plain" && !exit.status.startsWith("ok\n")) {
-      const why = /^error: (.*)$/m.exec(exit.status)?.[1] ?? (timedOut ? "timed out while setting up" : `exited ${exit.code ?? `on signal ${exit.signal}`} before it was set up`);
-      return { exitCode: 125, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), truncated: false, timedOut, signal: "", durationMs, setupError: why };
+      const why =
+        /^error: (.*)$/m.exec(exit.status)?.[1] ??
+        (timedOut ? "timed out while setting up" : `exited ${exit.code ?? `on signal ${exit.signal}`} before it was set up`);
+      return {
+        exitCode: 125,
+        stdout: Buffer.alloc(0),
+        stderr: Buffer.alloc(0),
+        truncated: false,
+        timedOut,
+        signal: "",
+        durationMs,
+        setupError: why,
+      };
     }
     return {
       exitCode,

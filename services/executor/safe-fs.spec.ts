@@ -6,13 +6,42 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
-  chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { treeSnapshot } from "../../test/support/tree-state.js";
-import { components, listAt, lstatAt, mkdirAt, openDir, openParent, readFileAt, readlinkAt, removeAt, setOwnerModeAt, symlinkAt, UnsafePath, writeFileAt, type Dir } from "./safe-fs.js";
+import {
+  components,
+  listAt,
+  lstatAt,
+  mkdirAt,
+  openDir,
+  openParent,
+  readFileAt,
+  readlinkAt,
+  removeAt,
+  setOwnerModeAt,
+  symlinkAt,
+  UnsafePath,
+  writeFileAt,
+  type Dir,
+} from "./safe-fs.js";
 
 const NOBODY = 65534;
 
@@ -357,7 +386,9 @@ describe("a parent swapped for a symlink", () => {
       swapper.kill("SIGKILL");
       await new Promise((r) => swapper.once("exit", r));
       // Put the real directory back at root/a if the swapper stopped midway.
-      const realAt = [join(root, "a"), join(root, "a.real"), join(root, "a.link")].find((p) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory());
+      const realAt = [join(root, "a"), join(root, "a.real"), join(root, "a.link")].find((p) =>
+        lstatSync(p, { throwIfNoEntry: false })?.isDirectory(),
+      );
       expect(realAt).toBeDefined();
       expect(treeSnapshot(outside)).toEqual(was);
       expect(readdirSync(join(realAt as string, "b")).length).toBe(written);

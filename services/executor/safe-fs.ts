@@ -9,8 +9,25 @@
 // Nothing here follows a link it did not create.
 import { createHash, randomBytes } from "node:crypto";
 import {
-  closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lchownSync, lstatSync, mkdirSync, openSync, readdirSync,
-  readlinkSync, readSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats,
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
 } from "node:fs";
 import { posix } from "node:path";
 
@@ -37,7 +54,8 @@ export class Dir {
 
 /** The components of an absolute, normalised path; anything else is refused. */
 export function components(path: string): string[] {
-  if (!path.startsWith("/") || posix.normalize(path) !== path || path.includes("\0")) throw new UnsafePath(`not a normalised absolute path: ${JSON.stringify(path)}`);
+  if (!path.startsWith("/") || posix.normalize(path) !== path || path.includes("\0"))
+    throw new UnsafePath(`not a normalised absolute path: ${JSON.stringify(path)}`);
   return path.split("/").filter(Boolean);
 }
 

@@ -53,14 +53,17 @@ export function localSnapshotRunner(env: NodeJS.ProcessEnv = process.env): Snaps
       execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
         const e = err as (Error & { code?: unknown; killed?: boolean }) | null;
         const code = !e ? 0 : typeof e.code === "number" ? e.code : e.killed ? 124 : 127;
-        resolve({ exitCode: code, stdout: stdout ?? "", stderr: stderr ?? (e?.message ?? "") });
+        resolve({ exitCode: code, stdout: stdout ?? "", stderr: stderr ?? e?.message ?? "" });
       });
     });
 }
 
 /** One printable line, at most 100 characters: what Timeshift shows as the comment. */
 export function snapshotComment(text: string): string {
-  const flat = text.replace(/[\p{Cc}]+/gu, " ").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/[\p{Cc}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return (flat || "agent-sudo").slice(0, 100);
 }
 
@@ -78,7 +81,10 @@ export function parseTimeshiftList(out: { exitCode: number; stdout: string }): S
 }
 
 function lastError(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return [...lines].reverse().find((l) => /^E:|error|failed/i.test(l)) ?? lines.at(-1) ?? "no output";
 }
 
@@ -91,7 +97,13 @@ export function timeshiftDriver(opts: TimeshiftOptions = {}): SnapshotDriver {
     name: "timeshift",
     async take(comment) {
       const t0 = Date.now();
-      const result = (taken: boolean, detail: string, id?: string): SnapshotResult => ({ taken, driver: "timeshift", detail, durationMs: Date.now() - t0, ...(id ? { id } : {}) });
+      const result = (taken: boolean, detail: string, id?: string): SnapshotResult => ({
+        taken,
+        driver: "timeshift",
+        detail,
+        durationMs: Date.now() - t0,
+        ...(id ? { id } : {}),
+      });
       const before = parseTimeshiftList(await run([binary, "--list"], listTimeout));
       const created = await run([binary, "--create", "--comments", snapshotComment(comment), "--tags", "O"], createTimeout);
       const output = `${created.stdout}\n${created.stderr}`;
@@ -101,7 +113,10 @@ export function timeshiftDriver(opts: TimeshiftOptions = {}): SnapshotDriver {
       if (before && after) {
         const fresh = [...after].filter((n) => !before.has(n)).sort();
         if (fresh.length === 0) {
-          return result(false, `no new snapshot in --list (exit ${created.exitCode}${success ? ", despite its success line" : ""}): ${lastError(output)}`);
+          return result(
+            false,
+            `no new snapshot in --list (exit ${created.exitCode}${success ? ", despite its success line" : ""}): ${lastError(output)}`,
+          );
         }
         const id = claimed && fresh.includes(claimed) ? claimed : fresh.at(-1);
         return result(true, `snapshot ${id} listed`, id);

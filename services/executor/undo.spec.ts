@@ -5,7 +5,22 @@
 // captureManifest proving the host still matches every `before`; a rollback
 // refused as a whole, having written nothing, when a parent became a link.
 import {
-  chmodSync, chownSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,7 +50,11 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 /** A manifest whose `before` is the host as it is now; `after` does not matter to the capture. */
 function manifestOf(paths: string[]): Manifest {
-  const changes: Change[] = paths.map((path) => ({ path, before: entryState(path), after: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }) }));
+  const changes: Change[] = paths.map((path) => ({
+    path,
+    before: entryState(path),
+    after: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }),
+  }));
   return Manifest.create({ requestId: "req", host: "primary", changes });
 }
 
@@ -214,13 +233,19 @@ describe("UndoStore.captureManifest", () => {
     ["owner", ([f]) => chownSync(f as string, 0, NOBODY)],
     ["group", ([f]) => chownSync(f as string, NOBODY, 0)],
     ["kind: the file became a directory", ([f]) => (rmSync(f as string), mkdirSync(f as string))],
-    ["kind: the file became a symlink to it", ([f]) => (renameSync(f as string, join(other, "moved")), symlinkSync(join(other, "moved"), f as string))],
+    [
+      "kind: the file became a symlink to it",
+      ([f]) => (renameSync(f as string, join(other, "moved")), symlinkSync(join(other, "moved"), f as string)),
+    ],
     ["kind: the directory became a file", ([, d]) => (rmSync(d as string, { recursive: true }), writeFileSync(d as string, ""))],
     ["symlink target", ([, , l]) => (rmSync(l as string), symlinkSync(join(other, "elsewhere"), l as string))],
     ["symlink owner", ([, , l]) => lchownSync(l as string, NOBODY, NOBODY)],
     ["a path that appeared", ([, , , a]) => writeFileSync(a as string, "")],
     ["a path that appeared (a link)", ([, , , a]) => symlinkSync(other, a as string)],
-    ["a directory on the way became a link", ([, , , , n]) => (mkdirSync(join(other, "inner")), symlinkSync(other, join(work, "new-dir")), void n)],
+    [
+      "a directory on the way became a link",
+      ([, , , , n]) => (mkdirSync(join(other, "inner")), symlinkSync(other, join(work, "new-dir")), void n),
+    ],
     ["the file was deleted", ([f]) => rmSync(f as string)],
   ];
   for (const [what, change] of DIFFERENCES) {
@@ -310,7 +335,13 @@ describe("UndoStore.rollback when a parent became a symlink", () => {
     expect(readFileSync(join(sub, "deleted"), "utf8")).toBe("deleted\n");
     expect(existsSync(join(sub, "created"))).toBe(false);
     expect(existsSync(join(work, "top"))).toBe(false);
-    expect(treeSnapshot(other)).toEqual(Object.fromEntries(Object.entries(was).filter(([k]) => k.startsWith("./other")).map(([k, v]) => [k.replace("./other", "."), v])));
+    expect(treeSnapshot(other)).toEqual(
+      Object.fromEntries(
+        Object.entries(was)
+          .filter(([k]) => k.startsWith("./other"))
+          .map(([k, v]) => [k.replace("./other", "."), v]),
+      ),
+    );
   });
 
   it("→ CONFLICT when the link is higher up (work itself moved behind a link)", () => {

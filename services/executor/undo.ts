@@ -12,12 +12,36 @@
 // Records expire after the retention (14 days).
 import { execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import { EntryKind, type EntryState, type Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
 import { installedPackages, packageRevert, type PackageState } from "./packages.js";
-import { type Dir, lstatAt, mkdirAt, openParent, readFileAt, readlinkAt, removeAt, setOwnerModeAt, symlinkAt, UnsafePath, writeFileAt } from "./safe-fs.js";
+import {
+  type Dir,
+  lstatAt,
+  mkdirAt,
+  openParent,
+  readFileAt,
+  readlinkAt,
+  removeAt,
+  setOwnerModeAt,
+  symlinkAt,
+  UnsafePath,
+  writeFileAt,
+} from "./safe-fs.js";
 
 type Kind = "absent" | "file" | "dir" | "symlink" | "uncaptured";
 
@@ -109,12 +133,18 @@ function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
 /** Whether the host's state (as captured) is what the manifest says the judges saw. */
 function matches(e: Entry, want: EntryState | undefined, sha: Buffer | undefined, size: number | undefined): string | undefined {
   const kind = want?.kind ?? EntryKind.ENTRY_KIND_UNSPECIFIED;
-  const expected: Record<number, Kind> = { [EntryKind.ENTRY_KIND_ABSENT]: "absent", [EntryKind.ENTRY_KIND_FILE]: "file", [EntryKind.ENTRY_KIND_DIR]: "dir", [EntryKind.ENTRY_KIND_SYMLINK]: "symlink" };
+  const expected: Record<number, Kind> = {
+    [EntryKind.ENTRY_KIND_ABSENT]: "absent",
+    [EntryKind.ENTRY_KIND_FILE]: "file",
+    [EntryKind.ENTRY_KIND_DIR]: "dir",
+    [EntryKind.ENTRY_KIND_SYMLINK]: "symlink",
+  };
   if (expected[kind] !== e.kind) return `is ${e.kind}, was ${expected[kind] ?? "unknown"} when the command ran`;
   if (e.kind === "absent" || !want) return undefined;
   if (e.mode !== want.mode || e.uid !== want.uid || e.gid !== want.gid) return "owner or mode changed since the run";
   if (e.kind === "symlink" && e.target !== want.target) return "link target changed since the run";
-  if (e.kind === "file" && (size !== Number(want.size) || !sha || !Buffer.from(want.sha256).equals(sha))) return "content changed since the run";
+  if (e.kind === "file" && (size !== Number(want.size) || !sha || !Buffer.from(want.sha256).equals(sha)))
+    return "content changed since the run";
   return undefined;
 }
 
@@ -145,7 +175,8 @@ export class UndoStore {
   capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
     if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
     const clean = [...new Set(paths.map((p) => normalize(p)))];
-    if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p) || p === "/")) throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
+    if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p) || p === "/"))
+      throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
     const { id, root } = this.fresh();
     const entries = clean.map((path, i) => {
       try {
@@ -156,7 +187,12 @@ export class UndoStore {
         return { path, kind: "uncaptured" as const };
       }
     });
-    this.write(root, { requestId, createdAt: Math.floor(Date.now() / 1000), entries, ...(packages.length ? { packages: [...packages] } : {}) });
+    this.write(root, {
+      requestId,
+      createdAt: Math.floor(Date.now() / 1000),
+      entries,
+      ...(packages.length ? { packages: [...packages] } : {}),
+    });
     return id;
   }
 
@@ -190,7 +226,10 @@ export class UndoStore {
     });
     if (conflicts.length > 0) {
       rmSync(root, { recursive: true, force: true });
-      throw new CodedError("CONFLICT", conflicts.slice(0, 20).join("; ") + (conflicts.length > 20 ? `; … ${conflicts.length - 20} more` : ""));
+      throw new CodedError(
+        "CONFLICT",
+        conflicts.slice(0, 20).join("; ") + (conflicts.length > 20 ? `; … ${conflicts.length - 20} more` : ""),
+      );
     }
     this.write(root, { requestId, createdAt: Math.floor(Date.now() / 1000), entries });
     return id;
@@ -303,7 +342,8 @@ function restoreAt(dir: Dir, name: string, e: Entry, slot: string): void {
   else {
     const saved = readFileSync(slot);
     // Never write back bytes that are not what was saved (a slot a crash or a person damaged): that path fails instead.
-    if (e.sha256 !== undefined && createHash("sha256").update(saved).digest("hex") !== e.sha256) throw new Error(`${e.path}: saved content damaged`);
+    if (e.sha256 !== undefined && createHash("sha256").update(saved).digest("hex") !== e.sha256)
+      throw new Error(`${e.path}: saved content damaged`);
     writeFileAt(dir, name, saved, mode, uid, gid);
   }
 }

@@ -14,8 +14,16 @@
 import { randomBytes, type KeyObject } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Attestation, Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { bindingOf, commandDigest, manifestDigest, rollbackDigest, signDecision, touchedDigest, type CommandBinding } from "../shared/attestation.js";
+import { type Attestation, Decision, Role, Tier } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
+import {
+  bindingOf,
+  commandDigest,
+  manifestDigest,
+  rollbackDigest,
+  signDecision,
+  touchedDigest,
+  type CommandBinding,
+} from "../shared/attestation.js";
 import { CodedError } from "../shared/errors.js";
 import { SIGNER_ROLES, SIGNERS, type Signer } from "../shared/keys.js";
 import { tierToEnum, type TierNumber } from "../shared/tier.js";
@@ -142,7 +150,9 @@ const now = fc.integer({ min: 1_600_000_000, max: 2_000_000_000 });
 const digest = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((b) => manifestDigest(b));
 const tier03 = fc.constantFrom<TierNumber>(0, 1, 2, 3);
 
-const request: fc.Arbitrary<Req> = fc.record({ requestId, command, cwd, host, runAs, envNames, undoPaths }).map((r) => ({ ...r, attestations: [] }));
+const request: fc.Arbitrary<Req> = fc
+  .record({ requestId, command, cwd, host, runAs, envNames, undoPaths })
+  .map((r) => ({ ...r, attestations: [] }));
 
 function scenarioOf(kind: Kind): fc.Arbitrary<Scenario> {
   return fc
@@ -196,6 +206,8 @@ function scenarioOf(kind: Kind): fc.Arbitrary<Scenario> {
             ],
           } as Scenario;
         }
+        default:
+          throw new Error(`no scenario for ${String(kind)}`);
       }
     });
 }
@@ -306,12 +318,25 @@ describe("an honest quorum is accepted", () => {
 
   it("accepts decisions made by signDecision (the signers' own code path)", () => {
     const t = Math.floor(Date.now() / 1000);
-    const req: Req = { requestId: "req-1", command: "systemctl restart nginx", cwd: "/", host: "primary", runAs: "", envNames: ["API_TOKEN"], undoPaths: ["/etc/nginx/nginx.conf"], attestations: [] };
+    const req: Req = {
+      requestId: "req-1",
+      command: "systemctl restart nginx",
+      cwd: "/",
+      host: "primary",
+      runAs: "",
+      envNames: ["API_TOKEN"],
+      undoPaths: ["/etc/nginx/nginx.conf"],
+      attestations: [],
+    };
     const binding = bindingOf(req, "sudo");
     const sd = (s: Signer, role: Role, tier: TierNumber, extra: Partial<Parameters<typeof signDecision>[2]> = {}) =>
       signDecision(s, priv[s], { role, requestId: req.requestId, binding, tier, ttlS: 30, now: t, ...extra });
     // tier 3
-    const t3 = [sd("classifier", Role.ROLE_CLASSIFIER, 3, { touchedDigest: touchedDigest(req.undoPaths), liveAction: true }), sd("concurrence", Role.ROLE_CONCURRENCE, 3), sd("breaker", Role.ROLE_BREAKER, 3)];
+    const t3 = [
+      sd("classifier", Role.ROLE_CLASSIFIER, 3, { touchedDigest: touchedDigest(req.undoPaths), liveAction: true }),
+      sd("concurrence", Role.ROLE_CONCURRENCE, 3),
+      sd("breaker", Role.ROLE_BREAKER, 3),
+    ];
     expect(checkExecute({ ...req, attestations: t3 }, pinned, new ReplayMemory(), t).tier).toBe(3);
     // package run
     const pkg = [
@@ -333,7 +358,14 @@ describe("an honest quorum is accepted", () => {
   });
 
   it("accepts at the edges of the clock: issued 5 s ahead, TTL exactly 300 s, expiring 1 s from now", () => {
-    const s: Scenario = { kind: "tier0", req: { requestId: "edge", command: "ls", cwd: "", host: "primary", runAs: "", envNames: [], undoPaths: [], attestations: [] }, now: 1_700_000_000, manifest: Buffer.alloc(32), members: [{ signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(0) }], tier: 0 };
+    const s: Scenario = {
+      kind: "tier0",
+      req: { requestId: "edge", command: "ls", cwd: "", host: "primary", runAs: "", envNames: [], undoPaths: [], attestations: [] },
+      now: 1_700_000_000,
+      manifest: Buffer.alloc(32),
+      members: [{ signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(0) }],
+      tier: 0,
+    };
     const t = s.now;
     expect(check(s, tampered(s, 0, { decision: { issuedAt: t + 5, expiresAt: t + 305 } })).code).toBe("ACCEPTED");
     expect(check(s, tampered(s, 0, { decision: { issuedAt: t - 299, expiresAt: t + 1 } })).code).toBe("ACCEPTED");
@@ -371,7 +403,12 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
     "another pinned signer's key under the right name",
     "ATTESTATION_BAD_SIGNATURE",
     anyVictim
-      .chain((c) => fc.constantFrom<Signer>(...SIGNERS).filter((o) => o !== c.m.signer).map((o) => ({ ...c, o })))
+      .chain((c) =>
+        fc
+          .constantFrom<Signer>(...SIGNERS)
+          .filter((o) => o !== c.m.signer)
+          .map((o) => ({ ...c, o })),
+      )
       .map(({ s, v, o }) => ({ s, atts: tampered(s, v, { key: priv[o] }) })),
   );
 
@@ -379,7 +416,11 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
     "unpinned signer (replacing a member, or riding along a full quorum)",
     "ATTESTATION_UNPINNED",
     fc
-      .tuple(anyVictim, fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)), fc.boolean())
+      .tuple(
+        anyVictim,
+        fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)),
+        fc.boolean(),
+      )
       .map(([{ s, v, m }, name, extra]) => {
         const rogue = signed(m, s.req, s.now, { name, key: forged.classifier });
         return { s, atts: extra ? [...honest(s), rogue] : s.members.map((o, j) => (j === v ? rogue : signed(o, s.req, s.now))) };
@@ -402,21 +443,28 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
   refuses(
     "bit-flipped or truncated signature",
     "ATTESTATION_BAD_SIGNATURE",
-    fc.tuple(anyVictim, fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 7 }), fc.boolean()).map(([{ s, v }, pos, bit, truncate]) => {
-      const atts = honest(s);
-      const a = atts[v] as Attestation;
-      const sig = Buffer.from(a.signature);
-      sig[pos] = (sig[pos] as number) ^ (1 << bit);
-      atts[v] = { ...a, signature: truncate ? sig.subarray(0, pos) : sig };
-      return { s, atts };
-    }),
+    fc
+      .tuple(anyVictim, fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 7 }), fc.boolean())
+      .map(([{ s, v }, pos, bit, truncate]) => {
+        const atts = honest(s);
+        const a = atts[v] as Attestation;
+        const sig = Buffer.from(a.signature);
+        sig[pos] = (sig[pos] as number) ^ (1 << bit);
+        atts[v] = { ...a, signature: truncate ? sig.subarray(0, pos) : sig };
+        return { s, atts };
+      }),
   );
 
   refuses(
     "a role the key may not sign (signed and named by that key)",
     "ATTESTATION_MISMATCH",
     anyVictim
-      .chain((c) => fc.constantFrom<Signer>(...SIGNERS).filter((o) => !SIGNER_ROLES[o].includes(c.m.role)).map((o) => ({ ...c, o })))
+      .chain((c) =>
+        fc
+          .constantFrom<Signer>(...SIGNERS)
+          .filter((o) => !SIGNER_ROLES[o].includes(c.m.role))
+          .map((o) => ({ ...c, o })),
+      )
       .map(({ s, v, o }) => ({ s, atts: tampered(s, v, { key: priv[o], name: o }) })),
   );
 
@@ -426,7 +474,12 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
     fc
       .tuple(anyVictim, requestId, fc.boolean())
       .filter(([{ s }, id]) => id !== s.req.requestId)
-      .map(([{ s, v }, id, all]) => ({ s, atts: all ? s.members.map((m) => signed(m, s.req, s.now, { decision: { requestId: id } })) : tampered(s, v, { decision: { requestId: id } }) })),
+      .map(([{ s, v }, id, all]) => ({
+        s,
+        atts: all
+          ? s.members.map((m) => signed(m, s.req, s.now, { decision: { requestId: id } }))
+          : tampered(s, v, { decision: { requestId: id } }),
+      })),
   );
 
   // A quorum signed for one command, presented with another (or one member's
@@ -541,7 +594,14 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
       .tuple(anyScenario, tier03, fc.boolean())
       .chain(([s, tier, trialOk]) => fc.constantFrom(...EXTRA[s.kind]).map((role) => ({ s, tier, trialOk, role })))
       .map(({ s, tier, trialOk, role }) => {
-        const extra: Member = { signer: SIGNER_OF[role] as Signer, role, tier: T(tier), trialOk, touched: s.req.undoPaths, manifest: s.manifest };
+        const extra: Member = {
+          signer: SIGNER_OF[role] as Signer,
+          role,
+          tier: T(tier),
+          trialOk,
+          touched: s.req.undoPaths,
+          manifest: s.manifest,
+        };
         return { s, atts: [...honest(s), signed(extra, s.req, s.now)] };
       }),
   );
@@ -555,7 +615,12 @@ describe("every quorum shape refuses (property tests, fixed seed)", () => {
   refuses(
     "a nonce that is not 16 bytes",
     "ATTESTATION_MALFORMED",
-    fc.tuple(anyVictim, fc.uint8Array({ maxLength: 64 }).filter((n) => n.length !== 16)).map(([{ s, v }, n]) => ({ s, atts: tampered(s, v, { decision: { nonce: Buffer.from(n) } }) })),
+    fc
+      .tuple(
+        anyVictim,
+        fc.uint8Array({ maxLength: 64 }).filter((n) => n.length !== 16),
+      )
+      .map(([{ s, v }, n]) => ({ s, atts: tampered(s, v, { decision: { nonce: Buffer.from(n) } }) })),
   );
 
   refuses(
@@ -589,13 +654,26 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
       .tuple(
         scenarioOf("tier0"),
         fc.constantFrom<[TierNumber, boolean]>([1, false], [2, false], [1, true]),
-        fc.subarray([Role.ROLE_BREAKER, Role.ROLE_SANDBOX, Role.ROLE_CONCURRENCE, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS]),
+        fc.subarray([
+          Role.ROLE_BREAKER,
+          Role.ROLE_SANDBOX,
+          Role.ROLE_CONCURRENCE,
+          Role.ROLE_CLASSIFIER_EFFECTS,
+          Role.ROLE_CONCURRENCE_EFFECTS,
+        ]),
         fc.constantFrom<TierNumber>(1, 2, 3),
       )
       .map(([s, [tier, packageRun], roles, lease]) => {
         const members: Member[] = [
           { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier: T(tier), packageRun, touched: s.req.undoPaths },
-          ...roles.map((role) => ({ signer: SIGNER_OF[role] as Signer, role, tier: T(role === Role.ROLE_BREAKER ? lease : tier), trialOk: true, touched: s.req.undoPaths, manifest: s.manifest })),
+          ...roles.map((role) => ({
+            signer: SIGNER_OF[role] as Signer,
+            role,
+            tier: T(role === Role.ROLE_BREAKER ? lease : tier),
+            trialOk: true,
+            touched: s.req.undoPaths,
+            manifest: s.manifest,
+          })),
         ];
         return { s, atts: members.map((m) => signed(m, s.req, s.now)) };
       }),
@@ -614,7 +692,13 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
       .tuple(pkg, undoPaths, fc.boolean())
       .filter(([s, other]) => !touchedDigest(s.req.undoPaths).equals(touchedDigest(other)))
       .map(([s, other, classifierBindsIt]) => {
-        const members = s.members.map((m) => (m.role === Role.ROLE_SANDBOX ? { ...m, touched: other } : m.role === Role.ROLE_CLASSIFIER && classifierBindsIt ? { ...m, touched: s.req.undoPaths } : m));
+        const members = s.members.map((m) =>
+          m.role === Role.ROLE_SANDBOX
+            ? { ...m, touched: other }
+            : m.role === Role.ROLE_CLASSIFIER && classifierBindsIt
+              ? { ...m, touched: s.req.undoPaths }
+              : m,
+        );
         return { s, atts: members.map((m) => signed(m, s.req, s.now)) };
       }),
   );
@@ -622,10 +706,12 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
   refuses(
     "package run: a lease for tier 1, tier 4 or no tier",
     "ATTESTATION_MISMATCH",
-    fc.tuple(pkg, fc.constantFrom(Tier.TIER_REVERSIBLE, Tier.TIER_READ_ONLY, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 42 as Tier)).map(([s, lease]) => ({
-      s,
-      atts: tampered(s, 1, { decision: { tier: lease } }),
-    })),
+    fc
+      .tuple(pkg, fc.constantFrom(Tier.TIER_REVERSIBLE, Tier.TIER_READ_ONLY, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 42 as Tier))
+      .map(([s, lease]) => ({
+        s,
+        atts: tampered(s, 1, { decision: { tier: lease } }),
+      })),
   );
 
   refuses(
@@ -637,14 +723,26 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
   refuses(
     "tier 3: the concurrence judged tier 4 (or no tier, or an unknown one)",
     "TIER_REFUSED",
-    fc.tuple(tier3, fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 99 as Tier)).map(([s, t]) => ({ s, atts: tampered(s, 1, { decision: { tier: t } }) })),
+    fc
+      .tuple(tier3, fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 99 as Tier))
+      .map(([s, t]) => ({ s, atts: tampered(s, 1, { decision: { tier: t } }) })),
   );
 
   refuses(
     "tier 3: a lease for tier 0–2, tier 4 or no tier",
     "ATTESTATION_MISMATCH",
     fc
-      .tuple(tier3, fc.constantFrom(Tier.TIER_READ_ONLY, Tier.TIER_REVERSIBLE, Tier.TIER_SANDBOX_FIRST, Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 7 as Tier))
+      .tuple(
+        tier3,
+        fc.constantFrom(
+          Tier.TIER_READ_ONLY,
+          Tier.TIER_REVERSIBLE,
+          Tier.TIER_SANDBOX_FIRST,
+          Tier.TIER_REFUSE,
+          Tier.TIER_UNSPECIFIED,
+          7 as Tier,
+        ),
+      )
       .map(([s, lease]) => ({ s, atts: tampered(s, 2, { decision: { tier: lease } }) })),
   );
 
@@ -660,7 +758,10 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
   refuses(
     "tier 3: the concurrence's effect verdict in place of its command decision",
     ["ATTESTATION_MALFORMED", "ATTESTATION_MISSING"],
-    tier3.map((s) => ({ s, atts: replaced(s, 1, { ...(s.members[1] as Member), role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: s.manifest }) })),
+    tier3.map((s) => ({
+      s,
+      atts: replaced(s, 1, { ...(s.members[1] as Member), role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: s.manifest }),
+    })),
   );
 
   refuses(
@@ -676,7 +777,13 @@ describe("checkExecute refuses (property tests, fixed seed)", () => {
       .map(([s, tier, roles, packageRun]) => {
         const members: Member[] = [
           { signer: "classifier", role: Role.ROLE_CLASSIFIER, tier, packageRun, touched: s.req.undoPaths },
-          ...roles.map((role) => ({ signer: SIGNER_OF[role] as Signer, role, tier: role === Role.ROLE_CONCURRENCE ? T(3) : tier, trialOk: true, touched: s.req.undoPaths })),
+          ...roles.map((role) => ({
+            signer: SIGNER_OF[role] as Signer,
+            role,
+            tier: role === Role.ROLE_CONCURRENCE ? T(3) : tier,
+            trialOk: true,
+            touched: s.req.undoPaths,
+          })),
         ];
         return { s, atts: members.map((m) => signed(m, s.req, s.now)) };
       }),
@@ -693,7 +800,15 @@ describe("checkCommit refuses (property tests, fixed seed)", () => {
     "one of the run report and the effect verdicts over another manifest",
     "ATTESTATION_MISMATCH",
     fc
-      .tuple(commit, fc.constantFrom(...BY_MANIFEST), fc.oneof(digest, fc.constant(Buffer.alloc(0)), fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b))))
+      .tuple(
+        commit,
+        fc.constantFrom(...BY_MANIFEST),
+        fc.oneof(
+          digest,
+          fc.constant(Buffer.alloc(0)),
+          fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
+        ),
+      )
       .filter(([s, , other]) => !s.manifest.equals(other))
       .map(([s, v, other]) => ({ s, atts: replaced(s, v, { ...(s.members[v] as Member), manifest: other }) })),
   );
@@ -710,23 +825,30 @@ describe("checkCommit refuses (property tests, fixed seed)", () => {
   refuses(
     "an effect verdict of tier 4 (or no tier, or an unknown one)",
     "TIER_REFUSED",
-    fc.tuple(commit, fc.constantFrom(3, 4), fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 77 as Tier)).map(([s, v, t]) => ({ s, atts: tampered(s, v, { decision: { tier: t } }) })),
+    fc
+      .tuple(commit, fc.constantFrom(3, 4), fc.constantFrom(Tier.TIER_REFUSE, Tier.TIER_UNSPECIFIED, 77 as Tier))
+      .map(([s, v, t]) => ({ s, atts: tampered(s, v, { decision: { tier: t } }) })),
   );
 
   refuses(
     "a lease that does not cover the final tier (e.g. a tier-3 effect under a tier-2 lease)",
     "ATTESTATION_MISMATCH",
-    fc
-      .tuple(commit, fc.nat(10))
-      .map(([s, pick]) => {
-        const below = [Tier.TIER_UNSPECIFIED, Tier.TIER_REFUSE, Tier.TIER_READ_ONLY, ...([1, 2] as TierNumber[]).filter((t) => t < s.tier).map(T)];
-        return { s, atts: tampered(s, 1, { decision: { tier: below[pick % below.length] as Tier } }) };
-      }),
+    fc.tuple(commit, fc.nat(10)).map(([s, pick]) => {
+      const below = [
+        Tier.TIER_UNSPECIFIED,
+        Tier.TIER_REFUSE,
+        Tier.TIER_READ_ONLY,
+        ...([1, 2] as TierNumber[]).filter((t) => t < s.tier).map(T),
+      ];
+      return { s, atts: tampered(s, 1, { decision: { tier: below[pick % below.length] as Tier } }) };
+    }),
   );
 
   it("a tier-3 effect under a tier-2 lease is refused; under a tier-3 lease it is accepted", () => {
     const s = fc.sample(commit, { seed: SEED, numRuns: 1 })[0] as Scenario;
-    const members = s.members.map((m, j) => (j === 0 ? { ...m, tier: T(2) } : j === 3 ? { ...m, tier: T(3) } : j === 4 ? { ...m, tier: T(1) } : m));
+    const members = s.members.map((m, j) =>
+      j === 0 ? { ...m, tier: T(2) } : j === 3 ? { ...m, tier: T(3) } : j === 4 ? { ...m, tier: T(1) } : m,
+    );
     const with2 = members.map((m, j) => signed(j === 1 ? { ...m, tier: T(2) } : m, s.req, s.now));
     const with3 = members.map((m, j) => signed(j === 1 ? { ...m, tier: T(3) } : m, s.req, s.now));
     expect(check(s, with2).code).toBe("ATTESTATION_MISMATCH");
@@ -793,7 +915,10 @@ describe("checkGrant", () => {
   const granter = fc.constantFrom(...GRANTERS);
   const base = fc.record({ undoId: fc.uuid(), host, now, who: granter, requestId });
 
-  function grantOf(o: { signer: Signer; role: Role; undoId: string; host: string; now: number; requestId: string }, t: Tamper & { digest?: Buffer } = {}): Attestation {
+  function grantOf(
+    o: { signer: Signer; role: Role; undoId: string; host: string; now: number; requestId: string },
+    t: Tamper & { digest?: Buffer } = {},
+  ): Attestation {
     const d = Decision.create({
       role: o.role,
       requestId: o.requestId,
@@ -864,7 +989,9 @@ describe("checkGrant", () => {
   });
 
   it("a missing grant is ATTESTATION_MISSING", () => {
-    expect(grantOutcome({ undoId: "0f8fad5b-d9cb-469f-a165-70867728950e", host: "primary", now: 1_700_000_000, grant: undefined })).toBe("ATTESTATION_MISSING");
+    expect(grantOutcome({ undoId: "0f8fad5b-d9cb-469f-a165-70867728950e", host: "primary", now: 1_700_000_000, grant: undefined })).toBe(
+      "ATTESTATION_MISSING",
+    );
   });
 
   grantRefuses(
@@ -885,7 +1012,11 @@ describe("checkGrant", () => {
       .map(([b, other, what]) => {
         const o = { ...b, ...b.who };
         const grant =
-          what === "both" ? grantOf({ ...o, host: other }) : what === "digest" ? grantOf(o, { digest: rollbackDigest(b.undoId, other) }) : grantOf(o, { decision: { host: other } });
+          what === "both"
+            ? grantOf({ ...o, host: other })
+            : what === "digest"
+              ? grantOf(o, { digest: rollbackDigest(b.undoId, other) })
+              : grantOf(o, { decision: { host: other } });
         return { ...b, grant };
       }),
   );
@@ -893,20 +1024,37 @@ describe("checkGrant", () => {
   grantRefuses(
     "a command lease (or any command decision) used as a grant",
     "ATTESTATION_MISMATCH",
-    fc.tuple(base, request, tier03).map(([b, req, tier]) => ({ ...b, grant: grantOf({ ...b, ...b.who }, { digest: commandDigest(bindingOf({ ...req, host: b.host }, "sudo")), decision: { tier: T(tier) } }) })),
+    fc.tuple(base, request, tier03).map(([b, req, tier]) => ({
+      ...b,
+      grant: grantOf(
+        { ...b, ...b.who },
+        { digest: commandDigest(bindingOf({ ...req, host: b.host }, "sudo")), decision: { tier: T(tier) } },
+      ),
+    })),
   );
 
   grantRefuses(
     "a breaker lease (role BREAKER) over exactly the rollback digest, of any tier: a lease is not a grant",
     "ATTESTATION_MISMATCH",
-    fc.tuple(base, fc.constantFrom(0, 1, 2, 3, 4, 5)).map(([b, tier]) => ({ ...b, grant: grantOf({ ...b, signer: "breaker", role: Role.ROLE_BREAKER }, { decision: { tier } }) })),
+    fc
+      .tuple(base, fc.constantFrom(0, 1, 2, 3, 4, 5))
+      .map(([b, tier]) => ({ ...b, grant: grantOf({ ...b, signer: "breaker", role: Role.ROLE_BREAKER }, { decision: { tier } }) })),
   );
 
   grantRefuses(
     "a grant signed by the classifier, the concurrence or the sandbox under its own role",
     "ATTESTATION_MISMATCH",
     fc
-      .tuple(base, fc.constantFrom(Role.ROLE_CLASSIFIER, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE, Role.ROLE_CONCURRENCE_EFFECTS, Role.ROLE_SANDBOX))
+      .tuple(
+        base,
+        fc.constantFrom(
+          Role.ROLE_CLASSIFIER,
+          Role.ROLE_CLASSIFIER_EFFECTS,
+          Role.ROLE_CONCURRENCE,
+          Role.ROLE_CONCURRENCE_EFFECTS,
+          Role.ROLE_SANDBOX,
+        ),
+      )
       .map(([b, role]) => ({ ...b, grant: grantOf({ ...b, signer: SIGNER_OF[role] as Signer, role }) })),
   );
 
@@ -929,7 +1077,10 @@ describe("checkGrant", () => {
     "a grant by an unpinned signer",
     "ATTESTATION_UNPINNED",
     fc
-      .tuple(base, fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)))
+      .tuple(
+        base,
+        fc.string({ maxLength: 32 }).filter((n) => !pinned.has(n)),
+      )
       .map(([b, name]) => ({ ...b, grant: grantOf({ ...b, ...b.who }, { name, key: forged.breaker }) })),
   );
 
@@ -947,7 +1098,10 @@ describe("checkGrant", () => {
     "ATTESTATION_EXPIRED",
     fc.tuple(base, fc.boolean(), fc.integer({ min: 6, max: 1_000_000 })).map(([b, future, n]) => ({
       ...b,
-      grant: grantOf({ ...b, ...b.who }, { decision: future ? { issuedAt: b.now + n, expiresAt: b.now + n + 30 } : { issuedAt: b.now, expiresAt: b.now + 295 + n } }),
+      grant: grantOf(
+        { ...b, ...b.who },
+        { decision: future ? { issuedAt: b.now + n, expiresAt: b.now + n + 30 } : { issuedAt: b.now, expiresAt: b.now + 295 + n } },
+      ),
     })),
   );
 

@@ -52,7 +52,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function checkOne(att: Attestation, pinned: Pinned, digest: Buffer, requestId: string | undefined, host: string, now: number): Decision {
   const pin = pinned.get(att.signer);
   if (!pin) throw new CodedError("ATTESTATION_UNPINNED", `signer ${JSON.stringify(att.signer.slice(0, 32))}`);
-  if (att.signature.length !== 64 || !verify(null, att.decision, pin.key, att.signature)) throw new CodedError("ATTESTATION_BAD_SIGNATURE", att.signer);
+  if (att.signature.length !== 64 || !verify(null, att.decision, pin.key, att.signature))
+    throw new CodedError("ATTESTATION_BAD_SIGNATURE", att.signer);
   let d: Decision;
   try {
     d = Decision.decode(att.decision);
@@ -64,7 +65,8 @@ function checkOne(att: Attestation, pinned: Pinned, digest: Buffer, requestId: s
   if (!sameBytes(d.commandDigest, digest)) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: command digest`);
   if (d.host !== host) throw new CodedError("ATTESTATION_MISMATCH", `${att.signer}: host`);
   if (d.nonce.length !== 16) throw new CodedError("ATTESTATION_MALFORMED", `${att.signer}: nonce`);
-  if (d.issuedAt > now + CLOCK_SKEW_S || d.expiresAt <= now || d.expiresAt - d.issuedAt > MAX_TTL_S) throw new CodedError("ATTESTATION_EXPIRED", att.signer);
+  if (d.issuedAt > now + CLOCK_SKEW_S || d.expiresAt <= now || d.expiresAt - d.issuedAt > MAX_TTL_S)
+    throw new CodedError("ATTESTATION_EXPIRED", att.signer);
   return d;
 }
 
@@ -103,40 +105,64 @@ function leaseCovers(lease: Decision, tier: TierNumber): void {
 }
 
 function allowed(byRole: ReadonlyMap<Role, Decision>, roles: readonly Role[]): void {
-  for (const role of byRole.keys()) if (!roles.includes(role)) throw new CodedError("ATTESTATION_MALFORMED", `${Role[role]} has no place in this quorum`);
+  for (const role of byRole.keys())
+    if (!roles.includes(role)) throw new CodedError("ATTESTATION_MALFORMED", `${Role[role]} has no place in this quorum`);
 }
 
 /** Execute: tier 0, tier 3, or a tier-2 package run. `undoPaths` must be the signed plan. */
-export function checkExecute(req: Bound & { undoPaths: readonly string[] }, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): Verified & { packageRun: boolean } {
+export function checkExecute(
+  req: Bound & { undoPaths: readonly string[] },
+  pinned: Pinned,
+  replay: ReplayMemory,
+  now = Math.floor(Date.now() / 1000),
+): Verified & { packageRun: boolean } {
   const byRole = decisions(req, pinned, now);
   const classifier = need(byRole, Role.ROLE_CLASSIFIER, "every tier");
   const tier = tierFromEnum(classifier.tier);
   if (tier === 4) throw new CodedError("TIER_REFUSED");
   const packageRun = tier === 2 && classifier.packageRun;
-  if ((tier === 1 || tier === 2) && !packageRun) throw new CodedError("ATTESTATION_MISMATCH", "tiers 1–2 reach the host only as a committed diff (Commit)");
-  if (tier === 3 && !classifier.liveAction) throw new CodedError("ATTESTATION_MISMATCH", "a tier-3 command that is not a live action reaches the host only as a committed diff (Commit)");
+  if ((tier === 1 || tier === 2) && !packageRun)
+    throw new CodedError("ATTESTATION_MISMATCH", "tiers 1–2 reach the host only as a committed diff (Commit)");
+  if (tier === 3 && !classifier.liveAction)
+    throw new CodedError(
+      "ATTESTATION_MISMATCH",
+      "a tier-3 command that is not a live action reaches the host only as a committed diff (Commit)",
+    );
   const roles =
-    tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX];
+    tier === 0
+      ? [Role.ROLE_CLASSIFIER]
+      : tier === 3
+        ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER]
+        : [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX];
   allowed(byRole, roles);
   for (const role of roles) need(byRole, role, `tier ${tier}`);
   if (tier >= 1) leaseCovers(need(byRole, Role.ROLE_BREAKER, "a lease"), tier);
-  if (tier === 3 && tierFromEnum(need(byRole, Role.ROLE_CONCURRENCE, "tier 3").tier) === 4) throw new CodedError("TIER_REFUSED", "concurrence judged tier 4");
+  if (tier === 3 && tierFromEnum(need(byRole, Role.ROLE_CONCURRENCE, "tier 3").tier) === 4)
+    throw new CodedError("TIER_REFUSED", "concurrence judged tier 4");
   const trial = byRole.get(Role.ROLE_SANDBOX);
   if (packageRun && !trial?.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
   // The undo plan is signed: the trial's touched list for a package run, the classifier's otherwise.
   const planSigner = packageRun ? trial : classifier;
-  if (tier >= 1 && planSigner && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths))) throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the signed one");
+  if (tier >= 1 && planSigner && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths)))
+    throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the signed one");
   return { tier, byRole, nonces: consume(byRole, replay), packageRun };
 }
 
 /** Commit: tiers 1–3 (not a live action), the manifest judged by both judges; returns the final tier (max of all). */
-export function checkCommit(req: Bound, manifestDigest: Buffer, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): Verified {
+export function checkCommit(
+  req: Bound,
+  manifestDigest: Buffer,
+  pinned: Pinned,
+  replay: ReplayMemory,
+  now = Math.floor(Date.now() / 1000),
+): Verified {
   const byRole = decisions(req, pinned, now);
   const roles = [Role.ROLE_CLASSIFIER, Role.ROLE_BREAKER, Role.ROLE_SANDBOX, Role.ROLE_CLASSIFIER_EFFECTS, Role.ROLE_CONCURRENCE_EFFECTS];
   allowed(byRole, roles);
   const classifier = need(byRole, Role.ROLE_CLASSIFIER, "a commit");
   const predicted = tierFromEnum(classifier.tier);
-  if (predicted !== 1 && predicted !== 2 && predicted !== 3) throw new CodedError("ATTESTATION_MISMATCH", `a tier-${predicted} command is not committed from a diff`);
+  if (predicted !== 1 && predicted !== 2 && predicted !== 3)
+    throw new CodedError("ATTESTATION_MISMATCH", `a tier-${predicted} command is not committed from a diff`);
   if (classifier.packageRun) throw new CodedError("ATTESTATION_MISMATCH", "a package run is not committed from a diff");
   if (classifier.liveAction) throw new CodedError("ATTESTATION_MISMATCH", "a live action runs on the host (Execute), not from a diff");
   const run = need(byRole, Role.ROLE_SANDBOX, "a commit");
@@ -153,10 +179,18 @@ export function checkCommit(req: Bound, manifestDigest: Buffer, pinned: Pinned, 
 }
 
 /** Rollback: a grant for exactly this undo record, from the breaker or a person. */
-export function checkGrant(grant: Attestation | undefined, undoId: string, host: string, pinned: Pinned, replay: ReplayMemory, now = Math.floor(Date.now() / 1000)): { signer: string; nonces: NonceEntry[] } {
+export function checkGrant(
+  grant: Attestation | undefined,
+  undoId: string,
+  host: string,
+  pinned: Pinned,
+  replay: ReplayMemory,
+  now = Math.floor(Date.now() / 1000),
+): { signer: string; nonces: NonceEntry[] } {
   if (!grant) throw new CodedError("ATTESTATION_MISSING", "a rollback needs a signed grant");
   const d = checkOne(grant, pinned, rollbackDigest(undoId, host), undefined, host, now);
-  if (d.role !== Role.ROLE_BREAKER_GRANT && d.role !== Role.ROLE_OPERATOR) throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
+  if (d.role !== Role.ROLE_BREAKER_GRANT && d.role !== Role.ROLE_OPERATOR)
+    throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
   const byRole = new Map([[d.role, d]]);
   return { signer: grant.signer, nonces: consume(byRole, replay) };
 }

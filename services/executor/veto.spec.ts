@@ -15,7 +15,17 @@ function expectAllowed(commands: readonly string[]): void {
 
 describe("veto: recursive delete of / and system paths", () => {
   it("refuses rm -rf / in its common spellings", () => {
-    expectVetoed(["rm -rf /", "rm -fr /", "rm -Rf /", "rm -r -f /", "rm -f -r /", "rm --recursive --force /", "rm -rfv /", "rm -rf //", "rm -rf /."]);
+    expectVetoed([
+      "rm -rf /",
+      "rm -fr /",
+      "rm -Rf /",
+      "rm -r -f /",
+      "rm -f -r /",
+      "rm --recursive --force /",
+      "rm -rfv /",
+      "rm -rf //",
+      "rm -rf /.",
+    ]);
   });
 
   it("refuses rm -rf / with the flags after the path", () => {
@@ -23,7 +33,14 @@ describe("veto: recursive delete of / and system paths", () => {
   });
 
   it("refuses rm -rf / inside a list, pipeline or subshell and after a prefix", () => {
-    expectVetoed(["echo start; rm -rf /", "true && rm -rf /", "(rm -rf /)", "sudo rm -rf /", "nice -n 19 rm -rf /", "cd /tmp && rm -rf / ; echo x"]);
+    expectVetoed([
+      "echo start; rm -rf /",
+      "true && rm -rf /",
+      "(rm -rf /)",
+      "sudo rm -rf /",
+      "nice -n 19 rm -rf /",
+      "cd /tmp && rm -rf / ; echo x",
+    ]);
   });
 
   it("sees through quoting tricks", () => {
@@ -50,15 +67,33 @@ describe("veto: recursive delete of / and system paths", () => {
 
 describe("veto: devices, filesystems, bombs, sysrq", () => {
   it("refuses mkfs in any form", () => {
-    expectVetoed(["mkfs.ext4 /dev/sda1", "mkfs -t ext4 /dev/sdb", "/sbin/mkfs.xfs /dev/nvme0n1", "sudo mkfs.vfat /dev/sdc1", "m''kfs.ext4 /dev/sda"]);
+    expectVetoed([
+      "mkfs.ext4 /dev/sda1",
+      "mkfs -t ext4 /dev/sdb",
+      "/sbin/mkfs.xfs /dev/nvme0n1",
+      "sudo mkfs.vfat /dev/sdc1",
+      "m''kfs.ext4 /dev/sda",
+    ]);
   });
 
   it("refuses dd onto a block device", () => {
-    expectVetoed(["dd if=/dev/zero of=/dev/sda", "dd if=/dev/zero of=/dev/sda bs=1M", "dd of=/dev/nvme0n1 if=image.img", "dd if=x of='/dev/sda'", "dd if=x of=/dev/mmcblk0"]);
+    expectVetoed([
+      "dd if=/dev/zero of=/dev/sda",
+      "dd if=/dev/zero of=/dev/sda bs=1M",
+      "dd of=/dev/nvme0n1 if=image.img",
+      "dd if=x of='/dev/sda'",
+      "dd if=x of=/dev/mmcblk0",
+    ]);
   });
 
   it("refuses redirection onto a block device", () => {
-    expectVetoed(["echo x > /dev/sda", "cat /dev/zero >/dev/sda", "echo x>/dev/sda", "cat img >> /dev/nvme0n1", "head -c 1M /dev/urandom > /dev/vda"]);
+    expectVetoed([
+      "echo x > /dev/sda",
+      "cat /dev/zero >/dev/sda",
+      "echo x>/dev/sda",
+      "cat img >> /dev/nvme0n1",
+      "head -c 1M /dev/urandom > /dev/vda",
+    ]);
   });
 
   it("refuses fork bombs", () => {
@@ -66,7 +101,12 @@ describe("veto: devices, filesystems, bombs, sysrq", () => {
   });
 
   it("refuses sysrq", () => {
-    expectVetoed(["echo b > /proc/sysrq-trigger", "echo c >/proc/sysrq-trigger", "echo 1 > /proc/sys/kernel/sysrq", "sysctl kernel.sysrq=1"]);
+    expectVetoed([
+      "echo b > /proc/sysrq-trigger",
+      "echo c >/proc/sysrq-trigger",
+      "echo 1 > /proc/sys/kernel/sysrq",
+      "sysctl kernel.sysrq=1",
+    ]);
   });
 
   it("names the veto that held", () => {
@@ -131,27 +171,57 @@ describe("veto: a recursive delete of everything where a `cd` went", () => {
 });
 
 describe("veto: GNU long-option abbreviations", () => {
-  it.each(["rm --rec --no-pres -f /", "rm --recu -f /", "rm -f --rec /etc", "chmod --rec 777 /", "chown --recurs nobody /usr"])("%s", (command) => {
-    expect(vetoed(command, "/tmp")).toBeDefined();
-  });
+  it.each(["rm --rec --no-pres -f /", "rm --recu -f /", "rm -f --rec /etc", "chmod --rec 777 /", "chown --recurs nobody /usr"])(
+    "%s",
+    (command) => {
+      expect(vetoed(command, "/tmp")).toBeDefined();
+    },
+  );
 });
 
 describe("veto: disk tools", () => {
   it("refuses partitioning, wiping and formatting", () => {
     expectVetoed([
-      "fdisk /dev/sda", "echo w | fdisk /dev/sda", "fdisk -l /dev/sda; fdisk /dev/sdb", "sfdisk /dev/sda < table", "sfdisk --delete /dev/sda 1",
-      "sfdisk -d /dev/sda --delete", "parted /dev/sda mklabel gpt", "parted -s /dev/sda print mklabel gpt", "parted /dev/sda rm 1",
-      "wipefs -a /dev/sda", "wipefs --all /dev/sda", "wipefs -na /dev/sda", "wipefs -o 0x438 /dev/sda", "cfdisk /dev/sda", "gdisk /dev/sda",
-      "sgdisk -Z /dev/sda", "sgdisk --zap-all /dev/sda", "blkdiscard /dev/nvme0n1", "/sbin/fdisk /dev/sda", "fdisk -l /dev/sda > /dev/sdb",
+      "fdisk /dev/sda",
+      "echo w | fdisk /dev/sda",
+      "fdisk -l /dev/sda; fdisk /dev/sdb",
+      "sfdisk /dev/sda < table",
+      "sfdisk --delete /dev/sda 1",
+      "sfdisk -d /dev/sda --delete",
+      "parted /dev/sda mklabel gpt",
+      "parted -s /dev/sda print mklabel gpt",
+      "parted /dev/sda rm 1",
+      "wipefs -a /dev/sda",
+      "wipefs --all /dev/sda",
+      "wipefs -na /dev/sda",
+      "wipefs -o 0x438 /dev/sda",
+      "cfdisk /dev/sda",
+      "gdisk /dev/sda",
+      "sgdisk -Z /dev/sda",
+      "sgdisk --zap-all /dev/sda",
+      "blkdiscard /dev/nvme0n1",
+      "/sbin/fdisk /dev/sda",
+      "fdisk -l /dev/sda > /dev/sdb",
     ]);
   });
 
   it("lets the read-only forms of disk tools through", () => {
     expectAllowed([
-      "fdisk -l", "fdisk -l /dev/sda", "fdisk --list /dev/nvme0n1", "/sbin/fdisk -l /dev/sda /dev/sdb", "sfdisk -l /dev/sda", "sfdisk -d /dev/sda",
-      "sfdisk --json /dev/sda", "parted -l", "parted -s /dev/sda print", "parted /dev/sda print", "gdisk -l /dev/sda", "sgdisk -p /dev/sda",
-      "wipefs /dev/sda", "wipefs -n /dev/sda", "lsblk -f /dev/sda",
+      "fdisk -l",
+      "fdisk -l /dev/sda",
+      "fdisk --list /dev/nvme0n1",
+      "/sbin/fdisk -l /dev/sda /dev/sdb",
+      "sfdisk -l /dev/sda",
+      "sfdisk -d /dev/sda",
+      "sfdisk --json /dev/sda",
+      "parted -l",
+      "parted -s /dev/sda print",
+      "parted /dev/sda print",
+      "gdisk -l /dev/sda",
+      "sgdisk -p /dev/sda",
+      "wipefs /dev/sda",
+      "wipefs -n /dev/sda",
+      "lsblk -f /dev/sda",
     ]);
   });
 });
-

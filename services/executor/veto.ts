@@ -18,7 +18,10 @@ const VETOES: ReadonlyArray<{ name: string; re: RegExp }> = [
   { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${RECURSIVE}[^;&|]*\\s${ROOTISH}${END}`) },
   { name: "recursive-delete-of-system-path", re: new RegExp(`\\brm\\b[^;&|]*\\s${ROOTISH}${END}[^;&|]*\\s${RECURSIVE}`) },
   { name: "no-preserve-root", re: /--no-pres[a-z-]*/ },
-  { name: "recursive-chmod-chown-of-system-path", re: new RegExp(`\\b(?:chmod|chown|chgrp)\\b[^;&|]*\\s${RECURSIVE_UPPER}[^;&|]*\\s${ROOTISH}${END}`) },
+  {
+    name: "recursive-chmod-chown-of-system-path",
+    re: new RegExp(`\\b(?:chmod|chown|chgrp)\\b[^;&|]*\\s${RECURSIVE_UPPER}[^;&|]*\\s${ROOTISH}${END}`),
+  },
   { name: "make-filesystem", re: /(?:^|[\s;&|(/])mkfs(?:\.[a-z0-9]+)?\b/ },
   { name: "write-onto-block-device", re: /\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b|tty\b)/ },
   { name: "write-onto-block-device", re: />\s*\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop|disk\/)/ },
@@ -35,7 +38,10 @@ const VETOES: ReadonlyArray<{ name: string; re: RegExp }> = [
 const DEV = "/dev/[\\w./:-]+";
 const DISK_READ: Record<string, { words: RegExp; needs?: RegExp }> = {
   fdisk: { words: new RegExp(`^(?:-l|--list|-x|--list-details|-lu|${DEV})$`), needs: /^(?:-l|--list|-x|--list-details|-lu)$/ },
-  sfdisk: { words: new RegExp(`^(?:-l|--list|-d|--dump|-V|--verify|-s|--show-size|-J|--json|-F|--list-free|${DEV})$`), needs: /^(?:-[ldVsJF]|--(?:list|dump|verify|show-size|json|list-free))$/ },
+  sfdisk: {
+    words: new RegExp(`^(?:-l|--list|-d|--dump|-V|--verify|-s|--show-size|-J|--json|-F|--list-free|${DEV})$`),
+    needs: /^(?:-[ldVsJF]|--(?:list|dump|verify|show-size|json|list-free))$/,
+  },
   parted: { words: new RegExp(`^(?:-l|--list|-m|--machine|-s|--script|print|free|all|devices|${DEV})$`), needs: /^(?:-l|--list|print)$/ },
   gdisk: { words: new RegExp(`^(?:-l|${DEV})$`), needs: /^-l$/ },
   sgdisk: { words: new RegExp(`^(?:-p|--print|-v|--verify|${DEV})$`), needs: /^(?:-p|--print|-v|--verify)$/ },
@@ -47,7 +53,8 @@ function diskWrite(text: string): string | undefined {
   for (const m of text.matchAll(/(?:^|[\s;&|(/])(wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|blkdiscard)\b([^;&|()\n]*)/g)) {
     const form = DISK_READ[m[1] as string];
     const words = (m[2] ?? "").trim().split(/\s+/).filter(Boolean);
-    if (!form || !words.every((w) => form.words.test(w)) || (form.needs && !words.some((w) => form.needs?.test(w)))) return "disk-wipe-or-partition";
+    if (!form || !words.every((w) => form.words.test(w)) || (form.needs && !words.some((w) => form.needs?.test(w))))
+      return "disk-wipe-or-partition";
   }
   return undefined;
 }
@@ -59,7 +66,9 @@ function flatten(command: string): string {
 
 // In a system directory, a recursive delete of `*`, `.` or `./*` is one of it.
 const SYSTEM_CWD = new RegExp(`^${ROOTISH}$`);
-const RELATIVE_ALL = new RegExp(`\\brm\\b[^;&|]*\\s(?:${RECURSIVE}[^;&|]*\\s(?:\\.?/?\\*|\\.)${END}|(?:\\.?/?\\*|\\.)${END}[^;&|]*\\s${RECURSIVE})`);
+const RELATIVE_ALL = new RegExp(
+  `\\brm\\b[^;&|]*\\s(?:${RECURSIVE}[^;&|]*\\s(?:\\.?/?\\*|\\.)${END}|(?:\\.?/?\\*|\\.)${END}[^;&|]*\\s${RECURSIVE})`,
+);
 
 /**
  * Every directory a part of the command may run in: `cwd`, and wherever a

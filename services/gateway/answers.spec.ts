@@ -22,12 +22,17 @@ describe("the gateway's HTTP vocabulary", () => {
   it("README's answer table names every word with its status, and nothing else", () => {
     const pairs = readmePairs();
     expect(pairs.length).toBeGreaterThan(10);
-    for (const [status, word] of pairs) expect(HTTP_ERRORS[word as keyof typeof HTTP_ERRORS]?.status, `README: ${status} ${word}`).toBe(status);
+    for (const [status, word] of pairs)
+      expect(HTTP_ERRORS[word as keyof typeof HTTP_ERRORS]?.status, `README: ${status} ${word}`).toBe(status);
     expect(new Set(pairs.map(([, w]) => w))).toEqual(new Set(Object.keys(HTTP_ERRORS)));
   });
 
   it("answer() takes its status from the table", () => {
-    expect(answer("conflict", { details: "x" }, { "retry-after": "1" })).toEqual({ status: 409, body: { error: "conflict", details: "x" }, headers: { "retry-after": "1" } });
+    expect(answer("conflict", { details: "x" }, { "retry-after": "1" })).toEqual({
+      status: 409,
+      body: { error: "conflict", details: "x" },
+      headers: { "retry-after": "1" },
+    });
   });
 
   it("no gateway source spells an error body by hand", () => {

@@ -54,7 +54,14 @@ export function reconciledEvidence(requestId: string, rejected: RejectedRecordsV
   return { reconciled: STOPPED };
 }
 
-async function closeOrphans(databaseUrl: string, host: string, before: Date, audit: AuditTrail, rejected: RejectedRecordsView | undefined, log: Logger): Promise<number> {
+async function closeOrphans(
+  databaseUrl: string,
+  host: string,
+  before: Date,
+  audit: AuditTrail,
+  rejected: RejectedRecordsView | undefined,
+  log: Logger,
+): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
@@ -73,7 +80,11 @@ async function closeOrphans(databaseUrl: string, host: string, before: Date, aud
         evidence: o.evidence ?? {},
       };
       const evidence = reconciledEvidence(o.request_id, rejected);
-      if (evidence.outcome_record_lost) log.error({ request_id: o.request_id, lost: evidence.outcome_record_lost }, "closing an intent whose outcome record was lost in the spool: outcome unknown, it may have run");
+      if (evidence.outcome_record_lost)
+        log.error(
+          { request_id: o.request_id, lost: evidence.outcome_record_lost },
+          "closing an intent whose outcome record was lost in the spool: outcome unknown, it may have run",
+        );
       await audit.outcome(ctx, { decision: "outcome_unknown", evidence });
     }
     return orphans.length;

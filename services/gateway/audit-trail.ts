@@ -69,7 +69,11 @@ export class AuditTrail {
   }
 
   health(): TrailHealth {
-    return { writable: this.failure === undefined, ...(this.lastFailure ? { last_failure: this.lastFailure } : {}), unaudited_refusals: this.unaudited };
+    return {
+      writable: this.failure === undefined,
+      ...(this.lastFailure ? { last_failure: this.lastFailure } : {}),
+      unaudited_refusals: this.unaudited,
+    };
   }
 
   private base(ctx: AuditContext): AuditRecordInput {
@@ -111,17 +115,20 @@ export class AuditTrail {
    */
   async outcome(ctx: AuditContext, o: Outcome, reserve = true): Promise<boolean> {
     try {
-      await this.spool.append({
-        ...this.base(ctx),
-        phase: "outcome",
-        decision_type: o.decision,
-        exit_code: o.exitCode ?? null,
-        duration_ms: o.durationMs === undefined ? null : Math.max(0, Math.round(o.durationMs)),
-        rollback_taken: o.rollbackTaken ?? null,
-        verify_passed: o.verifyPassed ?? null,
-        training_signal: o.trainingSignal ?? trainingSignal(o),
-        evidence: redactDeep({ ...ctx.evidence, ...o.evidence }) as AuditRecordInput["evidence"],
-      }, { reserve });
+      await this.spool.append(
+        {
+          ...this.base(ctx),
+          phase: "outcome",
+          decision_type: o.decision,
+          exit_code: o.exitCode ?? null,
+          duration_ms: o.durationMs === undefined ? null : Math.max(0, Math.round(o.durationMs)),
+          rollback_taken: o.rollbackTaken ?? null,
+          verify_passed: o.verifyPassed ?? null,
+          training_signal: o.trainingSignal ?? trainingSignal(o),
+          evidence: redactDeep({ ...ctx.evidence, ...o.evidence }) as AuditRecordInput["evidence"],
+        },
+        { reserve },
+      );
       this.wrote();
       return true;
     } catch (err) {
@@ -137,7 +144,13 @@ export class AuditTrail {
    * may use the spool's reserve (an allow or a no-opinion may not).
    */
   async decision(ctx: AuditContext, o: Outcome, reserve = true): Promise<boolean> {
-    const [intent, outcome] = await Promise.all([this.intent(ctx, reserve).then(() => true, () => false), this.outcome(ctx, o, reserve)]);
+    const [intent, outcome] = await Promise.all([
+      this.intent(ctx, reserve).then(
+        () => true,
+        () => false,
+      ),
+      this.outcome(ctx, o, reserve),
+    ]);
     return intent && outcome;
   }
 }

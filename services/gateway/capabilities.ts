@@ -38,31 +38,59 @@ export function capabilities(config: Config, health: Record<string, ServiceHealt
       ? { state: "degraded", detail: "the executor is down", fix: "see the executor's log" }
       : envelope === "ok"
         ? { state: "ok", detail: "every command runs in its kernel envelope (read-only, mirror or live)" }
-        : { state: "degraded", detail: `no command can run: ${envelope ?? "unknown"}`, fix: "run the stack as root on Linux (x86-64 or arm64) with perl-base" };
+        : {
+            state: "degraded",
+            detail: `no command can run: ${envelope ?? "unknown"}`,
+            fix: "run the stack as root on Linux (x86-64 or arm64) with perl-base",
+          };
   const sandbox = health.sandbox?.detail ?? "";
   out.sandbox =
     health.sandbox?.status !== "up"
       ? { state: "degraded", detail: "the sandbox is down: tiers 1–2 are refused", fix: "see the sandbox's log" }
       : /unavailable|driver: none/.test(sandbox)
-        ? { state: "degraded", detail: `${sandbox}: tiers 1–2 are refused`, fix: "run as root; the overlay driver needs util-linux and perl-base (or bubblewrap)" }
+        ? {
+            state: "degraded",
+            detail: `${sandbox}: tiers 1–2 are refused`,
+            fix: "run as root; the overlay driver needs util-linux and perl-base (or bubblewrap)",
+          }
         : { state: "ok", detail: sandbox };
   out.cgroups =
     executor.cgroups === true
       ? { state: "ok", detail: "a cgroup per live command (tier 0 ends with its own pid namespace)" }
-      : { state: "degraded", detail: "no writable cgroup v2 hierarchy: a command that calls setsid can outlive its request (its pid namespace still dies)", fix: "run under systemd (Delegate=yes) or with a writable /sys/fs/cgroup" };
+      : {
+          state: "degraded",
+          detail: "no writable cgroup v2 hierarchy: a command that calls setsid can outlive its request (its pid namespace still dies)",
+          fix: "run under systemd (Delegate=yes) or with a writable /sys/fs/cgroup",
+        };
   out.snapshot =
     config.executor.snapshot === "none"
-      ? { state: "off", detail: "no system snapshot before tier 3 (scoped undo only)", fix: "install timeshift and set executor.snapshot to \"timeshift\"" }
+      ? {
+          state: "off",
+          detail: "no system snapshot before tier 3 (scoped undo only)",
+          fix: 'install timeshift and set executor.snapshot to "timeshift"',
+        }
       : { state: "ok", detail: `${config.executor.snapshot} snapshot before every tier-3 command` };
   out.network =
     config.executor.network === "off"
-      ? { state: "off", detail: "commands of rules flagged `network` are refused", fix: "set executor.network to nsenter (agent-sudo start) or systemd-run (installed units)" }
+      ? {
+          state: "off",
+          detail: "commands of rules flagged `network` are refused",
+          fix: "set executor.network to nsenter (agent-sudo start) or systemd-run (installed units)",
+        }
       : { state: "ok", detail: `rules flagged \`network\` get the host's network through ${config.executor.network}` };
   out.static_checks = onPath("shellcheck")
     ? { state: "ok", detail: "shellcheck validates package-run trials" }
-    : { state: "degraded", detail: "shellcheck is not installed: package-run trials are checked by bash -n (syntax) only", fix: "apt-get install shellcheck" };
+    : {
+        state: "degraded",
+        detail: "shellcheck is not installed: package-run trials are checked by bash -n (syntax) only",
+        fix: "apt-get install shellcheck",
+      };
   out.secrets = !config.secrets.enabled
-    ? { state: "off", detail: "env_secrets are refused (secrets.enabled is false)", fix: "configure secrets.vault and secrets.allowed, then secrets.enabled" }
+    ? {
+        state: "off",
+        detail: "env_secrets are refused (secrets.enabled is false)",
+        fix: "configure secrets.vault and secrets.allowed, then secrets.enabled",
+      }
     : { state: "ok", detail: `env_secrets from Vault at ${config.secrets.vault?.addr ?? "?"}` };
   return out;
 }

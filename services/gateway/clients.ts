@@ -6,7 +6,6 @@ import { call } from "../shared/unary.js";
 import { BreakerServiceClient } from "../../proto/gen/agent_sudo/v1/breaker_pb.js";
 import { ClassifierServiceClient } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import { ConcurrenceServiceClient } from "../../proto/gen/agent_sudo/v1/concurrence_pb.js";
-import type { HealthResponse } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { ExecutorServiceClient } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import { SandboxServiceClient } from "../../proto/gen/agent_sudo/v1/sandbox_pb.js";
 import { type Config, type ServiceName, socketPath } from "../shared/config.js";

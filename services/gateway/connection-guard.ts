@@ -19,8 +19,7 @@
 // floods from it. How it fails: it only ever closes connections it counts.
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import type { Logger } from "../shared/log.js";
-import { PeerLog } from "./peer-log.js";
+import type { PeerLog } from "./peer-log.js";
 
 export interface ConnectionLimits {
   /** Open connections at most, the reserve included. */
@@ -71,10 +70,16 @@ export class ConnectionGuard {
   private accept(socket: Socket): void {
     const peer = ConnectionGuard.peerOf(socket);
     const mine = this.perPeer.get(peer);
-    if (mine && mine.size >= this.limits.perPeer && !this.evictOldest(mine)) return this.refuse(socket, peer, "per-peer connection limit");
+    if (mine && mine.size >= this.limits.perPeer && !this.evictOldest(mine)) {
+      this.refuse(socket, peer, "per-peer connection limit");
+      return;
+    }
     let reserveOnly = false;
     if (this.open.size >= this.limits.total - this.limits.reserve && !this.evictOldest(this.open.keys())) {
-      if (this.open.size >= this.limits.total) return this.refuse(socket, peer, "connection limit");
+      if (this.open.size >= this.limits.total) {
+        this.refuse(socket, peer, "connection limit");
+        return;
+      }
       reserveOnly = true;
     }
     this.open.set(socket, { peer, admitted: false, reserveOnly });
@@ -136,6 +141,13 @@ export class ConnectionGuard {
   stats(): ConnectionStats {
     let admitted = 0;
     for (const t of this.open.values()) if (t.admitted) admitted++;
-    return { open: this.open.size, admitted, peers: this.perPeer.size, limits: this.limits, refused_total: this.refused, evicted_total: this.evicted };
+    return {
+      open: this.open.size,
+      admitted,
+      peers: this.perPeer.size,
+      limits: this.limits,
+      refused_total: this.refused,
+      evicted_total: this.evicted,
+    };
   }
 }

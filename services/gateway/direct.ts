@@ -55,20 +55,23 @@ async function sign(steps: ExecSteps, run: Run, first: Classified): Promise<Sign
   if (verdict.packageRun) {
     const trial = await sandboxTrial(steps, run, tier);
     run.evidence.trial = trial.evidence;
-    if (!trial.ok || !trial.attestation) throw refused(2, `sandbox trial failed: ${trial.findings.join("; ") || "not ok"}`, run.requestId, "sandbox_failed");
+    if (!trial.ok || !trial.attestation)
+      throw refused(2, `sandbox trial failed: ${trial.findings.join("; ") || "not ok"}`, run.requestId, "sandbox_failed");
     attestations.push(trial.attestation);
     undoPaths = trial.touchedPaths;
   }
   run.classified = await steps.fresh(run, first);
   if (run.classified !== first) {
     const again = run.classified.verdict;
-    if (run.classified.tier !== tier || again.packageRun !== verdict.packageRun || !again.attestation) throw refused(4, "the classifier's verdict changed during the trial", run.requestId);
+    if (run.classified.tier !== tier || again.packageRun !== verdict.packageRun || !again.attestation)
+      throw refused(4, "the classifier's verdict changed during the trial", run.requestId);
     attestations[0] = again.attestation;
   }
   if (tier === 3) {
     const second = await concur(steps, run, tier);
     run.evidence.concurrence = second.evidence;
-    if (second.tier === 4 || !second.attestation) throw steps.refuseTier4(run, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, "concurrence");
+    if (second.tier === 4 || !second.attestation)
+      throw steps.refuseTier4(run, `classifier: tier 3 (${verdict.rule}); concurrence: tier 4 (${second.reason})`, "concurrence");
     attestations.push(second.attestation);
   }
   // The lease last, right before the executor: a long trial cannot outlive it.
@@ -82,19 +85,40 @@ async function sign(steps: ExecSteps, run: Run, first: Classified): Promise<Sign
 /** A package run's trial in the sandbox: what it touched is what the undo captures. */
 async function sandboxTrial(steps: ExecSteps, run: Run, tier: TierNumber) {
   const { sandbox } = steps.clients;
-  const report = await call(sandbox, sandbox.trial, { requestId: run.requestId, ...run.binding, timeoutS: run.body.timeout }, (run.body.timeout + 10) * 1000).catch((e: unknown) => {
+  const report = await call(
+    sandbox,
+    sandbox.trial,
+    { requestId: run.requestId, ...run.binding, timeoutS: run.body.timeout },
+    (run.body.timeout + 10) * 1000,
+  ).catch((e: unknown) => {
     throw failedCall("sandbox", e, run.requestId, tier);
   });
-  const evidence = { ok: report.ok, exit_code: report.exitCode, touched: report.touchedPaths.slice(0, 200), findings: report.findings, gaps: report.gaps };
+  const evidence = {
+    ok: report.ok,
+    exit_code: report.exitCode,
+    touched: report.touchedPaths.slice(0, 200),
+    findings: report.findings,
+    gaps: report.gaps,
+  };
   return { ...report, evidence };
 }
 
 /** Tier 3: the concurrence's independent verdict over the same binding. */
 async function concur(steps: ExecSteps, run: Run, tier: TierNumber) {
   const { concurrence } = steps.clients;
-  const second = await call(concurrence, concurrence.concur, { requestId: run.requestId, ...run.binding, source: Source.SOURCE_SUDO }, CONTROL_DEADLINE_MS).catch((e: unknown) => {
+  const second = await call(
+    concurrence,
+    concurrence.concur,
+    { requestId: run.requestId, ...run.binding, source: Source.SOURCE_SUDO },
+    CONTROL_DEADLINE_MS,
+  ).catch((e: unknown) => {
     throw failedCall("concurrence", e, run.requestId, tier);
   });
   const secondTier = tierFromEnum(second.tier);
-  return { tier: secondTier, reason: second.reason, attestation: second.attestation, evidence: { tier: secondTier, rule: second.rule, reason: second.reason } };
+  return {
+    tier: secondTier,
+    reason: second.reason,
+    attestation: second.attestation,
+    evidence: { tier: secondTier, rule: second.rule, reason: second.reason },
+  };
 }

@@ -71,7 +71,19 @@ export interface Verified {
 
 export function newRun(requestId: string, caller: string, binding: Binding, body: ExecRequest, log: Logger): Run {
   const started = performance.now();
-  return { requestId, caller, binding, body, started, log, evidence: {}, intentWritten: false, reported: false, stages: {}, lastMark: started };
+  return {
+    requestId,
+    caller,
+    binding,
+    body,
+    started,
+    log,
+    evidence: {},
+    intentWritten: false,
+    reported: false,
+    stages: {},
+    lastMark: started,
+  };
 }
 
 export function mark(run: Run, stage: string): void {

@@ -52,7 +52,13 @@ export class ExecSteps {
     const tier = tierFromEnum(verdict.tier);
     run.log.info({ tier, rule: verdict.rule }, "classified");
     mark(run, "classify");
-    const evidence = { tier, rule: verdict.rule, reason: verdict.reason, explicit: verdict.explicit, ...(verdict.packageRun ? { package_run: true as const } : {}) };
+    const evidence = {
+      tier,
+      rule: verdict.rule,
+      reason: verdict.reason,
+      explicit: verdict.explicit,
+      ...(verdict.packageRun ? { package_run: true as const } : {}),
+    };
     return { verdict, tier, policyDigest: Buffer.from(verdict.policyDigest).toString("hex"), evidence };
   }
 

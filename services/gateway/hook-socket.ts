@@ -7,7 +7,6 @@ import { type Config, hookSocketPath } from "../shared/config.js";
 import { isRoot, lookupGroupId, lookupUser } from "../shared/privilege.js";
 import { clearStaleSocket } from "../shared/skeleton.js";
 
-
 export async function bindHookSocket(server: Server, config: Config): Promise<string> {
   const path = hookSocketPath(config);
   clearStaleSocket(path);

@@ -28,7 +28,12 @@ const PreToolUse = z.object({
   tool_use_id: z.string().max(256).optional(),
 });
 
-const BashInput = z.object({ command: z.string().min(1).max(16 * 1024) });
+const BashInput = z.object({
+  command: z
+    .string()
+    .min(1)
+    .max(16 * 1024),
+});
 
 /** `agent-sudo exec -- 'CMD'` alone, the argument one single-quoted word (with '\'' escapes). */
 const ROUTED_EXEC = /^agent-sudo exec -- '(?:[^']|'\\'')*'$/;
@@ -58,10 +63,12 @@ const PostToolUse = z.object({
 /** Exit code, duration and flags of an outcome event, from what the client sends. */
 export function outcomeOf(event: z.infer<typeof PostToolUse>): { exitCode?: number; durationMs?: number; flags: Record<string, unknown> } {
   const failed = event.hook_event_name === "PostToolUseFailure";
-  const response: Record<string, unknown> = event.tool_response && typeof event.tool_response === "object" ? (event.tool_response as Record<string, unknown>) : {};
+  const response: Record<string, unknown> =
+    event.tool_response && typeof event.tool_response === "object" ? (event.tool_response as Record<string, unknown>) : {};
   const flags: Record<string, unknown> = {};
   let exitCode: number | undefined;
-  const stated = typeof response.exit_code === "number" ? response.exit_code : typeof response.exitCode === "number" ? response.exitCode : undefined;
+  const stated =
+    typeof response.exit_code === "number" ? response.exit_code : typeof response.exitCode === "number" ? response.exitCode : undefined;
   const fromError = typeof event.error === "string" ? /^Exit code (\d{1,3})\b/.exec(event.error)?.[1] : undefined;
   if (stated !== undefined && Number.isInteger(stated)) exitCode = stated;
   else if (fromError !== undefined) exitCode = Number(fromError);
@@ -69,7 +76,8 @@ export function outcomeOf(event: z.infer<typeof PostToolUse>): { exitCode?: numb
   if (typeof response.backgroundTaskId === "string") flags.background = true;
   // A success event means exit 0, unless the command was only started (background) or cut short.
   if (exitCode === undefined && !failed && !flags.background && !flags.interrupted) exitCode = 0;
-  const duration = typeof event.duration_ms === "number" && Number.isFinite(event.duration_ms) && event.duration_ms >= 0 ? event.duration_ms : undefined;
+  const duration =
+    typeof event.duration_ms === "number" && Number.isFinite(event.duration_ms) && event.duration_ms >= 0 ? event.duration_ms : undefined;
   return { ...(exitCode !== undefined ? { exitCode } : {}), ...(duration !== undefined ? { durationMs: duration } : {}), flags };
 }
 
@@ -155,12 +163,27 @@ export class HookJudge {
   }
 
   /** Records the hook's answer (source hook); the answer stands even if the record fails. */
-  private record(requestId: string, command: string, cwd: string, answer: HttpAnswer, delivered: boolean, verdict?: Verdict, toolUseId?: string): void {
+  private record(
+    requestId: string,
+    command: string,
+    cwd: string,
+    answer: HttpAnswer,
+    delivered: boolean,
+    verdict?: Verdict,
+    toolUseId?: string,
+  ): void {
     const out = answer.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
     const said: DecisionType =
-      answer.status === 204 ? "no_opinion" : out?.permissionDecision === "allow" ? "allowed" : out?.permissionDecisionReason?.includes("agent-sudo exec --") ? "routed" : "denied";
+      answer.status === 204
+        ? "no_opinion"
+        : out?.permissionDecision === "allow"
+          ? "allowed"
+          : out?.permissionDecisionReason?.includes("agent-sudo exec --")
+            ? "routed"
+            : "denied";
     const decision: DecisionType = delivered ? said : "late";
-    if (!delivered) this.log.warn({ request_id: requestId, answer: said }, "hook answer not delivered: the hook had given up waiting (audited as late)");
+    if (!delivered)
+      this.log.warn({ request_id: requestId, answer: said }, "hook answer not delivered: the hook had given up waiting (audited as late)");
     this.remember(toolUseId, { requestId, decision, ...(verdict ?? {}) });
     // Not awaited: nothing runs on the broker's side for a hook answer, so
     // the answer does not wait for the spool's fsync (the README says the
@@ -185,7 +208,12 @@ export class HookJudge {
           // A tier-4 attempt nobody can see afterwards disarms the breaker, whatever trip_on_tier4 says.
           if (verdict?.tier === 4) {
             const { breaker } = this.clients;
-            call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "", unaudited: true }, 1000).catch((err: unknown) => {
+            call(
+              breaker,
+              breaker.report,
+              { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "", unaudited: true },
+              1000,
+            ).catch((err: unknown) => {
               this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: breaker report failed");
             });
           }
@@ -200,7 +228,8 @@ export class HookJudge {
     try {
       if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) throw new CodedError("BAD_REQUEST", "input starts with a byte-order mark");
       const parsed = PreToolUse.safeParse(parseJson(raw));
-      if (!parsed.success) throw new CodedError("BAD_REQUEST", `not a PreToolUse event (${parsed.error.issues[0]?.path.join(".") ?? "shape"})`);
+      if (!parsed.success)
+        throw new CodedError("BAD_REQUEST", `not a PreToolUse event (${parsed.error.issues[0]?.path.join(".") ?? "shape"})`);
       input = parsed.data;
     } catch (err) {
       const detail = err instanceof CodedError ? (err.detail ?? err.code) : "unreadable input";
@@ -225,7 +254,12 @@ export class HookJudge {
     const cleanCwd = cwd.startsWith("/") && !cwd.includes("\0") ? cwd : "";
     let response;
     try {
-      response = await call(classifier, classifier.classify, { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE, envNames: [] }, 2000);
+      response = await call(
+        classifier,
+        classifier.classify,
+        { requestId, command, cwd: cleanCwd, host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE, envNames: [] },
+        2000,
+      );
     } catch (err) {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: classifier unavailable");
       return { answer: preToolUseAnswer("deny", "agent-sudo: the classifier is unavailable, so Bash is blocked (fail closed)") };
@@ -239,11 +273,13 @@ export class HookJudge {
       answer = preToolUseAnswer("deny", `agent-sudo: refused (${why}). A person must run this in an interactive session.`);
       // Seed CA D7: a tier-4 attempt through the hook counts for the breaker like one on /exec (the same trip_on_tier4 setting decides).
       const { breaker } = this.clients;
-      call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "", unaudited: false }, 1000).catch((err: unknown) => {
-        this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: breaker report failed");
-      });
-    }
-    else if (mode === "conservative") answer = tier === 0 && response.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
+      call(breaker, breaker.report, { requestId, tier: tierToEnum(4), ok: false, refused: true, undoId: "", unaudited: false }, 1000).catch(
+        (err: unknown) => {
+          this.log.warn({ request_id: requestId, err: (err as Error).message }, "hook: breaker report failed");
+        },
+      );
+    } else if (mode === "conservative")
+      answer = tier === 0 && response.explicit ? preToolUseAnswer("allow", `agent-sudo: ${why}`) : NO_OPINION;
     else if (tier <= 1) answer = preToolUseAnswer("allow", `agent-sudo: ${why}`);
     else if (response.rule === "inline-credential") answer = preToolUseAnswer("deny", credentialMessage(tier, response.reason));
     else answer = preToolUseAnswer("deny", routeMessage(command, tier, `${response.rule}: ${response.reason}`));
@@ -254,13 +290,19 @@ export class HookJudge {
   async sessionStart(): Promise<HttpAnswer> {
     const { classifier } = this.clients;
     const probe = (command: string) =>
-      call(classifier, classifier.classify, { requestId: randomUUID(), command, cwd: "", host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE, envNames: [] }, 2000);
+      call(
+        classifier,
+        classifier.classify,
+        { requestId: randomUUID(), command, cwd: "", host: this.config.host_id, runAs: "", source: Source.SOURCE_CLAUDE, envNames: [] },
+        2000,
+      );
     let context: string;
     try {
       const [safe, bad] = await Promise.all([probe("git status"), probe("rm -rf /")]);
       const passed = tierFromEnum(safe.tier) === 0 && tierFromEnum(bad.tier) === 4;
       const digest = Buffer.from(safe.policyDigest).toString("hex").slice(0, 12);
-      if (!passed) this.selfTestFailed(`git status → tier ${tierFromEnum(safe.tier)}, rm -rf / → tier ${tierFromEnum(bad.tier)} (policy ${digest})`);
+      if (!passed)
+        this.selfTestFailed(`git status → tier ${tierFromEnum(safe.tier)}, rm -rf / → tier ${tierFromEnum(bad.tier)} (policy ${digest})`);
       context = passed
         ? `agent-sudo: gateway up, mode ${this.config.hook.mode}, host ${this.config.host_id}, policy ${digest}; self-test passed.`
         : `agent-sudo: SELF-TEST FAILED (git status → tier ${tierFromEnum(safe.tier)}, rm -rf / → tier ${tierFromEnum(bad.tier)}). Treat every Bash command with suspicion and tell the user.`;
@@ -302,12 +344,25 @@ export class HookJudge {
       ] as const;
       for (const [k, v] of fields) if (v !== undefined) evidence[k] = v;
       const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? event.cwd : "";
-      const verdict = decided?.tier !== undefined ? { tier: decided.tier, rule: decided.rule ?? "", policyDigest: decided.policyDigest ?? "" } : {};
-      this.log.info({ request_id: requestId, decision_request_id: decided?.requestId, command: redactCredentials(command).slice(0, 200), exit_code: exitCode }, "hook: post-tool-use");
+      const verdict =
+        decided?.tier !== undefined ? { tier: decided.tier, rule: decided.rule ?? "", policyDigest: decided.policyDigest ?? "" } : {};
+      this.log.info(
+        {
+          request_id: requestId,
+          decision_request_id: decided?.requestId,
+          command: redactCredentials(command).slice(0, 200),
+          exit_code: exitCode,
+        },
+        "hook: post-tool-use",
+      );
       void this.audit
         .decision(
           { requestId, caller: "claude-hook", source: "hook", command, cwd, runAs: "", evidence, ...verdict },
-          { decision: "hook_outcome", ...(exitCode !== undefined ? { exitCode } : {}), ...(durationMs !== undefined ? { durationMs } : {}) },
+          {
+            decision: "hook_outcome",
+            ...(exitCode !== undefined ? { exitCode } : {}),
+            ...(durationMs !== undefined ? { durationMs } : {}),
+          },
           false,
         )
         .then((audited) => {

@@ -174,7 +174,11 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   // A spool that cannot be written stops every execution (503 here too); a
   // failing shipper (database outage) is degraded but serving: the spool holds.
   // The spool's reserve in use (a full disk): intents are refused, so execution is down too.
-  const audit = routes.auditHealth() as { trail?: { writable?: boolean }; spool?: { reserve?: { held?: boolean } }; shipper?: { state?: string } };
+  const audit = routes.auditHealth() as {
+    trail?: { writable?: boolean };
+    spool?: { reserve?: { held?: boolean } };
+    shipper?: { state?: string };
+  };
   const spoolOk = audit.trail?.writable !== false && audit.spool?.reserve?.held !== false;
   const shipperOk = audit.shipper?.state === undefined || audit.shipper.state === "ok" || audit.shipper.state === "none";
   return {
@@ -216,7 +220,10 @@ async function hookEvent(req: IncomingMessage, path: string, routes: Routes, sur
 function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<HttpAnswer> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   const metrics = surface.kind === "tcp" && routes.metrics?.enabled ? ["/metrics"] : [];
-  const known = surface.kind === "hook-socket" ? [...HOOK_EVENTS, "/health"] : ["/exec", "/health", "/allowlist", ...metrics, ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
+  const known =
+    surface.kind === "hook-socket"
+      ? [...HOOK_EVENTS, "/health"]
+      : ["/exec", "/health", "/allowlist", ...metrics, ...(surface.hookOnTcp ? HOOK_EVENTS : [])];
   if (!known.includes(path)) return Promise.resolve(answer("not_found"));
   const method = path === "/health" || path === "/allowlist" || path === "/metrics" ? "GET" : "POST";
   if (req.method !== method) return Promise.resolve(answer("method_not_allowed"));
@@ -228,7 +235,11 @@ function route(req: IncomingMessage, routes: Routes, surface: Surface): Promise<
 }
 
 /** Only /health is served on a connection taken from the reserve. */
-const RESERVE_ONLY: HttpAnswer = answer("unavailable", { component: "gateway", reason: "connection limit reached: this connection may only ask for /health" }, { "retry-after": "1" });
+const RESERVE_ONLY: HttpAnswer = answer(
+  "unavailable",
+  { component: "gateway", reason: "connection limit reached: this connection may only ask for /health" },
+  { "retry-after": "1" },
+);
 
 export function handler(routes: Routes, surface: Surface) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -244,7 +255,10 @@ export function handler(routes: Routes, surface: Surface) {
       .catch((err: unknown): HttpAnswer | undefined => {
         if (err instanceof CodedError) return fromCoded(err);
         if (isConnectionTrouble(err, req.aborted)) {
-          routes.peerLog.note(peer, "request aborted: the client went away or was too slow", { path, err: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+          routes.peerLog.note(peer, "request aborted: the client went away or was too slow", {
+            path,
+            err: (err as NodeJS.ErrnoException).code ?? (err as Error).message,
+          });
           return undefined;
         }
         routes.log.error({ err }, "request failed");

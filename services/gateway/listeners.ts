@@ -43,14 +43,21 @@ export function descriptorLimit(): number | undefined {
 }
 
 /** The configured limits, lowered (and said so) when the descriptor limit cannot hold them. */
-export function connectionLimits(config: Config, log: Logger, fdLimit = descriptorLimit()): { tcp: ConnectionLimits; hook: ConnectionLimits } {
+export function connectionLimits(
+  config: Config,
+  log: Logger,
+  fdLimit = descriptorLimit(),
+): { tcp: ConnectionLimits; hook: ConnectionLimits } {
   let tcpTotal = config.http.max_connections;
   let hookTotal = config.hook.max_connections;
   if (fdLimit !== undefined && tcpTotal + hookTotal + OWN_DESCRIPTORS > fdLimit) {
     const room = Math.max(32, fdLimit - OWN_DESCRIPTORS);
     hookTotal = Math.max(16, Math.min(hookTotal, Math.floor(room / 3)));
     tcpTotal = Math.max(16, room - hookTotal);
-    log.warn({ fd_limit: fdLimit, max_connections: tcpTotal, hook_max_connections: hookTotal }, "connection limits lowered to fit the descriptor limit (raise LimitNOFILE= to keep the configured ones)");
+    log.warn(
+      { fd_limit: fdLimit, max_connections: tcpTotal, hook_max_connections: hookTotal },
+      "connection limits lowered to fit the descriptor limit (raise LimitNOFILE= to keep the configured ones)",
+    );
   }
   const reserve = Math.min(config.http.reserve_connections, tcpTotal - 1);
   return {
@@ -70,9 +77,17 @@ export function clientErrorHandler(peerLog: PeerLog) {
     const socket = stream as Socket;
     const timeout = err.code === "ERR_HTTP_REQUEST_TIMEOUT";
     const gone = err.code === "ECONNRESET" || err.code === "HPE_INVALID_EOF_STATE";
-    peerLog.note(socket.remoteAddress ?? "unix", timeout ? "request not read in time: closed" : gone ? "connection closed mid-request by the client" : "malformed request: closed", { code: err.code });
+    peerLog.note(
+      socket.remoteAddress ?? "unix",
+      timeout ? "request not read in time: closed" : gone ? "connection closed mid-request by the client" : "malformed request: closed",
+      { code: err.code },
+    );
     if (!gone && socket.writable && socket.bytesWritten === 0) {
-      socket.end(timeout ? "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n" : "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      socket.end(
+        timeout
+          ? "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+          : "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+      );
       setTimeout(() => socket.destroy(), 1000).unref();
     } else socket.destroy();
   };

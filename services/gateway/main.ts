@@ -53,7 +53,10 @@ const tokens = new TokenVerifier(parseTokensFile(config.tokensFile));
 // The operator's tokens (metrics, console): never an /exec caller's (refused at start).
 const operator = loadOperatorTokens(config);
 if (tokens.size === 0) log.warn({ file: config.tokensFile }, "no callers configured: every /exec answers 401");
-const tls = config.http.tls_cert && config.http.tls_key ? { cert: readFileSync(config.http.tls_cert), key: readFileSync(config.http.tls_key) } : undefined;
+const tls =
+  config.http.tls_cert && config.http.tls_key
+    ? { cert: readFileSync(config.http.tls_cert), key: readFileSync(config.http.tls_key) }
+    : undefined;
 
 // Until the audit spool is open (after the drop, as the user that owns it)
 // every request is answered 503: nothing is served unaudited.
@@ -112,7 +115,10 @@ const metrics = new GatewayMetrics(
 );
 // Every audited outcome also moves /metrics (metrics/metered-audit-trail.ts).
 const audit = new MeteredAuditTrail(spool, config.host_id, log, metrics);
-const reconciled = shipper && databaseUrl ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log, rejected: spool.rejectedRecords() }) : () => false;
+const reconciled =
+  shipper && databaseUrl
+    ? reconcileOrphans({ shipper, databaseUrl, host: config.host_id, startedAt: new Date(), audit, log, rejected: spool.rejectedRecords() })
+    : () => false;
 // Tier-4 refusals are announced (high); unset AGENT_SUDO_NTFY_URL only logs them.
 const notifier = new Notifier({ ...ntfySettingsFromEnv(), consoleUrl: consoleUrl(config) }, log);
 const routes: Routes = {
@@ -124,7 +130,12 @@ const routes: Routes = {
   clients,
   log,
   capabilities: (checked) => capabilities(config, checked),
-  auditHealth: () => ({ trail: audit.health(), spool: spool.stats(), shipper: shipper?.health() ?? { state: "none" }, reconciled: reconciled() }),
+  auditHealth: () => ({
+    trail: audit.health(),
+    spool: spool.stats(),
+    shipper: shipper?.health() ?? { state: "none" },
+    reconciled: reconciled(),
+  }),
   policyHealth: policySignatureHealth(config),
   connectionHealth: () => ({ tcp: tcpGuard.stats(), hook_socket: hookGuard.stats() }),
   peerLog,

@@ -15,14 +15,21 @@ afterEach(() => home && rmSync(home, { recursive: true, force: true }));
 function write(files: Record<string, Record<string, string>>) {
   home = mkdtempSync(join(tmpdir(), "operator-tokens-"));
   for (const [file, tokens] of Object.entries(files)) {
-    writeFileSync(join(home, file), JSON.stringify({ callers: Object.entries(tokens).map(([name, t]) => ({ name, token_sha256: hashToken(t) })) }));
+    writeFileSync(
+      join(home, file),
+      JSON.stringify({ callers: Object.entries(tokens).map(([name, t]) => ({ name, token_sha256: hashToken(t) })) }),
+    );
   }
   return loadConfig(home);
 }
 
 describe("operator tokens", () => {
   it("distinct tokens load, and each verifies only its own", () => {
-    const config = write({ "tokens.json": { dev: "exec-token-aaaaaaaaaaaa" }, "console-tokens.json": { alice: "console-token-bbbbbbbbbbbb" }, "metrics-tokens.json": { prom: "metrics-token-cccccccccccc" } });
+    const config = write({
+      "tokens.json": { dev: "exec-token-aaaaaaaaaaaa" },
+      "console-tokens.json": { alice: "console-token-bbbbbbbbbbbb" },
+      "metrics-tokens.json": { prom: "metrics-token-cccccccccccc" },
+    });
     const t = loadOperatorTokens(config);
     expect(t.console.verify("Bearer console-token-bbbbbbbbbbbb")?.name).toBe("alice");
     expect(t.console.verify("Bearer exec-token-aaaaaaaaaaaa")).toBeUndefined();
@@ -38,8 +45,23 @@ describe("operator tokens", () => {
   });
 
   it("a console or metrics token that is an /exec token is refused, naming the file and the entry", () => {
-    expect(() => loadOperatorTokens(write({ "tokens.json": { agent: "shared-token-dddddddddddd" }, "console-tokens.json": { alice: "shared-token-dddddddddddd" } }))).toThrow(/console-tokens\.json: alice use a token that is also an \/exec caller's/);
-    expect(() => loadOperatorTokens(write({ "tokens.json": { agent: "shared-token-dddddddddddd" }, "metrics-tokens.json": { prom: "shared-token-dddddddddddd" } }))).toThrow(OperatorTokenError);
-    expect(() => loadOperatorTokens(write({ "console-tokens.json": { alice: "shared-token-eeeeeeeeeeee" }, "metrics-tokens.json": { prom: "shared-token-eeeeeeeeeeee" } }))).toThrow(/a console token must be its own/);
+    expect(() =>
+      loadOperatorTokens(
+        write({ "tokens.json": { agent: "shared-token-dddddddddddd" }, "console-tokens.json": { alice: "shared-token-dddddddddddd" } }),
+      ),
+    ).toThrow(/console-tokens\.json: alice use a token that is also an \/exec caller's/);
+    expect(() =>
+      loadOperatorTokens(
+        write({ "tokens.json": { agent: "shared-token-dddddddddddd" }, "metrics-tokens.json": { prom: "shared-token-dddddddddddd" } }),
+      ),
+    ).toThrow(OperatorTokenError);
+    expect(() =>
+      loadOperatorTokens(
+        write({
+          "console-tokens.json": { alice: "shared-token-eeeeeeeeeeee" },
+          "metrics-tokens.json": { prom: "shared-token-eeeeeeeeeeee" },
+        }),
+      ),
+    ).toThrow(/a console token must be its own/);
   });
 });

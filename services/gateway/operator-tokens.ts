@@ -22,11 +22,18 @@ function overlap(a: TokensFileShape, b: TokensFileShape): string[] {
 export function loadOperatorTokens(config: Config, exec: TokensFileShape = parseTokensFile(config.tokensFile)): OperatorTokens {
   const metrics = parseTokensFile(config.metricsTokensFile);
   const console = parseTokensFile(config.consoleTokensFile);
-  for (const [file, shape] of [[config.metricsTokensFile, metrics], [config.consoleTokensFile, console]] as const) {
+  for (const [file, shape] of [
+    [config.metricsTokensFile, metrics],
+    [config.consoleTokensFile, console],
+  ] as const) {
     const shared = overlap(exec, shape);
-    if (shared.length > 0) throw new OperatorTokenError(`${file}: ${shared.join(", ")} use a token that is also an /exec caller's token (tokens.json); give them their own`);
+    if (shared.length > 0)
+      throw new OperatorTokenError(
+        `${file}: ${shared.join(", ")} use a token that is also an /exec caller's token (tokens.json); give them their own`,
+      );
   }
   const both = overlap(metrics, console);
-  if (both.length > 0) throw new OperatorTokenError(`${config.consoleTokensFile}: ${both.join(", ")} use a metrics token; a console token must be its own`);
+  if (both.length > 0)
+    throw new OperatorTokenError(`${config.consoleTokensFile}: ${both.join(", ")} use a metrics token; a console token must be its own`);
   return { metrics: new TokenVerifier(metrics), console: new TokenVerifier(console) };
 }

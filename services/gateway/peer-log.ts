@@ -34,12 +34,22 @@ export class PeerLog {
       return;
     }
     this.peers.set(key, { until: now + this.intervalMs, suppressed: 0 });
-    this.log.info({ peer: key, ...fields, ...(e?.suppressed ? { suppressed_since_last: e.suppressed } : {}) }, `${what} (logged once per peer per ${Math.round(this.intervalMs / 1000)} s)`);
+    this.log.info(
+      { peer: key, ...fields, ...(e?.suppressed ? { suppressed_since_last: e.suppressed } : {}) },
+      `${what} (logged once per peer per ${Math.round(this.intervalMs / 1000)} s)`,
+    );
   }
 }
 
 /** An error that only says the client went away or was too slow: no stack trace, no error level. */
 export function isConnectionTrouble(err: unknown, aborted: boolean): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return aborted || code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "ECONNABORTED";
+  return (
+    aborted ||
+    code === "ECONNRESET" ||
+    code === "EPIPE" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    code === "ERR_HTTP_REQUEST_TIMEOUT" ||
+    code === "ECONNABORTED"
+  );
 }

@@ -36,14 +36,39 @@ const att = (signer: string): Attestation => ({ signer, decision: Buffer.from(si
 const grpcError = (code: grpcStatus, details: string) => Object.assign(new Error(details), { code, details });
 
 function verdict(tier: Tier, more: Partial<ClassifyResponse> = {}): ClassifyResponse {
-  const base = { tier, rule: `rule-${tierFromEnum(tier)}`, reason: "fake", policyDigest: Buffer.alloc(32, 7), explicit: true, undoPaths: [] };
+  const base = {
+    tier,
+    rule: `rule-${tierFromEnum(tier)}`,
+    reason: "fake",
+    policyDigest: Buffer.alloc(32, 7),
+    explicit: true,
+    undoPaths: [],
+  };
   const attrs = { network: false, verify: [], redeploy: [], packageRun: false, liveAction: false, liveMixed: "" };
   return { ...base, ...attrs, attestation: tier === Tier.TIER_REFUSE ? undefined : att("classifier"), ...more };
 }
 
-const file = (sha: number) => ({ kind: EntryKind.ENTRY_KIND_FILE, mode: 0o644, uid: 0, gid: 0, size: 2, sha256: Buffer.alloc(32, sha), target: "", xattrs: [] });
-const manifest = Manifest.encode({ requestId: "r", commandDigest: Buffer.alloc(32), host: "primary", changes: [{ path: "/etc/fake.conf", before: file(1), after: file(2) }] }).finish();
-const judged = (tier: Tier, signer: string) => ({ tier, reasons: [`fake ${signer}`], attestation: tier === Tier.TIER_REFUSE ? undefined : att(signer) });
+const file = (sha: number) => ({
+  kind: EntryKind.ENTRY_KIND_FILE,
+  mode: 0o644,
+  uid: 0,
+  gid: 0,
+  size: 2,
+  sha256: Buffer.alloc(32, sha),
+  target: "",
+  xattrs: [],
+});
+const manifest = Manifest.encode({
+  requestId: "r",
+  commandDigest: Buffer.alloc(32),
+  host: "primary",
+  changes: [{ path: "/etc/fake.conf", before: file(1), after: file(2) }],
+}).finish();
+const judged = (tier: Tier, signer: string) => ({
+  tier,
+  reasons: [`fake ${signer}`],
+  attestation: tier === Tier.TIER_REFUSE ? undefined : att(signer),
+});
 
 /** What each fake part answers unless a test says otherwise: every call succeeds. */
 const happy: Record<string, Handler> = {
@@ -53,11 +78,35 @@ const happy: Record<string, Handler> = {
   "breaker.lease": () => ({ armed: true, reason: "armed", lease: att("breaker") }),
   "breaker.report": () => ({}),
   "breaker.rollbackGrant": () => ({ granted: true, reason: "", grant: att("breaker") }),
-  "sandbox.run": () => ({ ok: true, exitCode: 0, stdout: Buffer.from("ran\n"), stderr: Buffer.alloc(0), timedOut: false, truncated: false, durationMs: 1, findings: [], gaps: [], manifest, blobs: {}, attestation: att("sandbox"), conflict: false }),
+  "sandbox.run": () => ({
+    ok: true,
+    exitCode: 0,
+    stdout: Buffer.from("ran\n"),
+    stderr: Buffer.alloc(0),
+    timedOut: false,
+    truncated: false,
+    durationMs: 1,
+    findings: [],
+    gaps: [],
+    manifest,
+    blobs: {},
+    attestation: att("sandbox"),
+    conflict: false,
+  }),
   "sandbox.trial": () => ({ ok: true, exitCode: 0, touchedPaths: ["/var/lib/dpkg"], findings: [], gaps: [], attestation: att("sandbox") }),
   "classifier.judgeEffects": () => judged(Tier.TIER_REVERSIBLE, "classifier-effects"),
   "concurrence.judgeEffects": () => judged(Tier.TIER_REVERSIBLE, "concurrence-effects"),
-  "executor.execute": () => ({ exitCode: 0, stdout: Buffer.from("ok\n"), stderr: Buffer.alloc(0), truncated: false, durationMs: 1, timedOut: false, signal: "", undoId: "", snapshot: "" }),
+  "executor.execute": () => ({
+    exitCode: 0,
+    stdout: Buffer.from("ok\n"),
+    stderr: Buffer.alloc(0),
+    truncated: false,
+    durationMs: 1,
+    timedOut: false,
+    signal: "",
+    undoId: "",
+    snapshot: "",
+  }),
   "executor.commit": () => ({ undoId: "undo-1", applied: 1, snapshot: "" }),
   "executor.rollback": () => ({ restored: ["/etc/fake.conf"], removed: [], failed: [] }),
 };
@@ -82,7 +131,10 @@ function fakeClients(calls: Calls, answers: Record<string, Handler>): ServiceCli
           const handler = answers[name] ?? happy[name];
           Promise.resolve()
             .then(() => handler?.(req))
-            .then((res) => cb(null, res), (err: unknown) => cb(err));
+            .then(
+              (res) => cb(null, res),
+              (err: unknown) => cb(err),
+            );
         },
       ]),
     );
@@ -129,8 +181,19 @@ async function exec(command: string, setup: Setup = {}, extra: { cwd?: string; e
     calls.push({ name: "verify", req: { command: probe.command } });
     return { exitCode: 0, stdout: "" };
   };
-  const config = { host_id: "primary", decision_ttl_s: 300, secrets: setup.secrets ?? { enabled: false, allowed: [] } } as unknown as Config;
-  const pipeline = new ExecPipeline(fakeClients(calls, setup.answers ?? {}), config, audit as never, pino({ level: "silent" }), undefined, probes);
+  const config = {
+    host_id: "primary",
+    decision_ttl_s: 300,
+    secrets: setup.secrets ?? { enabled: false, allowed: [] },
+  } as unknown as Config;
+  const pipeline = new ExecPipeline(
+    fakeClients(calls, setup.answers ?? {}),
+    config,
+    audit as never,
+    pino({ level: "silent" }),
+    undefined,
+    probes,
+  );
   const answer = await pipeline.run({ command, timeout: 30, ...extra }, { name: "agent", runAs: "" });
   // Breaker reports are sent without waiting: let them land.
   await new Promise((r) => setImmediate(r));
@@ -138,28 +201,48 @@ async function exec(command: string, setup: Setup = {}, extra: { cwd?: string; e
   return { answer, calls, names: calls.map((c) => c.name), reports, audit };
 }
 
-const classifyAs = (tier: Tier, more: Partial<ClassifyResponse> = {}): Handler => () => verdict(tier, more);
+const classifyAs =
+  (tier: Tier, more: Partial<ClassifyResponse> = {}): Handler =>
+  () =>
+    verdict(tier, more);
 
 describe("the pipeline's order of calls, per tier", () => {
   it("tier 0: classify → intent → execute → outcome → report", async () => {
     const { answer, names, reports, audit } = await exec("ls /etc", {}, { cwd: "/tmp" });
     expect(answer.status).toBe(200);
-    expect(names).toEqual(["executor.resolve", "classifier.classify", "audit.intent", "executor.execute", "audit.outcome", "breaker.report"]);
+    expect(names).toEqual([
+      "executor.resolve",
+      "classifier.classify",
+      "audit.intent",
+      "executor.execute",
+      "audit.outcome",
+      "breaker.report",
+    ]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_READ_ONLY, ok: true, refused: false, unaudited: false })]);
     expect(audit.records.map((r) => r.phase)).toEqual(["intent", "outcome"]);
     expect(audit.records[1]?.outcome?.decision).toBe("executed");
-    expect(audit.records[1]?.ctx).toMatchObject({ tier: 0, rule: "rule-0", evidence: { verdict: { tier: 0 }, signers: ["classifier"], stages_ms: expect.any(Object) } });
+    expect(audit.records[1]?.ctx).toMatchObject({
+      tier: 0,
+      rule: "rule-0",
+      evidence: { verdict: { tier: 0 }, signers: ["classifier"], stages_ms: expect.any(Object) },
+    });
   });
 
   it("tier 0 in a cwd given another way: judged and audited where it runs", async () => {
-    const { names, calls, audit } = await exec("ls", { answers: { "executor.resolve": () => ({ path: "/srv/app" }) } }, { cwd: "/srv/./app" });
+    const { names, calls, audit } = await exec(
+      "ls",
+      { answers: { "executor.resolve": () => ({ path: "/srv/app" }) } },
+      { cwd: "/srv/./app" },
+    );
     expect(names[0]).toBe("executor.resolve");
     expect(calls.find((c) => c.name === "classifier.classify")?.req).toMatchObject({ cwd: "/srv/app" });
     expect(audit.records[0]?.ctx).toMatchObject({ cwd: "/srv/app", evidence: { cwd_given: "/srv/./app" } });
   });
 
   it("tiers 1–2: classify → intent → run in the mirror → both judges and the lease → commit → outcome → report", async () => {
-    const { answer, names, reports, audit } = await exec("touch /etc/fake.conf", { answers: { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE) } });
+    const { answer, names, reports, audit } = await exec("touch /etc/fake.conf", {
+      answers: { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE) },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ tier: 1, committed: 1, undo_id: "undo-1", output: "ran\n" });
     expect(names.slice(0, 3)).toEqual(["classifier.classify", "audit.intent", "sandbox.run"]);
@@ -168,7 +251,11 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(names).not.toContain("executor.execute");
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REVERSIBLE, ok: true, refused: false })]);
     const evidence = audit.records[1]?.ctx.evidence;
-    expect(evidence).toMatchObject({ run: { changed: 1 }, effects: { classifier: { tier: 1 } }, signers: expect.arrayContaining(["sandbox"]) });
+    expect(evidence).toMatchObject({
+      run: { changed: 1 },
+      effects: { classifier: { tier: 1 } },
+      signers: expect.arrayContaining(["sandbox"]),
+    });
   });
 
   it("tier 3 live action: classify → concurrence → lease → intent → execute → verify → outcome → report", async () => {
@@ -176,7 +263,16 @@ describe("the pipeline's order of calls, per tier", () => {
     const { answer, names, reports } = await exec("fake-service restart web", { answers });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ tier: 3, verify_passed: true, rolled_back: false });
-    expect(names).toEqual(["classifier.classify", "concurrence.concur", "breaker.lease", "audit.intent", "executor.execute", "verify", "audit.outcome", "breaker.report"]);
+    expect(names).toEqual([
+      "classifier.classify",
+      "concurrence.concur",
+      "breaker.lease",
+      "audit.intent",
+      "executor.execute",
+      "verify",
+      "audit.outcome",
+      "breaker.report",
+    ]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_LIVE_SERVICE, ok: true })]);
   });
 
@@ -196,7 +292,15 @@ describe("the pipeline's order of calls, per tier", () => {
     const answers = { "classifier.classify": classifyAs(Tier.TIER_SANDBOX_FIRST, { packageRun: true }) };
     const { answer, names } = await exec("apt-get install -y htop", { answers });
     expect(answer.status).toBe(200);
-    expect(names).toEqual(["classifier.classify", "sandbox.trial", "breaker.lease", "audit.intent", "executor.execute", "audit.outcome", "breaker.report"]);
+    expect(names).toEqual([
+      "classifier.classify",
+      "sandbox.trial",
+      "breaker.lease",
+      "audit.intent",
+      "executor.execute",
+      "audit.outcome",
+      "breaker.report",
+    ]);
   });
 
   it("tier 4: classify → refusal audited → report tier 4; the executor is never called", async () => {
@@ -218,13 +322,19 @@ describe("the pipeline's failure answers", () => {
   });
 
   it("audit down on a transactional tier: 503 before the run in the mirror", async () => {
-    const { answer, names } = await exec("touch /etc/fake.conf", { auditDown: true, answers: { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE) } });
+    const { answer, names } = await exec("touch /etc/fake.conf", {
+      auditDown: true,
+      answers: { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE) },
+    });
     expect(answer.status).toBe(503);
     expect(names).toEqual(["classifier.classify", "audit.intent"]);
   });
 
   it("a tier-4 refusal that cannot be audited: still 403, audited:false, noted, and the breaker hears it unaudited", async () => {
-    const { answer, reports, audit } = await exec("rm -rf /", { auditDown: true, answers: { "classifier.classify": classifyAs(Tier.TIER_REFUSE) } });
+    const { answer, reports, audit } = await exec("rm -rf /", {
+      auditDown: true,
+      answers: { "classifier.classify": classifyAs(Tier.TIER_REFUSE) },
+    });
     expect(answer).toMatchObject({ status: 403, body: { tier: 4, audited: false } });
     expect(audit.unaudited()).toBe(1);
     // As before the restructuring: the attempt itself, then that it is not on the record (which disarms the breaker).
@@ -235,7 +345,10 @@ describe("the pipeline's failure answers", () => {
   });
 
   it("concurrence says 4: 403, a tier-4 report, the executor never called", async () => {
-    const answers = { "classifier.classify": classifyAs(Tier.TIER_LIVE_SERVICE, { liveAction: true }), "concurrence.concur": classifyAs(Tier.TIER_REFUSE, { reason: "no" }) };
+    const answers = {
+      "classifier.classify": classifyAs(Tier.TIER_LIVE_SERVICE, { liveAction: true }),
+      "concurrence.concur": classifyAs(Tier.TIER_REFUSE, { reason: "no" }),
+    };
     const { answer, names, reports } = await exec("fake-service restart web", { answers });
     expect(answer).toMatchObject({ status: 403, body: { error: "refused", tier: 4 } });
     expect(names).toEqual(["classifier.classify", "concurrence.concur", "audit.decision", "breaker.report"]);
@@ -252,7 +365,10 @@ describe("the pipeline's failure answers", () => {
   });
 
   it("the run's diff judged tier 4: 403 and nothing committed", async () => {
-    const answers = { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE), "concurrence.judgeEffects": () => judged(Tier.TIER_REFUSE, "concurrence-effects") };
+    const answers = {
+      "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE),
+      "concurrence.judgeEffects": () => judged(Tier.TIER_REFUSE, "concurrence-effects"),
+    };
     const { answer, names, reports, audit } = await exec("touch /etc/fake.conf", { answers });
     expect(answer).toMatchObject({ status: 403, body: { error: "refused", tier: 4 } });
     expect(String(answer.body.reason)).toMatch(/nothing was committed/);
@@ -280,7 +396,10 @@ describe("the pipeline's failure answers", () => {
   });
 
   it("a commit that finds the host changed: 409, audited, reported as refused", async () => {
-    const answers = { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE), "executor.commit": () => Promise.reject(grpcError(grpcStatus.ABORTED, "CONFLICT: /etc/fake.conf changed")) };
+    const answers = {
+      "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE),
+      "executor.commit": () => Promise.reject(grpcError(grpcStatus.ABORTED, "CONFLICT: /etc/fake.conf changed")),
+    };
     const { answer, names, reports } = await exec("touch /etc/fake.conf", { answers });
     expect(answer).toMatchObject({ status: 409, body: { error: "conflict" } });
     expect(names.slice(-3)).toEqual(["executor.commit", "audit.outcome", "breaker.report"]);

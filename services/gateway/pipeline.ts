@@ -126,12 +126,17 @@ export class ExecPipeline {
     const end = "refusal" in exit ? refusalEnd(run, exit.refusal) : executedEnd(run, exit);
     const ctx = auditContext(run, true);
     // Nothing ran: intent and outcome together (the intent may already be there).
-    const audited = await (run.intentWritten ? this.audit.outcome(ctx, end.outcome) : this.audit.decision(ctx, end.outcome)).catch(() => false);
+    const audited = await (run.intentWritten ? this.audit.outcome(ctx, end.outcome) : this.audit.decision(ctx, end.outcome)).catch(
+      () => false,
+    );
     if (!audited && "refusal" in exit) {
       // The refusal stands (nothing ran), but the caller and /health are told it is not on the record.
       this.audit.noteUnaudited();
       end.answer.body.audited = false;
-      run.log.error({ status: end.answer.status, request_id: run.requestId }, "refusal answered but NOT audited: the spool could not be written");
+      run.log.error(
+        { status: end.answer.status, request_id: run.requestId },
+        "refusal answered but NOT audited: the spool could not be written",
+      );
     }
     for (const report of breakerReports(run, exit, end.answer, audited)) this.report(run.requestId, report);
     if ("refusal" in exit) {
@@ -146,7 +151,12 @@ export class ExecPipeline {
   /** Tells the breaker about an outcome; never blocks or fails the request. */
   private report(requestId: string, r: BreakerReport): void {
     const { breaker } = this.steps.clients;
-    call(breaker, breaker.report, { requestId, tier: tierToEnum(r.tier), ok: r.ok, refused: r.refused, undoId: "", unaudited: r.unaudited }, 1000).catch((err: unknown) => {
+    call(
+      breaker,
+      breaker.report,
+      { requestId, tier: tierToEnum(r.tier), ok: r.ok, refused: r.refused, undoId: "", unaudited: r.unaudited },
+      1000,
+    ).catch((err: unknown) => {
       this.log.warn({ request_id: requestId, err: (err as Error).message }, "breaker report failed");
     });
   }
@@ -155,7 +165,8 @@ export class ExecPipeline {
 /** A thrown refusal as it is; a secrets error as its answer; anything else a logged 500. */
 function refusalOf(run: Run, err: unknown): Refusal {
   if (err instanceof Refusal) return err;
-  if (err instanceof SecretsError) return new Refusal(secretsAnswer(err, run.requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error");
+  if (err instanceof SecretsError)
+    return new Refusal(secretsAnswer(err, run.requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error");
   run.log.error({ err }, "pipeline failed");
   return new Refusal(answer("internal", { request_id: run.requestId }), "error");
 }
@@ -173,7 +184,8 @@ function breakerReports(run: Run, exit: Exit, answered: HttpAnswer, audited: boo
   }
   const { breakerTier } = exit.refusal;
   const reports = breakerTier === undefined ? [] : [{ tier: breakerTier, ok: false, refused: true, unaudited: false }];
-  if (!audited && (run.classified?.tier === 4 || answered.body.tier === 4)) reports.push({ tier: 4, ok: false, refused: true, unaudited: true });
+  if (!audited && (run.classified?.tier === 4 || answered.body.tier === 4))
+    reports.push({ tier: 4, ok: false, refused: true, unaudited: true });
   return reports;
 }
 

@@ -24,7 +24,12 @@ export interface RedeploySettings {
 }
 
 export function redeploySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RedeploySettings {
-  return { ...(env.AGENT_SUDO_REDEPLOY_TOKEN ? { token: env.AGENT_SUDO_REDEPLOY_TOKEN } : {}), attempts: 3, timeoutMs: 10_000, backoffMs: 1000 };
+  return {
+    ...(env.AGENT_SUDO_REDEPLOY_TOKEN ? { token: env.AGENT_SUDO_REDEPLOY_TOKEN } : {}),
+    attempts: 3,
+    timeoutMs: 10_000,
+    backoffMs: 1000,
+  };
 }
 
 export interface RedeployEvent {

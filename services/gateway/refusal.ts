@@ -75,14 +75,21 @@ export function executorFailure(err: unknown, requestId: string, tier: TierNumbe
   // The executor's own answers carry one of our error codes: it refused, nothing ran.
   const answered = isErrorCode((e.details ?? "").split(":")[0] ?? "");
   const neverSent = answered || (e.code === grpcStatus.UNAVAILABLE && (e.details ?? "").includes("No connection established"));
-  const lostCodes: ReadonlyArray<number> = [grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.INTERNAL, grpcStatus.UNKNOWN, grpcStatus.CANCELLED];
+  const lostCodes: ReadonlyArray<number> = [
+    grpcStatus.UNAVAILABLE,
+    grpcStatus.DEADLINE_EXCEEDED,
+    grpcStatus.INTERNAL,
+    grpcStatus.UNKNOWN,
+    grpcStatus.CANCELLED,
+  ];
   const lost = !neverSent && e.code !== undefined && lostCodes.includes(e.code);
   if (!lost) return failedCall("executor", err, requestId, tier);
   return new Refusal(
     answer("outcome_unknown", {
       component: "executor",
       request_id: requestId,
-      reason: "the executor stopped while handling this request; the command may have run — its journal (agent-sudo audit verify-journal; state/executor/journal.log) has the record",
+      reason:
+        "the executor stopped while handling this request; the command may have run — its journal (agent-sudo audit verify-journal; state/executor/journal.log) has the record",
     }),
     "outcome_unknown",
   );

@@ -108,7 +108,9 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
     const a = await failure(resolveEnvSecretsFromVault({ X_KEY: "vault://secret/agent-sudo/nope#k" }, s));
     expect(a.code).toBe("SECRET_NOT_FOUND");
     expect(a.message).toContain("env_secrets.X_KEY: vault://secret/agent-sudo/nope#k");
-    const b = await failure(resolveEnvSecretsFromVault({ OK_KEY: "vault://secret/agent-sudo/api#key", Y_PASSWORD: "vault://secret/agent-sudo/db#user" }, s));
+    const b = await failure(
+      resolveEnvSecretsFromVault({ OK_KEY: "vault://secret/agent-sudo/api#key", Y_PASSWORD: "vault://secret/agent-sudo/db#user" }, s),
+    );
     expect(b.message).toMatch(/env_secrets.Y_PASSWORD: .* no field user/);
     expect(b.message).not.toContain(API_KEY);
     expect(b.message).not.toContain(DB_PASSWORD);
@@ -119,7 +121,9 @@ describe("secrets by reference, against a local Vault stand-in (KV v2 + AppRole 
 
   it("Vault down → SECRETS_UNAVAILABLE with a clear cause", async () => {
     const port = await closedPort();
-    const err = await failure(resolveEnvSecretsFromVault({ A_TOKEN: "vault://secret/agent-sudo/db#password" }, settings(`http://127.0.0.1:${port}`)));
+    const err = await failure(
+      resolveEnvSecretsFromVault({ A_TOKEN: "vault://secret/agent-sudo/db#password" }, settings(`http://127.0.0.1:${port}`)),
+    );
     expect(err.code).toBe("SECRETS_UNAVAILABLE");
     expect(err.message).toContain(`Vault unreachable at http://127.0.0.1:${port}`);
   });

@@ -31,7 +31,12 @@ import type { HttpAnswer } from "./refusal.js";
 /** The `secrets` config block (services/shared/config.ts). */
 export type SecretsSettings = Config["secrets"];
 
-export type SecretsErrorCode = "SECRETS_DISABLED" | "SECRET_REF_INVALID" | "SECRET_NOT_ALLOWED" | "SECRET_NOT_FOUND" | "SECRETS_UNAVAILABLE";
+export type SecretsErrorCode =
+  | "SECRETS_DISABLED"
+  | "SECRET_REF_INVALID"
+  | "SECRET_NOT_ALLOWED"
+  | "SECRET_NOT_FOUND"
+  | "SECRETS_UNAVAILABLE";
 
 /** Maps to HTTP: DISABLED/REF_INVALID 400, NOT_ALLOWED 403, NOT_FOUND 400, UNAVAILABLE 503. */
 export class SecretsError extends Error {
@@ -44,7 +49,8 @@ export class SecretsError extends Error {
   }
 }
 
-const REF = /^vault:\/\/([A-Za-z0-9_-][A-Za-z0-9._-]*)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*)#([A-Za-z0-9_.-]{1,128})$/;
+const REF =
+  /^vault:\/\/([A-Za-z0-9_-][A-Za-z0-9._-]*)\/((?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*)#([A-Za-z0-9_.-]{1,128})$/;
 export const MAX_SECRETS = MAX_ENV_SECRETS;
 
 export interface SecretRef {
@@ -57,7 +63,8 @@ export interface SecretRef {
 
 /** Validate `env_secrets` and split each reference. Throws SecretsError naming the variable. */
 export function parseSecretRefs(refs: unknown): SecretRef[] {
-  if (refs === null || typeof refs !== "object" || Array.isArray(refs)) throw new SecretsError("SECRET_REF_INVALID", "env_secrets must be an object of NAME → vault://mount/path#field");
+  if (refs === null || typeof refs !== "object" || Array.isArray(refs))
+    throw new SecretsError("SECRET_REF_INVALID", "env_secrets must be an object of NAME → vault://mount/path#field");
   const entries = Object.entries(refs as Record<string, unknown>);
   if (entries.length > MAX_SECRETS) throw new SecretsError("SECRET_REF_INVALID", `env_secrets: at most ${MAX_SECRETS} names`);
   return entries.map(([name, ref]) => {
@@ -66,7 +73,10 @@ export function parseSecretRefs(refs: unknown): SecretRef[] {
     if (typeof ref !== "string") throw new SecretsError("SECRET_REF_INVALID", `env_secrets.${name}: the reference must be a string`);
     const m = REF.exec(ref);
     if (!m || ref.split("/").some((seg) => seg === "." || seg === "..")) {
-      throw new SecretsError("SECRET_REF_INVALID", `env_secrets.${name}: ${JSON.stringify(ref.slice(0, 200))} is not vault://mount/path#field`);
+      throw new SecretsError(
+        "SECRET_REF_INVALID",
+        `env_secrets.${name}: ${JSON.stringify(ref.slice(0, 200))} is not vault://mount/path#field`,
+      );
     }
     const mount = m[1] as string;
     let path = m[2] as string;
@@ -108,10 +118,16 @@ function sealed(values: Record<string, string>): Record<string, string> {
  * `allowed`: the reference prefixes callers may name ("any" only where Vault's
  * own policy is the whole restriction, e.g. tests).
  */
-export async function resolveEnvSecrets(refs: Record<string, string>, vaultClient: KvReader, allowed: readonly string[] | "any"): Promise<Record<string, string>> {
+export async function resolveEnvSecrets(
+  refs: Record<string, string>,
+  vaultClient: KvReader,
+  allowed: readonly string[] | "any",
+): Promise<Record<string, string>> {
   const parsed = parseSecretRefs(refs);
   if (allowed !== "any") {
-    for (const r of parsed) if (!isAllowed(r, allowed)) throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref} is outside the references this gateway may resolve`);
+    for (const r of parsed)
+      if (!isAllowed(r, allowed))
+        throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref} is outside the references this gateway may resolve`);
   }
   const documents = new Map<string, Promise<Record<string, unknown>>>();
   const out: Record<string, string> = {};
@@ -125,13 +141,26 @@ export async function resolveEnvSecrets(refs: Record<string, string>, vaultClien
       if (err instanceof VaultError && (err.code === "VAULT_NOT_FOUND" || err.code === "VAULT_BAD_RESPONSE")) {
         throw new SecretsError("SECRET_NOT_FOUND", `env_secrets.${r.name}: ${r.ref}: no such secret (${err.code})`);
       }
-      if (err instanceof VaultError && err.code === "VAULT_DENIED") throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref}: Vault denied the read`);
-      throw new SecretsError("SECRETS_UNAVAILABLE", `env_secrets.${r.name}: ${r.ref}: ${err instanceof Error ? err.message : "Vault read failed"}`);
+      if (err instanceof VaultError && err.code === "VAULT_DENIED")
+        throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref}: Vault denied the read`);
+      throw new SecretsError(
+        "SECRETS_UNAVAILABLE",
+        `env_secrets.${r.name}: ${r.ref}: ${err instanceof Error ? err.message : "Vault read failed"}`,
+      );
     }
-    if (!Object.prototype.hasOwnProperty.call(doc, r.field)) throw new SecretsError("SECRET_NOT_FOUND", `env_secrets.${r.name}: ${r.ref}: the secret has no field ${r.field}`);
+    if (!Object.hasOwn(doc, r.field))
+      throw new SecretsError("SECRET_NOT_FOUND", `env_secrets.${r.name}: ${r.ref}: the secret has no field ${r.field}`);
     const value = doc[r.field];
-    if (typeof value !== "string") throw new SecretsError("SECRET_NOT_FOUND", `env_secrets.${r.name}: ${r.ref}: the field is a ${value === null ? "null" : typeof value}, not a string`);
-    if (value.includes("\0")) throw new SecretsError("SECRET_NOT_FOUND", `env_secrets.${r.name}: ${r.ref}: the value holds a NUL byte and cannot go into an environment`);
+    if (typeof value !== "string")
+      throw new SecretsError(
+        "SECRET_NOT_FOUND",
+        `env_secrets.${r.name}: ${r.ref}: the field is a ${value === null ? "null" : typeof value}, not a string`,
+      );
+    if (value.includes("\0"))
+      throw new SecretsError(
+        "SECRET_NOT_FOUND",
+        `env_secrets.${r.name}: ${r.ref}: the value holds a NUL byte and cannot go into an environment`,
+      );
     out[r.name] = value;
   }
   return sealed(out);
@@ -159,9 +188,11 @@ export async function resolveEnvSecretsFromVault(refs: Record<string, string>, s
  * No Vault traffic. Throws SecretsError.
  */
 export function precheckEnvSecrets(refs: unknown, settings: SecretsSettings): void {
-  if (!settings.enabled || !settings.vault) throw new SecretsError("SECRETS_DISABLED", "env_secrets is not enabled on this gateway (config secrets.enabled)");
+  if (!settings.enabled || !settings.vault)
+    throw new SecretsError("SECRETS_DISABLED", "env_secrets is not enabled on this gateway (config secrets.enabled)");
   for (const r of parseSecretRefs(refs)) {
-    if (!isAllowed(r, settings.allowed)) throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref} is outside the references this gateway may resolve`);
+    if (!isAllowed(r, settings.allowed))
+      throw new SecretsError("SECRET_NOT_ALLOWED", `env_secrets.${r.name}: ${r.ref} is outside the references this gateway may resolve`);
   }
 }
 
@@ -176,7 +207,12 @@ const SECRETS_HTTP: Record<SecretsErrorCode, HttpErrorWord> = {
 /** The HTTP answer for a SecretsError: names and references only, never a value. */
 export function secretsAnswer(err: SecretsError, requestId: string): HttpAnswer {
   const error = SECRETS_HTTP[err.code];
-  return answer(error, { code: err.code, details: err.message, request_id: requestId, ...(error === "unavailable" ? { component: "vault" } : {}) });
+  return answer(error, {
+    code: err.code,
+    details: err.message,
+    request_id: requestId,
+    ...(error === "unavailable" ? { component: "vault" } : {}),
+  });
 }
 
 /** Replace every secret value found in `text` by [redacted:NAME], longest values first. */

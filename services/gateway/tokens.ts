@@ -12,7 +12,10 @@ const TokensFile = z
           .object({
             name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/),
             token_sha256: z.string().regex(/^[0-9a-f]{64}$/),
-            run_as: z.string().regex(/^[a-z_][a-z0-9_-]*$/).optional(),
+            run_as: z
+              .string()
+              .regex(/^[a-z_][a-z0-9_-]*$/)
+              .optional(),
           })
           .strict(),
       )
@@ -64,7 +67,9 @@ export class TokenVerifier {
   /** The caller for an `Authorization` header value, or undefined. */
   verify(header: string | undefined): Caller | undefined {
     const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header ?? "");
-    const presented = createHash("sha256").update(match?.[1] ?? "", "utf8").digest();
+    const presented = createHash("sha256")
+      .update(match?.[1] ?? "", "utf8")
+      .digest();
     let found: Caller | undefined;
     // Every entry is compared, whether or not one already matched.
     for (const entry of this.entries) {

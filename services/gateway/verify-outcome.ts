@@ -59,7 +59,7 @@ export function localProbeRunner(env: NodeJS.ProcessEnv = process.env): ProbeRun
       const [file, ...args] = p.argv;
       if (!file) return resolve({ exitCode: 127, stdout: "" });
       execFile(file, args, { env, cwd: p.cwd, timeout: timeoutMs, maxBuffer: 256 * 1024, encoding: "utf8" }, (err, stdout) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 127) : 0;
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 127) : 0;
         resolve({ exitCode: code, stdout: stdout ?? "" });
       });
     });
@@ -73,7 +73,16 @@ function plainWords(segment: string): string[] | undefined {
   return words;
 }
 
-const SYSTEMD_VERBS = new Set(["start", "restart", "reload", "try-restart", "reload-or-restart", "try-reload-or-restart", "condrestart", "force-reload"]);
+const SYSTEMD_VERBS = new Set([
+  "start",
+  "restart",
+  "reload",
+  "try-restart",
+  "reload-or-restart",
+  "try-reload-or-restart",
+  "condrestart",
+  "force-reload",
+]);
 const COMPOSE_GLOBAL_VALUED = new Set(["-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile"]);
 
 /** Drops sudo / nice / timeout (and their options) in front of the program. */
@@ -83,7 +92,8 @@ function stripWrappers(words: string[]): string[] {
     const head = w[0];
     if (head !== "sudo" && head !== "nice" && head !== "timeout") return w;
     w = w.slice(1);
-    while ((w[0] ?? "").startsWith("-")) w = w.slice(["-u", "-g", "--user", "--group", "-n", "-s", "-k", "--signal", "--kill-after"].includes(w[0] ?? "") ? 2 : 1);
+    while ((w[0] ?? "").startsWith("-"))
+      w = w.slice(["-u", "-g", "--user", "--group", "-n", "-s", "-k", "--signal", "--kill-after"].includes(w[0] ?? "") ? 2 : 1);
     if (head === "timeout") w = w.slice(1); // the duration
   }
 }
@@ -93,7 +103,11 @@ function stripWrappers(words: string[]): string[] {
  * systemctl / docker lines of the command decide; else the exit code.
  */
 export function planVerify(command: string, opts: { ruleVerify?: string; cwd?: string; timeoutMs?: number } = {}): VerifyPlan {
-  const timing = { timeoutMs: opts.timeoutMs ?? VERIFY_DEFAULTS.timeoutMs, intervalMs: VERIFY_DEFAULTS.intervalMs, settleMs: VERIFY_DEFAULTS.settleMs };
+  const timing = {
+    timeoutMs: opts.timeoutMs ?? VERIFY_DEFAULTS.timeoutMs,
+    intervalMs: VERIFY_DEFAULTS.intervalMs,
+    settleMs: VERIFY_DEFAULTS.settleMs,
+  };
   if (opts.ruleVerify) return { kind: "command", command: opts.ruleVerify, timeoutMs: timing.timeoutMs, intervalMs: 1000 };
   const units: string[] = [];
   const containers: string[] = [];
@@ -107,7 +121,10 @@ export function planVerify(command: string, opts: { ruleVerify?: string; cwd?: s
       if (SYSTEMD_VERBS.has(args[0] ?? "")) units.push(...args.slice(1));
     } else if (w[0] === "service" && w[1] && SYSTEMD_VERBS.has(w[2] ?? "")) {
       units.push(w[1]);
-    } else if ((w[0] === "docker" || w[0] === "podman") && (w[1] === "start" || w[1] === "restart" || (w[1] === "container" && (w[2] === "start" || w[2] === "restart")))) {
+    } else if (
+      (w[0] === "docker" || w[0] === "podman") &&
+      (w[1] === "start" || w[1] === "restart" || (w[1] === "container" && (w[2] === "start" || w[2] === "restart")))
+    ) {
       containers.push(...w.slice(w[1] === "container" ? 3 : 2).filter((a) => !a.startsWith("-")));
     } else {
       const at = w[0] === "docker-compose" ? 1 : w[0] === "docker" && w[1] === "compose" ? 2 : -1;
@@ -120,7 +137,9 @@ export function planVerify(command: string, opts: { ruleVerify?: string; cwd?: s
         i++;
       }
       if (w[i] !== "up" && w[i] !== "restart" && w[i] !== "start") continue;
-      const services = w.slice(i + 1).filter((a, j, all) => !a.startsWith("-") && !(all[j - 1] ?? "").match(/^(--scale|-t|--timeout|--wait-timeout)$/));
+      const services = w
+        .slice(i + 1)
+        .filter((a, j, all) => !a.startsWith("-") && !(all[j - 1] ?? "").match(/^(--scale|-t|--timeout|--wait-timeout)$/));
       compose = { options, services, ...(opts.cwd ? { cwd: opts.cwd } : {}) };
     }
   }
@@ -132,7 +151,12 @@ export function planVerify(command: string, opts: { ruleVerify?: string; cwd?: s
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it has held for settleMs, or the timeout passes. */
-async function pollUntil(check: () => Promise<{ ok: boolean; detail: string }>, timeoutMs: number, intervalMs: number, settleMs: number): Promise<{ ok: boolean; detail: string; attempts: number }> {
+async function pollUntil(
+  check: () => Promise<{ ok: boolean; detail: string }>,
+  timeoutMs: number,
+  intervalMs: number,
+  settleMs: number,
+): Promise<{ ok: boolean; detail: string; attempts: number }> {
   const deadline = Date.now() + timeoutMs;
   let attempts = 0;
   let okSince: number | undefined;
@@ -160,13 +184,24 @@ async function systemdCheck(units: string[], run: ProbeRunner): Promise<{ ok: bo
 async function dockerCheck(plan: Extract<VerifyPlan, { kind: "docker" }>, run: ProbeRunner): Promise<{ ok: boolean; detail: string }> {
   let names = plan.containers;
   if (plan.compose) {
-    const ps = await run(probe(["docker", "compose", ...plan.compose.options, "ps", "-q", ...plan.compose.services], plan.compose.cwd), 10_000);
+    const ps = await run(
+      probe(["docker", "compose", ...plan.compose.options, "ps", "-q", ...plan.compose.services], plan.compose.cwd),
+      10_000,
+    );
     if (ps.exitCode !== 0) return { ok: false, detail: `docker compose ps failed (exit ${ps.exitCode})` };
-    names = [...names, ...ps.stdout.split("\n").map((l) => l.trim()).filter(Boolean)];
+    names = [
+      ...names,
+      ...ps.stdout
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ];
     if (names.length === 0) return { ok: false, detail: "compose project has no containers" };
   }
   const format = "{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}";
-  const states = await Promise.all(names.map(async (n) => ({ n, r: await run(probe(["docker", "inspect", "--format", format, n]), 5000) })));
+  const states = await Promise.all(
+    names.map(async (n) => ({ n, r: await run(probe(["docker", "inspect", "--format", format, n]), 5000) })),
+  );
   const detail = states.map((s) => `${s.n.slice(0, 24)}: ${s.r.stdout.trim() || `exit ${s.r.exitCode}`}`).join(", ");
   const ok = states.every((s) => {
     const [status, health] = s.r.stdout.trim().split(/\s+/);
@@ -178,7 +213,13 @@ async function dockerCheck(plan: Extract<VerifyPlan, { kind: "docker" }>, run: P
 /** Verifies the outcome of a command that exited with `exitCode`, per `plan`. */
 export async function verifyOutcome(plan: VerifyPlan, exitCode: number, run: ProbeRunner = localProbeRunner()): Promise<VerifyResult> {
   const t0 = Date.now();
-  const done = (passed: boolean, detail: string, attempts: number): VerifyResult => ({ passed, kind: plan.kind, detail, attempts, durationMs: Date.now() - t0 });
+  const done = (passed: boolean, detail: string, attempts: number): VerifyResult => ({
+    passed,
+    kind: plan.kind,
+    detail,
+    attempts,
+    durationMs: Date.now() - t0,
+  });
   if (exitCode !== 0) return done(false, `command exited ${exitCode}`, 0);
   switch (plan.kind) {
     case "exit":

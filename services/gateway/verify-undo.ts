@@ -12,7 +12,13 @@ import type { ExecSteps } from "./exec-steps.js";
 import { redeploySettingsFromEnv, triggerRedeploy, type RedeployResult } from "./redeploy.js";
 import { planVerify, verifyOutcome } from "./verify-outcome.js";
 
-export async function verifyOrUndo(steps: ExecSteps, run: Run, verdict: ClassifyResponse, exitCode: number, undoId: string): Promise<Verified> {
+export async function verifyOrUndo(
+  steps: ExecSteps,
+  run: Run,
+  verdict: ClassifyResponse,
+  exitCode: number,
+  undoId: string,
+): Promise<Verified> {
   const ruleVerify = verdict.verify.length > 0 ? verdict.verify.join(" && ") : undefined;
   const plan = planVerify(run.binding.command, { cwd: run.binding.cwd || "/", ...(ruleVerify ? { ruleVerify } : {}) });
   const result = await verifyOutcome(plan, exitCode, steps.probes).catch((err: unknown) => ({
@@ -46,6 +52,11 @@ async function rollback(steps: ExecSteps, run: Run, undoId: string): Promise<boo
 async function redeployHooks(run: Run, verdict: ClassifyResponse, detail: string): Promise<RedeployResult[]> {
   const event = { request_id: run.requestId, host: run.binding.host, rule: verdict.rule, command: run.binding.command, detail };
   const results = await triggerRedeploy(verdict.redeploy, event, redeploySettingsFromEnv());
-  for (const r of results) (r.ok ? run.log.warn : run.log.error).call(run.log, { url: r.url, status: r.status, attempts: r.attempts }, r.ok ? "redeploy webhook accepted" : "redeploy webhook failed");
+  for (const r of results)
+    (r.ok ? run.log.warn : run.log.error).call(
+      run.log,
+      { url: r.url, status: r.status, attempts: r.attempts },
+      r.ok ? "redeploy webhook accepted" : "redeploy webhook failed",
+    );
   return results;
 }

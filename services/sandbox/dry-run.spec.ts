@@ -22,7 +22,7 @@ describe("dry-run forms for trials without network", () => {
     ["apt-get -o APT::Get::Simulate=false install cowsay", "a config override"],
     ["apt-get -c /tmp/x.conf install cowsay", "another config file"],
     ["apt-get install cowsay && rm -rf /tmp/x", "more than one command"],
-    ["apt-get install \"$(cat /tmp/list)\"", "an expansion"],
+    ['apt-get install "$(cat /tmp/list)"', "an expansion"],
     ["pip install requests", "not apt"],
     ["sudo apt-get install cowsay", "a wrapper (the gateway strips sudo before the trial)"],
   ])("%s: none (%s)", (command) => {
@@ -30,21 +30,25 @@ describe("dry-run forms for trials without network", () => {
   });
 
   // In a throwaway root: even a simulation rewrites apt's caches (/var/cache/apt/*.bin) on the machine it runs on.
-  it.skipIf(!hasApt())("the form really is a simulation: apt-get -s install changes nothing and needs no network", async () => {
-    const root = await startThrowawayRoot();
-    try {
-      const packages = async () => (await root.exec(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n"])).stdout;
-      const before = await packages();
-      expect(before).toMatch(/^bash /m);
-      const form = dryRunForm("apt-get install -y bash") ?? "";
-      const r = await root.exec(["unshare", "--net", "--", "/bin/sh", "-c", form]);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/bash is already the newest version|^Inst bash /m);
-      expect(await packages()).toBe(before);
-    } finally {
-      await root.close();
-    }
-  }, 60_000);
+  it.skipIf(!hasApt())(
+    "the form really is a simulation: apt-get -s install changes nothing and needs no network",
+    async () => {
+      const root = await startThrowawayRoot();
+      try {
+        const packages = async () => (await root.exec(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n"])).stdout;
+        const before = await packages();
+        expect(before).toMatch(/^bash /m);
+        const form = dryRunForm("apt-get install -y bash") ?? "";
+        const r = await root.exec(["unshare", "--net", "--", "/bin/sh", "-c", form]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/bash is already the newest version|^Inst bash /m);
+        expect(await packages()).toBe(before);
+      } finally {
+        await root.close();
+      }
+    },
+    60_000,
+  );
 });
 
 function hasApt(): boolean {

@@ -18,7 +18,25 @@ const APT = new Set(["apt", "apt-get", "/usr/bin/apt", "/usr/bin/apt-get"]);
  * --no-simulate, --simulate=no …: apt turns any boolean off with those)
  * means no derived form: the command is trialled as written.
  */
-const SAFE_OPTIONS = new Set(["-y", "--yes", "--assume-yes", "-q", "-qq", "--quiet", "--no-install-recommends", "--install-recommends", "--no-install-suggests", "--only-upgrade", "--reinstall", "-f", "--fix-broken", "--with-new-pkgs", "-V", "--verbose-versions", "--allow-downgrades"]);
+const SAFE_OPTIONS = new Set([
+  "-y",
+  "--yes",
+  "--assume-yes",
+  "-q",
+  "-qq",
+  "--quiet",
+  "--no-install-recommends",
+  "--install-recommends",
+  "--no-install-suggests",
+  "--only-upgrade",
+  "--reinstall",
+  "-f",
+  "--fix-broken",
+  "--with-new-pkgs",
+  "-V",
+  "--verbose-versions",
+  "--allow-downgrades",
+]);
 /** apt verbs that fetch packages before changing the system. */
 const DOWNLOADING = new Set(["install", "reinstall", "upgrade", "dist-upgrade", "full-upgrade", "build-dep", "satisfy"]);
 

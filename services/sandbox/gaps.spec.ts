@@ -9,7 +9,10 @@ describe("findGaps", () => {
     ["bash: line 1: frobnicate: command not found", { kind: "command", name: "frobnicate" }],
     ["/bin/sh: 1: frobnicate: not found", { kind: "command", name: "frobnicate" }],
     ["E: Unable to locate package cowsay", { kind: "package", name: "cowsay" }],
-    ["E: Failed to fetch http://deb.debian.org/debian/pool/main/c/cowsay/cowsay_3.03+dfsg2-8_all.deb  Temporary failure resolving 'deb.debian.org'", { kind: "package", name: "cowsay" }],
+    [
+      "E: Failed to fetch http://deb.debian.org/debian/pool/main/c/cowsay/cowsay_3.03+dfsg2-8_all.deb  Temporary failure resolving 'deb.debian.org'",
+      { kind: "package", name: "cowsay" },
+    ],
     ["chown: invalid user: ‘deploy’", { kind: "user", name: "deploy" }],
     ["id: 'deploy': no such user", { kind: "user", name: "deploy" }],
     ["chgrp: invalid group: 'media'", { kind: "group", name: "media" }],
@@ -31,7 +34,12 @@ describe("RebuildManifest", () => {
     dir = mkdtempSync(join(tmpdir(), "gaps-"));
     const m = new RebuildManifest(dir, "server-01");
     expect(m.record([{ kind: "package", name: "jq" }])).toEqual({ fresh: [{ kind: "package", name: "jq" }], repeated: [] });
-    expect(m.record([{ kind: "package", name: "jq" }, { kind: "user", name: "bob" }])).toEqual({ fresh: [{ kind: "user", name: "bob" }], repeated: [{ kind: "package", name: "jq" }] });
+    expect(
+      m.record([
+        { kind: "package", name: "jq" },
+        { kind: "user", name: "bob" },
+      ]),
+    ).toEqual({ fresh: [{ kind: "user", name: "bob" }], repeated: [{ kind: "package", name: "jq" }] });
     expect(readFileSync(m.file, "utf8")).toBe("package jq\nuser bob\n");
   });
   it("refuses a host id that is not a file name", () => {

@@ -24,7 +24,13 @@ const PATH = "(/[^\\s'\"\u2018\u2019:]*)";
 const PATTERNS: { kind: GapKind; re: RegExp }[] = [
   // bash: "bash: line 1: foo: command not found"; dash: "sh: 1: foo: not found"
   { kind: "command", re: /(?:^|\n)[^\n:]*:(?: line)? \d+: ([A-Za-z0-9_.+-]+): (?:command )?not found/g },
-  { kind: "command", re: new RegExp(`(?:env|setpriv|xargs|nohup|timeout|sudo)(?:: failed to execute)?:? ${Q}?([A-Za-z0-9_.+-]+)${Q}?: No such file or directory`, "g") },
+  {
+    kind: "command",
+    re: new RegExp(
+      `(?:env|setpriv|xargs|nohup|timeout|sudo)(?:: failed to execute)?:? ${Q}?([A-Za-z0-9_.+-]+)${Q}?: No such file or directory`,
+      "g",
+    ),
+  },
   { kind: "package", re: /Unable to locate package ([a-z0-9][a-z0-9+.-]*)/g },
   { kind: "package", re: new RegExp(`Package ${Q}?([a-z0-9][a-z0-9+.-]*)${Q}? has no installation candidate`, "g") },
   { kind: "package", re: /Failed to fetch \S*\/([a-z0-9][a-z0-9+.-]*)_[^_/\s]+_[^_/\s]+\.deb/g },
@@ -33,7 +39,13 @@ const PATTERNS: { kind: GapKind; re: RegExp }[] = [
   { kind: "user", re: new RegExp(`user ${Q}${NAME}${Q} does not exist`, "g") },
   { kind: "group", re: new RegExp(`(?:invalid group|unknown group|no such group)(?::)? ${Q}?${NAME}${Q}?`, "gi") },
   { kind: "group", re: new RegExp(`group ${Q}${NAME}${Q} does not exist`, "g") },
-  { kind: "path", re: new RegExp(`(?:cannot access|cannot stat|cannot open|failed to open|can't open|can't cd to|cannot change directory to) ${Q}?${PATH}${Q}?(?::)? No such file or directory`, "g") },
+  {
+    kind: "path",
+    re: new RegExp(
+      `(?:cannot access|cannot stat|cannot open|failed to open|can't open|can't cd to|cannot change directory to) ${Q}?${PATH}${Q}?(?::)? No such file or directory`,
+      "g",
+    ),
+  },
   { kind: "path", re: new RegExp(`(?:^|\\n|: )${PATH}: No such file or directory`, "g") },
   { kind: "path", re: new RegExp(`can't create ${PATH}: Directory nonexistent`, "g") },
 ];
@@ -78,7 +90,13 @@ export class RebuildManifest {
 
   entries(): Set<string> {
     if (!existsSync(this.file)) return new Set();
-    return new Set(readFileSync(this.file, "utf8").split("\n").map(parseGapKey).filter((g): g is Gap => g !== undefined).map(gapKey));
+    return new Set(
+      readFileSync(this.file, "utf8")
+        .split("\n")
+        .map(parseGapKey)
+        .filter((g): g is Gap => g !== undefined)
+        .map(gapKey),
+    );
   }
 
   /** Appends the gaps not yet recorded; says which were new and which repeated. */

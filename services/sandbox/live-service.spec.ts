@@ -17,19 +17,32 @@ describe("liveService", () => {
     ["x=$(systemctl restart a)", "systemctl restart"],
   ])("%s is live (%s)", (cmd, why) => expect(liveService(cmd)).toBe(why));
 
-  it.each(["systemctl status nginx", "systemctl enable foo", "docker ps", "ip addr show", "echo systemctl restart x", "iptables -L", "apt-get install -y jq"])(
-    "%s is trialled",
-    (cmd) => expect(liveService(cmd)).toBeUndefined(),
-  );
+  it.each([
+    "systemctl status nginx",
+    "systemctl enable foo",
+    "docker ps",
+    "ip addr show",
+    "echo systemctl restart x",
+    "iptables -L",
+    "apt-get install -y jq",
+  ])("%s is trialled", (cmd) => expect(liveService(cmd)).toBeUndefined());
 });
 
 describe("simpleCommands", () => {
   it("splits lists and pipes, removes quotes, finds redirect targets", () => {
     const cmds = simpleCommands(`echo 'a b' > /etc/x 2>&1; cat "/y" | tee -a /z >> /w`);
-    expect(cmds.map((c) => c.words)).toEqual([["echo", "a b"], ["cat", "/y"], ["tee", "-a", "/z"]]);
+    expect(cmds.map((c) => c.words)).toEqual([
+      ["echo", "a b"],
+      ["cat", "/y"],
+      ["tee", "-a", "/z"],
+    ]);
     expect(cmds.flatMap((c) => c.writes)).toEqual(["/etc/x", "/w"]);
   });
   it("strips prefixes", () => {
-    expect(effectiveWords(["sudo", "-u", "bob", "env", "A=1", "nice", "-n", "5", "timeout", "10", "rm", "-f", "/x"])).toEqual(["rm", "-f", "/x"]);
+    expect(effectiveWords(["sudo", "-u", "bob", "env", "A=1", "nice", "-n", "5", "timeout", "10", "rm", "-f", "/x"])).toEqual([
+      "rm",
+      "-f",
+      "/x",
+    ]);
   });
 });

@@ -6,12 +6,53 @@
 import { basename, effectiveWords, simpleCommands } from "./words.js";
 
 const SYSTEMCTL_RUNTIME = new Set([
-  "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "try-reload-or-restart", "condrestart", "force-reload",
-  "kill", "isolate", "reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "emergency", "rescue",
-  "daemon-reload", "daemon-reexec", "default", "switch-root", "soft-reboot", "freeze", "thaw", "clean",
+  "start",
+  "stop",
+  "restart",
+  "reload",
+  "try-restart",
+  "reload-or-restart",
+  "try-reload-or-restart",
+  "condrestart",
+  "force-reload",
+  "kill",
+  "isolate",
+  "reboot",
+  "poweroff",
+  "halt",
+  "kexec",
+  "suspend",
+  "hibernate",
+  "hybrid-sleep",
+  "emergency",
+  "rescue",
+  "daemon-reload",
+  "daemon-reexec",
+  "default",
+  "switch-root",
+  "soft-reboot",
+  "freeze",
+  "thaw",
+  "clean",
 ]);
 const SERVICE_ACTIONS = new Set(["start", "stop", "restart", "reload", "force-reload", "try-restart", "condrestart"]);
-const CONTAINER_RUNTIME = new Set(["restart", "stop", "start", "kill", "rm", "run", "up", "down", "exec", "pause", "unpause", "update", "create", "deploy", "scale"]);
+const CONTAINER_RUNTIME = new Set([
+  "restart",
+  "stop",
+  "start",
+  "kill",
+  "rm",
+  "run",
+  "up",
+  "down",
+  "exec",
+  "pause",
+  "unpause",
+  "update",
+  "create",
+  "deploy",
+  "scale",
+]);
 const MACHINE = new Set(["reboot", "shutdown", "poweroff", "halt", "telinit", "kexec"]);
 const PROCESSES = new Set(["kill", "pkill", "killall"]);
 const IP_OBJECTS = new Set(["link", "addr", "address", "route", "rule", "neigh", "neighbour", "tunnel", "xfrm"]);

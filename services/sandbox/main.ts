@@ -53,11 +53,27 @@ import { loadSandboxSettings } from "./settings.js";
 import { TrialRunner, type Driver } from "./trial.js";
 import { runTransaction, type RunContext } from "./run.js";
 
-const TrialShape = z.object({ requestId, command, cwd, host: z.string().min(1).max(64), runAs, timeoutS: z.number().int().min(1).max(3600), envNames });
+const TrialShape = z.object({
+  requestId,
+  command,
+  cwd,
+  host: z.string().min(1).max(64),
+  runAs,
+  timeoutS: z.number().int().min(1).max(3600),
+  envNames,
+});
 const RunShape = TrialShape.extend({
   classifier: z.unknown(),
   // Secret values: names re-checked against the bound ones in run.ts; never logged.
-  env: z.record(z.string().max(64), z.string().max(MAX_ENV_VALUE_BYTES).refine((v) => !v.includes("\0"))).refine((e) => Object.keys(e).length <= 32),
+  env: z
+    .record(
+      z.string().max(64),
+      z
+        .string()
+        .max(MAX_ENV_VALUE_BYTES)
+        .refine((v) => !v.includes("\0")),
+    )
+    .refine((e) => Object.keys(e).length <= 32),
 });
 
 interface State {

@@ -29,7 +29,8 @@ export function parseMountinfo(text: string): MountEntry[] {
     const [left, right] = line.split(" - ");
     const mountPoint = left?.split(" ")[4];
     const fsType = right?.split(" ")[0];
-    if (mountPoint && fsType) out.push({ mountPoint: mountPoint.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))), fsType });
+    if (mountPoint && fsType)
+      out.push({ mountPoint: mountPoint.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))), fsType });
   }
   return out;
 }
@@ -47,7 +48,11 @@ function under(path: string, prefix: string): boolean {
  * skipped paths. A mount point the overlay options cannot carry is
  * reported, not silently mirrored wrong.
  */
-export function hostLayers(mountinfo: string, masks: readonly string[], skip: readonly string[]): { layers: Layer[]; unmirrored: string[] } {
+export function hostLayers(
+  mountinfo: string,
+  masks: readonly string[],
+  skip: readonly string[],
+): { layers: Layer[]; unmirrored: string[] } {
   const entries = parseMountinfo(mountinfo);
   // The last mount at a path is the visible one.
   const visible = new Map<string, MountEntry>();
@@ -65,7 +70,8 @@ export function hostLayers(mountinfo: string, masks: readonly string[], skip: re
     if (e.mountPoint !== "/" && !layers.some((l) => l.target === "/")) continue;
     layers.push({ lower: e.mountPoint, target: e.mountPoint });
   }
-  if (!layers.some((l) => l.target === "/")) throw new Error("the root file system is not on a disk file system the overlay driver mirrors");
+  if (!layers.some((l) => l.target === "/"))
+    throw new Error("the root file system is not on a disk file system the overlay driver mirrors");
   return { layers, unmirrored };
 }
 

@@ -19,12 +19,22 @@ function asRun(run: DriverRun): DriverRun {
   return { ...run, stdout: Buffer.from(run.stdout), stderr: Buffer.from(run.stderr) };
 }
 
-export function startLauncher(entry: string, config: LauncherConfig, onLost: (why: string) => void, readyTimeoutMs = 15_000): Promise<LauncherHandle> {
+export function startLauncher(
+  entry: string,
+  config: LauncherConfig,
+  onLost: (why: string) => void,
+  readyTimeoutMs = 15_000,
+): Promise<LauncherHandle> {
   // As root the launcher lives in its own mount namespace (slave: host
   // mounts and unmounts still reach it; its tmpfs and overlays never reach
   // the host, and vanish with it, whatever way it dies).
-  const wrap = process.getuid?.() === 0 ? { execPath: "unshare", execArgv: ["--mount", "--propagation", "slave", "--", process.execPath] } : {};
-  const child: ChildProcess = fork(entry, [JSON.stringify(config)], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"], ...wrap });
+  const wrap =
+    process.getuid?.() === 0 ? { execPath: "unshare", execArgv: ["--mount", "--propagation", "slave", "--", process.execPath] } : {};
+  const child: ChildProcess = fork(entry, [JSON.stringify(config)], {
+    serialization: "advanced",
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    ...wrap,
+  });
   const pending = new Map<number, { resolve: (r: DriverRun) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let ready = false;
@@ -39,7 +49,10 @@ export function startLauncher(entry: string, config: LauncherConfig, onLost: (wh
   const driver: Driver = {
     name: config.driver,
     describe: () => describe,
-    refuses: (host) => (config.driver === "overlay" && host !== config.hostId && !(host in config.overlay.mirrors) ? `no overlay mirror of host ${JSON.stringify(host)} here` : undefined),
+    refuses: (host) =>
+      config.driver === "overlay" && host !== config.hostId && !(host in config.overlay.mirrors)
+        ? `no overlay mirror of host ${JSON.stringify(host)} here`
+        : undefined,
     run(input: DriverInput): Promise<DriverRun> {
       return new Promise((resolve, reject) => {
         if (!child.connected) return reject(new Error("the sandbox launcher is gone"));

@@ -65,7 +65,13 @@ export function touchedPaths(changes: readonly Change[]): string[] {
   return [...new Set(changes.map((c) => c.path))].sort();
 }
 
-export function buildReport(req: TrialRequest, o: TrialOutcome, rules: { forbidden: readonly string[]; masks: readonly string[] }, key: KeyObject, ttlS: number): TrialReport {
+export function buildReport(
+  req: TrialRequest,
+  o: TrialOutcome,
+  rules: { forbidden: readonly string[]; masks: readonly string[] },
+  key: KeyObject,
+  ttlS: number,
+): TrialReport {
   const { ok, findings } = judge(o, rules.forbidden, rules.masks);
   const touched = touchedPaths(o.changes);
   return {

@@ -32,7 +32,12 @@ export interface RunContext {
 }
 
 /** The classifier's network grant, from its own signature over exactly this request. */
-export function grantedNetwork(att: Attestation | undefined, req: RunRequest, classifierKey: KeyObject, now = Math.floor(Date.now() / 1000)): boolean {
+export function grantedNetwork(
+  att: Attestation | undefined,
+  req: RunRequest,
+  classifierKey: KeyObject,
+  now = Math.floor(Date.now() / 1000),
+): boolean {
   if (!att || att.signer !== "classifier" || !verify(null, att.decision, classifierKey, att.signature)) return false;
   let d: Decision;
   try {
@@ -41,7 +46,14 @@ export function grantedNetwork(att: Attestation | undefined, req: RunRequest, cl
     return false;
   }
   const digest = commandDigest(bindingOf(req, "sudo"));
-  return d.role === Role.ROLE_CLASSIFIER && d.requestId === req.requestId && d.host === req.host && Buffer.from(d.commandDigest).equals(digest) && d.expiresAt > now && d.network;
+  return (
+    d.role === Role.ROLE_CLASSIFIER &&
+    d.requestId === req.requestId &&
+    d.host === req.host &&
+    Buffer.from(d.commandDigest).equals(digest) &&
+    d.expiresAt > now &&
+    d.network
+  );
 }
 
 function findings(run: DriverRun, settings: SandboxSettings): string[] {
@@ -66,10 +78,12 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
   let refusal: string | undefined;
   // Secret values only under the names every signer bound, and only names that are credential-shaped.
   const names = Object.keys(req.env).sort();
-  const secretProblem = names.join("\n") !== [...req.envNames].sort().join("\n") ? "secret variables other than the bound names" : envNamesProblem(names);
+  const secretProblem =
+    names.join("\n") !== [...req.envNames].sort().join("\n") ? "secret variables other than the bound names" : envNamesProblem(names);
   if (secretProblem) refusal = secretProblem;
   else if (!ctx.driver) refusal = "no sandbox driver is configured: the run did not happen";
-  else if (ctx.driver.name !== "overlay") refusal = `the ${ctx.driver.name} driver mirrors another host: a transactional run needs the overlay driver`;
+  else if (ctx.driver.name !== "overlay")
+    refusal = `the ${ctx.driver.name} driver mirrors another host: a transactional run needs the overlay driver`;
   else if (ctx.driver.refuses(req.host)) refusal = ctx.driver.refuses(req.host);
   else {
     try {
@@ -93,7 +107,10 @@ export async function runTransaction(req: RunRequest, ctx: RunContext): Promise<
   if (secretProblem) found.push(secretProblem);
   const ok = found.length === 0;
   const encoded = run?.built?.encoded ?? new Uint8Array();
-  const gaps = run && run.exitCode !== 0 ? findGaps(Buffer.from(run.stderr).toString("utf8"), Buffer.from(run.stdout).toString("utf8")).map(gapKey) : [];
+  const gaps =
+    run && run.exitCode !== 0
+      ? findGaps(Buffer.from(run.stderr).toString("utf8"), Buffer.from(run.stdout).toString("utf8")).map(gapKey)
+      : [];
   return {
     ok,
     exitCode: run?.exitCode ?? -1,

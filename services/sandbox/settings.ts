@@ -31,10 +31,25 @@ export const SandboxSettingsShape = z
     forbidden: z.array(z.string().startsWith("/").max(512)).max(256).default(DEFAULT_FORBIDDEN),
     /** Upper bound on any trial's timeout, whatever the request asks. */
     max_timeout_s: z.number().int().min(1).max(3600).default(300),
-    stdout_cap_bytes: z.number().int().min(1024).max(4 * 1024 * 1024).default(256 * 1024),
-    stderr_cap_bytes: z.number().int().min(1024).max(4 * 1024 * 1024).default(64 * 1024),
+    stdout_cap_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(4 * 1024 * 1024)
+      .default(256 * 1024),
+    stderr_cap_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(4 * 1024 * 1024)
+      .default(64 * 1024),
     /** Size of the tmpfs that holds every running trial's upper layer. */
-    tmpfs_size_mb: z.number().int().min(16).max(64 * 1024).default(2048),
+    tmpfs_size_mb: z
+      .number()
+      .int()
+      .min(16)
+      .max(64 * 1024)
+      .default(2048),
     max_concurrent: z.number().int().min(1).max(16).default(2),
     /** Lower layers of mirrors of *other* hosts (debootstrap roots by build-sandbox.sh). */
     mirrors: z.record(z.string().min(1).max(64), z.string().startsWith("/")).default({}),
@@ -43,7 +58,10 @@ export const SandboxSettingsShape = z
         socket: z.string().startsWith("/").default("/var/lib/incus/unix.socket"),
         /** Instance per host id; default `sandbox-<host>`. */
         instances: z.record(z.string().min(1).max(64), z.string().regex(/^[a-z][a-z0-9-]{0,62}$/)).default({}),
-        snapshot: z.string().regex(/^[a-z][a-z0-9-]{0,62}$/).default("baseline"),
+        snapshot: z
+          .string()
+          .regex(/^[a-z][a-z0-9-]{0,62}$/)
+          .default("baseline"),
       })
       .strict()
       .default({ socket: "/var/lib/incus/unix.socket", instances: {}, snapshot: "baseline" }),

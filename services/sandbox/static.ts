@@ -93,7 +93,10 @@ function syntaxOnly(command: string): Promise<StaticResult> {
       if (code === 0) resolve({ errors: [], warnings: [NO_SHELLCHECK] });
       else {
         const first = Buffer.concat(err).toString("utf8").trim().split("\n")[0] ?? "";
-        resolve({ errors: [`bash -n: syntax error (exit ${code}): ${first.replace(/^bash: /, "").slice(0, 300)}`], warnings: [NO_SHELLCHECK] });
+        resolve({
+          errors: [`bash -n: syntax error (exit ${code}): ${first.replace(/^bash: /, "").slice(0, 300)}`],
+          warnings: [NO_SHELLCHECK],
+        });
       }
     });
     child.stdin.end(command);
@@ -102,8 +105,34 @@ function syntaxOnly(command: string): Promise<StaticResult> {
 
 /** Commands whose path arguments they change. */
 const WRITERS = new Set([
-  "cp", "mv", "rm", "rmdir", "ln", "install", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "unlink", "shred",
-  "rsync", "setfacl", "setfattr", "chattr", "mkfifo", "mknod", "patch", "visudo", "crontab", "useradd", "usermod", "passwd", "chpasswd",
+  "cp",
+  "mv",
+  "rm",
+  "rmdir",
+  "ln",
+  "install",
+  "touch",
+  "mkdir",
+  "chmod",
+  "chown",
+  "chgrp",
+  "truncate",
+  "tee",
+  "unlink",
+  "shred",
+  "rsync",
+  "setfacl",
+  "setfattr",
+  "chattr",
+  "mkfifo",
+  "mknod",
+  "patch",
+  "visudo",
+  "crontab",
+  "useradd",
+  "usermod",
+  "passwd",
+  "chpasswd",
 ]);
 
 /** Paths the text writes into that are forbidden or masked. */

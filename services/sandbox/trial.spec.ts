@@ -15,7 +15,19 @@ const { privateKey, publicKey } = generateKeyPairSync("ed25519");
 const settings = SandboxSettingsShape.parse({});
 
 function run(over: Partial<DriverRun> = {}): DriverRun {
-  return { exitCode: 0, timedOut: false, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), stdoutTruncated: false, stderrTruncated: false, changes: [], truncated: false, maskWrites: [], durationMs: 1, ...over };
+  return {
+    exitCode: 0,
+    timedOut: false,
+    stdout: Buffer.alloc(0),
+    stderr: Buffer.alloc(0),
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    changes: [],
+    truncated: false,
+    maskWrites: [],
+    durationMs: 1,
+    ...over,
+  };
 }
 
 function req(command: string): TrialRequest {
@@ -53,14 +65,25 @@ describe("TrialRunner", () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it("signs an ok report binding the command and the touched list", async () => {
-    runs.push(run({ changes: [{ path: "/etc/b", kind: "modified" }, { path: "/etc/a", kind: "created" }] }));
+    runs.push(
+      run({
+        changes: [
+          { path: "/etc/b", kind: "modified" },
+          { path: "/etc/a", kind: "created" },
+        ],
+      }),
+    );
     const r = await runner().trial(req("touch /etc/a; echo >> /etc/b"));
     expect(r.ok).toBe(true);
     expect(r.touchedPaths).toEqual(["/etc/a", "/etc/b"]);
     const d = decision(r);
     expect(d.trialOk).toBe(true);
     expect(Buffer.from(d.touchedDigest).equals(touchedDigest(["/etc/b", "/etc/a"]))).toBe(true);
-    expect(Buffer.from(d.commandDigest).equals(commandDigest({ command: "touch /etc/a; echo >> /etc/b", cwd: "/", host: "primary", runAs: "", source: "sudo" }))).toBe(true);
+    expect(
+      Buffer.from(d.commandDigest).equals(
+        commandDigest({ command: "touch /etc/a; echo >> /etc/b", cwd: "/", host: "primary", runAs: "", source: "sudo" }),
+      ),
+    ).toBe(true);
   });
 
   it("skips live-service commands without running them", async () => {

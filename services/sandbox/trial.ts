@@ -81,7 +81,13 @@ export class TrialRunner {
     const started = performance.now();
     // A command that downloads is trialled as its simulation (dry-run.ts): the trial has no network.
     const form = dryRunForm(req.command);
-    const input: DriverInput = { host: req.host, command: form ?? req.command, cwd: req.cwd, runAs: req.runAs, timeoutS: Math.min(req.timeoutS || settings.max_timeout_s, settings.max_timeout_s) };
+    const input: DriverInput = {
+      host: req.host,
+      command: form ?? req.command,
+      cwd: req.cwd,
+      runAs: req.runAs,
+      timeoutS: Math.min(req.timeoutS || settings.max_timeout_s, settings.max_timeout_s),
+    };
     const staticCheck = shellcheck(req.command, this.ctx.shellcheckBin);
     const forbiddenText = forbiddenWrites(req.command, settings.forbidden, settings.masks);
     let run: DriverRun;

@@ -25,7 +25,10 @@ export interface CommandBinding {
  * secret-variable names and the policy source included, so no signer can
  * forget one.
  */
-export function bindingOf(req: { command: string; cwd: string; host: string; runAs: string; envNames?: readonly string[] }, source: PolicySource): CommandBinding {
+export function bindingOf(
+  req: { command: string; cwd: string; host: string; runAs: string; envNames?: readonly string[] },
+  source: PolicySource,
+): CommandBinding {
   return { command: req.command, cwd: req.cwd, host: req.host, runAs: req.runAs, envNames: req.envNames ?? [], source };
 }
 

@@ -25,7 +25,10 @@ const MiB = 1024 * KiB;
 export const SecretsSettingsSchema = z
   .object({
     enabled: z.boolean().default(false),
-    allowed: z.array(z.string().regex(/^vault:\/\/[A-Za-z0-9._/-]+$/)).max(64).default([]),
+    allowed: z
+      .array(z.string().regex(/^vault:\/\/[A-Za-z0-9._/-]+$/))
+      .max(64)
+      .default([]),
     vault: VaultSettingsSchema.optional(),
   })
   .strict()
@@ -88,8 +91,18 @@ const ConfigFile = z
         shell: z.string().startsWith("/").default("/bin/bash"),
         max_concurrent: z.number().int().min(1).max(64).default(4),
         queue: z.number().int().min(0).max(256).default(16),
-        stdout_cap_bytes: z.number().int().min(1).max(16 * MiB).default(MiB),
-        stderr_cap_bytes: z.number().int().min(1).max(16 * MiB).default(256 * KiB),
+        stdout_cap_bytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(16 * MiB)
+          .default(MiB),
+        stderr_cap_bytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(16 * MiB)
+          .default(256 * KiB),
         // Under `agent-sudo start` as root: run the executor in its own
         // network namespace (only a down loopback), as systemd's
         // PrivateNetwork=yes does in deployment.
@@ -106,7 +119,17 @@ const ConfigFile = z
         host_netns: z.string().startsWith("/").default("/proc/1/ns/net"),
       })
       .strict()
-      .default({ shell: "/bin/bash", max_concurrent: 4, queue: 16, stdout_cap_bytes: MiB, stderr_cap_bytes: 256 * KiB, private_network: true, snapshot: "none", network: "nsenter", host_netns: "/proc/1/ns/net" }),
+      .default({
+        shell: "/bin/bash",
+        max_concurrent: 4,
+        queue: 16,
+        stdout_cap_bytes: MiB,
+        stderr_cap_bytes: 256 * KiB,
+        private_network: true,
+        snapshot: "none",
+        network: "nsenter",
+        host_netns: "/proc/1/ns/net",
+      }),
     hook: z
       .object({
         mode: z.enum(["conservative", "routed"]).default("conservative"),
@@ -125,10 +148,20 @@ const ConfigFile = z
         embedded_port: z.number().int().min(0).max(65535).default(0),
         // The spool's segment size: a segment is freed once all of it is
         // shipped, so a small one gives shipped records' space back sooner.
-        spool_segment_bytes: z.number().int().min(4 * KiB).max(64 * MiB).default(MiB),
+        spool_segment_bytes: z
+          .number()
+          .int()
+          .min(4 * KiB)
+          .max(64 * MiB)
+          .default(MiB),
         // Room the spool sets aside for refusals and outcomes on a full disk
         // (at most an eighth of its file system; 0: none).
-        spool_reserve_bytes: z.number().int().min(0).max(256 * MiB).default(MiB),
+        spool_reserve_bytes: z
+          .number()
+          .int()
+          .min(0)
+          .max(256 * MiB)
+          .default(MiB),
       })
       .strict()
       .default({ embedded_port: 0, spool_segment_bytes: MiB, spool_reserve_bytes: MiB }),
@@ -162,7 +195,12 @@ const ConfigFile = z
         bind: z.enum(["127.0.0.1", "::1", "localhost"]).default("127.0.0.1"),
         port: z.number().int().min(1).max(65535).default(8085),
         public_url: z.url({ protocol: /^https?$/ }).optional(),
-        session_minutes: z.number().int().min(5).max(24 * 60).default(480),
+        session_minutes: z
+          .number()
+          .int()
+          .min(5)
+          .max(24 * 60)
+          .default(480),
       })
       .strict()
       .default({ enabled: false, bind: "127.0.0.1", port: 8085, session_minutes: 480 }),
@@ -231,7 +269,10 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   if (env.AGENT_SUDO_HOST_NETNS !== undefined) executor.host_netns = env.AGENT_SUDO_HOST_NETNS;
   if (env.AGENT_SUDO_POLICIES !== undefined) out.policies_dir = env.AGENT_SUDO_POLICIES;
   if (env.AGENT_SUDO_POLICY_ENFORCE !== undefined) {
-    out.policy = { ...((raw.policy as Record<string, unknown> | undefined) ?? {}), verify_enforce: env.AGENT_SUDO_POLICY_ENFORCE === "1" || env.AGENT_SUDO_POLICY_ENFORCE === "true" };
+    out.policy = {
+      ...((raw.policy as Record<string, unknown> | undefined) ?? {}),
+      verify_enforce: env.AGENT_SUDO_POLICY_ENFORCE === "1" || env.AGENT_SUDO_POLICY_ENFORCE === "true",
+    };
   }
   if (env.AGENT_SUDO_HOOK_MODE !== undefined) {
     out.hook = { ...((raw.hook as Record<string, unknown> | undefined) ?? {}), mode: env.AGENT_SUDO_HOOK_MODE };

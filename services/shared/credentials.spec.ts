@@ -46,6 +46,9 @@ describe("credential literals", () => {
   });
 
   it("redacts every string of a nested value, leaving the shape", () => {
-    expect(redactDeep({ a: [`x ${GH}`], b: { c: 1, d: `PGPASSWORD=hunter22 psql` } })).toEqual({ a: ["x [redacted:github-token]"], b: { c: 1, d: "PGPASSWORD=[redacted:secret-variable] psql" } });
+    expect(redactDeep({ a: [`x ${GH}`], b: { c: 1, d: `PGPASSWORD=hunter22 psql` } })).toEqual({
+      a: ["x [redacted:github-token]"],
+      b: { c: 1, d: "PGPASSWORD=[redacted:secret-variable] psql" },
+    });
   });
 });

@@ -14,7 +14,8 @@ interface Pattern {
 }
 
 /** A variable named as a secret: the word itself, or a name ending in _WORD (GH_TOKEN, DB_PASSWORD), or a known one. */
-const SECRET_NAME = "(?:PGPASSWORD|MYSQL_PWD|(?:[A-Za-z0-9_]*_)?(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?))";
+const SECRET_NAME =
+  "(?:PGPASSWORD|MYSQL_PWD|(?:[A-Za-z0-9_]*_)?(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?))";
 
 const PATTERNS: Pattern[] = [
   { kind: "private-key", re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, group: 0 },

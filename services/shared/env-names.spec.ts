@@ -3,7 +3,17 @@ import { commandDigest } from "./attestation.js";
 import { envNameProblem, envNamesProblem, MAX_ENV_SECRETS } from "./env-names.js";
 
 describe("secret variable names", () => {
-  it.each(["DB_PASSWORD", "GITHUB_TOKEN", "GH_TOKEN", "APP_SECRET", "STRIPE_API_KEY", "SENTRY_DSN", "PGPASSWORD", "MYSQL_PWD", "AWS_SECRET_ACCESS_KEY"])("accepts %s", (name) => {
+  it.each([
+    "DB_PASSWORD",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "APP_SECRET",
+    "STRIPE_API_KEY",
+    "SENTRY_DSN",
+    "PGPASSWORD",
+    "MYSQL_PWD",
+    "AWS_SECRET_ACCESS_KEY",
+  ])("accepts %s", (name) => {
     expect(envNameProblem(name)).toBeUndefined();
   });
 
@@ -42,7 +52,9 @@ describe("commandDigest binds the secret variables' names", () => {
     expect(commandDigest({ ...base, envNames: [] })).toEqual(bare);
     const one = commandDigest({ ...base, envNames: ["PGPASSWORD"] });
     expect(one).not.toEqual(bare);
-    expect(commandDigest({ ...base, envNames: ["A_TOKEN", "PGPASSWORD"] })).toEqual(commandDigest({ ...base, envNames: ["PGPASSWORD", "A_TOKEN"] }));
+    expect(commandDigest({ ...base, envNames: ["A_TOKEN", "PGPASSWORD"] })).toEqual(
+      commandDigest({ ...base, envNames: ["PGPASSWORD", "A_TOKEN"] }),
+    );
     expect(commandDigest({ ...base, envNames: ["A_TOKEN", "PGPASSWORD"] })).not.toEqual(one);
   });
 

@@ -18,9 +18,34 @@ const SECRET_SHAPED = /^(?:[A-Z][A-Z0-9_]*_(?:PASSWORD|PASSWD|PASS|TOKEN|SECRET|
 
 /** Names that change how the loader, the shell or common runtimes behave. */
 const STEERING = new Set([
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "IFS", "ENV", "BASH_ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
-  "CDPATH", "GLOBIGNORE", "TMPDIR", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5LIB", "PERL5OPT", "RUBYOPT",
-  "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "SUDO_ASKPASS", "SSH_ASKPASS", "GIT_ASKPASS", "LANG", "TERM",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "IFS",
+  "ENV",
+  "BASH_ENV",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "PROMPT_COMMAND",
+  "CDPATH",
+  "GLOBIGNORE",
+  "TMPDIR",
+  "NODE_OPTIONS",
+  "PYTHONPATH",
+  "PYTHONSTARTUP",
+  "PERL5LIB",
+  "PERL5OPT",
+  "RUBYOPT",
+  "GIT_SSH_COMMAND",
+  "GIT_EXEC_PATH",
+  "SUDO_ASKPASS",
+  "SSH_ASKPASS",
+  "GIT_ASKPASS",
+  "LANG",
+  "TERM",
 ]);
 // GIT_SSL_KEY, SSL_CERT_… and the like name files a tool then trusts.
 const STEERING_PREFIXES = ["LD_", "BASH_FUNC_", "DYLD_", "GIT_", "NODE_", "PYTHON", "PERL", "RUBY", "SSL_", "CURL_", "OPENSSL_"];
@@ -29,7 +54,8 @@ const STEERING_PREFIXES = ["LD_", "BASH_FUNC_", "DYLD_", "GIT_", "NODE_", "PYTHO
 export function envNameProblem(name: string): string | undefined {
   if (!NAME.test(name)) return `${JSON.stringify(name.slice(0, 64))} is not a variable name (A-Z, 0-9, _, at most 64)`;
   if (STEERING.has(name) || STEERING_PREFIXES.some((p) => name.startsWith(p))) return `${name} steers the loader, the shell or a runtime`;
-  if (!SECRET_SHAPED.test(name)) return `${name} is not named like a credential (…_PASSWORD, …_TOKEN, …_SECRET, …_KEY, …_DSN, PGPASSWORD, MYSQL_PWD)`;
+  if (!SECRET_SHAPED.test(name))
+    return `${name} is not named like a credential (…_PASSWORD, …_TOKEN, …_SECRET, …_KEY, …_DSN, PGPASSWORD, MYSQL_PWD)`;
   return undefined;
 }
 

@@ -37,7 +37,7 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export function isErrorCode(value: string): value is ErrorCode {
-  return Object.prototype.hasOwnProperty.call(ERRORS, value);
+  return Object.hasOwn(ERRORS, value);
 }
 
 /** An error that carries a stable code; `cause` is for the log only. */

@@ -207,7 +207,13 @@ export class Notifier {
     const link = msg.link && this.settings.consoleUrl ? consoleLink(this.settings.consoleUrl, msg.link) : undefined;
     if (link) headers.Click = link;
     try {
-      const res = await fetch(url, { method: "POST", headers, body: link ? `${msg.body}\n${link}` : msg.body, signal: AbortSignal.timeout(this.settings.timeoutMs), redirect: "error" });
+      const res = await fetch(url, {
+        method: "POST",
+        headers,
+        body: link ? `${msg.body}\n${link}` : msg.body,
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+        redirect: "error",
+      });
       await res.arrayBuffer().catch(() => undefined);
       return res.status;
     } catch (err) {

@@ -20,7 +20,10 @@ let policies: string;
 let keysDir: string;
 
 function writePolicies(): void {
-  writeFileSync(join(policies, "SUDO.md"), "# SUDO\n\n## Rules\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| ls | `ls *` | 0 | read | - | active | lists |\n");
+  writeFileSync(
+    join(policies, "SUDO.md"),
+    "# SUDO\n\n## Rules\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| ls | `ls *` | 0 | read | - | active | lists |\n",
+  );
   writeFileSync(join(policies, "CLAUDE_CMDS.md"), "# CLAUDE_CMDS\n\nprose only\n");
 }
 
@@ -79,7 +82,10 @@ describe("policy signatures, local backend", () => {
     sig.signature_b64 = Buffer.alloc(64, 1).toString("base64");
     writeFileSync(sigPath, JSON.stringify(sig));
     const v = verifyPolicies(policies, loadTrustedKeys(keysDir));
-    expect(v.files.find((f) => f.file === "SUDO.md")).toMatchObject({ state: "tampered", reason: expect.stringMatching(/does not verify/) });
+    expect(v.files.find((f) => f.file === "SUDO.md")).toMatchObject({
+      state: "tampered",
+      reason: expect.stringMatching(/does not verify/),
+    });
   });
 
   it("missing signature → unsigned", async () => {

@@ -123,7 +123,12 @@ function verifyOne(dir: string, file: string, ring: ReadonlyMap<string, TrustedK
   if (sig.file !== file) return { file, state: "tampered", reason: `signature names ${JSON.stringify(sig.file)}, not ${file}`, keyId };
   const now = sha256(bytes);
   if (now !== sig.sha256) {
-    return { file, state: "tampered", reason: `content changed since signing (sha256 signed ${sig.sha256.slice(0, 12)}…, now ${now.slice(0, 12)}…)`, keyId };
+    return {
+      file,
+      state: "tampered",
+      reason: `content changed since signing (sha256 signed ${sig.sha256.slice(0, 12)}…, now ${now.slice(0, 12)}…)`,
+      keyId,
+    };
   }
   if (sig.vault_signature !== undefined && sig.vault_signature !== `vault:v${sig.key_version}:${sig.signature_b64}`) {
     return { file, state: "tampered", reason: "vault_signature disagrees with key_version / signature_b64", keyId };
@@ -133,7 +138,8 @@ function verifyOne(dir: string, file: string, ring: ReadonlyMap<string, TrustedK
     const hint = ring.size === 0 ? "no trusted policy keys are configured" : `trusted: ${[...ring.keys()].join(", ")}`;
     return { file, state: "tampered", reason: `signed by key ${keyId}, which is not trusted here (${hint})`, keyId };
   }
-  if (key.backend !== sig.backend) return { file, state: "tampered", reason: `key ${keyId} is a ${key.backend} key, the signature says ${sig.backend}`, keyId };
+  if (key.backend !== sig.backend)
+    return { file, state: "tampered", reason: `key ${keyId} is a ${key.backend} key, the signature says ${sig.backend}`, keyId };
   const ok = verify(null, signedMessage(file, bytes), key.publicKey, Buffer.from(sig.signature_b64, "base64"));
   if (!ok) return { file, state: "tampered", reason: `signature does not verify with key ${keyId}`, keyId };
   return { file, state: "signed", reason: `signed by ${keyId}`, keyId };
@@ -147,7 +153,11 @@ export function verifyPolicies(dir: string, keys: TrustedKey | readonly TrustedK
     .map((f) => verifyOne(dir, f, ring))
     .filter((v): v is FileVerification => v !== null);
   // No policy files at all is not "signed".
-  const state: FileState = files.some((f) => f.state === "tampered") ? "tampered" : files.length === 0 || files.some((f) => f.state === "unsigned") ? "unsigned" : "signed";
+  const state: FileState = files.some((f) => f.state === "tampered")
+    ? "tampered"
+    : files.length === 0 || files.some((f) => f.state === "unsigned")
+      ? "unsigned"
+      : "signed";
   return { state, files };
 }
 
@@ -183,7 +193,11 @@ function writeAtomic(path: string, data: string, mode: number): void {
  * .sig is written, so a failure half-way leaves the old signatures in place.
  * A stale proposals.json.sig (its file gone) is removed.
  */
-export async function signPolicies(dir: string, signer: PolicySigner, now: () => Date = () => new Date()): Promise<{ signed: SignedFile[]; removed: string[] }> {
+export async function signPolicies(
+  dir: string,
+  signer: PolicySigner,
+  now: () => Date = () => new Date(),
+): Promise<{ signed: SignedFile[]; removed: string[] }> {
   const pending: { file: string; sig: SignatureFile }[] = [];
   const removed: string[] = [];
   for (const file of policyFilesIn(dir)) {
@@ -219,7 +233,11 @@ export async function signPolicies(dir: string, signer: PolicySigner, now: () =>
 // ---- the local backend: an ed25519 key pair in the state dir -------------
 
 export function policyKeyPaths(keysDir: string): { privateKey: string; publicKey: string; vaultKeys: string } {
-  return { privateKey: join(keysDir, "policy.key"), publicKey: join(keysDir, "policy.pub"), vaultKeys: join(keysDir, "policy-vault-keys.json") };
+  return {
+    privateKey: join(keysDir, "policy.key"),
+    publicKey: join(keysDir, "policy.pub"),
+    vaultKeys: join(keysDir, "policy-vault-keys.json"),
+  };
 }
 
 /** `local:` + the first 16 hex digits of sha256 over the raw 32-byte public key. */
@@ -232,7 +250,9 @@ export function localKeyId(publicKey: KeyObject): string {
 export function generatePolicyKey(keysDir: string): { keyId: string; privateKey: string; publicKey: string } {
   const paths = policyKeyPaths(keysDir);
   if (existsSync(paths.privateKey) || existsSync(paths.publicKey)) {
-    throw new Error(`a policy key already exists in ${keysDir}; replacing it invalidates every signature made with it — remove policy.key and policy.pub yourself to rotate, then re-sign`);
+    throw new Error(
+      `a policy key already exists in ${keysDir}; replacing it invalidates every signature made with it — remove policy.key and policy.pub yourself to rotate, then re-sign`,
+    );
   }
   mkdirSync(keysDir, { recursive: true, mode: 0o755 });
   const pair = generateKeyPairSync("ed25519");
@@ -268,7 +288,12 @@ export function transitSigner(vault: VaultClient, settings: VaultSettings): Poli
     backend: "vault-transit",
     sign: async (message) => {
       const s = await transitSign(vault, settings, message);
-      return { keyId: transitKeyId(settings, s.keyVersion), keyVersion: s.keyVersion, signatureB64: s.signatureB64, vaultSignature: s.vaultSignature };
+      return {
+        keyId: transitKeyId(settings, s.keyVersion),
+        keyVersion: s.keyVersion,
+        signatureB64: s.signatureB64,
+        vaultSignature: s.vaultSignature,
+      };
     },
   };
 }
@@ -285,7 +310,12 @@ const VaultKeyCacheSchema = z
   })
   .strict();
 
-export function saveVaultKeyCache(keysDir: string, settings: VaultSettings, keys: readonly TransitPublicKey[], now: Date = new Date()): string {
+export function saveVaultKeyCache(
+  keysDir: string,
+  settings: VaultSettings,
+  keys: readonly TransitPublicKey[],
+  now: Date = new Date(),
+): string {
   const path = policyKeyPaths(keysDir).vaultKeys;
   mkdirSync(keysDir, { recursive: true, mode: 0o755 });
   const body = {
@@ -314,7 +344,10 @@ export function loadTrustedKeys(keysDir: string): TrustedKey[] {
   }
   if (existsSync(paths.vaultKeys)) {
     const parsed = VaultKeyCacheSchema.safeParse(JSON.parse(readFileSync(paths.vaultKeys, "utf8")));
-    if (!parsed.success) throw new Error(`${paths.vaultKeys}: malformed (${parsed.error.issues[0]?.message ?? "?"}); refresh it with \`agent-sudo policy verify --fetch-vault-keys\``);
+    if (!parsed.success)
+      throw new Error(
+        `${paths.vaultKeys}: malformed (${parsed.error.issues[0]?.message ?? "?"}); refresh it with \`agent-sudo policy verify --fetch-vault-keys\``,
+      );
     out.push(...transitTrustedKeys(parsed.data.keys.map((k) => ({ keyId: k.key_id, version: k.version, publicKeyB64: k.public_key_b64 }))));
   }
   return out;

@@ -85,7 +85,9 @@ const ProposalSchema = z
 
 const Closed = { id: Id, policy: Policy, pattern: Pattern, by: z.string().min(1).max(255), at: z.string() };
 const RejectionSchema = z.object({ ...Closed, reason: z.string().min(1).max(2000) }).strict();
-const ActivationSchema = z.object({ ...Closed, rule_id: z.string().max(128), file: z.string().max(64), tier: z.number().int().min(0).max(4) }).strict();
+const ActivationSchema = z
+  .object({ ...Closed, rule_id: z.string().max(128), file: z.string().max(64), tier: z.number().int().min(0).max(4) })
+  .strict();
 
 const PendingSchema = z
   .object({
@@ -142,7 +144,8 @@ export function readPending(policiesDir: string): PendingFile {
     throw new ProposalError(`${path}: not valid JSON (${(err as Error).message})`);
   }
   const parsed = PendingSchema.safeParse(raw);
-  if (!parsed.success) throw new ProposalError(`${path}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new ProposalError(`${path}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
   return parsed.data;
 }
 
@@ -156,7 +159,8 @@ function fsyncDir(dir: string): void {
 }
 
 function writePending(path: string, file: PendingFile): void {
-  if (basename(path) !== PENDING_FILE) throw new ProposalError(`refusing to write ${path}: the proposals store writes only ${PENDING_FILE}`);
+  if (basename(path) !== PENDING_FILE)
+    throw new ProposalError(`refusing to write ${path}: the proposals store writes only ${PENDING_FILE}`);
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   const fd = openSync(tmp, "w", 0o644);
   try {
@@ -269,17 +273,38 @@ function closeProposal(file: PendingFile, id: string): Proposal {
 export function rejectProposal(policiesDir: string, id: string, how: { reason: string; by: string }, now: Date = new Date()): Rejection {
   return updatePending(policiesDir, (file) => {
     const p = closeProposal(file, id);
-    const rejection = RejectionSchema.parse({ id, policy: p.policy, pattern: p.pattern, by: how.by, at: now.toISOString(), reason: how.reason });
+    const rejection = RejectionSchema.parse({
+      id,
+      policy: p.policy,
+      pattern: p.pattern,
+      by: how.by,
+      at: now.toISOString(),
+      reason: how.reason,
+    });
     file.rejected.push(rejection);
     return { result: rejection, write: true };
   });
 }
 
 /** Record that `rules activate` moved the proposal into a policy file (called after the signed files are in place). */
-export function markActivated(policiesDir: string, id: string, how: { ruleId: string; file: string; tier: number; by: string }, now: Date = new Date()): Activation {
+export function markActivated(
+  policiesDir: string,
+  id: string,
+  how: { ruleId: string; file: string; tier: number; by: string },
+  now: Date = new Date(),
+): Activation {
   return updatePending(policiesDir, (file) => {
     const p = closeProposal(file, id);
-    const activation = ActivationSchema.parse({ id, policy: p.policy, pattern: p.pattern, by: how.by, at: now.toISOString(), rule_id: how.ruleId, file: how.file, tier: how.tier });
+    const activation = ActivationSchema.parse({
+      id,
+      policy: p.policy,
+      pattern: p.pattern,
+      by: how.by,
+      at: now.toISOString(),
+      rule_id: how.ruleId,
+      file: how.file,
+      tier: how.tier,
+    });
     file.activated.push(activation);
     return { result: activation, write: true };
   });

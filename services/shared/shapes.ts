@@ -12,7 +12,10 @@ export const cwd = z
   .string()
   .max(4096)
   .refine((c) => c === "" || isAbsolute(c), "cwd must be absolute");
-export const runAs = z.string().max(64).regex(/^$|^[a-z_][a-z0-9_-]*\$?$/);
+export const runAs = z
+  .string()
+  .max(64)
+  .regex(/^$|^[a-z_][a-z0-9_-]*\$?$/);
 /** Names of secret variables a command is given (judged by env-names.ts where it matters). */
 export const envNames = z.array(z.string().max(64)).max(32);
 

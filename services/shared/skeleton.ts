@@ -34,7 +34,7 @@ export interface Rpc<Req, Res> {
 }
 
 // Handlers are typed by the generated service; the table erases them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the table erases the generated handler types
 export type RpcTable = Record<string, Rpc<any, any>>;
 
 export interface ServiceSpec<State> {
@@ -94,7 +94,13 @@ function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () =
  * (keyed by the RPC names: Execute, Health …). Each call is shape-checked,
  * refused while not `ready`, and answered with the closed error vocabulary.
  */
-export function closedTable(service: string, definition: ServiceDefinition, table: RpcTable, log: Logger, ready: () => boolean): UntypedServiceImplementation {
+export function closedTable(
+  service: string,
+  definition: ServiceDefinition,
+  table: RpcTable,
+  log: Logger,
+  ready: () => boolean,
+): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
   for (const [method, def] of Object.entries(definition)) {
     const rpcName = def.path.split("/").pop() ?? method;
@@ -109,7 +115,12 @@ export function closedTable(service: string, definition: ServiceDefinition, tabl
 }
 
 /** A gRPC server bound to the Unix socket `path` (a stale one cleared first), created under umask 077, then given `mode` and `owner`. */
-export async function bindSocket(path: string, limits: { maxReceiveBytes: number; maxSendBytes: number; maxStreams: number }, mode: number, owner?: { uid: number; gid: number }): Promise<Server> {
+export async function bindSocket(
+  path: string,
+  limits: { maxReceiveBytes: number; maxSendBytes: number; maxStreams: number },
+  mode: number,
+  owner?: { uid: number; gid: number },
+): Promise<Server> {
   clearStaleSocket(path);
   const server = new Server({
     "grpc.max_receive_message_length": limits.maxReceiveBytes,
@@ -118,7 +129,9 @@ export async function bindSocket(path: string, limits: { maxReceiveBytes: number
   });
   const previousUmask = process.umask(0o177);
   try {
-    await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+    );
   } finally {
     process.umask(previousUmask);
   }
@@ -184,14 +197,22 @@ export async function runService<State>(spec: ServiceSpec<State>): Promise<void>
   const path = socketPath(config, spec.name);
 
   let isReady = false;
-  const server = await bindSocket(path, { maxReceiveBytes: spec.maxReceiveBytes, maxSendBytes: spec.maxSendBytes ?? 4 * 1024 * 1024, maxStreams: 64 }, 0o600, socketOwner(config));
+  const server = await bindSocket(
+    path,
+    { maxReceiveBytes: spec.maxReceiveBytes, maxSendBytes: spec.maxSendBytes ?? 4 * 1024 * 1024, maxStreams: 64 },
+    0o600,
+    socketOwner(config),
+  );
 
   const state = await spec.prepare(config, log);
   const table = spec.table(state, config, log);
 
   if (spec.name !== "executor") dropToServiceUser(config, spec.name);
 
-  server.addService(spec.definition, closedTable(spec.name, spec.definition, table, log, () => isReady));
+  server.addService(
+    spec.definition,
+    closedTable(spec.name, spec.definition, table, log, () => isReady),
+  );
   isReady = true;
   log.info({ socket: path, uid: process.getuid?.() }, "serving");
 

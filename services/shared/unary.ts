@@ -8,6 +8,8 @@ type Unary<Req, Res> = (req: Req, meta: Metadata, opts: Partial<CallOptions>, cb
 /** Calls a unary method with a deadline; rejects with the ServiceError. */
 export function call<Req, Res>(client: Client, method: Unary<Req, Res>, req: Req, timeoutMs: number): Promise<Res> {
   return new Promise((resolve, reject) => {
-    method.call(client, req, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (err, res) => (err ? reject(err) : resolve(res)));
+    method.call(client, req, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
   });
 }

@@ -154,8 +154,14 @@ describe("vault-transit against a local Vault stand-in (127.0.0.1)", () => {
 
   it("reads its settings from AGENT_SUDO_VAULT_* and names the bad variable", () => {
     expect(vaultSettingsFromEnv({})).toBeNull();
-    const s = vaultSettingsFromEnv({ AGENT_SUDO_VAULT_ADDR: "https://vault.example:8200", AGENT_SUDO_VAULT_ROLE_ID_FILE: "/r", AGENT_SUDO_VAULT_SECRET_ID_FILE: "/s" });
+    const s = vaultSettingsFromEnv({
+      AGENT_SUDO_VAULT_ADDR: "https://vault.example:8200",
+      AGENT_SUDO_VAULT_ROLE_ID_FILE: "/r",
+      AGENT_SUDO_VAULT_SECRET_ID_FILE: "/s",
+    });
     expect(s).toMatchObject({ transit_mount: "transit", transit_key: "agent-sudo-policy", approle_mount: "approle", timeout_ms: 5000 });
-    expect(() => vaultSettingsFromEnv({ AGENT_SUDO_VAULT_ADDR: "https://v", AGENT_SUDO_VAULT_SECRET_ID_FILE: "/s" })).toThrow(/AGENT_SUDO_VAULT_ROLE_ID_FILE/);
+    expect(() => vaultSettingsFromEnv({ AGENT_SUDO_VAULT_ADDR: "https://v", AGENT_SUDO_VAULT_SECRET_ID_FILE: "/s" })).toThrow(
+      /AGENT_SUDO_VAULT_ROLE_ID_FILE/,
+    );
   });
 });

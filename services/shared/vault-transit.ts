@@ -48,7 +48,14 @@ function envName(key: string): string {
   return `AGENT_SUDO_VAULT_${key.toUpperCase()}`;
 }
 
-export type VaultErrorCode = "VAULT_CONFIG" | "VAULT_UNREACHABLE" | "VAULT_SEALED" | "VAULT_LOGIN_REFUSED" | "VAULT_DENIED" | "VAULT_NOT_FOUND" | "VAULT_BAD_RESPONSE";
+export type VaultErrorCode =
+  | "VAULT_CONFIG"
+  | "VAULT_UNREACHABLE"
+  | "VAULT_SEALED"
+  | "VAULT_LOGIN_REFUSED"
+  | "VAULT_DENIED"
+  | "VAULT_NOT_FOUND"
+  | "VAULT_BAD_RESPONSE";
 
 export class VaultError extends Error {
   constructor(
@@ -68,13 +75,17 @@ function readCredential(file: string, what: string): string {
   try {
     mode = statSync(file).mode;
   } catch (err) {
-    throw new VaultError("VAULT_CONFIG", `cannot read the AppRole ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new VaultError(
+      "VAULT_CONFIG",
+      `cannot read the AppRole ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   if (what === "secret_id" && (mode & 0o004) !== 0) {
     throw new VaultError("VAULT_CONFIG", `${file} (the AppRole secret_id) is world-readable; chmod 600 it`);
   }
   const value = readFileSync(file, "utf8").trim();
-  if (value === "" || /\s/.test(value)) throw new VaultError("VAULT_CONFIG", `${file}: the AppRole ${what} file must hold one value on one line`);
+  if (value === "" || /\s/.test(value))
+    throw new VaultError("VAULT_CONFIG", `${file}: the AppRole ${what} file must hold one value on one line`);
   return value;
 }
 
@@ -103,13 +114,18 @@ export function describeVaultFailure(err: unknown, settings: VaultSettings, step
   const status = e.response?.statusCode;
   if (status === undefined) {
     const why = e.code ?? e.message ?? "no answer";
-    return new VaultError("VAULT_UNREACHABLE", `Vault unreachable at ${settings.addr} (${why}) during ${step}: is Vault running and AGENT_SUDO_VAULT_ADDR / policy.vault.addr right?`);
+    return new VaultError(
+      "VAULT_UNREACHABLE",
+      `Vault unreachable at ${settings.addr} (${why}) during ${step}: is Vault running and AGENT_SUDO_VAULT_ADDR / policy.vault.addr right?`,
+    );
   }
   const said = Array.isArray(e.response?.body?.errors) ? e.response.body.errors.map(String).join("; ") : "";
   const detail = said ? `: ${said}` : "";
-  if (status === 503) return new VaultError("VAULT_SEALED", `Vault at ${settings.addr} is sealed or in standby (503) during ${step}${detail}`);
+  if (status === 503)
+    return new VaultError("VAULT_SEALED", `Vault at ${settings.addr} is sealed or in standby (503) during ${step}${detail}`);
   if (status === 404) return new VaultError("VAULT_NOT_FOUND", `Vault at ${settings.addr} has no such path during ${step} (404)${detail}`);
-  if (status === 403) return new VaultError("VAULT_DENIED", `Vault at ${settings.addr} denied ${step} (403)${detail}: check the AppRole's policy`);
+  if (status === 403)
+    return new VaultError("VAULT_DENIED", `Vault at ${settings.addr} denied ${step} (403)${detail}: check the AppRole's policy`);
   return new VaultError("VAULT_BAD_RESPONSE", `Vault at ${settings.addr} answered ${status} during ${step}${detail}`);
 }
 
@@ -135,7 +151,8 @@ export async function withVaultToken<T>(settings: VaultSettings, fn: (vault: Vau
     throw e;
   }
   const parsed = LoginAnswer.safeParse(login);
-  if (!parsed.success) throw new VaultError("VAULT_BAD_RESPONSE", `Vault at ${settings.addr}: AppRole login answered without a client token`);
+  if (!parsed.success)
+    throw new VaultError("VAULT_BAD_RESPONSE", `Vault at ${settings.addr}: AppRole login answered without a client token`);
   vault.token = parsed.data.auth.client_token;
   let result: T;
   try {
@@ -235,7 +252,8 @@ export async function transitPublicKeys(vault: VaultClient, settings: VaultSetti
   const out: TransitPublicKey[] = [];
   for (const [v, entry] of Object.entries(key.keys)) {
     const version = Number(v);
-    if (!Number.isInteger(version) || version < 1) throw new VaultError("VAULT_BAD_RESPONSE", `${path}: key version ${JSON.stringify(v)} is not a number`);
+    if (!Number.isInteger(version) || version < 1)
+      throw new VaultError("VAULT_BAD_RESPONSE", `${path}: key version ${JSON.stringify(v)} is not a number`);
     if (version < min) continue;
     const entryKey = KeyVersion.safeParse(entry);
     if (!entryKey.success) throw new VaultError("VAULT_BAD_RESPONSE", `${path}: version ${v} carries no public_key`);
@@ -266,7 +284,10 @@ export async function kv2Read(vault: VaultClient, settings: VaultSettings, mount
   }
   const parsed = KvAnswer.safeParse(answer);
   if (!parsed.success || parsed.data.data.data === null) {
-    throw new VaultError("VAULT_BAD_RESPONSE", `Vault at ${settings.addr}: ${apiPath} answered without data.data (deleted version, or not a KV v2 mount?)`);
+    throw new VaultError(
+      "VAULT_BAD_RESPONSE",
+      `Vault at ${settings.addr}: ${apiPath} answered without data.data (deleted version, or not a KV v2 mount?)`,
+    );
   }
   return parsed.data.data.data;
 }

@@ -35,7 +35,12 @@ afterAll(async () => {
 async function run(argv: string[], signal?: AbortSignal) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await auditCommand(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: { DATABASE_URL: db.url }, ...(signal ? { signal } : {}) });
+  const code = await auditCommand(argv, {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    env: { DATABASE_URL: db.url },
+    ...(signal ? { signal } : {}),
+  });
   return { code, out, err };
 }
 
@@ -52,7 +57,12 @@ describe("agent-sudo audit", () => {
   it("tail -f follows new rows through NOTIFY", async () => {
     const ac = new AbortController();
     const out: string[] = [];
-    const done = auditCommand(["tail", "-f", "-n", "0"], { out: (l) => out.push(l), err: () => undefined, env: { DATABASE_URL: db.url }, signal: ac.signal });
+    const done = auditCommand(["tail", "-f", "-n", "0"], {
+      out: (l) => out.push(l),
+      err: () => undefined,
+      env: { DATABASE_URL: db.url },
+      signal: ac.signal,
+    });
     await new Promise((r) => setTimeout(r, 300));
     await spool.append(makeRecord(3, "outcome", "cli"));
     for (let i = 0; i < 100 && out.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
@@ -75,7 +85,14 @@ describe("agent-sudo audit", () => {
     expect(r.code).toBe(0);
     const recs = r.out.map((l) => JSON.parse(l));
     expect(recs.map((x) => x.request_id)).toEqual(["cli-0", "cli-1", "cli-2", "cli-3"]);
-    expect(recs[1]).toMatchObject({ human_verdict: "approve", human_verdict_by: "alice", decision_type: "executed", exit_code: 0, has_outcome: true, training_signal: "positive" });
+    expect(recs[1]).toMatchObject({
+      human_verdict: "approve",
+      human_verdict_by: "alice",
+      decision_type: "executed",
+      exit_code: 0,
+      has_outcome: true,
+      training_signal: "positive",
+    });
     expect(recs[0].evidence.intent).toEqual({ signers: ["classifier", "concurrence"], n: 0 });
     const labeled = await run(["export", "--since", "2025-12-31", "--until", "2099-01-01", "--format", "jsonl", "--labeled-only"]);
     expect(labeled.out.map((l) => JSON.parse(l).request_id)).toEqual(["cli-1"]);

@@ -49,7 +49,11 @@ describe.skipIf(!root)("audit through the whole stack", () => {
     expect([ok.status, no.status]).toEqual([200, 403]);
     await drained(stack);
     const all = await rows(stack);
-    const of = (id: unknown) => all.filter((r) => r.request_id === id).map((r) => `${r.phase}:${r.decision_type}`).sort();
+    const of = (id: unknown) =>
+      all
+        .filter((r) => r.request_id === id)
+        .map((r) => `${r.phase}:${r.decision_type}`)
+        .sort();
     expect(of(ok.body.request_id)).toEqual(["intent:pending", "outcome:executed"]);
     expect(of(no.body.request_id)).toEqual(["intent:pending", "outcome:refused"]);
   });

@@ -38,7 +38,11 @@ describe("audit migrations", () => {
   });
 
   it("rolls back everything when one pending migration fails", async () => {
-    const broken = [...loadMigrations(), { name: "900_good.sql", sql: "CREATE TABLE t900 (x int)", sha256: "a" }, { name: "901_bad.sql", sql: "SELEC nonsense", sha256: "b" }];
+    const broken = [
+      ...loadMigrations(),
+      { name: "900_good.sql", sql: "CREATE TABLE t900 (x int)", sha256: "a" },
+      { name: "901_bad.sql", sql: "SELEC nonsense", sha256: "b" },
+    ];
     await expect(withClient((c) => migrate(c, broken))).rejects.toThrow();
     const t = await withClient((c) => c.query("SELECT to_regclass('t900') AS t"));
     expect(t.rows[0].t).toBeNull();

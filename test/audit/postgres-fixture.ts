@@ -18,7 +18,6 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-
 export function tempRoot(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(dir, 0o711); // the PostgreSQL OS user must traverse it

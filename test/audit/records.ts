@@ -17,5 +17,7 @@ export function makeRecord(i: number, phase: AuditPhase = "intent", prefix = "re
     evidence: { signers: ["classifier", "concurrence"], n: i },
     policy_digest: "sha256:abc",
   };
-  return phase === "outcome" ? { ...base, exit_code: 0, rollback_taken: false, verify_passed: true, duration_ms: 12, training_signal: "positive" } : base;
+  return phase === "outcome"
+    ? { ...base, exit_code: 0, rollback_taken: false, verify_passed: true, duration_ms: 12, training_signal: "positive" }
+    : base;
 }

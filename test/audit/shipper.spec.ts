@@ -91,7 +91,15 @@ describe("audit shipper", () => {
     await listener.end();
 
     const row = (await q("SELECT * FROM command_audit WHERE request_id = 'a-7' AND phase = 'outcome'")).rows[0];
-    expect(row).toMatchObject({ host: "primary", source: "http", assigned_tier: 3, decision_type: "executed", exit_code: 0, verify_passed: true, training_signal: "positive" });
+    expect(row).toMatchObject({
+      host: "primary",
+      source: "http",
+      assigned_tier: 3,
+      decision_type: "executed",
+      exit_code: 0,
+      verify_passed: true,
+      training_signal: "positive",
+    });
     expect(row.evidence).toEqual({ signers: ["classifier", "concurrence"], n: 7 });
     await shipper.stop();
     await spool.close();
@@ -113,7 +121,9 @@ describe("audit shipper", () => {
     await q("ALTER TABLE command_audit ADD CONSTRAINT test_refuse_evil CHECK (command <> 'evil')");
     try {
       spool = await openSpool({ dir: join(root, "poison") });
-      await Promise.all([0, 1, 2, 3].map((i) => spool.append({ ...makeRecord(i, "intent", "poison"), ...(i === 2 ? { command: "evil" } : {}) })));
+      await Promise.all(
+        [0, 1, 2, 3].map((i) => spool.append({ ...makeRecord(i, "intent", "poison"), ...(i === 2 ? { command: "evil" } : {}) })),
+      );
       shipper = startShipper({ spool, databaseUrl: db.url, ...fast });
       await shipper.drained(15_000);
       expect((await counts("poison")).rows).toBe(3);

@@ -21,7 +21,7 @@
 // never conflict at commit.
 //
 // Used by test/chaos/*.spec.ts (few requests) and bench/chaos/run.ts (many).
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
@@ -113,7 +113,14 @@ export function postExec(url: string, token: string, body: unknown, timeoutMs: n
       }
     };
     const req = request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -244,11 +251,14 @@ export class ChaosRig {
     // answers — for the executor (tier 0) and for the mirror (tier 1, whose
     // record then reaches the host through a commit).
     const probe = await rig.send(0, "probe");
-    if (probe.status !== 200 || probe.output !== "recorded\n") throw new Error(`chaos rig: the tier-0 probe was not answered by the stand-in (${probe.status} ${JSON.stringify(probe.output)})`);
+    if (probe.status !== 200 || probe.output !== "recorded\n")
+      throw new Error(`chaos rig: the tier-0 probe was not answered by the stand-in (${probe.status} ${JSON.stringify(probe.output)})`);
     if (!rig.recordedLines().includes(probe.command)) throw new Error("chaos rig: the executor's journal does not show the probe");
     const probe1 = await rig.send(1, "probe");
     if (probe1.status !== 200 || probe1.output !== "recorded\n" || !rig.hostRecords().includes(probe1.command)) {
-      throw new Error(`chaos rig: the tier-1 probe was not run by the stand-in in the mirror and committed (${probe1.status} ${JSON.stringify(probe1.output)})`);
+      throw new Error(
+        `chaos rig: the tier-1 probe was not run by the stand-in in the mirror and committed (${probe1.status} ${JSON.stringify(probe1.output)})`,
+      );
     }
     return rig;
   }
@@ -287,7 +297,15 @@ export class ChaosRig {
     if (a.body.audited === false) o.unaudited = true;
     o.at = Date.now();
     if (a.detail) o.detail = a.detail;
-    else if (typeof a.status === "number" && a.status !== 200 && a.status !== 403 && a.status !== 409 && a.status !== 429 && a.status !== 503) o.detail = JSON.stringify(a.body).slice(0, 300);
+    else if (
+      typeof a.status === "number" &&
+      a.status !== 200 &&
+      a.status !== 403 &&
+      a.status !== 409 &&
+      a.status !== 429 &&
+      a.status !== 503
+    )
+      o.detail = JSON.stringify(a.body).slice(0, 300);
     this.outcomes.push(o);
     return o;
   }
@@ -376,7 +394,10 @@ export class ChaosRig {
    * connection waits 250 ms, after 429 100 ms (a well-behaved client).
    * healthyMs is measured by a watcher while the load runs.
    */
-  async loadKill(target: Target, opts: { clients: number; requests: number; prefix: string; killAt?: number }): Promise<{ healthyMs: number; outcomes: Outcome[]; elapsedMs: number; inFlightAtKill: number }> {
+  async loadKill(
+    target: Target,
+    opts: { clients: number; requests: number; prefix: string; killAt?: number },
+  ): Promise<{ healthyMs: number; outcomes: Outcome[]; elapsedMs: number; inFlightAtKill: number }> {
     await this.stack.waitHealthy(30_000);
     const killAt = opts.killAt ?? Math.max(Math.floor(opts.requests / 3), 2 * opts.clients);
     const tail = Math.max(opts.requests - killAt, opts.clients);
@@ -449,7 +470,9 @@ export class ChaosRig {
   recordedLines(): string[] {
     const entries = this.journal();
     const notRun = new Set(entries.filter((e) => e.event === "outcome" && e.not_run !== undefined).map((e) => e.request_id));
-    const tier0 = entries.filter((e) => e.event === "execute" && e.tier === 0 && typeof e.command === "string" && !notRun.has(e.request_id)).map((e) => e.command as string);
+    const tier0 = entries
+      .filter((e) => e.event === "execute" && e.tier === 0 && typeof e.command === "string" && !notRun.has(e.request_id))
+      .map((e) => e.command as string);
     return [...this.hostRecords(), ...tier0];
   }
 
@@ -486,7 +509,13 @@ export class ChaosRig {
     const out: JournalRun[] = [];
     for (const e of this.journal()) {
       if ((e.event === "execute" || e.event === "commit-begin") && typeof e.command === "string") {
-        out.push({ event: e.event === "execute" ? "execute" : "commit", command: e.command, tier: Number(e.tier), signers: e.signers ?? [], request_id: String(e.request_id) });
+        out.push({
+          event: e.event === "execute" ? "execute" : "commit",
+          command: e.command,
+          tier: Number(e.tier),
+          signers: e.signers ?? [],
+          request_id: String(e.request_id),
+        });
       }
     }
     return out;
@@ -549,7 +578,8 @@ export class ChaosRig {
       if (!vouches(journal, line, o.kind)) rec.withoutQuorum.push(line);
       if (!(rowsByCommand.get(line) ?? []).some((r) => r.phase === "intent")) rec.executedWithoutIntent.push(line);
       if (o.status === "reset" || (o.status === 502 && o.error === "outcome_unknown")) rec.recordedAfterReset.push(line);
-      else if (o.status !== 200) rec.recordedNot200.push({ command: line, status: st(o), ...(o.component ? { component: o.component } : {}) });
+      else if (o.status !== 200)
+        rec.recordedNot200.push({ command: line, status: st(o), ...(o.component ? { component: o.component } : {}) });
     }
 
     // The journal on its own: no entry of ours without its quorum, none for tier 4.
@@ -557,7 +587,8 @@ export class ChaosRig {
       const o = byCommand.get(j.command);
       if (!o) continue;
       if (o.kind === 4) rec.tier4Recorded.push(`journal ${j.event}: ${j.command}`);
-      else if (!vouches([j], j.command, o.kind)) rec.withoutQuorum.push(`journal ${j.event} tier ${j.tier} [${j.signers.join(",")}]: ${j.command}`);
+      else if (!vouches([j], j.command, o.kind))
+        rec.withoutQuorum.push(`journal ${j.event} tier ${j.tier} [${j.signers.join(",")}]: ${j.command}`);
     }
 
     for (const o of outcomes) {
@@ -585,24 +616,35 @@ export class ChaosRig {
       // outcome; anything else → intent + a non-executed outcome. A lost
       // answer (reset, refused, hang) → that, or no rows at all.
       const mine = o.requestId ? (rowsById.get(o.requestId) ?? []) : (rowsByCommand.get(o.command) ?? []);
-      const phases = mine.map((r) => r.phase).sort().join(",");
+      const phases = mine
+        .map((r) => r.phase)
+        .sort()
+        .join(",");
       const outcome = mine.find((r) => r.phase === "outcome")?.decision_type;
       const ran = recordedCount.has(o.command);
       let ok: boolean;
       // A lost answer: no rows, or intent + an outcome that says what happened —
       // or "outcome_unknown" when the gateway died in between (the executor
       // journal then holds whether it ran; the reconcile checks quorum there).
-      if (typeof o.status !== "number") ok = mine.length === 0 || (phases === "intent,outcome" && (outcome === "outcome_unknown" || (outcome === "executed" || outcome === "verify_failed") === ran));
+      if (typeof o.status !== "number")
+        ok =
+          mine.length === 0 ||
+          (phases === "intent,outcome" &&
+            (outcome === "outcome_unknown" || (outcome === "executed" || outcome === "verify_failed") === ran));
       else if (o.status === 200) ok = phases === "intent,outcome" && (outcome === "executed" || outcome === "verify_failed");
       else if (!o.requestId) ok = mine.length === 0 || (phases === "intent,outcome" && outcome !== "executed");
       else ok = phases === "intent,outcome" && outcome !== "executed" && outcome !== "verify_failed";
-      if (!ok) rec.auditMismatch.push({ command: o.command, status: st(o), rows: mine.map((r) => `${r.phase}:${r.decision_type}`).join(",") || "none" });
+      if (!ok)
+        rec.auditMismatch.push({
+          command: o.command,
+          status: st(o),
+          rows: mine.map((r) => `${r.phase}:${r.decision_type}`).join(",") || "none",
+        });
       if (phases === "intent") rec.danglingIntents.push(o.command);
     }
     return rec;
   }
 }
-
 
 /**
  * A journal entry carrying the quorum of the command's tier: tiers 0 and 3

@@ -60,7 +60,11 @@ describe.skipIf(!root)("chaos: /health while the audit shipper fails", () => {
     expect((await health()).state).toBe("degraded");
 
     await pg.restart();
-    const back = await until("ok again, the spool drained", (h) => h.state === "ok" && h.shipper.state === "ok" && h.shipper.depth === 0, 60_000);
+    const back = await until(
+      "ok again, the spool drained",
+      (h) => h.state === "ok" && h.shipper.state === "ok" && h.shipper.depth === 0,
+      60_000,
+    );
     expect(back.status).toBe(200);
   }, 150_000);
 });

@@ -69,7 +69,11 @@ describe.skipIf(!root)("chaos: a damaged last line in the audit spool", () => {
 
     // Damage the outcome line: same length, complete, newline-terminated, wrong checksum.
     const spool = join(home, "state", "gateway", "audit-spool");
-    const last = readdirSync(spool).filter((f) => f.startsWith("seg-")).sort().at(-1) ?? "";
+    const last =
+      readdirSync(spool)
+        .filter((f) => f.startsWith("seg-"))
+        .sort()
+        .at(-1) ?? "";
     const file = join(spool, last);
     const lines = readFileSync(file, "utf8").split("\n");
     expect(lines.pop()).toBe(""); // ends in a newline: not a torn write
@@ -94,7 +98,11 @@ describe.skipIf(!root)("chaos: a damaged last line in the audit spool", () => {
     expect(rejected).toContain("checksum mismatch");
     expect(rejected).toContain(requestId);
 
-    const rows = await sql<{ phase: string; decision_type: string; evidence: Record<string, unknown> }>(home, "SELECT phase, decision_type, evidence FROM command_audit WHERE request_id = $1 ORDER BY phase", [requestId]);
+    const rows = await sql<{ phase: string; decision_type: string; evidence: Record<string, unknown> }>(
+      home,
+      "SELECT phase, decision_type, evidence FROM command_audit WHERE request_id = $1 ORDER BY phase",
+      [requestId],
+    );
     expect(rows.map((r) => `${r.phase}:${r.decision_type}`)).toEqual(["intent:pending", "outcome:outcome_unknown"]);
     const evidence = rows[1]?.evidence ?? {};
     expect(String(evidence.reconciled)).toMatch(/outcome record was written and then lost/);

@@ -39,7 +39,12 @@ describe.skipIf(!root)("chaos: the audit spool on a small disk", () => {
     const client = new pg.Client({ connectionString: readFileSync(join(home, "database-url"), "utf8").trim() });
     await client.connect();
     try {
-      return (await client.query<{ command: string; phase: string; decision_type: string }>("SELECT command, phase, decision_type FROM command_audit WHERE command LIKE $1 ORDER BY command, phase", [like])).rows;
+      return (
+        await client.query<{ command: string; phase: string; decision_type: string }>(
+          "SELECT command, phase, decision_type FROM command_audit WHERE command LIKE $1 ORDER BY command, phase",
+          [like],
+        )
+      ).rows;
     } finally {
       await client.end();
     }
@@ -100,7 +105,10 @@ describe.skipIf(!root)("chaos: the audit spool on a small disk", () => {
       statuses.push(r.status);
       if (r.status !== 200) break;
     }
-    expect(statuses.filter((s) => s !== 200), `request ${statuses.length} failed`).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 200),
+      `request ${statuses.length} failed`,
+    ).toEqual([]);
     await drained();
     expect(segmentBytes()).toBeLessThan(48 * KiB);
     const shipped = await rows("echo space-%");

@@ -40,17 +40,32 @@ export function chaosSuite(target: Target): void {
       const restored = rig.waitRestored(target, pid, at);
       const answer = await pending;
       const healthyMs = await restored;
-      console.log(`chaos ${target.padEnd(11)} run  healthy after ${Math.round(healthyMs)} ms; the running command was answered ${answer.status}${answer.component ? ` (${answer.component})` : ""}`);
+      console.log(
+        `chaos ${target.padEnd(11)} run  healthy after ${Math.round(healthyMs)} ms; the running command was answered ${answer.status}${answer.component ? ` (${answer.component})` : ""}`,
+      );
       // Its 2-s timeout counts from its start; a loaded machine gets 3 s more to deliver the kill.
       while (rig.runningPids(slowCommand).length > 0 && Date.now() - startedAt < 5000) await new Promise((r) => setTimeout(r, 50));
       // README: 503 means "a service the pipeline needs is down; nothing was executed".
-      expect.soft(answer.status === 503, `answered ${answer.status} ${answer.error ?? ""} ${answer.component ?? ""} for a command that was running`).toBe(false);
+      expect
+        .soft(
+          answer.status === 503,
+          `answered ${answer.status} ${answer.error ?? ""} ${answer.component ?? ""} for a command that was running`,
+        )
+        .toBe(false);
       if (target === "gateway") expect.soft(answer.status).toBe("reset");
       else if (answer.status === 200) expect.soft(answer.detail ?? "").toBe("");
       expect.soft(rig.runningPids(slowCommand), "the command outlived its 2-s timeout").toEqual([]);
       await rig.drained();
       const rows = (await rig.auditRows()).filter((r) => r.command === slowCommand);
-      expect.soft(rows.map((r) => r.phase).sort().join(","), "audit rows for the running command").toBe("intent,outcome");
+      expect
+        .soft(
+          rows
+            .map((r) => r.phase)
+            .sort()
+            .join(","),
+          "audit rows for the running command",
+        )
+        .toBe("intent,outcome");
     }, 90_000);
 
     it("while idle: the supervisor restores health and every tier is served again", async () => {
@@ -63,11 +78,14 @@ export function chaosSuite(target: Target): void {
 
     it(`under load (${TEST_CLIENTS} clients, ${TEST_REQUESTS} requests, tiers 0–4): every request answered, health restored`, async () => {
       const run = await rig.loadKill(target, { clients: TEST_CLIENTS, requests: TEST_REQUESTS, prefix: "l" });
-      console.log(`${summarize(target, "load", run.healthyMs, run.outcomes)}; ${run.inFlightAtKill} in flight at the kill; ${Math.round(run.elapsedMs)} ms`);
+      console.log(
+        `${summarize(target, "load", run.healthyMs, run.outcomes)}; ${run.inFlightAtKill} in flight at the kill; ${Math.round(run.elapsedMs)} ms`,
+      );
       expect(run.healthyMs).toBeLessThan(30_000);
       expect(run.outcomes.filter((o) => o.status === "hang")).toEqual([]);
       // Only a killed gateway may drop or refuse a connection.
-      if (target !== "gateway") expect(run.outcomes.filter((o) => typeof o.status !== "number").map((o) => `${o.status} ${o.detail}`)).toEqual([]);
+      if (target !== "gateway")
+        expect(run.outcomes.filter((o) => typeof o.status !== "number").map((o) => `${o.status} ${o.detail}`)).toEqual([]);
       const probes = await rig.probeEveryTier("a");
       expect(probes.map((p) => `${p.kind}:${p.status}`)).toEqual(["0:200", "1:200", "2:200", "3:200", "4:403"]);
     }, 180_000);

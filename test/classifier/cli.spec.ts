@@ -30,9 +30,21 @@ describe("agent-sudo classify", () => {
 
   it("classifies a JSONL batch in order", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "cls-")), "in.jsonl");
-    writeFileSync(file, ['{"command":"ls"}', '{"command":"rm -rf /"}', '{"command":"reboot","host":"server-01"}', "not json", '{"command":"systemctl restart nginx","source":"sudo"}'].join("\n"));
+    writeFileSync(
+      file,
+      [
+        '{"command":"ls"}',
+        '{"command":"rm -rf /"}',
+        '{"command":"reboot","host":"server-01"}',
+        "not json",
+        '{"command":"systemctl restart nginx","source":"sudo"}',
+      ].join("\n"),
+    );
     expect(await classifyCommand(["--batch", file, "--policies", policiesDir])).toBe(2);
-    const lines = out.trim().split("\n").map((l) => JSON.parse(l) as { tier: number; rule: string });
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { tier: number; rule: string });
     expect(lines.map((l) => l.tier)).toEqual([0, 4, 3, 4, 3]);
     expect(lines[3]?.rule).toBe("bad-input");
   });

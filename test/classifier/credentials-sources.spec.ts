@@ -9,7 +9,13 @@ import { findCredentials } from "../../services/shared/credentials.js";
 import type { Engine } from "../../services/classifier/verdict.js";
 import { getEngine, judge, loadCorpus } from "./engine-fixture.js";
 
-const commands = [...new Set(loadCorpus().filter((c) => /credentials/.test(c.family) && findCredentials(c.command).length > 0).map((c) => c.command))];
+const commands = [
+  ...new Set(
+    loadCorpus()
+      .filter((c) => /credentials/.test(c.family) && findCredentials(c.command).length > 0)
+      .map((c) => c.command),
+  ),
+];
 const HOSTS = ["primary", "server-01"] as const;
 
 /** The command with each literal replaced by a plain word of no meaning. */
@@ -40,7 +46,8 @@ describe("inline credentials by source", () => {
         expect(v.tier, `${host}: ${command}`).toBeGreaterThanOrEqual(2);
         const part = v.parts.find((p) => p.rule === "inline-credential");
         expect(part, `${host}: ${command}`).toBeDefined();
-        for (const h of findCredentials(command)) expect(part?.text ?? "", `${host}: ${command}`).not.toContain(command.slice(h.start, h.end));
+        for (const h of findCredentials(command))
+          expect(part?.text ?? "", `${host}: ${command}`).not.toContain(command.slice(h.start, h.end));
       }
     }
   });
@@ -50,7 +57,10 @@ describe("inline credentials by source", () => {
       for (const host of HOSTS) {
         const v = judge(engine, { command, source: "sudo", host, cwd: "/home/dev/project" });
         const plain = judge(engine, { command: withoutLiterals(command), source: "sudo", host, cwd: "/home/dev/project" });
-        expect(v.parts.some((p) => p.rule === "inline-credential"), `${host}: ${command}`).toBe(false);
+        expect(
+          v.parts.some((p) => p.rule === "inline-credential"),
+          `${host}: ${command}`,
+        ).toBe(false);
         expect([v.tier, v.rule], `${host}: ${command}`).toEqual([plain.tier, plain.rule]);
       }
     }

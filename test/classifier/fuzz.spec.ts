@@ -25,10 +25,90 @@ function check(command: string, host: "primary" | "server-01" = "primary"): Verd
   return v;
 }
 
-const WORDS = ["ls", "rm", "-rf", "/", "~", "echo", "cat", "git", "status", "sudo", "bash", "-c", "x", "$HOME", "*", ".env", "/etc/passwd", "/dev/sda", "dd", "of=/dev/sda", "python3", "-e", "eval", "find", "-exec", "{}", "\\;", "xargs", "env", "A=1", "timeout", "5", "ssh", "h", "docker", "run", "-v", "/:/h", "mkfs", "chmod", "777"];
-const OPS = [" ", " ", " ", "; ", " && ", " || ", " | ", " & ", "\n", " > ", " >> ", " < ", " 2>&1 ", " <<< ", "$(", ")", "`", "'", "\"", "(", ")", "{ ", "; }", "<(", "$((", "))", "\\", "#", "!", "=", "$", "${", "}", "<<EOF\n", "\nEOF\n"];
+const WORDS = [
+  "ls",
+  "rm",
+  "-rf",
+  "/",
+  "~",
+  "echo",
+  "cat",
+  "git",
+  "status",
+  "sudo",
+  "bash",
+  "-c",
+  "x",
+  "$HOME",
+  "*",
+  ".env",
+  "/etc/passwd",
+  "/dev/sda",
+  "dd",
+  "of=/dev/sda",
+  "python3",
+  "-e",
+  "eval",
+  "find",
+  "-exec",
+  "{}",
+  "\\;",
+  "xargs",
+  "env",
+  "A=1",
+  "timeout",
+  "5",
+  "ssh",
+  "h",
+  "docker",
+  "run",
+  "-v",
+  "/:/h",
+  "mkfs",
+  "chmod",
+  "777",
+];
+const OPS = [
+  " ",
+  " ",
+  " ",
+  "; ",
+  " && ",
+  " || ",
+  " | ",
+  " & ",
+  "\n",
+  " > ",
+  " >> ",
+  " < ",
+  " 2>&1 ",
+  " <<< ",
+  "$(",
+  ")",
+  "`",
+  "'",
+  '"',
+  "(",
+  ")",
+  "{ ",
+  "; }",
+  "<(",
+  "$((",
+  "))",
+  "\\",
+  "#",
+  "!",
+  "=",
+  "$",
+  "${",
+  "}",
+  "<<EOF\n",
+  "\nEOF\n",
+];
 
-const shellish = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...OPS), fc.string({ maxLength: 4 })), { maxLength: 24 }).map((xs) => xs.join(""));
+const shellish = fc
+  .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...OPS), fc.string({ maxLength: 4 })), { maxLength: 24 })
+  .map((xs) => xs.join(""));
 
 describe("classifier fuzzing", () => {
   it("survives random byte strings", () => {
@@ -42,11 +122,17 @@ describe("classifier fuzzing", () => {
   });
 
   it("survives random unicode strings", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 120 }), (s) => void check(s)), { seed: SEED, numRuns: 400 });
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 120 }), (s) => void check(s)),
+      { seed: SEED, numRuns: 400 },
+    );
   });
 
   it("survives randomly generated shell and never allows what does not parse", () => {
-    fc.assert(fc.property(shellish, (s) => void check(s)), { seed: SEED, numRuns: 1500 });
+    fc.assert(
+      fc.property(shellish, (s) => void check(s)),
+      { seed: SEED, numRuns: 1500 },
+    );
   });
 
   it("refuses over-long input and NUL bytes", () => {

@@ -9,8 +9,10 @@ const SEED = 20260708;
 const CWD = "/home/dev/project";
 const corpus = loadCorpus().filter((c) => (c.source ?? "claude") === "claude" && (c.host ?? "primary") === "primary");
 const commands = corpus.map((c) => c.command);
-// Simple commands only for prefix wrappers: a prefix applies to the first command of a list.
-const simple = commands.filter((c) => !/[;&|\n(){}`<>]|^\s*[A-Za-z_]+=|^(if|for|while|case|function|!)\b|\$\(/.test(c));
+// Simple commands only for prefix wrappers: a prefix applies to the first command of a list, and runs a
+// program — never a keyword (`nice [[ … ]]` runs no test: there is no program `[[`), and a first word
+// beginning with a dash is the wrapper's own option (`sudo --exec=sh ls` is not the command `--exec=sh`).
+const simple = commands.filter((c) => !/[;&|\n(){}`<>]|^\s*[A-Za-z_]+=|^(if|for|while|case|function|!)\b|^\s*(\[\[|-)|\$\(/.test(c));
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -28,9 +30,18 @@ const WRAPPERS: Array<[string, (c: string) => string, boolean]> = [
 ];
 
 const CATASTROPHIC = [
-  "rm -rf /", "rm -rf ~", "rm -rf --no-preserve-root /", "mkfs.ext4 /dev/sda1", "dd if=/dev/zero of=/dev/sda",
-  ":(){ :|:& };:", "echo b > /proc/sysrq-trigger", "chmod -R 777 /", "wipefs -a /dev/sda", "timeshift --restore",
-  "bash -c 'rm -rf /'", "cat /dev/zero > /dev/nvme0n1",
+  "rm -rf /",
+  "rm -rf ~",
+  "rm -rf --no-preserve-root /",
+  "mkfs.ext4 /dev/sda1",
+  "dd if=/dev/zero of=/dev/sda",
+  ":(){ :|:& };:",
+  "echo b > /proc/sysrq-trigger",
+  "chmod -R 777 /",
+  "wipefs -a /dev/sda",
+  "timeshift --restore",
+  "bash -c 'rm -rf /'",
+  "cat /dev/zero > /dev/nvme0n1",
 ];
 
 let engine: Engine;

@@ -7,8 +7,20 @@ import type { Engine } from "../../services/classifier/verdict.js";
 import { getEngine, judge, loadCorpus } from "./engine-fixture.js";
 
 const DISK_READS = [
-  "fdisk -l", "fdisk -l /dev/sda", "sfdisk -l /dev/sda", "sfdisk --dump /dev/sda", "parted -l", "parted -s /dev/sda print", "wipefs -n /dev/sda",
-  "wipefs --no-act /dev/sda", "blkid /dev/sda1", "lsblk -f", "smartctl -a /dev/sda", "hdparm -I /dev/sda", "tune2fs -l /dev/sda1", "dumpe2fs -h /dev/sda1",
+  "fdisk -l",
+  "fdisk -l /dev/sda",
+  "sfdisk -l /dev/sda",
+  "sfdisk --dump /dev/sda",
+  "parted -l",
+  "parted -s /dev/sda print",
+  "wipefs -n /dev/sda",
+  "wipefs --no-act /dev/sda",
+  "blkid /dev/sda1",
+  "lsblk -f",
+  "smartctl -a /dev/sda",
+  "hdparm -I /dev/sda",
+  "tune2fs -l /dev/sda1",
+  "dumpe2fs -h /dev/sda1",
 ];
 
 let engine: Engine;
@@ -19,7 +31,11 @@ beforeAll(async () => {
 describe("classifier and executor veto agree on reads", () => {
   it("the disk tools' read forms are tier 0 for /exec and pass the executor's veto", () => {
     for (const host of ["primary", "server-01"] as const) {
-      const wrong = DISK_READS.map((command) => ({ command, tier: judge(engine, { command, source: "sudo", host }).tier, veto: vetoed(command) })).filter((x) => x.tier !== 0 || x.veto !== undefined);
+      const wrong = DISK_READS.map((command) => ({
+        command,
+        tier: judge(engine, { command, source: "sudo", host }).tier,
+        veto: vetoed(command),
+      })).filter((x) => x.tier !== 0 || x.veto !== undefined);
       expect(wrong, host).toEqual([]);
     }
   });

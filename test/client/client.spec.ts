@@ -46,8 +46,15 @@ async function hookInstall(world: ClientWorld, args: string[]): Promise<void> {
 }
 
 function registrations(settingsFile: string): Record<string, string[]> {
-  const s = JSON.parse(readFileSync(settingsFile, "utf8")) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
-  return Object.fromEntries(Object.entries(s.hooks).map(([event, groups]) => [event, groups.flatMap((g) => g.hooks.map((h) => `${g.matcher ?? "*"} ${h.command}`))]));
+  const s = JSON.parse(readFileSync(settingsFile, "utf8")) as {
+    hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
+  };
+  return Object.fromEntries(
+    Object.entries(s.hooks).map(([event, groups]) => [
+      event,
+      groups.flatMap((g) => g.hooks.map((h) => `${g.matcher ?? "*"} ${h.command}`)),
+    ]),
+  );
 }
 
 /**
@@ -115,7 +122,11 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     const [decision] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId && r.decision_type !== "hook_outcome");
     expect(decision).toMatchObject({ decision_type: "allowed", assigned_tier: 0, matched_rule: "read-list", source: "hook" });
     const [outcome] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId && r.decision_type === "hook_outcome");
-    expect(outcome).toMatchObject({ exit_code: 0, assigned_tier: 0, evidence: { event: "PostToolUse", decision_request_id: decision?.request_id, decision: "allowed" } });
+    expect(outcome).toMatchObject({
+      exit_code: 0,
+      assigned_tier: 0,
+      evidence: { event: "PostToolUse", decision_request_id: decision?.request_id, decision: "allowed" },
+    });
     expect(outcome?.duration_ms).toEqual(expect.any(Number));
   });
 
@@ -144,7 +155,9 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     const [decision] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId);
     expect(decision).toMatchObject({ decision_type: "denied", assigned_tier: 4 });
     // A denied command never ran: no outcome for it.
-    expect((await auditRecords(stack.home)).some((r) => r.decision_type === "hook_outcome" && r.evidence.tool_use_id === result.toolUseId)).toBe(false);
+    expect(
+      (await auditRecords(stack.home)).some((r) => r.decision_type === "hook_outcome" && r.evidence.tool_use_id === result.toolUseId),
+    ).toBe(false);
   });
 
   it("no opinion: the client's own permissions decide — refused without a rule, run with one", async () => {
@@ -185,7 +198,10 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     // The subagent's conversation is its own (a different system prompt and tool set than the parent's).
     const [denied] = await audited(stack.home, (r) => r.evidence.tool_use_id === child[0]?.toolUseId);
     expect(denied?.decision_type).toBe("denied");
-    const [allowed] = await audited(stack.home, (r) => r.evidence.tool_use_id === child[1]?.toolUseId && r.decision_type !== "hook_outcome");
+    const [allowed] = await audited(
+      stack.home,
+      (r) => r.evidence.tool_use_id === child[1]?.toolUseId && r.decision_type !== "hook_outcome",
+    );
     expect(allowed?.decision_type).toBe("allowed");
   });
 
@@ -203,12 +219,18 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, conserva
     expect(result.isError).toBe(true);
     expect(result.content).toContain("agent-sudo: the gateway did not answer in time");
     expect(result.content).not.toContain(marker);
-    const context = JSON.stringify(world.standin.requests.find((r) => JSON.stringify(r.messages).includes("agent-sudo client case stalled")));
+    const context = JSON.stringify(
+      world.standin.requests.find((r) => JSON.stringify(r.messages).includes("agent-sudo client case stalled")),
+    );
     expect(context).toContain("SELF-TEST FAILED");
     // Resumed, the gateway judges the queued request (an allow) and finds the hook gone.
     const [late] = await audited(stack.home, (r) => r.evidence.tool_use_id === result.toolUseId, 1, 10_000);
     expect(late).toMatchObject({ decision_type: "late", assigned_tier: 0, evidence: { delivered: false, would_have_been: "allowed" } });
-    expect((await auditRecords(stack.home)).filter((r) => r.evidence.tool_use_id === result.toolUseId && r.phase === "outcome").map((r) => r.decision_type)).toEqual(["late"]);
+    expect(
+      (await auditRecords(stack.home))
+        .filter((r) => r.evidence.tool_use_id === result.toolUseId && r.phase === "outcome")
+        .map((r) => r.decision_type),
+    ).toEqual(["late"]);
   }, 90_000);
 
   it("hook install --scope project: the client reads the project's .claude/settings.json; after uninstall the client decides alone", async () => {
@@ -270,31 +292,37 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, routed m
     expect(d).toMatchObject({ decision_type: "allowed", assigned_tier: 1 });
   });
 
-  it.skipIf(!root)(named("round trip: the deny names `agent-sudo exec -- '…'`, the model sends that, the broker runs it", root ? undefined : "skipped: needs root (the stack's executor commits the change)"), async () => {
-    const file = join(outside, "routed.txt");
-    const prompt = world.standin.script("routed", [
-      { bash: `touch ${file}` },
-      (previous) => {
-        const line = /agent-sudo exec -- '(?:[^']|'\\'')*'/.exec(previous?.content ?? "")?.[0];
-        return line ? { bash: line } : { text: "stand-in: no route in the deny" };
-      },
-    ]);
-    const run = await world.run(prompt, { env: world.tokenFile(stack.token) });
-    expect(run.code, run.stderr).toBe(0);
-    const [routed, exec] = world.standin.resultsFor("routed");
-    expect(routed?.isError).toBe(true);
-    expect(routed?.content).toContain(`agent-sudo exec -- '${`touch ${file}`}'`);
-    expect(exec, "the model's second call (the exec line) got a result").toBeDefined();
-    expect(exec?.isError, exec?.content).toBe(false);
-    expect(existsSync(file)).toBe(true);
-    const [viaExec] = await audited(stack.home, (r) => r.source === "http" && r.command === `touch ${file}`);
-    expect(viaExec).toMatchObject({ decision_type: "executed", exit_code: 0, assigned_tier: 2 });
-    const [first] = await audited(stack.home, (r) => r.evidence.tool_use_id === routed?.toolUseId);
-    expect(first?.decision_type).toBe("routed");
-    const [second] = await audited(stack.home, (r) => r.evidence.tool_use_id === exec?.toolUseId && r.decision_type !== "hook_outcome");
-    expect(second?.decision_type).toBe("allowed");
-    expect(world.standin.problems).toEqual([]);
-  });
+  it.skipIf(!root)(
+    named(
+      "round trip: the deny names `agent-sudo exec -- '…'`, the model sends that, the broker runs it",
+      root ? undefined : "skipped: needs root (the stack's executor commits the change)",
+    ),
+    async () => {
+      const file = join(outside, "routed.txt");
+      const prompt = world.standin.script("routed", [
+        { bash: `touch ${file}` },
+        (previous) => {
+          const line = /agent-sudo exec -- '(?:[^']|'\\'')*'/.exec(previous?.content ?? "")?.[0];
+          return line ? { bash: line } : { text: "stand-in: no route in the deny" };
+        },
+      ]);
+      const run = await world.run(prompt, { env: world.tokenFile(stack.token) });
+      expect(run.code, run.stderr).toBe(0);
+      const [routed, exec] = world.standin.resultsFor("routed");
+      expect(routed?.isError).toBe(true);
+      expect(routed?.content).toContain(`agent-sudo exec -- '${`touch ${file}`}'`);
+      expect(exec, "the model's second call (the exec line) got a result").toBeDefined();
+      expect(exec?.isError, exec?.content).toBe(false);
+      expect(existsSync(file)).toBe(true);
+      const [viaExec] = await audited(stack.home, (r) => r.source === "http" && r.command === `touch ${file}`);
+      expect(viaExec).toMatchObject({ decision_type: "executed", exit_code: 0, assigned_tier: 2 });
+      const [first] = await audited(stack.home, (r) => r.evidence.tool_use_id === routed?.toolUseId);
+      expect(first?.decision_type).toBe("routed");
+      const [second] = await audited(stack.home, (r) => r.evidence.tool_use_id === exec?.toolUseId && r.decision_type !== "hook_outcome");
+      expect(second?.decision_type).toBe("allowed");
+      expect(world.standin.problems).toEqual([]);
+    },
+  );
 });
 
 describe.skipIf(skip !== undefined)(named("the real Claude Code client, gateway dead", skip), () => {
@@ -306,7 +334,14 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, gateway 
     // A gateway that died: its socket file is still there, nobody listens.
     deadHome = mkdtempSync("/tmp/agent-sudo-client-dead-");
     const socket = join(deadHome, "run", "hook.sock");
-    const holder = spawn(process.execPath, ["-e", `require("fs").mkdirSync(${JSON.stringify(join(deadHome, "run"))});require("net").createServer().listen(${JSON.stringify(socket)},()=>console.log("up"))`], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `require("fs").mkdirSync(${JSON.stringify(join(deadHome, "run"))});require("net").createServer().listen(${JSON.stringify(socket)},()=>console.log("up"))`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     await new Promise((r) => holder.stdout.once("data", r));
     holder.kill("SIGKILL");
     await new Promise((r) => holder.once("exit", r));
@@ -335,7 +370,9 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, gateway 
 
   it("escape hatch: with AGENT_SUDO_HOOK_ESCAPE=1 the client's own permissions decide again", async () => {
     const target = absentSystemPath();
-    await world.run(world.standin.script("escape", [{ bash: `ls ${world.project}` }, { bash: `rm -rf ${target}` }]), { env: { AGENT_SUDO_HOOK_ESCAPE: "1" } });
+    await world.run(world.standin.script("escape", [{ bash: `ls ${world.project}` }, { bash: `rm -rf ${target}` }]), {
+      env: { AGENT_SUDO_HOOK_ESCAPE: "1" },
+    });
     const [listing, rm] = world.standin.resultsFor("escape");
     expect(listing?.isError).toBe(false);
     expect(listing?.content).toContain(marker);
@@ -449,7 +486,13 @@ describe.skipIf(skip !== undefined)(named("the real Claude Code client, `hook in
     world.relayGateway(brokenPort);
     try {
       // One session, three calls; the broken gateway picks its answer by the command's trailing comment.
-      await world.run(world.standin.script("http-broken", ["5xx", "garbage", "bad-shape"].map((k) => ({ bash: `ls ${world.project} # ${k}` }))), { env: token() });
+      await world.run(
+        world.standin.script(
+          "http-broken",
+          ["5xx", "garbage", "bad-shape"].map((k) => ({ bash: `ls ${world.project} # ${k}` })),
+        ),
+        { env: token() },
+      );
     } finally {
       world.relayGateway(stack.port);
     }

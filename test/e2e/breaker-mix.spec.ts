@@ -17,7 +17,9 @@ describe.skipIf(!root)("the breaker's command-mix trip", () => {
     dir = mkdtempSync(join(tmpdir(), "agent-sudo-mix-"));
     chmodSync(dir, 0o755);
     writeFileSync(join(dir, "cfg"), "n=0\n");
-    stack = await startStack({ env: { AGENT_SUDO_BREAKER_MIX_LAST: "5", AGENT_SUDO_BREAKER_MIX_BASELINE: "10", AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000" } });
+    stack = await startStack({
+      env: { AGENT_SUDO_BREAKER_MIX_LAST: "5", AGENT_SUDO_BREAKER_MIX_BASELINE: "10", AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000" },
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();

@@ -48,7 +48,14 @@ describe.skipIf(skip)(`operator console in a real browser${skip ? ` — ${skip}`
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
       viewport: { width: 1280, height: 800 },
     });
     page = browser.pages()[0] ?? (await browser.newPage());
@@ -78,7 +85,11 @@ describe.skipIf(skip)(`operator console in a real browser${skip ? ` — ${skip}`
   function exported(): Exported[] {
     const r = op.cli(["audit", "export"]);
     expect(r.status, r.stderr).toBe(0);
-    return r.stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Exported);
+    return r.stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Exported);
   }
 
   it("a request without the admin token is refused: the login page, no data; the /exec token does not log in", async () => {
@@ -88,7 +99,10 @@ describe.skipIf(skip)(`operator console in a real browser${skip ? ` — ${skip}`
     await expect(page.locator("#token").count()).resolves.toBe(1);
     await expect(page.locator("#timeline").count()).resolves.toBe(0);
     await page.fill("#token", op.stack.token);
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/login") && r.request().method() === "POST"), page.click("button[type=submit]")]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/login") && r.request().method() === "POST"),
+      page.click("button[type=submit]"),
+    ]);
     expect(answer.status()).toBe(401);
     await expect(page.locator("[role=alert]").textContent()).resolves.toContain("not a console token");
     const direct = await fetch(`${op.consoleUrl}/timeline`, { headers: { authorization: `Bearer ${op.consoleToken}` } });

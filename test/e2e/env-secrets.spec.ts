@@ -42,7 +42,11 @@ describe.skipIf(!root)("env_secrets end to end (Vault stand-in)", () => {
     writeFileSync(join(dir, "role_id"), vault.roleId, { mode: 0o644 });
     writeFileSync(join(dir, "secret_id"), vault.secretId, { mode: 0o600 });
     const home = mkdtempSync(join(tmpdir(), "agent-sudo-test-"));
-    const secrets = { enabled: true, allowed: ["vault://secret/agent-sudo/"], vault: { addr: vault.addr, role_id_file: join(dir, "role_id"), secret_id_file: join(dir, "secret_id"), timeout_ms: 2000 } };
+    const secrets = {
+      enabled: true,
+      allowed: ["vault://secret/agent-sudo/"],
+      vault: { addr: vault.addr, role_id_file: join(dir, "role_id"), secret_id_file: join(dir, "secret_id"), timeout_ms: 2000 },
+    };
     writeFileSync(join(home, "config.json"), JSON.stringify({ secrets }));
     stack = await startStack({ home, env: { AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
     // 0600 and the gateway's own (its user exists once the stack has started).
@@ -121,12 +125,42 @@ describe.skipIf(!root)("env_secrets end to end (Vault stand-in)", () => {
     const execute = (env: Record<string, string>, boundNames: string[]) => {
       const client = new ExecutorServiceClient(`unix://${join(stack.home, "run", "executor.sock")}`, credentials.createInsecure());
       const requestId = randomUUID();
-      const binding = { command: `touch ${marker}`, cwd: "/tmp", host: "primary", runAs: "", envNames: boundNames, source: "sudo" as const };
-      const att = signDecision("classifier", loadPrivateKey(join(stack.home, "keys"), "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier: 0, ttlS: 30 });
-      return call(client, client.execute, { requestId, command: binding.command, cwd: binding.cwd, host: "primary", runAs: "", timeoutS: 5, attestations: [att], undoPaths: [], env }, 5000).then(
-        () => "ran",
-        (e: { details?: string }) => e.details ?? "error",
-      ).finally(() => client.close());
+      const binding = {
+        command: `touch ${marker}`,
+        cwd: "/tmp",
+        host: "primary",
+        runAs: "",
+        envNames: boundNames,
+        source: "sudo" as const,
+      };
+      const att = signDecision("classifier", loadPrivateKey(join(stack.home, "keys"), "classifier"), {
+        role: Role.ROLE_CLASSIFIER,
+        requestId,
+        binding,
+        tier: 0,
+        ttlS: 30,
+      });
+      return call(
+        client,
+        client.execute,
+        {
+          requestId,
+          command: binding.command,
+          cwd: binding.cwd,
+          host: "primary",
+          runAs: "",
+          timeoutS: 5,
+          attestations: [att],
+          undoPaths: [],
+          env,
+        },
+        5000,
+      )
+        .then(
+          () => "ran",
+          (e: { details?: string }) => e.details ?? "error",
+        )
+        .finally(() => client.close());
     };
 
     it("cannot add a variable no signer bound", async () => {

@@ -81,7 +81,10 @@ describe("POST /exec through the whole stack", () => {
     expect(caps.snapshot?.state).toBe("off");
     expect(caps.secrets?.state).toBe("off");
     expect(caps.envelope?.state).toBe("ok");
-    const banner = stack.output().split("\n").filter((l) => /^agent-sudo: (?:off|DEGRADED): /.test(l));
+    const banner = stack
+      .output()
+      .split("\n")
+      .filter((l) => /^agent-sudo: (?:off|DEGRADED): /.test(l));
     for (const [name, c] of Object.entries(caps)) {
       const lines = banner.filter((l) => l.includes(`: ${name}: `));
       expect(lines, `${name} is ${c.state}`).toHaveLength(c.state === "ok" ? 0 : 1);
@@ -92,15 +95,27 @@ describe("POST /exec through the whole stack", () => {
 
   it("GET /allowlist: behind the token, the active SUDO.md rules as they apply to this host, in the old bridge's shape", async () => {
     expect((await fetch(`${stack.url}/allowlist`)).status).toBe(401);
-    expect((await fetch(`${stack.url}/allowlist`, { method: "POST", headers: { authorization: `Bearer ${stack.token}` } })).status).toBe(405);
+    expect((await fetch(`${stack.url}/allowlist`, { method: "POST", headers: { authorization: `Bearer ${stack.token}` } })).status).toBe(
+      405,
+    );
     const res = await fetch(`${stack.url}/allowlist`, { headers: { authorization: `Bearer ${stack.token}` } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { host: string; source: string; policy_digest: string; signature: string; rules: Array<{ pattern: string; tier: number; note: string; rule: string; base_tier: number; host_override: boolean; class: string }> };
+    const body = (await res.json()) as {
+      host: string;
+      source: string;
+      policy_digest: string;
+      signature: string;
+      rules: Array<{ pattern: string; tier: number; note: string; rule: string; base_tier: number; host_override: boolean; class: string }>;
+    };
     expect(body).toMatchObject({ host: "primary", source: "sudo", signature: expect.stringMatching(/^(signed|unsigned|tampered)$/) });
     expect(body.policy_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(body.rules.length).toBeGreaterThan(100);
     // A live-service rule, and one whose tier primary overrides (3 → 4).
-    expect(body.rules.find((r) => r.pattern === "systemctl @(restart|try-restart|reload|reload-or-restart|try-reload-or-restart|condrestart|force-reload) *")).toMatchObject({ tier: 3, rule: "sudo-systemctl-restart", host_override: false, class: "live-service" });
+    expect(
+      body.rules.find(
+        (r) => r.pattern === "systemctl @(restart|try-restart|reload|reload-or-restart|try-reload-or-restart|condrestart|force-reload) *",
+      ),
+    ).toMatchObject({ tier: 3, rule: "sudo-systemctl-restart", host_override: false, class: "live-service" });
     const power = body.rules.find((r) => r.rule === "sudo-systemctl-power");
     expect(power).toMatchObject({ tier: 4, base_tier: 3, host_override: true });
     expect(body.rules.every((r) => typeof r.note === "string" && r.note.length > 0)).toBe(true);
@@ -171,7 +186,11 @@ describe("repeated bad tokens", () => {
     for (let i = 0; i < 12; i++) statuses.push((await stack.exec({ command: "echo hi" }, `wrong-token-${i}-0123456789`)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual([429, 429]);
-    const bad = await fetch(`${stack.url}/exec`, { method: "POST", headers: { authorization: "Bearer still-wrong-0123456789" }, body: '{"command":"echo hi"}' });
+    const bad = await fetch(`${stack.url}/exec`, {
+      method: "POST",
+      headers: { authorization: "Bearer still-wrong-0123456789" },
+      body: '{"command":"echo hi"}',
+    });
     expect(bad.status).toBe(429);
     expect(Number(bad.headers.get("retry-after"))).toBeGreaterThan(0);
     // The caller with the right token, from the same 127.0.0.1, is served (a local user's bad tokens lock nobody out).

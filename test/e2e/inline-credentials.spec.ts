@@ -18,7 +18,13 @@ const BEARER = ["eyJhbGciOiJIUzI1NiJ9", ".", "c2VjcmV0LXBheWxvYWQ", ".", "Qk3mZ8
 const PASS = ["hunter", "2", "-correct-horse"].join("");
 
 function hook(socketPath: string, command: string): Promise<{ status: number; body: string }> {
-  const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command }, cwd: "/home/dev/project" });
+  const payload = JSON.stringify({
+    hook_event_name: "PreToolUse",
+    session_id: "s",
+    tool_name: "Bash",
+    tool_input: { command },
+    cwd: "/home/dev/project",
+  });
   return new Promise((resolve, reject) => {
     const req = request({ socketPath, path: "/v1/hook", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
       let body = "";
@@ -40,10 +46,16 @@ describe.skipIf(!root)("credential literals on a command line", () => {
   });
 
   it("the hook allows none of them and says how to pass the secret instead, without the literal", async () => {
-    for (const command of [`echo ${GH}`, `curl -fsS -H 'Authorization: Bearer ${BEARER}' http://127.0.0.1:9/`, `PGPASSWORD=${PASS} psql -h 127.0.0.1 -c 'select 1'`, `git clone https://dev:${PASS}@127.0.0.1:9/r.git`]) {
+    for (const command of [
+      `echo ${GH}`,
+      `curl -fsS -H 'Authorization: Bearer ${BEARER}' http://127.0.0.1:9/`,
+      `PGPASSWORD=${PASS} psql -h 127.0.0.1 -c 'select 1'`,
+      `git clone https://dev:${PASS}@127.0.0.1:9/r.git`,
+    ]) {
       const r = await hook(join(stack.home, "run", "hook.sock"), command);
       expect(r.status, r.body).toBe(200);
-      const out = (JSON.parse(r.body) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } }).hookSpecificOutput;
+      const out = (JSON.parse(r.body) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } })
+        .hookSpecificOutput;
       expect(out?.permissionDecision, command).toBe("deny");
       expect(out?.permissionDecisionReason).toMatch(/inline-credential.*env_secrets/);
       for (const secret of [GH, BEARER, PASS]) expect(out?.permissionDecisionReason).not.toContain(secret);

@@ -21,7 +21,11 @@ describe.skipIf(!root)("the rules-learn timer under agent-sudo start", () => {
       expect((await stack.exec({ command: "echo one" })).status).toBe(200);
       const log = join(stack.home, "logs", "rules-learn.log");
       const t0 = Date.now();
-      while (Date.now() - t0 < 15_000 && !(existsSync(log) && /read \d+ executed runs/.test(readFileSync(log, "utf8")) && /--- exit 0/.test(readFileSync(log, "utf8")))) await new Promise((r) => setTimeout(r, 200));
+      while (
+        Date.now() - t0 < 15_000 &&
+        !(existsSync(log) && /read \d+ executed runs/.test(readFileSync(log, "utf8")) && /--- exit 0/.test(readFileSync(log, "utf8")))
+      )
+        await new Promise((r) => setTimeout(r, 200));
       const text = readFileSync(log, "utf8");
       expect(text).toMatch(/agent-sudo rules learn\n/);
       expect(text).toMatch(/read \d+ executed runs/);
@@ -33,7 +37,11 @@ describe.skipIf(!root)("the rules-learn timer under agent-sudo start", () => {
 
   it("a bad interval stops the start with a clear error, touching nothing", () => {
     const home = join(mkdtempSync(join(tmpdir(), "agent-sudo-learn-bad-")), "home");
-    const r = spawnSync(process.execPath, [cliMain, "start"], { env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_RULES_LEARN_INTERVAL_S: "hourly" }, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [cliMain, "start"], {
+      env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_RULES_LEARN_INTERVAL_S: "hourly" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/AGENT_SUDO_RULES_LEARN_INTERVAL_S must be whole seconds/);
     expect(existsSync(home)).toBe(false);

@@ -16,7 +16,7 @@ describe("executor limits", () => {
     const shells = mkdtempSync(join(tmpdir(), "agent-sudo-limits-shell-"));
     chmodSync(shells, 0o755);
     const slow = join(shells, "slow-shell.sh");
-    writeFileSync(slow, '#!/bin/sh\n# test stand-in: slow, runs nothing\nsleep 1.5\necho done\n', { mode: 0o755 });
+    writeFileSync(slow, "#!/bin/sh\n# test stand-in: slow, runs nothing\nsleep 1.5\necho done\n", { mode: 0o755 });
     writeFileSync(join(home, "config.json"), JSON.stringify({ executor: { shell: slow, max_concurrent: 1, queue: 1 } }));
     stack = await startStack({ home });
   });
@@ -25,11 +25,15 @@ describe("executor limits", () => {
   });
 
   it("answers 429 with Retry-After beyond running + queued", async () => {
-    const results = await Promise.all([1, 2, 3, 4].map(() => fetch(`${stack.url}/exec`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${stack.token}` },
-      body: JSON.stringify({ command: "echo hi" }),
-    })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        fetch(`${stack.url}/exec`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${stack.token}` },
+          body: JSON.stringify({ command: "echo hi" }),
+        }),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 429, 429]);
     const served = await Promise.all(results.filter((r) => r.status === 200).map((r) => r.json() as Promise<{ output: string }>));

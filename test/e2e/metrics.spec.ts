@@ -14,10 +14,18 @@ const skip = parserMissing();
 function hook(home: string, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
-    const req = request({ socketPath: join(home, "run", "hook.sock"), path: "/v1/hook", method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        socketPath: join(home, "run", "hook.sock"),
+        path: "/v1/hook",
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(payload);
   });
@@ -64,7 +72,16 @@ describe.skipIf(skip)(`GET /metrics on a real stack${skip ? ` — ${skip}` : ""}
     expect(ok.status).toBe(200);
     const refused = await op.stack.exec({ command: "rm -rf /" });
     expect(refused.status).toBe(403);
-    expect(await hook(op.home, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: "/tmp", session_id: "s", tool_use_id: "t1" })).toBe(200);
+    expect(
+      await hook(op.home, {
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "git status" },
+        cwd: "/tmp",
+        session_id: "s",
+        tool_use_id: "t1",
+      }),
+    ).toBe(200);
     expect((await get(undefined, "/no-such-route-xyz")).status).toBe(404);
 
     // The hook's record is written after its answer: wait until it is counted.
@@ -82,9 +99,18 @@ describe.skipIf(skip)(`GET /metrics on a real stack${skip ? ` — ${skip}` : ""}
     expect(moved("agent_sudo_decisions_total", { source: "http", decision: "executed", tier: "0" })).toBe(1);
     expect(moved("agent_sudo_decisions_total", { source: "http", decision: "refused", tier: "4" })).toBe(1);
     expect(moved("agent_sudo_hook_decisions_total", { decision: "allowed", tier: "0" })).toBe(1);
-    expect(histogramCount(after, "agent_sudo_stage_duration_seconds", { stage: "classify" }) - histogramCount(before, "agent_sudo_stage_duration_seconds", { stage: "classify" })).toBe(2);
-    expect(histogramCount(after, "agent_sudo_stage_duration_seconds", { stage: "execute" }) - histogramCount(before, "agent_sudo_stage_duration_seconds", { stage: "execute" })).toBe(1);
-    expect(histogramCount(after, "agent_sudo_request_duration_seconds", { tier: "0" }) - histogramCount(before, "agent_sudo_request_duration_seconds", { tier: "0" })).toBe(1);
+    expect(
+      histogramCount(after, "agent_sudo_stage_duration_seconds", { stage: "classify" }) -
+        histogramCount(before, "agent_sudo_stage_duration_seconds", { stage: "classify" }),
+    ).toBe(2);
+    expect(
+      histogramCount(after, "agent_sudo_stage_duration_seconds", { stage: "execute" }) -
+        histogramCount(before, "agent_sudo_stage_duration_seconds", { stage: "execute" }),
+    ).toBe(1);
+    expect(
+      histogramCount(after, "agent_sudo_request_duration_seconds", { tier: "0" }) -
+        histogramCount(before, "agent_sudo_request_duration_seconds", { tier: "0" }),
+    ).toBe(1);
     // The tier-4 attempt disarmed the breaker (trip_on_tier4 by default).
     expect(sample(after, "agent_sudo_breaker_armed", { host: "primary" })).toBe(0);
     expect(sample(after, "agent_sudo_breaker_trips_recorded")).toBe(1);

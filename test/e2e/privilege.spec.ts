@@ -10,7 +10,10 @@ import { startStack, type Stack } from "../support/stack.js";
 const root = process.getuid?.() === 0;
 
 function uidsOf(pid: number): { real: number; effective: number; saved: number } {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("Uid:")) ?? "";
+  const line =
+    readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Uid:")) ?? "";
   const [real, effective, saved] = line.split(/\s+/).slice(1, 4).map(Number);
   return { real: real ?? -1, effective: effective ?? -1, saved: saved ?? -1 };
 }

@@ -68,7 +68,12 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
     ].join("\n");
     policies = copyPolicies("agent-sudo-attrs-policies-", { "SUDO.md": table });
     stack = await startStack({
-      env: { AGENT_SUDO_POLICIES: policies, AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0", AGENT_SUDO_REDEPLOY_TOKEN: "redeploy-secret" },
+      env: {
+        AGENT_SUDO_POLICIES: policies,
+        AGENT_SUDO_HOST_ID: "server-01",
+        AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0",
+        AGENT_SUDO_REDEPLOY_TOKEN: "redeploy-secret",
+      },
     });
   });
   afterAll(async () => {
@@ -119,7 +124,12 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
     expect(existsSync(etcFile("fail"))).toBe(false);
     const hit = web.hits.find((h) => h.path === "/redeploy");
     expect(hit?.auth).toBe("Bearer redeploy-secret");
-    expect(JSON.parse(hit?.body ?? "{}")).toMatchObject({ event: "agent-sudo.verify_failed", request_id: res.body.request_id, rule: "test-t3-touch", host: "server-01" });
+    expect(JSON.parse(hit?.body ?? "{}")).toMatchObject({
+      event: "agent-sudo.verify_failed",
+      request_id: res.body.request_id,
+      rule: "test-t3-touch",
+      host: "server-01",
+    });
     ids.failed = String(res.body.request_id);
   }, 90_000);
 
@@ -130,13 +140,25 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
     const refused = await stack.exec({ command: "rm -rf /" });
     expect([clean.status, failing.status, refused.status]).toEqual([200, 200, 403]);
     expect(failing.body.exit_code).not.toBe(0);
-    const want = { [String(clean.body.request_id)]: "positive", [String(failing.body.request_id)]: "neutral", [String(refused.body.request_id)]: "neutral", ...(ids.failed ? { [ids.failed]: "negative" } : {}) };
+    const want = {
+      [String(clean.body.request_id)]: "positive",
+      [String(failing.body.request_id)]: "neutral",
+      [String(refused.body.request_id)]: "neutral",
+      ...(ids.failed ? { [ids.failed]: "negative" } : {}),
+    };
     expect(Object.keys(want)).toHaveLength(4); // the failed-verify case above ran first
     let got: Record<string, unknown> = {};
     for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 300))) {
-      const r = spawnSync(process.execPath, [join(import.meta.dirname, "..", "..", "dist", "cli", "main.js"), "audit", "export"], { env: stack.cliEnv, encoding: "utf8" });
+      const r = spawnSync(process.execPath, [join(import.meta.dirname, "..", "..", "dist", "cli", "main.js"), "audit", "export"], {
+        env: stack.cliEnv,
+        encoding: "utf8",
+      });
       expect(r.status, r.stderr).toBe(0);
-      const rows = r.stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { request_id: string; training_signal: unknown });
+      const rows = r.stdout
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { request_id: string; training_signal: unknown });
       got = Object.fromEntries(rows.filter((row) => row.request_id in want).map((row) => [row.request_id, row.training_signal]));
       if (Object.keys(want).every((id) => got[id] !== undefined && got[id] !== null)) break;
     }

@@ -15,7 +15,9 @@ describe.skipIf(!root)("run-as mapping", () => {
   beforeAll(async () => {
     const home = mkdtempSync(join(tmpdir(), "agent-sudo-runas-"));
     const hash = createHash("sha256").update(AGENT_TOKEN).digest("hex");
-    writeFileSync(join(home, "tokens.json"), JSON.stringify({ callers: [{ name: "agent", token_sha256: hash, run_as: "nobody" }] }), { mode: 0o600 });
+    writeFileSync(join(home, "tokens.json"), JSON.stringify({ callers: [{ name: "agent", token_sha256: hash, run_as: "nobody" }] }), {
+      mode: 0o600,
+    });
     stack = await startStack({ home });
   });
   afterAll(async () => {

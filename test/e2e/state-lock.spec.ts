@@ -23,7 +23,11 @@ describe.skipIf(!root)("the state dir lock", () => {
   it("a second start on the same state dir exits 1, names the holder, and changes nothing", async () => {
     const before = readFileSync(join(stack.home, "run", "supervisor.json"), "utf8");
     const port = await freePort();
-    const second = spawnSync(process.execPath, [cliMain, "start"], { env: { ...process.env, AGENT_SUDO_HOME: stack.home, AGENT_SUDO_PORT: String(port) }, encoding: "utf8", timeout: 30_000 });
+    const second = spawnSync(process.execPath, [cliMain, "start"], {
+      env: { ...process.env, AGENT_SUDO_HOME: stack.home, AGENT_SUDO_PORT: String(port) },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(second.status).toBe(1);
     const lockPid = Number(readFileSync(join(stack.home, "supervisor.lock"), "utf8").split(" ")[0]);
     expect(second.stderr).toContain(`the state dir ${stack.home} is in use by agent-sudo start, pid ${lockPid}`);
@@ -38,7 +42,11 @@ describe.skipIf(!root)("the state dir lock", () => {
 
   it("a start on another state dir whose port another stack holds never prints ready (that stack's /health is not its own), exits 1 and stops its services", async () => {
     const home = mkdtempSync(join(tmpdir(), "agent-sudo-port-taken-"));
-    const second = spawnSync(process.execPath, [cliMain, "start"], { env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_PORT: String(stack.port) }, encoding: "utf8", timeout: 100_000 });
+    const second = spawnSync(process.execPath, [cliMain, "start"], {
+      env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_PORT: String(stack.port) },
+      encoding: "utf8",
+      timeout: 100_000,
+    });
     expect(second.stdout).not.toContain("ready");
     expect(second.status, second.stdout + second.stderr).toBe(1);
     expect(second.stdout).toContain("services did not all come up");

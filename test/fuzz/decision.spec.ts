@@ -6,7 +6,17 @@
 // classes — forged, replayed, expired … — are in services/executor/verify.spec.ts.)
 import { describe, expect, it } from "vitest";
 import { Decision } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
-import { corpusBytes, decodes, fuzzDecoders, fuzzRandomDecisions, fuzzRequest, fuzzSignedDecisions, loadCorpus, mustRefuse, pinnedAttestation } from "./properties.js";
+import {
+  corpusBytes,
+  decodes,
+  fuzzDecoders,
+  fuzzRandomDecisions,
+  fuzzRequest,
+  fuzzSignedDecisions,
+  loadCorpus,
+  mustRefuse,
+  pinnedAttestation,
+} from "./properties.js";
 
 const SEED = 2_200_022;
 
@@ -17,7 +27,9 @@ describe("decision decoder: corpus", () => {
     expect(["ok", "error"]).toContain(decodes((b) => Decision.decode(b), bytes));
     // Signed by the real (pinned) classifier key, and unsigned: refused either way.
     expect(mustRefuse(fuzzRequest([pinnedAttestation("classifier", bytes)]))).toMatch(/^[A-Z_]+$/);
-    expect(mustRefuse(fuzzRequest([{ signer: "classifier", decision: bytes, signature: Buffer.alloc(64) }]))).toBe("ATTESTATION_BAD_SIGNATURE");
+    expect(mustRefuse(fuzzRequest([{ signer: "classifier", decision: bytes, signature: Buffer.alloc(64) }]))).toBe(
+      "ATTESTATION_BAD_SIGNATURE",
+    );
   });
 });
 

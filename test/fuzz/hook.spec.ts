@@ -16,13 +16,15 @@ describe("hook input (HookJudge, stub classifier)", () => {
       const hook = stubHook(mode);
       for (const entry of loadCorpus("hook-input.jsonl")) {
         const kind = await checkHookInput(hook, mode, corpusBytes(entry));
-        if (entry.expect === "deny" && !/catastrophic|duplicate|proto|lookalike|nested/.test(entry.note)) expect(kind, entry.note).toBe("deny");
+        if (entry.expect === "deny" && !/catastrophic|duplicate|proto|lookalike|nested/.test(entry.note))
+          expect(kind, entry.note).toBe("deny");
       }
     }
   });
 
   it("never allows what it should not, never answers outside the hook schema", async () => {
     const seen = await fuzzHook({ seed: SEED, numRuns: 3000 });
-    for (const key of ["conservative allow", "conservative deny", "conservative no-opinion", "routed allow", "routed deny"]) expect(seen[key], key).toBeGreaterThan(0);
+    for (const key of ["conservative allow", "conservative deny", "conservative no-opinion", "routed allow", "routed deny"])
+      expect(seen[key], key).toBeGreaterThan(0);
   });
 });

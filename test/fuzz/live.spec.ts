@@ -16,7 +16,10 @@ import { anyExecBody, anyHookInput, corpusBytes, expectedVerdict, loadCorpus } f
 const SEED = 4_400_044;
 const root = process.getuid?.() === 0;
 
-function post(opts: { socketPath?: string; port?: number; path: string; token?: string }, body: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
+function post(
+  opts: { socketPath?: string; port?: number; path: string; token?: string },
+  body: Buffer,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -24,7 +27,11 @@ function post(opts: { socketPath?: string; port?: number; path: string; token?: 
         path: opts.path,
         method: "POST",
         agent: false,
-        headers: { "content-type": "application/json", "content-length": body.length, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
+        headers: {
+          "content-type": "application/json",
+          "content-length": body.length,
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -48,7 +55,9 @@ function post(opts: { socketPath?: string; port?: number; path: string; token?: 
 }
 
 const decisionOf = (a: { status: number; body: Record<string, unknown> }) =>
-  a.status === 204 ? "no-opinion" : ((a.body.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision ?? `status ${a.status}`);
+  a.status === 204
+    ? "no-opinion"
+    : ((a.body.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision ?? `status ${a.status}`);
 
 describe.skipIf(!root)("fuzzing the running services", () => {
   let stack: Stack;
@@ -64,7 +73,14 @@ describe.skipIf(!root)("fuzzing the running services", () => {
     dir = mkdtempSync("/tmp/agent-sudo-fuzz-");
     const rec = recorderShell(dir);
     recorded = rec.log;
-    stack = await startStack({ env: { AGENT_SUDO_SHELL: rec.shell, AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0", AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000", AGENT_SUDO_LOG_LEVEL: "warn" } });
+    stack = await startStack({
+      env: {
+        AGENT_SUDO_SHELL: rec.shell,
+        AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0",
+        AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000",
+        AGENT_SUDO_LOG_LEVEL: "warn",
+      },
+    });
     pidsBefore = stack.pids();
   }, 120_000);
   afterAll(async () => {
@@ -74,7 +90,8 @@ describe.skipIf(!root)("fuzzing the running services", () => {
 
   it("/v1/hook on hook.sock: the corpus gets the expected answers", async () => {
     const got: string[] = [];
-    for (const entry of loadCorpus("hook-input.jsonl")) got.push(`${entry.note}: ${decisionOf(await post({ socketPath: hookSock(), path: "/v1/hook" }, corpusBytes(entry)))}`);
+    for (const entry of loadCorpus("hook-input.jsonl"))
+      got.push(`${entry.note}: ${decisionOf(await post({ socketPath: hookSock(), path: "/v1/hook" }, corpusBytes(entry)))}`);
     expect(got).toEqual(loadCorpus("hook-input.jsonl").map((e) => `${e.note}: ${e.expect}`));
   }, 60_000);
 
@@ -88,7 +105,11 @@ describe.skipIf(!root)("fuzzing the running services", () => {
         try {
           if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) throw new Error("bom");
           const v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw)) as unknown;
-          parses = typeof v === "object" && v !== null && !Array.isArray(v) && (v as { hook_event_name?: unknown }).hook_event_name === "PreToolUse";
+          parses =
+            typeof v === "object" &&
+            v !== null &&
+            !Array.isArray(v) &&
+            (v as { hook_event_name?: unknown }).hook_event_name === "PreToolUse";
         } catch {
           parses = false;
         }

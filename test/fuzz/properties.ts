@@ -109,8 +109,12 @@ export function execBodyVerdict(raw: Buffer): BodyVerdict {
   if (typeof c !== "string" || c.length === 0) throw new Error("accepted an empty or non-string command");
   if (c.includes("\0")) throw new Error("accepted a command with NUL");
   if (Buffer.byteLength(c, "utf8") > MAX_COMMAND_BYTES) throw new Error("accepted an over-long command");
-  if (!Number.isInteger(parsed.timeout) || parsed.timeout < 1 || parsed.timeout > 3600) throw new Error(`accepted timeout ${parsed.timeout}`);
-  if (parsed.cwd !== undefined && (typeof parsed.cwd !== "string" || !parsed.cwd.startsWith("/") || parsed.cwd.includes("\0") || parsed.cwd.length > 4096)) {
+  if (!Number.isInteger(parsed.timeout) || parsed.timeout < 1 || parsed.timeout > 3600)
+    throw new Error(`accepted timeout ${parsed.timeout}`);
+  if (
+    parsed.cwd !== undefined &&
+    (typeof parsed.cwd !== "string" || !parsed.cwd.startsWith("/") || parsed.cwd.includes("\0") || parsed.cwd.length > 4096)
+  ) {
     throw new Error(`accepted cwd ${JSON.stringify(parsed.cwd)}`);
   }
   // Never more than what was sent: the body must itself say what was accepted.
@@ -137,14 +141,35 @@ export function expectedVerdict(raw: Buffer): "ok" | "BAD_REQUEST" | "TOO_LARGE"
   if (typeof v !== "object" || v === null || Array.isArray(v)) return "BAD_REQUEST";
   const o = v as Record<string, unknown>;
   if (typeof o.command !== "string" || o.command.length === 0 || o.command.includes("\0")) return "BAD_REQUEST";
-  if (o.timeout !== undefined && !(typeof o.timeout === "number" && Number.isInteger(o.timeout) && o.timeout >= 1 && o.timeout <= 3600)) return "BAD_REQUEST";
-  if (o.cwd !== undefined && !(typeof o.cwd === "string" && o.cwd.length <= 4096 && o.cwd.startsWith("/") && !o.cwd.includes("\0"))) return "BAD_REQUEST";
+  if (o.timeout !== undefined && !(typeof o.timeout === "number" && Number.isInteger(o.timeout) && o.timeout >= 1 && o.timeout <= 3600))
+    return "BAD_REQUEST";
+  if (o.cwd !== undefined && !(typeof o.cwd === "string" && o.cwd.length <= 4096 && o.cwd.startsWith("/") && !o.cwd.includes("\0")))
+    return "BAD_REQUEST";
   if (Buffer.byteLength(o.command, "utf8") > MAX_COMMAND_BYTES) return "TOO_LARGE";
   return "ok";
 }
 
-const nastyChars = fc.constantFrom("\0", "\u0001", "\u007f", "\u00ff", "\u2028", "\ud800", "\udfff", "\ufeff", "\uffff", "😀", "\\", '"', "/", " ", "\n", "é", "ä");
-const nastyString = (max: number) => fc.array(fc.oneof(fc.string({ maxLength: 8, unit: "binary" }), nastyChars), { maxLength: max }).map((xs) => xs.join(""));
+const nastyChars = fc.constantFrom(
+  "\0",
+  "\u0001",
+  "\u007f",
+  "\u00ff",
+  "\u2028",
+  "\ud800",
+  "\udfff",
+  "\ufeff",
+  "\uffff",
+  "😀",
+  "\\",
+  '"',
+  "/",
+  " ",
+  "\n",
+  "é",
+  "ä",
+);
+const nastyString = (max: number) =>
+  fc.array(fc.oneof(fc.string({ maxLength: 8, unit: "binary" }), nastyChars), { maxLength: max }).map((xs) => xs.join(""));
 const jsonish = fc.oneof(
   fc.constant(undefined),
   fc.constant(null),
@@ -159,10 +184,15 @@ const jsonish = fc.oneof(
 /** Bodies shaped like /exec requests, every field sometimes wrong. */
 export const execBodyObject = fc.record(
   {
-    command: fc.oneof({ weight: 4, arbitrary: nastyString(20) }, { weight: 1, arbitrary: jsonish }, { weight: 1, arbitrary: fc.integer({ min: 16_380, max: 16_390 }).map((n) => "a".repeat(n)) }, {
-      weight: 1,
-      arbitrary: fc.integer({ min: 5_458, max: 5_463 }).map((n) => "€".repeat(n)), // 3 bytes each: straddles 16 KiB
-    }),
+    command: fc.oneof(
+      { weight: 4, arbitrary: nastyString(20) },
+      { weight: 1, arbitrary: jsonish },
+      { weight: 1, arbitrary: fc.integer({ min: 16_380, max: 16_390 }).map((n) => "a".repeat(n)) },
+      {
+        weight: 1,
+        arbitrary: fc.integer({ min: 5_458, max: 5_463 }).map((n) => "€".repeat(n)), // 3 bytes each: straddles 16 KiB
+      },
+    ),
     timeout: jsonish,
     cwd: jsonish,
     extra: jsonish,
@@ -173,15 +203,22 @@ export const execBodyObject = fc.record(
 /** Mutations of a valid body at the byte level: flips, inserts, deletes, truncation. */
 const mutatedBody = fc
   .tuple(
-    fc.constantFrom('{"command":"echo hi"}', '{"command":"ls /tmp","timeout":5,"cwd":"/tmp"}', '{"command":"echo \\u00e9\\ud83d\\ude00","timeout":300}'),
-    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "set", "insert", "delete")), { minLength: 1, maxLength: 6 }),
+    fc.constantFrom(
+      '{"command":"echo hi"}',
+      '{"command":"ls /tmp","timeout":5,"cwd":"/tmp"}',
+      '{"command":"echo \\u00e9\\ud83d\\ude00","timeout":300}',
+    ),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "set", "insert", "delete")), {
+      minLength: 1,
+      maxLength: 6,
+    }),
     fc.option(fc.nat(), { nil: undefined }),
   )
   .map(([base, edits, cut]) => {
     const b = [...Buffer.from(base, "utf8")];
     for (const [pos, byte, op] of edits) {
       const i = b.length === 0 ? 0 : pos % b.length;
-      if (op === "flip") b[i] = (b[i] ?? 0) ^ (1 << byte % 8);
+      if (op === "flip") b[i] = (b[i] ?? 0) ^ (1 << (byte % 8));
       else if (op === "set") b[i] = byte;
       else if (op === "insert") b.splice(i, 0, byte);
       else b.splice(i, 1);
@@ -214,22 +251,28 @@ export function fuzzExecBody(o: FuzzOptions): Seen {
 export function fuzzParseJson(o: FuzzOptions): Seen {
   const seen: Seen = {};
   fc.assert(
-    fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }).map((u) => Buffer.from(u)), fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v) ?? "null", "utf8"))), (raw) => {
-      let valid = true;
-      try {
-        new TextDecoder("utf-8", { fatal: true }).decode(raw);
-      } catch {
-        valid = false;
-      }
-      try {
-        parseJson(raw);
-        if (!valid) throw new Error("non-UTF-8 accepted");
-        bump(seen, "value");
-      } catch (err) {
-        if (!(err instanceof CodedError) || err.code !== "BAD_REQUEST") throw err;
-        bump(seen, valid ? "bad json" : "bad utf-8");
-      }
-    }),
+    fc.property(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 200 }).map((u) => Buffer.from(u)),
+        fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v) ?? "null", "utf8")),
+      ),
+      (raw) => {
+        let valid = true;
+        try {
+          new TextDecoder("utf-8", { fatal: true }).decode(raw);
+        } catch {
+          valid = false;
+        }
+        try {
+          parseJson(raw);
+          if (!valid) throw new Error("non-UTF-8 accepted");
+          bump(seen, "value");
+        } catch (err) {
+          if (!(err instanceof CodedError) || err.code !== "BAD_REQUEST") throw err;
+          bump(seen, valid ? "bad json" : "bad utf-8");
+        }
+      },
+    ),
     o,
   );
   return seen;
@@ -237,7 +280,9 @@ export function fuzzParseJson(o: FuzzOptions): Seen {
 
 function fakeRequest(chunks: Buffer[], contentLength: string | undefined): IncomingMessage {
   const stream = Readable.from(chunks, { objectMode: false });
-  return Object.assign(stream, { headers: contentLength === undefined ? {} : { "content-length": contentLength } }) as unknown as IncomingMessage;
+  return Object.assign(stream, {
+    headers: contentLength === undefined ? {} : { "content-length": contentLength },
+  }) as unknown as IncomingMessage;
 }
 
 /** readBody: exactly the bytes sent, or TOO_LARGE past the cap — whatever the chunking or Content-Length says. */
@@ -247,7 +292,11 @@ export async function fuzzReadBody(o: FuzzOptions): Promise<Seen> {
   await fc.assert(
     fc.asyncProperty(
       fc.array(fc.uint8Array({ minLength: 1, maxLength: 400 }), { maxLength: 8 }),
-      fc.oneof(fc.constant(undefined), fc.constantFrom("0", "-1", "abc", "1e9", "1024", "1025", " 12", "0x10", "99999999999999999999"), fc.nat({ max: 3000 }).map(String)),
+      fc.oneof(
+        fc.constant(undefined),
+        fc.constantFrom("0", "-1", "abc", "1e9", "1024", "1025", " 12", "0x10", "99999999999999999999"),
+        fc.nat({ max: 3000 }).map(String),
+      ),
       async (parts, declared) => {
         const chunks = parts.map((p) => Buffer.from(p));
         const total = chunks.reduce((n, c) => n + c.length, 0);
@@ -309,20 +358,30 @@ const baseRequest = (attestations: Attestation[]): ExecuteRequest => ({
   env: {},
 });
 
-const signerName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom<string>(...SIGNERS) }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) });
+const signerName = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom<string>(...SIGNERS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+);
 
 /** Random bytes as decisions, unsigned or signed with the pinned keys: never accepted. */
 export function fuzzRandomDecisions(o: FuzzOptions): Seen {
   const seen: Seen = {};
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(signerName, fc.uint8Array({ maxLength: 160 }), fc.constantFrom("random", "pinned", "empty")), { minLength: 0, maxLength: 6 }),
+      fc.array(fc.tuple(signerName, fc.uint8Array({ maxLength: 160 }), fc.constantFrom("random", "pinned", "empty")), {
+        minLength: 0,
+        maxLength: 6,
+      }),
       fc.uint8Array({ maxLength: 64 }),
       (atts, sigBytes) => {
         const attestations = atts.map(([signer, bytes, how]) => {
           const decision = Buffer.from(bytes);
           const signature =
-            how === "pinned" && (SIGNERS as readonly string[]).includes(signer) ? sign(null, decision, keys[signer as Signer]) : how === "empty" ? Buffer.alloc(0) : Buffer.from(sigBytes);
+            how === "pinned" && (SIGNERS as readonly string[]).includes(signer)
+              ? sign(null, decision, keys[signer as Signer])
+              : how === "empty"
+                ? Buffer.alloc(0)
+                : Buffer.from(sigBytes);
           decodes((b) => Decision.decode(b), decision);
           return { signer, decision, signature };
         });
@@ -485,10 +544,20 @@ export function fuzzSignedDecisions(o: FuzzOptions): Seen {
         else good.set(d.role, d);
       }
       const cls = good.get(Role.ROLE_CLASSIFIER);
-      const tierOf = (t: number | undefined): TierNumber => (t === Tier.TIER_READ_ONLY ? 0 : t === Tier.TIER_REVERSIBLE ? 1 : t === Tier.TIER_SANDBOX_FIRST ? 2 : t === Tier.TIER_LIVE_SERVICE ? 3 : 4);
+      const tierOf = (t: number | undefined): TierNumber =>
+        t === Tier.TIER_READ_ONLY
+          ? 0
+          : t === Tier.TIER_REVERSIBLE
+            ? 1
+            : t === Tier.TIER_SANDBOX_FIRST
+              ? 2
+              : t === Tier.TIER_LIVE_SERVICE
+                ? 3
+                : 4;
       const tier = tierOf(cls?.tier);
       // Execute serves tier 0 and tier 3 (tiers 1–2 are committed diffs; no package run here).
-      const allowedRoles: number[] = tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [];
+      const allowedRoles: number[] =
+        tier === 0 ? [Role.ROLE_CLASSIFIER] : tier === 3 ? [Role.ROLE_CLASSIFIER, Role.ROLE_CONCURRENCE, Role.ROLE_BREAKER] : [];
       if (!cls || tier === 4 || tier === 1 || tier === 2) model = false;
       if ([...good.keys()].some((r) => !allowedRoles.includes(r)) || !allowedRoles.every((r) => good.has(r))) model = false;
       const leased = tierOf(good.get(Role.ROLE_BREAKER)?.tier);
@@ -545,7 +614,14 @@ export function stubHook(mode: "conservative" | "routed"): StubHook {
         setImmediate(() => cb(Object.assign(new Error("14 UNAVAILABLE"), { code: 14 })));
         return;
       }
-      const res = { tier: tierToEnum(v.tier), rule: "stub", reason: "stub", explicit: v.explicit, policyDigest: Buffer.alloc(32), undoPaths: [] } as unknown as ClassifyResponse;
+      const res = {
+        tier: tierToEnum(v.tier),
+        rule: "stub",
+        reason: "stub",
+        explicit: v.explicit,
+        policyDigest: Buffer.alloc(32),
+        undoPaths: [],
+      } as unknown as ClassifyResponse;
       setImmediate(() => cb(null, res));
     },
   };
@@ -578,7 +654,9 @@ export interface HookAnswerCheck {
 export async function checkHookInput(hook: StubHook, mode: "conservative" | "routed", raw: Buffer): Promise<HookAnswerCheck["kind"]> {
   hook.calls.length = 0;
   const answer = await hook.judge.preToolUse(raw);
-  const out = answer.body.hookSpecificOutput as { hookEventName?: string; permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+  const out = answer.body.hookSpecificOutput as
+    | { hookEventName?: string; permissionDecision?: string; permissionDecisionReason?: string }
+    | undefined;
   // What a correct parser would make of the input.
   let input: Record<string, unknown> | undefined;
   try {
@@ -606,11 +684,13 @@ export async function checkHookInput(hook: StubHook, mode: "conservative" | "rou
     if (input?.tool_name === "Bash") {
       const cmd = (ti as Record<string, unknown>).command as string;
       const v = stubVerdict(cmd);
-      if (mode !== "conservative" || v.fail || v.tier === 4 || (v.tier === 0 && v.explicit)) throw new Error("no opinion where a decision was due");
+      if (mode !== "conservative" || v.fail || v.tier === 4 || (v.tier === 0 && v.explicit))
+        throw new Error("no opinion where a decision was due");
     }
     return "no-opinion";
   }
-  if (answer.status !== 200 || out?.hookEventName !== "PreToolUse") throw new Error(`not a hook answer: ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200 || out?.hookEventName !== "PreToolUse")
+    throw new Error(`not a hook answer: ${answer.status} ${JSON.stringify(answer.body)}`);
   if (out.permissionDecision === "deny") return "deny";
   if (out.permissionDecision !== "allow") throw new Error(`decision ${String(out.permissionDecision)}`);
   // An allow: it must be earned.
@@ -628,19 +708,38 @@ export async function checkHookInput(hook: StubHook, mode: "conservative" | "rou
 const hookCommand = fc.oneof(
   { weight: 4, arbitrary: nastyString(10) },
   { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) },
-  fc.constantFrom("git status", "ls", "rm -rf /", "agent-sudo exec -- 'rm -rf /'", "agent-sudo exec -- 'a'\\''b'", "agent-sudo exec -- 'x' ; rm -rf /", "echo hi\nrm -rf /"),
+  fc.constantFrom(
+    "git status",
+    "ls",
+    "rm -rf /",
+    "agent-sudo exec -- 'rm -rf /'",
+    "agent-sudo exec -- 'a'\\''b'",
+    "agent-sudo exec -- 'x' ; rm -rf /",
+    "echo hi\nrm -rf /",
+  ),
   fc.integer({ min: 16_383, max: 16_386 }).map((n) => "x".repeat(n)),
   jsonish,
 );
 export const hookObject = fc.record(
   {
-    hook_event_name: fc.oneof({ weight: 6, arbitrary: fc.constant("PreToolUse") }, { weight: 1, arbitrary: jsonish }, { weight: 1, arbitrary: fc.constantFrom("PostToolUse", "pretooluse", "PreToolUse ") }),
-    tool_name: fc.oneof({ weight: 6, arbitrary: fc.constant("Bash") }, { weight: 1, arbitrary: fc.constantFrom("Read", "bash", "Bash\0", "x".repeat(257)) }, { weight: 1, arbitrary: jsonish }),
+    hook_event_name: fc.oneof(
+      { weight: 6, arbitrary: fc.constant("PreToolUse") },
+      { weight: 1, arbitrary: jsonish },
+      { weight: 1, arbitrary: fc.constantFrom("PostToolUse", "pretooluse", "PreToolUse ") },
+    ),
+    tool_name: fc.oneof(
+      { weight: 6, arbitrary: fc.constant("Bash") },
+      { weight: 1, arbitrary: fc.constantFrom("Read", "bash", "Bash\0", "x".repeat(257)) },
+      { weight: 1, arbitrary: jsonish },
+    ),
     tool_input: fc.oneof(
       { weight: 6, arbitrary: fc.record({ command: hookCommand, description: jsonish }, { requiredKeys: ["command"] }) },
       { weight: 1, arbitrary: jsonish },
     ),
-    cwd: fc.oneof({ weight: 4, arbitrary: fc.constantFrom("/tmp", "/home/dev/project", "relative", "") }, { weight: 1, arbitrary: fc.oneof(jsonish, fc.constant("/".repeat(4097))) }),
+    cwd: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom("/tmp", "/home/dev/project", "relative", "") },
+      { weight: 1, arbitrary: fc.oneof(jsonish, fc.constant("/".repeat(4097))) },
+    ),
     session_id: fc.oneof({ weight: 4, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.oneof(jsonish, fc.constant("s".repeat(257))) }),
     tool_use_id: fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 30 }) }, { weight: 1, arbitrary: jsonish }),
     transcript_path: jsonish,

@@ -74,7 +74,10 @@ describe("agent-sudo exec", () => {
       const { mkdirSync } = await import("node:fs");
       mkdirSync(join(home, ".config", "agent-sudo"), { recursive: true });
       writeFileSync(join(home, ".config", "agent-sudo", "token"), stack.token, { mode: 0o600 });
-      const run = await runCli("exec", "execCommand", ["--", "echo default"], { env: { PATH: process.env.PATH, HOME: home, AGENT_SUDO_URL: stack.url }, cwd: "/tmp" });
+      const run = await runCli("exec", "execCommand", ["--", "echo default"], {
+        env: { PATH: process.env.PATH, HOME: home, AGENT_SUDO_URL: stack.url },
+        cwd: "/tmp",
+      });
       expect(run.stdout).toBe("default\n");
       expect(run.code).toBe(0);
     } finally {
@@ -107,7 +110,10 @@ describe("agent-sudo exec", () => {
 describe("agent-sudo doctor", () => {
   let home: string;
   const doctor = (env: Record<string, string>) =>
-    runCli("doctor", "doctorCommand", [], { env: { PATH: process.env.PATH, HOME: home, AGENT_SUDO_URL: stack.url, AGENT_SUDO_TOKEN_FILE: tokenFile, ...env }, cwd: home });
+    runCli("doctor", "doctorCommand", [], {
+      env: { PATH: process.env.PATH, HOME: home, AGENT_SUDO_URL: stack.url, AGENT_SUDO_TOKEN_FILE: tokenFile, ...env },
+      cwd: home,
+    });
 
   beforeAll(() => {
     home = mkdtempSync(join(tmpdir(), "agent-sudo-doctor-"));
@@ -124,7 +130,10 @@ describe("agent-sudo doctor", () => {
   });
 
   it("after install: reports scope, mode, reachability, digest, signature and breaker, and exits 0", async () => {
-    const install = await runCli("hook", "hookCommand", ["install"], { env: { PATH: process.env.PATH, HOME: home, AGENT_SUDO_HOME: stack.home }, cwd: home });
+    const install = await runCli("hook", "hookCommand", ["install"], {
+      env: { PATH: process.env.PATH, HOME: home, AGENT_SUDO_HOME: stack.home },
+      cwd: home,
+    });
     expect(install.code, install.stderr).toBe(0);
     const run = await doctor({ AGENT_SUDO_HOME: stack.home });
     expect(run.code, run.stdout).toBe(0);
@@ -159,9 +168,21 @@ describe("agent-sudo doctor", () => {
     const httpHome = mkdtempSync(join(tmpdir(), "agent-sudo-doctor-http-"));
     const gwCopy = mkdtempSync(join(tmpdir(), "agent-sudo-doctor-gw-"));
     try {
-      const install = await runCli("hook", "hookCommand", ["install", "--type", "http", "--url", stack.url, "--home", gwCopy], { env: { PATH: process.env.PATH, HOME: httpHome }, cwd: httpHome });
+      const install = await runCli("hook", "hookCommand", ["install", "--type", "http", "--url", stack.url, "--home", gwCopy], {
+        env: { PATH: process.env.PATH, HOME: httpHome },
+        cwd: httpHome,
+      });
       expect(install.code, install.stderr).toBe(0);
-      const run = await runCli("doctor", "doctorCommand", [], { env: { PATH: process.env.PATH, HOME: httpHome, AGENT_SUDO_URL: stack.url, AGENT_SUDO_TOKEN_FILE: tokenFile, AGENT_SUDO_HOME: stack.home }, cwd: httpHome });
+      const run = await runCli("doctor", "doctorCommand", [], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: httpHome,
+          AGENT_SUDO_URL: stack.url,
+          AGENT_SUDO_TOKEN_FILE: tokenFile,
+          AGENT_SUDO_HOME: stack.home,
+        },
+        cwd: httpHome,
+      });
       expect(run.stdout).toMatch(/ok\s+hook installed \(user: /);
       expect(run.stdout).toContain(`PreToolUse is an http hook to ${stack.url}/v1/hook`);
       expect(run.stdout).toMatch(/warn\s+AGENT_SUDO_HOOK_TOKEN is not set/);
@@ -172,7 +193,11 @@ describe("agent-sudo doctor", () => {
   });
 
   it("reports an unreachable gateway with what to do, and exits 1", async () => {
-    const run = await doctor({ AGENT_SUDO_HOME: dir, AGENT_SUDO_URL: `http://127.0.0.1:${await freePort()}`, AGENT_SUDO_HOOK_SOCKET: join(dir, "absent.sock") });
+    const run = await doctor({
+      AGENT_SUDO_HOME: dir,
+      AGENT_SUDO_URL: `http://127.0.0.1:${await freePort()}`,
+      AGENT_SUDO_HOOK_SOCKET: join(dir, "absent.sock"),
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL\s+gateway .*unreachable/);
     expect(run.stdout).toMatch(/FAIL\s+hook socket .*unusable \(ENOENT\)/);

@@ -8,7 +8,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missing, named } from "../support/needs.js";
 import { startStack, type Stack } from "../support/stack.js";
-import { decisionOf, fakeGateway, HOOK, type HookClient, hookPath, httpResponse, preToolUse, runHook as runHookWith, runProcess } from "./hook-client.js";
+import {
+  decisionOf,
+  fakeGateway,
+  HOOK,
+  type HookClient,
+  hookPath,
+  httpResponse,
+  preToolUse,
+  runHook as runHookWith,
+  runProcess,
+} from "./hook-client.js";
 
 const hookSocket = (stack: Stack) => join(stack.home, "run", "hook.sock");
 
@@ -50,7 +60,13 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
       });
 
       it("has no opinion on a tool other than Bash", async () => {
-        const event = JSON.stringify({ session_id: "s", cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/etc/hostname" } });
+        const event = JSON.stringify({
+          session_id: "s",
+          cwd: "/tmp",
+          hook_event_name: "PreToolUse",
+          tool_name: "Read",
+          tool_input: { file_path: "/etc/hostname" },
+        });
         const run = await runHook(event, env);
         expect(run.code).toBe(0);
         expect(run.stdout).toBe("");
@@ -64,9 +80,19 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
         ["no tool_name", Buffer.from(JSON.stringify({ hook_event_name: "PreToolUse", tool_input: { command: "git status" } }))],
         ["no tool_input", Buffer.from(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash" }))],
         ["no tool_input.command", Buffer.from(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {} }))],
-        ["a non-string command", Buffer.from(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: ["git", "status"] } }))],
+        [
+          "a non-string command",
+          Buffer.from(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: ["git", "status"] } })),
+        ],
         ["more than 1 MiB", Buffer.from(preToolUse(`echo ${"a".repeat(1024 * 1024)}`))],
-        ["non-UTF-8 bytes", Buffer.concat([Buffer.from('{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')])],
+        [
+          "non-UTF-8 bytes",
+          Buffer.concat([
+            Buffer.from('{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo '),
+            Buffer.from([0xff, 0xfe, 0xc3]),
+            Buffer.from('"}}'),
+          ]),
+        ],
         ["a byte-order mark", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(preToolUse("git status"))])],
       ];
       for (const [name, input] of badInputs) {
@@ -86,7 +112,9 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
       });
 
       it("--session-start reports a passed self-test as additional context", async () => {
-        const run = await runHook(JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }), env, ["--session-start"]);
+        const run = await runHook(JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup" }), env, [
+          "--session-start",
+        ]);
         expect(run.code).toBe(0);
         const out = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
         expect(Object.keys(out)).toEqual(["hookSpecificOutput"]);
@@ -96,7 +124,13 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
       });
 
       it("--post-tool-use records quietly: no output, exit 0", async () => {
-        const event = JSON.stringify({ session_id: "s", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "git status" }, tool_response: { stdout: "", stderr: "", interrupted: false } });
+        const event = JSON.stringify({
+          session_id: "s",
+          hook_event_name: "PostToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "git status" },
+          tool_response: { stdout: "", stderr: "", interrupted: false },
+        });
         const run = await runHook(event, env, ["--post-tool-use"]);
         expect(run.code).toBe(0);
         expect(run.stdout).toBe("");
@@ -111,7 +145,10 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
 
       it("exits 2 when it cannot even print its answer", async () => {
         // stdout closed: printf fails, and SIGPIPE must not kill the shell.
-        const run = await runProcess("/bin/sh", ["-c", 'exec "$0" >&-', HOOK], { stdin: preToolUse("git status"), env: { PATH: hookPath(client), ...env } });
+        const run = await runProcess("/bin/sh", ["-c", 'exec "$0" >&-', HOOK], {
+          stdin: preToolUse("git status"),
+          env: { PATH: hookPath(client), ...env },
+        });
         expect(run.signal).toBeNull();
         expect(run.code).toBe(2);
       });
@@ -199,7 +236,8 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
       it("finds the socket as $AGENT_SUDO_HOME/run/hook.sock when AGENT_SUDO_HOOK_SOCKET is unset", async () => {
         const home = join(dir, "home");
         mkdirSync(join(home, "run"), { recursive: true });
-        const body = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"from the fake"}}';
+        const body =
+          '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"from the fake"}}';
         const fake = await fakeGateway(join(home, "run", "hook.sock"), httpResponse(200, body));
         try {
           const run = await runHook(preToolUse("git status"), { AGENT_SUDO_HOME: home });
@@ -211,7 +249,10 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
       });
 
       it("with the escape hatch prints nothing even when the gateway is absent", async () => {
-        const run = await runHook(preToolUse("rm -rf /"), { AGENT_SUDO_HOOK_SOCKET: join(dir, "absent.sock"), AGENT_SUDO_HOOK_ESCAPE: "1" });
+        const run = await runHook(preToolUse("rm -rf /"), {
+          AGENT_SUDO_HOOK_SOCKET: join(dir, "absent.sock"),
+          AGENT_SUDO_HOOK_ESCAPE: "1",
+        });
         expect(run.code).toBe(0);
         expect(run.stdout).toBe("");
         expect(run.stderr).toMatch(/AGENT_SUDO_HOOK_ESCAPE/);
@@ -239,9 +280,21 @@ for (const client of ["curl", "perl"] as const satisfies readonly HookClient[]) 
         ["answers 200 with an empty body", httpResponse(200, "")],
         ["answers 200 with text", httpResponse(200, "allow")],
         ["answers 200 with JSON that is not a hook answer", httpResponse(200, '{"permissionDecision":"allow"}')],
-        ["answers 200 with a SessionStart answer", httpResponse(200, '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"x"}}')],
-        ["answers 200 with a truncated hook answer", httpResponse(200, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"')],
-        ["answers 200 with an invalid decision", httpResponse(200, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"block","permissionDecisionReason":"x"}}')],
+        [
+          "answers 200 with a SessionStart answer",
+          httpResponse(200, '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"x"}}'),
+        ],
+        [
+          "answers 200 with a truncated hook answer",
+          httpResponse(200, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"'),
+        ],
+        [
+          "answers 200 with an invalid decision",
+          httpResponse(
+            200,
+            '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"block","permissionDecisionReason":"x"}}',
+          ),
+        ],
         ["answers garbage", "garbage\r\n\r\n"],
         ["closes without answering", ""],
       ];
@@ -280,7 +333,10 @@ describe("hook client without a way to reach the gateway", () => {
   it("denies when neither curl nor perl is on PATH, and says so", async () => {
     const empty = mkdtempSync(join(tmpdir(), "agent-sudo-hook-empty-path-"));
     try {
-      const run = await runProcess(HOOK, [], { stdin: preToolUse("git status"), env: { PATH: empty, AGENT_SUDO_HOOK_SOCKET: join(empty, "absent.sock") } });
+      const run = await runProcess(HOOK, [], {
+        stdin: preToolUse("git status"),
+        env: { PATH: empty, AGENT_SUDO_HOOK_SOCKET: join(empty, "absent.sock") },
+      });
       expect(run.code).toBe(0);
       const answer = decisionOf(run.stdout);
       expect(answer.decision).toBe("deny");

@@ -18,7 +18,11 @@ export interface Run {
   ms: number;
 }
 
-export function runProcess(file: string, args: string[], opts: { stdin?: Buffer | string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
+export function runProcess(
+  file: string,
+  args: string[],
+  opts: { stdin?: Buffer | string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<Run> {
   const t0 = performance.now();
   return new Promise((resolveRun, reject) => {
     const child = spawn(file, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ["pipe", "pipe", "pipe"] });
@@ -48,7 +52,10 @@ export function hookPath(client: HookClient | undefined): string {
   if (client === undefined) return path;
   let dir = only.get(client);
   if (!dir) {
-    const program = path.split(":").map((d) => join(d, client)).find((f) => existsSync(f));
+    const program = path
+      .split(":")
+      .map((d) => join(d, client))
+      .find((f) => existsSync(f));
     if (!program) throw new Error(`${client} is not installed`);
     dir = mkdtempSync(join(tmpdir(), `agent-sudo-hook-${client}-only-`));
     symlinkSync(program, join(dir, client));
@@ -65,7 +72,12 @@ export function runHook(stdin: Buffer | string, env: Record<string, string>, arg
 }
 
 /** Calls an exported CLI function from dist/cli/<module>.js in its own node process. */
-export function runCli(module: string, fn: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {}): Promise<Run> {
+export function runCli(
+  module: string,
+  fn: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {},
+): Promise<Run> {
   const file = join(repoRoot, "dist", "cli", `${module}.js`);
   const script = "const [f, fn, ...a] = process.argv.slice(1); const m = await import(f); process.exit(await m[fn](a));";
   return runProcess(process.execPath, ["--input-type=module", "-e", script, file, fn, ...args], opts);
@@ -95,7 +107,8 @@ export function decisionOf(stdout: string): PreToolUseAnswer {
   const parsed = JSON.parse(stdout) as { hookSpecificOutput: Record<string, string> };
   if (Object.keys(parsed).join() !== "hookSpecificOutput") throw new Error(`extra top-level keys: ${stdout}`);
   const out = parsed.hookSpecificOutput;
-  if (Object.keys(out).sort().join() !== "hookEventName,permissionDecision,permissionDecisionReason") throw new Error(`unexpected keys: ${stdout}`);
+  if (Object.keys(out).sort().join() !== "hookEventName,permissionDecision,permissionDecisionReason")
+    throw new Error(`unexpected keys: ${stdout}`);
   if (out.hookEventName !== "PreToolUse") throw new Error(`wrong event: ${stdout}`);
   return { decision: out.permissionDecision ?? "", reason: out.permissionDecisionReason ?? "" };
 }

@@ -67,7 +67,9 @@ describe("agent-sudo hook install", () => {
     // Decisions block (the client must wait for them); outcomes run in the background.
     expect(pre?.hooks[0]).not.toHaveProperty("async");
     expect(post?.hooks[0]).toMatchObject({ async: true });
-    expect(s.hooks?.PostToolUseFailure?.find((g) => g.hooks.some((h) => h.command.includes("agent-sudo-hook")))?.hooks[0]).toMatchObject({ async: true });
+    expect(s.hooks?.PostToolUseFailure?.find((g) => g.hooks.some((h) => h.command.includes("agent-sudo-hook")))?.hooks[0]).toMatchObject({
+      async: true,
+    });
     // The command is the absolute path of the real script (after a socket pin, if any).
     expect(commands(s, "PreToolUse").find((c) => c.includes("agent-sudo-hook"))).toMatch(new RegExp(`(^|\\s)${HOOK}$`));
     expect(commands(s, "SessionStart")).toEqual([expect.stringMatching(new RegExp(`(^|\\s)${HOOK} --session-start$`))]);
@@ -173,7 +175,10 @@ describe("agent-sudo hook install --mode", () => {
     const run = await hook(["install", "--mode", "routed"], { AGENT_SUDO_HOME: gwHome });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/restart the gateway/);
-    expect(JSON.parse(readFileSync(join(gwHome, "config.json"), "utf8"))).toEqual({ host_id: "server-01", hook: { tcp: false, mode: "routed" } });
+    expect(JSON.parse(readFileSync(join(gwHome, "config.json"), "utf8"))).toEqual({
+      host_id: "server-01",
+      hook: { tcp: false, mode: "routed" },
+    });
   });
 
   it("creates config.json when there is none", async () => {
@@ -203,9 +208,19 @@ describe("agent-sudo hook install --type http", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/AGENT_SUDO_HOOK_TOKEN/);
     const s = read(userSettings());
-    const pre = s.hooks?.PreToolUse?.flatMap((g) => g.hooks.map((h) => ({ matcher: g.matcher, ...h }))).filter((h) => (h as { type: string }).type === "http");
+    const pre = s.hooks?.PreToolUse?.flatMap((g) => g.hooks.map((h) => ({ matcher: g.matcher, ...h }))).filter(
+      (h) => (h as { type: string }).type === "http",
+    );
     expect(pre).toEqual([
-      { matcher: "Bash", type: "http", url: `${URL}/v1/hook`, timeout: 1, onFailure: "block", headers: { Authorization: "Bearer $AGENT_SUDO_HOOK_TOKEN" }, allowedEnvVars: ["AGENT_SUDO_HOOK_TOKEN"] },
+      {
+        matcher: "Bash",
+        type: "http",
+        url: `${URL}/v1/hook`,
+        timeout: 1,
+        onFailure: "block",
+        headers: { Authorization: "Bearer $AGENT_SUDO_HOOK_TOKEN" },
+        allowedEnvVars: ["AGENT_SUDO_HOOK_TOKEN"],
+      },
     ]);
     // The user's own PreToolUse hook is still there; no command of ours on PreToolUse.
     expect(commands(s, "PreToolUse")).toEqual(["/opt/hooks/security-enforcement.py", undefined]);

@@ -52,7 +52,13 @@ describe("policy signatures at load", () => {
     appendFileSync(file, "\n<!-- tampered -->\n");
     process.kill(stack.pids().classifier as number, "SIGKILL");
     // (The gateway re-checks the signatures for /health at most every 5 s.)
-    const refusing = await until(() => stack.health(), (h) => (h.body.services as Record<string, string>).classifier === "refusing" && (h.body.policy as { signature: string }).signature === "tampered", 15_000);
+    const refusing = await until(
+      () => stack.health(),
+      (h) =>
+        (h.body.services as Record<string, string>).classifier === "refusing" &&
+        (h.body.policy as { signature: string }).signature === "tampered",
+      15_000,
+    );
     expect(refusing.status).toBe(503);
     expect(refusing.body.status).toBe("degraded");
     const policy = refusing.body.policy as { signature: string; files: Array<{ file: string; state: string; reason: string }> };
@@ -72,7 +78,11 @@ describe("policy signatures at load", () => {
     // Restored, a restart of the classifier serves again.
     writeFileSync(file, original);
     process.kill(stack.pids().classifier as number, "SIGKILL");
-    const back = await until(() => stack.health(), (h) => h.status === 200 && (h.body.policy as { signature: string }).signature === "signed", 15_000);
+    const back = await until(
+      () => stack.health(),
+      (h) => h.status === 200 && (h.body.policy as { signature: string }).signature === "signed",
+      15_000,
+    );
     expect(back.status).toBe(200);
     expect((back.body.policy as { signature: string }).signature).toBe("signed");
     expect((await stack.exec({ command: "echo hi" })).status).toBe(200);

@@ -48,7 +48,20 @@ describe("migrate-allowlist", () => {
     expect(policy.vetoes[1]?.regex.test("dd if=/dev/zero of=/dev/sda bs=1M")).toBe(true);
     expect(policy.vetoes[2]?.regex.test(":(){ :|:& };:")).toBe(true);
     // classes follow the tier; order is the input's; every rule active
-    expect(policy.rules.map((r) => r.verbClass)).toEqual(["read", "read", "reproducible", "read", "reproducible", "reproducible", "reproducible", "live-service", "live-service", "catastrophic", "catastrophic", "read"]);
+    expect(policy.rules.map((r) => r.verbClass)).toEqual([
+      "read",
+      "read",
+      "reproducible",
+      "read",
+      "reproducible",
+      "reproducible",
+      "reproducible",
+      "live-service",
+      "live-service",
+      "catastrophic",
+      "catastrophic",
+      "read",
+    ]);
     expect(policy.rules.every((r) => r.state === "active")).toBe(true);
     expect(policy.rules.find((r) => r.patterns[0] === "apt-get install -y *")?.rationale).toContain("package installs / needs network");
     expect(err).toMatch(/mig-12-systemctl-status-nginx .* can never match: mig-01-systemctl-status/);
@@ -72,15 +85,26 @@ describe("migrate-allowlist", () => {
   });
 
   it.each([
-    ["a tier outside 0–2", [{ pattern: "ls", tier: 3 }], /entry 0 \(\{"pattern":"ls","tier":3\}\): "tier" must be the old bridge's 0 \(refuse\), 1 \(auto\) or 2/],
+    [
+      "a tier outside 0–2",
+      [{ pattern: "ls", tier: 3 }],
+      /entry 0 \(\{"pattern":"ls","tier":3\}\): "tier" must be the old bridge's 0 \(refuse\), 1 \(auto\) or 2/,
+    ],
     ["a tier as a string", [{ pattern: "ls", tier: "1" }], /entry 0 .*"tier" must be/],
-    ["an unknown key", [{ pattern: "ls", tier: 1 }, { pattern: "id", tier: 1, comment: "x" }], /entry 1 \(.*\): unknown key "comment"/],
+    [
+      "an unknown key",
+      [
+        { pattern: "ls", tier: 1 },
+        { pattern: "id", tier: 1, comment: "x" },
+      ],
+      /entry 1 \(.*\): unknown key "comment"/,
+    ],
     ["a missing pattern", [{ tier: 1 }], /entry 0 .*"pattern" must be a string/],
     ["a backtick in a pattern", ["echo `id`"], /entry 0 .*backtick/],
     ["a number in a plain list", ["ls", 7], /entry 1 \(7\): an entry is/],
     ["a catch-all auto rule", [{ pattern: "*", tier: 1 }], /matches every command/],
     ["an unknown top-level key", { rules: [], deny: [] }, /top level: unknown key "deny"/],
-    ["a top-level string", "\"ls\"", /top level must be/],
+    ["a top-level string", '"ls"', /top level must be/],
     ["a Python-only regex veto", { danger_vetoes: ["(?i)rm -rf"] }, /danger_vetoes 0 .*not a valid regular expression.*Python/],
     ["sudo options", ["sudo -u postgres psql"], /sudo options/],
   ])("refuses %s with an error naming the entry", async (_what, body, message) => {

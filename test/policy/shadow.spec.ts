@@ -33,10 +33,14 @@ async function startExecStandIn(name: string, token: string, extra: Record<strin
       if (req.method !== "POST" || req.url !== "/exec") return void res.writeHead(404).end();
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { command: string };
       seen.push({ command: body.command, auth: req.headers.authorization });
-      if (req.headers.authorization !== `Bearer ${token}`) return void res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
+      if (req.headers.authorization !== `Bearer ${token}`)
+        return void res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
       const a = answers.get(body.command) ?? { exit_code: 127, output: "" };
-      if (a.status === 403) return void res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "refused", served_by: name }));
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ exit_code: a.exit_code, output: a.output, served_by: name, ...extra }));
+      if (a.status === 403)
+        return void res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "refused", served_by: name }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ exit_code: a.exit_code, output: a.output, served_by: name, ...extra }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -128,7 +132,15 @@ describe("shadow diff against a stand-in old bridge and a stand-in new gateway o
   });
 
   it("one --token-file for both: the endpoint that rejects it shows as a status difference", async () => {
-    const { code, out } = await run(["--old", oldBridge.url, "--new", newGateway.url, "--token-file", join(dir, "old.token"), join(dir, "commands.txt")]);
+    const { code, out } = await run([
+      "--old",
+      oldBridge.url,
+      "--new",
+      newGateway.url,
+      "--token-file",
+      join(dir, "old.token"),
+      join(dir, "commands.txt"),
+    ]);
     expect(code).toBe(1);
     expect(out.join("\n")).toMatch(/uptime -p\s+status\s+200\s+401/);
   });

@@ -40,7 +40,11 @@ interface TransitKey {
 function newVersion(): TransitKey["versions"][number] {
   const pair = generateKeyPairSync("ed25519");
   const x = pair.publicKey.export({ format: "jwk" }).x as string;
-  return { privateKey: pair.privateKey, publicKeyB64: Buffer.from(x, "base64url").toString("base64"), created: Math.floor(Date.now() / 1000) };
+  return {
+    privateKey: pair.privateKey,
+    publicKeyB64: Buffer.from(x, "base64url").toString("base64"),
+    created: Math.floor(Date.now() / 1000),
+  };
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
@@ -81,7 +85,9 @@ export async function startVaultStandIn(opts: { transitKeys?: string[] } = {}): 
       if (body.role_id !== roleId || body.secret_id !== secretId) return send(res, 400, { errors: ["invalid role or secret ID"] });
       const t = `hvs.stand-in-${++counter}`;
       tokens.set(t, { live: true });
-      return send(res, 200, { auth: { client_token: t, accessor: `acc-${counter}`, policies: ["agent-sudo"], lease_duration: 60, renewable: false } });
+      return send(res, 200, {
+        auth: { client_token: t, accessor: `acc-${counter}`, policies: ["agent-sudo"], lease_duration: 60, renewable: false },
+      });
     }
     if (!token || !tokens.get(token)?.live) return send(res, 403, { errors: ["permission denied"] });
 
@@ -117,9 +123,18 @@ export async function startVaultStandIn(opts: { transitKeys?: string[] } = {}): 
       });
       return send(res, 200, {
         data: {
-          type: "ed25519", name: m[1], keys: versions, latest_version: key.versions.length,
-          min_decryption_version: 1, min_encryption_version: 0, deletion_allowed: false, derived: false,
-          exportable: false, supports_signing: true, supports_encryption: false, supports_decryption: false,
+          type: "ed25519",
+          name: m[1],
+          keys: versions,
+          latest_version: key.versions.length,
+          min_decryption_version: 1,
+          min_encryption_version: 0,
+          deletion_allowed: false,
+          derived: false,
+          exportable: false,
+          supports_signing: true,
+          supports_encryption: false,
+          supports_decryption: false,
         },
       });
     }
@@ -127,7 +142,9 @@ export async function startVaultStandIn(opts: { transitKeys?: string[] } = {}): 
     if (req.method === "GET" && m) {
       const data = kv.get(`${m[1]}/${m[2]}`);
       if (!data) return send(res, 404, { errors: [] });
-      return send(res, 200, { data: { data, metadata: { version: 1, created_time: new Date().toISOString(), deletion_time: "", destroyed: false } } });
+      return send(res, 200, {
+        data: { data, metadata: { version: 1, created_time: new Date().toISOString(), deletion_time: "", destroyed: false } },
+      });
     }
     return send(res, 404, { errors: [] });
   };

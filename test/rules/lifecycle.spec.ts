@@ -32,7 +32,17 @@ let policies: string;
 let env: NodeJS.ProcessEnv;
 let seq = 0;
 
-interface Run { host?: string; tier?: number | null; decision?: string; exit?: number | null; rollback?: boolean; reject?: boolean; trial?: unknown; source?: string; evidence?: Record<string, unknown> }
+interface Run {
+  host?: string;
+  tier?: number | null;
+  decision?: string;
+  exit?: number | null;
+  rollback?: boolean;
+  reject?: boolean;
+  trial?: unknown;
+  source?: string;
+  evidence?: Record<string, unknown>;
+}
 
 async function audit(command: string, n: number, o: Run = {}): Promise<string[]> {
   const ids: string[] = [];
@@ -50,8 +60,17 @@ async function audit(command: string, n: number, o: Run = {}): Promise<string[]>
       `INSERT INTO command_audit (request_id, phase, ts, host, caller, source, command, cwd, assigned_tier, decision_type, evidence,
                                   exit_code, rollback_taken, verify_passed, human_verdict, human_verdict_by, human_verdict_at)
        VALUES ($1, 'outcome', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      [...base, o.decision ?? "executed", JSON.stringify({ ...(o.trial ? { trial: o.trial } : {}), ...o.evidence }), o.exit === undefined ? 0 : o.exit, o.rollback ?? false, null,
-        o.reject ? "reject" : null, o.reject ? "bob" : null, o.reject ? ts : null],
+      [
+        ...base,
+        o.decision ?? "executed",
+        JSON.stringify({ ...(o.trial ? { trial: o.trial } : {}), ...o.evidence }),
+        o.exit === undefined ? 0 : o.exit,
+        o.rollback ?? false,
+        null,
+        o.reject ? "reject" : null,
+        o.reject ? "bob" : null,
+        o.reject ? ts : null,
+      ],
     );
   }
   return ids;
@@ -189,7 +208,9 @@ describe("rules learn → activate / reject", () => {
     const before = snapshot(policies);
     const r = await rules(["activate", id, "--dry-run"]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/WIDER\s+tier 4 → 2\s+miss:primary → learned-acme-report-[0-9a-f]{6}\s+×2\s+\[sudo primary \/srv\]\s+"acme-report --since 20240301"/);
+    expect(r.out).toMatch(
+      /WIDER\s+tier 4 → 2\s+miss:primary → learned-acme-report-[0-9a-f]{6}\s+×2\s+\[sudo primary \/srv\]\s+"acme-report --since 20240301"/,
+    );
     expect(r.out).toMatch(/^\+\| learned-acme-report-[0-9a-f]{6} \| `acme-report --since \[0-9\]\+\(\[0-9\]\)` \| 2 \| reproducible \|/m);
     expect(r.out).toContain("dry run: nothing was changed");
     expect(snapshot(policies)).toEqual(before);
@@ -202,7 +223,9 @@ describe("rules learn → activate / reject", () => {
     // server-01 runs (and the compound command containing it) keep tier 2 but
     // are now decided by the rule instead of the verb heuristic.
     expect(r.out).toMatch(/impact: 5 of \d+ distinct commands \(\d+ audited\)/);
-    expect(r.out).toMatch(/RULE\s+tier 2 → 2\s+miss:heuristic → learned-acme-report-[0-9a-f]{6}\s+×5 .*"acme-report --since 20240101 && true"/);
+    expect(r.out).toMatch(
+      /RULE\s+tier 2 → 2\s+miss:heuristic → learned-acme-report-[0-9a-f]{6}\s+×5 .*"acme-report --since 20240101 && true"/,
+    );
     expect(r.out).toMatch(/WIDER\s+tier 4 → 2\s+miss:primary → learned-acme-report/);
     const ruleId = /activated p-[0-9a-f]{12} as (learned-acme-report-[0-9a-f]{6})/.exec(r.out)?.[1];
     expect(ruleId).toBeDefined();
@@ -252,7 +275,9 @@ describe("proposals from clean sandbox trials (issue 7)", () => {
     await audit("acme-untrialled --go", 1);
     const learned = await rules(["learn", "--min-runs", "5"]);
     expect(learned.code, learned.err).toBe(0);
-    const pending = readPending(policies).proposals.filter((p) => p.pattern.startsWith("acme-index") || p.pattern.startsWith("acme-untrialled"));
+    const pending = readPending(policies).proposals.filter(
+      (p) => p.pattern.startsWith("acme-index") || p.pattern.startsWith("acme-untrialled"),
+    );
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ source: "sandbox", pattern: "acme-index --rebuild" });
     expect(pending[0]?.evidence.trial).toMatchObject({ ok: true, touched_paths: ["/var/lib/acme/index.db"] });
@@ -290,11 +315,16 @@ describe("agent-sudo policy diff", () => {
     expect((await cli(rulesCommand, [])).code).toBe(2);
 
     const jsonl = join(root, "commands.jsonl");
-    writeFileSync(jsonl, [
-      { command: "acme-report --since 20991231", host: "primary", source: "http" },
-      { command: "acme-report --since 20991231", host: "server-01", source: "sudo" },
-      { command: "git status", source: "hook", cwd: "/srv" },
-    ].map((l) => JSON.stringify(l)).join("\n"));
+    writeFileSync(
+      jsonl,
+      [
+        { command: "acme-report --since 20991231", host: "primary", source: "http" },
+        { command: "acme-report --since 20991231", host: "server-01", source: "sudo" },
+        { command: "git status", source: "hook", cwd: "/srv" },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join("\n"),
+    );
     const fromFile = await cli(policyDiffCommand, [pristine, policies, "--commands", jsonl]);
     expect(fromFile.code, fromFile.err).toBe(0);
     expect(fromFile.out).toMatch(/impact: 2 of 3 distinct commands \(3 audited\)/);

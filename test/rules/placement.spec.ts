@@ -17,7 +17,13 @@ const SUDO = `# SUDO.md
 - \`disk-wipe\`: \`\\bmkfs\\b\` — formats a filesystem
 `;
 
-const rule = (id: string, pattern: string): NewRule => ({ id, pattern, tier: 1, verbClass: "workspace-write", rationale: "Learned: 5 clean runs | with a pipe" });
+const rule = (id: string, pattern: string): NewRule => ({
+  id,
+  pattern,
+  tier: 1,
+  verbClass: "workspace-write",
+  rationale: "Learned: 5 clean runs | with a pipe",
+});
 
 describe("placeRule", () => {
   it("goes before the first broader rule that would shadow it (the catch-all)", () => {
@@ -25,11 +31,15 @@ describe("placeRule", () => {
     expect(p.before).toBe("systemctl-other");
     const rules = parsePolicy(p.text, "SUDO.md").rules.map((r) => r.id);
     expect(rules).toEqual(["systemctl-status", "learned-systemctl-aaaaaa", "systemctl-other"]);
-    expect(p.text.split("\n")[p.line - 1]).toBe(renderRow(rule("learned-systemctl-aaaaaa", "systemctl frobnicate web")).replace(" | with", "  with"));
+    expect(p.text.split("\n")[p.line - 1]).toBe(
+      renderRow(rule("learned-systemctl-aaaaaa", "systemctl frobnicate web")).replace(" | with", "  with"),
+    );
   });
 
   it("with no matching rule, opens the activated-proposals section before the danger veto, then appends to it", () => {
-    const a = placeRule(SUDO, "SUDO.md", rule("learned-acme-aaaaaa", "acme-report --since [0-9]+([0-9])"), ["acme-report --since 20240101"]);
+    const a = placeRule(SUDO, "SUDO.md", rule("learned-acme-aaaaaa", "acme-report --since [0-9]+([0-9])"), [
+      "acme-report --since 20240101",
+    ]);
     expect(a.before).toBeNull();
     expect(a.text.indexOf(ACTIVATED_HEADING)).toBeLessThan(a.text.indexOf("## Danger veto"));
     const b = placeRule(a.text, "SUDO.md", rule("learned-acme-bbbbbb", "acme-sync --check"), ["acme-sync --check"]);

@@ -8,7 +8,13 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { propose } from "../../services/classifier/propose.js";
 import {
-  markActivated, PENDING_FILE, ProposalError, type ProposalInput, proposalId, readPending, rejectProposal,
+  markActivated,
+  PENDING_FILE,
+  ProposalError,
+  type ProposalInput,
+  proposalId,
+  readPending,
+  rejectProposal,
 } from "../../services/shared/proposals.js";
 import { loadConfig } from "../../services/shared/config.js";
 
@@ -38,11 +44,18 @@ describe("proposals store", () => {
   it("one proposal per shape; evidence merges, the suggestion is never lowered", () => {
     const a = propose(dir, input("acme-report --since [0-9]+([0-9])"));
     expect(a.status).toBe("added");
-    const b = propose(dir, input("acme-report --since [0-9]+([0-9])", {
-      source: "sandbox",
-      suggested_tier: 1,
-      evidence: { clean_runs: 7, request_ids: ["r9"], trial: { request_id: "r9", ok: true, exit_code: 0, touched_paths: ["/var/lib/acme/x"], findings: [], gaps: [] } },
-    }));
+    const b = propose(
+      dir,
+      input("acme-report --since [0-9]+([0-9])", {
+        source: "sandbox",
+        suggested_tier: 1,
+        evidence: {
+          clean_runs: 7,
+          request_ids: ["r9"],
+          trial: { request_id: "r9", ok: true, exit_code: 0, touched_paths: ["/var/lib/acme/x"], findings: [], gaps: [] },
+        },
+      }),
+    );
     expect(b.status).toBe("updated");
     const file = readPending(dir);
     expect(file.proposals).toHaveLength(1);
@@ -61,7 +74,12 @@ describe("proposals store", () => {
   it("a rejected shape is remembered with reason, by and when, and never proposed again", () => {
     const { proposal } = propose(dir, input("acme-export --fmt csv")) as { proposal: { id: string } };
     const r = rejectProposal(dir, proposal.id, { reason: "exports customer data", by: "alice" }, new Date("2026-02-01T00:00:00Z"));
-    expect(r).toMatchObject({ reason: "exports customer data", by: "alice", at: "2026-02-01T00:00:00.000Z", pattern: "acme-export --fmt csv" });
+    expect(r).toMatchObject({
+      reason: "exports customer data",
+      by: "alice",
+      at: "2026-02-01T00:00:00.000Z",
+      pattern: "acme-export --fmt csv",
+    });
     const again = propose(dir, input("acme-export --fmt csv", { evidence: { clean_runs: 50, request_ids: ["x"] } }));
     expect(again).toMatchObject({ status: "rejected", rejection: { by: "alice" } });
     expect(readPending(dir).proposals).toHaveLength(0);
@@ -112,7 +130,9 @@ describe("where the store lives (config's proposals_dir)", () => {
   it("unset: beside the policies; relative: under the state dir; absolute: as given", () => {
     const beside = withConfig({ policies_dir: join(dir, "pol") });
     expect(beside.proposalsDir).toBe(join(dir, "pol"));
-    expect(withConfig({ policies_dir: join(dir, "pol"), proposals_dir: "state/proposals" }).proposalsDir).toBe(join(dir, "state/proposals"));
+    expect(withConfig({ policies_dir: join(dir, "pol"), proposals_dir: "state/proposals" }).proposalsDir).toBe(
+      join(dir, "state/proposals"),
+    );
     expect(withConfig({ proposals_dir: "/srv/elsewhere" }).proposalsDir).toBe("/srv/elsewhere");
     expect(() => withConfig({ proposals_dir: "" })).toThrow(/proposals_dir/);
   });

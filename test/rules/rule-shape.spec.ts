@@ -6,7 +6,17 @@ import type { Rule } from "../../services/classifier/engine/policy.js";
 import { checkShape, ruleShape, shapeWord } from "../../services/classifier/rule-shape.js";
 
 function matches(pattern: string, text: string): boolean {
-  const rule: Rule = { id: "t", patterns: [pattern], tier: 0, verbClass: "read", hosts: {}, state: "active", rationale: "test", file: "t", line: 1 };
+  const rule: Rule = {
+    id: "t",
+    patterns: [pattern],
+    tier: 0,
+    verbClass: "read",
+    hosts: {},
+    state: "active",
+    rationale: "test",
+    file: "t",
+    line: 1,
+  };
   return firstMatch(compileRules([rule]), text, "primary").hit !== null;
 }
 
@@ -54,7 +64,11 @@ describe("ruleShape", () => {
   });
 
   it("strips a bare sudo: the command is then judged by SUDO.md", async () => {
-    expect(await shape("sudo acme-report --since 20240101", "claude")).toMatchObject({ ok: true, policy: "sudo", pattern: "acme-report --since [0-9]+([0-9])" });
+    expect(await shape("sudo acme-report --since 20240101", "claude")).toMatchObject({
+      ok: true,
+      policy: "sudo",
+      pattern: "acme-report --since [0-9]+([0-9])",
+    });
   });
 
   it("refuses what it cannot shape faithfully", async () => {
@@ -77,14 +91,36 @@ describe("ruleShape", () => {
 
 describe("checkShape", () => {
   it("never lets a catch-all or a crossing wildcard through", () => {
-    for (const p of ["*", "sudo *", "rm *", "rm -rf /tmp/*", "cat /var/log/?", "*([a-z]) --help", "systemctl restart @(a|b)", "acme [abc]", "x{a,b}", "", " acme", "acme  x", "a`b`"]) {
+    for (const p of [
+      "*",
+      "sudo *",
+      "rm *",
+      "rm -rf /tmp/*",
+      "cat /var/log/?",
+      "*([a-z]) --help",
+      "systemctl restart @(a|b)",
+      "acme [abc]",
+      "x{a,b}",
+      "",
+      " acme",
+      "acme  x",
+      "a`b`",
+    ]) {
       expect(checkShape(p), p).not.toBeNull();
     }
-    for (const p of ["sudo acme", "env acme", "bash -c acme", "timeout 5 acme", "find . -exec rm {} \\;"]) expect(checkShape(p), p).not.toBeNull();
+    for (const p of ["sudo acme", "env acme", "bash -c acme", "timeout 5 acme", "find . -exec rm {} \\;"])
+      expect(checkShape(p), p).not.toBeNull();
   });
 
   it("accepts literal words, escapes and the four classes", () => {
-    for (const p of ["systemctl status nginx", "kill -HUP [0-9]+([0-9])", "docker logs +([0-9a-f])", "grep -E a\\|b notes.txt", "g\\+\\+ --version", "cat /tmp/tmp.+([A-Za-z0-9])/x"]) {
+    for (const p of [
+      "systemctl status nginx",
+      "kill -HUP [0-9]+([0-9])",
+      "docker logs +([0-9a-f])",
+      "grep -E a\\|b notes.txt",
+      "g\\+\\+ --version",
+      "cat /tmp/tmp.+([A-Za-z0-9])/x",
+    ]) {
       expect(checkShape(p), p).toBeNull();
     }
   });

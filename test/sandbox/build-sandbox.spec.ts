@@ -21,16 +21,23 @@ describe("build-sandbox.sh", () => {
   it.skipIf(!has("jq"))(named("plans an Incus mirror from inventory and gaps (dry run)", missing("jq")), () => {
     const dir = mkdtempSync(join(tmpdir(), "build-sandbox-"));
     try {
-      writeFileSync(join(dir, "h.json"), JSON.stringify({
-        packages: [{ name: "bash", state: "install" }],
-        groups: [{ name: "media", gid: 1001 }],
-        users: [{ name: "deploy", uid: 1001, gid: 1001, home: "/home/deploy", shell: "/bin/bash" }],
-        directories: [{ path: "/opt/appdata", mode: "755", owner: 0, group: 0 }],
-      }));
+      writeFileSync(
+        join(dir, "h.json"),
+        JSON.stringify({
+          packages: [{ name: "bash", state: "install" }],
+          groups: [{ name: "media", gid: 1001 }],
+          users: [{ name: "deploy", uid: 1001, gid: 1001, home: "/home/deploy", shell: "/bin/bash" }],
+          directories: [{ path: "/opt/appdata", mode: "755", owner: 0, group: 0 }],
+        }),
+      );
       writeFileSync(join(dir, "m.gaps"), "package jq\nuser bob\npath /opt/appdata/x/config.yml\ncommand frob\n");
-      const r = spawnSync(script, ["server-01", "--inventory", join(dir, "h.json"), "--manifest", join(dir, "m.gaps"), "--dry-run"], { encoding: "utf8" });
+      const r = spawnSync(script, ["server-01", "--inventory", join(dir, "h.json"), "--manifest", join(dir, "m.gaps"), "--dry-run"], {
+        encoding: "utf8",
+      });
       expect(r.status).toBe(0);
-      expect(r.stdout).toContain("+ incus launch images:debian/13 sandbox-server-01 -c limits.cpu=2 -c limits.memory=2GiB -d root\\,size=10GiB -n incusbr0");
+      expect(r.stdout).toContain(
+        "+ incus launch images:debian/13 sandbox-server-01 -c limits.cpu=2 -c limits.memory=2GiB -d root\\,size=10GiB -n incusbr0",
+      );
       expect(r.stdout).toMatch(/apt-get install -y -qq --no-install-recommends jq/);
       expect(r.stdout).toContain("+ incus snapshot create sandbox-server-01 baseline --reuse");
       expect(r.stderr).toContain("gap: command frob");

@@ -27,13 +27,27 @@ export interface Sandbox {
 
 export async function startSandbox(launcher: "envelope" | "bwrap" = "envelope"): Promise<Sandbox> {
   const home = mkdtempSync(join(tmpdir(), "agent-sudo-sbx-test-"));
-  const { handle, runner } = await startTrialLauncher(home, { launcher, maxConcurrent: 4, tmpfsSizeMb: 512, manifestDir: join(home, "state", "sandbox") });
+  const { handle, runner } = await startTrialLauncher(home, {
+    launcher,
+    maxConcurrent: 4,
+    tmpfsSizeMb: 512,
+    manifestDir: join(home, "state", "sandbox"),
+  });
   let n = 0;
   return {
     home,
     runner,
     handle,
-    trial: (command, opts = {}) => runner.trial({ requestId: `t${n++}`, command, cwd: opts.cwd ?? "/", host: "primary", runAs: opts.runAs ?? "", timeoutS: opts.timeoutS ?? 60, envNames: [] }),
+    trial: (command, opts = {}) =>
+      runner.trial({
+        requestId: `t${n++}`,
+        command,
+        cwd: opts.cwd ?? "/",
+        host: "primary",
+        runAs: opts.runAs ?? "",
+        timeoutS: opts.timeoutS ?? 60,
+        envNames: [],
+      }),
     stop() {
       handle.stop();
       rmSync(home, { recursive: true, force: true });

@@ -11,7 +11,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { canRun, fingerprints, launcherMissing, LAUNCHERS, type Sandbox, startSandbox } from "./fixture.js";
 import { named } from "../support/needs.js";
 
-const WATCHED = ["/etc", "/etc/hostname", "/etc/hosts", "/etc/shadow", "/etc/passwd", "/usr/share/doc/bash", "/var/lib/dpkg/status", "/var/lib/dpkg", "/var/cache/apt", "/root"];
+const WATCHED = [
+  "/etc",
+  "/etc/hostname",
+  "/etc/hosts",
+  "/etc/shadow",
+  "/etc/passwd",
+  "/usr/share/doc/bash",
+  "/var/lib/dpkg/status",
+  "/var/lib/dpkg",
+  "/var/cache/apt",
+  "/root",
+];
 // Not /tmp: other test files create entries there concurrently. The trial's
 // /tmp is copy-on-write; the temp-dir and run-as tests check it stays so.
 
@@ -31,165 +42,170 @@ function absentPackage(): string {
 }
 
 describe.each(LAUNCHERS)("overlay driver (launcher %s): trials on a copy-on-write mirror of this host", (launcher) => {
- describe.skipIf(!canRun || launcherMissing(launcher))(named("trial cases", !canRun ? "skipped: needs root and a build" : launcherMissing(launcher)), () => {
-  let sbx: Sandbox;
-  let before: Record<string, string>;
-  beforeAll(async () => {
-    sbx = await startSandbox(launcher);
-  });
-  afterAll(() => sbx?.stop());
-  beforeEach(() => {
-    before = fingerprints(WATCHED);
-  });
-  afterEach(() => {
-    expect(fingerprints(WATCHED)).toEqual(before);
-  });
-
-  it("a created file is reported created, and the host has no such file", async () => {
-    const r = await sbx.trial("echo x > /etc/agent-sudo-trial-test");
-    expect(r.ok).toBe(true);
-    expect(r.touchedPaths).toEqual(["/etc/agent-sudo-trial-test"]);
-    expect(existsSync("/etc/agent-sudo-trial-test")).toBe(false);
-  });
-
-  it("a package install is trialled as its simulation (no network in a trial) and passes; the host's packages are unchanged", async () => {
-    const dpkg = () => execFileSync("dpkg-query", ["-W", "-f", "${Package} ${Version}\\n"], { encoding: "utf8" });
-    const packagesBefore = dpkg();
-    const r = await sbx.trial("apt-get install -y bash");
-    expect(r.ok, r.findings.join("; ")).toBe(true);
-    expect(r.findings).toContain("trialled as its dry-run form: apt-get -s install -y bash");
-    expect(Buffer.from(r.stdout).toString()).toMatch(/bash is already the newest version|^Inst bash /m);
-    expect(dpkg()).toBe(packagesBefore);
-  });
-
-  it("an install that turns the simulation off is trialled as written, and fails without network", async () => {
-    const r = await sbx.trial(`apt-get install --no-simulate -y ${absentPackage()}`, { timeoutS: 120 });
-    expect(r.ok).toBe(false);
-    expect(r.findings.join("; ")).not.toContain("dry-run form");
-  });
-
-  it("a deleted file is reported deleted (whiteout), and the host still has it", async () => {
-    const r = await sbx.trial("rm /etc/hostname");
-    expect(r.ok).toBe(true);
-    expect(r.touchedPaths).toEqual(["/etc/hostname"]);
-    expect(existsSync("/etc/hostname")).toBe(true);
-  });
-
-  it("a directory removed and recreated (opaque) lists every hidden entry as deleted", async () => {
-    const r = await sbx.trial("rm -rf /usr/share/doc/bash && mkdir /usr/share/doc/bash && echo hi > /usr/share/doc/bash/new");
-    expect(r.ok).toBe(true);
-    expect(r.touchedPaths).toContain("/usr/share/doc/bash/copyright");
-    expect(r.touchedPaths).toContain("/usr/share/doc/bash/new");
-  });
-
-  it("a mode change is a metadata change; content edits are modifications", async () => {
-    const r = await sbx.trial("chmod 600 /etc/hosts && echo '# trial' >> /etc/passwd");
-    expect(r.ok).toBe(true);
-    expect(r.touchedPaths).toEqual(["/etc/hosts", "/etc/passwd"]);
-  });
-
-  it("edits a file in a host temp dir copy-on-write: visible inside, unchanged outside", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "agent-sudo-trial-tmp-"));
-    try {
-      writeFileSync(join(dir, "conf"), "a=1\n");
-      const r = await sbx.trial("sed -i s/1/2/ conf && cat conf", { cwd: dir });
-      expect(r.ok).toBe(true);
-      expect(Buffer.from(r.stdout).toString()).toBe("a=2\n");
-      expect(r.touchedPaths).toEqual([join(dir, "conf")]);
-      expect(readFileSync(join(dir, "conf"), "utf8")).toBe("a=1\n");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("reading /etc/shadow inside sees the mask (empty)", async () => {
-    expect(readFileSync("/etc/shadow").length).toBeGreaterThan(0);
-    const r = await sbx.trial("wc -c < /etc/shadow");
-    expect(Buffer.from(r.stdout).toString().trim()).toBe("0");
-  });
-
-  it("a write into a masked path makes the trial not ok", async () => {
-    const r = await sbx.trial("echo x >> /etc/shadow; true");
-    expect(r.ok).toBe(false);
-    expect(r.findings.join("\n")).toMatch(/masked path \/etc\/shadow/);
-  });
-
-  describe("network", () => {
-    let server: Server;
-    let port = 0;
-    let connections = 0;
-    beforeAll(async () => {
-      server = createServer((s) => {
-        connections++;
-        s.destroy();
+  describe.skipIf(!canRun || launcherMissing(launcher))(
+    named("trial cases", !canRun ? "skipped: needs root and a build" : launcherMissing(launcher)),
+    () => {
+      let sbx: Sandbox;
+      let before: Record<string, string>;
+      beforeAll(async () => {
+        sbx = await startSandbox(launcher);
       });
-      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-      port = (server.address() as { port: number }).port;
-    });
-    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+      afterAll(() => sbx?.stop());
+      beforeEach(() => {
+        before = fingerprints(WATCHED);
+      });
+      afterEach(() => {
+        expect(fingerprints(WATCHED)).toEqual(before);
+      });
 
-    it("a connection from inside to a port listening outside (loopback) fails", async () => {
-      const r = await sbx.trial(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`);
-      expect(r.ok).toBe(false);
-      expect(Buffer.from(r.stdout).toString()).not.toContain("connected");
-      expect(connections).toBe(0);
-    });
-  });
+      it("a created file is reported created, and the host has no such file", async () => {
+        const r = await sbx.trial("echo x > /etc/agent-sudo-trial-test");
+        expect(r.ok).toBe(true);
+        expect(r.touchedPaths).toEqual(["/etc/agent-sudo-trial-test"]);
+        expect(existsSync("/etc/agent-sudo-trial-test")).toBe(false);
+      });
 
-  it("apt-get install of a package the mirror cannot locate is not ok (its simulation fails), with a gap, and the host is untouched", async () => {
-    const pkg = "agent-sudo-no-such-package";
-    const r = await sbx.trial(`apt-get install -y ${pkg}`, { timeoutS: 120 });
-    expect(r.ok).toBe(false);
-    expect(r.findings).toContain(`trialled as its dry-run form: apt-get -s install -y ${pkg}`);
-    expect(r.gaps).toContain(`package ${pkg}`);
-    const manifest = readFileSync(`${sbx.home}/state/sandbox/primary.gaps`, "utf8");
-    expect(manifest).toContain(`package ${pkg}\n`);
-    expect(() => execFileSync("dpkg-query", ["-W", "-f=${Status}", absentPackage()], { stdio: "pipe" })).toThrow();
-  }, 150_000);
+      it("a package install is trialled as its simulation (no network in a trial) and passes; the host's packages are unchanged", async () => {
+        const dpkg = () => execFileSync("dpkg-query", ["-W", "-f", "${Package} ${Version}\\n"], { encoding: "utf8" });
+        const packagesBefore = dpkg();
+        const r = await sbx.trial("apt-get install -y bash");
+        expect(r.ok, r.findings.join("; ")).toBe(true);
+        expect(r.findings).toContain("trialled as its dry-run form: apt-get -s install -y bash");
+        expect(Buffer.from(r.stdout).toString()).toMatch(/bash is already the newest version|^Inst bash /m);
+        expect(dpkg()).toBe(packagesBefore);
+      });
 
-  it("runs as the run-as user, with host ownership", async () => {
-    const probe = `/tmp/agent-sudo-trial-probe-${process.pid}`;
-    const r = await sbx.trial(`id -un && touch ${probe} && stat -c %U /etc/passwd`, { runAs: "nobody" });
-    expect(Buffer.from(r.stdout).toString()).toBe("nobody\nroot\n");
-    expect(existsSync(probe)).toBe(false);
-  });
+      it("an install that turns the simulation off is trialled as written, and fails without network", async () => {
+        const r = await sbx.trial(`apt-get install --no-simulate -y ${absentPackage()}`, { timeoutS: 120 });
+        expect(r.ok).toBe(false);
+        expect(r.findings.join("; ")).not.toContain("dry-run form");
+      });
 
-  it("holds only file-ownership capabilities, cannot remount, write sysctls or take a mask off", async () => {
-    const r = await sbx.trial("grep CapEff /proc/self/status; mount -o remount,rw /proc/sys && echo REMOUNTED; umount /etc/shadow && echo UNMASKED; echo 1 > /proc/sys/kernel/sysrq && echo SYSCTL; echo 1 > /proc/sys/vm/drop_caches && echo SYSCTL; true");
-    const out = Buffer.from(r.stdout).toString();
-    const eff = BigInt(`0x${/CapEff:\s*([0-9a-f]+)/.exec(out)?.[1] ?? "ffffffffff"}`);
-    expect(eff & (1n << 21n)).toBe(0n); // CAP_SYS_ADMIN
-    expect(eff & (1n << 27n)).toBe(0n); // CAP_MKNOD
-    expect(eff & (1n << 19n)).toBe(0n); // CAP_SYS_PTRACE
-    expect(eff & (1n << 12n)).toBe(0n); // CAP_NET_ADMIN
-    expect(out).not.toMatch(/REMOUNTED|UNMASKED|SYSCTL/);
-  });
+      it("a deleted file is reported deleted (whiteout), and the host still has it", async () => {
+        const r = await sbx.trial("rm /etc/hostname");
+        expect(r.ok).toBe(true);
+        expect(r.touchedPaths).toEqual(["/etc/hostname"]);
+        expect(existsSync("/etc/hostname")).toBe(true);
+      });
 
-  // bubblewrap's launcher turns nested user namespaces off in its identity
-  // user namespace; the envelope launcher's seccomp filter refuses them.
-  it("cannot create user namespaces", async () => {
-    const r = await sbx.trial("unshare -U true && echo USERNS; true");
-    expect(Buffer.from(r.stdout).toString()).not.toMatch(/USERNS/);
-  });
+      it("a directory removed and recreated (opaque) lists every hidden entry as deleted", async () => {
+        const r = await sbx.trial("rm -rf /usr/share/doc/bash && mkdir /usr/share/doc/bash && echo hi > /usr/share/doc/bash/new");
+        expect(r.ok).toBe(true);
+        expect(r.touchedPaths).toContain("/usr/share/doc/bash/copyright");
+        expect(r.touchedPaths).toContain("/usr/share/doc/bash/new");
+      });
 
-  it("a trial past its timeout is killed and not ok", async () => {
-    const t0 = Date.now();
-    const r = await sbx.trial("sleep 30", { timeoutS: 1 });
-    expect(r.ok).toBe(false);
-    expect(r.findings).toContain("trial timed out");
-    expect(Date.now() - t0).toBeLessThan(10_000);
-  });
+      it("a mode change is a metadata change; content edits are modifications", async () => {
+        const r = await sbx.trial("chmod 600 /etc/hosts && echo '# trial' >> /etc/passwd");
+        expect(r.ok).toBe(true);
+        expect(r.touchedPaths).toEqual(["/etc/hosts", "/etc/passwd"]);
+      });
 
-  it("a missing command is a gap", async () => {
-    const r = await sbx.trial("frobnicate-agent-sudo --now");
-    expect(r.ok).toBe(false);
-    expect(r.gaps).toContain("command frobnicate-agent-sudo");
-  });
+      it("edits a file in a host temp dir copy-on-write: visible inside, unchanged outside", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "agent-sudo-trial-tmp-"));
+        try {
+          writeFileSync(join(dir, "conf"), "a=1\n");
+          const r = await sbx.trial("sed -i s/1/2/ conf && cat conf", { cwd: dir });
+          expect(r.ok).toBe(true);
+          expect(Buffer.from(r.stdout).toString()).toBe("a=2\n");
+          expect(r.touchedPaths).toEqual([join(dir, "conf")]);
+          expect(readFileSync(join(dir, "conf"), "utf8")).toBe("a=1\n");
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
 
-  it("live-service commands are skipped, not trialled", async () => {
-    const r = await sbx.trial("systemctl restart ssh");
-    expect(r.ok).toBe(false);
-    expect(r.findings).toContain("skipped: live-service (systemctl restart)");
-  });
-});
+      it("reading /etc/shadow inside sees the mask (empty)", async () => {
+        expect(readFileSync("/etc/shadow").length).toBeGreaterThan(0);
+        const r = await sbx.trial("wc -c < /etc/shadow");
+        expect(Buffer.from(r.stdout).toString().trim()).toBe("0");
+      });
+
+      it("a write into a masked path makes the trial not ok", async () => {
+        const r = await sbx.trial("echo x >> /etc/shadow; true");
+        expect(r.ok).toBe(false);
+        expect(r.findings.join("\n")).toMatch(/masked path \/etc\/shadow/);
+      });
+
+      describe("network", () => {
+        let server: Server;
+        let port = 0;
+        let connections = 0;
+        beforeAll(async () => {
+          server = createServer((s) => {
+            connections++;
+            s.destroy();
+          });
+          await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+          port = (server.address() as { port: number }).port;
+        });
+        afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+        it("a connection from inside to a port listening outside (loopback) fails", async () => {
+          const r = await sbx.trial(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`);
+          expect(r.ok).toBe(false);
+          expect(Buffer.from(r.stdout).toString()).not.toContain("connected");
+          expect(connections).toBe(0);
+        });
+      });
+
+      it("apt-get install of a package the mirror cannot locate is not ok (its simulation fails), with a gap, and the host is untouched", async () => {
+        const pkg = "agent-sudo-no-such-package";
+        const r = await sbx.trial(`apt-get install -y ${pkg}`, { timeoutS: 120 });
+        expect(r.ok).toBe(false);
+        expect(r.findings).toContain(`trialled as its dry-run form: apt-get -s install -y ${pkg}`);
+        expect(r.gaps).toContain(`package ${pkg}`);
+        const manifest = readFileSync(`${sbx.home}/state/sandbox/primary.gaps`, "utf8");
+        expect(manifest).toContain(`package ${pkg}\n`);
+        expect(() => execFileSync("dpkg-query", ["-W", "-f=${Status}", absentPackage()], { stdio: "pipe" })).toThrow();
+      }, 150_000);
+
+      it("runs as the run-as user, with host ownership", async () => {
+        const probe = `/tmp/agent-sudo-trial-probe-${process.pid}`;
+        const r = await sbx.trial(`id -un && touch ${probe} && stat -c %U /etc/passwd`, { runAs: "nobody" });
+        expect(Buffer.from(r.stdout).toString()).toBe("nobody\nroot\n");
+        expect(existsSync(probe)).toBe(false);
+      });
+
+      it("holds only file-ownership capabilities, cannot remount, write sysctls or take a mask off", async () => {
+        const r = await sbx.trial(
+          "grep CapEff /proc/self/status; mount -o remount,rw /proc/sys && echo REMOUNTED; umount /etc/shadow && echo UNMASKED; echo 1 > /proc/sys/kernel/sysrq && echo SYSCTL; echo 1 > /proc/sys/vm/drop_caches && echo SYSCTL; true",
+        );
+        const out = Buffer.from(r.stdout).toString();
+        const eff = BigInt(`0x${/CapEff:\s*([0-9a-f]+)/.exec(out)?.[1] ?? "ffffffffff"}`);
+        expect(eff & (1n << 21n)).toBe(0n); // CAP_SYS_ADMIN
+        expect(eff & (1n << 27n)).toBe(0n); // CAP_MKNOD
+        expect(eff & (1n << 19n)).toBe(0n); // CAP_SYS_PTRACE
+        expect(eff & (1n << 12n)).toBe(0n); // CAP_NET_ADMIN
+        expect(out).not.toMatch(/REMOUNTED|UNMASKED|SYSCTL/);
+      });
+
+      // bubblewrap's launcher turns nested user namespaces off in its identity
+      // user namespace; the envelope launcher's seccomp filter refuses them.
+      it("cannot create user namespaces", async () => {
+        const r = await sbx.trial("unshare -U true && echo USERNS; true");
+        expect(Buffer.from(r.stdout).toString()).not.toMatch(/USERNS/);
+      });
+
+      it("a trial past its timeout is killed and not ok", async () => {
+        const t0 = Date.now();
+        const r = await sbx.trial("sleep 30", { timeoutS: 1 });
+        expect(r.ok).toBe(false);
+        expect(r.findings).toContain("trial timed out");
+        expect(Date.now() - t0).toBeLessThan(10_000);
+      });
+
+      it("a missing command is a gap", async () => {
+        const r = await sbx.trial("frobnicate-agent-sudo --now");
+        expect(r.ok).toBe(false);
+        expect(r.gaps).toContain("command frobnicate-agent-sudo");
+      });
+
+      it("live-service commands are skipped, not trialled", async () => {
+        const r = await sbx.trial("systemctl restart ssh");
+        expect(r.ok).toBe(false);
+        expect(r.findings).toContain("skipped: live-service (systemctl restart)");
+      });
+    },
+  );
 });

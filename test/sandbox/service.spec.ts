@@ -20,7 +20,10 @@ const mainJs = join(repoRoot, "dist", "services", "sandbox", "main.js");
 const sbxUser = lookupUser("agent-sudo-sbx");
 
 function uidOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("Uid:")) ?? "";
+  const line =
+    readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Uid:")) ?? "";
   return Number(line.split(/\s+/)[2]);
 }
 
@@ -76,7 +79,20 @@ describe.skipIf(!canRun || !sbxUser || !lookupUser("agent-sudo-gw"))("sandbox se
   });
 
   it("trials a command and returns the signed report; the host is untouched", async () => {
-    const r = await call<object, TrialReport>(client, client.trial, { requestId: "svc1", command: "echo x > /etc/agent-sudo-trial-test", cwd: "/", host: "primary", runAs: "", timeoutS: 30, envNames: [] }, 30_000);
+    const r = await call<object, TrialReport>(
+      client,
+      client.trial,
+      {
+        requestId: "svc1",
+        command: "echo x > /etc/agent-sudo-trial-test",
+        cwd: "/",
+        host: "primary",
+        runAs: "",
+        timeoutS: 30,
+        envNames: [],
+      },
+      30_000,
+    );
     expect(r.ok, r.findings.join("; ")).toBe(true);
     expect(r.touchedPaths).toEqual(["/etc/agent-sudo-trial-test"]);
     expect(r.attestation?.signer).toBe("sandbox");
@@ -84,7 +100,12 @@ describe.skipIf(!canRun || !sbxUser || !lookupUser("agent-sudo-gw"))("sandbox se
   });
 
   it("refuses a host it has no mirror of with a signed not-ok report", async () => {
-    const r = await call<object, TrialReport>(client, client.trial, { requestId: "svc2", command: "true", cwd: "/", host: "server-01", runAs: "", timeoutS: 30, envNames: [] }, 30_000);
+    const r = await call<object, TrialReport>(
+      client,
+      client.trial,
+      { requestId: "svc2", command: "true", cwd: "/", host: "server-01", runAs: "", timeoutS: 30, envNames: [] },
+      30_000,
+    );
     expect(r.ok).toBe(false);
     expect(r.findings[0]).toMatch(/no overlay mirror of host "server-01"/);
   });

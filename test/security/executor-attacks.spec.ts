@@ -35,7 +35,14 @@ import {
 } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
 import { EntryKind, EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { call } from "../../services/shared/unary.js";
-import { commandDigest, manifestDigest, type PolicySource, rollbackDigest, signDecision, touchedDigest } from "../../services/shared/attestation.js";
+import {
+  commandDigest,
+  manifestDigest,
+  type PolicySource,
+  rollbackDigest,
+  signDecision,
+  touchedDigest,
+} from "../../services/shared/attestation.js";
 import { loadPrivateKey, SIGNER_ROLE, SIGNERS, type Signer } from "../../services/shared/keys.js";
 import type { TierNumber } from "../../services/shared/tier.js";
 import { committedCommands, executedCommands, journalEntries } from "../support/journal.js";
@@ -59,7 +66,18 @@ const ran = () => [...executedCommands(stack.home), ...committedCommands(stack.h
 const nextId = () => `atk-${process.pid}-${++seq}`;
 
 function request(command: string, over: Partial<ExecuteRequest> = {}): ExecuteRequest {
-  return { requestId: nextId(), command, cwd: "/tmp", host: HOST, runAs: "", timeoutS: 10, attestations: [], undoPaths: [], env: {}, ...over };
+  return {
+    requestId: nextId(),
+    command,
+    cwd: "/tmp",
+    host: HOST,
+    runAs: "",
+    timeoutS: 10,
+    attestations: [],
+    undoPaths: [],
+    env: {},
+    ...over,
+  };
 }
 
 type Bindable = { requestId: string; command: string; cwd: string; host: string; runAs: string; envNames?: readonly string[] };
@@ -96,19 +114,30 @@ function attest(signer: Signer, req: Bindable, tier: TierNumber, o: AttestOpts =
     ...(o.touched ? { touchedDigest: touchedDigest(o.touched) } : {}),
     ...(o.network ? { network: true } : {}),
     ...(o.packageRun ? { packageRun: true } : {}),
-    ...((o.liveAction ?? (signer === "classifier" && tier === 3 && (o.role ?? SIGNER_ROLE[signer]) === Role.ROLE_CLASSIFIER)) ? { liveAction: true } : {}),
+    ...((o.liveAction ?? (signer === "classifier" && tier === 3 && (o.role ?? SIGNER_ROLE[signer]) === Role.ROLE_CLASSIFIER))
+      ? { liveAction: true }
+      : {}),
   });
 }
 
 /** The full quorum an honest gateway would gather for Execute at `tier` (the classifier signs the undo plan from tier 1). */
 function signed(req: ExecuteRequest, tier: TierNumber, o: AttestOpts = {}): ExecuteRequest {
-  return { ...req, attestations: EXECUTE_QUORUM[tier].map((s) => attest(s, req, tier, { ...o, ...(s === "classifier" && tier >= 1 ? { touched: req.undoPaths } : {}) })) };
+  return {
+    ...req,
+    attestations: EXECUTE_QUORUM[tier].map((s) =>
+      attest(s, req, tier, { ...o, ...(s === "classifier" && tier >= 1 ? { touched: req.undoPaths } : {}) }),
+    ),
+  };
 }
 
 function rpc<Req, Res>(method: "execute" | "commit" | "rollback" | "resolve", req: Req): Promise<{ err: ServiceError | null; res?: Res }> {
   const c = client();
-  const fn = (c[method] as unknown as (r: Req, m: Metadata, o: { deadline: number }, cb: (e: ServiceError | null, r?: Res) => void) => void).bind(c);
-  return new Promise<{ err: ServiceError | null; res?: Res }>((resolve) => fn(req, new Metadata(), { deadline: Date.now() + 30_000 }, (err, res) => resolve({ err, res }))).finally(() => c.close());
+  const fn = (
+    c[method] as unknown as (r: Req, m: Metadata, o: { deadline: number }, cb: (e: ServiceError | null, r?: Res) => void) => void
+  ).bind(c);
+  return new Promise<{ err: ServiceError | null; res?: Res }>((resolve) =>
+    fn(req, new Metadata(), { deadline: Date.now() + 30_000 }, (err, res) => resolve({ err, res })),
+  ).finally(() => c.close());
 }
 const execute = (req: ExecuteRequest) => rpc<ExecuteRequest, ExecuteResponse>("execute", req);
 const commit = (req: CommitRequest) => rpc<CommitRequest, CommitResponse>("commit", req);
@@ -147,11 +176,22 @@ interface Diff {
  * A tier-1–2 run's diff as the sandbox would sign it: `target` (a new file
  * in this test's scratch dir) created with `content`. Nothing is signed yet.
  */
-function diff(command?: string, o: { target?: string; requestId?: string; content?: string; manifestRequestId?: string; bind?: Partial<Bindable> } = {}): Diff {
+function diff(
+  command?: string,
+  o: { target?: string; requestId?: string; content?: string; manifestRequestId?: string; bind?: Partial<Bindable> } = {},
+): Diff {
   const requestId = o.requestId ?? nextId();
   const target = o.target ?? join(scratch, `${requestId}.committed`);
   const content = Buffer.from(o.content ?? `committed by ${requestId}\n`);
-  const b = { requestId, command: command ?? `echo x > ${target}`, cwd: scratch, host: HOST, runAs: "", envNames: [] as string[], ...o.bind };
+  const b = {
+    requestId,
+    command: command ?? `echo x > ${target}`,
+    cwd: scratch,
+    host: HOST,
+    runAs: "",
+    envNames: [] as string[],
+    ...o.bind,
+  };
   const manifest = Manifest.create({
     requestId: o.manifestRequestId ?? requestId,
     commandDigest: commandDigest({ ...b, source: "sudo" }),
@@ -160,7 +200,14 @@ function diff(command?: string, o: { target?: string; requestId?: string; conten
       {
         path: target,
         before: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }),
-        after: EntryState.create({ kind: EntryKind.ENTRY_KIND_FILE, mode: 0o644, uid: 0, gid: 0, size: content.length, sha256: sha(content) }),
+        after: EntryState.create({
+          kind: EntryKind.ENTRY_KIND_FILE,
+          mode: 0o644,
+          uid: 0,
+          gid: 0,
+          size: content.length,
+          sha256: sha(content),
+        }),
       },
     ],
   });
@@ -198,7 +245,15 @@ function commitQuorum(d: Diff, q: CommitQuorum = {}): Attestation[] {
   const leased = q.lease ?? (Math.max(predicted, effects) as TierNumber);
   const m = q.manifest ?? d.digest;
   const all: Array<[Role, () => Attestation]> = [
-    [Role.ROLE_CLASSIFIER, () => attest("classifier", d.req, predicted, { ...(q.source ? { source: q.source } : {}), ...(q.classifierPackageRun ? { packageRun: true } : {}), ...(q.classifierLiveAction !== undefined ? { liveAction: q.classifierLiveAction } : {}) })],
+    [
+      Role.ROLE_CLASSIFIER,
+      () =>
+        attest("classifier", d.req, predicted, {
+          ...(q.source ? { source: q.source } : {}),
+          ...(q.classifierPackageRun ? { packageRun: true } : {}),
+          ...(q.classifierLiveAction !== undefined ? { liveAction: q.classifierLiveAction } : {}),
+        }),
+    ],
     [Role.ROLE_BREAKER, () => attest("breaker", d.req, leased)],
     [Role.ROLE_SANDBOX, () => attest("sandbox", d.req, 2, { manifest: m, trialOk: q.trialOk ?? true })],
     [Role.ROLE_CLASSIFIER_EFFECTS, () => attest("classifier", d.req, effects, { role: Role.ROLE_CLASSIFIER_EFFECTS, manifest: m })],
@@ -255,7 +310,10 @@ describe("executor socket, called as a compromised gateway", () => {
     expect(err).toBeNull();
     expect(res?.stdout.toString()).toBe("recorded\n");
     expect(recordedLines()).toContain("echo tier-three-baseline");
-    expect(journalEntries(stack.home, "execute").find((e) => e.request_id === req.requestId)).toMatchObject({ tier: 3, signers: ["classifier", "concurrence", "breaker"] });
+    expect(journalEntries(stack.home, "execute").find((e) => e.request_id === req.requestId)).toMatchObject({
+      tier: 3,
+      signers: ["classifier", "concurrence", "breaker"],
+    });
   });
 
   it("runs the command with a scrubbed environment", async () => {
@@ -271,7 +329,10 @@ describe("executor socket, called as a compromised gateway", () => {
   it("refuses a decision signed by an unpinned key", async () => {
     const req = request("echo unpinned");
     const rogue = generateKeyPairSync("ed25519").privateKey;
-    await expectRefused(execute({ ...req, attestations: [attest("classifier", req, 0, { key: rogue, name: "rogue-classifier" })] }), "ATTESTATION_UNPINNED");
+    await expectRefused(
+      execute({ ...req, attestations: [attest("classifier", req, 0, { key: rogue, name: "rogue-classifier" })] }),
+      "ATTESTATION_UNPINNED",
+    );
     expect(ran()).not.toContain("echo unpinned");
   });
 
@@ -293,7 +354,10 @@ describe("executor socket, called as a compromised gateway", () => {
   it("refuses an expired decision", async () => {
     const req = request("echo expired");
     const now = Math.floor(Date.now() / 1000);
-    await expectRefused(execute({ ...req, attestations: [attest("classifier", req, 0, { now: now - 120, ttlS: 30 })] }), "ATTESTATION_EXPIRED");
+    await expectRefused(
+      execute({ ...req, attestations: [attest("classifier", req, 0, { now: now - 120, ttlS: 30 })] }),
+      "ATTESTATION_EXPIRED",
+    );
     expect(ran()).not.toContain("echo expired");
   });
 
@@ -325,24 +389,56 @@ describe("executor socket, called as a compromised gateway", () => {
     const t1 = request("echo lease-less-one");
     await expectRefused(execute({ ...t1, attestations: [attest("classifier", t1, 1, { touched: [] })] }), "ATTESTATION_MISMATCH");
     const t3 = request("echo lease-less");
-    await expectRefused(execute({ ...t3, attestations: [attest("classifier", t3, 3, { touched: [] }), attest("concurrence", t3, 3)] }), "ATTESTATION_MISSING");
+    await expectRefused(
+      execute({ ...t3, attestations: [attest("classifier", t3, 3, { touched: [] }), attest("concurrence", t3, 3)] }),
+      "ATTESTATION_MISSING",
+    );
     const t3low = request("echo lease-too-low");
-    await expectRefused(execute({ ...t3low, attestations: [attest("classifier", t3low, 3, { touched: [] }), attest("concurrence", t3low, 3), attest("breaker", t3low, 2)] }), "ATTESTATION_MISMATCH");
+    await expectRefused(
+      execute({
+        ...t3low,
+        attestations: [attest("classifier", t3low, 3, { touched: [] }), attest("concurrence", t3low, 3), attest("breaker", t3low, 2)],
+      }),
+      "ATTESTATION_MISMATCH",
+    );
     await expectRefused(execute(signed(request("echo tier-four"), 4)), "TIER_REFUSED");
     // A tier 3 that is not a live action (raised by what it writes) with its full quorum: only as a diff.
     await expectRefused(execute(signed(request("echo tier-three-writer"), 3, { liveAction: false })), "ATTESTATION_MISMATCH");
-    for (const c of ["echo tier-one-direct", "echo tier-two-direct", "echo lease-less-one", "echo lease-less", "echo lease-too-low", "echo tier-four", "echo tier-three-writer"]) expect(ran()).not.toContain(c);
+    for (const c of [
+      "echo tier-one-direct",
+      "echo tier-two-direct",
+      "echo lease-less-one",
+      "echo lease-less",
+      "echo lease-too-low",
+      "echo tier-four",
+      "echo tier-three-writer",
+    ])
+      expect(ran()).not.toContain(c);
   });
 
   it("refuses a tier-2 package run without the sandbox's ok trial, and a package_run flag from anyone but the classifier", async () => {
     const noTrial = request("apt-get install -y hello-atk");
     await expectRefused(
-      execute({ ...noTrial, attestations: [attest("classifier", noTrial, 2, { packageRun: true }), attest("breaker", noTrial, 2), attest("sandbox", noTrial, 2, { trialOk: false, touched: [] })] }),
+      execute({
+        ...noTrial,
+        attestations: [
+          attest("classifier", noTrial, 2, { packageRun: true }),
+          attest("breaker", noTrial, 2),
+          attest("sandbox", noTrial, 2, { trialOk: false, touched: [] }),
+        ],
+      }),
       "ATTESTATION_MISSING",
     );
     const flagElsewhere = request("apt-get install -y hello-atk2");
     await expectRefused(
-      execute({ ...flagElsewhere, attestations: [attest("classifier", flagElsewhere, 2), attest("breaker", flagElsewhere, 2, { packageRun: true }), attest("sandbox", flagElsewhere, 2, { packageRun: true, touched: [] })] }),
+      execute({
+        ...flagElsewhere,
+        attestations: [
+          attest("classifier", flagElsewhere, 2),
+          attest("breaker", flagElsewhere, 2, { packageRun: true }),
+          attest("sandbox", flagElsewhere, 2, { packageRun: true, touched: [] }),
+        ],
+      }),
       "ATTESTATION_MISMATCH",
     );
     expect(ran().filter((l) => l.includes("hello-atk"))).toEqual([]);
@@ -351,7 +447,10 @@ describe("executor socket, called as a compromised gateway", () => {
   it("refuses the classifier key speaking for the breaker", async () => {
     const req = request("echo self-lease");
     const lease = attest("classifier", req, 3, { role: Role.ROLE_BREAKER });
-    await expectRefused(execute({ ...req, attestations: [attest("classifier", req, 3, { touched: [] }), attest("concurrence", req, 3), lease] }), "ATTESTATION_MISMATCH");
+    await expectRefused(
+      execute({ ...req, attestations: [attest("classifier", req, 3, { touched: [] }), attest("concurrence", req, 3), lease] }),
+      "ATTESTATION_MISMATCH",
+    );
     expect(ran()).not.toContain("echo self-lease");
   });
 
@@ -363,10 +462,18 @@ describe("executor socket, called as a compromised gateway", () => {
     // Only the classifier's decision made with CLAUDE_CMDS.md, the rest honest for /exec.
     const mixed = request("echo judged-for-the-hook-mixed");
     await expectRefused(
-      execute({ ...mixed, attestations: [attest("classifier", mixed, 3, { source: "claude", touched: [] }), attest("concurrence", mixed, 3), attest("breaker", mixed, 3)] }),
+      execute({
+        ...mixed,
+        attestations: [
+          attest("classifier", mixed, 3, { source: "claude", touched: [] }),
+          attest("concurrence", mixed, 3),
+          attest("breaker", mixed, 3),
+        ],
+      }),
       "ATTESTATION_MISMATCH",
     );
-    for (const c of ["echo judged-for-the-hook", "echo judged-for-the-hook-3", "echo judged-for-the-hook-mixed"]) expect(ran()).not.toContain(c);
+    for (const c of ["echo judged-for-the-hook", "echo judged-for-the-hook-3", "echo judged-for-the-hook-mixed"])
+      expect(ran()).not.toContain(c);
   });
 
   it("refuses a cwd through a symlink, even when every signer bound that path", async () => {
@@ -379,7 +486,12 @@ describe("executor socket, called as a compromised gateway", () => {
     const resolved = await rpc<{ path: string }, { path: string }>("resolve", { path: join(link, "sub") });
     expect(resolved.res?.path).toBe(join(real, "sub"));
     // … and runs nowhere else.
-    for (const [cwd, tier] of [[link, 0], [join(link, "sub"), 0], [link, 3], ["/tmp/../tmp", 0]] as const) {
+    for (const [cwd, tier] of [
+      [link, 0],
+      [join(link, "sub"), 0],
+      [link, 3],
+      ["/tmp/../tmp", 0],
+    ] as const) {
       const req = signed(request(`echo through-a-link-${tier}-${cwd.length}`, { cwd }), tier);
       const { err, res } = await execute(req);
       expect(res, cwd).toBeUndefined();
@@ -472,7 +584,10 @@ describe("Commit: a tier-1–3 diff reaches the host only with its whole quorum"
     // One judge rated another manifest.
     const c = diff();
     const q = commitQuorum(c);
-    q[3] = attest("classifier", c.req, 1, { role: Role.ROLE_CLASSIFIER_EFFECTS, manifest: manifestDigest(Buffer.from("another manifest")) });
+    q[3] = attest("classifier", c.req, 1, {
+      role: Role.ROLE_CLASSIFIER_EFFECTS,
+      manifest: manifestDigest(Buffer.from("another manifest")),
+    });
     await expectRefused(commit({ ...c.req, attestations: q }), "ATTESTATION_MISMATCH");
     expectNotCommitted(c);
     // The blob is not the content the manifest's sha256 names.
@@ -504,17 +619,29 @@ describe("Commit: a tier-1–3 diff reaches the host only with its whole quorum"
       return { ...d.req, attestations: q };
     };
     const u = diff();
-    await expectRefused(commit(forge(u, 2, attest("sandbox", u.req, 2, { key: rogue, name: "rogue-sandbox", manifest: u.digest }))), "ATTESTATION_UNPINNED");
+    await expectRefused(
+      commit(forge(u, 2, attest("sandbox", u.req, 2, { key: rogue, name: "rogue-sandbox", manifest: u.digest }))),
+      "ATTESTATION_UNPINNED",
+    );
     const f = diff();
-    await expectRefused(commit(forge(f, 4, attest("concurrence", f.req, 1, { key: rogue, role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: f.digest }))), "ATTESTATION_BAD_SIGNATURE");
+    await expectRefused(
+      commit(forge(f, 4, attest("concurrence", f.req, 1, { key: rogue, role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: f.digest }))),
+      "ATTESTATION_BAD_SIGNATURE",
+    );
     // The sandbox's key signing the concurrence's effect verdict; the classifier's signing a lease.
     const s = diff();
-    await expectRefused(commit(forge(s, 4, attest("sandbox", s.req, 1, { role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: s.digest }))), "ATTESTATION_MISMATCH");
+    await expectRefused(
+      commit(forge(s, 4, attest("sandbox", s.req, 1, { role: Role.ROLE_CONCURRENCE_EFFECTS, manifest: s.digest }))),
+      "ATTESTATION_MISMATCH",
+    );
     const l = diff();
     await expectRefused(commit(forge(l, 1, attest("classifier", l.req, 1, { role: Role.ROLE_BREAKER }))), "ATTESTATION_MISMATCH");
     // A grant (operator) has no place in a commit's quorum.
     const g = diff();
-    await expectRefused(commit({ ...withQuorum(g), attestations: [...commitQuorum(g), attest("operator", g.req, 1)] }), "ATTESTATION_MALFORMED");
+    await expectRefused(
+      commit({ ...withQuorum(g), attestations: [...commitQuorum(g), attest("operator", g.req, 1)] }),
+      "ATTESTATION_MALFORMED",
+    );
     const c = diff();
     await expectRefused(commit(withQuorum(c, { source: "claude" })), "ATTESTATION_MISMATCH");
     const e = diff();
@@ -591,10 +718,19 @@ describe("Rollback: only a grant over exactly that undo id, from the breaker or 
 
   it("refuses a grant signed by a key that may not grant (classifier, concurrence, sandbox), under its own role or the operator's, and a forged operator key", async () => {
     for (const signer of ["classifier", "concurrence", "sandbox"] as const) {
-      await expectRefused(rollback({ requestId: nextId(), undoId, grant: grantFor(undoId, { signer, role: SIGNER_ROLE[signer] }) }), "ATTESTATION_MISMATCH");
-      await expectRefused(rollback({ requestId: nextId(), undoId, grant: grantFor(undoId, { signer, role: Role.ROLE_OPERATOR }) }), "ATTESTATION_MISMATCH");
+      await expectRefused(
+        rollback({ requestId: nextId(), undoId, grant: grantFor(undoId, { signer, role: SIGNER_ROLE[signer] }) }),
+        "ATTESTATION_MISMATCH",
+      );
+      await expectRefused(
+        rollback({ requestId: nextId(), undoId, grant: grantFor(undoId, { signer, role: Role.ROLE_OPERATOR }) }),
+        "ATTESTATION_MISMATCH",
+      );
     }
-    await expectRefused(rollback({ requestId: nextId(), undoId, grant: grantFor(undoId, { key: generateKeyPairSync("ed25519").privateKey }) }), "ATTESTATION_BAD_SIGNATURE");
+    await expectRefused(
+      rollback({ requestId: nextId(), undoId, grant: grantFor(undoId, { key: generateKeyPairSync("ed25519").privateKey }) }),
+      "ATTESTATION_BAD_SIGNATURE",
+    );
     expect(existsSync(d.target)).toBe(true);
     expect(rolledBack()).toEqual([]);
   });
@@ -621,7 +757,12 @@ describe("Rollback: only a grant over exactly that undo id, from the breaker or 
     const breaker = new BreakerServiceClient(`unix://${join(stack.home, "run", "breaker.sock")}`, credentials.createInsecure());
     let lease: Attestation | undefined;
     try {
-      const l = await call(breaker, breaker.lease, { requestId: nextId(), commandDigest: rollbackDigest(undoId, HOST), tier: Tier.TIER_REVERSIBLE, host: HOST }, 3000);
+      const l = await call(
+        breaker,
+        breaker.lease,
+        { requestId: nextId(), commandDigest: rollbackDigest(undoId, HOST), tier: Tier.TIER_REVERSIBLE, host: HOST },
+        3000,
+      );
       expect(l.armed).toBe(true);
       lease = l.lease;
     } finally {
@@ -661,7 +802,8 @@ describe("the executor's veto holds against a complete, valid quorum", () => {
 
   async function outcomes(commands: readonly string[], tiers: readonly TierNumber[], cwd = "/"): Promise<string[]> {
     const out: string[] = [];
-    const label = (err: ServiceError | null, res: unknown) => (res ? "EXECUTED" : err?.code === status.PERMISSION_DENIED ? (err.details ?? "") : `grpc ${err?.code}`);
+    const label = (err: ServiceError | null, res: unknown) =>
+      res ? "EXECUTED" : err?.code === status.PERMISSION_DENIED ? (err.details ?? "") : `grpc ${err?.code}`;
     for (const command of commands) {
       for (const tier of tiers) {
         const { err, res } = await execute(signed(request(command, { cwd }), tier));
@@ -685,7 +827,17 @@ describe("the executor's veto holds against a complete, valid quorum", () => {
   });
 
   it("refuses rm -rf / spelled other ways: -Rf, /*, r''m, quoted /, ~, $HOME, /usr", async () => {
-    const commands = ["rm -Rf /", "rm -rf /*", "r''m -rf /", "\\rm -rf /", 'rm -rf "/"', "rm -rf ~", "rm -rf $HOME", "rm -rf /usr", "rm -rf --no-preserve-root /"];
+    const commands = [
+      "rm -Rf /",
+      "rm -rf /*",
+      "r''m -rf /",
+      "\\rm -rf /",
+      'rm -rf "/"',
+      "rm -rf ~",
+      "rm -rf $HOME",
+      "rm -rf /usr",
+      "rm -rf --no-preserve-root /",
+    ];
     const got = await outcomes(commands, [0]);
     expect(got).toEqual(got.map((l) => l.replace(/-> .*$/, "-> VETOED")));
     const lines = ran();
@@ -693,7 +845,15 @@ describe("the executor's veto holds against a complete, valid quorum", () => {
   });
 
   it("refuses the other catastrophic commands with a full quorum", async () => {
-    const catastrophic = ["rm -fr /", "rm -r /etc", "mkfs.ext4 /dev/sda1", "dd if=/dev/zero of=/dev/sda", "echo x > /dev/sda", ":(){ :|:& };:", "echo b > /proc/sysrq-trigger"];
+    const catastrophic = [
+      "rm -fr /",
+      "rm -r /etc",
+      "mkfs.ext4 /dev/sda1",
+      "dd if=/dev/zero of=/dev/sda",
+      "echo x > /dev/sda",
+      ":(){ :|:& };:",
+      "echo b > /proc/sysrq-trigger",
+    ];
     const got = await outcomes(catastrophic, [3], "/tmp");
     expect(got).toEqual(got.map((l) => l.replace(/-> .*$/, "-> VETOED")));
     const lines = ran();
@@ -705,7 +865,13 @@ describe("the executor's RPC surface", () => {
   it("answers an unknown RPC path with UNIMPLEMENTED", async () => {
     const c = client();
     try {
-      for (const path of ["/agent_sudo.v1.ExecutorService/Shell", "/agent_sudo.v1.ExecutorService/execute", "/agent_sudo.v1.ExecutorService/commit", "/agent_sudo.v1.ClassifierService/Classify", "/grpc.health.v1.Health/Check"]) {
+      for (const path of [
+        "/agent_sudo.v1.ExecutorService/Shell",
+        "/agent_sudo.v1.ExecutorService/execute",
+        "/agent_sudo.v1.ExecutorService/commit",
+        "/agent_sudo.v1.ClassifierService/Classify",
+        "/grpc.health.v1.Health/Check",
+      ]) {
         const err = await new Promise<ServiceError | null>((resolve) =>
           c.makeUnaryRequest(
             path,

@@ -58,11 +58,40 @@ describe.skipIf(!root)("executor egress", () => {
     const binding = { command, cwd: "/tmp", host: "primary", runAs: "", source: "sudo" as const };
     const keys = join(stack.home, "keys");
     const tier = o.tier ?? 0;
-    const attestations = [signDecision("classifier", loadPrivateKey(keys, "classifier"), { role: Role.ROLE_CLASSIFIER, requestId, binding, tier, ttlS: 30, network: o.network ?? false, liveAction: tier === 3, ...(tier ? { touchedDigest: touchedDigest([]) } : {}) })];
+    const attestations = [
+      signDecision("classifier", loadPrivateKey(keys, "classifier"), {
+        role: Role.ROLE_CLASSIFIER,
+        requestId,
+        binding,
+        tier,
+        ttlS: 30,
+        network: o.network ?? false,
+        liveAction: tier === 3,
+        ...(tier ? { touchedDigest: touchedDigest([]) } : {}),
+      }),
+    ];
     if (tier === 3) {
       // The flag counts only in the classifier's decision: a concurrence or a lease that carries it grants nothing.
-      attestations.push(signDecision("concurrence", loadPrivateKey(keys, "concurrence"), { role: Role.ROLE_CONCURRENCE, requestId, binding, tier, ttlS: 30, network: o.othersNetwork ?? false }));
-      attestations.push(signDecision("breaker", loadPrivateKey(keys, "breaker"), { role: Role.ROLE_BREAKER, requestId, binding, tier, ttlS: 10, network: o.othersNetwork ?? false }));
+      attestations.push(
+        signDecision("concurrence", loadPrivateKey(keys, "concurrence"), {
+          role: Role.ROLE_CONCURRENCE,
+          requestId,
+          binding,
+          tier,
+          ttlS: 30,
+          network: o.othersNetwork ?? false,
+        }),
+      );
+      attestations.push(
+        signDecision("breaker", loadPrivateKey(keys, "breaker"), {
+          role: Role.ROLE_BREAKER,
+          requestId,
+          binding,
+          tier,
+          ttlS: 10,
+          network: o.othersNetwork ?? false,
+        }),
+      );
     }
     return new Promise((resolve, reject) =>
       client.execute({ requestId, ...binding, timeoutS: 10, attestations, undoPaths: [], env: {} }, (err, res) => {
@@ -88,7 +117,12 @@ describe.skipIf(!root)("executor egress", () => {
   it.each([0, 3] as const)("tier %i sees no network interface but a loopback, and no UDP datagram reaches the host", async (tier) => {
     const res = await executeSigned("cat /proc/net/dev", { tier });
     expect(res.exitCode).toBe(0);
-    const ifaces = Buffer.from(res.stdout).toString().split("\n").slice(2).filter(Boolean).map((l) => l.trim().split(":")[0]);
+    const ifaces = Buffer.from(res.stdout)
+      .toString()
+      .split("\n")
+      .slice(2)
+      .filter(Boolean)
+      .map((l) => l.trim().split(":")[0]);
     expect(ifaces).toEqual(["lo"]);
     // Tier 0's own loopback may take the datagram; the host's never sees it.
     const before = datagrams;
@@ -97,17 +131,20 @@ describe.skipIf(!root)("executor egress", () => {
     expect(datagrams).toBe(before);
   });
 
-  it.each([0, 3] as const)("a tier-%i classifier decision that grants network (a rule flagged `network`) reaches the host's loopback", async (tier) => {
-    const before = connections;
-    const res = await executeSigned(connect(), { tier, network: true });
-    expect(Buffer.from(res.stdout).toString()).toContain("connected");
-    expect(connections).toBe(before + 1);
-    // The control for the UDP test above: with the flag a datagram arrives.
-    const sent = datagrams;
-    expect((await executeSigned(sendUdp(), { tier, network: true })).exitCode).toBe(0);
-    for (let i = 0; i < 20 && datagrams === sent; i++) await settle();
-    expect(datagrams).toBe(sent + 1);
-  });
+  it.each([0, 3] as const)(
+    "a tier-%i classifier decision that grants network (a rule flagged `network`) reaches the host's loopback",
+    async (tier) => {
+      const before = connections;
+      const res = await executeSigned(connect(), { tier, network: true });
+      expect(Buffer.from(res.stdout).toString()).toContain("connected");
+      expect(connections).toBe(before + 1);
+      // The control for the UDP test above: with the flag a datagram arrives.
+      const sent = datagrams;
+      expect((await executeSigned(sendUdp(), { tier, network: true })).exitCode).toBe(0);
+      for (let i = 0; i < 20 && datagrams === sent; i++) await settle();
+      expect(datagrams).toBe(sent + 1);
+    },
+  );
 
   it("the network flag in any other signer's decision grants nothing", async () => {
     const before = connections;

@@ -51,7 +51,11 @@ function flood(port: number, from: string, n: number): { stop: () => void; opene
     let drip: NodeJS.Timeout | undefined;
     s.on("connect", () => {
       // Even: a slow body after complete headers (no token). Odd: headers that never end.
-      s.write(i % 2 === 0 ? "POST /exec HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{" : "POST /exec HTTP/1.1\r\nHost: x\r\n");
+      s.write(
+        i % 2 === 0
+          ? "POST /exec HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+          : "POST /exec HTTP/1.1\r\nHost: x\r\n",
+      );
       drip = setInterval(() => s.write(i % 2 === 0 ? " " : "X-Slow: 1\r\n"), 2000);
     });
     s.on("data", () => undefined);
@@ -135,7 +139,9 @@ describe.skipIf(!root)("security: slow connections from one local peer", () => {
     } finally {
       attack.stop();
     }
-    console.log(`slow-connections: ${attack.opened()} connections opened by the flood; /health ${health.join(",")}; hook ${hookHealth.join(",")}; /exec ${execs.join(",")}`);
+    console.log(
+      `slow-connections: ${attack.opened()} connections opened by the flood; /health ${health.join(",")}; hook ${hookHealth.join(",")}; /exec ${execs.join(",")}`,
+    );
     expect(health).toEqual(Array(8).fill(200));
     expect(hookHealth).toEqual(Array(8).fill(200));
     expect(execs).toEqual(Array(4).fill(200));
@@ -146,7 +152,10 @@ describe.skipIf(!root)("security: slow connections from one local peer", () => {
 
     // Logged once per peer per interval, at info, no stack traces.
     await sleep(500);
-    const lines = readFileSync(join(home, "logs", "gateway.log"), "utf8").slice(logBefore).split("\n").filter(Boolean);
+    const lines = readFileSync(join(home, "logs", "gateway.log"), "utf8")
+      .slice(logBefore)
+      .split("\n")
+      .filter(Boolean);
     const flood127 = lines.filter((l) => l.includes("127.0.0.2"));
     expect(flood127.length).toBeGreaterThan(0);
     expect(flood127.length).toBeLessThanOrEqual(2);
@@ -158,7 +167,11 @@ describe.skipIf(!root)("security: slow connections from one local peer", () => {
     const t0 = Date.now();
     const closedAfter = await new Promise<number>((resolve) => {
       const s = connect({ host: "127.0.0.1", port: stack.port, localAddress: "127.0.0.3" });
-      s.on("connect", () => s.write(`POST /exec HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`));
+      s.on("connect", () =>
+        s.write(
+          `POST /exec HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+        ),
+      );
       s.on("data", () => undefined);
       s.on("error", () => undefined);
       s.on("close", () => resolve(Date.now() - t0));

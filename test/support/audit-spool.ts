@@ -44,7 +44,8 @@ async function shippedRecords(home: string): Promise<SpoolRecord[]> {
   const client = new pg.Client({ connectionString: readFileSync(url, "utf8").trim() });
   await client.connect();
   try {
-    const q = "SELECT request_id::text, phase, source, command, decision_type, assigned_tier::int, matched_rule, exit_code::int, duration_ms::float8 AS duration_ms, evidence FROM command_audit";
+    const q =
+      "SELECT request_id::text, phase, source, command, decision_type, assigned_tier::int, matched_rule, exit_code::int, duration_ms::float8 AS duration_ms, evidence FROM command_audit";
     return (await client.query<SpoolRecord>(q)).rows.map((r) => ({ ...r, evidence: r.evidence ?? {} }));
   } finally {
     await client.end();

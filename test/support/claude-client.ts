@@ -13,7 +13,10 @@ import { repoRoot } from "./stack.js";
 import { MessagesStandin } from "./messages-standin.js";
 
 /** The version package.json pins; the suite checks the binary is that one. */
-export const PINNED = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@anthropic-ai/claude-code"] ?? "";
+export const PINNED =
+  (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies[
+    "@anthropic-ai/claude-code"
+  ] ?? "";
 
 const BRIDGE = join(repoRoot, "test", "support", "netns-bridge.mjs");
 /** Inside the namespace: the stand-in's port and the gateway's forwarded port. */
@@ -23,14 +26,24 @@ export const GATEWAY_PORT = 18951;
 /** The client's native binary, or why the suite cannot run here. */
 export function findClient(): { binary: string } | { skip: string } {
   const pkg = join(repoRoot, "node_modules", "@anthropic-ai", "claude-code");
-  if (!existsSync(join(pkg, "package.json"))) return { skip: `skipped: @anthropic-ai/claude-code is not installed (npm ci installs the pinned ${PINNED})` };
+  if (!existsSync(join(pkg, "package.json")))
+    return { skip: `skipped: @anthropic-ai/claude-code is not installed (npm ci installs the pinned ${PINNED})` };
   // The postinstall copies the platform binary over bin/claude.exe; without
   // it (scripts not run) the platform package still holds the binary.
-  const candidates = [join(pkg, "bin", "claude.exe"), join(repoRoot, "node_modules", "@anthropic-ai", `claude-code-linux-${process.arch}`, "claude")];
+  const candidates = [
+    join(pkg, "bin", "claude.exe"),
+    join(repoRoot, "node_modules", "@anthropic-ai", `claude-code-linux-${process.arch}`, "claude"),
+  ];
   const binary = candidates.find((c) => existsSync(c) && statSync(c).size > 1_000_000);
-  if (!binary) return { skip: `skipped: no native Claude Code binary for linux-${process.arch} under node_modules/@anthropic-ai (the platform package did not install)` };
+  if (!binary)
+    return {
+      skip: `skipped: no native Claude Code binary for linux-${process.arch} under node_modules/@anthropic-ai (the platform package did not install)`,
+    };
   if (process.platform !== "linux") return { skip: "skipped: the client suite runs on Linux (network namespaces)" };
-  for (const [tool, pkg] of [["unshare", "util-linux"], ["perl", "perl-base"]]) {
+  for (const [tool, pkg] of [
+    ["unshare", "util-linux"],
+    ["perl", "perl-base"],
+  ]) {
     try {
       execFileSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" });
     } catch {
@@ -39,7 +52,11 @@ export function findClient(): { binary: string } | { skip: string } {
   }
   let version = "";
   try {
-    version = execFileSync(binary, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() }, timeout: 30_000 });
+    version = execFileSync(binary, ["--version"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() },
+      timeout: 30_000,
+    });
   } catch (err) {
     return { skip: `skipped: ${binary} does not run here (${(err as Error).message.split("\n")[0]})` };
   }
@@ -55,7 +72,12 @@ export interface ClientRun {
   /** performance.now() at spawn. */
   startedAt: number;
   /** The --output-format json result, when the client printed one. */
-  result?: { result?: string; is_error?: boolean; permission_denials?: Array<{ tool_name: string; tool_input: Record<string, unknown> }>; num_turns?: number };
+  result?: {
+    result?: string;
+    is_error?: boolean;
+    permission_denials?: Array<{ tool_name: string; tool_input: Record<string, unknown> }>;
+    num_turns?: number;
+  };
 }
 
 /**
@@ -161,7 +183,12 @@ export class ClientWorld {
     ];
     const t0 = performance.now();
     return new Promise((resolve, reject) => {
-      const child = spawn("unshare", argv, { cwd: opts.cwd ?? this.project, env: this.env(opts.env), stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn("unshare", argv, {
+        cwd: opts.cwd ?? this.project,
+        env: this.env(opts.env),
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

@@ -57,18 +57,26 @@ export function journalEntries(home: string, event?: string): JournalEntry[] {
 export function executedCommands(home: string): string[] {
   const entries = journalEntries(home);
   const notRun = new Set(entries.filter((e) => e.event === "outcome" && e.not_run !== undefined).map((e) => e.request_id));
-  return entries.filter((e) => e.event === "execute" && typeof e.command === "string" && !notRun.has(e.request_id)).map((e) => e.command as string);
+  return entries
+    .filter((e) => e.event === "execute" && typeof e.command === "string" && !notRun.has(e.request_id))
+    .map((e) => e.command as string);
 }
 
 /** Commands whose tier-1–2 diff the executor committed: `commit-begin` with a `commit-end` (not failed, not rolled back by a recovery). */
 export function committedCommands(home: string): string[] {
   const entries = journalEntries(home);
   const ended = new Set(entries.filter((e) => e.event === "commit-end").map((e) => e.request_id));
-  return entries.filter((e) => e.event === "commit-begin" && typeof e.command === "string" && ended.has(e.request_id)).map((e) => e.command as string);
+  return entries
+    .filter((e) => e.event === "commit-begin" && typeof e.command === "string" && ended.has(e.request_id))
+    .map((e) => e.command as string);
 }
 
 /** Polls until `pred` holds for the journal's entries (the executor fsyncs before it runs). */
-export async function waitForJournal(home: string, pred: (entries: JournalEntry[]) => boolean, timeoutMs = 20_000): Promise<JournalEntry[]> {
+export async function waitForJournal(
+  home: string,
+  pred: (entries: JournalEntry[]) => boolean,
+  timeoutMs = 20_000,
+): Promise<JournalEntry[]> {
   const t0 = Date.now();
   for (;;) {
     const entries = journalEntries(home);

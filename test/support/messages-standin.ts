@@ -154,7 +154,9 @@ export class MessagesStandin {
   private answer(body: MessagesRequest, res: ServerResponse): void {
     const messages = body.messages ?? [];
     const now = performance.now();
-    const first = blocks(messages[0]).map((b) => b.text ?? "").join("\n");
+    const first = blocks(messages[0])
+      .map((b) => b.text ?? "")
+      .join("\n");
     const tag = TAG.exec(first)?.[1];
     const steps = tag === undefined ? undefined : this.scripts.get(tag);
     if (tag !== undefined && !this.firstRequestAt.has(tag)) this.firstRequestAt.set(tag, now);
@@ -201,7 +203,9 @@ export class MessagesStandin {
     } else {
       const name = "bash" in step ? "Bash" : "Agent";
       if (!(body.tools ?? []).some((t) => t.name === name)) {
-        this.problems.push(`case ${tag}: the client did not advertise a ${name} tool (tools: ${(body.tools ?? []).map((t) => t.name).join(", ")})`);
+        this.problems.push(
+          `case ${tag}: the client did not advertise a ${name} tool (tools: ${(body.tools ?? []).map((t) => t.name).join(", ")})`,
+        );
         content = [{ type: "text", text: `stand-in: no ${name} tool offered` }];
         stop = "end_turn";
       } else {
@@ -209,7 +213,12 @@ export class MessagesStandin {
         const input =
           "bash" in step
             ? { command: step.bash, description: step.description ?? "agent-sudo client test" }
-            : { description: "agent-sudo client test subagent", prompt: step.agent, subagent_type: step.subagentType ?? "general-purpose", ...(step.background === undefined ? {} : { run_in_background: step.background }) };
+            : {
+                description: "agent-sudo client test subagent",
+                prompt: step.agent,
+                subagent_type: step.subagentType ?? "general-purpose",
+                ...(step.background === undefined ? {} : { run_in_background: step.background }),
+              };
         content = [{ type: "tool_use", id, name, input }];
         stop = "tool_use";
         this.sent.push({ tag, id, name, input, sentAt: performance.now() });
@@ -217,12 +226,35 @@ export class MessagesStandin {
     }
     if (body.stream !== true) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: `msg_standin_${++this.counter}`, type: "message", role: "assistant", model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }));
+      res.end(
+        JSON.stringify({
+          id: `msg_standin_${++this.counter}`,
+          type: "message",
+          role: "assistant",
+          model,
+          content,
+          stop_reason: stop,
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+      );
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const event = (data: Record<string, unknown>) => res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`);
-    event({ type: "message_start", message: { id: `msg_standin_${++this.counter}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
+    event({
+      type: "message_start",
+      message: {
+        id: `msg_standin_${++this.counter}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    });
     content.forEach((block, index) => {
       if (block.type === "text") {
         event({ type: "content_block_start", index, content_block: { type: "text", text: "" } });

@@ -29,7 +29,8 @@ const [program, ...programArgs] = args.slice(split + 1);
 
 // Loopback up with perl-base (essential on Debian, unlike iproute2's ip):
 // SIOCSIFFLAGS with IFF_UP|IFF_LOOPBACK|IFF_RUNNING on an AF_INET socket.
-const LO_UP = "socket(my $s, 2, 2, 0) or die qq(socket: $!\\n); my $ifr = pack(q(a16 s x22), q(lo), 1 | 8 | 0x40); ioctl($s, 0x8914, $ifr) or die qq(SIOCSIFFLAGS: $!\\n)";
+const LO_UP =
+  "socket(my $s, 2, 2, 0) or die qq(socket: $!\\n); my $ifr = pack(q(a16 s x22), q(lo), 1 | 8 | 0x40); ioctl($s, 0x8914, $ifr) or die qq(SIOCSIFFLAGS: $!\\n)";
 const up = spawnSync("perl", ["-e", LO_UP], { stdio: ["ignore", "ignore", "pipe"] });
 if (up.status !== 0) {
   process.stderr.write(`netns-bridge: cannot bring lo up: ${up.stderr?.toString() ?? up.error?.message}\n`);
@@ -66,5 +67,5 @@ child.once("error", (err) => {
   process.exit(127);
 });
 child.once("exit", (code, signal) => {
-  process.exit(code ?? 128 + (signal ? (({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2 })[signal] ?? 1) : 1));
+  process.exit(code ?? 128 + (signal ? ({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2 }[signal] ?? 1) : 1));
 });

@@ -29,7 +29,9 @@ export type Families = Sample[];
 /** Why the parser cannot run here, or undefined. */
 export function parserMissing(): string | undefined {
   const r = spawnSync(PYTHON, ["-c", "import prometheus_client.parser"], { encoding: "utf8" });
-  return r.status === 0 ? undefined : "skipped: the Prometheus text parser is not installed (apt-get install python3-prometheus-client; .ci/run installs it)";
+  return r.status === 0
+    ? undefined
+    : "skipped: the Prometheus text parser is not installed (apt-get install python3-prometheus-client; .ci/run installs it)";
 }
 
 /** Every sample of the text; throws when the parser refuses it. */

@@ -72,7 +72,11 @@ export async function startRootedStack(opts: RootedStackOptions = {}): Promise<R
     url,
     token,
     async exec(body) {
-      const res = await fetch(`${url}/exec`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}/exec`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       const text = await res.text();
       try {
         return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
@@ -81,7 +85,18 @@ export async function startRootedStack(opts: RootedStackOptions = {}): Promise<R
       }
     },
     sh: (script, o = {}) => root.exec(["/bin/sh", "-c", script], { cwd: o.cwd ?? "/", timeoutMs: o.timeoutMs ?? 60_000 }),
-    cli: (args) => root.exec(["/usr/bin/env", `AGENT_SUDO_HOME=${home}`, ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`), process.execPath, cliMain, ...args], { timeoutMs: 60_000 }),
+    cli: (args) =>
+      root.exec(
+        [
+          "/usr/bin/env",
+          `AGENT_SUDO_HOME=${home}`,
+          ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`),
+          process.execPath,
+          cliMain,
+          ...args,
+        ],
+        { timeoutMs: 60_000 },
+      ),
     async pids() {
       const r = await root.exec(["/bin/cat", join(home, "run", "supervisor.json")]);
       const status = JSON.parse(r.stdout) as { services: Record<string, { pid: number | null }> };

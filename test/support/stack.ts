@@ -34,7 +34,6 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-
 /**
  * A stand-in shell for tests that send commands which must never run for
  * real: it records the command line it was given and executes nothing.
@@ -44,7 +43,9 @@ export function recorderShell(dir: string): { shell: string; log: string } {
   const shell = join(dir, "recorder.sh");
   writeFileSync(log, "", { mode: 0o666 });
   chmodSync(log, 0o666);
-  writeFileSync(shell, `#!/bin/sh\n# test stand-in: records, never executes\nprintf '%s\\n' "$2" >> '${log}'\necho recorded\n`, { mode: 0o755 });
+  writeFileSync(shell, `#!/bin/sh\n# test stand-in: records, never executes\nprintf '%s\\n' "$2" >> '${log}'\necho recorded\n`, {
+    mode: 0o755,
+  });
   return { shell, log };
 }
 
@@ -128,7 +129,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     cliEnv: { ...process.env, AGENT_SUDO_HOME: home, ...opts.env },
     output: () => out,
     pids() {
-      const status = JSON.parse(readFileSync(join(home, "run", "supervisor.json"), "utf8")) as { services: Record<string, { pid: number | null }> };
+      const status = JSON.parse(readFileSync(join(home, "run", "supervisor.json"), "utf8")) as {
+        services: Record<string, { pid: number | null }>;
+      };
       return Object.fromEntries(Object.entries(status.services).map(([k, v]) => [k, v.pid]));
     },
     exec: (body, tok = token) => request("POST", "/exec", body, tok),

@@ -11,7 +11,11 @@ import { planLayers, runInThrowawayRoot, seccompFilter, startThrowawayRoot, type
 
 const hasTools = ["/usr/bin/unshare", "/usr/bin/nsenter", "/usr/bin/perl"].every((p) => existsSync(p));
 const isRoot = process.getuid?.() === 0;
-const skipReason = !isRoot ? "needs root (it builds mount, pid and network namespaces)" : !hasTools ? "needs unshare, nsenter and perl" : "";
+const skipReason = !isRoot
+  ? "needs root (it builds mount, pid and network namespaces)"
+  : !hasTools
+    ? "needs unshare, nsenter and perl"
+    : "";
 if (skipReason) console.warn(`throwaway-root.spec: containment tests skipped: ${skipReason}`);
 
 // ---------------------------------------------------------------- pure parts
@@ -34,14 +38,28 @@ function runFilter(hex: string, data: { nr: number; arch: number; args?: number[
     const k = prog.readUInt32LE(pc * 8 + 4);
     pc++;
     switch (code) {
-      case 0x20: acc = word(k); break;
-      case 0x54: acc = (acc & k) >>> 0; break;
-      case 0x05: pc += k; break;
-      case 0x15: pc += acc === k ? jt : jf; break;
-      case 0x35: pc += acc >= k ? jt : jf; break;
-      case 0x45: pc += (acc & k) !== 0 ? jt : jf; break;
-      case 0x06: return k;
-      default: throw new Error(`opcode ${code.toString(16)}`);
+      case 0x20:
+        acc = word(k);
+        break;
+      case 0x54:
+        acc = (acc & k) >>> 0;
+        break;
+      case 0x05:
+        pc += k;
+        break;
+      case 0x15:
+        pc += acc === k ? jt : jf;
+        break;
+      case 0x35:
+        pc += acc >= k ? jt : jf;
+        break;
+      case 0x45:
+        pc += (acc & k) !== 0 ? jt : jf;
+        break;
+      case 0x06:
+        return k;
+      default:
+        throw new Error(`opcode ${code.toString(16)}`);
     }
   }
   throw new Error("fell off the end");
@@ -66,7 +84,20 @@ describe("throwaway root: plan and filter", () => {
       "14 1 0:46 / /var/tmp rw - tmpfs tmpfs rw",
       "15 1 0:47 / /media/my\\040disk rw - ext4 /dev/sda7 rw",
     ].join("\n");
-    const { layers, skipped } = planLayers(mountinfo, ["boot", "data", "etc", "home", "media", "proc", "run", "srv", "sys", "tmp", "usr", "var"]);
+    const { layers, skipped } = planLayers(mountinfo, [
+      "boot",
+      "data",
+      "etc",
+      "home",
+      "media",
+      "proc",
+      "run",
+      "srv",
+      "sys",
+      "tmp",
+      "usr",
+      "var",
+    ]);
     expect(layers).toEqual([
       { lower: "/boot", target: "/boot", required: true },
       { lower: "/etc", target: "/etc", required: true },
@@ -85,7 +116,11 @@ describe("throwaway root: plan and filter", () => {
   });
 
   for (const [arch, audit, nr] of [
-    ["x64", 0xc000003e, { mount: 165, mknod: 133, mknodat: 259, ioctl: 16, fspick: 433, swapoff: 168, read: 0, init_module: 175, clock_settime: 227 }],
+    [
+      "x64",
+      0xc000003e,
+      { mount: 165, mknod: 133, mknodat: 259, ioctl: 16, fspick: 433, swapoff: 168, read: 0, init_module: 175, clock_settime: 227 },
+    ],
     ["arm64", 0xc00000b7, { mount: 40, mknodat: 33, ioctl: 29, fspick: 433, swapoff: 225, read: 63, init_module: 105, clock_settime: 112 }],
   ] as const) {
     it(`seccomp (${arch}): refuses superblock remounts, device nodes, freezes, swap, modules, foreign ABIs; allows the rest`, () => {
@@ -157,7 +192,9 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
     mkdirSync(c.renameDir);
     writeFileSync(`${c.renameDir}/f`, "in dir\n");
     root = await startThrowawayRoot();
-    console.log(`throwaway root: entered in ${root.setupMs} ms (${root.layers.length} overlays${root.skipped.length ? `; not mirrored: ${root.skipped.join(" ")}` : ""})`);
+    console.log(
+      `throwaway root: entered in ${root.setupMs} ms (${root.layers.length} overlays${root.skipped.length ? `; not mirrored: ${root.skipped.join(" ")}` : ""})`,
+    );
   });
 
   afterAll(async () => {
@@ -187,15 +224,34 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
 
   it("deletes, overwrites, creates and chmods canaries inside; a second command sees it; the host does not", async () => {
     hostUntouched();
-    const w = await root.exec(
-      ["sh", "-c", 'set -e; rm -rf -- "$1"; echo overwritten > "$2"; echo created > "$3"; chmod 0755 "$3"; chmod 0777 "$4"; echo root > "$5"; echo repo > "$6"; echo tmp > "$7"',
-        "sh", c.dir, c.etc, c.usrLocal, c.mode, c.rootHome, c.repo, c.tmp],
-    );
+    const w = await root.exec([
+      "sh",
+      "-c",
+      'set -e; rm -rf -- "$1"; echo overwritten > "$2"; echo created > "$3"; chmod 0755 "$3"; chmod 0777 "$4"; echo root > "$5"; echo repo > "$6"; echo tmp > "$7"',
+      "sh",
+      c.dir,
+      c.etc,
+      c.usrLocal,
+      c.mode,
+      c.rootHome,
+      c.repo,
+      c.tmp,
+    ]);
     expect(w.stderr).toBe("");
     expect(w.code).toBe(0);
-    const r = await root.exec(
-      ["sh", "-c", 'if [ -e "$1" ]; then echo present; else echo gone; fi; cat "$2" "$3" "$5" "$6" "$7"; stat -c %a "$3" "$4"', "sh", c.dir, c.etc, c.usrLocal, c.mode, c.rootHome, c.repo, c.tmp],
-    );
+    const r = await root.exec([
+      "sh",
+      "-c",
+      'if [ -e "$1" ]; then echo present; else echo gone; fi; cat "$2" "$3" "$5" "$6" "$7"; stat -c %a "$3" "$4"',
+      "sh",
+      c.dir,
+      c.etc,
+      c.usrLocal,
+      c.mode,
+      c.rootHome,
+      c.repo,
+      c.tmp,
+    ]);
     expect(r.stdout.split("\n")).toEqual(["gone", "overwritten", "created", "root", "repo", "tmp", "755", "777", ""]);
     expect(await root.readFile(c.etc)).toBe("overwritten\n");
     await root.writeFile(`${c.tmp}-2`, "via writeFile\n", 0o600);
@@ -205,8 +261,13 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
   });
 
   it("looks like one file system per top-level directory: one st_dev, directories rename in place", async () => {
-    const r = await root.exec(["sh", "-c", 'set -e; echo new > /etc/$1-dev; stat -c %d /etc /etc/passwd /etc/$1-dev /var /var/tmp/$1-mode',
-      "sh", tag]);
+    const r = await root.exec([
+      "sh",
+      "-c",
+      "set -e; echo new > /etc/$1-dev; stat -c %d /etc /etc/passwd /etc/$1-dev /var /var/tmp/$1-mode",
+      "sh",
+      tag,
+    ]);
     const devs = r.stdout.trim().split("\n");
     expect(new Set(devs.slice(0, 3)).size, r.stdout).toBe(1);
     expect(new Set(devs.slice(3)).size, r.stdout).toBe(1);
@@ -220,13 +281,18 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
 
   it("mounts no host disk read-write, no cgroup tree, no host device; /proc/sys and /sys are read-only", async () => {
     const r = await root.exec(["cat", "/proc/self/mountinfo"]);
-    const mounts = r.stdout.trim().split("\n").map((line) => {
-      const [left, right] = line.split(" - ");
-      const f = left!.split(" ");
-      const [fsType, source] = right!.split(" ");
-      return { point: f[4]!, opts: f[5]!.split(","), fsType: fsType!, source: source! };
-    });
-    const disks = mounts.filter((m) => m.source.startsWith("/dev/") || ["ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "f2fs", "zfs"].includes(m.fsType));
+    const mounts = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => {
+        const [left, right] = line.split(" - ");
+        const f = left!.split(" ");
+        const [fsType, source] = right!.split(" ");
+        return { point: f[4]!, opts: f[5]!.split(","), fsType: fsType!, source: source! };
+      });
+    const disks = mounts.filter(
+      (m) => m.source.startsWith("/dev/") || ["ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "f2fs", "zfs"].includes(m.fsType),
+    );
     expect(disks.length).toBeGreaterThan(0);
     for (const m of disks) expect(m.opts, `${m.point} (${m.fsType} ${m.source})`).toContain("ro");
     expect(mounts.find((m) => m.point === "/")).toMatchObject({ opts: expect.arrayContaining(["ro"]) });
@@ -235,11 +301,25 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
 
     // Opened for writing but never written: EROFS (30) on each that exists.
     const probe = `for (grep { -e } @ARGV) { if (sysopen(my $f, $_, 1)) { print "$_ writable\\n"; close $f } else { print "$_ " . (0 + $!) . "\\n" } }`;
-    const w = await root.exec(["perl", "-e", probe, "/proc/sys/vm/swappiness", "/proc/sys/kernel/hostname", "/sys/kernel/uevent_helper", "/sys/power/state", "/sys/kernel/mm/transparent_hugepage/enabled", "/sys/class/net/lo/mtu"]);
+    const w = await root.exec([
+      "perl",
+      "-e",
+      probe,
+      "/proc/sys/vm/swappiness",
+      "/proc/sys/kernel/hostname",
+      "/sys/kernel/uevent_helper",
+      "/sys/power/state",
+      "/sys/kernel/mm/transparent_hugepage/enabled",
+      "/sys/class/net/lo/mtu",
+    ]);
     const lines = w.stdout.trim().split("\n");
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const line of lines) expect(line).toMatch(/ 30$/);
-    const d = await root.exec(["sh", "-c", "find /dev -type b | wc -l; ls /sys/fs/cgroup | wc -l; if [ -e /proc/sysrq-trigger ]; then stat -c %t:%T /proc/sysrq-trigger; else echo absent; fi"]);
+    const d = await root.exec([
+      "sh",
+      "-c",
+      "find /dev -type b | wc -l; ls /sys/fs/cgroup | wc -l; if [ -e /proc/sysrq-trigger ]; then stat -c %t:%T /proc/sysrq-trigger; else echo absent; fi",
+    ]);
     const [blockDevs, cgroupEntries, sysrq] = d.stdout.trim().split("\n");
     expect(blockDevs).toBe("0");
     expect(cgroupEntries).toBe("0");
@@ -248,26 +328,34 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
 
   it("refuses the clock, modules, superblock remounts, freezes and device nodes; keeps bind remounts", async () => {
     // Guarded: date -s only runs if CAP_SYS_TIME is gone, and only sets the current second.
-    const date = await root.exec(["sh", "-c", 'b=$(awk \'/^CapBnd/ {print $2}\' /proc/self/status); [ $(( 0x$b >> 25 & 1 )) = 0 ] || { echo "CAP_SYS_TIME still there"; exit 99; }; date -s "@$(date +%s)" >/dev/null']);
+    const date = await root.exec([
+      "sh",
+      "-c",
+      'b=$(awk \'/^CapBnd/ {print $2}\' /proc/self/status); [ $(( 0x$b >> 25 & 1 )) = 0 ] || { echo "CAP_SYS_TIME still there"; exit 99; }; date -s "@$(date +%s)" >/dev/null',
+    ]);
     expect(date.code).toBe(1);
     expect(date.stderr).toMatch(/not permitted/i);
-    const bnd = BigInt(`0x${/CapBnd:\s*([0-9a-f]+)/.exec((await root.readFile("/proc/self/status")))![1]}`);
+    const bnd = BigInt(`0x${/CapBnd:\s*([0-9a-f]+)/.exec(await root.readFile("/proc/self/status"))![1]}`);
     for (const cap of [16, 17, 22, 24, 25, 30, 34, 35]) expect((bnd >> BigInt(cap)) & 1n, `cap ${cap}`).toBe(0n);
     // init_module with an empty image: EPERM without the capability, EINVAL/ENOEXEC with it; nothing loads either way.
     const mod = await root.exec(["perl", "-e", 'my ($b, $p) = ("", ""); syscall(175, $b, 0, $p); print 0 + $!']);
     expect(mod.stdout).toBe("1");
     // On a tmpfs of its own: a superblock remount, fsfreeze and device nodes are refused; a bind remount is not.
-    const t = await root.exec(["sh", "-c", [
-      "set -u; d=/mnt/" + tag + "; mkdir $d; mount -t tmpfs -o size=1m canary $d",
-      "mount -o remount,size=2m $d 2>/dev/null; echo remount=$?",
-      "mknod $d/blk b 7 0 2>/dev/null; echo blk=$?",
-      "mknod $d/mem c 1 1 2>/dev/null; echo mem=$?",
-      "mknod $d/null c 1 3; echo null=$?",
-      "mkfifo $d/fifo; echo fifo=$?",
-      "fsfreeze -f $d 2>&1; echo freeze=$?",
-      "mount -o remount,bind,ro $d; echo bindremount=$?",
-      "umount $d; rmdir $d",
-    ].join("\n")]);
+    const t = await root.exec([
+      "sh",
+      "-c",
+      [
+        "set -u; d=/mnt/" + tag + "; mkdir $d; mount -t tmpfs -o size=1m canary $d",
+        "mount -o remount,size=2m $d 2>/dev/null; echo remount=$?",
+        "mknod $d/blk b 7 0 2>/dev/null; echo blk=$?",
+        "mknod $d/mem c 1 1 2>/dev/null; echo mem=$?",
+        "mknod $d/null c 1 3; echo null=$?",
+        "mkfifo $d/fifo; echo fifo=$?",
+        "fsfreeze -f $d 2>&1; echo freeze=$?",
+        "mount -o remount,bind,ro $d; echo bindremount=$?",
+        "umount $d; rmdir $d",
+      ].join("\n"),
+    ]);
     expect(t.stdout).toContain("remount=32\n");
     expect(t.stdout).toContain("blk=1\n");
     expect(t.stdout).toContain("mem=1\n");
@@ -287,7 +375,11 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
         s.close(() => done(p));
       });
     });
-    const server = root.spawn(["node", "-e", `require("http").createServer((q, s) => s.end("inside " + q.url)).listen(${port}, "127.0.0.1", () => console.log("listening"))`]);
+    const server = root.spawn([
+      "node",
+      "-e",
+      `require("http").createServer((q, s) => s.end("inside " + q.url)).listen(${port}, "127.0.0.1", () => console.log("listening"))`,
+    ]);
     try {
       await new Promise<void>((ok, fail) => {
         let out = "";
@@ -329,27 +421,62 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
     const pidns = await root.exec(["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "sh", "-c", "echo $$"]);
     expect(pidns.stdout).toBe("1\n");
     if (existsSync("/usr/bin/bwrap")) {
-      const b = await root.exec(["bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "sh", "-c", "echo $$"]);
+      const b = await root.exec([
+        "bwrap",
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-net",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--tmpfs",
+        "/run",
+        "sh",
+        "-c",
+        "echo $$",
+      ]);
       expect(b.stderr).toBe("");
       expect(b.stdout).toMatch(/^\d\n$/);
     }
     // The sandbox's move: a user namespace of its own caps nested ones (user.max_user_namespaces there);
     // run only if the shell is really in a new user namespace, so the write cannot be the root's.
-    const userns = await root.exec(["unshare", "--user", "--map-root-user", "sh", "-c",
-      '[ "$(readlink /proc/self/ns/user)" != "$(readlink /proc/1/ns/user)" ] || exit 99; echo 0 > /proc/sys/user/max_user_namespaces && ! unshare --user true 2>/dev/null && echo capped']);
+    const userns = await root.exec([
+      "unshare",
+      "--user",
+      "--map-root-user",
+      "sh",
+      "-c",
+      '[ "$(readlink /proc/self/ns/user)" != "$(readlink /proc/1/ns/user)" ] || exit 99; echo 0 > /proc/sys/user/max_user_namespaces && ! unshare --user true 2>/dev/null && echo capped',
+    ]);
     expect(userns.stdout).toBe("capped\n");
     expect(Number((await root.readFile("/proc/sys/user/max_user_namespaces")).trim())).toBeGreaterThan(0);
     // An overlay on the root's overlays (the overlay driver's stacking), with a whiteout; and on the host root bind.
-    const o = await root.exec(["sh", "-c", [
-      "set -e; d=/tmp/" + tag + "-ovl; mkdir $d; mount -t tmpfs t $d; mkdir $d/u $d/w $d/m $d/u2 $d/w2 $d/m2",
-      "mount -t overlay -o lowerdir=/etc,upperdir=$d/u,workdir=$d/w o $d/m",
-      "rm $d/m/" + tag + "; echo new > $d/m/new",
-      "stat -c %F:%t:%T $d/u/" + tag + "; cat $d/m/new; test ! -e $d/m/" + tag,
-      "mount -t overlay -o lowerdir=/,upperdir=$d/u2,workdir=$d/w2 o $d/m2; test -d $d/m2/usr; echo ok",
-    ].join("\n")]);
+    const o = await root.exec([
+      "sh",
+      "-c",
+      [
+        "set -e; d=/tmp/" + tag + "-ovl; mkdir $d; mount -t tmpfs t $d; mkdir $d/u $d/w $d/m $d/u2 $d/w2 $d/m2",
+        "mount -t overlay -o lowerdir=/etc,upperdir=$d/u,workdir=$d/w o $d/m",
+        "rm $d/m/" + tag + "; echo new > $d/m/new",
+        "stat -c %F:%t:%T $d/u/" + tag + "; cat $d/m/new; test ! -e $d/m/" + tag,
+        "mount -t overlay -o lowerdir=/,upperdir=$d/u2,workdir=$d/w2 o $d/m2; test -d $d/m2/usr; echo ok",
+      ].join("\n"),
+    ]);
     expect(o.stderr).toBe("");
     expect(o.stdout).toBe("character special file:0:0\nnew\nok\n");
-    const nobody = await root.exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", `id -u; echo x > /tmp/${tag}-nobody && echo tmp-ok; echo x > /etc/${tag}-nobody 2>/dev/null || echo etc-denied`]);
+    const nobody = await root.exec([
+      "setpriv",
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      "sh",
+      "-c",
+      `id -u; echo x > /tmp/${tag}-nobody && echo tmp-ok; echo x > /etc/${tag}-nobody 2>/dev/null || echo etc-denied`,
+    ]);
     expect(nobody.stdout).toBe("65534\ntmp-ok\netc-denied\n");
     hostUntouched();
   });
@@ -370,7 +497,10 @@ describe.skipIf(Boolean(skipReason))("throwaway root: containment (canaries only
   it("runInThrowawayRoot: a one-shot fresh root each time", async () => {
     const a = await runInThrowawayRoot(["sh", "-c", 'echo one > "$1"; cat "$1"', "sh", c.tmp]);
     expect(a).toMatchObject({ code: 0, stdout: "one\n", timedOut: false });
-    const b = await runInThrowawayRoot(["sh", "-c", 'test -e "$1" && echo leaked || echo fresh; cat; exit 3', "sh", c.tmp], { stdin: "in\n", env: { X: "1" } });
+    const b = await runInThrowawayRoot(["sh", "-c", 'test -e "$1" && echo leaked || echo fresh; cat; exit 3', "sh", c.tmp], {
+      stdin: "in\n",
+      env: { X: "1" },
+    });
     expect(b).toMatchObject({ code: 3, stdout: "fresh\nin\n" });
     hostUntouched();
   });

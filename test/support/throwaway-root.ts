@@ -109,7 +109,22 @@ interface MountEntry {
 }
 
 /** File systems whose content is mirrored (overlaid); pseudo and network file systems are not. */
-const DATA_FS = new Set(["ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "jfs", "reiserfs", "zfs", "vfat", "exfat", "bcachefs", "tmpfs", "overlay"]);
+const DATA_FS = new Set([
+  "ext2",
+  "ext3",
+  "ext4",
+  "xfs",
+  "btrfs",
+  "f2fs",
+  "jfs",
+  "reiserfs",
+  "zfs",
+  "vfat",
+  "exfat",
+  "bcachefs",
+  "tmpfs",
+  "overlay",
+]);
 /** Top-level directories built fresh inside, never mirrored. */
 const FRESH_TOP = new Set(["proc", "sys", "dev", "run"]);
 /** Characters an overlay `lowerdir=` or mount option cannot carry unescaped. */
@@ -161,7 +176,9 @@ export function planLayers(mountinfo: string, topDirs: readonly string[]): { lay
     layers.push({ lower: path, target: path, required: true });
     layered.add(path);
   }
-  const deeper = [...visible.values()].filter((e) => e.mountPoint.split("/").length > 2).sort((a, b) => a.mountPoint.length - b.mountPoint.length);
+  const deeper = [...visible.values()]
+    .filter((e) => e.mountPoint.split("/").length > 2)
+    .sort((a, b) => a.mountPoint.length - b.mountPoint.length);
   for (const e of deeper) {
     if (FRESH_TOP.has(topOf(e.mountPoint))) continue;
     if (!DATA_FS.has(e.fsType) || UNSAFE.test(e.mountPoint)) {
@@ -205,16 +222,56 @@ const ARCH: Record<Arch, { audit: number; x32: boolean; nr: Record<string, numbe
   x64: {
     audit: 0xc000003e,
     x32: true,
-    nr: { mount: 165, mknod: 133, mknodat: 259, ioctl: 16, fspick: 433, swapon: 167, swapoff: 168, kexec_load: 246, kexec_file_load: 320, init_module: 175, finit_module: 313, delete_module: 176, settimeofday: 164, clock_settime: 227 },
+    nr: {
+      mount: 165,
+      mknod: 133,
+      mknodat: 259,
+      ioctl: 16,
+      fspick: 433,
+      swapon: 167,
+      swapoff: 168,
+      kexec_load: 246,
+      kexec_file_load: 320,
+      init_module: 175,
+      finit_module: 313,
+      delete_module: 176,
+      settimeofday: 164,
+      clock_settime: 227,
+    },
   },
   arm64: {
     audit: 0xc00000b7,
     x32: false,
-    nr: { mount: 40, mknodat: 33, ioctl: 29, fspick: 433, swapon: 224, swapoff: 225, kexec_load: 104, kexec_file_load: 294, init_module: 105, finit_module: 273, delete_module: 106, settimeofday: 170, clock_settime: 112 },
+    nr: {
+      mount: 40,
+      mknodat: 33,
+      ioctl: 29,
+      fspick: 433,
+      swapon: 224,
+      swapoff: 225,
+      kexec_load: 104,
+      kexec_file_load: 294,
+      init_module: 105,
+      finit_module: 273,
+      delete_module: 106,
+      settimeofday: 170,
+      clock_settime: 112,
+    },
   },
 };
 
-const ALWAYS_DENIED = ["fspick", "swapon", "swapoff", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "settimeofday", "clock_settime"];
+const ALWAYS_DENIED = [
+  "fspick",
+  "swapon",
+  "swapoff",
+  "kexec_load",
+  "kexec_file_load",
+  "init_module",
+  "finit_module",
+  "delete_module",
+  "settimeofday",
+  "clock_settime",
+];
 /** Character devices that may be created: 0:0 (overlay whiteouts), mem null/zero/full/random/urandom, tty, console, ptmx. */
 const ALLOWED_CHR = [0, 0x103, 0x105, 0x107, 0x108, 0x109, 0x500, 0x501, 0x502];
 const MS_REMOUNT = 32;
@@ -232,7 +289,13 @@ type Op = { label: string } | { code: number; k: number; jt?: string; jf?: strin
 export function seccompFilter(arch: Arch): string {
   const a = ARCH[arch];
   const nr = (n: string) => a.nr[n];
-  const LD = 0x20, JEQ = 0x15, JSET = 0x45, JGE = 0x35, AND = 0x54, RET = 0x06, JA = 0x05;
+  const LD = 0x20,
+    JEQ = 0x15,
+    JSET = 0x45,
+    JGE = 0x35,
+    AND = 0x54,
+    RET = 0x06,
+    JA = 0x05;
   const arg = (i: number) => 16 + 8 * i; // low 32 bits of args[i] (little endian)
   const ops: Op[] = [
     { code: LD, k: 4 },
@@ -247,9 +310,17 @@ export function seccompFilter(arch: Arch): string {
   for (const n of ALWAYS_DENIED) ops.push({ code: JEQ, k: nr(n)!, jt: "deny" });
   ops.push({ code: RET, k: RET_ALLOW });
   // mount(src, target, type, flags, data): a remount that is not a bind remount changes the superblock (the host's).
-  ops.push({ label: "mount" }, { code: LD, k: arg(3) }, { code: JSET, k: MS_REMOUNT, jf: "allow" }, { code: JSET, k: MS_BIND, jt: "allow", jf: "deny" });
+  ops.push(
+    { label: "mount" },
+    { code: LD, k: arg(3) },
+    { code: JSET, k: MS_REMOUNT, jf: "allow" },
+    { code: JSET, k: MS_BIND, jt: "allow", jf: "deny" },
+  );
   // mknod(path, mode, dev) / mknodat(dirfd, path, mode, dev)
-  for (const [label, modeArg] of [["mknod", 1], ["mknodat", 2]] as const) {
+  for (const [label, modeArg] of [
+    ["mknod", 1],
+    ["mknodat", 2],
+  ] as const) {
     if (label === "mknod" && nr("mknod") === undefined) continue;
     ops.push(
       { label },
@@ -294,10 +365,28 @@ export function seccompFilter(arch: Arch): string {
 // ---------------------------------------------------------------- capabilities
 
 const CAP_NUMBERS: Record<string, number> = {
-  sys_module: 16, sys_rawio: 17, sys_pacct: 20, sys_boot: 22, sys_resource: 24, sys_time: 25, audit_control: 30, mac_admin: 33, syslog: 34, wake_alarm: 35,
+  sys_module: 16,
+  sys_rawio: 17,
+  sys_pacct: 20,
+  sys_boot: 22,
+  sys_resource: 24,
+  sys_time: 25,
+  audit_control: 30,
+  mac_admin: 33,
+  syslog: 34,
+  wake_alarm: 35,
 };
 /** Dropped from the bounding set of everything inside: nothing there needs them and they reach the host. */
-export const DEFAULT_DROPPED_CAPS = ["sys_module", "sys_time", "sys_boot", "wake_alarm", "sys_rawio", "syslog", "audit_control", "sys_resource"];
+export const DEFAULT_DROPPED_CAPS = [
+  "sys_module",
+  "sys_time",
+  "sys_boot",
+  "wake_alarm",
+  "sys_rawio",
+  "syslog",
+  "audit_control",
+  "sys_resource",
+];
 
 // ---------------------------------------------------------------- the programs
 
@@ -601,7 +690,17 @@ function killInside(child: ChildProcess): void {
   if (inside.length === 0) killGroup(child); // nsenter has not forked yet, or its command has left the group
 }
 
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
+const SIGNALS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
 
 /** Builds a throwaway root and returns a handle to run commands in it. Needs root. */
 export async function startThrowawayRoot(opts: ThrowawayRootOptions = {}): Promise<ThrowawayRoot> {
@@ -616,7 +715,8 @@ export async function startThrowawayRoot(opts: ThrowawayRootOptions = {}): Promi
   });
   const filter = seccompFilter(arch);
   const bins = { unshare: findBin("unshare"), nsenter: findBin("nsenter"), perl: findBin("perl"), sh: "/bin/sh" };
-  if (!existsSync("/run") || !lstatSync("/run").isDirectory()) throw new Error("throwaway root: the host has no /run directory to stage in");
+  if (!existsSync("/run") || !lstatSync("/run").isDirectory())
+    throw new Error("throwaway root: the host has no /run directory to stage in");
   const { layers, skipped } = planLayers(readFileSync("/proc/self/mountinfo", "utf8"), hostTopDirs());
   const hostNs = (t: string) => readlinkSync(`/proc/self/ns/${t}`);
 
@@ -625,8 +725,28 @@ export async function startThrowawayRoot(opts: ThrowawayRootOptions = {}): Promi
   const t0 = Date.now();
   const init = spawn(
     bins.unshare,
-    ["--mount", "--pid", "--net", "--ipc", "--uts", "--cgroup", "--fork", "--kill-child=SIGKILL", "--propagation", "private", "--",
-      bins.sh, "-c", SETUP, "throwaway-root-setup", size, hostNs("mnt"), String(layers.length), ...layerArgs, ...wrap("init", "/")],
+    [
+      "--mount",
+      "--pid",
+      "--net",
+      "--ipc",
+      "--uts",
+      "--cgroup",
+      "--fork",
+      "--kill-child=SIGKILL",
+      "--propagation",
+      "private",
+      "--",
+      bins.sh,
+      "-c",
+      SETUP,
+      "throwaway-root-setup",
+      size,
+      hostNs("mnt"),
+      String(layers.length),
+      ...layerArgs,
+      ...wrap("init", "/"),
+    ],
     { stdio: ["pipe", "pipe", "pipe"], env: { PATH: SAFE_PATH, LANG: "C" }, detached: true },
   );
   let setupOut = "";
@@ -684,7 +804,21 @@ export async function startThrowawayRoot(opts: ThrowawayRootOptions = {}): Promi
     if (argv.length === 0) throw new Error("throwaway root: empty argv");
     const child = spawn(
       bins.nsenter,
-      ["--target", String(pid1), "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--root", "--wd", "--", ...wrap("exec", o.cwd ?? "/"), ...argv],
+      [
+        "--target",
+        String(pid1),
+        "--mount",
+        "--uts",
+        "--ipc",
+        "--net",
+        "--pid",
+        "--cgroup",
+        "--root",
+        "--wd",
+        "--",
+        ...wrap("exec", o.cwd ?? "/"),
+        ...argv,
+      ],
       { stdio: ["pipe", "pipe", "pipe"], env: { ...baseEnv, ...o.env }, detached: true },
     );
     children.add(child);
@@ -799,14 +933,17 @@ export async function startThrowawayRoot(opts: ThrowawayRootOptions = {}): Promi
       for (const s of servers) s.close();
       servers.clear();
       for (const s of sockets) s.destroy();
-      const exited = init.exitCode !== null || init.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => init.once("exit", () => r()));
+      const exited =
+        init.exitCode !== null || init.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => init.once("exit", () => r()));
       init.stdin?.end();
       try {
         process.kill(pid1, "SIGKILL"); // the pid namespace, and so everything inside, dies with its pid 1
       } catch {
         /* already gone */
       }
-      const waitChildren = [...children].map((c) => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once("exit", () => r()))));
+      const waitChildren = [...children].map((c) =>
+        c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once("exit", () => r())),
+      );
       const all = Promise.all([exited, ...waitChildren]);
       const timer = new Promise<"late">((r) => setTimeout(() => r("late"), 5000).unref());
       if ((await Promise.race([all, timer])) === "late") {
@@ -824,7 +961,10 @@ export async function runInThrowawayRoot(
   argv: string[],
   opts: ExecOptions & Pick<ThrowawayRootOptions, "tmpfsSize" | "dropCaps"> = {},
 ): Promise<{ code: number; stdout: string; stderr: string; timedOut: boolean }> {
-  const root = await startThrowawayRoot({ ...(opts.tmpfsSize ? { tmpfsSize: opts.tmpfsSize } : {}), ...(opts.dropCaps ? { dropCaps: opts.dropCaps } : {}) });
+  const root = await startThrowawayRoot({
+    ...(opts.tmpfsSize ? { tmpfsSize: opts.tmpfsSize } : {}),
+    ...(opts.dropCaps ? { dropCaps: opts.dropCaps } : {}),
+  });
   try {
     const r = await root.exec(argv, opts);
     return { code: r.code, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut };

@@ -31,7 +31,8 @@ export function entryState(path: string): EntryState {
     st = lstatSync(path);
   } catch (err) {
     // a missing path, or a file where a parent directory would be
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT });
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR")
+      return EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT });
     throw err;
   }
   const common = { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
@@ -39,7 +40,12 @@ export function entryState(path: string): EntryState {
   if (st.isDirectory()) return EntryState.create({ kind: EntryKind.ENTRY_KIND_DIR, ...common });
   if (st.isFile()) {
     const data = readFileSync(path);
-    return EntryState.create({ kind: EntryKind.ENTRY_KIND_FILE, ...common, size: data.length, sha256: createHash("sha256").update(data).digest() });
+    return EntryState.create({
+      kind: EntryKind.ENTRY_KIND_FILE,
+      ...common,
+      size: data.length,
+      sha256: createHash("sha256").update(data).digest(),
+    });
   }
   return EntryState.create({ kind: EntryKind.ENTRY_KIND_SPECIAL, ...common });
 }

@@ -35,7 +35,14 @@ export async function startTrialLauncher(home: string, o: TrialLauncherOptions):
       stderrCap: settings.stderr_cap_bytes,
       maxPaths: 4097,
       maxConcurrent: o.maxConcurrent,
-      overlay: { trialsRoot: join(home, "run", "sandbox-trials"), launcher: o.launcher, tmpfsSizeMb: o.tmpfsSizeMb, masks: settings.masks, skip: [home], mirrors: {} },
+      overlay: {
+        trialsRoot: join(home, "run", "sandbox-trials"),
+        launcher: o.launcher,
+        tmpfsSizeMb: o.tmpfsSizeMb,
+        masks: settings.masks,
+        skip: [home],
+        mirrors: {},
+      },
       incus: settings.incus,
     },
     (why) => {
@@ -43,6 +50,12 @@ export async function startTrialLauncher(home: string, o: TrialLauncherOptions):
     },
   );
   if (handle.unavailable) throw new Error(handle.unavailable);
-  const runner = new TrialRunner({ driver: handle.driver, settings, manifestDir: o.manifestDir, key: generateKeyPairSync("ed25519").privateKey, ttlS: 30 });
+  const runner = new TrialRunner({
+    driver: handle.driver,
+    settings,
+    manifestDir: o.manifestDir,
+    key: generateKeyPairSync("ed25519").privateKey,
+    ttlS: 30,
+  });
   return { handle, runner };
 }

@@ -29,12 +29,22 @@ describe("ntfy notifier", () => {
 
   it("POSTs the body with Title, Priority, Tags and a Bearer token", async () => {
     const n = new Notifier({ ...NTFY_DEFAULTS, url: sink.url, token: "tk_secret", backoffMs: 10 }, log);
-    n.notify({ title: "breaker tripped", body: "disarmed by tier3-failures", priority: PRIORITY.urgent, tags: ["rotating_light", "agent-sudo"] });
+    n.notify({
+      title: "breaker tripped",
+      body: "disarmed by tier3-failures",
+      priority: PRIORITY.urgent,
+      tags: ["rotating_light", "agent-sudo"],
+    });
     await n.idle();
     const [msg] = sink.received;
     expect(msg?.path).toBe("/agent-sudo-test");
     expect(msg?.body).toBe("disarmed by tier3-failures");
-    expect(msg?.headers).toMatchObject({ title: "breaker tripped", priority: "5", tags: "rotating_light,agent-sudo", authorization: "Bearer tk_secret" });
+    expect(msg?.headers).toMatchObject({
+      title: "breaker tripped",
+      priority: "5",
+      tags: "rotating_light,agent-sudo",
+      authorization: "Bearer tk_secret",
+    });
   });
 
   it("a message's console link: Click header and last body line when the console is on; nothing when it is off or the link is not a path", async () => {
@@ -81,7 +91,10 @@ describe("ntfy notifier", () => {
   });
 
   it("never blocks the caller: notify returns at once even when the server hangs", async () => {
-    const n = new Notifier({ ...NTFY_DEFAULTS, url: `http://127.0.0.1:${await closedPort()}/t`, attempts: 2, backoffMs: 5, timeoutMs: 200 }, log);
+    const n = new Notifier(
+      { ...NTFY_DEFAULTS, url: `http://127.0.0.1:${await closedPort()}/t`, attempts: 2, backoffMs: 5, timeoutMs: 200 },
+      log,
+    );
     const t0 = performance.now();
     for (let i = 0; i < 50; i++) n.notify({ title: `m${i}`, body: "x", priority: 3 });
     expect(performance.now() - t0).toBeLessThan(50);
@@ -116,7 +129,9 @@ describe("ntfy notifier", () => {
 
   it("reads its settings from AGENT_SUDO_NTFY_*", () => {
     expect(ntfySettingsFromEnv({})).toMatchObject({ url: undefined, attempts: NTFY_DEFAULTS.attempts });
-    expect(ntfySettingsFromEnv({ AGENT_SUDO_NTFY_URL: "http://127.0.0.1:1/t", AGENT_SUDO_NTFY_TOKEN: "x", AGENT_SUDO_NTFY_ATTEMPTS: "2" })).toMatchObject({
+    expect(
+      ntfySettingsFromEnv({ AGENT_SUDO_NTFY_URL: "http://127.0.0.1:1/t", AGENT_SUDO_NTFY_TOKEN: "x", AGENT_SUDO_NTFY_ATTEMPTS: "2" }),
+    ).toMatchObject({
       url: "http://127.0.0.1:1/t",
       token: "x",
       attempts: 2,

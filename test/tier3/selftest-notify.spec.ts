@@ -10,11 +10,14 @@ import { type NtfySink, startNtfySink } from "./ntfy-sink.js";
 
 function sessionStart(socketPath: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path: "/v1/hook/session-start", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-      let body = "";
-      res.on("data", (c: Buffer) => (body += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { socketPath, path: "/v1/hook/session-start", method: "POST", headers: { "content-type": "application/json" } },
+      (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end("{}");
   });
@@ -26,7 +29,8 @@ describe("hook self-test failure notification (ntfy stand-in on loopback)", () =
   let policies: string;
   beforeAll(async () => {
     sink = await startNtfySink();
-    const broken = "## Rules: test — git status is not read-only here\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| test-git-status | `git status` | 1 | workspace-write | | active | A deliberately wrong tier for the self-test. |\n\n";
+    const broken =
+      "## Rules: test — git status is not read-only here\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| test-git-status | `git status` | 1 | workspace-write | | active | A deliberately wrong tier for the self-test. |\n\n";
     policies = copyPolicies("agent-sudo-selftest-policies-", { "CLAUDE_CMDS.md": broken });
     stack = await startStack({ env: { AGENT_SUDO_NTFY_URL: sink.url, AGENT_SUDO_POLICIES: policies } });
   });

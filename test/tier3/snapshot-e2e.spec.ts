@@ -20,7 +20,9 @@ describe.skipIf(skipReason)(`tier-3 snapshot with a stand-in timeshift${skipReas
     // Made before the root starts, so the root's /tmp shows it.
     standins = makeStandIns();
     const env = Object.fromEntries(Object.entries(standins.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-    stack = await startRootedStack({ env: { ...env, AGENT_SUDO_SNAPSHOT: "timeshift", AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" } });
+    stack = await startRootedStack({
+      env: { ...env, AGENT_SUDO_SNAPSHOT: "timeshift", AGENT_SUDO_HOST_ID: "server-01", AGENT_SUDO_BREAKER_TRIP_ON_TIER4: "0" },
+    });
   }, 180_000);
   afterAll(async () => {
     await stack?.stop();

@@ -3,7 +3,14 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { localSnapshotRunner, noneDriver, parseTimeshiftList, snapshotComment, snapshotDriver, timeshiftDriver } from "../../services/executor/snapshot.js";
+import {
+  localSnapshotRunner,
+  noneDriver,
+  parseTimeshiftList,
+  snapshotComment,
+  snapshotDriver,
+  timeshiftDriver,
+} from "../../services/executor/snapshot.js";
 import { makeStandIns, type StandIns } from "./standins.js";
 
 describe("timeshift snapshot driver (stand-in timeshift on PATH)", () => {
@@ -72,7 +79,8 @@ describe("timeshift snapshot driver (stand-in timeshift on PATH)", () => {
 
   it("parses --list rows and rejects an unreadable list", () => {
     expect(parseTimeshiftList({ exitCode: 0, stdout: "Device : /dev/vda1\nNo snapshots found\n" })).toEqual(new Set());
-    const rows = "Num     Name                 Tags  Description\n---\n0    >  2026-01-01_00-00-00  O     one\n1    >  2026-01-02_00-00-00  D     two\n";
+    const rows =
+      "Num     Name                 Tags  Description\n---\n0    >  2026-01-01_00-00-00  O     one\n1    >  2026-01-02_00-00-00  D     two\n";
     expect(parseTimeshiftList({ exitCode: 0, stdout: rows })).toEqual(new Set(["2026-01-01_00-00-00", "2026-01-02_00-00-00"]));
     expect(parseTimeshiftList({ exitCode: 1, stdout: rows })).toBeUndefined();
     expect(parseTimeshiftList({ exitCode: 0, stdout: "garbage" })).toBeUndefined();

@@ -100,7 +100,11 @@ export function makeStandIns(): StandIns {
   mkdirSync(bin);
   mkdirSync(join(dir, "units"));
   mkdirSync(join(dir, "containers"));
-  for (const [name, text] of [["timeshift", TIMESHIFT], ["systemctl", SYSTEMCTL], ["docker", DOCKER]] as const) {
+  for (const [name, text] of [
+    ["timeshift", TIMESHIFT],
+    ["systemctl", SYSTEMCTL],
+    ["docker", DOCKER],
+  ] as const) {
     writeFileSync(join(bin, name), text);
     chmodSync(join(bin, name), 0o755);
   }

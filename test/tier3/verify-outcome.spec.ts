@@ -12,7 +12,10 @@ const fast = { timeoutMs: 5000, intervalMs: 20, settleMs: 60 };
 describe("planVerify: what to verify after a command", () => {
   it("polls systemd units after start/restart/reload", () => {
     expect(planVerify("systemctl restart nginx")).toMatchObject({ kind: "systemd", units: ["nginx"] });
-    expect(planVerify("sudo systemctl reload caddy.service php-fpm && echo ok")).toMatchObject({ kind: "systemd", units: ["caddy.service", "php-fpm"] });
+    expect(planVerify("sudo systemctl reload caddy.service php-fpm && echo ok")).toMatchObject({
+      kind: "systemd",
+      units: ["caddy.service", "php-fpm"],
+    });
     expect(planVerify("service nginx restart")).toMatchObject({ kind: "systemd", units: ["nginx"] });
     expect(planVerify("systemctl stop nginx")).toEqual({ kind: "exit" });
   });
@@ -34,7 +37,9 @@ describe("planVerify: what to verify after a command", () => {
   });
 
   it("quotes probes for running them through /exec", () => {
-    expect(shellQuote(["docker", "inspect", "--format", "{{.State.Status}} x", "web"])).toBe("docker inspect --format '{{.State.Status}} x' web");
+    expect(shellQuote(["docker", "inspect", "--format", "{{.State.Status}} x", "web"])).toBe(
+      "docker inspect --format '{{.State.Status}} x' web",
+    );
   });
 });
 
@@ -64,7 +69,10 @@ describe("verifyOutcome (stand-ins on PATH)", () => {
 
   it("never verifies a command that itself failed", async () => {
     s.script("units/nginx", "active\n");
-    expect(await verifyOutcome({ kind: "systemd", units: ["nginx"], ...fast }, 1, run())).toMatchObject({ passed: false, detail: "command exited 1" });
+    expect(await verifyOutcome({ kind: "systemd", units: ["nginx"], ...fast }, 1, run())).toMatchObject({
+      passed: false,
+      detail: "command exited 1",
+    });
     expect(await verifyOutcome({ kind: "exit" }, 0, run())).toMatchObject({ passed: true });
     expect(await verifyOutcome({ kind: "exit" }, 2, run())).toMatchObject({ passed: false });
   });

@@ -16,25 +16,63 @@ export interface Analysis {
   code?: string;
 }
 
-const SQL_READ = /^(select|show|explain(?!\s+analy[sz]e)|describe|desc|values|table|\\[a-z?+]+|with\b(?![\s\S]*\b(insert|update|delete|merge)\b)|set\s+search_path|begin|commit|rollback|end)\b/i;
-const SQL_CATASTROPHIC = /\b(drop\s+(database|schema|table|role|user|owned|extension|tablespace)|truncate|alter\s+system|delete\s+from\s+[\w."]+\s*(;|$)|update\s+[\w."]+\s+set\s+(?![\s\S]*\bwhere\b)|pg_terminate_backend|pg_drop_replication_slot|dropdb|rename\s+to)\b/i;
+const SQL_READ =
+  /^(select|show|explain(?!\s+analy[sz]e)|describe|desc|values|table|\\[a-z?+]+|with\b(?![\s\S]*\b(insert|update|delete|merge)\b)|set\s+search_path|begin|commit|rollback|end)\b/i;
+const SQL_CATASTROPHIC =
+  /\b(drop\s+(database|schema|table|role|user|owned|extension|tablespace)|truncate|alter\s+system|delete\s+from\s+[\w."]+\s*(;|$)|update\s+[\w."]+\s+set\s+(?![\s\S]*\bwhere\b)|pg_terminate_backend|pg_drop_replication_slot|dropdb|rename\s+to)\b/i;
 
 function stripSql(sql: string): string {
-  return sql.replace(/--[^\n]*/g, " ").replace(/\/\*[\s\S]*?\*\//g, " ").replace(/'(?:[^']|'')*'/g, "''").replace(/\$\$[\s\S]*?\$\$/g, "''");
+  return sql
+    .replace(/--[^\n]*/g, " ")
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/\$\$[\s\S]*?\$\$/g, "''");
 }
 
 /** Judge SQL text: reads → 0, catastrophic DDL/DML → 4 on primary (3 on server-01), other writes → 3. */
 export function judgeSql(sql: string, host: HostId, tool: string): Analysis {
-  const stmts = stripSql(sql).split(/;|\\g\b/).map((s) => s.trim()).filter(Boolean);
+  const stmts = stripSql(sql)
+    .split(/;|\\g\b/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (stmts.length === 0) return { tier: 0, rule: `sql:${tool}`, reason: "no statements", kind: "decide" };
   if (SQL_CATASTROPHIC.test(stripSql(sql) + ";")) {
-    return { tier: host === "primary" ? 4 : 3, rule: `sql:${tool}-destructive`, reason: "SQL that drops, truncates or rewrites whole tables", kind: "decide" };
+    return {
+      tier: host === "primary" ? 4 : 3,
+      rule: `sql:${tool}-destructive`,
+      reason: "SQL that drops, truncates or rewrites whole tables",
+      kind: "decide",
+    };
   }
-  if (stmts.every((s) => SQL_READ.test(s) && !/\binto\b/i.test(s))) return { tier: 0, rule: `sql:${tool}-read`, reason: "read-only SQL", kind: "decide" };
+  if (stmts.every((s) => SQL_READ.test(s) && !/\binto\b/i.test(s)))
+    return { tier: 0, rule: `sql:${tool}-read`, reason: "read-only SQL", kind: "decide" };
   return { tier: 3, rule: `sql:${tool}-write`, reason: "SQL that changes a live database", kind: "decide" };
 }
 
-const PSQL_VALUES = new Set(["-c", "--command", "-f", "--file", "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-o", "--output", "-v", "--set", "--variable", "-F", "-R", "-P", "-T", "-L"]);
+const PSQL_VALUES = new Set([
+  "-c",
+  "--command",
+  "-f",
+  "--file",
+  "-d",
+  "--dbname",
+  "-h",
+  "--host",
+  "-p",
+  "--port",
+  "-U",
+  "--username",
+  "-o",
+  "--output",
+  "-v",
+  "--set",
+  "--variable",
+  "-F",
+  "-R",
+  "-P",
+  "-T",
+  "-L",
+]);
 const MYSQL_VALUES = new Set(["-e", "--execute", "-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S", "--socket"]);
 
 /**
@@ -52,7 +90,10 @@ function clientEscapes(text: string): { code: string[]; other: boolean } {
   for (const m of text.matchAll(/(?:^|;|\n)\s*(?:pager|\\P)[ \t]+([^\n;]*)/gi)) code.push(m[1] ?? "");
   // psql meta-command arguments in backquotes are shell commands (`\set x `cmd``).
   for (const m of text.matchAll(/\\[a-zA-Z]+[^\n`]*`([^`]*)`/g)) code.push(m[1] ?? "");
-  const other = /\\(gexec|setenv|i|ir|include|include_relative|o|out|w|write|copy|lo_import|lo_export|cd|getenv|source|e|edit|ef|ev)\b|\\\.|\\gx?[ \t]+[^\s|]/.test(text) || /(?:^|;|\n)\s*(source|tee|pager|\\T|\\P)\b/i.test(text);
+  const other =
+    /\\(gexec|setenv|i|ir|include|include_relative|o|out|w|write|copy|lo_import|lo_export|cd|getenv|source|e|edit|ef|ev)\b|\\\.|\\gx?[ \t]+[^\s|]/.test(
+      text,
+    ) || /(?:^|;|\n)\s*(source|tee|pager|\\T|\\P)\b/i.test(text);
   return { code, other };
 }
 
@@ -62,13 +103,30 @@ function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | nul
   // Every -c/-e is run, in order: all of them are judged.
   const inline = isPsql ? allValues(args, "c", ["--command"], "aAbeEnqsStxXwW1") : allValues(args, "e", ["--execute"], "BbCcEHNnqrstvVX");
   const files = isPsql ? allValues(args, "f", ["--file"], "aAbeEnqsStxXwW1") : [];
-  const fromFile: Analysis | null = files.length ? { tier: 3, rule: `sql:${tool}-session`, reason: "SQL script from a file against a live database", kind: "decide" } : null;
+  const fromFile: Analysis | null = files.length
+    ? { tier: 3, rule: `sql:${tool}-session`, reason: "SQL script from a file against a live database", kind: "decide" }
+    : null;
   if (inline.length) {
-    if (inline.some((w) => w.dynamic)) return { tier: 3, rule: `sql:${tool}`, reason: "SQL computed at run time", kind: "decide", code: inline.map((w) => w.text).join("\n") };
+    if (inline.some((w) => w.dynamic))
+      return {
+        tier: 3,
+        rule: `sql:${tool}`,
+        reason: "SQL computed at run time",
+        kind: "decide",
+        code: inline.map((w) => w.text).join("\n"),
+      };
     const text = inline.map((w) => w.text).join(";\n");
     const esc = clientEscapes(text);
-    if (esc.code.length) return { tier: 3, rule: `sql:${tool}-shell`, reason: "client command that runs a shell command", kind: "decide", code: esc.code.join("\n") };
-    if (esc.other) return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+    if (esc.code.length)
+      return {
+        tier: 3,
+        rule: `sql:${tool}-shell`,
+        reason: "client command that runs a shell command",
+        kind: "decide",
+        code: esc.code.join("\n"),
+      };
+    if (esc.other)
+      return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
     const j = judgeSql(text, host, tool);
     return fromFile && fromFile.tier > j.tier ? fromFile : j;
   }
@@ -76,35 +134,59 @@ function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | nul
   if (isPsql && (a.flags.includes("-l") || a.flags.includes("--list") || a.flags.includes("--version") || a.flags.includes("-V"))) {
     return { tier: 0, rule: "sql:psql-list", reason: "lists databases or prints the version", kind: "decide" };
   }
-  if (!isPsql && (a.flags.includes("--version") || a.flags.includes("-V"))) return { tier: 0, rule: `sql:${tool}-version`, reason: "prints the version", kind: "decide" };
+  if (!isPsql && (a.flags.includes("--version") || a.flags.includes("-V")))
+    return { tier: 0, rule: `sql:${tool}-version`, reason: "prints the version", kind: "decide" };
   if (stdin && stdin.text !== null && !stdin.dynamic) {
     const esc = clientEscapes(stdin.text);
-    if (esc.code.length) return { tier: 3, rule: `sql:${tool}-shell`, reason: "client command that runs a shell command", kind: "decide", code: esc.code.join("\n") };
-    if (esc.other) return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+    if (esc.code.length)
+      return {
+        tier: 3,
+        rule: `sql:${tool}-shell`,
+        reason: "client command that runs a shell command",
+        kind: "decide",
+        code: esc.code.join("\n"),
+      };
+    if (esc.other)
+      return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
     return judgeSql(stdin.text, host, tool);
   }
   return { tier: 3, rule: `sql:${tool}-session`, reason: "SQL session or script against a live database", kind: "decide" };
 }
 
 // sqlite3 dot commands that only show things; every other one reaches files, loads code or runs commands.
-const SQLITE_SHOW = /^\.(tables|table|schema|fullschema|indexes|indices|dump|help|databases|dbinfo|mode|headers?|show|stats|timer|width|nullvalue|separator|print|echo|eqp|changes|lint|version|quit|exit|explain|bail|bail|limits?|expert|dbconfig|parameter|scanstats|selftest|sha3sum|vfsinfo|vfslist|vfsname)\b/i;
+const SQLITE_SHOW =
+  /^\.(tables|table|schema|fullschema|indexes|indices|dump|help|databases|dbinfo|mode|headers?|show|stats|timer|width|nullvalue|separator|print|echo|eqp|changes|lint|version|quit|exit|explain|bail|bail|limits?|expert|dbconfig|parameter|scanstats|selftest|sha3sum|vfsinfo|vfslist|vfsname)\b/i;
 // SQL functions of the sqlite3 shell that read or write files, load code or open an editor.
 const SQLITE_FILE_FUNCS = /\b(writefile|readfile|load_extension|edit|fts3_tokenizer|lsdir|zipfile|sqlar_\w+)\s*\(/i;
 
 function sqlite(args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
-  const a = splitArgs(args, new Set(["-cmd", "-separator", "-init", "-newline", "-nullvalue", "-vfs", "-maxsize", "-mmap", "-lookaside", "-pagecache", "-heap"]));
+  const a = splitArgs(
+    args,
+    new Set(["-cmd", "-separator", "-init", "-newline", "-nullvalue", "-vfs", "-maxsize", "-mmap", "-lookaside", "-pagecache", "-heap"]),
+  );
   if (a.values.has("-init")) return { tier: 3, rule: "sql:sqlite3-init", reason: "sqlite3 runs a start-up script", kind: "decide" };
-  const cmds = args.filter((w, i) => i > 0 && /^--?cmd$/.test((args[i - 1] as Word).text));
+  const cmds = args.filter((_w, i) => i > 0 && /^--?cmd$/.test((args[i - 1] as Word).text));
   const texts: Word[] = [...cmds, ...a.positional.slice(1)];
-  if (a.positional.length <= 1 && stdin && stdin.text !== null) texts.push({ text: stdin.text, dynamic: stdin.dynamic, glob: false, confusable: false });
-  if (texts.length === 0 || texts.some((w) => w.dynamic)) return { tier: 2, rule: "sql:sqlite3-session", reason: "sqlite session or computed SQL", kind: "decide", code: texts.map((w) => w.text).join("\n") };
+  if (a.positional.length <= 1 && stdin && stdin.text !== null)
+    texts.push({ text: stdin.text, dynamic: stdin.dynamic, glob: false, confusable: false });
+  if (texts.length === 0 || texts.some((w) => w.dynamic))
+    return {
+      tier: 2,
+      rule: "sql:sqlite3-session",
+      reason: "sqlite session or computed SQL",
+      kind: "decide",
+      code: texts.map((w) => w.text).join("\n"),
+    };
   const shell: string[] = [];
   let reaches = false;
   let sql = "";
   for (const w of texts) {
     for (const line of w.text.split("\n")) {
       const l = line.trim();
-      if (!l.startsWith(".")) { sql += `${line}\n`; continue; }
+      if (!l.startsWith(".")) {
+        sql += `${line}\n`;
+        continue;
+      }
       const cmd = /^\.(shell|system)\s+(.*)$/s.exec(l);
       const pipe = /^\.(output|once|excel|import|log|read)\s+(?:-\S+\s+)*['"]?\|\s*(.*?)['"]?$/s.exec(l);
       if (cmd) shell.push(cmd[2] ?? "");
@@ -112,20 +194,36 @@ function sqlite(args: readonly Word[], stdin: StdinSource | null, host: HostId):
       else if (!SQLITE_SHOW.test(l)) reaches = true;
     }
   }
-  if (shell.length) return { tier: 3, rule: "sql:sqlite3-shell", reason: "sqlite3 dot command that runs a shell command", kind: "decide", code: shell.join("\n") };
-  if (reaches || SQLITE_FILE_FUNCS.test(sql)) return { tier: 3, rule: "sql:sqlite3-files", reason: "sqlite3 command that reads or writes files, loads code or opens other databases", kind: "decide" };
+  if (shell.length)
+    return {
+      tier: 3,
+      rule: "sql:sqlite3-shell",
+      reason: "sqlite3 dot command that runs a shell command",
+      kind: "decide",
+      code: shell.join("\n"),
+    };
+  if (reaches || SQLITE_FILE_FUNCS.test(sql))
+    return {
+      tier: 3,
+      rule: "sql:sqlite3-files",
+      reason: "sqlite3 command that reads or writes files, loads code or opens other databases",
+      kind: "decide",
+    };
   const j = judgeSql(sql, host, "sqlite3");
   return j.tier === 0 ? j : { ...j, tier: 2, reason: "SQL that changes a database file" };
 }
 
-const REDIS_READ = /^(get|mget|keys|scan|info|ping|ttl|pttl|type|exists|hget|hgetall|hkeys|hlen|llen|lrange|smembers|scard|zrange|zcard|strlen|dbsize|time|client\s+list|memory\s+usage|slowlog\s+get|--version|-v|config\s+get|monitor|--scan|--bigkeys|lastsave|role)\b/i;
-const REDIS_BAD = /^(flushall|flushdb|shutdown|config\s+set|debug|slaveof|replicaof|cluster\s+reset|script\s+flush|acl\s+(setuser|deluser)|module\s+load)\b/i;
+const REDIS_READ =
+  /^(get|mget|keys|scan|info|ping|ttl|pttl|type|exists|hget|hgetall|hkeys|hlen|llen|lrange|smembers|scard|zrange|zcard|strlen|dbsize|time|client\s+list|memory\s+usage|slowlog\s+get|--version|-v|config\s+get|monitor|--scan|--bigkeys|lastsave|role)\b/i;
+const REDIS_BAD =
+  /^(flushall|flushdb|shutdown|config\s+set|debug|slaveof|replicaof|cluster\s+reset|script\s+flush|acl\s+(setuser|deluser)|module\s+load)\b/i;
 
 function redis(args: readonly Word[], host: HostId): Analysis {
   const a = splitArgs(args, new Set(["-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"]));
   const cmd = a.positional.map((w) => w.text).join(" ") || a.flags.filter((f) => /^--(scan|bigkeys|version)$/.test(f)).join(" ");
   if (cmd === "") return { tier: 3, rule: "redis:session", reason: "interactive redis session", kind: "decide" };
-  if (REDIS_BAD.test(cmd)) return { tier: host === "primary" ? 4 : 3, rule: "redis:destructive", reason: "flushes, reconfigures or stops redis", kind: "decide" };
+  if (REDIS_BAD.test(cmd))
+    return { tier: host === "primary" ? 4 : 3, rule: "redis:destructive", reason: "flushes, reconfigures or stops redis", kind: "decide" };
   if (REDIS_READ.test(cmd)) return { tier: 0, rule: "redis:read", reason: "read-only redis command", kind: "decide" };
   return { tier: 3, rule: "redis:write", reason: "changes live redis data", kind: "decide" };
 }
@@ -134,12 +232,21 @@ function sed(args: readonly Word[]): Analysis | null {
   const a = sedArgs(args);
   if (a.fromFile) return { tier: 2, rule: "analysis:sed-file", reason: "sed script from a file", kind: "floor" };
   const code = a.scripts.map((w) => w.text).join("\n");
-  if (a.scripts.some((w) => w.dynamic)) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script not known until run time", kind: "floor", code };
+  if (a.scripts.some((w) => w.dynamic))
+    return { tier: 2, rule: "analysis:sed-exec", reason: "sed script not known until run time", kind: "floor", code };
   const found = a.scripts.map((w) => sedScript(w.text));
   // `e CMD` and s///e run shell commands; w/W write and r/R read files (their targets are judged by the effect analysis).
   const exec = found.flatMap((f) => f.exec);
-  if (exec.length || found.some((f) => f.execUnknown)) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that runs shell commands", kind: "floor", code: [code, ...exec].join("\n") };
-  if (found.some((f) => f.writes.length || f.reads.length)) return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that can run commands or write files", kind: "floor", code };
+  if (exec.length || found.some((f) => f.execUnknown))
+    return {
+      tier: 2,
+      rule: "analysis:sed-exec",
+      reason: "sed script that runs shell commands",
+      kind: "floor",
+      code: [code, ...exec].join("\n"),
+    };
+  if (found.some((f) => f.writes.length || f.reads.length))
+    return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that can run commands or write files", kind: "floor", code };
   return null;
 }
 
@@ -148,18 +255,35 @@ function sed(args: readonly Word[]): Analysis | null {
 // indirect calls (`f="system"; @f("id")`: `@` and a name, blanks or a
 // backslash-newline between, a namespace allowed), which call any function
 // by a name known only at run time.
-const AWK_EXEC = /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
-const AWK_VALUES = new Set(["-F", "-v", "-f", "-l", "-i", "-E", "--field-separator", "--assign", "--file", "--load", "--include", "--exec"]);
+const AWK_EXEC =
+  /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
+const AWK_VALUES = new Set([
+  "-F",
+  "-v",
+  "-f",
+  "-l",
+  "-i",
+  "-E",
+  "--field-separator",
+  "--assign",
+  "--file",
+  "--load",
+  "--include",
+  "--exec",
+]);
 
 function awk(args: readonly Word[]): Analysis | null {
   const a = splitArgs(args, AWK_VALUES);
-  if (a.values.has("-l") || a.values.has("--load")) return { tier: 2, rule: "analysis:awk-load", reason: "awk loads a shared library extension", kind: "floor" };
-  if (["-f", "--file", "-i", "--include", "-E", "--exec"].some((o) => a.values.has(o))) return { tier: 2, rule: "analysis:awk-file", reason: "awk program from a file", kind: "floor" };
+  if (a.values.has("-l") || a.values.has("--load"))
+    return { tier: 2, rule: "analysis:awk-load", reason: "awk loads a shared library extension", kind: "floor" };
+  if (["-f", "--file", "-i", "--include", "-E", "--exec"].some((o) => a.values.has(o)))
+    return { tier: 2, rule: "analysis:awk-file", reason: "awk program from a file", kind: "floor" };
   // gawk -e/--source gives program text too; then the operands are all input files.
   const sources = allValues(args, "e", ["--source"], "bcCdDgLMnNOPrsStV");
   const progs = [...sources, ...(sources.length === 0 && a.positional[0] ? [a.positional[0]] : [])];
   const bad = progs.find((p) => p.dynamic || AWK_EXEC.test(p.text));
-  if (bad) return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: bad.text };
+  if (bad)
+    return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: bad.text };
   return null;
 }
 
@@ -168,8 +292,16 @@ function dc(args: readonly Word[]): Analysis | null {
   const code = allValues(args, "e", ["--expression"]);
   const files = [...allValues(args, "f", ["--file"]), ...splitArgs(args, new Set(["-e", "--expression", "-f", "--file"])).positional];
   const shell = code.filter((w) => w.dynamic || w.text.includes("!"));
-  if (shell.length) return { tier: 2, rule: "analysis:dc-shell", reason: "dc's ! runs a shell command", kind: "floor", code: shell.map((w) => w.text.slice(w.text.indexOf("!") + 1)).join("\n") };
-  if (files.length) return { tier: 2, rule: "analysis:dc-file", reason: "dc program from a file (its ! runs shell commands)", kind: "floor" };
+  if (shell.length)
+    return {
+      tier: 2,
+      rule: "analysis:dc-shell",
+      reason: "dc's ! runs a shell command",
+      kind: "floor",
+      code: shell.map((w) => w.text.slice(w.text.indexOf("!") + 1)).join("\n"),
+    };
+  if (files.length)
+    return { tier: 2, rule: "analysis:dc-file", reason: "dc program from a file (its ! runs shell commands)", kind: "floor" };
   return null;
 }
 
@@ -182,13 +314,15 @@ function mlr(args: readonly Word[]): Analysis | null {
   const pre = args.findIndex((w) => /^--prepipex?(=|$)/.test(w.text));
   if (pre >= 0) {
     const w = args[pre] as Word;
-    const code = w.text.includes("=") ? w.text.slice(w.text.indexOf("=") + 1) : args[pre + 1]?.text ?? "";
+    const code = w.text.includes("=") ? w.text.slice(w.text.indexOf("=") + 1) : (args[pre + 1]?.text ?? "");
     return { tier: 2, rule: "analysis:mlr-prepipe", reason: "Miller runs a shell command on each input", kind: "floor", code };
   }
-  if (args.some((w) => /^--m?load(=|$)/.test(w.text))) return { tier: 2, rule: "analysis:mlr-file", reason: "Miller DSL from a file", kind: "floor" };
+  if (args.some((w) => /^--m?load(=|$)/.test(w.text)))
+    return { tier: 2, rule: "analysis:mlr-file", reason: "Miller DSL from a file", kind: "floor" };
   // Verbs that write files or pipe to a command (`tee -p CMD`, `split`): anywhere in the verb chain.
   const verb = args.find((w) => /^(tee|split)$/.test(w.text));
-  if (verb) return { tier: 2, rule: "analysis:mlr-verb", reason: `Miller's ${verb.text} verb writes files or pipes to a command`, kind: "floor" };
+  if (verb)
+    return { tier: 2, rule: "analysis:mlr-verb", reason: `Miller's ${verb.text} verb writes files or pipes to a command`, kind: "floor" };
   const inline: Word[] = [];
   for (let v = 0; v < args.length; v++) {
     if (!/^(put|filter)$/.test((args[v] as Word).text)) continue;
@@ -197,13 +331,22 @@ function mlr(args: readonly Word[]): Analysis | null {
     while (i < args.length && (args[i] as Word).text.startsWith("-")) {
       const o = (args[i] as Word).text;
       if (o === "-f") return { tier: 2, rule: "analysis:mlr-file", reason: "Miller DSL from a file", kind: "floor" };
-      if (o === "-e" && args[i + 1]) { inline.push(args[i + 1] as Word); expr = true; }
+      if (o === "-e" && args[i + 1]) {
+        inline.push(args[i + 1] as Word);
+        expr = true;
+      }
       i += o === "-e" || o === "-s" ? 2 : 1;
     }
     if (!expr && args[i]) inline.push(args[i] as Word);
   }
   if (inline.some((w) => w.dynamic || MLR_EXEC.test(w.text))) {
-    return { tier: 2, rule: "analysis:mlr-exec", reason: "Miller DSL that runs commands or writes files", kind: "floor", code: inline.map((w) => w.text).join("\n") };
+    return {
+      tier: 2,
+      rule: "analysis:mlr-exec",
+      reason: "Miller DSL that runs commands or writes files",
+      kind: "floor",
+      code: inline.map((w) => w.text).join("\n"),
+    };
   }
   return null;
 }
@@ -220,7 +363,12 @@ function curl(args: readonly Word[]): Analysis | null {
   const { opts } = curlOptions(args);
   const sent = opts.filter(([o, v]) => v !== null && CURL_SENDS_FILE(o, v.text));
   if (sent.length === 0) return null;
-  return { tier: 3, rule: "analysis:curl-upload", reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`, kind: "floor" };
+  return {
+    tier: 3,
+    rule: "analysis:curl-upload",
+    reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`,
+    kind: "floor",
+  };
 }
 
 /** httpie/xh request items that embed or upload a file: `field@file`, `field=@file`, `field:=@file`, `@file` bodies. */
@@ -230,13 +378,20 @@ function httpie(args: readonly Word[]): Analysis | null {
   const files = items.filter((w) => /^(?:[^=:@\s]*(?:=|:=)?)@./.test(w.text) && !/^[a-z]+:\/\//i.test(w.text));
   const body = args.filter((w) => w.text.startsWith("@") || /^--raw=@/.test(w.text));
   if (files.length + body.length === 0) return null;
-  return { tier: 3, rule: "analysis:http-upload", reason: `sends a local file to another system (${[...files, ...body].map((w) => w.text).join(", ")})`, kind: "floor" };
+  return {
+    tier: 3,
+    rule: "analysis:http-upload",
+    reason: `sends a local file to another system (${[...files, ...body].map((w) => w.text).join(", ")})`,
+    kind: "floor",
+  };
 }
 
 // git config keys whose value runs: as shell code (the value is a command
 // line), or in another way (hooks, included config, URL rewriting, transports).
-const GIT_SHELL_KEYS = /^(core\.(sshcommand|pager|editor|askpass|gitproxy|fsmonitor|alternaterefscommand)|sequence\.editor|gpg\.([^.]+\.)?program|gpg\.ssh\.defaultkeycommand|diff\.external|diff\..+\.(textconv|command)|(diff|merge)tool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|alias\..+|credential\.(.+\.)?helper|submodule\..+\.update|sendemail\.(.+\.)?(sendmailcmd|tocmd|cccmd|headercmd)|(browser|man)\..+\.(cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(command|cmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|hook\..+\.command|instaweb\.httpd)$/;
-const GIT_OTHER_KEYS = /^(core\.hookspath|init\.templatedir|include\.|includeif\.|url\.|protocol\.|uploadpack\.|receive\.|remote\..+\.vcs|filter\.|credential\.|safe\.directory)/;
+const GIT_SHELL_KEYS =
+  /^(core\.(sshcommand|pager|editor|askpass|gitproxy|fsmonitor|alternaterefscommand)|sequence\.editor|gpg\.([^.]+\.)?program|gpg\.ssh\.defaultkeycommand|diff\.external|diff\..+\.(textconv|command)|(diff|merge)tool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|alias\..+|credential\.(.+\.)?helper|submodule\..+\.update|sendemail\.(.+\.)?(sendmailcmd|tocmd|cccmd|headercmd)|(browser|man)\..+\.(cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(command|cmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|hook\..+\.command|instaweb\.httpd)$/;
+const GIT_OTHER_KEYS =
+  /^(core\.hookspath|init\.templatedir|include\.|includeif\.|url\.|protocol\.|uploadpack\.|receive\.|remote\..+\.vcs|filter\.|credential\.|safe\.directory)/;
 
 /**
  * Whether setting git config `key` to `value` makes git run something:
@@ -262,16 +417,29 @@ function git(args: readonly Word[]): Analysis | null {
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
     const next = args[i + 1]?.text ?? "";
-    const pairRuns = (pair: string) => gitConfigRuns(pair.split("=")[0] ?? "", pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : null);
+    const pairRuns = (pair: string) =>
+      gitConfigRuns(pair.split("=")[0] ?? "", pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : null);
     if (t === "-c" && pairRuns(next)) {
-      return { tier: 2, rule: "analysis:git-code-config", reason: "git config key that runs a command", kind: "floor", code: gitConfigCommand(next.slice(next.indexOf("=") + 1)) };
+      return {
+        tier: 2,
+        rule: "analysis:git-code-config",
+        reason: "git config key that runs a command",
+        kind: "floor",
+        code: gitConfigCommand(next.slice(next.indexOf("=") + 1)),
+      };
     }
     if (t === "config") {
       const rest = args.slice(i + 1).filter((w) => !w.text.startsWith("-"));
       const at = rest.findIndex((w, j) => gitConfigRuns(w.text, rest[j + 1]?.text ?? null) !== null);
       if (at >= 0) {
         const value = rest[at + 1]?.text ?? "";
-        return { tier: 2, rule: "analysis:git-code-config", reason: "git config key that runs a command", kind: "floor", code: gitConfigCommand(value) };
+        return {
+          tier: 2,
+          rule: "analysis:git-code-config",
+          reason: "git config key that runs a command",
+          kind: "floor",
+          code: gitConfigCommand(value),
+        };
       }
     }
     if (!t.startsWith("-") && t !== "config" && !(args[i - 1]?.text === "-c" || args[i - 1]?.text === "-C")) break;
@@ -282,16 +450,37 @@ function git(args: readonly Word[]): Analysis | null {
 /** An analysis of arguments that are code, or null when the program takes none. */
 export function analyze(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   switch (name) {
-    case "psql": case "mysql": case "mariadb": return sqlClient(name === "psql" ? "psql" : "mysql", args, stdin, host);
-    case "sqlite3": return sqlite(args, stdin, host);
-    case "redis-cli": case "valkey-cli": return redis(args, host);
-    case "sed": case "gsed": return sed(args);
-    case "awk": case "gawk": case "mawk": case "nawk": return awk(args);
-    case "git": return git(args);
-    case "mlr": return mlr(args);
-    case "dc": return dc(args);
-    case "curl": return curl(args);
-    case "http": case "https": case "xh": case "xhs": return httpie(args);
-    default: return null;
+    case "psql":
+    case "mysql":
+    case "mariadb":
+      return sqlClient(name === "psql" ? "psql" : "mysql", args, stdin, host);
+    case "sqlite3":
+      return sqlite(args, stdin, host);
+    case "redis-cli":
+    case "valkey-cli":
+      return redis(args, host);
+    case "sed":
+    case "gsed":
+      return sed(args);
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+      return awk(args);
+    case "git":
+      return git(args);
+    case "mlr":
+      return mlr(args);
+    case "dc":
+      return dc(args);
+    case "curl":
+      return curl(args);
+    case "http":
+    case "https":
+    case "xh":
+    case "xhs":
+      return httpie(args);
+    default:
+      return null;
   }
 }

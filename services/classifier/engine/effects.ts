@@ -4,8 +4,20 @@
 // block devices, critical files and recursive ops on system trees → 4.
 import type { TierNumber } from "../../shared/tier.js";
 import {
-  blockDevice, catastrophicTree, criticalData, criticalFile, guardFile, hostPaths, inWorkspace, isWorkspaceRoot, persistenceFile, resolvePlace, scratch,
-  secretPlace, sink, systemPath,
+  blockDevice,
+  catastrophicTree,
+  criticalData,
+  criticalFile,
+  guardFile,
+  hostPaths,
+  inWorkspace,
+  isWorkspaceRoot,
+  persistenceFile,
+  resolvePlace,
+  scratch,
+  secretPlace,
+  sink,
+  systemPath,
 } from "./paths.js";
 import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
@@ -24,13 +36,72 @@ const READ_OPS = new Set(["<", "<&", "<>"]);
 
 // Programs whose operands are named, not read: a secret path here reveals nothing.
 const METADATA = new Set([
-  "ls", "stat", "file", "du", "find", "test", "[", "[[", "realpath", "readlink", "basename", "dirname", "touch",
-  "mkdir", "chmod", "chown", "chgrp", "rm", "rmdir", "unlink", "shred", "echo", "printf", "wc", "namei", "lsattr",
-  "getfacl", "exa", "eza", "tree", "which", "type", "command", "ssh-keygen", "ssh-add", "git",
+  "ls",
+  "stat",
+  "file",
+  "du",
+  "find",
+  "test",
+  "[",
+  "[[",
+  "realpath",
+  "readlink",
+  "basename",
+  "dirname",
+  "touch",
+  "mkdir",
+  "chmod",
+  "chown",
+  "chgrp",
+  "rm",
+  "rmdir",
+  "unlink",
+  "shred",
+  "echo",
+  "printf",
+  "wc",
+  "namei",
+  "lsattr",
+  "getfacl",
+  "exa",
+  "eza",
+  "tree",
+  "which",
+  "type",
+  "command",
+  "ssh-keygen",
+  "ssh-add",
+  "git",
   // Device metadata, not contents (their writes are judged by rules and vetoes).
-  "lsblk", "blkid", "fdisk", "sfdisk", "gdisk", "parted", "wipefs", "smartctl", "hdparm", "udevadm", "findmnt",
-  "mount", "umount", "losetup", "cryptsetup", "pvs", "vgs", "lvs", "pvdisplay", "vgdisplay", "lvdisplay", "tune2fs", "dumpe2fs", "e2label",
-  "xfs_info", "btrfs", "mdadm", "nvme", "blockdev",
+  "lsblk",
+  "blkid",
+  "fdisk",
+  "sfdisk",
+  "gdisk",
+  "parted",
+  "wipefs",
+  "smartctl",
+  "hdparm",
+  "udevadm",
+  "findmnt",
+  "mount",
+  "umount",
+  "losetup",
+  "cryptsetup",
+  "pvs",
+  "vgs",
+  "lvs",
+  "pvdisplay",
+  "vgdisplay",
+  "lvdisplay",
+  "tune2fs",
+  "dumpe2fs",
+  "e2label",
+  "xfs_info",
+  "btrfs",
+  "mdadm",
+  "nvme",
+  "blockdev",
 ]);
 
 // Programs that only write where the rule says they work: the cwd (or -C dir).
@@ -57,15 +128,19 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
   if (p.path !== null && blockDevice(p.path)) return { tier: 4, reason: `${what}: writes a block or memory device` };
   if (p.path !== null && criticalFile(p.path)) return { tier: 4, reason: `${what}: a file whose damage locks out or stops the host` };
-  if (p.path !== null && guardFile(p.path)) return { tier: 4, reason: `${what}: the agent's hook settings or agent-sudo's own files — changing them switches the broker off` };
-  if (p.path !== null && persistenceFile(p.path)) return { tier: 3, reason: `${what}: a file whose content runs later (shell start-up, git hooks/config, user units, authorized_keys)` };
+  if (p.path !== null && guardFile(p.path))
+    return { tier: 4, reason: `${what}: the agent's hook settings or agent-sudo's own files — changing them switches the broker off` };
+  if (p.path !== null && persistenceFile(p.path))
+    return { tier: 3, reason: `${what}: a file whose content runs later (shell start-up, git hooks/config, user units, authorized_keys)` };
   if (t.mode === "tree" && catastrophicTree(p, true)) return { tier: 4, reason: `${what}: recursive delete/move of a system tree or home` };
-  if (t.mode === "perm-tree" && catastrophicTree(p, false)) return { tier: 4, reason: `${what}: recursive permission change of a top-level tree` };
+  if (t.mode === "perm-tree" && catastrophicTree(p, false))
+    return { tier: 4, reason: `${what}: recursive permission change of a top-level tree` };
   if (p.path !== null && criticalData(p.path)) {
     return { tier: ctx.host === "primary" ? 4 : 3, reason: `${what}: stateful data (databases, volumes)` };
   }
   // `rm -rf "$X"`, or `rm -rf *` after `cd "$X"`: it may be `/`.
-  if (p.path === null && t.mode === "tree") return { tier: 4, reason: `${what}: recursive delete or move of a place not known until run time` };
+  if (p.path === null && t.mode === "tree")
+    return { tier: 4, reason: `${what}: recursive delete or move of a place not known until run time` };
   if (p.path === null) return { tier: 2, reason: `${what}: target not known until run time` };
   if (inWorkspace(p.path, ctx)) {
     const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));
@@ -74,7 +149,13 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     // The hook runs tier 1 with no envelope: a delete or overwrite is reversible only when git holds what it destroys.
     // `find ROOT … -delete` deletes matches not known here: the whole tree under ROOT must be held.
     const findRoot = p.glob && /\/\{\}$/.test(p.raw);
-    if (ctx.source === "claude" && !ctx.remote && !t.keeps && (!p.glob || findRoot) && (t.mode === "write" || t.mode === "delete" || t.mode === "tree")) {
+    if (
+      ctx.source === "claude" &&
+      !ctx.remote &&
+      !t.keeps &&
+      (!p.glob || findRoot) &&
+      (t.mode === "write" || t.mode === "delete" || t.mode === "tree")
+    ) {
       const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
       if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
     }
@@ -95,7 +176,9 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   const hidden = hiddenSecretRead(name, args, ctx, METADATA.has(name));
   if (hidden) return { tier: 2, reason: hidden };
   // git names files for most verbs, but prints them for these.
-  const gitPrints = name === "git" && (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
+  const gitPrints =
+    name === "git" &&
+    (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
   if (METADATA.has(name) && !gitPrints) return null;
   const searcher = SEARCHERS.has(name);
   const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : searcher ? SEARCH_VALUES : new Set());
@@ -109,7 +192,8 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   const host = !OPERANDS_NOT_FILES.has(name);
   for (const w of words) {
     for (const c of candidates(w)) {
-      if (secretPlace(resolvePlace(c, ctx), host || values.includes(w))) return { tier: 2, reason: `reads a secret: ${w.text}${c === w ? "" : ` (${c.text})`}` };
+      if (secretPlace(resolvePlace(c, ctx), host || values.includes(w)))
+        return { tier: 2, reason: `reads a secret: ${w.text}${c === w ? "" : ` (${c.text})`}` };
     }
   }
   return null;
@@ -117,16 +201,127 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
 
 /** Programs whose operands are subcommands, names, hosts or URLs, never files they read. */
 const OPERANDS_NOT_FILES = new Set([
-  "docker", "podman", "nerdctl", "kubectl", "helm", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "gh", "systemctl", "service", "journalctl",
-  "apt", "apt-get", "apt-cache", "dpkg", "dpkg-query", "snap", "flatpak", "pip", "pip3", "uv", "poetry", "ps", "pgrep", "pidof", "kill", "pkill",
-  "ping", "dig", "host", "nslookup", "ss", "netstat", "ip", "curl", "wget", "http", "https", "xh", "ssh", "id", "getent", "uname", "hostname",
-  "date", "whoami", "which", "type", "man", "info", "apropos", "whatis", "tldr", "pydoc3", "printenv", "sleep", "seq", "yes", "expr", "kubectx",
+  "docker",
+  "podman",
+  "nerdctl",
+  "kubectl",
+  "helm",
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "npx",
+  "cargo",
+  "go",
+  "gh",
+  "systemctl",
+  "service",
+  "journalctl",
+  "apt",
+  "apt-get",
+  "apt-cache",
+  "dpkg",
+  "dpkg-query",
+  "snap",
+  "flatpak",
+  "pip",
+  "pip3",
+  "uv",
+  "poetry",
+  "ps",
+  "pgrep",
+  "pidof",
+  "kill",
+  "pkill",
+  "ping",
+  "dig",
+  "host",
+  "nslookup",
+  "ss",
+  "netstat",
+  "ip",
+  "curl",
+  "wget",
+  "http",
+  "https",
+  "xh",
+  "ssh",
+  "id",
+  "getent",
+  "uname",
+  "hostname",
+  "date",
+  "whoami",
+  "which",
+  "type",
+  "man",
+  "info",
+  "apropos",
+  "whatis",
+  "tldr",
+  "pydoc3",
+  "printenv",
+  "sleep",
+  "seq",
+  "yes",
+  "expr",
+  "kubectx",
 ]);
 
 /** Searches whose first operand is a pattern; their options with values, and those whose values are patterns or globs. */
 const SEARCHERS = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "pcregrep", "pcre2grep", "sift", "git-grep"]);
-const SEARCH_VALUES = new Set(["-e", "--regexp", "-f", "--file", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D", "--include", "--exclude", "--exclude-dir", "--ignore-dir", "-G", "--file-search-regex", "--replace"]);
-const SEARCH_DATA = new Set(["-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D", "--include", "--exclude", "--exclude-dir", "--ignore-dir", "-G", "--file-search-regex", "--replace"]);
+const SEARCH_VALUES = new Set([
+  "-e",
+  "--regexp",
+  "-f",
+  "--file",
+  "-g",
+  "--glob",
+  "--iglob",
+  "-t",
+  "--type",
+  "-T",
+  "--type-not",
+  "-A",
+  "-B",
+  "-C",
+  "-m",
+  "--max-count",
+  "-d",
+  "-D",
+  "--include",
+  "--exclude",
+  "--exclude-dir",
+  "--ignore-dir",
+  "-G",
+  "--file-search-regex",
+  "--replace",
+]);
+const SEARCH_DATA = new Set([
+  "-e",
+  "--regexp",
+  "-g",
+  "--glob",
+  "--iglob",
+  "-t",
+  "--type",
+  "-T",
+  "--type-not",
+  "-A",
+  "-B",
+  "-C",
+  "-m",
+  "--max-count",
+  "-d",
+  "-D",
+  "--include",
+  "--exclude",
+  "--exclude-dir",
+  "--ignore-dir",
+  "-G",
+  "--file-search-regex",
+  "--replace",
+]);
 
 /** The targets this command writes, given what kind of verb its rule says it is. */
 function targets(name: string, args: readonly Word[], verbClass: VerbClass | null): Target[] {
@@ -139,7 +334,19 @@ function targets(name: string, args: readonly Word[], verbClass: VerbClass | nul
 }
 
 /** Options that name a file the program writes, whatever its verb (`sort -o F`, `strace -o F`, `--output=F`). */
-const OUTPUT_OPTIONS = new Set(["-o", "--output", "--output-file", "--out", "--outfile", "--log-file", "--logfile", "--cursor-file", "--dump-bin", "--result-file", "--save"]);
+const OUTPUT_OPTIONS = new Set([
+  "-o",
+  "--output",
+  "--output-file",
+  "--out",
+  "--outfile",
+  "--log-file",
+  "--logfile",
+  "--cursor-file",
+  "--dump-bin",
+  "--result-file",
+  "--save",
+]);
 const OUTPUT_F = new Set(["iptables-save", "ip6tables-save", "iptables-legacy-save", "ip6tables-legacy-save", "nft"]);
 
 /** Write targets named by output options, when the value looks like a path (`ps -o pid`, `mount -o ro` name none). */
@@ -162,7 +369,13 @@ function outputOptionTargets(name: string, args: readonly Word[]): Target[] {
 }
 
 /** The lowest tier this command's effects allow (null: no effect found). */
-export function effectFloor(name: string, args: readonly Word[], redirects: readonly Redirect[], ctx: Context, verbClass: VerbClass | null): Effect | null {
+export function effectFloor(
+  name: string,
+  args: readonly Word[],
+  redirects: readonly Redirect[],
+  ctx: Context,
+  verbClass: VerbClass | null,
+): Effect | null {
   let worst: Effect | null = null;
   for (const r of redirects) {
     if (WRITE_OPS.has(r.op)) worst = max(worst, judgeTarget({ word: r.target, mode: "write" }, ctx));
@@ -170,7 +383,8 @@ export function effectFloor(name: string, args: readonly Word[], redirects: read
     // `< "$f"`: the literal words the command pins f to, or a file not known until run time (`< <(cmd)` is a pipe).
     const places = candidates(r.target).map((w) => resolvePlace(w, ctx));
     if (places.some((p) => secretPlace(p))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
-    else if (places.some((p) => p.path === null && !/^[<>]\(/.test(p.raw))) worst = max(worst, { tier: 2, reason: `reads ${r.target.text}, a file not known until run time (it may be a secret)` });
+    else if (places.some((p) => p.path === null && !/^[<>]\(/.test(p.raw)))
+      worst = max(worst, { tier: 2, reason: `reads ${r.target.text}, a file not known until run time (it may be a secret)` });
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   return max(worst, secretReads(name, args, ctx));

@@ -108,10 +108,14 @@ export function evaluatedArgs(name: string, args: readonly Word[]): Evaluated {
     case "readonly": {
       const words = args.filter((w) => !/^[-+]/.test(w.text));
       const nameref = args.some((w) => /^-[a-zA-Z]*n/.test(w.text));
-      const refs = nameref ? words.filter((w) => /^[^=]*=/.test(w.text)).map((w) => {
-        const text = w.text.slice(w.text.indexOf("=") + 1).replace(/^(["'])(.*)\1$/s, "$2");
-        return { ...w, text, dynamic: w.dynamic || /[$`]/.test(text) };
-      }) : [];
+      const refs = nameref
+        ? words
+            .filter((w) => /^[^=]*=/.test(w.text))
+            .map((w) => {
+              const text = w.text.slice(w.text.indexOf("=") + 1).replace(/^(["'])(.*)\1$/s, "$2");
+              return { ...w, text, dynamic: w.dynamic || /[$`]/.test(text) };
+            })
+        : [];
       return { ...NONE, names: words.map(nameOf), assigns: true, refs };
     }
     case "let":

@@ -10,9 +10,35 @@ import { posix } from "node:path";
 import { readScript } from "./host-paths.js";
 import type { Word } from "./types.js";
 
-const DEFAULT_BRANCHES = new Set(["main", "master", "trunk", "develop", "development", "dev", "production", "prod", "release", "stable", "live", "gh-pages"]);
-const SAFE_FLAGS = new Set(["-u", "--set-upstream", "-q", "--quiet", "-v", "--verbose", "--no-verify", "--porcelain", "--progress", "--no-progress", "-n", "--dry-run"]);
-const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\/-]+$/;
+const DEFAULT_BRANCHES = new Set([
+  "main",
+  "master",
+  "trunk",
+  "develop",
+  "development",
+  "dev",
+  "production",
+  "prod",
+  "release",
+  "stable",
+  "live",
+  "gh-pages",
+]);
+const SAFE_FLAGS = new Set([
+  "-u",
+  "--set-upstream",
+  "-q",
+  "--quiet",
+  "-v",
+  "--verbose",
+  "--no-verify",
+  "--porcelain",
+  "--progress",
+  "--no-progress",
+  "-n",
+  "--dry-run",
+]);
+const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+$/;
 
 /** The repository's git dir from `cwd` upwards (a `.git` directory, or a `.git` file naming one). */
 function gitDir(cwd: string): string | null {

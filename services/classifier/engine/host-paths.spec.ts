@@ -10,7 +10,16 @@ import type { Context, Word } from "./types.js";
 
 let root = "";
 const w = (text: string, glob = /[*?[{]/.test(text)): Word => ({ text, dynamic: false, glob, confusable: false });
-const ctx = (): Context => ({ host: "primary", source: "claude", policy: "claude", cwd: join(root, "ws"), workspace: [join(root, "ws")], home: null, depth: 0, remote: false });
+const ctx = (): Context => ({
+  host: "primary",
+  source: "claude",
+  policy: "claude",
+  cwd: join(root, "ws"),
+  workspace: [join(root, "ws")],
+  home: null,
+  depth: 0,
+  remote: false,
+});
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "host-paths-"));
@@ -42,7 +51,10 @@ describe("host paths", () => {
   it("expands globs against the host, with braces, and says when it could not read", () => {
     expect(expandGlob(join(root, "state/k*/*.k?y"))?.matches).toEqual([join(root, "state/keys/classifier.key")]);
     expect(expandGlob(join(root, "nothing/*"))).toEqual({ matches: [], partial: false });
-    expect(expandWordPaths("{st,x}/database-url", join(root, "ws"))?.matches).toEqual([join(root, "ws/st/database-url"), join(root, "ws/x/database-url")]);
+    expect(expandWordPaths("{st,x}/database-url", join(root, "ws"))?.matches).toEqual([
+      join(root, "ws/st/database-url"),
+      join(root, "ws/x/database-url"),
+    ]);
     expect(expandWordPaths("rel/*", "")?.partial).toBe(true);
   });
 

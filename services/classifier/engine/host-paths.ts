@@ -48,7 +48,8 @@ function readSmall(path: string): string | null {
 /** A PEM file holding only certificates, CRLs or requests — public material, no key (read here, at most 64 KiB). */
 export function certificateOnly(path: string): boolean {
   const text = readScript(path);
-  if (text === null || !/-----BEGIN (?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)-----/.test(text)) return false;
+  if (text === null || !/-----BEGIN (?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)-----/.test(text))
+    return false;
   const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
   return labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l));
 }
@@ -106,13 +107,22 @@ export function realPath(path: string): string | null {
   let hops = 0;
   let real: string | null = null;
   for (let i = 0; ; i++) {
-    if (i >= parts.length) { real = out || "/"; break; }
+    if (i >= parts.length) {
+      real = out || "/";
+      break;
+    }
     const part = parts[i] as string;
-    if (part === "..") { out = posix.dirname(out || "/") === "/" ? "" : posix.dirname(out); continue; }
+    if (part === "..") {
+      out = posix.dirname(out || "/") === "/" ? "" : posix.dirname(out);
+      continue;
+    }
     const next = `${out}/${part}`;
     const st = lstat(next);
     if (st === null || st === "unknown") break;
-    if (!st.isSymbolicLink()) { out = next; continue; }
+    if (!st.isSymbolicLink()) {
+      out = next;
+      continue;
+    }
     let target: string;
     try {
       target = readlinkSync(next);
@@ -178,16 +188,25 @@ export function expandGlob(pattern: string): Expansion | null {
     const segments = alt.split("/").filter(Boolean);
     if (segments.filter((s) => GLOB_CHAR.test(s)).length > MAX_GLOB_SEGMENTS) return null;
     walk("/", segments, out);
-    if (out.matches.length >= MAX_MATCHES) { out.partial = true; break; }
+    if (out.matches.length >= MAX_MATCHES) {
+      out.partial = true;
+      break;
+    }
   }
   out.matches = [...new Set(out.matches)];
   return out;
 }
 
 function walk(dir: string, segments: string[], out: Expansion): void {
-  if (out.matches.length >= MAX_MATCHES) { out.partial = true; return; }
+  if (out.matches.length >= MAX_MATCHES) {
+    out.partial = true;
+    return;
+  }
   const [head, ...rest] = segments;
-  if (head === undefined) { out.matches.push(dir); return; }
+  if (head === undefined) {
+    out.matches.push(dir);
+    return;
+  }
   if (!GLOB_CHAR.test(head)) {
     const next = posix.join(dir, head.replace(/\\(.)/g, "$1"));
     if (rest.length === 0) {
@@ -213,8 +232,14 @@ function walk(dir: string, segments: string[], out: Expansion): void {
     }
     listings.set(dir, names);
   }
-  if (names === null) { out.partial = true; return; }
-  if (names.length > MAX_ENTRIES) { out.partial = true; names = names.slice(0, MAX_ENTRIES); }
+  if (names === null) {
+    out.partial = true;
+    return;
+  }
+  if (names.length > MAX_ENTRIES) {
+    out.partial = true;
+    names = names.slice(0, MAX_ENTRIES);
+  }
   const match = matcher(head);
   for (const name of names) if (match(name)) walk(posix.join(dir, name), rest, out);
 }
@@ -234,14 +259,26 @@ export function expandWordPaths(text: string, base: string): Expansion | null {
   if (alternatives === null) return null;
   const out: Expansion = { matches: [], partial: false };
   for (const alt of alternatives) {
-    if (!alt.startsWith("/") && !base) { out.partial = true; continue; }
+    if (!alt.startsWith("/") && !base) {
+      out.partial = true;
+      continue;
+    }
     const abs = alt.startsWith("/") ? alt : posix.join(base, alt);
-    if (!/[*?[]/.test(alt)) { out.matches.push(posix.normalize(abs)); continue; }
+    if (!/[*?[]/.test(alt)) {
+      out.matches.push(posix.normalize(abs));
+      continue;
+    }
     const e = expandGlob(abs);
-    if (e === null) { out.partial = true; continue; }
+    if (e === null) {
+      out.partial = true;
+      continue;
+    }
     out.partial ||= e.partial;
     out.matches.push(...e.matches);
-    if (out.matches.length >= MAX_MATCHES) { out.partial = true; break; }
+    if (out.matches.length >= MAX_MATCHES) {
+      out.partial = true;
+      break;
+    }
   }
   return out;
 }
@@ -256,7 +293,10 @@ export function wordExpansions(text: string, cwd: string): readonly string[] | n
   if (alternatives === null) return null;
   const out: string[] = [];
   for (const alt of alternatives) {
-    if (!/[*?[]/.test(alt)) { out.push(alt); continue; }
+    if (!/[*?[]/.test(alt)) {
+      out.push(alt);
+      continue;
+    }
     if (!alt.startsWith("/") && !cwd) return null;
     const abs = alt.startsWith("/") ? alt : posix.join(cwd, alt);
     const e = expandGlob(abs);
@@ -276,15 +316,23 @@ function braces(text: string): string[] | null {
   const cuts: number[] = [];
   for (let i = open; i < text.length; i++) {
     const c = text[i];
-    if (c === "\\") { i++; continue; }
+    if (c === "\\") {
+      i++;
+      continue;
+    }
     if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) { close = i; break; }
-    else if (c === "," && depth === 1) cuts.push(i);
+    else if (c === "}" && --depth === 0) {
+      close = i;
+      break;
+    } else if (c === "," && depth === 1) cuts.push(i);
   }
   if (close < 0 || cuts.length === 0) return [text];
   const parts: string[] = [];
   let from = open + 1;
-  for (const cut of [...cuts, close]) { parts.push(text.slice(from, cut)); from = cut + 1; }
+  for (const cut of [...cuts, close]) {
+    parts.push(text.slice(from, cut));
+    from = cut + 1;
+  }
   const out: string[] = [];
   for (const p of parts) {
     const rest = braces(text.slice(0, open) + p + text.slice(close + 1));

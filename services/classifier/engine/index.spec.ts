@@ -55,7 +55,8 @@ describe("engine", () => {
   });
 
   it("treats text as data", () => {
-    for (const c of ["echo 'rm -rf /'", "git commit -m 'DROP TABLE users'", "grep 'mkfs' notes", "cat <<'EOF'\nrm -rf /\nEOF"]) expect(run(c).tier, c).toBeLessThanOrEqual(1);
+    for (const c of ["echo 'rm -rf /'", "git commit -m 'DROP TABLE users'", "grep 'mkfs' notes", "cat <<'EOF'\nrm -rf /\nEOF"])
+      expect(run(c).tier, c).toBeLessThanOrEqual(1);
   });
 
   it("never judges unparseable input 0–1", () => {
@@ -67,10 +68,12 @@ describe("engine", () => {
 describe("network grant (rules flagged `network` in SUDO.md)", () => {
   const net = (command: string) => run(command, { source: "sudo", host: "server-01" }).attrs?.network;
 
-  it.each(["apt-get update", "apt-get install -y cowsay", "DEBIAN_FRONTEND=noninteractive apt-get install -y cowsay", "apt-get update && apt-get install -y nginx"])(
-    "grants it to %s",
-    (command) => expect(net(command)).toBe(true),
-  );
+  it.each([
+    "apt-get update",
+    "apt-get install -y cowsay",
+    "DEBIAN_FRONTEND=noninteractive apt-get install -y cowsay",
+    "apt-get update && apt-get install -y nginx",
+  ])("grants it to %s", (command) => expect(net(command)).toBe(true));
 
   it.each([
     ["sh -c 'apt-get install -y bash; python3 /home/agent/p/x.py'", "code run through a shell"],

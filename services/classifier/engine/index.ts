@@ -79,10 +79,21 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
         .filter((r) => r.state === "active")
         .map((r) => {
           const tier = r.hosts[host] ?? r.tier;
-          return { id: r.id, patterns: r.patterns, tier, baseTier: r.tier, hostOverride: tier !== r.tier, verbClass: r.verbClass, rationale: r.rationale, network: r.attrs.network, package: r.attrs.package === true };
+          return {
+            id: r.id,
+            patterns: r.patterns,
+            tier,
+            baseTier: r.tier,
+            hostOverride: tier !== r.tier,
+            verbClass: r.verbClass,
+            rationale: r.rationale,
+            network: r.attrs.network,
+            package: r.attrs.package === true,
+          };
         }),
     classify: (input) => withAttrs(classify(input, judge, parser), attrs, input.source === "sudo" ? liveRules : new Set()),
-    judgeEffects: (input) => judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
+    judgeEffects: (input) =>
+      judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
   };
 }
 
@@ -93,7 +104,8 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   let worst: Finding | null = null;
   if (parsed.error) {
     const hit = scanCode(judge.vetoes, text);
-    const f = hit ? find(4, hit.id, `unparseable input with dangerous content: ${hit.rationale}`, text.slice(0, 200))
+    const f = hit
+      ? find(4, hit.id, `unparseable input with dangerous content: ${hit.rationale}`, text.slice(0, 200))
       : find(2, "unparseable", "the shell grammar does not parse this; prove it in the sandbox", text.slice(0, 200));
     parts?.push(part(f));
     worst = f;
@@ -115,7 +127,11 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   const cdpath = /\bCDPATH=/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
   for (const cmd of parsed.commands) {
     const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
-    parts?.push({ ...part(f), text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source, plain: judge.plainCheckRules.has(f.rule) && plainCommand(cmd, ctx) });
+    parts?.push({
+      ...part(f),
+      text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source,
+      plain: judge.plainCheckRules.has(f.rule) && plainCommand(cmd, ctx),
+    });
     worst = worst === null ? f : worse(worst, f);
     cwds = afterCd(cmd, cwds, ctx, cdpath);
   }
@@ -137,7 +153,10 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
 
 /** A list split at its operators, quotes ignored (a fallback for text the grammar cannot parse). */
 function splitList(text: string): string[] {
-  const pieces = text.split(/&&|\|\||;|\n|(?<![>&<])&(?![>&])|(?<![>|])\|(?![|&])/).map((p) => p.trim()).filter(Boolean);
+  const pieces = text
+    .split(/&&|\|\||;|\n|(?<![>&<])&(?![>&])|(?<![>|])\|(?![|&])/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return pieces.length > 1 && pieces.length <= 64 ? pieces : [];
 }
 
@@ -159,7 +178,8 @@ function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context, cdpath: boole
   else if (cdpath && target && !target.text.startsWith("/") && !target.text.startsWith(".")) next = [""];
   else if (!target) next = [ctx.home ?? ""];
   else if (/^~(\/|$)/.test(target.text)) next = [ctx.home ? posix.join(ctx.home, target.text.slice(1)) : ""];
-  else if (/^~[a-z_][a-z0-9_-]*(\/|$)/.test(target.text)) next = [target.text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, u: string) => (u === "root" ? "/root" : `/home/${u}`))];
+  else if (/^~[a-z_][a-z0-9_-]*(\/|$)/.test(target.text))
+    next = [target.text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, u: string) => (u === "root" ? "/root" : `/home/${u}`))];
   else if (target.text.startsWith("/")) next = [posix.normalize(target.text)];
   else next = cwds.map((c) => (c ? posix.resolve(c, target.text) : ""));
   const all = [...new Set([...cwds, ...next])];
@@ -182,11 +202,23 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
   const command = input.command;
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
     const reason = `command longer than ${MAX_COMMAND_BYTES} bytes`;
-    return { tier: 4, rule: "too-long", reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule: "too-long", reason }] };
+    return {
+      tier: 4,
+      rule: "too-long",
+      reason,
+      explicit: false,
+      parts: [{ text: command.slice(0, 200), tier: 4, rule: "too-long", reason }],
+    };
   }
   if (command.includes("\0")) {
     const reason = "NUL byte in the command";
-    return { tier: 4, rule: "nul-byte", reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule: "nul-byte", reason }] };
+    return {
+      tier: 4,
+      rule: "nul-byte",
+      reason,
+      explicit: false,
+      parts: [{ text: command.slice(0, 200), tier: 4, rule: "nul-byte", reason }],
+    };
   }
   const parts: PartVerdict[] = [];
   let worst = judgeText(command, contextOf(input), judge, parser, parts);
@@ -194,7 +226,12 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
   const creds = input.source === "claude" ? findCredentials(command) : [];
   if (creds.length > 0) {
     const kinds = [...new Set(creds.map((c) => c.kind))].join(", ");
-    const f = find(2, "inline-credential", `the command line carries a credential literal (${kinds}): pass it by reference with /exec's env_secrets and use $NAME in the command`, redactCredentials(command).slice(0, 200));
+    const f = find(
+      2,
+      "inline-credential",
+      `the command line carries a credential literal (${kinds}): pass it by reference with /exec's env_secrets and use $NAME in the command`,
+      redactCredentials(command).slice(0, 200),
+    );
     parts.push(part(f));
     worst = worse(worst, f);
   }
@@ -223,7 +260,8 @@ function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>, liveRules:
   // A plain assignment (`DEBIAN_FRONTEND=noninteractive apt-get …`) is its own part and grants nothing itself.
   const deciding = v.parts.filter((p) => p.rule !== "shell-variable");
   const found = deciding.map((p) => attrs.get(p.rule));
-  const every = (flag: "network" | "package") => v.tier < 4 && found.length > 0 && deciding.every((p, i) => p.plain === true && found[i]?.[flag] === true);
+  const every = (flag: "network" | "package") =>
+    v.tier < 4 && found.length > 0 && deciding.every((p, i) => p.plain === true && found[i]?.[flag] === true);
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
   const live = (p: PartVerdict) => p.tier === 3 && p.plain === true && liveRules.has(p.rule);
   const liveParts = v.tier === 3 ? deciding.filter(live) : [];

@@ -12,10 +12,26 @@ const SHELL_VALUES = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]
 const NOEXEC_SHELLS = new Set(["bash", "sh", "dash", "ksh", "mksh", "ash", "zsh", "rbash"]);
 
 const INLINE: Record<string, RegExp> = {
-  python: /^-[a-zA-Z]*c$/, node: /^(-e|--eval|-p|--print|-pe)$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/,
-  php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/, osascript: /^-e$/, deno: /^eval$/, bun: /^(-e|--eval|-p|--print)$/,
-  tclsh: /^-c$/, pwsh: /^(-c|-Command|-command)$/, jshell: /^-c$/, awk: /^$/, julia: /^-e$/, php8: /^-r$/,
-  elixir: /^(-e|--eval)$/, octave: /^--eval$/, clojure: /^(-e|--eval)$/, clj: /^(-e|--eval)$/,
+  python: /^-[a-zA-Z]*c$/,
+  node: /^(-e|--eval|-p|--print|-pe)$/,
+  perl: /^-[a-zA-Z]*[eE]$/,
+  ruby: /^-[a-zA-Z]*e$/,
+  php: /^-r$/,
+  lua: /^-e$/,
+  Rscript: /^-e$/,
+  osascript: /^-e$/,
+  deno: /^eval$/,
+  bun: /^(-e|--eval|-p|--print)$/,
+  tclsh: /^-c$/,
+  pwsh: /^(-c|-Command|-command)$/,
+  jshell: /^-c$/,
+  awk: /^$/,
+  julia: /^-e$/,
+  php8: /^-r$/,
+  elixir: /^(-e|--eval)$/,
+  octave: /^--eval$/,
+  clojure: /^(-e|--eval)$/,
+  clj: /^(-e|--eval)$/,
 };
 
 /** `python -m MOD ARGS`: modules whose arguments are Python code (timeit statements, the interactive console). */
@@ -49,7 +65,10 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
   let known = true;
   while (i < args.length) {
     const t = (args[i] as Word).text;
-    if (t === "--" || t === "-") { i++; break; }
+    if (t === "--" || t === "-") {
+      i++;
+      break;
+    }
     if (!/^[-+]/.test(t) || (args[i] as Word).dynamic) break;
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t)) inline = true;
     if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(t)) readsStdin = true;
@@ -63,7 +82,9 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
   // `sh -n FILE`: a syntax check; nothing runs (an interactive shell ignores -n). The file is read, as cat reads it.
   if (noexec && known && !interactive && NOEXEC_SHELLS.has(name)) {
     const file = inline ? undefined : args[i];
-    return unwrap(`interpreter:${name}`, 0, `${name} -n checks syntax without running anything`, { inner: file ? [[literalWord("cat"), file]] : [] });
+    return unwrap(`interpreter:${name}`, 0, `${name} -n checks syntax without running anything`, {
+      inner: file ? [[literalWord("cat"), file]] : [],
+    });
   }
   if (name === "busybox") return unwrap("interpreter:busybox", 0, "busybox applet", { inner: [args] });
   const first = args[i];
@@ -85,7 +106,9 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
 const fdLike = (w: Word): boolean => !w.dynamic && /^\d+$/.test(w.text);
 
 function fdScript(name: string, w: Word): Unwrap {
-  return unwrap(`interpreter:${name}`, 2, `${name} reads its code from a redirection (${w.text}<…), not from a script file`, { computed: true });
+  return unwrap(`interpreter:${name}`, 2, `${name} reads its code from a redirection (${w.text}<…), not from a script file`, {
+    computed: true,
+  });
 }
 
 function evalWords(args: Word[]): Unwrap {
@@ -106,7 +129,12 @@ function trap(all: Word[]): Unwrap | null {
 function source(args: Word[]): Unwrap {
   const file = args[0];
   if (!file) return unwrap("interpreter:source", 4, "source without a file");
-  return unwrap("interpreter:source", 0, "runs a script in this shell", { inner: [[literalWord("\u0000script"), file], [literalWord("\u0000sourced"), file]] });
+  return unwrap("interpreter:source", 0, "runs a script in this shell", {
+    inner: [
+      [literalWord("\u0000script"), file],
+      [literalWord("\u0000sourced"), file],
+    ],
+  });
 }
 
 function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
@@ -123,13 +151,20 @@ function other(family: string, name: string, args: Word[], stdin: StdinSource | 
     if (m) {
       const mod = m[1] ? [{ ...w, text: m[1] }, ...args.slice(i + 1)] : args.slice(i + 1);
       // Modules whose arguments are Python statements (timeit) or debugger commands (pdb -c): inline code.
-      const codeArgs = PY_CODE_MODULES.test(mod[0]?.text ?? "") || (mod[0]?.text === "pdb" && mod.some((w) => /^(-c|--command)/.test(w.text)));
-      if (codeArgs) return unwrap("interpreter:python-m", 2, `${name} -m ${mod[0]?.text} runs inline code`, { opaque: mod.slice(1).map((w) => w.text) });
+      const codeArgs =
+        PY_CODE_MODULES.test(mod[0]?.text ?? "") || (mod[0]?.text === "pdb" && mod.some((w) => /^(-c|--command)/.test(w.text)));
+      if (codeArgs)
+        return unwrap("interpreter:python-m", 2, `${name} -m ${mod[0]?.text} runs inline code`, {
+          opaque: mod.slice(1).map((w) => w.text),
+        });
       return unwrap("interpreter:python-m", 0, "runs a Python module as a command", { inner: [mod] });
     }
     if (t === "-" && family !== "awk") return stdinCode(stdin, false, name);
     if (fdLike(w)) return fdScript(name, w);
-    if (!t.startsWith("-") || w.dynamic) return unwrap(`interpreter:${family}`, 0, `${name} runs a script file`, { inner: [[literalWord("\u0000script"), w, ...args.slice(i + 1)]] });
+    if (!t.startsWith("-") || w.dynamic)
+      return unwrap(`interpreter:${family}`, 0, `${name} runs a script file`, {
+        inner: [[literalWord("\u0000script"), w, ...args.slice(i + 1)]],
+      });
     if (/^(-V|--version|-v|--help|-h)$/.test(t) && args.length === 1) return null;
   }
   return args.length === 0 ? stdinCode(stdin, false, name) : null;
@@ -149,7 +184,8 @@ function dc(args: Word[], stdin: StdinSource | null): Unwrap | null {
     if (t === "-e" || t === "--expression" || t === "-f" || t === "--file") {
       const v = args[++i];
       if (v) (t.includes("f") ? files : code).push(v);
-    } else if (/^--(expression|file)=/.test(t)) (t.startsWith("--file") ? files : code).push({ ...(args[i] as Word), text: t.slice(t.indexOf("=") + 1) });
+    } else if (/^--(expression|file)=/.test(t))
+      (t.startsWith("--file") ? files : code).push({ ...(args[i] as Word), text: t.slice(t.indexOf("=") + 1) });
     else if (/^-e./.test(t)) code.push({ ...(args[i] as Word), text: t.slice(2) });
     else if (!t.startsWith("-") || t === "-") files.push(args[i] as Word);
   }
@@ -164,7 +200,12 @@ function dc(args: Word[], stdin: StdinSource | null): Unwrap | null {
   const inner = reads.map((w) => [literalWord("\u0000script"), w]);
   if (shell.length === 0 && opaque.length === 0 && inner.length === 0) return null;
   const floor = shell.length || opaque.length ? 2 : 0;
-  return unwrap("interpreter:dc", floor, shell.length || opaque.length ? "dc program that runs shell commands (!), or one not known until run time" : "dc runs a script file", { code: shell, opaque, inner });
+  return unwrap(
+    "interpreter:dc",
+    floor,
+    shell.length || opaque.length ? "dc program that runs shell commands (!), or one not known until run time" : "dc runs a script file",
+    { code: shell, opaque, inner },
+  );
 }
 
 /** An interpreter's unwrapping, or null when `name` is not one (or is asked only for its version). */

@@ -41,7 +41,13 @@ export interface Judge {
   expand: (w: Word, cwd: string) => readonly string[] | null;
 }
 
-export const find = (tier: TierNumber, rule: string, reason: string, text: string, explicit = false): Finding => ({ tier, rule, reason, text, explicit });
+export const find = (tier: TierNumber, rule: string, reason: string, text: string, explicit = false): Finding => ({
+  tier,
+  rule,
+  reason,
+  text,
+  explicit,
+});
 
 /** The worse of two findings; on a tie the first (the rule) stands. */
 export function worse(a: Finding, b: Finding | null): Finding {
@@ -95,9 +101,16 @@ function latentCode(value: string, ctx: Context, j: Judge, source: string): Find
  */
 export function assignmentFloor(assigned: readonly Assigned[], source: string): Finding | null {
   for (const a of assigned) {
-    if (a.computed) return find(2, "risky-variable", `${a.how} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`, source);
+    if (a.computed)
+      return find(
+        2,
+        "risky-variable",
+        `${a.how} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`,
+        source,
+      );
     // An empty CDPATH or GLOBIGNORE is bash's default.
-    if (riskyAssignment(a.name) && !(a.literal === "" && EMPTY_IS_DEFAULT.has(a.name))) return find(2, "risky-variable", `${a.how} sets ${a.name}, which changes what later commands run`, source);
+    if (riskyAssignment(a.name) && !(a.literal === "" && EMPTY_IS_DEFAULT.has(a.name)))
+      return find(2, "risky-variable", `${a.how} sets ${a.name}, which changes what later commands run`, source);
   }
   return null;
 }
@@ -120,8 +133,13 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
   };
   for (const w of ev.names) {
     const sub = subscriptOf(w.text);
-    if (sub !== null && w.dynamic) raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
-    if (sub !== null) judgeSubs(substitutions(sub), `${name} evaluates the subscript of ${w.text} as arithmetic, which runs the command substitution in it`);
+    if (sub !== null && w.dynamic)
+      raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
+    if (sub !== null)
+      judgeSubs(
+        substitutions(sub),
+        `${name} evaluates the subscript of ${w.text} as arithmetic, which runs the command substitution in it`,
+      );
   }
   const risky = assignmentFloor(builtinAssigned(name, args), source);
   if (risky) raise(risky);
@@ -129,7 +147,9 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
     const sub = subscriptOf(r.text);
     if (sub !== null) judgeSubs(substitutions(sub), `${name} -n refers to ${r.text}, whose subscript bash evaluates on every use`);
   }
-  for (const w of ev.arith) if (!w.dynamic) judgeSubs(substitutions(w.text), `${name} evaluates ${w.text} as arithmetic, which runs the command substitution in it`);
+  for (const w of ev.arith)
+    if (!w.dynamic)
+      judgeSubs(substitutions(w.text), `${name} evaluates ${w.text} as arithmetic, which runs the command substitution in it`);
   for (const w of ev.code) {
     raise(find(2, "evaluated-code", `${name} runs ${w.text} as a command for every line`, source));
     if (!w.dynamic) raise(j.judgeCode(w.text, { ...ctx, depth: ctx.depth + 1 }));
@@ -142,7 +162,12 @@ const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migr
 
 /** On primary, code whose text is not known before it runs is a miss: tier 4, never a trial. */
 function primaryNeverGuesses(what: string, text: string): Finding {
-  return find(4, "primary-computed-code", `primary never guesses: ${what} (code not known until run time); run it on server-01 or as a person`, text);
+  return find(
+    4,
+    "primary-computed-code",
+    `primary never guesses: ${what} (code not known until run time); run it on server-01 or as a person`,
+    text,
+  );
 }
 
 /** A script "file" that is a pipe or a descriptor (`source <(…)`, `. /dev/stdin`, `/proc/self/fd/3`). */
@@ -150,13 +175,15 @@ const STREAM_SCRIPT = /^(\/dev\/(stdin|fd\/\d+)|\/proc\/(self|thread-self|\d+)\/
 
 function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string): Finding {
   const p = resolvePlace(path, ctx);
-  if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path))) return primaryNeverGuesses("a script whose text is computed or streamed", text);
+  if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path)))
+    return primaryNeverGuesses("a script whose text is computed or streamed", text);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
   if (args.some((w) => LIVE_ARG.test(w.text)) || LIVE_NAME.test(path.text.split("/").pop() ?? "")) {
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
   }
   if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
-  if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path))) return find(1, "run-script", "runs a script from the workspace", text);
+  if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path)))
+    return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
 }
 
@@ -168,7 +195,10 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     if (hit) return find(4, hit.id, `computed command name with dangerous content: ${hit.rationale}`, source);
     const e = effectFloor("", words.slice(1), cmd.redirects, ctx, null);
     if (ctx.policy === "sudo" && ctx.host === "primary") return primaryNeverGuesses("the program name is computed at run time", source);
-    return worse(find(2, "dynamic-command", "the program name is computed at run time", source), e && find(e.tier, "effect", e.reason, source));
+    return worse(
+      find(2, "dynamic-command", "the program name is computed at run time", source),
+      e && find(e.tier, "effect", e.reason, source),
+    );
   }
   let floor: Finding | null = null;
   let name = prog.text;
@@ -198,8 +228,14 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   }
   // `docker run --help`, `docker compose up --help`: never `docker run IMAGE --help`, which runs IMAGE.
   const group = args.length === 3 ? TOOLS.get(`${program.name} ${args[0]?.text ?? ""}`) : undefined;
-  if (HELP_CLIS.has(program.name) && (args.length === 2 || (group?.sub ?? false) || (group?.scripts ?? false)) && args.length <= 3 && /^(--help|-h)$/.test(args[args.length - 1]?.text ?? "") && !cmd.redirects.length &&
-    args.slice(0, -1).every((w) => !w.dynamic && /^[a-z][a-z0-9-]*$/.test(w.text))) {
+  if (
+    HELP_CLIS.has(program.name) &&
+    (args.length === 2 || (group?.sub ?? false) || (group?.scripts ?? false)) &&
+    args.length <= 3 &&
+    /^(--help|-h)$/.test(args[args.length - 1]?.text ?? "") &&
+    !cmd.redirects.length &&
+    args.slice(0, -1).every((w) => !w.dynamic && /^[a-z][a-z0-9-]*$/.test(w.text))
+  ) {
     return find(0, "help-flag", `${program.name} prints a subcommand's help and exits`, text);
   }
   const hit = commandVeto(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
@@ -208,28 +244,107 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   const outerF = outer && find(outer.tier, "effect", outer.reason, text);
   if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
   if (name === "\u0000sourced") return judgeSourced(args[0] as Word, ctx, j, renderArgv(args));
-  if (program.scriptPath !== null) return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
-  const unwrapped = prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
+  if (program.scriptPath !== null)
+    return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
+  const unwrapped =
+    prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {
     // A wrapper's own options (up to the command it runs) are checked like a rule's: `ssh -F cfg`, `timeout --x`.
     const own = OWN_OPTIONS.has(program.name) ? optionFloor(program.name, args, ctx, (w) => j.expand(w, ctx.cwd)) : null;
-    return worse(worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF), own && find(own.tier, own.rule, own.reason, text));
+    return worse(
+      worse(worse(judgeUnwrapped(unwrapped, cmd, ctx, j, text), floor), outerF),
+      own && find(own.tier, own.rule, own.reason, text),
+    );
   }
   return worse(judgeListed(program.name, args, text, cmd, ctx, j), floor);
 }
 
 /** Tools whose `TOOL SUB [SUB] --help` prints help and runs nothing (a script or program operand never comes first). */
 const HELP_CLIS = new Set([
-  "docker", "podman", "kubectl", "helm", "git", "gh", "npm", "pnpm", "cargo", "go", "rustup", "pip", "pip3", "uv", "poetry", "systemctl",
-  "journalctl", "apt", "apt-get", "dpkg", "snap", "terraform", "tofu", "aws", "gcloud", "az", "incus", "lxc", "nmcli", "ip", "openssl", "conda",
-  "deno", "gradle", "mvn", "dotnet", "pulumi", "vault", "consul", "nomad", "flatpak", "timedatectl", "hostnamectl", "loginctl", "resolvectl",
+  "docker",
+  "podman",
+  "kubectl",
+  "helm",
+  "git",
+  "gh",
+  "npm",
+  "pnpm",
+  "cargo",
+  "go",
+  "rustup",
+  "pip",
+  "pip3",
+  "uv",
+  "poetry",
+  "systemctl",
+  "journalctl",
+  "apt",
+  "apt-get",
+  "dpkg",
+  "snap",
+  "terraform",
+  "tofu",
+  "aws",
+  "gcloud",
+  "az",
+  "incus",
+  "lxc",
+  "nmcli",
+  "ip",
+  "openssl",
+  "conda",
+  "deno",
+  "gradle",
+  "mvn",
+  "dotnet",
+  "pulumi",
+  "vault",
+  "consul",
+  "nomad",
+  "flatpak",
+  "timedatectl",
+  "hostnamectl",
+  "loginctl",
+  "resolvectl",
 ]);
 
 /** Wrappers and delegates whose own options come before the command they run (@posix tables). */
 const OWN_OPTIONS = new Set([
-  "nice", "nohup", "builtin", "setsid", "unbuffer", "dbus-run-session", "catchsegv", "torsocks", "timeout", "time", "exec", "command", "stdbuf",
-  "ionice", "flock", "strace", "ltrace", "taskset", "numactl", "xvfb-run", "caffeinate", "sg", "env", "su", "runuser", "sudo", "doas", "run0",
-  "ssh", "xargs", "watch", "npx", "bunx", "valgrind", "cmake",
+  "nice",
+  "nohup",
+  "builtin",
+  "setsid",
+  "unbuffer",
+  "dbus-run-session",
+  "catchsegv",
+  "torsocks",
+  "timeout",
+  "time",
+  "exec",
+  "command",
+  "stdbuf",
+  "ionice",
+  "flock",
+  "strace",
+  "ltrace",
+  "taskset",
+  "numactl",
+  "xvfb-run",
+  "caffeinate",
+  "sg",
+  "env",
+  "su",
+  "runuser",
+  "sudo",
+  "doas",
+  "run0",
+  "ssh",
+  "xargs",
+  "watch",
+  "npx",
+  "bunx",
+  "valgrind",
+  "cmake",
 ]);
 
 /** Assignments that change nothing about what a command runs or loads. */
@@ -248,22 +363,35 @@ export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
 
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
   let f = find(u.floor, u.rule, u.reason, text);
-  const inner: Context = { ...ctx, policy: u.policy ?? ctx.policy, remote: ctx.remote || (u.remote ?? false), ...(u.chdir ? { cwd: chdirOf(u.chdir, ctx) } : {}) };
+  const inner: Context = {
+    ...ctx,
+    policy: u.policy ?? ctx.policy,
+    remote: ctx.remote || (u.remote ?? false),
+    ...(u.chdir ? { cwd: chdirOf(u.chdir, ctx) } : {}),
+  };
   // A wrapper that switches policy (sudo → SUDO.md) never lowers the tier the
   // outer policy would give the same command: both judge, the worse stands.
   const contexts = inner.policy === ctx.policy ? [inner] : [inner, { ...inner, policy: ctx.policy }];
   for (const argv of u.inner) {
     if (argv.length === 0) continue;
     const sub: SimpleCommand = { words: argv, assigns: [], redirects: [], stdin: cmd.stdin, source: renderArgv(argv) };
-    f = deeper(f, contexts.map((c) => judgeArgv(argv, sub, c, j)).reduce((a, b) => worse(a, b)));
+    f = deeper(
+      f,
+      contexts.map((c) => judgeArgv(argv, sub, c, j)).reduce((a, b) => worse(a, b)),
+    );
   }
-  for (const code of u.code) f = deeper(f, contexts.map((c) => j.judgeCode(code, { ...c, depth: ctx.depth + 1 })).reduce((a, b) => worse(a, b)));
+  for (const code of u.code)
+    f = deeper(
+      f,
+      contexts.map((c) => j.judgeCode(code, { ...c, depth: ctx.depth + 1 })).reduce((a, b) => worse(a, b)),
+    );
   for (const code of u.opaque) {
     const hit = scanCode(j.vetoes, code);
     if (hit) f = worse(f, find(4, hit.id, `code contains: ${hit.rationale}`, text));
   }
   // Primary never guesses: code the classifier cannot read (computed at run time, piped in, or in another language).
-  if (ctx.policy === "sudo" && ctx.host === "primary" && (u.opaque.length > 0 || u.computed === true)) f = worse(f, primaryNeverGuesses(u.reason, text));
+  if (ctx.policy === "sudo" && ctx.host === "primary" && (u.opaque.length > 0 || u.computed === true))
+    f = worse(f, primaryNeverGuesses(u.reason, text));
   return f;
 }
 
@@ -284,7 +412,16 @@ function judgeListed(name: string, args: Word[], text: string, cmd: SimpleComman
   // From the hook, a feature branch pushed to a configured remote is reversible (git-push.ts).
   if (name === "git" && args[0]?.text === "push" && ctx.policy === "claude" && !ctx.remote && featureBranchPush(args.slice(1), ctx.cwd)) {
     const e = effectFloor(name, args, cmd.redirects, ctx, "read");
-    return worse(find(1, "git-push-feature", "pushes a feature branch to a configured remote, which keeps its history (no force, not the default branch)", text, true), e && find(e.tier, "effect:git-push-feature", e.reason, text));
+    return worse(
+      find(
+        1,
+        "git-push-feature",
+        "pushes a feature branch to a configured remote, which keeps its history (no force, not the default branch)",
+        text,
+        true,
+      ),
+      e && find(e.tier, "effect:git-push-feature", e.reason, text),
+    );
   }
   const { hit, proposed } = firstMatch(j.rules[ctx.policy], text, ctx.host);
   let base: Finding;
@@ -302,7 +439,7 @@ function judgeListed(name: string, args: Word[], text: string, cmd: SimpleComman
     const v = scanCode(j.vetoes, analysis.code);
     if (v) base = worse(base, find(4, v.id, `code contains: ${v.rationale}`, text));
   }
-  const verbClass = analysis?.kind === "decide" ? null : hit?.rule.verbClass ?? null;
+  const verbClass = analysis?.kind === "decide" ? null : (hit?.rule.verbClass ?? null);
   const e = effectFloor(name, args, cmd.redirects, ctx, verbClass);
   return worse(base, e && find(e.tier, `effect:${hit?.rule.id ?? "miss"}`, e.reason, text));
 }

@@ -18,19 +18,32 @@ export function aptValues(text: string): [string, string][] | null {
   const out: [string, string][] = [];
   const stack: string[] = [];
   let key: string | null = null;
-  const full = (k: string | null) => [...stack, k ?? ""].join("::").replace(/:{2,}/g, "::").replace(/^::|::$/g, "");
+  const full = (k: string | null) =>
+    [...stack, k ?? ""]
+      .join("::")
+      .replace(/:{2,}/g, "::")
+      .replace(/^::|::$/g, "");
   for (const t of tokens) {
     if (t.startsWith("#")) {
       const inc = /^#include\s+"?([^"\s]+)/.exec(t);
       if (inc) out.push(["#include", inc[1] as string]);
       continue;
     }
-    if (t === "{") { stack.push(key ?? ""); key = null; }
-    else if (t === "}") { if (stack.pop() === undefined) return null; key = null; }
-    else if (t === ";") key = null;
-    else if (t.startsWith('"')) { out.push([full(key), t.slice(1, -1)]); key = null; }
-    else if (key === null) key = t;
-    else { out.push([full(key), t]); key = null; }
+    if (t === "{") {
+      stack.push(key ?? "");
+      key = null;
+    } else if (t === "}") {
+      if (stack.pop() === undefined) return null;
+      key = null;
+    } else if (t === ";") key = null;
+    else if (t.startsWith('"')) {
+      out.push([full(key), t.slice(1, -1)]);
+      key = null;
+    } else if (key === null) key = t;
+    else {
+      out.push([full(key), t]);
+      key = null;
+    }
   }
   return stack.length === 0 ? out : null;
 }
@@ -52,7 +65,8 @@ function apt(text: string, j: ContentJudge): Mark[] {
 
 /** A package source whose packages are not verified: what it installs later runs as root. */
 function aptSources(text: string): Mark[] {
-  const insecure = /\b(trusted|allow-insecure|allow-weak|allow-downgrade-to-insecure)\s*=\s*yes\b|^\s*(Trusted|Allow-Insecure|Allow-Weak|Allow-Downgrade-To-Insecure)\s*:\s*yes\b/im;
+  const insecure =
+    /\b(trusted|allow-insecure|allow-weak|allow-downgrade-to-insecure)\s*=\s*yes\b|^\s*(Trusted|Allow-Insecure|Allow-Weak|Allow-Downgrade-To-Insecure)\s*:\s*yes\b/im;
   return insecure.test(text) ? [mark(4, "a package source APT does not verify: what it installs runs as root")] : [];
 }
 
@@ -91,7 +105,9 @@ function tmpfilesLine(line: string, j: ContentJudge): Mark[] {
 }
 
 function tmpfiles(text: string, j: ContentJudge): Mark[] {
-  return lines(text).filter((l) => !comment(l)).flatMap((l) => tmpfilesLine(l, j));
+  return lines(text)
+    .filter((l) => !comment(l))
+    .flatMap((l) => tmpfilesLine(l, j));
 }
 
 /** The program a command line names: it must live where only root can change it; the line is judged as code. */
@@ -110,7 +126,8 @@ function sysctl(text: string, j: ContentJudge): Mark[] {
     const value = line.slice(line.indexOf("=") + 1).trim();
     if (key === "kernel.core_pattern" && value.startsWith("|")) out.push(...program(value.slice(1), key, j));
     else if (key === "kernel.poweroff_cmd") out.push(...program(value, key, j));
-    else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && !rootOwnedPlace(value)) out.push(mark(4, `${key} names ${value}, not in a place only root can change`));
+    else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && !rootOwnedPlace(value))
+      out.push(mark(4, `${key} names ${value}, not in a place only root can change`));
   }
   return out;
 }

@@ -55,7 +55,8 @@ export function checkEffectsRequest(req: EffectsRequest, hostId: string): Checke
   for (const [path, value] of Object.entries(req.contents)) {
     const want = written.get(path);
     const buf = Buffer.from(value);
-    if (!want || !createHash("sha256").update(buf).digest().equals(want)) throw new CodedError("BAD_REQUEST", "content that is not the manifest's");
+    if (!want || !createHash("sha256").update(buf).digest().equals(want))
+      throw new CodedError("BAD_REQUEST", "content that is not the manifest's");
     contents.set(path, buf);
   }
   return { manifest, contents };

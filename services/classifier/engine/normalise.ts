@@ -5,12 +5,11 @@ import { posix } from "node:path";
 import type { Node } from "web-tree-sitter";
 import type { Word } from "./types.js";
 
-const DYNAMIC_TYPES = new Set([
-  "simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion",
-]);
+const DYNAMIC_TYPES = new Set(["simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"]);
 
 // Dashes, minus signs, fullwidth ASCII, zero-width and bidi controls, no-break spaces.
-const CONFUSABLE = /[\u00a0\u00ad\u2000-\u200f\u2010-\u2015\u2028-\u202f\u2060-\u2064\u2212\u2796\ufe58\ufe63\ufeff\uff01-\uff5e\u0430\u0435\u043e\u0440\u0441\u0445\u0455\u0456\u0458\u04bb\u0501]/;
+const CONFUSABLE =
+  /[\u00a0\u00ad\u2000-\u200f\u2010-\u2015\u2028-\u202f\u2060-\u2064\u2212\u2796\ufe58\ufe63\ufeff\uff01-\uff5e\u0430\u0435\u043e\u0440\u0441\u0445\u0455\u0456\u0458\u04bb\u0501]/;
 
 export function hasConfusable(text: string): boolean {
   return CONFUSABLE.test(text);
@@ -19,8 +18,17 @@ export function hasConfusable(text: string): boolean {
 /** Map look-alikes to the ASCII a reader would take them for. */
 export function foldConfusables(text: string): string {
   const cyr: Record<string, string> = {
-    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0445": "x",
-    "\u0455": "s", "\u0456": "i", "\u0458": "j", "\u04bb": "h", "\u0501": "d",
+    "\u0430": "a",
+    "\u0435": "e",
+    "\u043e": "o",
+    "\u0440": "p",
+    "\u0441": "c",
+    "\u0445": "x",
+    "\u0455": "s",
+    "\u0456": "i",
+    "\u0458": "j",
+    "\u04bb": "h",
+    "\u0501": "d",
   };
   let out = "";
   for (const ch of text) {
@@ -28,7 +36,8 @@ export function foldConfusables(text: string): string {
     if (c >= 0xff01 && c <= 0xff5e) out += String.fromCodePoint(c - 0xfee0);
     else if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212 || c === 0x2796 || c === 0xfe58 || c === 0xfe63) out += "-";
     else if (c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f) out += " ";
-    else if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) || c === 0xfeff || c === 0xad) out += "";
+    else if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) || c === 0xfeff || c === 0xad)
+      out += "";
     else out += cyr[ch] ?? ch;
   }
   return out;
@@ -43,7 +52,21 @@ function unescapeDouble(raw: string): string {
   return raw.replace(/\\\n/g, "").replace(/\\([$`"\\])/g, "$1");
 }
 
-const ANSI: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** Decode the body of a $'…' string. */
 export function decodeAnsiC(body: string): string {
@@ -88,7 +111,8 @@ export function wordFromNode(node: Node): Word {
   }
   if (t === "raw_string") return literal(node.text.slice(1, -1));
   if (t === "ansi_c_string") return literal(decodeAnsiC(node.text.slice(2, -1)));
-  if (t === "string" || t === "translated_string") return t === "string" ? fromString(node) : merge(node.namedChildren.filter((c): c is Node => c !== null).map(wordFromNode));
+  if (t === "string" || t === "translated_string")
+    return t === "string" ? fromString(node) : merge(node.namedChildren.filter((c): c is Node => c !== null).map(wordFromNode));
   if (t === "concatenation" || t === "command_name") {
     const kids = node.children.filter((c): c is Node => c !== null);
     return merge(kids.map((k) => (k.isNamed || k.type === "$" ? wordFromNode(k) : literal(k.text))));

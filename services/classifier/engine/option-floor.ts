@@ -23,7 +23,8 @@ export function optionFloor(name: string, args: readonly Word[], ctx: Context, e
   if (v.unknown) return { tier: 2, rule: "unknown-option", reason: v.unknown.why };
   let worst: OptionFloor | null = null;
   for (const w of v.reads) {
-    if (secretPlace(resolvePlace(w, ctx))) return { tier: 2, rule: "option-reads-secret", reason: `an option of ${name} reads a secret: ${w.text}` };
+    if (secretPlace(resolvePlace(w, ctx)))
+      return { tier: 2, rule: "option-reads-secret", reason: `an option of ${name} reads a secret: ${w.text}` };
   }
   for (const w of v.writes) {
     const e = judgeTarget({ word: w, mode: "write" }, ctx);

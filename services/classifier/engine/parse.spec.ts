@@ -7,7 +7,11 @@ beforeAll(async () => {
   parser = await loadBashParser();
 });
 
-const argv = (text: string): string[][] => parser.parse(text).commands.filter((c) => c.words.length).map((c) => c.words.map((w) => w.text));
+const argv = (text: string): string[][] =>
+  parser
+    .parse(text)
+    .commands.filter((c) => c.words.length)
+    .map((c) => c.words.map((w) => w.text));
 
 describe("parse", () => {
   it("keeps the words the grammar hangs on a redirection as the command's arguments", () => {
@@ -28,7 +32,12 @@ describe("parse", () => {
   });
 
   it("finds commands inside substitutions, backticks and process substitution", () => {
-    expect(argv('echo "$(id)" `whoami` <(ls) $((1+2))')).toEqual([["echo", "$(id)", "`whoami`", "<(ls)", "$((1+2))"], ["id"], ["whoami"], ["ls"]]);
+    expect(argv('echo "$(id)" `whoami` <(ls) $((1+2))')).toEqual([
+      ["echo", "$(id)", "`whoami`", "<(ls)", "$((1+2))"],
+      ["id"],
+      ["whoami"],
+      ["ls"],
+    ]);
   });
 
   it("removes quotes and backslashes and decodes $'…'", () => {
@@ -37,7 +46,11 @@ describe("parse", () => {
 
   it("marks expansions dynamic and unquoted globs as globs", () => {
     const [c] = parser.parse('rm "$DIR"/* *.log').commands;
-    expect(c?.words.map((w) => [w.text, w.dynamic, w.glob])).toEqual([["rm", false, false], ["$DIR/*", true, true], ["*.log", false, true]]);
+    expect(c?.words.map((w) => [w.text, w.dynamic, w.glob])).toEqual([
+      ["rm", false, false],
+      ["$DIR/*", true, true],
+      ["*.log", false, true],
+    ]);
   });
 
   it("feeds heredocs and pipes to the command that reads them", () => {

@@ -46,7 +46,12 @@ export async function loadBashParser(): Promise<BashParser> {
         const vars = mayUseVariables(text) ? new Variables(tree.rootNode, text) : null;
         const walker = new Walker(vars);
         walker.walk(tree.rootNode, null);
-        return { commands: walker.commands, error: tree.rootNode.hasError, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
+        return {
+          commands: walker.commands,
+          error: tree.rootNode.hasError,
+          assigned: vars?.assigned ?? [],
+          site: vars ? codeSite(vars) : null,
+        };
       } finally {
         tree.delete();
       }
@@ -249,7 +254,8 @@ class Walker {
     for (const c of node.children) {
       if (c === null) continue;
       if (!c.isNamed) words.push({ text: c.text, dynamic: false, glob: false, confusable: false });
-      else if (c.type === "variable_assignment" || c.type === "variable_name") words.push({ ...wordFromNode(c), text: c.text, glob: false });
+      else if (c.type === "variable_assignment" || c.type === "variable_name")
+        words.push({ ...wordFromNode(c), text: c.text, glob: false });
       else words.push(wordFromNode(c));
     }
     this.commands.push({ words, assigns: [], redirects: [], stdin: null, source: node.text });

@@ -62,7 +62,16 @@ function braceEscapes(text: string): boolean {
 export function resolvePlace(word: Word, ctx: Context): Place {
   let text = word.text;
   const homeRel = HOME_PREFIX.test(text);
-  const base = { raw: word.text, glob: word.glob, dynamic: word.dynamic, emptyVarRoot: false, isHome: false, text, base: ctx.remote ? "" : ctx.cwd, remote: ctx.remote };
+  const base = {
+    raw: word.text,
+    glob: word.glob,
+    dynamic: word.dynamic,
+    emptyVarRoot: false,
+    isHome: false,
+    text,
+    base: ctx.remote ? "" : ctx.cwd,
+    remote: ctx.remote,
+  };
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
     text = text.replace(HOME_PREFIX, home);
@@ -105,7 +114,7 @@ export function hostPaths(p: Place, follow: boolean): string[] {
   if (p.dynamic || p.remote) return [];
   // A plain word is looked up as written (`link/../x` is resolved after the link, as the kernel does).
   const physical = p.path === null || p.glob ? null : p.text.startsWith("/") ? p.text : p.base ? `${p.base}/${p.text}` : null;
-  const named = p.glob ? expandWordPaths(p.text, p.base)?.matches ?? [] : physical !== null ? [physical] : [];
+  const named = p.glob ? (expandWordPaths(p.text, p.base)?.matches ?? []) : physical !== null ? [physical] : [];
   const through = follow || p.raw.endsWith("/");
   const out: string[] = [];
   // Every match is judged by its name; the first MAX_RESOLVED are also resolved through links.
@@ -115,7 +124,7 @@ export function hostPaths(p: Place, follow: boolean): string[] {
     // The directory first (one lookup shared by its words): where it does not exist, the word names nothing here yet.
     const parent = realParent(x);
     if (parent === null) continue;
-    const real = through ? realPath(x) ?? parent : parent;
+    const real = through ? (realPath(x) ?? parent) : parent;
     if (real !== p.path) out.push(real);
   }
   return out;
@@ -149,8 +158,29 @@ export function isWorkspaceRoot(path: string, ctx: Context): boolean {
 }
 
 const TOP = new Set([
-  "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc",
-  "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/snap", "/mnt", "/media", "/data",
+  "/",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/home",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/opt",
+  "/proc",
+  "/root",
+  "/run",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/usr",
+  "/var",
+  "/snap",
+  "/mnt",
+  "/media",
+  "/data",
 ]);
 // Second-level directories whose loss breaks the system.
 const SECOND_LEVEL_ROOTS = ["/usr", "/var", "/etc", "/boot", "/lib", "/lib64", "/bin", "/sbin"];
@@ -167,7 +197,16 @@ export function catastrophicTree(p: Place, deep: boolean): boolean {
   return deep && SECOND_LEVEL_ROOTS.includes(parent);
 }
 
-const CRITICAL_DATA = ["/var/lib/postgresql", "/var/lib/docker", "/var/lib/mysql", "/var/lib/containerd", "/var/lib/vault", "/opt/appdata", "/var/lib/incus", "/data"];
+const CRITICAL_DATA = [
+  "/var/lib/postgresql",
+  "/var/lib/docker",
+  "/var/lib/mysql",
+  "/var/lib/containerd",
+  "/var/lib/vault",
+  "/opt/appdata",
+  "/var/lib/incus",
+  "/data",
+];
 
 /** Stateful data (databases, container volumes): destroying it loses data no undo brings back. */
 export function criticalData(path: string): boolean {
@@ -175,19 +214,48 @@ export function criticalData(path: string): boolean {
 }
 
 const CRITICAL_FILES = anyOf([
-  "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
-  "/etc/fstab", "/etc/crypttab", "/etc/pam.d/**", "/etc/ssh/sshd_config", "/etc/ssh/sshd_config.d/**",
-  "/boot/**", "/etc/default/grub", "/etc/security/**", "/etc/nsswitch.conf", "/etc/ld.so.preload",
-  "/etc/login.defs", "/etc/inittab", "/proc/sysrq-trigger", "/proc/sys/kernel/sysrq",
+  "/etc/passwd",
+  "/etc/shadow",
+  "/etc/group",
+  "/etc/gshadow",
+  "/etc/sudoers",
+  "/etc/sudoers.d/**",
+  "/etc/fstab",
+  "/etc/crypttab",
+  "/etc/pam.d/**",
+  "/etc/ssh/sshd_config",
+  "/etc/ssh/sshd_config.d/**",
+  "/boot/**",
+  "/etc/default/grub",
+  "/etc/security/**",
+  "/etc/nsswitch.conf",
+  "/etc/ld.so.preload",
+  "/etc/login.defs",
+  "/etc/inittab",
+  "/proc/sysrq-trigger",
+  "/proc/sys/kernel/sysrq",
 ]);
 
 /** Files whose damage locks everyone out or stops the boot. */
 // The agent's own guard: its hook settings (which run agent-sudo's hook) and
 // agent-sudo's configuration. Changing them switches the broker off.
 const GUARD_FILES = anyOf([
-  "**/.claude", "**/.claude/settings.json", "**/.claude/settings.local.json", "**/.claude/hooks", "**/.claude/hooks/**", "/etc/claude-code/**",
-  "**/.agent-sudo/**", "/var/lib/agent-sudo/**", "/opt/agent-sudo/**", "/etc/agent-sudo/**", "/etc/systemd/system/agent-sudo*", "/etc/systemd/system/agent-sudo*/**",
-  "/run/systemd/system/agent-sudo*", "/run/systemd/system/agent-sudo*/**", "/etc/apparmor.d/agent-sudo*", "/etc/apparmor.d/local/agent-sudo*",
+  "**/.claude",
+  "**/.claude/settings.json",
+  "**/.claude/settings.local.json",
+  "**/.claude/hooks",
+  "**/.claude/hooks/**",
+  "/etc/claude-code/**",
+  "**/.agent-sudo/**",
+  "/var/lib/agent-sudo/**",
+  "/opt/agent-sudo/**",
+  "/etc/agent-sudo/**",
+  "/etc/systemd/system/agent-sudo*",
+  "/etc/systemd/system/agent-sudo*/**",
+  "/run/systemd/system/agent-sudo*",
+  "/run/systemd/system/agent-sudo*/**",
+  "/etc/apparmor.d/agent-sudo*",
+  "/etc/apparmor.d/local/agent-sudo*",
 ]);
 
 /** Writing this switches off or rewires the broker that judges the writer. */
@@ -198,12 +266,43 @@ export function guardFile(path: string): boolean {
 // Files whose content runs later, unasked: shell start-up files, git hooks
 // and config (aliases, core.hooksPath, core.sshCommand), user units, autostart.
 const PERSISTENCE = anyOf([
-  "**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.profile", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.bash_logout",
-  "**/.git", "**/.git/hooks", "**/.git/hooks/**", "**/.git/config", "**/.gitconfig", "**/.config/git/config", "**/.config/systemd/user", "**/.config/systemd/user/**",
-  "**/.config/autostart/**", "**/.ssh/authorized_keys", "**/.ssh/rc", "**/.ssh/config", "**/.pam_environment", "**/.xprofile",
+  "**/.bashrc",
+  "**/.bash_profile",
+  "**/.bash_login",
+  "**/.profile",
+  "**/.zshrc",
+  "**/.zprofile",
+  "**/.zshenv",
+  "**/.bash_logout",
+  "**/.git",
+  "**/.git/hooks",
+  "**/.git/hooks/**",
+  "**/.git/config",
+  "**/.gitconfig",
+  "**/.config/git/config",
+  "**/.config/systemd/user",
+  "**/.config/systemd/user/**",
+  "**/.config/autostart/**",
+  "**/.ssh/authorized_keys",
+  "**/.ssh/rc",
+  "**/.ssh/config",
+  "**/.pam_environment",
+  "**/.xprofile",
   // Run or obeyed on entering the project or on the next tool run: direnv, editor tasks, git filters, package-manager config, PATH.
-  "**/.envrc", "**/.vscode/tasks.json", "**/.vscode/settings.json", "**/.git/info/attributes", "**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml",
-  "**/pip.conf", "**/.config/pip/**", "**/.bash_aliases", "**/.local/bin", "**/.local/bin/**", "**/.ssh/environment", "**/.config/fish/**",
+  "**/.envrc",
+  "**/.vscode/tasks.json",
+  "**/.vscode/settings.json",
+  "**/.git/info/attributes",
+  "**/.npmrc",
+  "**/.yarnrc",
+  "**/.yarnrc.yml",
+  "**/pip.conf",
+  "**/.config/pip/**",
+  "**/.bash_aliases",
+  "**/.local/bin",
+  "**/.local/bin/**",
+  "**/.ssh/environment",
+  "**/.config/fish/**",
 ]);
 
 /** Writing this plants something that runs later. */
@@ -215,11 +314,13 @@ export function criticalFile(path: string): boolean {
   return CRITICAL_FILES(path);
 }
 
-const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|mapper\/|disk\/|loop\d|sr\d|mem$|kmem$|port$|nbd\d|zd\d|rbd\d)/;
+const BLOCK_DEVICE =
+  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|mapper\/|disk\/|loop\d|sr\d|mem$|kmem$|port$|nbd\d|zd\d|rbd\d)/;
 
 // /dev/<vg>/<lv> (LVM), /dev/block/8:0 …: a two-level name under /dev outside
 // these is taken for a block device.
-const DEV_NOT_BLOCK = /^\/dev\/(pts|shm|fd|mqueue|hugepages|net|input|snd|dri|bus|char|cpu|usb|serial|v4l|vfio|tty|console|null|zero|full|random|urandom|stdin|stdout|stderr|log|kmsg|core|ptmx|rtc|hwrng|fuse|kvm|vhost-net|vhost-vsock|tun|autofs|btrfs-control|cuse|ppp|uinput|uhid|watchdog|vcs|vcsa|vcsu|lp|i2c|spidev|gpiochip|hidraw|infiniband|nvidia|nvme-fabrics)(\/|\d*$)/;
+const DEV_NOT_BLOCK =
+  /^\/dev\/(pts|shm|fd|mqueue|hugepages|net|input|snd|dri|bus|char|cpu|usb|serial|v4l|vfio|tty|console|null|zero|full|random|urandom|stdin|stdout|stderr|log|kmsg|core|ptmx|rtc|hwrng|fuse|kvm|vhost-net|vhost-vsock|tun|autofs|btrfs-control|cuse|ppp|uinput|uhid|watchdog|vcs|vcsa|vcsu|lp|i2c|spidev|gpiochip|hidraw|infiniband|nvidia|nvme-fabrics)(\/|\d*$)/;
 
 export function blockDevice(path: string): boolean {
   if (BLOCK_DEVICE.test(path)) return true;
@@ -238,36 +339,128 @@ export function scratch(path: string): boolean {
   return /^\/(tmp|var\/tmp|dev\/shm)\/[^/]/.test(path);
 }
 
-const SYSTEM = ["/etc", "/boot", "/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/var/lib", "/sys", "/proc", "/root", "/dev", "/opt", "/srv"];
+const SYSTEM = [
+  "/etc",
+  "/boot",
+  "/usr",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/bin",
+  "/sbin",
+  "/var/lib",
+  "/sys",
+  "/proc",
+  "/root",
+  "/dev",
+  "/opt",
+  "/srv",
+];
 
 export function systemPath(path: string): boolean {
   return SYSTEM.some((root) => inside(path, root)) || path === "/";
 }
 
 const SECRET = anyOf([
-  "**/.ssh/**", "**/.aws/**", "**/.gnupg/**", "**/.kube/config", "**/.docker/config.json", "**/.netrc",
-  "**/.pgpass", "**/.git-credentials", "**/.pypirc", "**/.vault-token", "**/.config/gcloud/**", "**/.azure/**",
-  "**/.npmrc", "**/.my.cnf", "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers",
-  "/etc/sudoers.d/**", "/etc/ssl/private/**", "/etc/ssh/ssh_host_*_key", "/proc/*/environ", "/run/secrets/**",
-  "**/.env", "**/.env.*", "**/*.env", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",
-  "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/credentials", "**/credentials.json",
-  "**/secrets.@(yml|yaml|json|toml|env)", "**/*.tfstate", "**/.bash_history", "**/.psql_history",
-  "**/.mysql_history", "**/.agent-sudo/keys/**", "/var/lib/agent-sudo/keys/**", "**/master.key", "**/.htpasswd",
+  "**/.ssh/**",
+  "**/.aws/**",
+  "**/.gnupg/**",
+  "**/.kube/config",
+  "**/.docker/config.json",
+  "**/.netrc",
+  "**/.pgpass",
+  "**/.git-credentials",
+  "**/.pypirc",
+  "**/.vault-token",
+  "**/.config/gcloud/**",
+  "**/.azure/**",
+  "**/.npmrc",
+  "**/.my.cnf",
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/shadow-",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/sudoers.d/**",
+  "/etc/ssl/private/**",
+  "/etc/ssh/ssh_host_*_key",
+  "/proc/*/environ",
+  "/run/secrets/**",
+  "**/.env",
+  "**/.env.*",
+  "**/*.env",
+  "**/*.pem",
+  "**/*.key",
+  "**/*.p12",
+  "**/*.pfx",
+  "**/*.jks",
+  "**/*.keystore",
+  "**/id_rsa",
+  "**/id_dsa",
+  "**/id_ecdsa",
+  "**/id_ed25519",
+  "**/credentials",
+  "**/credentials.json",
+  "**/secrets.@(yml|yaml|json|toml|env)",
+  "**/*.tfstate",
+  "**/.bash_history",
+  "**/.psql_history",
+  "**/.mysql_history",
+  "**/.agent-sudo/keys/**",
+  "/var/lib/agent-sudo/keys/**",
+  "**/master.key",
+  "**/.htpasswd",
   // Agents' and CLIs' own credentials.
-  "**/.claude/.credentials.json", "**/.config/gh/hosts.yml", "**/.codex/auth.json", "**/.config/rclone/rclone.conf",
-  "**/.zsh_history", "**/.local/share/keyrings/**", "**/.password-store/**", "**/.terraform.d/credentials.tfrc.json",
-  "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.gem/credentials", "**/.config/hub", "**/.config/doctl/config.yaml",
-  "**/.kube/**", "/etc/wireguard/**", "**/.claude.json", "**/.m2/settings.xml", "**/.config/sops/**", "**/.config/age/**",
-  "/var/backups/*shadow*", "/etc/agent-sudo/**", "/dev/block/**",
+  "**/.claude/.credentials.json",
+  "**/.config/gh/hosts.yml",
+  "**/.codex/auth.json",
+  "**/.config/rclone/rclone.conf",
+  "**/.zsh_history",
+  "**/.local/share/keyrings/**",
+  "**/.password-store/**",
+  "**/.terraform.d/credentials.tfrc.json",
+  "**/.cargo/credentials",
+  "**/.cargo/credentials.toml",
+  "**/.gem/credentials",
+  "**/.config/hub",
+  "**/.config/doctl/config.yaml",
+  "**/.kube/**",
+  "/etc/wireguard/**",
+  "**/.claude.json",
+  "**/.m2/settings.xml",
+  "**/.config/sops/**",
+  "**/.config/age/**",
+  "/var/backups/*shadow*",
+  "/etc/agent-sudo/**",
+  "/dev/block/**",
   // agent-sudo's own state, wherever its state dir is.
-  "**/database-url", "**/dev-token", "**/tokens.json", "**/approle-secret-id", "**/agent-sudo/state/**", "**/.agent-sudo/**",
+  "**/database-url",
+  "**/dev-token",
+  "**/tokens.json",
+  "**/approle-secret-id",
+  "**/agent-sudo/state/**",
+  "**/.agent-sudo/**",
   // Raw disks and memory hold every file's bytes, secrets included.
-  "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*", "/dev/mapper/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore",
+  "/dev/@(sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop)*",
+  "/dev/mapper/**",
+  "/dev/disk/**",
+  "/dev/mem",
+  "/dev/kmem",
+  "/dev/port",
+  "/proc/kcore",
 ]);
 
 const NOT_SECRET = anyOf([
-  "**/*.pub", "**/.ssh/known_hosts", "**/.ssh/known_hosts.old", "**/.ssh/authorized_keys", "**/.ssh/config",
-  "**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "**/.env.defaults",
+  "**/*.pub",
+  "**/.ssh/known_hosts",
+  "**/.ssh/known_hosts.old",
+  "**/.ssh/authorized_keys",
+  "**/.ssh/config",
+  "**/.env.example",
+  "**/.env.sample",
+  "**/.env.template",
+  "**/.env.dist",
+  "**/.env.defaults",
 ]);
 
 /**
@@ -275,7 +468,20 @@ const NOT_SECRET = anyOf([
  * another name for `/`: a link to it (`cat link/etc/shadow`), a bind mount,
  * a chroot's copy. Any path that ends in one counts.
  */
-const SECRET_SUFFIX = anyOf(["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/ssl/private/**", "/etc/ssh/ssh_host_*_key", "/var/lib/agent-sudo/**", "/etc/agent-sudo/**"].map((g) => `**${g}`));
+const SECRET_SUFFIX = anyOf(
+  [
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/shadow-",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/sudoers.d/**",
+    "/etc/ssl/private/**",
+    "/etc/ssh/ssh_host_*_key",
+    "/var/lib/agent-sudo/**",
+    "/etc/agent-sudo/**",
+  ].map((g) => `**${g}`),
+);
 
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
@@ -288,9 +494,13 @@ export function secretPath(path: string): boolean {
  * own text too, and (with `host`) what it names on this host.
  */
 export function secretPlace(p: Place, host = true): boolean {
-  const raw = p.raw.replace(/^["']|["']$/g, "").replace(/^file:\/\//, "").replace(/^@/, "");
+  const raw = p.raw
+    .replace(/^["']|["']$/g, "")
+    .replace(/^file:\/\//, "")
+    .replace(/^@/, "");
   const asPath = raw.startsWith("/") ? raw : "/x/" + raw.replace(/^(\.\/)+/, "");
-  const named = (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || (host && hostPaths(p, true).some(secretPath));
+  const named =
+    (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || (host && hostPaths(p, true).some(secretPath));
   // `*.pem`, `*.crt` name keys and certificates alike: a file that holds only certificates is public.
   return named && !(p.path !== null && !p.glob && !p.remote && CERT_NAME.test(p.path) && !inStateDir(p.path) && certificateOnly(p.path));
 }

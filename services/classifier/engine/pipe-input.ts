@@ -16,7 +16,8 @@ function throughWrappers(words: readonly Word[]): readonly Word[] {
   let w = words;
   while (PASS_THROUGH.has(w[0]?.text ?? "")) {
     w = w.slice(1);
-    while (w[0] && (w[0].text.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0].text) || /^\d+(\.\d+)?[smhd]?$/.test(w[0].text))) w = w.slice(1);
+    while (w[0] && (w[0].text.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0].text) || /^\d+(\.\d+)?[smhd]?$/.test(w[0].text)))
+      w = w.slice(1);
   }
   return w;
 }
@@ -31,7 +32,13 @@ function findRoots(args: readonly Word[]): string[] {
 
 /** `find ROOTS … -print0` with literal roots that are not dashes and no other output action: NUL-separated paths under those roots. */
 function findPrintsNulPaths(args: readonly Word[]): boolean {
-  const roots = args.slice(0, Math.max(0, args.findIndex((w) => /^[-!(]/.test(w.text))));
+  const roots = args.slice(
+    0,
+    Math.max(
+      0,
+      args.findIndex((w) => /^[-!(]/.test(w.text)),
+    ),
+  );
   if (roots.some((w) => w.dynamic || !/^[^-*?[{]/.test(w.text))) return false;
   if (!args.some((w) => w.text === "-print0")) return false;
   return !args.some((w) => w.dynamic || /^-(print|printf|fprint|fprint0|fprintf|ls|fls|exec|execdir|ok|okdir)$/.test(w.text));
@@ -44,7 +51,8 @@ export function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSo
     const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
     return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
   }
-  if (name === "find" && findPrintsNulPaths(words.slice(1))) return { kind: "pipe", text: null, dynamic: true, nulPaths: true, roots: findRoots(words.slice(1)) };
+  if (name === "find" && findPrintsNulPaths(words.slice(1)))
+    return { kind: "pipe", text: null, dynamic: true, nulPaths: true, roots: findRoots(words.slice(1)) };
   if (name === "cat" && words.length === 1 && input && input.kind !== "pipe") {
     return { kind: "pipe", text: input.text, dynamic: input.dynamic };
   }

@@ -10,7 +10,10 @@ const realDir = join(import.meta.dirname, "..", "..", "..", "policies");
 
 describe("policy format", () => {
   it("reads rules, host overrides, extglob bars and vetoes", () => {
-    const p = parsePolicy(`${HEAD}| a-rule | \`git @(status|log) *\`, \`tig\` | 0 | read | primary=1 server-01=0 | active | Reads. |\n\n## Danger veto\n\n- \`v-1\`: \`^rm\\s\` — Deletes.\n`, "T.md");
+    const p = parsePolicy(
+      `${HEAD}| a-rule | \`git @(status|log) *\`, \`tig\` | 0 | read | primary=1 server-01=0 | active | Reads. |\n\n## Danger veto\n\n- \`v-1\`: \`^rm\\s\` — Deletes.\n`,
+      "T.md",
+    );
     expect(p.rules).toHaveLength(1);
     expect(p.rules[0]?.patterns).toEqual(["git @(status|log) *", "tig"]);
     expect(p.rules[0]?.hosts).toEqual({ primary: 1, "server-01": 0 });
@@ -32,12 +35,20 @@ describe("policy format", () => {
   });
 
   describe("attrs column", () => {
-    const HEAD8 = "## Rules: x\n\n| id | patterns | tier | class | hosts | state | attrs | rationale |\n|---|---|---|---|---|---|---|---|\n";
+    const HEAD8 =
+      "## Rules: x\n\n| id | patterns | tier | class | hosts | state | attrs | rationale |\n|---|---|---|---|---|---|---|---|\n";
     const row = (attrs: string) => `${HEAD8}| a | \`x *\` | 3 | live-service | | active | ${attrs} | Why. |\n`;
 
     it("reads network, verify and redeploy; a 7-column table has none", () => {
-      const p = parsePolicy(row("network, verify=`systemctl is-active x | grep -q active` redeploy=`https://ci.example/job/x?token=no`"), "T.md");
-      expect(p.rules[0]?.attrs).toEqual({ network: true, verify: "systemctl is-active x | grep -q active", redeploy: "https://ci.example/job/x?token=no" });
+      const p = parsePolicy(
+        row("network, verify=`systemctl is-active x | grep -q active` redeploy=`https://ci.example/job/x?token=no`"),
+        "T.md",
+      );
+      expect(p.rules[0]?.attrs).toEqual({
+        network: true,
+        verify: "systemctl is-active x | grep -q active",
+        redeploy: "https://ci.example/job/x?token=no",
+      });
       expect(p.rules[0]?.rationale).toBe("Why.");
       expect(parsePolicy(row("-"), "T.md").rules[0]?.attrs).toEqual({ network: false });
       expect(parsePolicy(row(""), "T.md").rules[0]?.attrs).toEqual({ network: false });
@@ -100,7 +111,13 @@ describe("loading", () => {
   it("never lets a proposed rule decide", async () => {
     const dir = copy();
     const file = join(dir, "CLAUDE_CMDS.md");
-    writeFileSync(file, readFileSync(file, "utf8").replace("## Rules: inspection of the system", `## Rules: proposed\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| try-frob | \`frobnicate *\` | 0 | read | | proposed | Learned. |\n\n## Rules: inspection of the system`));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        "## Rules: inspection of the system",
+        `## Rules: proposed\n\n| id | patterns | tier | class | hosts | state | rationale |\n|---|---|---|---|---|---|---|\n| try-frob | \`frobnicate *\` | 0 | read | | proposed | Learned. |\n\n## Rules: inspection of the system`,
+      ),
+    );
     const e = await loadEngine(dir);
     const v = e.classify({ command: "frobnicate now", cwd: "/w", host: "primary", source: "claude" });
     expect(v.tier).toBe(4);

@@ -141,7 +141,8 @@ function webhookUrl(value: string): string {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("redeploy must be an http or https URL");
   // The webhook gets a Bearer token: in clear text only to this machine.
-  if (url.protocol === "http:" && !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname)) throw new Error("redeploy over plain http only to loopback; use https");
+  if (url.protocol === "http:" && !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname))
+    throw new Error("redeploy over plain http only to loopback; use https");
   if (url.username || url.password) throw new Error("redeploy URL must not carry credentials (use executor/redeploy token config)");
   return url.toString();
 }
@@ -211,7 +212,7 @@ export function parsePolicy(text: string, file: string): PolicyFile {
       }
       if (section === "rules" && line.startsWith("|")) {
         tableRow = readTableLine(line, tableRow, table, rules, file, lineNo);
-      } else if (section === "rules" && line.trim() === "" ) {
+      } else if (section === "rules" && line.trim() === "") {
         tableRow = 0;
       } else if (section === "veto" && line.startsWith("- ")) {
         vetoes.push(parseVeto(line, file, lineNo));
@@ -226,7 +227,9 @@ export function parsePolicy(text: string, file: string): PolicyFile {
 
 function readTableLine(line: string, tableRow: number, table: { withAttrs: boolean }, rules: Rule[], file: string, lineNo: number): number {
   if (tableRow === 0) {
-    const head = splitRow(line).map((c) => c.toLowerCase()).join("|");
+    const head = splitRow(line)
+      .map((c) => c.toLowerCase())
+      .join("|");
     if (head !== HEADER.join("|") && head !== HEADER_ATTRS.join("|")) {
       throw new Error(`rule table header must be | ${HEADER.join(" | ")} | or | ${HEADER_ATTRS.join(" | ")} |`);
     }

@@ -77,7 +77,8 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
   }
   if (repo === null) return "not in a git repository here, so nothing can restore what it replaces or deletes";
   const rel = posix.relative(repo.worktree, real);
-  if (rel === "" || rel.startsWith("..") || rel === ".git" || rel.startsWith(".git/")) return "the repository itself, not content git keeps";
+  if (rel === "" || rel.startsWith("..") || rel === ".git" || rel.startsWith(".git/"))
+    return "the repository itself, not content git keeps";
   let ignores = ignoreSets.get(repo.gitDir);
   if (ignores === undefined) {
     ignores = new Ignores(repo);
@@ -86,7 +87,10 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
   if (ignores.ignored(rel, st.isDirectory())) return null;
   const index = readIndex(repo);
   if (index === null) return "the repository's index cannot be read here, so what git holds is not known";
-  if (!st.isDirectory()) return held(rel, real, index, repo) ? null : `${rel} has changes git does not hold (untracked or modified): deleting or overwriting it cannot be undone`;
+  if (!st.isDirectory())
+    return held(rel, real, index, repo)
+      ? null
+      : `${rel} has changes git does not hold (untracked or modified): deleting or overwriting it cannot be undone`;
   const bad = walk(rel, real, index, repo, ignores, { left: MAX_WALK });
   return bad === null ? null : bad;
 }
@@ -103,7 +107,10 @@ function held(rel: string, abs: string, index: GitIndex, repo: Repo): boolean {
   } catch {
     return false;
   }
-  const sameStat = Number(st.size) === e.size && Number(st.mtimeNs / 1_000_000_000n) === e.mtimeSec && Number(st.mtimeNs % 1_000_000_000n) === e.mtimeNsec &&
+  const sameStat =
+    Number(st.size) === e.size &&
+    Number(st.mtimeNs / 1_000_000_000n) === e.mtimeSec &&
+    Number(st.mtimeNs % 1_000_000_000n) === e.mtimeNsec &&
     Number(st.ino & 0xffffffffn) === e.ino;
   // As git: matching stat data means unchanged, unless the file is as new as the index ("racy").
   if (sameStat && st.mtimeNs < index.mtimeNs) return true;
@@ -219,9 +226,7 @@ function parse(text: string, base: string): Pattern[] {
         compiled.set(glob, match);
       }
       out.push({ base, match, negate, dirOnly });
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return out;
 }

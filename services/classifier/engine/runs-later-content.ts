@@ -34,7 +34,10 @@ export const comment = (line: string): boolean => /^\s*(#|$)/.test(line);
 
 /** Lines ending in a backslash continue on the next (systemd, udev, modprobe). */
 export function joined(text: string): string[] {
-  return text.replace(/\\\r?\n/g, " ").split("\n").map((l) => l.replace(/\r$/, ""));
+  return text
+    .replace(/\\\r?\n/g, " ")
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""));
 }
 
 const SHELLS = new Set(["sh", "bash", "dash", "ash", "ksh", "mksh", "zsh"]);
@@ -104,11 +107,27 @@ export function shellWords(text: string, start = 0): string[] {
 
 // Variables whose value is a command something runs.
 const COMMAND_VARS = new Set([
-  "PROMPT_COMMAND", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "LESSOPEN", "LESSCLOSE",
-  "BROWSER", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND",
+  "PROMPT_COMMAND",
+  "PAGER",
+  "EDITOR",
+  "VISUAL",
+  "MANPAGER",
+  "GIT_PAGER",
+  "GIT_EDITOR",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH",
+  "LESSOPEN",
+  "LESSCLOSE",
+  "BROWSER",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "GIT_ASKPASS",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_PROXY_COMMAND",
 ]);
 // Variables that are lists of places code is loaded from: every entry must be a place only root changes.
-const PLACE_LIST = /^(PATH|LD_[A-Z_]+|BASH_ENV|ENV|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|NODE_PATH|PERL5LIB|GIT_EXEC_PATH|OPENSSL_CONF|APT_CONFIG)$/;
+const PLACE_LIST =
+  /^(PATH|LD_[A-Z_]+|BASH_ENV|ENV|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|NODE_PATH|PERL5LIB|GIT_EXEC_PATH|OPENSSL_CONF|APT_CONFIG)$/;
 
 /** A variable set for what runs later: risky names are judged by the places and code they name. */
 export function variable(name: string, value: string, j: ContentJudge, where: string): Mark[] {
@@ -201,8 +220,10 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
   for (const line of lines(text)) {
     const t = line.trim();
     if (script) {
-      if (t === "endscript") { out.push(j.code(script.body.join("\n"), `${script.kind} script`)); script = null; }
-      else script.body.push(line);
+      if (t === "endscript") {
+        out.push(j.code(script.body.join("\n"), `${script.kind} script`));
+        script = null;
+      } else script.body.push(line);
       continue;
     }
     const words = t.split(/\s+/);
@@ -240,12 +261,13 @@ function modprobe(text: string, j: ContentJudge): Mark[] {
 
 function authorizedKeys(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
-  const unescape = (s: string) => s.replace(/\\(.)/g, "$1");
+  const unescaped = (s: string) => s.replace(/\\(.)/g, "$1");
   for (const line of lines(text)) {
     if (comment(line)) continue;
-    for (const m of line.matchAll(/(?:^|,)\s*command="((?:[^"\\]|\\.)*)"/gi)) out.push(j.code(unescape(m[1] as string), "command= option"));
+    for (const m of line.matchAll(/(?:^|,)\s*command="((?:[^"\\]|\\.)*)"/gi))
+      out.push(j.code(unescaped(m[1] as string), "command= option"));
     for (const m of line.matchAll(/(?:^|,)\s*environment="((?:[^"\\]|\\.)*)"/gi)) {
-      const v = unescape(m[1] as string);
+      const v = unescaped(m[1] as string);
       const i = v.indexOf("=");
       if (i > 0) out.push(...variable(v.slice(0, i), v.slice(i + 1), j, "environment= option"));
     }
@@ -262,7 +284,8 @@ function ldSoConf(text: string): Mark[] {
     for (const entry of inc ? (inc[1] as string).split(/\s+/) : [line]) {
       const place = inc && !entry.startsWith("/") ? posix.join("/etc", entry) : entry;
       const dir = place.replace(/\/[^/]*[*?[][^/]*$/, "");
-      if (!rootOwnedPlace(dir)) out.push(mark(4, `${inc ? "includes" : "loads libraries from"} ${entry}: not a place only root can change`));
+      if (!rootOwnedPlace(dir))
+        out.push(mark(4, `${inc ? "includes" : "loads libraries from"} ${entry}: not a place only root can change`));
     }
   }
   return out;

@@ -50,11 +50,31 @@ export const ROOT_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/us
 // First match wins: the specific entries come before the wide ones.
 const TABLE: Entry[] = [
   { format: "refuse", runsAs: "root", what: "the dynamic loader's preload list: code every program loads", globs: ["/etc/ld.so.preload"] },
-  { format: "refuse", runsAs: "root", what: "sudo's (or doas') rules and plugins", globs: ["/etc/sudoers", "/etc/sudoers.d/**", "/etc/sudo.conf", "/etc/doas.conf"] },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "sudo's (or doas') rules and plugins",
+    globs: ["/etc/sudoers", "/etc/sudoers.d/**", "/etc/sudo.conf", "/etc/doas.conf"],
+  },
   { format: "refuse", runsAs: "root", what: "PAM's configuration (pam_exec runs programs at every login)", globs: ["/etc/pam.d/**"] },
-  { format: "refuse", runsAs: "root", what: "polkit rules: who may act as root", globs: ["/etc/polkit-1/rules.d/**", "/usr/share/polkit-1/rules.d/**", "/etc/polkit-1/localauthority/**", "/var/lib/polkit-1/localauthority/**"] },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "polkit rules: who may act as root",
+    globs: [
+      "/etc/polkit-1/rules.d/**",
+      "/usr/share/polkit-1/rules.d/**",
+      "/etc/polkit-1/localauthority/**",
+      "/var/lib/polkit-1/localauthority/**",
+    ],
+  },
   { format: "refuse", runsAs: "root", what: "the agent's hook settings", globs: ["**/.claude/settings*.json"] },
-  { format: "refuse", runsAs: "root", what: "root's authorized SSH keys: a login as root", globs: ["/root/.ssh/authorized_keys", "/root/.ssh/authorized_keys2"] },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "root's authorized SSH keys: a login as root",
+    globs: ["/root/.ssh/authorized_keys", "/root/.ssh/authorized_keys2"],
+  },
   { format: "cron", runsAs: "root", what: "a system crontab", globs: ["/etc/crontab", "/etc/cron.d/*"] },
   { format: "anacrontab", runsAs: "root", what: "anacron's table", globs: ["/etc/anacrontab"] },
   {
@@ -62,9 +82,22 @@ const TABLE: Entry[] = [
     runsAs: "root",
     what: "a script run by cron, at boot, at login or on a network or kernel event",
     globs: [
-      "/etc/cron.hourly/*", "/etc/cron.daily/*", "/etc/cron.weekly/*", "/etc/cron.monthly/*", "/etc/cron.yearly/*",
-      "/etc/rc.local", "/etc/init.d/*", "/etc/rc[0-6S].d/*", "/etc/update-motd.d/*", "/etc/NetworkManager/dispatcher.d/**",
-      "/etc/network/if-*.d/*", "/etc/ppp/ip-*.d/*", "/etc/kernel/*.d/**", "/etc/dhcp/dhclient-*-hooks.d/*", "/var/spool/cron/atjobs/*", "/etc/ssh/sshrc",
+      "/etc/cron.hourly/*",
+      "/etc/cron.daily/*",
+      "/etc/cron.weekly/*",
+      "/etc/cron.monthly/*",
+      "/etc/cron.yearly/*",
+      "/etc/rc.local",
+      "/etc/init.d/*",
+      "/etc/rc[0-6S].d/*",
+      "/etc/update-motd.d/*",
+      "/etc/NetworkManager/dispatcher.d/**",
+      "/etc/network/if-*.d/*",
+      "/etc/ppp/ip-*.d/*",
+      "/etc/kernel/*.d/**",
+      "/etc/dhcp/dhclient-*-hooks.d/*",
+      "/var/spool/cron/atjobs/*",
+      "/etc/ssh/sshrc",
     ],
   },
   { format: "script", runsAs: "user", what: "a script run at every SSH login", globs: ["**/.ssh/rc"] },
@@ -76,32 +109,108 @@ const TABLE: Entry[] = [
     what: "systemd configuration (units, timers, drop-ins, generators)",
     globs: ["**/systemd/**"],
     // systemd's own state, not configuration: what it records, not what it runs.
-    ignore: ["/var/lib/systemd/**", "/run/systemd/!(system|user|transient|generator|generator.early|generator.late)/**", "/run/systemd/!(system|user|transient|generator|generator.early|generator.late)"],
+    ignore: [
+      "/var/lib/systemd/**",
+      "/run/systemd/!(system|user|transient|generator|generator.early|generator.late)/**",
+      "/run/systemd/!(system|user|transient|generator|generator.early|generator.late)",
+    ],
   },
   {
     format: "rc",
     runsAs: "root",
     what: "a shell start-up file of every login",
-    globs: ["/etc/profile", "/etc/profile.d/**", "/etc/bash.bashrc", "/etc/bash.bash_logout", "/etc/zsh*", "/etc/zsh/**", "/etc/bash_completion", "/etc/bash_completion.d/**", "/etc/default/*"],
+    globs: [
+      "/etc/profile",
+      "/etc/profile.d/**",
+      "/etc/bash.bashrc",
+      "/etc/bash.bash_logout",
+      "/etc/zsh*",
+      "/etc/zsh/**",
+      "/etc/bash_completion",
+      "/etc/bash_completion.d/**",
+      "/etc/default/*",
+    ],
   },
   {
     format: "rc",
     runsAs: "user",
     what: "a shell start-up file",
-    globs: ["**/.bashrc", "**/.profile", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.zshrc", "**/.zprofile", "**/.zshenv", "**/.zlogin", "**/.zlogout", "**/.bash_aliases"],
+    globs: [
+      "**/.bashrc",
+      "**/.profile",
+      "**/.bash_profile",
+      "**/.bash_login",
+      "**/.bash_logout",
+      "**/.zshrc",
+      "**/.zprofile",
+      "**/.zshenv",
+      "**/.zlogin",
+      "**/.zlogout",
+      "**/.bash_aliases",
+    ],
   },
   { format: "environment", runsAs: "root", what: "the environment of every session", globs: ["/etc/environment", "/etc/environment.d/*"] },
-  { format: "environment", runsAs: "user", what: "a user's session environment", globs: ["**/.pam_environment", "**/.config/environment.d/*"] },
-  { format: "apt", runsAs: "root", what: "APT's configuration (its hooks run as root)", globs: ["/etc/apt/apt.conf", "/etc/apt/apt.conf.d/*"] },
-  { format: "logrotate", runsAs: "root", what: "logrotate's configuration (its scripts run as root)", globs: ["/etc/logrotate.conf", "/etc/logrotate.d/*"] },
-  { format: "udev", runsAs: "root", what: "udev rules (RUN and PROGRAM run as root)", globs: ["/etc/udev/rules.d/*", "/run/udev/rules.d/*", "/usr/lib/udev/rules.d/*", "/lib/udev/rules.d/*"] },
-  { format: "modprobe", runsAs: "root", what: "modprobe configuration (install and remove run commands)", globs: ["/etc/modprobe.d/*", "/run/modprobe.d/*", "/usr/lib/modprobe.d/*", "/lib/modprobe.d/*", "/etc/modprobe.conf"] },
-  { format: "authorized-keys", runsAs: "user", what: "authorized SSH keys (command= runs at login)", globs: ["**/.ssh/authorized_keys", "**/.ssh/authorized_keys2"] },
+  {
+    format: "environment",
+    runsAs: "user",
+    what: "a user's session environment",
+    globs: ["**/.pam_environment", "**/.config/environment.d/*"],
+  },
+  {
+    format: "apt",
+    runsAs: "root",
+    what: "APT's configuration (its hooks run as root)",
+    globs: ["/etc/apt/apt.conf", "/etc/apt/apt.conf.d/*"],
+  },
+  {
+    format: "logrotate",
+    runsAs: "root",
+    what: "logrotate's configuration (its scripts run as root)",
+    globs: ["/etc/logrotate.conf", "/etc/logrotate.d/*"],
+  },
+  {
+    format: "udev",
+    runsAs: "root",
+    what: "udev rules (RUN and PROGRAM run as root)",
+    globs: ["/etc/udev/rules.d/*", "/run/udev/rules.d/*", "/usr/lib/udev/rules.d/*", "/lib/udev/rules.d/*"],
+  },
+  {
+    format: "modprobe",
+    runsAs: "root",
+    what: "modprobe configuration (install and remove run commands)",
+    globs: ["/etc/modprobe.d/*", "/run/modprobe.d/*", "/usr/lib/modprobe.d/*", "/lib/modprobe.d/*", "/etc/modprobe.conf"],
+  },
+  {
+    format: "authorized-keys",
+    runsAs: "user",
+    what: "authorized SSH keys (command= runs at login)",
+    globs: ["**/.ssh/authorized_keys", "**/.ssh/authorized_keys2"],
+  },
   { format: "ld-so-conf", runsAs: "root", what: "the dynamic loader's library path", globs: ["/etc/ld.so.conf", "/etc/ld.so.conf.d/*"] },
-  { format: "tmpfiles", runsAs: "root", what: "systemd-tmpfiles configuration (files made at every boot)", globs: ["/etc/tmpfiles.d/*", "/run/tmpfiles.d/*", "/usr/lib/tmpfiles.d/*", "/lib/tmpfiles.d/*"] },
-  { format: "sysctl", runsAs: "root", what: "kernel settings (core_pattern and modprobe name programs)", globs: ["/etc/sysctl.conf", "/etc/sysctl.d/*", "/run/sysctl.d/*", "/usr/lib/sysctl.d/*", "/lib/sysctl.d/*"] },
-  { format: "binfmt", runsAs: "root", what: "binfmt_misc interpreters", globs: ["/etc/binfmt.d/*", "/run/binfmt.d/*", "/usr/lib/binfmt.d/*", "/lib/binfmt.d/*"] },
-  { format: "apt-sources", runsAs: "root", what: "APT package sources (what root installs later)", globs: ["/etc/apt/sources.list", "/etc/apt/sources.list.d/*"] },
+  {
+    format: "tmpfiles",
+    runsAs: "root",
+    what: "systemd-tmpfiles configuration (files made at every boot)",
+    globs: ["/etc/tmpfiles.d/*", "/run/tmpfiles.d/*", "/usr/lib/tmpfiles.d/*", "/lib/tmpfiles.d/*"],
+  },
+  {
+    format: "sysctl",
+    runsAs: "root",
+    what: "kernel settings (core_pattern and modprobe name programs)",
+    globs: ["/etc/sysctl.conf", "/etc/sysctl.d/*", "/run/sysctl.d/*", "/usr/lib/sysctl.d/*", "/lib/sysctl.d/*"],
+  },
+  {
+    format: "binfmt",
+    runsAs: "root",
+    what: "binfmt_misc interpreters",
+    globs: ["/etc/binfmt.d/*", "/run/binfmt.d/*", "/usr/lib/binfmt.d/*", "/lib/binfmt.d/*"],
+  },
+  {
+    format: "apt-sources",
+    runsAs: "root",
+    what: "APT package sources (what root installs later)",
+    globs: ["/etc/apt/sources.list", "/etc/apt/sources.list.d/*"],
+  },
   { format: "program", runsAs: "root", what: "a program on root's PATH", globs: ROOT_PATH.map((d) => `${d}/*`) },
 ];
 
@@ -125,7 +234,9 @@ export function rootOwnedPlace(path: string): boolean {
   return systemPath(path) || inside(path, "/snap");
 }
 
-const PROGRAM_DIRS = picomatch(["**/systemd/*-generators/**", "**/systemd/system-sleep/**", "**/systemd/system-shutdown/**"], { dot: true });
+const PROGRAM_DIRS = picomatch(["**/systemd/*-generators/**", "**/systemd/system-sleep/**", "**/systemd/system-shutdown/**"], {
+  dot: true,
+});
 
 /**
  * How a regular file's content is read, given its mode (null: it does not

@@ -16,22 +16,107 @@ const SECRET_ROOTS = ["/etc", "/root", "/home", "/run", "/proc", "/dev", "/var/l
 
 /** Concrete secret files a glob is tried against. */
 const SECRET_EXAMPLES = [
-  "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/sudoers", "/etc/ssl/private/server.key", "/etc/ssh/ssh_host_ed25519_key",
-  "/root/.ssh/id_rsa", "/root/.ssh/id_ed25519", "/root/.bash_history", "/root/.aws/credentials", "/root/.vault-token",
-  "/home/user/.ssh/id_rsa", "/home/user/.ssh/id_ed25519", "/home/user/.aws/credentials", "/home/user/.bash_history",
-  "/root/.claude/.credentials.json", "/home/user/.claude/.credentials.json", "/proc/1/environ", "/dev/sda", "/dev/nvme0n1", "/dev/vda",
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/shadow-",
+  "/etc/sudoers",
+  "/etc/ssl/private/server.key",
+  "/etc/ssh/ssh_host_ed25519_key",
+  "/root/.ssh/id_rsa",
+  "/root/.ssh/id_ed25519",
+  "/root/.bash_history",
+  "/root/.aws/credentials",
+  "/root/.vault-token",
+  "/home/user/.ssh/id_rsa",
+  "/home/user/.ssh/id_ed25519",
+  "/home/user/.aws/credentials",
+  "/home/user/.bash_history",
+  "/root/.claude/.credentials.json",
+  "/home/user/.claude/.credentials.json",
+  "/proc/1/environ",
+  "/dev/sda",
+  "/dev/nvme0n1",
+  "/dev/vda",
   // agent-sudo's own state: keys, tokens, the database URL, the journal (default state dirs).
-  "/var/lib/agent-sudo/keys/classifier.key", "/var/lib/agent-sudo/keys/operator.key", "/var/lib/agent-sudo/database-url",
-  "/var/lib/agent-sudo/dev-token", "/var/lib/agent-sudo/tokens.json", "/var/lib/agent-sudo/state/executor/journal.log",
-  "/root/.agent-sudo/keys/classifier.key", "/root/.agent-sudo/database-url", "/etc/agent-sudo/tokens.json",
+  "/var/lib/agent-sudo/keys/classifier.key",
+  "/var/lib/agent-sudo/keys/operator.key",
+  "/var/lib/agent-sudo/database-url",
+  "/var/lib/agent-sudo/dev-token",
+  "/var/lib/agent-sudo/tokens.json",
+  "/var/lib/agent-sudo/state/executor/journal.log",
+  "/root/.agent-sudo/keys/classifier.key",
+  "/root/.agent-sudo/database-url",
+  "/etc/agent-sudo/tokens.json",
 ];
 
 /** Programs that read the contents of files named to them (as operands, by xargs, from stdin). */
 const CONTENT_READERS = new Set([
-  "cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat", "view", "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "strings", "xxd", "od",
-  "hexdump", "base64", "base32", "tar", "zip", "cp", "rsync", "sha256sum", "md5sum", "gzip", "bzip2", "xz", "zstd", "zcat", "zless", "zmore", "bzcat", "xzcat",
-  "zstdcat", "nl", "sort", "uniq", "diff", "cmp", "comm", "join", "paste", "cut", "column", "fold", "fmt", "pr", "rev", "expand", "iconv", "dd", "awk", "gawk",
-  "mawk", "sed", "jq", "yq", "mlr", "xmllint", "split", "scp",
+  "cat",
+  "tac",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "most",
+  "bat",
+  "batcat",
+  "view",
+  "grep",
+  "egrep",
+  "fgrep",
+  "zgrep",
+  "rg",
+  "ag",
+  "ack",
+  "strings",
+  "xxd",
+  "od",
+  "hexdump",
+  "base64",
+  "base32",
+  "tar",
+  "zip",
+  "cp",
+  "rsync",
+  "sha256sum",
+  "md5sum",
+  "gzip",
+  "bzip2",
+  "xz",
+  "zstd",
+  "zcat",
+  "zless",
+  "zmore",
+  "bzcat",
+  "xzcat",
+  "zstdcat",
+  "nl",
+  "sort",
+  "uniq",
+  "diff",
+  "cmp",
+  "comm",
+  "join",
+  "paste",
+  "cut",
+  "column",
+  "fold",
+  "fmt",
+  "pr",
+  "rev",
+  "expand",
+  "iconv",
+  "dd",
+  "awk",
+  "gawk",
+  "mawk",
+  "sed",
+  "jq",
+  "yq",
+  "mlr",
+  "xmllint",
+  "split",
+  "scp",
 ]);
 
 /** Searches whose first operand is a pattern (unless -e/-f gave it). */
@@ -43,31 +128,46 @@ const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
 
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
 function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
-  const s = splitArgs(args, new Set(["-e", "-f", "--file", "-C", "--directory", "-T", "--exclude", "--include", "-m", "-A", "-B", "--max-count", ...GREP_VALUES]));
+  const s = splitArgs(
+    args,
+    new Set(["-e", "-f", "--file", "-C", "--directory", "-T", "--exclude", "--include", "-m", "-A", "-B", "--max-count", ...GREP_VALUES]),
+  );
   const has = (re: RegExp) => s.flags.some((f) => re.test(f));
   switch (name) {
-    case "grep": case "egrep": case "fgrep": case "zgrep":
+    case "grep":
+    case "egrep":
+    case "fgrep":
+    case "zgrep":
       // The first operand is the pattern unless -e/-f gave it.
       return has(GREP_RECURSIVE) || GREP_VALUES.some((k) => s.values.get(k)?.text === "recurse")
         ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1)
         : [];
-    case "rg": case "ag": case "ack":
+    case "rg":
+    case "ag":
+    case "ack":
       return s.positional.slice(s.values.has("-e") ? 0 : 1);
-    case "tar": case "bsdtar": {
+    case "tar":
+    case "bsdtar": {
       // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
-      const mode = /^-?[A-Za-z]*c[A-Za-z]*$/.test(args[0]?.text ?? "") || s.flags.some((f) => /^-[A-Za-z]*c[A-Za-z]*$/.test(f) || f === "--create");
+      const mode =
+        /^-?[A-Za-z]*c[A-Za-z]*$/.test(args[0]?.text ?? "") || s.flags.some((f) => /^-[A-Za-z]*c[A-Za-z]*$/.test(f) || f === "--create");
       // -C DIR: the operands are read from there, so DIR counts as a tree too.
       const dir = s.values.get("-C") ?? s.values.get("--directory");
       return mode ? [...s.positional.filter((w) => w !== args[0]), ...(dir ? [dir] : [])] : [];
     }
-    case "zip": case "7z": case "7za": case "rsync":
+    case "zip":
+    case "7z":
+    case "7za":
+    case "rsync":
       return s.positional;
     case "cp":
       return has(CP_RECURSIVE) ? s.positional.slice(0, -1) : [];
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));
-      return program && CONTENT_READERS.has(program.text) && (ctx.policy === "sudo" || !ctx.cwd) ? [{ text: "(files from stdin)", dynamic: true, glob: false, confusable: false }] : [];
+      return program && CONTENT_READERS.has(program.text) && (ctx.policy === "sudo" || !ctx.cwd)
+        ? [{ text: "(files from stdin)", dynamic: true, glob: false, confusable: false }]
+        : [];
     }
     case "find": {
       const runs = args.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w.text));
@@ -119,7 +219,9 @@ function globReachesSecret(word: Word): boolean {
 /** A reader of xargs's items from `find ROOTS -print0` reads what find finds: each root, as a tree. */
 function itemRoots(name: string, args: readonly Word[]): Word[] {
   if (!CONTENT_READERS.has(name)) return [];
-  return args.flatMap((w) => (w.stdinItem && w.underRoots ? w.underRoots.map((text) => ({ text, dynamic: false, glob: false, confusable: false })) : []));
+  return args.flatMap((w) =>
+    w.stdinItem && w.underRoots ? w.underRoots.map((text) => ({ text, dynamic: false, glob: false, confusable: false })) : [],
+  );
 }
 
 /** Why this command reads secrets it does not name, or undefined. */
@@ -153,9 +255,13 @@ function computedRead(name: string, args: readonly Word[], ctx: Context): string
   // count for every source (`find ~/.ssh -type f | xargs cat`), but from the hook those of `find ROOTS
   // -print0 | xargs -0` are paths under known roots, judged as those trees (itemRoots).
   const hook = ctx.policy !== "sudo";
-  const unknown = (w: Word) => !w.text.startsWith("-") && !(hook && (/^[<>]\(/.test(w.text) || (w.stdinItem === true && w.underRoots !== undefined))) && (w.loopValues
-    ? w.loopValues.some((v) => resolvePlace(v, ctx).path === null)
-    : (w.dynamic && (ctx.policy === "sudo" || resolvePlace(w, ctx).path === null)) || (!w.dynamic && (!ctx.cwd || w.text.startsWith("~")) && !w.text.startsWith("/") && resolvePlace(w, ctx).path === null));
+  const unknown = (w: Word) =>
+    !w.text.startsWith("-") &&
+    !(hook && (/^[<>]\(/.test(w.text) || (w.stdinItem === true && w.underRoots !== undefined))) &&
+    (w.loopValues
+      ? w.loopValues.some((v) => resolvePlace(v, ctx).path === null)
+      : (w.dynamic && (ctx.policy === "sudo" || resolvePlace(w, ctx).path === null)) ||
+        (!w.dynamic && (!ctx.cwd || w.text.startsWith("~")) && !w.text.startsWith("/") && resolvePlace(w, ctx).path === null));
   const computed = (ctx.policy === "sudo" ? args : fileOperands(name, args)).find(unknown);
   if (computed === undefined) return undefined;
   return `reads ${computed.text}, a file not known until run time${ctx.policy === "sudo" ? ", as root" : " (it may be a secret)"}`;
@@ -167,7 +273,10 @@ function fileOperands(name: string, args: readonly Word[]): Word[] {
   let ended = false;
   const out: Word[] = [];
   for (const w of args) {
-    if (!ended && w.text === "--" && !w.dynamic) { ended = true; continue; }
+    if (!ended && w.text === "--" && !w.dynamic) {
+      ended = true;
+      continue;
+    }
     if (values.has(w) || (!ended && !w.dynamic && w.text.startsWith("-") && w.text !== "-")) continue;
     out.push(w);
   }

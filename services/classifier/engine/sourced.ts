@@ -17,14 +17,15 @@ const ENV_RULES = new Set(["shell-vars-risky", "risky-variable"]);
  */
 export function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): Finding {
   const p = resolvePlace(file, ctx);
-  if (p.path === null || p.glob || ctx.remote) return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
+  if (p.path === null || p.glob || ctx.remote)
+    return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
   const code = readScript(p.path);
   if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
   const parts = j.judgeCodeParts(code, { ...ctx, depth: ctx.depth + 1 });
   const f = parts.reduce((a, b) => worse(a, b), find(0, "sourced-code", `sources ${file.text}`, text));
   // A workspace file whose only concern is the environment it sets (a virtualenv's PATH) is workspace code, tier 1.
   const envOnly = parts.every((x) => x.tier <= 1 || (x.tier === 2 && ENV_RULES.has(x.rule)));
-  if (envOnly && inWorkspace(p.path, ctx)) return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
+  if (envOnly && inWorkspace(p.path, ctx))
+    return find(f.tier === 0 ? 0 : 1, "sourced-code", `sources ${file.text} from the workspace; its code is judged (${f.rule})`, text);
   return { ...f, reason: `sourced from ${file.text}: ${f.reason}` };
 }
-

@@ -59,7 +59,20 @@ interface Assignment extends Scope {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Variables bash keeps numeric itself, whatever the environment held (unless the text unsets or redeclares them). */
-const SPECIAL_NUMERIC = new Set(["RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "EPOCHSECONDS", "OPTIND", "HISTCMD", "BASH_SUBSHELL", "SHLVL", "OPTERR"]);
+const SPECIAL_NUMERIC = new Set([
+  "RANDOM",
+  "SRANDOM",
+  "SECONDS",
+  "LINENO",
+  "BASHPID",
+  "PPID",
+  "EPOCHSECONDS",
+  "OPTIND",
+  "HISTCMD",
+  "BASH_SUBSHELL",
+  "SHLVL",
+  "OPTERR",
+]);
 
 /** Associative by default: their subscripts are strings, not arithmetic. */
 const ASSOCIATIVE = new Set(["BASH_ALIASES", "BASH_CMDS"]);
@@ -67,15 +80,65 @@ const ASSOCIATIVE = new Set(["BASH_ALIASES", "BASH_CMDS"]);
 const MAX_VALUES = 16;
 
 const VISITED = [
-  "variable_assignment", "declaration_command", "unset_command", "for_statement", "c_style_for_statement", "compound_statement",
-  "arithmetic_expansion", "expansion", "test_command",
+  "variable_assignment",
+  "declaration_command",
+  "unset_command",
+  "for_statement",
+  "c_style_for_statement",
+  "compound_statement",
+  "arithmetic_expansion",
+  "expansion",
+  "test_command",
 ];
 /** A word that may name one of BUILTINS (quotes and backslashes may hide it: `'read'`, `\\let`). */
-const BUILTIN_WORD = /\b(eval|source|trap|let|unset|declare|typeset|local|export|readonly|read|mapfile|readarray|printf|getopts|wait|test)\b|(^|[\s;&|(`{])[.[]\s/;
+const BUILTIN_WORD =
+  /\b(eval|source|trap|let|unset|declare|typeset|local|export|readonly|read|mapfile|readarray|printf|getopts|wait|test)\b|(^|[\s;&|(`{])[.[]\s/;
 
 /** The builtins command() reads, and the wrappers it looks through for them. */
-const BUILTINS = new Set(["eval", "source", ".", "trap", "let", "unset", "declare", "typeset", "local", "export", "readonly", "read", "mapfile", "readarray", "printf", "getopts", "wait", "test", "["]);
-const WRAPPERS = new Set(["nohup", "nice", "timeout", "env", "stdbuf", "setsid", "sudo", "doas", "run0", "ionice", "chrt", "taskset", "numactl", "unbuffer", "exec", "flock", "xargs", "watch", "su", "runuser", "sg"]);
+const BUILTINS = new Set([
+  "eval",
+  "source",
+  ".",
+  "trap",
+  "let",
+  "unset",
+  "declare",
+  "typeset",
+  "local",
+  "export",
+  "readonly",
+  "read",
+  "mapfile",
+  "readarray",
+  "printf",
+  "getopts",
+  "wait",
+  "test",
+  "[",
+]);
+const WRAPPERS = new Set([
+  "nohup",
+  "nice",
+  "timeout",
+  "env",
+  "stdbuf",
+  "setsid",
+  "sudo",
+  "doas",
+  "run0",
+  "ionice",
+  "chrt",
+  "taskset",
+  "numactl",
+  "unbuffer",
+  "exec",
+  "flock",
+  "xargs",
+  "watch",
+  "su",
+  "runuser",
+  "sg",
+]);
 
 export class Variables {
   readonly assigned: Assigned[] = [];
@@ -153,10 +216,23 @@ export class Variables {
       const values = m ? this.valuesAt(m[1] as string, { pos: node.startIndex, node }) : null;
       if (values === null || mode === "assign") return values;
       // Unquoted: split at blanks, and each piece is a pattern.
-      return values.flatMap((v) => v.text.split(/[ \t\n]+/).filter((p) => p !== "").map((p) => ({ text: p, glob: v.glob || /[*?[]/.test(p) })));
+      return values.flatMap((v) =>
+        v.text
+          .split(/[ \t\n]+/)
+          .filter((p) => p !== "")
+          .map((p) => ({ text: p, glob: v.glob || /[*?[]/.test(p) })),
+      );
     }
-    if (t === "string") return this.join(node.namedChildren.filter((c): c is Node => c !== null), "quoted");
-    if (t === "concatenation") return this.join(node.children.filter((c): c is Node => c !== null), mode);
+    if (t === "string")
+      return this.join(
+        node.namedChildren.filter((c): c is Node => c !== null),
+        "quoted",
+      );
+    if (t === "concatenation")
+      return this.join(
+        node.children.filter((c): c is Node => c !== null),
+        mode,
+      );
     return null;
   }
 
@@ -171,7 +247,13 @@ export class Variables {
       else {
         vs = this.wordValues(p, mode === "quoted" ? "assign" : mode);
         // An unquoted expansion inside a word that splits into several words: not followed here.
-        if (vs !== null && mode === "arg" && (p.type === "simple_expansion" || p.type === "expansion") && this.wordValues(p, "assign")?.some((v) => /[ \t\n]/.test(v.text))) return null;
+        if (
+          vs !== null &&
+          mode === "arg" &&
+          (p.type === "simple_expansion" || p.type === "expansion") &&
+          this.wordValues(p, "assign")?.some((v) => /[ \t\n]/.test(v.text))
+        )
+          return null;
       }
       if (vs === null) return null;
       out = out.flatMap((a) => vs.map((b) => ({ text: a.text + b.text, glob: a.glob || b.glob })));
@@ -203,12 +285,24 @@ export class Variables {
 
   private visit(n: Node): void {
     switch (n.type) {
-      case "variable_assignment": this.assignment(n); break;
-      case "declaration_command": this.declaration(n); break;
-      case "unset_command": this.unset(n.namedChildren.filter((c): c is Node => c !== null).map(wordFromNode), "unset", n); break;
-      case "command": this.command(n); break;
-      case "for_statement": this.forLoop(n); break;
-      case "c_style_for_statement": this.cFor(n); break;
+      case "variable_assignment":
+        this.assignment(n);
+        break;
+      case "declaration_command":
+        this.declaration(n);
+        break;
+      case "unset_command":
+        this.unset(n.namedChildren.filter((c): c is Node => c !== null).map(wordFromNode), "unset", n);
+        break;
+      case "command":
+        this.command(n);
+        break;
+      case "for_statement":
+        this.forLoop(n);
+        break;
+      case "c_style_for_statement":
+        this.cFor(n);
+        break;
       case "compound_statement":
         if (isArithmeticCommand(n)) this.arith(n.text.slice(2, -2), n, n.startIndex + 2, statementScope(n));
         break;
@@ -217,8 +311,12 @@ export class Variables {
         this.arith(body, n, n.startIndex + (n.text.startsWith("$((") ? 3 : 2), null);
         break;
       }
-      case "expansion": this.expansion(n); break;
-      case "test_command": this.test(n); break;
+      case "expansion":
+        this.expansion(n);
+        break;
+      case "test_command":
+        this.test(n);
+        break;
       default:
     }
   }
@@ -232,11 +330,12 @@ export class Variables {
     if (p.type === "c_style_for_statement") return; // its header is read by cFor
     const nameNode = n.childForFieldName("name");
     if (nameNode === null) return;
-    const name = nameNode.type === "subscript" ? nameNode.childForFieldName("name")?.text ?? "" : nameNode.text;
+    const name = nameNode.type === "subscript" ? (nameNode.childForFieldName("name")?.text ?? "") : nameNode.text;
     if (!NAME.test(name)) return;
     if (nameNode.type === "subscript") this.subscript(name, nameNode.childForFieldName("index"));
     const value = n.childForFieldName("value");
-    const how = p.type === "declaration_command" ? (p.child(0)?.text ?? "declare") : p.type === "command" ? "a prefix assignment" : "an assignment";
+    const how =
+      p.type === "declaration_command" ? (p.child(0)?.text ?? "declare") : p.type === "command" ? "a prefix assignment" : "an assignment";
     const append = /^[^=]*\+=/.test(n.text);
     const scope = p.type === "command" || append || nameNode.type === "subscript" ? null : statementScope(n);
     const where = scope ?? NOWHERE;
@@ -255,7 +354,10 @@ export class Variables {
   private declaration(n: Node): void {
     const keyword = n.child(0)?.text ?? "declare";
     const words = n.children.slice(1).filter((c): c is Node => c !== null && c.isNamed);
-    const flags = words.filter((c) => /^[-+][a-zA-Z]/.test(c.text)).map((c) => c.text).join("");
+    const flags = words
+      .filter((c) => /^[-+][a-zA-Z]/.test(c.text))
+      .map((c) => c.text)
+      .join("");
     if (/^-/.test(flags) && /[pfF]/.test(flags.replace(/\+[a-zA-Z]*/g, ""))) return; // prints variables or functions
     if (/-[a-zA-Z]*n/.test(flags)) {
       this.poisoned ??= `${keyword} -n makes a reference: assigning it assigns another variable`;
@@ -272,7 +374,12 @@ export class Variables {
         if (/i/.test(flags)) this.integer.add(c.text);
         // `local x` (`declare x` in a function): a new, empty variable; export/readonly, and declare outside a function, keep the value.
         if (keyword === "local" || ((keyword === "declare" || keyword === "typeset") && inFunction(n))) {
-          this.record(c.text, keyword, { numeric: true, values: [{ text: "", glob: false }], value: null, ...(statementScope(c) ?? NOWHERE) }, "");
+          this.record(
+            c.text,
+            keyword,
+            { numeric: true, values: [{ text: "", glob: false }], value: null, ...(statementScope(c) ?? NOWHERE) },
+            "",
+          );
         }
         if (SPECIAL_NUMERIC.has(c.text)) this.touched.add(c.text);
       } else if (c.type === "variable_assignment") {
@@ -297,7 +404,10 @@ export class Variables {
     if (words.some((w) => w.text === "-f")) return;
     for (const w of words) {
       if (w.text.startsWith("-")) continue;
-      if (w.dynamic) { this.computedName(w.text, how); continue; }
+      if (w.dynamic) {
+        this.computedName(w.text, how);
+        continue;
+      }
       const name = baseName(w.text);
       if (!NAME.test(name)) continue;
       this.touched.add(name);
@@ -329,7 +439,10 @@ export class Variables {
     }
     const words = args.map(wordFromNode);
     switch (name) {
-      case "eval": case "source": case ".": case "trap":
+      case "eval":
+      case "source":
+      case ".":
+      case "trap":
         this.poisoned ??= `${name} runs code that may assign any variable`;
         return;
       case "let":
@@ -338,13 +451,25 @@ export class Variables {
       case "unset":
         this.unset(words, "unset", n);
         return;
-      case "declare": case "typeset": case "local": case "export": case "readonly":
+      case "declare":
+      case "typeset":
+      case "local":
+      case "export":
+      case "readonly":
         // Reached only through `builtin`/`command`: names and values are not followed here.
         for (const w of evaluatedArgs(name, words).names) this.builtinName(w, name, args[0] ?? n);
         return;
-      case "read": case "mapfile": case "readarray": case "printf": case "getopts": case "wait": case "test": case "[": {
+      case "read":
+      case "mapfile":
+      case "readarray":
+      case "printf":
+      case "getopts":
+      case "wait":
+      case "test":
+      case "[": {
         const ev = evaluatedArgs(name, words);
-        if ((name === "mapfile" || name === "readarray") && ev.code.length > 0) this.poisoned ??= `${name} -C runs a callback that may assign any variable`;
+        if ((name === "mapfile" || name === "readarray") && ev.code.length > 0)
+          this.poisoned ??= `${name} -C runs a callback that may assign any variable`;
         for (const w of ev.names) {
           if (ev.assigns) this.builtinName(w, name === "printf" ? "printf -v" : name === "wait" ? "wait -p" : name, n);
           else this.subscriptWord(w, n);
@@ -363,7 +488,10 @@ export class Variables {
   /** A variable name a builtin assigns: computed, or a name with a subscript bash evaluates. */
   private builtinName(w: Word, how: string, at: Node): void {
     const name = baseName(w.text);
-    if (w.dynamic || /[$`]/.test(name)) { this.computedName(w.text, how); return; }
+    if (w.dynamic || /[$`]/.test(name)) {
+      this.computedName(w.text, how);
+      return;
+    }
     if (!NAME.test(name)) return;
     this.unknown(name, how);
     if (SPECIAL_NUMERIC.has(name)) this.touched.add(name);
@@ -392,7 +520,10 @@ export class Variables {
     const where = body ? { within: body, after: body.startIndex, exclude: [] } : NOWHERE;
     if (select) this.unknown("REPLY", "select");
     // `for x; do` walks the positional parameters.
-    if (items.length === 0) { this.record(variable, how, { numeric: false, values: null, value: null, ...where }); return; }
+    if (items.length === 0) {
+      this.record(variable, how, { numeric: false, values: null, value: null, ...where });
+      return;
+    }
     let values: Value[] | null = select ? [{ text: "", glob: false }] : [];
     let numeric = !select;
     for (const item of items) {
@@ -507,5 +638,9 @@ export function valueWord(v: Value): Word {
  * known either way). Quotes or a backslash may hide a builtin's name.
  */
 export function mayUseVariables(text: string): boolean {
-  return /\(\(|\$\[|(^|[\s;&|({])[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=|\s-(eq|ne|lt|le|gt|ge|v|R)\b|[A-Za-z0-9_]\[|\$\{[^}]*[:!@=]|\b(for|select)\b|[a-z]['"\\]+[a-z]/.test(text) || BUILTIN_WORD.test(text);
+  return (
+    /\(\(|\$\[|(^|[\s;&|({])[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=|\s-(eq|ne|lt|le|gt|ge|v|R)\b|[A-Za-z0-9_]\[|\$\{[^}]*[:!@=]|\b(for|select)\b|[a-z]['"\\]+[a-z]/.test(
+      text,
+    ) || BUILTIN_WORD.test(text)
+  );
 }

@@ -37,23 +37,71 @@ const PREFIX: Record<string, PrefixSpec> = {
   "dbus-run-session": { values: [] },
   catchsegv: { values: [] },
   "systemd-run": {
-    values: ["-u", "--unit", "-p", "--property", "--uid", "--gid", "-E", "--setenv", "--slice", "-M", "--machine", "--description", "--on-calendar", "--on-active", "-H", "--host", "--working-directory"],
-    floor: 3, why: "starts a transient system unit",
+    values: [
+      "-u",
+      "--unit",
+      "-p",
+      "--property",
+      "--uid",
+      "--gid",
+      "-E",
+      "--setenv",
+      "--slice",
+      "-M",
+      "--machine",
+      "--description",
+      "--on-calendar",
+      "--on-active",
+      "-H",
+      "--host",
+      "--working-directory",
+    ],
+    floor: 3,
+    why: "starts a transient system unit",
   },
-  nsenter: { values: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"], floor: 3, why: "enters another process's namespaces" },
-  unshare: { values: ["--map-user", "--map-group", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd"], floor: 2, why: "runs in new namespaces" },
+  nsenter: {
+    values: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"],
+    floor: 3,
+    why: "enters another process's namespaces",
+  },
+  unshare: {
+    values: ["--map-user", "--map-group", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd"],
+    floor: 2,
+    why: "runs in new namespaces",
+  },
   firejail: { values: [] },
   proxychains: { values: ["-f"] },
   proxychains4: { values: ["-f"] },
   torsocks: { values: [] },
-  "caffeinate": { values: ["-t", "-w"] },
+  caffeinate: { values: ["-t", "-w"] },
   sg: { values: [], skip: 1 },
 };
 
 // Wrappers that do nothing harmful with no command (exec alone only redirects).
 const BARE_OK = new Set(["time", "nice", "exec", "builtin", "nohup", "timeout", "stdbuf", "setsid"]);
 
-const SUDO_VALUES = new Set(["-u", "--user", "-g", "--group", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-h", "--host", "-U", "--other-user"]);
+const SUDO_VALUES = new Set([
+  "-u",
+  "--user",
+  "-g",
+  "--group",
+  "-p",
+  "--prompt",
+  "-C",
+  "--close-from",
+  "-D",
+  "--chdir",
+  "-r",
+  "--role",
+  "-t",
+  "--type",
+  "-T",
+  "--command-timeout",
+  "-h",
+  "--host",
+  "-U",
+  "--other-user",
+]);
 
 function sudo(name: string, args: Word[]): Unwrap {
   const at = firstOperand(args, SUDO_VALUES);
@@ -72,22 +120,42 @@ function sudo(name: string, args: Word[]): Unwrap {
   const shell = /[is]/.test(short) || flags.includes("--login") || flags.includes("--shell");
   if (rest.length === 0) {
     if (shell) return unwrap(`wrapper:${name}`, 4, "interactive root shell: a person runs that");
-    const listing = /[lvkK]/.test(short) || flags.some((f) => ["--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"].includes(f));
-    return listing ? unwrap(`wrapper:${name}`, 0, "lists or refreshes sudo rights") : unwrap(`wrapper:${name}`, 4, "sudo without a command");
+    const listing =
+      /[lvkK]/.test(short) ||
+      flags.some((f) => ["--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"].includes(f));
+    return listing
+      ? unwrap(`wrapper:${name}`, 0, "lists or refreshes sudo rights")
+      : unwrap(`wrapper:${name}`, 4, "sudo without a command");
   }
   // A login shell (-i) starts in the target user's home: `sudo -i rm -rf *` empties /root.
   const userAt = args.slice(0, at).findIndex((w) => w.text === "-u" || w.text === "--user");
   const login = /i/.test(short) || flags.includes("--login");
   const loginHome = login ? homeWord(userAt >= 0 ? args[userAt + 1]?.text : undefined) : undefined;
-  if (shell) return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs through root's shell", { code: [joinWords(rest).text], policy: "sudo", ...(loginHome ? { chdir: loginHome } : {}) });
+  if (shell)
+    return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs through root's shell", {
+      code: [joinWords(rest).text],
+      policy: "sudo",
+      ...(loginHome ? { chdir: loginHome } : {}),
+    });
   const dirAt = args.slice(0, at).findIndex((w) => w.text === "-D" || w.text === "--chdir");
-  const chdir = dirAt >= 0 ? args[dirAt + 1] : args.slice(0, at).map((w) => (w.text.startsWith("--chdir=") ? { ...w, text: w.text.slice(8) } : null)).find((w) => w !== null) ?? undefined;
-  return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs as another user: SUDO.md decides", { inner: [rest], policy: "sudo", ...(chdir ? { chdir } : {}) });
+  const chdir =
+    dirAt >= 0
+      ? args[dirAt + 1]
+      : (args
+          .slice(0, at)
+          .map((w) => (w.text.startsWith("--chdir=") ? { ...w, text: w.text.slice(8) } : null))
+          .find((w) => w !== null) ?? undefined);
+  return unwrap(`wrapper:${name}`, floor, setsWhy ?? "runs as another user: SUDO.md decides", {
+    inner: [rest],
+    policy: "sudo",
+    ...(chdir ? { chdir } : {}),
+  });
 }
 
 /** The home a login shell of `user` starts in (root's by default; unknown for a computed name). */
 function homeWord(user: string | undefined): Word {
-  const dir = user === undefined || user === "root" || user === "0" ? "/root" : /^[a-z_][a-z0-9_-]*$/.test(user) ? `/home/${user}` : "$UNKNOWN_HOME";
+  const dir =
+    user === undefined || user === "root" || user === "0" ? "/root" : /^[a-z_][a-z0-9_-]*$/.test(user) ? `/home/${user}` : "$UNKNOWN_HOME";
   return { text: dir, dynamic: dir.startsWith("$"), glob: false, confusable: false };
 }
 
@@ -96,31 +164,129 @@ function su(args: Word[]): Unwrap {
   const code = i >= 0 ? args[i + 1] : undefined;
   const login = args.some((w) => w.text === "-" || w.text === "-l" || w.text === "--login");
   const user = args.find((w, k) => !w.text.startsWith("-") && k !== i + 1)?.text;
-  if (code) return unwrap("wrapper:su", 0, "runs as another user: SUDO.md decides", { code: [code.text], policy: "sudo", ...(login ? { chdir: homeWord(user) } : {}) });
+  if (code)
+    return unwrap("wrapper:su", 0, "runs as another user: SUDO.md decides", {
+      code: [code.text],
+      policy: "sudo",
+      ...(login ? { chdir: homeWord(user) } : {}),
+    });
   return unwrap("wrapper:su", 4, "interactive shell as another user: a person runs that");
 }
 
 const ENV_VALUES = new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]);
-const RISKY_ENV = new RegExp("^(" + [
-  "LD_[A-Z_]+", "BASH_ENV", "ENV", "PROMPT_COMMAND", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "HISTFILE", "INPUTRC", "PATH", "PYTHONPATH", "PYTHONSTARTUP", "NODE_OPTIONS",
-  // The shell's own: globs that match dot files (GLOBIGNORE), `cd` elsewhere (CDPATH), which program a name runs
-  // (EXECIGNORE, the BASH_CMDS hash, BASH_ALIASES), where `enable -f` loads code from, where xtrace is written.
-  "GLOBIGNORE", "CDPATH", "EXECIGNORE", "BASH_CMDS", "BASH_ALIASES", "BASH_LOADABLES_PATH", "BASH_XTRACEFD",
-  "PERL5OPT", "PERL5LIB", "RUBYOPT", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_DIR", "GIT_CONFIG_[A-Z_0-9]+", "EDITOR", "VISUAL", "PAGER", "GIT_PAGER",
-  "APT_CONFIG", "DPKG_[A-Z_]+", "SYSTEMD_[A-Z_]+", "OPENSSL_CONF", "PYTHONHOME", "NODE_PATH",
-  // Variables whose value is a command some program runs (less, man, git, ssh, sudo, browsers, pagers of other tools).
-  "LESSOPEN", "LESSCLOSE", "LESSEDIT", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "MANPAGER", "MANOPT", "MANROFFOPT", "BROWSER",
-  "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SSH_ASKPASS_REQUIRE", "SUDO_ASKPASS", "GIT_SSH", "GIT_EDITOR",
-  "GIT_SEQUENCE_EDITOR", "GIT_TEMPLATE_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS",
-  "[A-Z]+_PAGER", "[A-Z]+_EDITOR", "[A-Z]+_BROWSER", "FCEDIT", "SHELL", "ZDOTDIR", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "HOME",
-  "PERL5DB", "PERLLIB", "RUBYLIB", "PYTHONBREAKPOINT", "PYTHONINSPECT", "PYTHONEXECUTABLE", "PYTHONUSERBASE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
-  "JDK_JAVA_OPTIONS", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_TARGET_[A-Z0-9_]+_RUNNER",
-  "GCONV_PATH", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "TAR_OPTIONS",
-  "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[A-Za-z0-9_]+", "BUNDLE_GEMFILE", "GEM_PATH", "GEM_HOME",
-].join("|") + ")$");
+const RISKY_ENV = new RegExp(
+  "^(" +
+    [
+      "LD_[A-Z_]+",
+      "BASH_ENV",
+      "ENV",
+      "PROMPT_COMMAND",
+      "IFS",
+      "SHELLOPTS",
+      "BASHOPTS",
+      "PS0",
+      "PS1",
+      "PS2",
+      "PS3",
+      "PS4",
+      "HISTFILE",
+      "INPUTRC",
+      "PATH",
+      "PYTHONPATH",
+      "PYTHONSTARTUP",
+      "NODE_OPTIONS",
+      // The shell's own: globs that match dot files (GLOBIGNORE), `cd` elsewhere (CDPATH), which program a name runs
+      // (EXECIGNORE, the BASH_CMDS hash, BASH_ALIASES), where `enable -f` loads code from, where xtrace is written.
+      "GLOBIGNORE",
+      "CDPATH",
+      "EXECIGNORE",
+      "BASH_CMDS",
+      "BASH_ALIASES",
+      "BASH_LOADABLES_PATH",
+      "BASH_XTRACEFD",
+      "PERL5OPT",
+      "PERL5LIB",
+      "RUBYOPT",
+      "GIT_SSH_COMMAND",
+      "GIT_EXEC_PATH",
+      "GIT_DIR",
+      "GIT_CONFIG_[A-Z_0-9]+",
+      "EDITOR",
+      "VISUAL",
+      "PAGER",
+      "GIT_PAGER",
+      "APT_CONFIG",
+      "DPKG_[A-Z_]+",
+      "SYSTEMD_[A-Z_]+",
+      "OPENSSL_CONF",
+      "PYTHONHOME",
+      "NODE_PATH",
+      // Variables whose value is a command some program runs (less, man, git, ssh, sudo, browsers, pagers of other tools).
+      "LESSOPEN",
+      "LESSCLOSE",
+      "LESSEDIT",
+      "LESSKEY",
+      "LESSKEYIN",
+      "LESSKEY_SYSTEM",
+      "MANPAGER",
+      "MANOPT",
+      "MANROFFOPT",
+      "BROWSER",
+      "GIT_EXTERNAL_DIFF",
+      "GIT_PROXY_COMMAND",
+      "GIT_ASKPASS",
+      "SSH_ASKPASS",
+      "SSH_ASKPASS_REQUIRE",
+      "SUDO_ASKPASS",
+      "GIT_SSH",
+      "GIT_EDITOR",
+      "GIT_SEQUENCE_EDITOR",
+      "GIT_TEMPLATE_DIR",
+      "GIT_CONFIG",
+      "GIT_CONFIG_GLOBAL",
+      "GIT_CONFIG_SYSTEM",
+      "GIT_CONFIG_PARAMETERS",
+      "[A-Z]+_PAGER",
+      "[A-Z]+_EDITOR",
+      "[A-Z]+_BROWSER",
+      "FCEDIT",
+      "SHELL",
+      "ZDOTDIR",
+      "XDG_CONFIG_HOME",
+      "XDG_CONFIG_DIRS",
+      "HOME",
+      "PERL5DB",
+      "PERLLIB",
+      "RUBYLIB",
+      "PYTHONBREAKPOINT",
+      "PYTHONINSPECT",
+      "PYTHONEXECUTABLE",
+      "PYTHONUSERBASE",
+      "JAVA_TOOL_OPTIONS",
+      "_JAVA_OPTIONS",
+      "JDK_JAVA_OPTIONS",
+      "RUSTC_WRAPPER",
+      "RUSTC_WORKSPACE_WRAPPER",
+      "RUSTC",
+      "CARGO_BUILD_RUSTC_WRAPPER",
+      "CARGO_TARGET_[A-Z0-9_]+_RUNNER",
+      "GCONV_PATH",
+      "MAKEFLAGS",
+      "MFLAGS",
+      "GNUMAKEFLAGS",
+      "MAKEFILES",
+      "TAR_OPTIONS",
+      "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[A-Za-z0-9_]+",
+      "BUNDLE_GEMFILE",
+      "GEM_PATH",
+      "GEM_HOME",
+    ].join("|") +
+    ")$",
+);
 
 /** Variables whose value is itself a command line (the program runs it through a shell or as argv). */
-const COMMAND_ENV = /^(LESSOPEN|LESSCLOSE|LESSEDIT|MANPAGER|BROWSER|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|PAGER|GIT_PAGER|EDITOR|VISUAL|FCEDIT|PROMPT_COMMAND|[A-Z]+_PAGER|[A-Z]+_EDITOR|[A-Z]+_BROWSER)$/;
+const COMMAND_ENV =
+  /^(LESSOPEN|LESSCLOSE|LESSEDIT|MANPAGER|BROWSER|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|PAGER|GIT_PAGER|EDITOR|VISUAL|FCEDIT|PROMPT_COMMAND|[A-Z]+_PAGER|[A-Z]+_EDITOR|[A-Z]+_BROWSER)$/;
 
 /** The command line a risky variable's literal value runs, for judging as shell code (`LESSOPEN='|cmd %s'` → `cmd "$FILE"`). */
 export function assignmentCode(name: string, value: string): string | null {
@@ -144,13 +310,22 @@ function env(args: Word[]): Unwrap {
       code.push(joinWords(args.slice(i + 1)).text);
       return unwrap("wrapper:env", floor, why, { code });
     }
-    if (t === "--") { i++; break; }
+    if (t === "--") {
+      i++;
+      break;
+    }
     if (t === "-C" || t === "--chdir") chdir = args[i + 1];
     else if (t.startsWith("--chdir=")) chdir = { ...(args[i] as Word), text: t.slice(8) };
-    if (t.startsWith("-")) { i += ENV_VALUES.has(t) ? 2 : 1; continue; }
+    if (t.startsWith("-")) {
+      i += ENV_VALUES.has(t) ? 2 : 1;
+      continue;
+    }
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(t);
     if (!m) break;
-    if (riskyAssignment(m[1] ?? "")) { floor = 2; why = `sets ${m[1]}, which changes what runs`; }
+    if (riskyAssignment(m[1] ?? "")) {
+      floor = 2;
+      why = `sets ${m[1]}, which changes what runs`;
+    }
     const run = (args[i] as Word).dynamic ? null : assignmentCode(m[1] ?? "", t.slice(t.indexOf("=") + 1));
     if (run !== null) code.push(run);
     i++;
@@ -175,13 +350,15 @@ export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
   if (name === "command") return commandBuiltin(args);
   if (name === "runuser") {
     const i = args.findIndex((w) => w.text === "-c" || w.text === "--command");
-    if (i >= 0 && args[i + 1]) return unwrap("wrapper:runuser", 0, "runs as another user", { code: [(args[i + 1] as Word).text], policy: "sudo" });
+    if (i >= 0 && args[i + 1])
+      return unwrap("wrapper:runuser", 0, "runs as another user", { code: [(args[i + 1] as Word).text], policy: "sudo" });
     const at = firstOperand(args, new Set(["-u", "--user", "-g", "--group", "-G", "--supp-group"]));
     return unwrap("wrapper:runuser", at >= args.length ? 4 : 0, "runs as another user", { inner: [args.slice(at)], policy: "sudo" });
   }
   const spec = PREFIX[name];
   if (!spec) return null;
-  if (name === "ionice" && args.some((w) => w.text === "-p" || w.text === "--pid")) return unwrap("wrapper:ionice", 2, "changes a running process's priority");
+  if (name === "ionice" && args.some((w) => w.text === "-p" || w.text === "--pid"))
+    return unwrap("wrapper:ionice", 2, "changes a running process's priority");
   if (name === "flock") {
     const c = args.findIndex((w) => w.text === "-c" || w.text === "--command");
     if (c >= 0 && args[c + 1]) return unwrap("wrapper:flock", 0, "runs under a lock", { code: [(args[c + 1] as Word).text] });

@@ -57,12 +57,18 @@ export function expandLong(args: readonly Word[], longs: readonly string[]): Wor
   const out: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
-    if (w.text === "--") { out.push(...args.slice(i)); break; }
-    if (!w.text.startsWith("--") || w.dynamic) { out.push(w); continue; }
+    if (w.text === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (!w.text.startsWith("--") || w.dynamic) {
+      out.push(w);
+      continue;
+    }
     const eq = w.text.indexOf("=");
     const name = eq < 0 ? w.text : w.text.slice(0, eq);
     const hits = longs.filter((l) => l.startsWith(name));
-    const full = longs.includes(name) ? name : hits.length === 1 ? hits[0] as string : name;
+    const full = longs.includes(name) ? name : hits.length === 1 ? (hits[0] as string) : name;
     out.push({ ...w, text: full + (eq < 0 ? "" : w.text.slice(eq)) });
   }
   return out;
@@ -95,8 +101,7 @@ export function allValues(args: readonly Word[], shorts: string, longs: readonly
   return out;
 }
 
-const hasShort = (flags: string[], letters: RegExp): boolean =>
-  flags.some((f) => !f.startsWith("--") && letters.test(f.slice(1)));
+const hasShort = (flags: string[], letters: RegExp): boolean => flags.some((f) => !f.startsWith("--") && letters.test(f.slice(1)));
 
 const recursive = (a: Args): boolean => hasShort(a.flags, /[rR]/) || a.flags.includes("--recursive");
 
@@ -105,7 +110,18 @@ const cwd = (): Word => ({ text: ".", dynamic: false, glob: false, confusable: f
 
 type Spec = (args: readonly Word[]) => Target[];
 
-const RM_LONGS = ["--recursive", "--force", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root", "--dir", "--verbose", "--help", "--version"];
+const RM_LONGS = [
+  "--recursive",
+  "--force",
+  "--interactive",
+  "--one-file-system",
+  "--no-preserve-root",
+  "--preserve-root",
+  "--dir",
+  "--verbose",
+  "--help",
+  "--version",
+];
 
 function deleter(args: readonly Word[]): Target[] {
   const a = splitArgs(expandLong(args, RM_LONGS));
@@ -134,18 +150,39 @@ function lastWritten(valueOpts: string[], dirOpt: string[], longs: string[] = []
     const a = splitArgs(args, new Set([...valueOpts, ...dirOpt]));
     const noDir = a.flags.includes("--no-target-directory") || hasShort(a.flags, /T/);
     const contents = (w: Word) => remote && /\/$/.test(w.text);
-    const dirs = dirOpt.flatMap((o) => (o.startsWith("--") ? allValues(args, "", [o]) : allValues(args, o.slice(1), [], "abdfHilLnPpRrsuvx")));
-    if (dirs.length) return dirs.flatMap((d) => [{ word: d, mode: "write" as Mode }, ...a.positional.map((s) => into(d, s, remote)).filter((t): t is Target => t !== null)]);
+    const dirs = dirOpt.flatMap((o) =>
+      o.startsWith("--") ? allValues(args, "", [o]) : allValues(args, o.slice(1), [], "abdfHilLnPpRrsuvx"),
+    );
+    if (dirs.length)
+      return dirs.flatMap((d) => [
+        { word: d, mode: "write" as Mode },
+        ...a.positional.map((s) => into(d, s, remote)).filter((t): t is Target => t !== null),
+      ]);
     const last = a.positional[a.positional.length - 1];
     const mode: Mode = a.flags.includes("--delete") || a.flags.some((f) => f.startsWith("--delete")) ? "tree" : "write";
-    if (a.positional.length === 1 && last) return [{ word: cwd(), mode }, ...[into(cwd(), last, remote)].filter((t): t is Target => t !== null && !contents(last))];
+    if (a.positional.length === 1 && last)
+      return [{ word: cwd(), mode }, ...[into(cwd(), last, remote)].filter((t): t is Target => t !== null && !contents(last))];
     if (!last) return [];
     const sources = noDir ? [] : a.positional.slice(0, -1).filter((w) => !contents(w));
     return [{ word: last, mode }, ...sources.map((s) => into(last, s, remote)).filter((t): t is Target => t !== null)];
   };
 }
 
-const PERM_LONGS = ["--recursive", "--reference", "--changes", "--silent", "--quiet", "--verbose", "--no-preserve-root", "--preserve-root", "--dereference", "--no-dereference", "--from", "--help", "--version"];
+const PERM_LONGS = [
+  "--recursive",
+  "--reference",
+  "--changes",
+  "--silent",
+  "--quiet",
+  "--verbose",
+  "--no-preserve-root",
+  "--preserve-root",
+  "--dereference",
+  "--no-dereference",
+  "--from",
+  "--help",
+  "--version",
+];
 
 function permission(args: readonly Word[]): Target[] {
   const a = splitArgs(expandLong(args, PERM_LONGS), new Set(["--reference"]));
@@ -161,8 +198,24 @@ function inPlace(args: readonly Word[]): Target[] {
 }
 
 const SED_LONGS = [
-  "--expression", "--file", "--in-place", "--line-length", "--quiet", "--silent", "--regexp-extended", "--separate", "--sandbox", "--debug", "--posix",
-  "--unbuffered", "--follow-symlinks", "--null-data", "--zero-terminated", "--binary", "--help", "--version",
+  "--expression",
+  "--file",
+  "--in-place",
+  "--line-length",
+  "--quiet",
+  "--silent",
+  "--regexp-extended",
+  "--separate",
+  "--sandbox",
+  "--debug",
+  "--posix",
+  "--unbuffered",
+  "--follow-symlinks",
+  "--null-data",
+  "--zero-terminated",
+  "--binary",
+  "--help",
+  "--version",
 ];
 
 /** sed's command line: its scripts (-e, --expression, or the first operand), its input files, -i, and -f script files. */
@@ -176,22 +229,35 @@ export function sedArgs(raw: readonly Word[]): { scripts: Word[]; operands: Word
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
-    if (!opts || w.dynamic || t === "-" || !t.startsWith("-")) { operands.push(w); continue; }
-    if (t === "--") { opts = false; continue; }
+    if (!opts || w.dynamic || t === "-" || !t.startsWith("-")) {
+      operands.push(w);
+      continue;
+    }
+    if (t === "--") {
+      opts = false;
+      continue;
+    }
     if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       const name = eq < 0 ? t : t.slice(0, eq);
       const value = eq < 0 ? undefined : { ...w, text: t.slice(eq + 1) };
-      if (name === "--expression") { const v = value ?? args[++i]; if (v) scripts.push(v); }
-      else if (name === "--file") { fromFile = true; if (!value) i++; }
-      else if (name === "--line-length" && !value) i++;
+      if (name === "--expression") {
+        const v = value ?? args[++i];
+        if (v) scripts.push(v);
+      } else if (name === "--file") {
+        fromFile = true;
+        if (!value) i++;
+      } else if (name === "--line-length" && !value) i++;
       else if (name === "--in-place") inPlace = true;
       continue;
     }
     // A cluster of short flags; -i takes a glued suffix, -e/-f/-l a glued or separate value.
     for (let k = 1; k < t.length; k++) {
       const c = t[k];
-      if (c === "i") { inPlace = true; break; }
+      if (c === "i") {
+        inPlace = true;
+        break;
+      }
       if (c === "e" || c === "f" || c === "l") {
         const v = t.length > k + 1 ? { ...w, text: t.slice(k + 1) } : args[++i];
         if (c === "e" && v) scripts.push(v);
@@ -231,12 +297,17 @@ export function sedScript(text: string): SedEffects {
   const until = (d: string): string => {
     let r = "";
     while (i < n && at(i) !== d) {
-      if (at(i) === "\\" && i + 1 < n) { r += at(i) + at(i + 1); i += 2; } else r += text[i++];
+      if (at(i) === "\\" && i + 1 < n) {
+        r += at(i) + at(i + 1);
+        i += 2;
+      } else r += text[i++];
     }
     i++;
     return r;
   };
-  const spaces = () => { while (i < n && /[ \t]/.test(at(i))) i++; };
+  const spaces = () => {
+    while (i < n && /[ \t]/.test(at(i))) i++;
+  };
   const address = (): void => {
     const c = at(i);
     if (c === "/" || c === "\\") {
@@ -249,12 +320,22 @@ export function sedScript(text: string): SedEffects {
   while (i < n) {
     while (i < n && /[\s;{}]/.test(at(i))) i++;
     if (i >= n) break;
-    if (at(i) === "#") { line(); continue; }
+    if (at(i) === "#") {
+      line();
+      continue;
+    }
     address();
     spaces();
-    if (at(i) === ",") { i++; spaces(); address(); }
+    if (at(i) === ",") {
+      i++;
+      spaces();
+      address();
+    }
     spaces();
-    while (at(i) === "!") { i++; spaces(); }
+    while (at(i) === "!") {
+      i++;
+      spaces();
+    }
     const cmd = text[i++];
     if (cmd === "s") {
       const d = text[i++] ?? "/";
@@ -263,7 +344,10 @@ export function sedScript(text: string): SedEffects {
       while (i < n && /[gpiImMe0-9w]/.test(at(i))) {
         const f = text[i++];
         if (f === "e") out.exec.push(repl.replace(/\\(.)/gs, "$1"));
-        if (f === "w") { out.writes.push(line()); break; }
+        if (f === "w") {
+          out.writes.push(line());
+          break;
+        }
       }
     } else if (cmd === "y") {
       const d = text[i++] ?? "/";
@@ -271,11 +355,22 @@ export function sedScript(text: string): SedEffects {
       until(d);
     } else if (cmd === "e") {
       const c = line();
-      if (c) out.exec.push(c); else out.execUnknown = true;
+      if (c) out.exec.push(c);
+      else out.execUnknown = true;
     } else if (cmd === "w" || cmd === "W") out.writes.push(line());
     else if (cmd === "r" || cmd === "R") out.reads.push(line());
     else if (cmd === "a" || cmd === "i" || cmd === "c") line();
-    else if (cmd === ":" || cmd === "b" || cmd === "t" || cmd === "T" || cmd === "v" || cmd === "q" || cmd === "Q" || cmd === "l" || cmd === "L") {
+    else if (
+      cmd === ":" ||
+      cmd === "b" ||
+      cmd === "t" ||
+      cmd === "T" ||
+      cmd === "v" ||
+      cmd === "q" ||
+      cmd === "Q" ||
+      cmd === "l" ||
+      cmd === "L"
+    ) {
       while (i < n && !/[;\n}]/.test(at(i))) i++;
     }
   }
@@ -289,7 +384,7 @@ function sedTargets(args: readonly Word[]): Target[] {
   return [...(a.inPlace ? all(a.operands, "write") : []), ...files];
 }
 
-function valueOf(opts: string[], fallbackCwd: boolean): Spec {
+function optionValueSpec(opts: string[], fallbackCwd: boolean): Spec {
   return (args) => {
     const a = splitArgs(args, new Set(opts));
     for (const o of opts) {
@@ -304,14 +399,21 @@ function tar(args: readonly Word[]): Target[] {
   const a = splitArgs(args, new Set(["-f", "--file", "-C", "--directory", "-T", "-X", "--exclude"]));
   // Every mode letter counts, wherever it stands (`tar -C / -xf x.tar`), and old-style bundles (`tar xf x.tar`).
   const oldStyle = args[0] !== undefined && /^[a-zA-Z]+$/.test(args[0].text) && /[ctxruA]/.test(args[0].text);
-  const mode = a.flags.filter((f) => !f.startsWith("--")).map((f) => f.slice(1)).join("") + (oldStyle ? args[0]?.text ?? "" : "");
+  const mode =
+    a.flags
+      .filter((f) => !f.startsWith("--"))
+      .map((f) => f.slice(1))
+      .join("") + (oldStyle ? (args[0]?.text ?? "") : "");
   if (/[xX]/.test(mode) || a.flags.includes("--extract") || a.flags.includes("--get")) {
     const dirs = allValues(args, "C", ["--directory"], "xctvzjJapkmUwWr");
     const dir = dirs[dirs.length - 1] ?? cwd();
     // Operands after the archive are the members extracted: the files written.
     const skip = (oldStyle ? 1 : 0) + (oldStyle && /f/.test(args[0]?.text ?? "") ? 1 : 0);
     const members = a.positional.slice(skip).filter((w) => !w.text.startsWith("-"));
-    const under = (m: Word): Word => (m.text.startsWith("/") || dir.text === "." ? m : { ...m, text: `${dir.text.replace(/\/+$/, "")}/${m.text}`, dynamic: m.dynamic || dir.dynamic, glob: m.glob || dir.glob });
+    const under = (m: Word): Word =>
+      m.text.startsWith("/") || dir.text === "."
+        ? m
+        : { ...m, text: `${dir.text.replace(/\/+$/, "")}/${m.text}`, dynamic: m.dynamic || dir.dynamic, glob: m.glob || dir.glob };
     return [{ word: dir, mode: "write" }, ...members.map((m) => ({ word: under(m), mode: "write" as Mode }))];
   }
   if (/[cru]/.test(mode) || a.flags.includes("--create") || a.flags.includes("--append")) {
@@ -345,33 +447,166 @@ function findTargets(args: readonly Word[]): Target[] {
     // find evaluates left to right: only a test before the first -delete filters it, and
     // a match-everything test (`-name '*'`, `-regex '.*'`) filters nothing.
     const del = args.findIndex((w) => w.text === "-delete");
-    const filtered = args.slice(0, del).some((w, k, a) => /^-(i?name|i?path|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|empty|user|group|perm|regex|iregex|wholename|iwholename|links|inum|samefile)$/.test(w.text) && !/^(\*|\.\*|\.?\/?\*\*?)$/.test(a[k + 1]?.text ?? ""));
+    const filtered = args
+      .slice(0, del)
+      .some(
+        (w, k, a) =>
+          /^-(i?name|i?path|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|empty|user|group|perm|regex|iregex|wholename|iwholename|links|inum|samefile)$/.test(
+            w.text,
+          ) && !/^(\*|\.\*|\.?\/?\*\*?)$/.test(a[k + 1]?.text ?? ""),
+      );
     const starts = roots.length ? roots : [cwd()];
-    if (filtered) out.push(...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode })));
+    if (filtered)
+      out.push(...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode })));
     else out.push(...all(starts, "tree"));
   }
   return out;
 }
 
 const CP_LONGS = [
-  "--archive", "--attributes-only", "--backup", "--copy-contents", "--dereference", "--force", "--interactive", "--link", "--no-clobber", "--no-dereference",
-  "--preserve", "--no-preserve", "--parents", "--recursive", "--reflink", "--remove-destination", "--sparse", "--strip-trailing-slashes", "--symbolic-link",
-  "--suffix", "--target-directory", "--no-target-directory", "--update", "--verbose", "--one-file-system", "--context", "--debug", "--keep-directory-symlink",
+  "--archive",
+  "--attributes-only",
+  "--backup",
+  "--copy-contents",
+  "--dereference",
+  "--force",
+  "--interactive",
+  "--link",
+  "--no-clobber",
+  "--no-dereference",
+  "--preserve",
+  "--no-preserve",
+  "--parents",
+  "--recursive",
+  "--reflink",
+  "--remove-destination",
+  "--sparse",
+  "--strip-trailing-slashes",
+  "--symbolic-link",
+  "--suffix",
+  "--target-directory",
+  "--no-target-directory",
+  "--update",
+  "--verbose",
+  "--one-file-system",
+  "--context",
+  "--debug",
+  "--keep-directory-symlink",
 ];
-const MV_LONGS = ["--backup", "--force", "--interactive", "--no-clobber", "--no-copy", "--strip-trailing-slashes", "--suffix", "--target-directory", "--no-target-directory", "--update", "--verbose", "--context", "--exchange", "--debug"];
-const INSTALL_LONGS = ["--backup", "--compare", "--directory", "--group", "--mode", "--owner", "--preserve-timestamps", "--strip", "--strip-program", "--suffix", "--target-directory", "--no-target-directory", "--verbose", "--preserve-context", "--context", "--debug"];
-const LN_LONGS = ["--backup", "--directory", "--force", "--interactive", "--logical", "--no-dereference", "--physical", "--relative", "--symbolic", "--suffix", "--target-directory", "--no-target-directory", "--verbose"];
+const MV_LONGS = [
+  "--backup",
+  "--force",
+  "--interactive",
+  "--no-clobber",
+  "--no-copy",
+  "--strip-trailing-slashes",
+  "--suffix",
+  "--target-directory",
+  "--no-target-directory",
+  "--update",
+  "--verbose",
+  "--context",
+  "--exchange",
+  "--debug",
+];
+const INSTALL_LONGS = [
+  "--backup",
+  "--compare",
+  "--directory",
+  "--group",
+  "--mode",
+  "--owner",
+  "--preserve-timestamps",
+  "--strip",
+  "--strip-program",
+  "--suffix",
+  "--target-directory",
+  "--no-target-directory",
+  "--verbose",
+  "--preserve-context",
+  "--context",
+  "--debug",
+];
+const LN_LONGS = [
+  "--backup",
+  "--directory",
+  "--force",
+  "--interactive",
+  "--logical",
+  "--no-dereference",
+  "--physical",
+  "--relative",
+  "--symbolic",
+  "--suffix",
+  "--target-directory",
+  "--no-target-directory",
+  "--verbose",
+];
 
 // curl's short options that take a value (`-fsSLo FILE` ends a cluster with one).
 const CURL_SHORT_VALUES = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
 const CURL_LONG_VALUES = new Set([
-  "--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--output-dir", "--libcurl", "--hsts", "--alt-svc",
-  "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "--form", "--form-string", "--upload-file", "--header", "--request",
-  "--user", "--user-agent", "--referer", "--cookie", "--config", "--max-time", "--connect-timeout", "--retry", "--proxy", "--write-out", "--range",
-  "--cert", "--key", "--cacert", "--capath", "--resolve", "--connect-to", "--interface", "--netrc-file", "--oauth2-bearer", "--url", "--variable",
+  "--output",
+  "--dump-header",
+  "--cookie-jar",
+  "--trace",
+  "--trace-ascii",
+  "--stderr",
+  "--etag-save",
+  "--output-dir",
+  "--libcurl",
+  "--hsts",
+  "--alt-svc",
+  "--data",
+  "--data-binary",
+  "--data-raw",
+  "--data-ascii",
+  "--data-urlencode",
+  "--json",
+  "--form",
+  "--form-string",
+  "--upload-file",
+  "--header",
+  "--request",
+  "--user",
+  "--user-agent",
+  "--referer",
+  "--cookie",
+  "--config",
+  "--max-time",
+  "--connect-timeout",
+  "--retry",
+  "--proxy",
+  "--write-out",
+  "--range",
+  "--cert",
+  "--key",
+  "--cacert",
+  "--capath",
+  "--resolve",
+  "--connect-to",
+  "--interface",
+  "--netrc-file",
+  "--oauth2-bearer",
+  "--url",
+  "--variable",
 ]);
 // Options naming a file curl writes (headers, cookies, traces, caches).
-const CURL_WRITES = new Set(["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--libcurl", "--hsts", "--alt-svc"]);
+const CURL_WRITES = new Set([
+  "-o",
+  "--output",
+  "-D",
+  "--dump-header",
+  "-c",
+  "--cookie-jar",
+  "--trace",
+  "--trace-ascii",
+  "--stderr",
+  "--etag-save",
+  "--libcurl",
+  "--hsts",
+  "--alt-svc",
+]);
 
 /** curl's options and operands, short clusters split (`-fsSLo F` → -f -s -S -L -o F). */
 export function curlOptions(args: readonly Word[]): { opts: [string, Word | null][]; operands: Word[] } {
@@ -380,18 +615,27 @@ export function curlOptions(args: readonly Word[]): { opts: [string, Word | null
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
-    if (t === "--") { operands.push(...args.slice(i + 1)); break; }
-    if (w.dynamic || !t.startsWith("-") || t === "-") { operands.push(w); continue; }
+    if (t === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (w.dynamic || !t.startsWith("-") || t === "-") {
+      operands.push(w);
+      continue;
+    }
     if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       if (eq > 0) opts.push([t.slice(0, eq), { ...w, text: t.slice(eq + 1) }]);
-      else opts.push([t, CURL_LONG_VALUES.has(t) ? args[++i] ?? null : null]);
+      else opts.push([t, CURL_LONG_VALUES.has(t) ? (args[++i] ?? null) : null]);
       continue;
     }
     for (let k = 1; k < t.length; k++) {
       const c = t[k] as string;
-      if (!CURL_SHORT_VALUES.includes(c)) { opts.push([`-${c}`, null]); continue; }
-      opts.push([`-${c}`, t.length > k + 1 ? { ...w, text: t.slice(k + 1) } : args[++i] ?? null]);
+      if (!CURL_SHORT_VALUES.includes(c)) {
+        opts.push([`-${c}`, null]);
+        continue;
+      }
+      opts.push([`-${c}`, t.length > k + 1 ? { ...w, text: t.slice(k + 1) } : (args[++i] ?? null)]);
       break;
     }
   }
@@ -407,17 +651,29 @@ function curlTargets(args: readonly Word[]): Target[] {
     out.push({ word: dir, mode: "write" });
     // -O names the file after the URL's last path segment, inside --output-dir.
     for (const u of operands) {
-      const name = u.text.replace(/[?#].*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "").split("/").pop() ?? "";
-      if (name !== "") out.push({ word: { ...u, text: `${dir.text.replace(/\/+$/, "")}/${name}`, dynamic: u.dynamic || dir.dynamic }, mode: "write" });
+      const name =
+        u.text
+          .replace(/[?#].*$/, "")
+          .replace(/^[a-z]+:\/\/[^/]*/i, "")
+          .split("/")
+          .pop() ?? "";
+      if (name !== "")
+        out.push({ word: { ...u, text: `${dir.text.replace(/\/+$/, "")}/${name}`, dynamic: u.dynamic || dir.dynamic }, mode: "write" });
     }
   }
   return out;
 }
 
 const SPECS: Record<string, Spec> = {
-  rm: deleter, rmdir: deleter, unlink: deleter, shred: deleter, srm: deleter, wipe: deleter,
+  rm: deleter,
+  rmdir: deleter,
+  unlink: deleter,
+  shred: deleter,
+  srm: deleter,
+  wipe: deleter,
   // touch changes times, never content: nothing it touches is destroyed.
-  touch: (a) => all(splitArgs(a, new Set(["-d", "-r", "-t", "--reference", "--date"])).positional, "write").map((t) => ({ ...t, keeps: true })),
+  touch: (a) =>
+    all(splitArgs(a, new Set(["-d", "-r", "-t", "--reference", "--date"])).positional, "write").map((t) => ({ ...t, keeps: true })),
   mkdir: (a) => all(splitArgs(a, new Set(["-m", "--mode", "-Z"])).positional, "write"),
   mkfifo: (a) => all(splitArgs(a, new Set(["-m"])).positional, "write"),
   truncate: (a) => all(splitArgs(a, new Set(["-s", "--size", "-r", "--reference"])).positional, "write"),
@@ -425,7 +681,12 @@ const SPECS: Record<string, Spec> = {
   cp: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], CP_LONGS),
   install: lastWritten(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], ["-t", "--target-directory"], INSTALL_LONGS),
   ln: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], LN_LONGS),
-  rsync: lastWritten(["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f", "--chmod", "--chown"], [], [], true),
+  rsync: lastWritten(
+    ["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f", "--chmod", "--chown"],
+    [],
+    [],
+    true,
+  ),
   scp: lastWritten(["-P", "-i", "-o", "-F", "-c", "-l", "-J", "-S"], [], [], true),
   mv: (raw) => {
     const a = expandLong(raw, MV_LONGS);
@@ -440,20 +701,36 @@ const SPECS: Record<string, Spec> = {
     const inDest = dest && !noDir ? sources.map((src) => into(dest, src, false)).filter((t): t is Target => t !== null) : [];
     return [...keep(sources), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...inDest];
   },
-  chmod: permission, chown: permission, chgrp: permission, chattr: permission, setfacl: permission,
-  sed: sedTargets, gsed: sedTargets, perl: inPlace,
+  chmod: permission,
+  chown: permission,
+  chgrp: permission,
+  chattr: permission,
+  setfacl: permission,
+  sed: sedTargets,
+  gsed: sedTargets,
+  perl: inPlace,
   dd,
-  sort: valueOf(["-o", "--output"], false),
+  sort: optionValueSpec(["-o", "--output"], false),
   // Read tools with an option that writes a file: blkid's cache, lshw's dump.
-  blkid: valueOf(["-c"], false),
-  lshw: valueOf(["-dump"], false),
+  blkid: optionValueSpec(["-c"], false),
+  lshw: optionValueSpec(["-dump"], false),
   uniq: (a) => all(splitArgs(a, new Set(["-f", "-s", "-w"])).positional.slice(1, 2), "write"),
   tar,
-  unzip: valueOf(["-d"], true),
-  gzip: compressor, gunzip: compressor, bzip2: compressor, bunzip2: compressor, xz: compressor, unxz: compressor, zstd: compressor, unzstd: compressor,
+  unzip: optionValueSpec(["-d"], true),
+  gzip: compressor,
+  gunzip: compressor,
+  bzip2: compressor,
+  bunzip2: compressor,
+  xz: compressor,
+  unxz: compressor,
+  zstd: compressor,
+  unzstd: compressor,
   curl: curlTargets,
   wget: (a) => {
-    const s = splitArgs(a, new Set(["-O", "--output-document", "-P", "--directory-prefix", "-o", "-a", "-U", "--header", "-t", "-T", "-e"]));
+    const s = splitArgs(
+      a,
+      new Set(["-O", "--output-document", "-P", "--directory-prefix", "-o", "-a", "-U", "--header", "-t", "-T", "-e"]),
+    );
     const o = s.values.get("-O") ?? s.values.get("--output-document") ?? s.values.get("-P") ?? s.values.get("--directory-prefix");
     return [{ word: o ?? cwd(), mode: "write" }];
   },
@@ -469,23 +746,26 @@ const SPECS: Record<string, Spec> = {
   git: (args) => {
     // Output options name a file written even by a read verb; -C/--git-dir/
     // --work-tree only say where the verb works (a write only for write verbs).
-    const out = valueOf(["--output", "--output-directory", "-o"], false)(args);
+    const out = optionValueSpec(["--output", "--output-directory", "-o"], false)(args);
     if (out.length) return out;
-    return valueOf(["-C", "--git-dir", "--work-tree"], true)(args).map((t) => ({ ...t, implicit: true }));
+    return optionValueSpec(["-C", "--git-dir", "--work-tree"], true)(args).map((t) => ({ ...t, implicit: true }));
   },
   xxd: (a) => all(splitArgs(a, new Set(["-c", "-g", "-l", "-s", "-o", "-n"])).positional.slice(1, 2), "write"),
-  iconv: valueOf(["-o", "--output"], false),
+  iconv: optionValueSpec(["-o", "--output"], false),
   // openssl's subcommands (rand, req, genpkey, x509, enc …) write -out.
-  openssl: valueOf(["-out", "-keyout"], false),
+  openssl: optionValueSpec(["-out", "-keyout"], false),
   // split writes PREFIXaa, PREFIXab … next to the prefix (the operand after the input).
-  split: (a) => all(splitArgs(a, new Set(["-b", "-l", "-n", "-C", "-a", "--additional-suffix", "--filter", "-t"])).positional.slice(1, 2), "write"),
-  sdiff: valueOf(["-o", "--output"], false),
+  split: (a) =>
+    all(splitArgs(a, new Set(["-b", "-l", "-n", "-C", "-a", "--additional-suffix", "--filter", "-t"])).positional.slice(1, 2), "write"),
+  sdiff: optionValueSpec(["-o", "--output"], false),
   // journalctl's maintenance options delete or rotate the journal.
   journalctl: (a) =>
-    a.some((w) => /^--(vacuum-(size|time|files)|rotate|flush|relinquish-var|setup-keys)\b/.test(w.text)) ? [{ word: { text: "/var/log/journal", dynamic: false, glob: false, confusable: false }, mode: "delete" }] : [],
-  make: valueOf(["-C", "--directory", "-f", "--file"], true),
-  npm: valueOf(["--prefix", "-C"], true),
-  patch: valueOf(["-d", "--directory", "-o", "--output"], true),
+    a.some((w) => /^--(vacuum-(size|time|files)|rotate|flush|relinquish-var|setup-keys)\b/.test(w.text))
+      ? [{ word: { text: "/var/log/journal", dynamic: false, glob: false, confusable: false }, mode: "delete" }]
+      : [],
+  make: optionValueSpec(["-C", "--directory", "-f", "--file"], true),
+  npm: optionValueSpec(["--prefix", "-C"], true),
+  patch: optionValueSpec(["-d", "--directory", "-o", "--output"], true),
 };
 
 /** The targets a program writes; null when the program has no known argument shape. */

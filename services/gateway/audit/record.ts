@@ -51,7 +51,11 @@ const optionalText = (max: number) => z.string().max(max).nullable().default(nul
 
 export const AuditRecordSchema = z
   .object({
-    request_id: z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, "request_id: letters, digits, . _ : - only"),
+    request_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[A-Za-z0-9._:-]+$/, "request_id: letters, digits, . _ : - only"),
     phase: z.enum(AUDIT_PHASES),
     ts: z.iso.datetime({ offset: true }),
     host: text(255).min(1),

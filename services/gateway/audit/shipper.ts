@@ -53,7 +53,9 @@ const COLUMNS = `request_id text, phase text, ts timestamptz, host text, caller 
   cwd text, run_as text, assigned_tier smallint, decision_type text, matched_rule text, evidence jsonb,
   exit_code integer, rollback_taken boolean, verify_passed boolean, duration_ms bigint, policy_digest text,
   training_signal text`;
-const NAMES = COLUMNS.split(",").map((c) => c.trim().split(/\s+/)[0]).join(", ");
+const NAMES = COLUMNS.split(",")
+  .map((c) => c.trim().split(/\s+/)[0])
+  .join(", ");
 const INSERT_SQL = `INSERT INTO command_audit (${NAMES})
   SELECT ${NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS})
   ON CONFLICT (request_id, phase) DO NOTHING`;

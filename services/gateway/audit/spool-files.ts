@@ -70,7 +70,6 @@ export async function writeCursor(dir: string, cursor: { segment: number; offset
   await fsyncDir(dir);
 }
 
-
 /** Takes the spool's pid lock; returns its release. */
 export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, "spool.lock");
@@ -167,7 +166,8 @@ export async function countSegment(
       else if (damaged.length < MAX_DAMAGED_KEPT) damaged.push({ at: after, raw: line.toString("utf8"), reason: d.reason });
       return true;
     });
-    if (damaged.length > 0) log?.error({ segment: seq, lines: damaged.length }, "audit spool: damaged lines found at open; they go to rejected.log when shipped");
+    if (damaged.length > 0)
+      log?.error({ segment: seq, lines: damaged.length }, "audit spool: damaged lines found at open; they go to rejected.log when shipped");
     if (last && r.tail > 0) {
       log?.warn({ segment: seq, bytes: r.tail }, "audit spool: torn tail truncated");
       await fh.truncate(r.pos);

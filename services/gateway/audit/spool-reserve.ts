@@ -120,7 +120,11 @@ export class SpoolReserve {
       const e = err as NodeJS.ErrnoException;
       const first = this.lastError === undefined;
       this.lastError = `${e.code ?? ""} ${e.message}`.trim();
-      if (first) this.log?.error({ bytes: this.bytes, err: this.lastError }, "audit spool reserve cannot be set aside: intents are refused until it can");
+      if (first)
+        this.log?.error(
+          { bytes: this.bytes, err: this.lastError },
+          "audit spool reserve cannot be set aside: intents are refused until it can",
+        );
       return false;
     }
   }
@@ -138,7 +142,10 @@ export class SpoolReserve {
     this.held = false;
     this.releasedAt = new Date().toISOString();
     this.lastError = "released for refusals and outcomes: the file system is full";
-    this.log?.error({ bytes: this.bytes }, "audit spool full: reserve released for refusals and outcomes; intents are refused until there is room again");
+    this.log?.error(
+      { bytes: this.bytes },
+      "audit spool full: reserve released for refusals and outcomes; intents are refused until there is room again",
+    );
     return true;
   }
 }

@@ -1,4 +1,15 @@
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -167,7 +178,11 @@ describe("audit spool", () => {
       spawnSync("dd", ["if=/dev/zero", `of=${join(dir, "fill")}`, "bs=4096"], { stdio: "ignore" });
       // The active segment's last page may hold a few more: an intent is refused within a few.
       let refused: unknown;
-      for (let i = 2; i < 40 && !refused; i++) refused = await spool.append(makeRecord(i)).then(() => undefined, (e: unknown) => e);
+      for (let i = 2; i < 40 && !refused; i++)
+        refused = await spool.append(makeRecord(i)).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(refused).toBeInstanceOf(SpoolUnwritableError);
       expect(spool.stats().reserve.held).toBe(true);
       const depth = spool.depth();
@@ -202,29 +217,32 @@ describe("audit spool", () => {
   // Root ignores permission bits, so the gateway's real situation (an
   // unprivileged user) is reproduced by switching the effective uid.
   const nobody = lookupUser("nobody");
-  it.runIf(process.getuid?.() === 0 && nobody !== undefined)("throws SpoolUnwritableError when the directory is made unwritable", async () => {
-    const dir = freshDir();
-    mkdirSync(dir, { mode: 0o700 });
-    chownSync(dir, nobody?.uid ?? 0, nobody?.gid ?? 0);
-    process.setegid?.(nobody?.gid ?? 0);
-    process.seteuid?.(nobody?.uid ?? 0);
-    try {
-      const spool = await openSpool({ dir });
-      await spool.append(makeRecord(1));
-      chmodSync(dir, 0o500);
-      await expect(spool.append(makeRecord(2))).rejects.toThrow(SpoolUnwritableError);
-      expect(spool.depth()).toBe(1);
-      chmodSync(dir, 0o700);
-      await spool.append(makeRecord(3)); // recovers once writable again
-      expect(spool.depth()).toBe(2);
-      await spool.close();
-      chmodSync(dir, 0o500);
-      await expect(openSpool({ dir: join(dir, "sub") })).rejects.toThrow(SpoolUnwritableError);
-    } finally {
-      process.seteuid?.(0);
-      process.setegid?.(0);
-    }
-  });
+  it.runIf(process.getuid?.() === 0 && nobody !== undefined)(
+    "throws SpoolUnwritableError when the directory is made unwritable",
+    async () => {
+      const dir = freshDir();
+      mkdirSync(dir, { mode: 0o700 });
+      chownSync(dir, nobody?.uid ?? 0, nobody?.gid ?? 0);
+      process.setegid?.(nobody?.gid ?? 0);
+      process.seteuid?.(nobody?.uid ?? 0);
+      try {
+        const spool = await openSpool({ dir });
+        await spool.append(makeRecord(1));
+        chmodSync(dir, 0o500);
+        await expect(spool.append(makeRecord(2))).rejects.toThrow(SpoolUnwritableError);
+        expect(spool.depth()).toBe(1);
+        chmodSync(dir, 0o700);
+        await spool.append(makeRecord(3)); // recovers once writable again
+        expect(spool.depth()).toBe(2);
+        await spool.close();
+        chmodSync(dir, 0o500);
+        await expect(openSpool({ dir: join(dir, "sub") })).rejects.toThrow(SpoolUnwritableError);
+      } finally {
+        process.seteuid?.(0);
+        process.setegid?.(0);
+      }
+    },
+  );
 
   it("throws SpoolUnwritableError when the spool path cannot be created", async () => {
     const file = join(root, `plain-file-${n++}`);

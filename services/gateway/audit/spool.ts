@@ -35,7 +35,17 @@ import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
 import { AuditRecordError, MAX_RECORD_BYTES, parseAuditRecord, type AuditRecord, type AuditRecordInput } from "./record.js";
 import { decodeLine, encodeLine, scanLines } from "./spool-line.js";
-import { acquireSpoolLock, assertWritable, assertWritableNow, countSegment, fsyncDir, listSegments, readCursor, segmentPath, writeCursor } from "./spool-files.js";
+import {
+  acquireSpoolLock,
+  assertWritable,
+  assertWritableNow,
+  countSegment,
+  fsyncDir,
+  listSegments,
+  readCursor,
+  segmentPath,
+  writeCursor,
+} from "./spool-files.js";
 import { isNoSpace, type ReserveStats, SpoolReserve } from "./spool-reserve.js";
 import { RejectedRecords, type RejectedRecordsView } from "./spool-rejected.js";
 
@@ -169,7 +179,18 @@ export class Spool {
       }
       const active = { seq: lastSeq, fh, size: st.size, ino: st.ino };
       const reserve = await SpoolReserve.open(dir, opts.reserveBytes ?? DEFAULT_RESERVE_BYTES, opts.logger);
-      return new Spool(dir, opts.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES, opts.logger, segments, active, cursor, pending, reserve, rejected, release);
+      return new Spool(
+        dir,
+        opts.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES,
+        opts.logger,
+        segments,
+        active,
+        cursor,
+        pending,
+        reserve,
+        rejected,
+        release,
+      );
     } catch (err) {
       await release().catch(() => undefined);
       if (err instanceof SpoolUnwritableError) throw err;
@@ -411,7 +432,8 @@ export class Spool {
 
   /** Everything in the active segment is shipped: start a new one, so the shipped one can go. */
   private async rotateShipped(): Promise<void> {
-    const allShipped = () => !this.closed && this.cursor.segment === this.active.seq && this.cursor.offset >= this.active.size && this.active.size > 0;
+    const allShipped = () =>
+      !this.closed && this.cursor.segment === this.active.seq && this.cursor.offset >= this.active.size && this.active.size > 0;
     if (!allShipped()) return;
     try {
       const rotated = await this.exclusive(async () => {

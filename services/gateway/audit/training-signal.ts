@@ -8,7 +8,12 @@
 //   neutral   everything else: refusals, errors, non-zero exits not yet judged
 export type TrainingSignal = "positive" | "negative" | "neutral";
 
-export function trainingSignal(o: { decision: string; exitCode?: number; rollbackTaken?: boolean; verifyPassed?: boolean }): TrainingSignal {
+export function trainingSignal(o: {
+  decision: string;
+  exitCode?: number;
+  rollbackTaken?: boolean;
+  verifyPassed?: boolean;
+}): TrainingSignal {
   if (o.verifyPassed === false || o.rollbackTaken === true || o.decision === "verify_failed") return "negative";
   if (o.decision === "executed" && o.exitCode === 0) return "positive";
   return "neutral";

@@ -64,7 +64,13 @@ export class AuditReader {
 
   constructor(databaseUrl: string) {
     // Two connections: a console is one person's browser.
-    this.pool = new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, statement_timeout: 15_000 });
+    this.pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 2,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: 15_000,
+    });
     this.pool.on("error", () => undefined);
   }
 
@@ -93,7 +99,9 @@ export class AuditReader {
 
   /** Both rows of one request (intent first). */
   async request(requestId: string): Promise<AuditRow[]> {
-    const r = await this.pool.query<AuditRow>("SELECT * FROM command_audit WHERE request_id = $1 ORDER BY phase = 'outcome', id", [requestId]);
+    const r = await this.pool.query<AuditRow>("SELECT * FROM command_audit WHERE request_id = $1 ORDER BY phase = 'outcome', id", [
+      requestId,
+    ]);
     return r.rows;
   }
 

@@ -70,13 +70,15 @@ export function page(title: string, body: Html, viewer?: Viewer, active?: string
 <form method="post" action="/logout" class="logout"><input type="hidden" name="csrf" value="${viewer.csrf}"><span>${viewer.name}</span> <button type="submit">Log out</button></form></nav>`
     : html``;
   return `<!doctype html>
-${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+${
+  html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title} · agent-sudo console</title><link rel="stylesheet" href="/static/console.css"></head>
 <body><header><span class="brand">agent-sudo</span>${nav}</header>
 <main><h1>${title}</h1>
 ${body}</main>
 <footer>Read-mostly: labels are the only change made here. Activating a rule and re-arming the breaker are done by a person at a terminal.</footer>
-</body></html>`.text}
+</body></html>`.text
+}
 `;
 }

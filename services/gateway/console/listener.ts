@@ -26,7 +26,11 @@ export interface ConsoleListener {
 export async function bindConsole(config: Config, tokens: TokenVerifier, log: Logger): Promise<ConsoleListener | undefined> {
   const c = config.console;
   if (!c.enabled) return undefined;
-  if (tokens.size === 0) log.warn({ file: config.consoleTokensFile }, "console on, but no console token is configured: nobody can log in (agent-sudo console-token NAME)");
+  if (tokens.size === 0)
+    log.warn(
+      { file: config.consoleTokensFile },
+      "console on, but no console token is configured: nobody can log in (agent-sudo console-token NAME)",
+    );
   let handler: RequestListener | undefined;
   const server = createServer(serverOptions(config), (req, res) => {
     if (handler) return handler(req, res);

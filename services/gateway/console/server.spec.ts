@@ -173,15 +173,21 @@ describe("operator console: requests refused before any session", () => {
       expect(r.body).toContain("CSRF");
     }
     // With it: past the checks (no database here: 503, never a label).
-    expect((await c.send("POST", "/requests/r-1/label", { ...c.own, cookie: s.cookie }, form({ csrf: s.csrf, verdict: "approve" }))).status).toBe(503);
+    expect(
+      (await c.send("POST", "/requests/r-1/label", { ...c.own, cookie: s.cookie }, form({ csrf: s.csrf, verdict: "approve" }))).status,
+    ).toBe(503);
   });
 
   it("malformed forms: not urlencoded 415, over 4 KiB 413, a field twice 400, an odd verdict 400; other methods 405", async () => {
     c = await startConsole();
     const s = await c.session();
     const h = { ...c.own, cookie: s.cookie };
-    expect((await c.send("POST", "/requests/r-1/label", { ...h, "content-type": "application/json" }, JSON.stringify({ csrf: s.csrf }))).status).toBe(415);
-    expect((await c.send("POST", "/requests/r-1/label", h, form({ csrf: s.csrf, verdict: "approve", pad: "x".repeat(5000) }))).status).toBe(413);
+    expect(
+      (await c.send("POST", "/requests/r-1/label", { ...h, "content-type": "application/json" }, JSON.stringify({ csrf: s.csrf }))).status,
+    ).toBe(415);
+    expect((await c.send("POST", "/requests/r-1/label", h, form({ csrf: s.csrf, verdict: "approve", pad: "x".repeat(5000) }))).status).toBe(
+      413,
+    );
     expect((await c.send("POST", "/requests/r-1/label", h, `csrf=${s.csrf}&csrf=${s.csrf}&verdict=approve`)).status).toBe(400);
     expect((await c.send("POST", "/requests/r-1/label", h, form({ csrf: s.csrf, verdict: "activate" }))).status).toBe(400);
     expect((await c.send("PUT", "/proposals", { cookie: s.cookie })).status).toBe(405);

@@ -77,7 +77,11 @@ function send(req: IncomingMessage, res: ServerResponse, a: Answer): void {
   if (!req.complete) res.once("finish", () => req.socket.destroy());
 }
 
-const redirect = (to: string, headers: Record<string, string> = {}): Answer => ({ status: 303, body: "", headers: { location: to, ...headers } });
+const redirect = (to: string, headers: Record<string, string> = {}): Answer => ({
+  status: 303,
+  body: "",
+  headers: { location: to, ...headers },
+});
 
 function refusedPage(status: number, title: string, why: string, viewer?: Viewer): Answer {
   return { status, body: page(title, html`<p class="error">${why}</p>`, viewer) };
@@ -86,7 +90,11 @@ function refusedPage(status: number, title: string, why: string, viewer?: Viewer
 async function login(req: IncomingMessage, d: ConsoleDeps): Promise<Answer> {
   const source = req.socket.remoteAddress ?? "unknown";
   const wait = d.authLimit.blockedFor(source);
-  if (wait > 0) return { ...refusedPage(429, "Too many attempts", `Too many failed logins: wait ${wait} s.`), headers: { "retry-after": String(wait) } };
+  if (wait > 0)
+    return {
+      ...refusedPage(429, "Too many attempts", `Too many failed logins: wait ${wait} s.`),
+      headers: { "retry-after": String(wait) },
+    };
   const form = await readForm(req);
   const made = d.sessions.login(form.get("token") ?? "");
   if (!made) {
@@ -98,13 +106,20 @@ async function login(req: IncomingMessage, d: ConsoleDeps): Promise<Answer> {
   return redirect("/timeline", { "set-cookie": d.sessions.cookie(made.id) });
 }
 
-async function label(req: IncomingMessage, requestId: string, session: Session, d: ConsoleDeps, form: Map<string, string>): Promise<Answer> {
+async function label(
+  _req: IncomingMessage,
+  requestId: string,
+  session: Session,
+  d: ConsoleDeps,
+  form: Map<string, string>,
+): Promise<Answer> {
   const verdict = form.get("verdict");
   if (verdict !== "approve" && verdict !== "reject") return refusedPage(400, "Bad label", "verdict is approve or reject");
   if (!d.audit) return refusedPage(503, "No audit database", "DATABASE_URL is not set for the gateway.");
   const rows = await labelRequest(d.audit.db, requestId, verdict, session.name);
   d.log.info({ who: session.name, request_id: requestId, verdict, rows }, "console: audit label set");
-  if (rows === 0) return refusedPage(404, "Request not found", "No audit rows for this request in the database (it may still be in the spool).");
+  if (rows === 0)
+    return refusedPage(404, "Request not found", "No audit rows for this request in the database (it may still be in the spool).");
   return redirect(`/requests/${encodeURIComponent(requestId)}?labelled=${verdict}`);
 }
 
@@ -134,7 +149,12 @@ async function authorised(req: IncomingMessage, url: URL, auth: { id: string; se
       file = d.proposals();
     } catch (err) {
       d.log.error({ err: (err as Error).message }, "console: proposals store unreadable");
-      return refusedPage(503, "Proposals unreadable", `The proposals store cannot be read by the gateway: ${(err as Error).message}`, viewer);
+      return refusedPage(
+        503,
+        "Proposals unreadable",
+        `The proposals store cannot be read by the gateway: ${(err as Error).message}`,
+        viewer,
+      );
     }
     if (!proposal) return { status: 200, body: proposalsPage(file, viewer) };
     const p = file.proposals.find((x) => x.id === proposal);
@@ -143,19 +163,28 @@ async function authorised(req: IncomingMessage, url: URL, auth: { id: string; se
     return { status: 200, body: proposalPage(p, runs, viewer, d.cliPrefix) };
   }
   if (path === "/breaker") return { status: 200, body: breakerPage(await d.breaker().catch(() => undefined), viewer, d.cliPrefix) };
-  if (!["/timeline", "/charts"].includes(path) && !path.startsWith("/requests/")) return refusedPage(404, "Not found", "No such page.", viewer);
-  if (!d.audit) return refusedPage(503, "No audit database", "DATABASE_URL is not set for the gateway: the audit is only in its spool.", viewer);
+  if (!["/timeline", "/charts"].includes(path) && !path.startsWith("/requests/"))
+    return refusedPage(404, "Not found", "No such page.", viewer);
+  if (!d.audit)
+    return refusedPage(503, "No audit database", "DATABASE_URL is not set for the gateway: the audit is only in its spool.", viewer);
   if (path === "/timeline") return timelinePage(d.audit, url.searchParams, viewer);
   if (path === "/charts") return chartsPage(d.audit, url.searchParams, viewer);
   const id = decodeURIComponent(path.slice("/requests/".length));
   if (!REQUEST_ID.test(id)) return refusedPage(404, "Not found", "Not a request id.", viewer);
   const labelled = url.searchParams.get("labelled");
-  return requestPage(id, await d.audit.request(id), viewer, labelled === "approve" || labelled === "reject" ? `Labelled ${labelled}.` : undefined);
+  return requestPage(
+    id,
+    await d.audit.request(id),
+    viewer,
+    labelled === "approve" || labelled === "reject" ? `Labelled ${labelled}.` : undefined,
+  );
 }
 
 async function answer(req: IncomingMessage, d: ConsoleDeps): Promise<Answer> {
-  if (!d.origin.hostAllowed(req)) return { status: 421, body: "misdirected request: not this console's host\n", type: "text/plain; charset=utf-8" };
-  if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST") return { ...refusedPage(405, "Method not allowed", "GET and POST only."), headers: { allow: "GET, HEAD, POST" } };
+  if (!d.origin.hostAllowed(req))
+    return { status: 421, body: "misdirected request: not this console's host\n", type: "text/plain; charset=utf-8" };
+  if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST")
+    return { ...refusedPage(405, "Method not allowed", "GET and POST only."), headers: { allow: "GET, HEAD, POST" } };
   const url = new URL(req.url ?? "/", "http://console.invalid");
   if (req.method === "POST") {
     const why = d.origin.crossSite(req);

@@ -37,7 +37,9 @@ function frame(max: number, unit: string, xLabels: Html[]): Html {
 
 function xLabels(buckets: Date[], x: (i: number) => number, spanS: number): Html[] {
   const every = Math.max(1, Math.ceil(buckets.length / 12));
-  return buckets.flatMap((b, i) => (i % every === 0 ? [html`<text x="${x(i)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${label(b, spanS)}</text>`] : []));
+  return buckets.flatMap((b, i) =>
+    i % every === 0 ? [html`<text x="${x(i)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${label(b, spanS)}</text>`] : [],
+  );
 }
 
 export function stackedBars(chart: Bars, spanS: number, title: string): Html {
@@ -56,10 +58,15 @@ export function stackedBars(chart: Bars, spanS: number, title: string): Html {
       const h = (v / max) * innerH;
       const y = PAD.top + innerH - ((base + v) / max) * innerH;
       base += v;
-      return [html`<rect class="${s.cls}" x="${PAD.left + step * i + step * 0.1}" y="${y}" width="${step * 0.8}" height="${h}"><title>${b.toISOString()}: ${s.label}: ${v}</title></rect>`];
+      return [
+        html`<rect class="${s.cls}" x="${PAD.left + step * i + step * 0.1}" y="${y}" width="${step * 0.8}" height="${h}"><title>${b.toISOString()}: ${s.label}: ${v}</title></rect>`,
+      ];
     });
   });
-  const legend = chart.series.map((s, i) => html`<rect class="${s.cls}" x="${PAD.left + i * 110}" y="${H - 14}" width="10" height="10"/><text x="${PAD.left + i * 110 + 14}" y="${H - 5}">${s.label}</text>`);
+  const legend = chart.series.map(
+    (s, i) =>
+      html`<rect class="${s.cls}" x="${PAD.left + i * 110}" y="${H - 14}" width="10" height="10"/><text x="${PAD.left + i * 110 + 14}" y="${H - 5}">${s.label}</text>`,
+  );
   return html`<svg class="chart" id="chart-tiers" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${title}"><title>${title}</title>
 ${frame(max, "decisions", xLabels(chart.buckets, x, spanS))}${bars}${legend}</svg>`;
 }
@@ -81,10 +88,16 @@ export function lineChart(chart: Lines, spanS: number, title: string, unit: stri
   const lines = chart.series.map((s) => {
     const present = s.values.flatMap((v, i) => (v === undefined ? [] : [[i, v] as const]));
     const points = present.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    const dots = present.map(([i, v]) => html`<circle class="${s.key}" cx="${x(i)}" cy="${y(v)}" r="3"><title>${chart.buckets[i]?.toISOString()}: ${s.label} ${Math.round(v)} ${unit}</title></circle>`);
+    const dots = present.map(
+      ([i, v]) =>
+        html`<circle class="${s.key}" cx="${x(i)}" cy="${y(v)}" r="3"><title>${chart.buckets[i]?.toISOString()}: ${s.label} ${Math.round(v)} ${unit}</title></circle>`,
+    );
     return html`<polyline class="${s.cls}" points="${points}"/>${dots}`;
   });
-  const legend = chart.series.map((s, i) => html`<rect class="${s.key}" x="${PAD.left + i * 90}" y="${H - 14}" width="10" height="10"/><text x="${PAD.left + i * 90 + 14}" y="${H - 5}">${s.label}</text>`);
+  const legend = chart.series.map(
+    (s, i) =>
+      html`<rect class="${s.key}" x="${PAD.left + i * 90}" y="${H - 14}" width="10" height="10"/><text x="${PAD.left + i * 90 + 14}" y="${H - 5}">${s.label}</text>`,
+  );
   return html`<svg class="chart" id="chart-latency" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${title}"><title>${title}</title>
 ${frame(max, unit, xLabels(chart.buckets, x, spanS))}${lines}${legend}</svg>`;
 }

@@ -25,7 +25,12 @@ export class MetricsEndpoint {
     req.resume();
     const source = req.socket.remoteAddress ?? "unknown";
     if (this.tokens.verify(req.headers.authorization)) {
-      return { status: 200, body: {}, text: await this.metrics.registry.metrics(), headers: { "content-type": this.metrics.registry.contentType } };
+      return {
+        status: 200,
+        body: {},
+        text: await this.metrics.registry.metrics(),
+        headers: { "content-type": this.metrics.registry.contentType },
+      };
     }
     const wait = this.authLimit.blockedFor(source);
     if (wait > 0) return { status: 429, body: { error: "rate_limited" }, headers: { "retry-after": String(wait) } };

@@ -47,10 +47,28 @@ const skip = parserMissing();
 describe.skipIf(skip)(`gateway metrics${skip ? ` — ${skip}` : ""}`, () => {
   it("an executed /exec request moves decisions, stage and request histograms, and its trial", async () => {
     const m = make();
-    m.observeOutcome({ source: "http", decision: "executed", tier: 2, durationMs: 1500, evidence: { stages_ms: { classify: 3.5, run: 900, judge: 20, commit: 40, bogus: 5 }, run: { ok: true } } });
-    m.observeOutcome({ source: "http", decision: "sandbox_failed", tier: 2, durationMs: 800, evidence: { stages_ms: { classify: 2 }, run: { ok: false } } });
+    m.observeOutcome({
+      source: "http",
+      decision: "executed",
+      tier: 2,
+      durationMs: 1500,
+      evidence: { stages_ms: { classify: 3.5, run: 900, judge: 20, commit: 40, bogus: 5 }, run: { ok: true } },
+    });
+    m.observeOutcome({
+      source: "http",
+      decision: "sandbox_failed",
+      tier: 2,
+      durationMs: 800,
+      evidence: { stages_ms: { classify: 2 }, run: { ok: false } },
+    });
     m.observeOutcome({ source: "http", decision: "refused", tier: 1, durationMs: 500, evidence: { http_status: 409, run: { ok: true } } });
-    m.observeOutcome({ source: "http", decision: "executed", tier: 3, durationMs: 90_000, evidence: { trial: { ok: true, timed_out: true } } });
+    m.observeOutcome({
+      source: "http",
+      decision: "executed",
+      tier: 3,
+      durationMs: 90_000,
+      evidence: { trial: { ok: true, timed_out: true } },
+    });
     const f = await scrape(m);
     expect(sample(f, "agent_sudo_decisions_total", { source: "http", decision: "executed", tier: "2" })).toBe(1);
     expect(sample(f, "agent_sudo_decisions_total", { source: "http", decision: "sandbox_failed", tier: "2" })).toBe(1);
@@ -66,7 +84,8 @@ describe.skipIf(skip)(`gateway metrics${skip ? ` — ${skip}` : ""}`, () => {
 
   it("hook answers count by kind; the client's own outcomes are decisions but not hook answers", async () => {
     const m = make();
-    for (const decision of ["allowed", "allowed", "denied", "routed", "no_opinion", "late", "hook_outcome"]) m.observeOutcome({ source: "hook", decision, tier: 0, durationMs: undefined, evidence: {} });
+    for (const decision of ["allowed", "allowed", "denied", "routed", "no_opinion", "late", "hook_outcome"])
+      m.observeOutcome({ source: "hook", decision, tier: 0, durationMs: undefined, evidence: {} });
     const f = await scrape(m);
     expect(sample(f, "agent_sudo_hook_decisions_total", { decision: "allowed", tier: "0" })).toBe(2);
     expect(total(f, "agent_sudo_hook_decisions_total")).toBe(6);
@@ -111,7 +130,10 @@ describe.skipIf(skip)(`gateway metrics${skip ? ` — ${skip}` : ""}`, () => {
   it("spool and shipper: depth, shipped, shipper up; lag grows only while records wait without progress", async () => {
     let depth = 0;
     let shipped = 7;
-    const m = make({ spool: () => ({ depth, segments: 2, rejected_total: 1 }), shipper: () => ({ state: depth > 0 ? "retrying" : "ok", shipped_total: shipped }) });
+    const m = make({
+      spool: () => ({ depth, segments: 2, rejected_total: 1 }),
+      shipper: () => ({ state: depth > 0 ? "retrying" : "ok", shipped_total: shipped }),
+    });
     let f = await scrape(m);
     expect(sample(f, "agent_sudo_audit_spool_depth")).toBe(0);
     expect(sample(f, "agent_sudo_audit_shipper_lag_seconds")).toBe(0);

@@ -58,15 +58,50 @@ export class GatewayMetrics {
   private readonly sampler: NodeJS.Timeout;
   private readonly decisionWords: ReadonlySet<string>;
 
-  constructor(private readonly sources: MetricSources, decisionTypes: readonly string[]) {
+  constructor(
+    private readonly sources: MetricSources,
+    decisionTypes: readonly string[],
+  ) {
     const registers = [this.registry];
     this.decisionWords = new Set(decisionTypes);
-    this.requests = new Counter({ name: "agent_sudo_requests_total", help: "HTTP answers by route, status and tier (tier 'none' when the answer names none)", labelNames: ["route", "status", "tier"], registers });
-    this.decisions = new Counter({ name: "agent_sudo_decisions_total", help: "Audited decisions by source (http, hook), decision type and tier", labelNames: ["source", "decision", "tier"], registers });
-    this.hookDecisions = new Counter({ name: "agent_sudo_hook_decisions_total", help: "PreToolUse hook answers by kind (allowed, denied, routed, no_opinion, late) and tier", labelNames: ["decision", "tier"], registers });
-    this.trials = new Counter({ name: "agent_sudo_trials_total", help: "Runs in the sandbox by kind (mirror: the transactional run of tiers 1-3; package: a package run's trial) and outcome", labelNames: ["kind", "outcome"], registers });
-    this.stages = new Histogram({ name: "agent_sudo_stage_duration_seconds", help: "Time per /exec pipeline stage (resolve, classify, run, judge, lease, intent, commit, execute, outcome), from the audit's evidence.stages_ms", labelNames: ["stage"], buckets: BUCKETS, registers });
-    this.durations = new Histogram({ name: "agent_sudo_request_duration_seconds", help: "Whole /exec requests, from the audit's duration_ms, by tier", labelNames: ["source", "tier"], buckets: BUCKETS, registers });
+    this.requests = new Counter({
+      name: "agent_sudo_requests_total",
+      help: "HTTP answers by route, status and tier (tier 'none' when the answer names none)",
+      labelNames: ["route", "status", "tier"],
+      registers,
+    });
+    this.decisions = new Counter({
+      name: "agent_sudo_decisions_total",
+      help: "Audited decisions by source (http, hook), decision type and tier",
+      labelNames: ["source", "decision", "tier"],
+      registers,
+    });
+    this.hookDecisions = new Counter({
+      name: "agent_sudo_hook_decisions_total",
+      help: "PreToolUse hook answers by kind (allowed, denied, routed, no_opinion, late) and tier",
+      labelNames: ["decision", "tier"],
+      registers,
+    });
+    this.trials = new Counter({
+      name: "agent_sudo_trials_total",
+      help: "Runs in the sandbox by kind (mirror: the transactional run of tiers 1-3; package: a package run's trial) and outcome",
+      labelNames: ["kind", "outcome"],
+      registers,
+    });
+    this.stages = new Histogram({
+      name: "agent_sudo_stage_duration_seconds",
+      help: "Time per /exec pipeline stage (resolve, classify, run, judge, lease, intent, commit, execute, outcome), from the audit's evidence.stages_ms",
+      labelNames: ["stage"],
+      buckets: BUCKETS,
+      registers,
+    });
+    this.durations = new Histogram({
+      name: "agent_sudo_request_duration_seconds",
+      help: "Whole /exec requests, from the audit's duration_ms, by tier",
+      labelNames: ["source", "tier"],
+      buckets: BUCKETS,
+      registers,
+    });
     this.gauges(registers);
     collectDefaultMetrics({ register: this.registry, prefix: "agent_sudo_gateway_" });
     this.sampler = setInterval(() => this.sampleLag(), 1000);
@@ -76,11 +111,46 @@ export class GatewayMetrics {
   private gauges(registers: Registry[]): void {
     const sources = this.sources;
     const self = this;
-    new Gauge({ name: "agent_sudo_audit_spool_depth", help: "Audit records in the spool not yet shipped to PostgreSQL", registers, collect() { this.set(sources.spool().depth); } });
-    new Gauge({ name: "agent_sudo_audit_spool_segments", help: "Spool segment files on disk", registers, collect() { this.set(sources.spool().segments); } });
-    new Gauge({ name: "agent_sudo_audit_spool_rejected", help: "Damaged spool lines set aside since the gateway started (lost from PostgreSQL)", registers, collect() { this.set(sources.spool().rejected_total); } });
-    new Gauge({ name: "agent_sudo_audit_unaudited_refusals", help: "Refusals answered whose audit record could not be made durable, since start", registers, collect() { this.set(sources.unauditedRefusals()); } });
-    new Gauge({ name: "agent_sudo_audit_shipped_records", help: "Records the shipper has written to PostgreSQL since start", registers, collect() { this.set(sources.shipper()?.shipped_total ?? 0); } });
+    new Gauge({
+      name: "agent_sudo_audit_spool_depth",
+      help: "Audit records in the spool not yet shipped to PostgreSQL",
+      registers,
+      collect() {
+        this.set(sources.spool().depth);
+      },
+    });
+    new Gauge({
+      name: "agent_sudo_audit_spool_segments",
+      help: "Spool segment files on disk",
+      registers,
+      collect() {
+        this.set(sources.spool().segments);
+      },
+    });
+    new Gauge({
+      name: "agent_sudo_audit_spool_rejected",
+      help: "Damaged spool lines set aside since the gateway started (lost from PostgreSQL)",
+      registers,
+      collect() {
+        this.set(sources.spool().rejected_total);
+      },
+    });
+    new Gauge({
+      name: "agent_sudo_audit_unaudited_refusals",
+      help: "Refusals answered whose audit record could not be made durable, since start",
+      registers,
+      collect() {
+        this.set(sources.unauditedRefusals());
+      },
+    });
+    new Gauge({
+      name: "agent_sudo_audit_shipped_records",
+      help: "Records the shipper has written to PostgreSQL since start",
+      registers,
+      collect() {
+        this.set(sources.shipper()?.shipped_total ?? 0);
+      },
+    });
     new Gauge({
       name: "agent_sudo_audit_shipper_up",
       help: "1 while the shipper reaches PostgreSQL, 0 while it retries or is down, absent without a database",
@@ -132,9 +202,19 @@ export class GatewayMetrics {
       });
     const trips = (s: BreakerStatus) => s.events.filter((e) => e.kind === "trip");
     gauge("agent_sudo_breaker_status_up", "1 when the breaker answered this scrape's status read, else 0", () => 1, 0);
-    gauge("agent_sudo_breaker_armed", "1 armed, 0 disarmed (tier 0 only); absent when the breaker did not answer", (s) => (s.armed ? 1 : 0));
-    gauge("agent_sudo_breaker_trips_recorded", "Trips in the breaker's kept history (its last 200 trip and rearm events)", (s) => trips(s).length);
-    gauge("agent_sudo_breaker_last_trip_timestamp_seconds", "Unix time of the newest recorded trip (0: none)", (s) => trips(s).at(-1)?.at ?? 0);
+    gauge("agent_sudo_breaker_armed", "1 armed, 0 disarmed (tier 0 only); absent when the breaker did not answer", (s) =>
+      s.armed ? 1 : 0,
+    );
+    gauge(
+      "agent_sudo_breaker_trips_recorded",
+      "Trips in the breaker's kept history (its last 200 trip and rearm events)",
+      (s) => trips(s).length,
+    );
+    gauge(
+      "agent_sudo_breaker_last_trip_timestamp_seconds",
+      "Unix time of the newest recorded trip (0: none)",
+      (s) => trips(s).at(-1)?.at ?? 0,
+    );
   }
 
   private sampleLag(): void {
@@ -162,7 +242,8 @@ export class GatewayMetrics {
       if (HOOK_DECISIONS.has(o.decision)) this.hookDecisions.inc({ decision: o.decision, tier });
       return;
     }
-    if (o.durationMs !== undefined && Number.isFinite(o.durationMs)) this.durations.observe({ source: "http", tier }, Math.max(0, o.durationMs) / 1000);
+    if (o.durationMs !== undefined && Number.isFinite(o.durationMs))
+      this.durations.observe({ source: "http", tier }, Math.max(0, o.durationMs) / 1000);
     const stages = o.evidence.stages_ms;
     if (stages && typeof stages === "object") {
       for (const [stage, ms] of Object.entries(stages as Record<string, unknown>)) {

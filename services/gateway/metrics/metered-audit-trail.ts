@@ -20,7 +20,13 @@ export class MeteredAuditTrail extends AuditTrail {
 
   override async outcome(ctx: AuditContext, o: Outcome, reserve = true): Promise<boolean> {
     const written = await super.outcome(ctx, o, reserve);
-    this.metrics.observeOutcome({ source: ctx.source, decision: o.decision, tier: ctx.tier, durationMs: o.durationMs, evidence: { ...ctx.evidence, ...o.evidence } });
+    this.metrics.observeOutcome({
+      source: ctx.source,
+      decision: o.decision,
+      tier: ctx.tier,
+      durationMs: o.durationMs,
+      evidence: { ...ctx.evidence, ...o.evidence },
+    });
     return written;
   }
 }

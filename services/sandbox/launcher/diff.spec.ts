@@ -8,7 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diffLayers, readXattrs } from "./diff.js";
 import { missing, named } from "../../../test/support/needs.js";
 
-const canOverlay = process.getuid?.() === 0 && readFileSync("/proc/filesystems", "utf8").includes("\toverlay") && spawnSync("unshare", ["--version"]).status === 0;
+const canOverlay =
+  process.getuid?.() === 0 &&
+  readFileSync("/proc/filesystems", "utf8").includes("\toverlay") &&
+  spawnSync("unshare", ["--version"]).status === 0;
 const noSetfattr = missing("setfattr");
 const hasSetfattr = noSetfattr === undefined;
 
@@ -19,7 +22,11 @@ describe.skipIf(!canOverlay)("diff.ts on a real overlay", () => {
   const host = (script: string) => execFileSync("sh", ["-ec", script], { cwd: lower, stdio: "pipe" });
   const trial = (script: string) => {
     const mount = `mount -t overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" agent-sudo-test "$4"; cd "$4"; eval "$5"`;
-    execFileSync("unshare", ["--mount", "--propagation", "private", "sh", "-ec", mount, "sh", lower, upper, join(dir, "work"), join(dir, "merged"), script], { stdio: "pipe" });
+    execFileSync(
+      "unshare",
+      ["--mount", "--propagation", "private", "sh", "-ec", mount, "sh", lower, upper, join(dir, "work"), join(dir, "merged"), script],
+      { stdio: "pipe" },
+    );
   };
   const entries = (root: string, rels: string[]) => rels.map((rel) => ({ rel, st: lstatSync(join(root, rel)) }));
 
@@ -54,25 +61,35 @@ describe.skipIf(!canOverlay)("diff.ts on a real overlay", () => {
     expect(r.xattrs.get("r")?.get("trusted.overlay.opaque")?.toString()).toBe("y");
   });
 
-  it.skipIf(!hasSetfattr)(named("readXattrs: names and values of every kind of entry, file content read only when needed", noSetfattr), () => {
-    host(
-      "echo f > f; setfattr -n user.b -v 1 f; setfattr -n 'user.a=%x' -v 'two=2' f; mkdir d; setfattr -n user.d -v '' d; ln -s f l; mkfifo p; echo plain > plain; truncate -s 100G sparse; " +
-        "perl -MSocket -e 'socket(S, PF_UNIX, SOCK_STREAM, 0) or die; bind(S, pack_sockaddr_un(\"s\")) or die'",
-    );
-    const r = readXattrs(lower, entries(lower, ["f", "d", "l", "p", "plain", "sparse", "s"]), (rel) => `/${rel}`);
-    expect(r.problems).toEqual([]);
-    expect(r.xattrs.get("f")).toEqual(new Map([["user.b", Buffer.from("1")], ["user.a=%x", Buffer.from("two=2")]]));
-    expect(r.xattrs.get("d")).toEqual(new Map([["user.d", Buffer.alloc(0)]]));
-    // A 100 GiB file without xattrs: listed, never read.
-    for (const rel of ["l", "p", "plain", "sparse"]) expect(r.xattrs.get(rel)).toEqual(new Map());
-    // Sockets are skipped (their names are not read).
-    expect(r.xattrs.has("s")).toBe(false);
-  });
+  it.skipIf(!hasSetfattr)(
+    named("readXattrs: names and values of every kind of entry, file content read only when needed", noSetfattr),
+    () => {
+      host(
+        "echo f > f; setfattr -n user.b -v 1 f; setfattr -n 'user.a=%x' -v 'two=2' f; mkdir d; setfattr -n user.d -v '' d; ln -s f l; mkfifo p; echo plain > plain; truncate -s 100G sparse; " +
+          "perl -MSocket -e 'socket(S, PF_UNIX, SOCK_STREAM, 0) or die; bind(S, pack_sockaddr_un(\"s\")) or die'",
+      );
+      const r = readXattrs(lower, entries(lower, ["f", "d", "l", "p", "plain", "sparse", "s"]), (rel) => `/${rel}`);
+      expect(r.problems).toEqual([]);
+      expect(r.xattrs.get("f")).toEqual(
+        new Map([
+          ["user.b", Buffer.from("1")],
+          ["user.a=%x", Buffer.from("two=2")],
+        ]),
+      );
+      expect(r.xattrs.get("d")).toEqual(new Map([["user.d", Buffer.alloc(0)]]));
+      // A 100 GiB file without xattrs: listed, never read.
+      for (const rel of ["l", "p", "plain", "sparse"]) expect(r.xattrs.get(rel)).toEqual(new Map());
+      // Sockets are skipped (their names are not read).
+      expect(r.xattrs.has("s")).toBe(false);
+    },
+  );
 
   it.skipIf(!hasSetfattr)(named("readXattrs: a name with a newline or not UTF-8 is a problem, never a guess", noSetfattr), () => {
     host("touch n u; setfattr -n \"$(printf 'user.a\\nb')\" -v 1 n; setfattr -n \"$(printf 'user.\\377')\" -v 1 u");
     expect(readXattrs(lower, entries(lower, ["n"]), (rel) => `/${rel}`).problems.join("; ")).toMatch(/newline/);
-    expect(readXattrs(lower, entries(lower, ["u"]), (rel) => `/${rel}`).problems).toEqual(["/u: an xattr name that is not UTF-8 text (user.\\xff)"]);
+    expect(readXattrs(lower, entries(lower, ["u"]), (rel) => `/${rel}`).problems).toEqual([
+      "/u: an xattr name that is not UTF-8 text (user.\\xff)",
+    ]);
   });
 
   it.skipIf(!hasSetfattr)(named("readXattrs: large files with xattrs cost nothing more (no content is read)", noSetfattr), () => {

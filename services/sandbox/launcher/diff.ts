@@ -110,7 +110,11 @@ export type Xattrs = Map<string, Buffer>;
  * A name that is not UTF-8 or holds a newline, or any failure, is a
  * problem; `where(rel)` names the entry in the message.
  */
-export function readXattrs(dir: string, entries: readonly { rel: string; st: Stats }[], where: (rel: string) => string): { xattrs: Map<string, Xattrs>; problems: string[] } {
+export function readXattrs(
+  dir: string,
+  entries: readonly { rel: string; st: Stats }[],
+  where: (rel: string) => string,
+): { xattrs: Map<string, Xattrs>; problems: string[] } {
   return readXattrsMany([{ dir, entries, where }])[0] as { xattrs: Map<string, Xattrs>; problems: string[] };
 }
 
@@ -171,11 +175,9 @@ function xattrPlan(groups: readonly XattrGroup[]): { paths: string[]; finish: (r
 
 /** Bytes for a message: printable ASCII as is, any other byte (and the backslash) as \xHH. */
 export function printable(bytes: Buffer): string {
-  return [...bytes].map((c) => (c >= 0x20 && c < 0x7f && c !== 0x5c ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, "0")}`)).join("");
-}
-
-function sizeOf(st: Stats | undefined): number {
-  return st?.isFile() ? st.size : 0;
+  return [...bytes]
+    .map((c) => (c >= 0x20 && c < 0x7f && c !== 0x5c ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, "0")}`))
+    .join("");
 }
 
 function opaqueDirs(upper: string, candidates: string[]): Set<string> {

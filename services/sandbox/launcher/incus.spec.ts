@@ -66,7 +66,12 @@ class IncusStandIn {
         if ((m = p.match(/^\/1\.0\/operations\/([^/]+)\/wait$/))) {
           const o = this.ops.get(m[1] ?? "");
           if (!o) return answer(404, { type: "error", error: "Operation not found", error_code: 404 });
-          return answer(200, { type: "sync", status: "Success", status_code: 200, metadata: { ...o, status_code: o.status === "Success" ? 200 : o.status === "Running" ? 103 : 400 } });
+          return answer(200, {
+            type: "sync",
+            status: "Success",
+            status_code: 200,
+            metadata: { ...o, status_code: o.status === "Success" ? 200 : o.status === "Running" ? 103 : 400 },
+          });
         }
         if ((m = p.match(/^\/1\.0\/instances\/([^/]+)\/logs\/exec-output\/([^/]+)$/))) {
           const log = this.logs.get(p);
@@ -132,7 +137,8 @@ describe("Incus driver against a stand-in Incus on a Unix socket", () => {
   let dir: string;
   let standIn: IncusStandIn;
   let client: IncusClient;
-  const driver = () => new IncusDriver({ socket: standIn.socket, instances: {}, snapshot: "baseline", shell: "/bin/bash", stdoutCap: 1024, stderrCap: 1024 });
+  const driver = () =>
+    new IncusDriver({ socket: standIn.socket, instances: {}, snapshot: "baseline", shell: "/bin/bash", stdoutCap: 1024, stderrCap: 1024 });
   const input = { host: "server-01", command: "touch /etc/new", cwd: "/root", runAs: "", timeoutS: 30 };
 
   beforeEach(async () => {
@@ -148,6 +154,7 @@ describe("Incus driver against a stand-in Incus on a Unix socket", () => {
 
   it("creates the mirror (debian/13, 2 vCPU, 2 GiB, 10 GiB, NAT bridge), starts it, takes the baseline snapshot", async () => {
     await createMirror(client, { name: "sandbox-server-01" });
+    // biome-ignore lint/suspicious/noExplicitAny: the stand-in keeps the JSON it was sent
     const spec = standIn.instances.get("sandbox-server-01") as Record<string, any>;
     expect(spec.source).toMatchObject({ type: "image", alias: "debian/13", protocol: "simplestreams" });
     expect(spec.config).toEqual({ "limits.cpu": "2", "limits.memory": "2GiB" });
@@ -208,7 +215,14 @@ describe("Incus driver against a stand-in Incus on a Unix socket", () => {
   });
 
   it("error path: the socket is missing", async () => {
-    const gone = new IncusDriver({ socket: join(dir, "missing.socket"), instances: {}, snapshot: "baseline", shell: "/bin/bash", stdoutCap: 1024, stderrCap: 1024 });
+    const gone = new IncusDriver({
+      socket: join(dir, "missing.socket"),
+      instances: {},
+      snapshot: "baseline",
+      shell: "/bin/bash",
+      stdoutCap: 1024,
+      stderrCap: 1024,
+    });
     await expect(gone.run(input)).rejects.toThrow(/incus socket .*missing\.socket: connect ENOENT/);
   });
 

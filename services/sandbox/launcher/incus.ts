@@ -66,7 +66,13 @@ export class IncusClient {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = request(
-        { socketPath: this.socketPath, method, path, headers: payload ? { "content-type": "application/json", "content-length": payload.length } : {}, timeout: this.timeoutMs },
+        {
+          socketPath: this.socketPath,
+          method,
+          path,
+          headers: payload ? { "content-type": "application/json", "content-length": payload.length } : {},
+          timeout: this.timeoutMs,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
@@ -103,12 +109,17 @@ export class IncusClient {
     if (!/^\/1\.0\/operations\/[A-Za-z0-9-]+$/.test(operation)) throw new IncusError(`unexpected operation path ${operation}`);
     const env = await this.call("GET", `${operation}/wait?timeout=${timeoutS}`);
     const op = (env.metadata ?? {}) as Operation;
-    if (op.status === "Failure" || (op.status_code ?? 200) >= 400) throw new IncusError(`operation ${op.id ?? operation} failed: ${op.err || op.status}`);
+    if (op.status === "Failure" || (op.status_code ?? 200) >= 400)
+      throw new IncusError(`operation ${op.id ?? operation} failed: ${op.err || op.status}`);
     return op;
   }
 
   /** exec with record-output; returns exit code and both logs (deleted after reading). */
-  async exec(instance: string, command: string[], opts: { cwd?: string; user?: number; group?: number; env?: Record<string, string>; timeoutS: number }): Promise<{ exitCode: number; timedOut: boolean; stdout: Buffer; stderr: Buffer }> {
+  async exec(
+    instance: string,
+    command: string[],
+    opts: { cwd?: string; user?: number; group?: number; env?: Record<string, string>; timeoutS: number },
+  ): Promise<{ exitCode: number; timedOut: boolean; stdout: Buffer; stderr: Buffer }> {
     const env = await this.call("POST", `/1.0/instances/${instance}/exec`, {
       command,
       environment: opts.env ?? {},
@@ -146,16 +157,21 @@ export interface MirrorSpec {
 
 /** Creates and starts the mirror (images:debian/13, 2 vCPU, 2 GiB, 10 GiB root, NAT bridge) and takes the baseline. */
 export async function createMirror(client: IncusClient, spec: MirrorSpec, snapshot = "baseline"): Promise<void> {
-  await client.operate("POST", "/1.0/instances", {
-    name: spec.name,
-    type: "container",
-    source: { type: "image", alias: spec.image ?? "debian/13", server: "https://images.linuxcontainers.org", protocol: "simplestreams" },
-    config: { "limits.cpu": "2", "limits.memory": "2GiB" },
-    devices: {
-      root: { type: "disk", path: "/", pool: spec.pool ?? "default", size: "10GiB" },
-      eth0: { type: "nic", network: spec.network ?? "incusbr0", name: "eth0" },
+  await client.operate(
+    "POST",
+    "/1.0/instances",
+    {
+      name: spec.name,
+      type: "container",
+      source: { type: "image", alias: spec.image ?? "debian/13", server: "https://images.linuxcontainers.org", protocol: "simplestreams" },
+      config: { "limits.cpu": "2", "limits.memory": "2GiB" },
+      devices: {
+        root: { type: "disk", path: "/", pool: spec.pool ?? "default", size: "10GiB" },
+        eth0: { type: "nic", network: spec.network ?? "incusbr0", name: "eth0" },
+      },
     },
-  }, 600);
+    600,
+  );
   await client.operate("PUT", `/1.0/instances/${spec.name}/state`, { action: "start", timeout: 60 });
   await takeBaseline(client, spec.name, snapshot, false);
 }
@@ -182,12 +198,25 @@ export function parseChanges(text: string): Change[] {
     for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1)) if (created.has(p.slice(0, i))) return true;
     return false;
   };
-  return all.filter((c) => !(c.kind === "created" && parentCreated(c.path))).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return all
+    .filter((c) => !(c.kind === "created" && parentCreated(c.path)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function unknownUser(user: string, started: number): DriverRun {
   const stderr = Buffer.from(`agent-sudo-sandbox: unknown user '${user}'\n`);
-  return { exitCode: 127, timedOut: false, stdout: Buffer.alloc(0), stderr, stdoutTruncated: false, stderrTruncated: false, changes: [], truncated: false, maskWrites: [], durationMs: performance.now() - started };
+  return {
+    exitCode: 127,
+    timedOut: false,
+    stdout: Buffer.alloc(0),
+    stderr,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    changes: [],
+    truncated: false,
+    maskWrites: [],
+    durationMs: performance.now() - started,
+  };
 }
 
 export interface IncusDriverOptions {
@@ -223,10 +252,20 @@ export class IncusDriver implements Driver {
     const started = performance.now();
     const name = this.instance(input.host);
     await this.client.operate("PUT", `/1.0/instances/${name}`, { restore: this.opts.snapshot });
-    const env = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C.UTF-8", DEBIAN_FRONTEND: "noninteractive", HOME: "/root" };
+    const env = {
+      PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+      LC_ALL: "C.UTF-8",
+      DEBIAN_FRONTEND: "noninteractive",
+      HOME: "/root",
+    };
     const user = input.runAs ? await this.uidOf(name, input.runAs).catch(() => undefined) : undefined;
     if (input.runAs && !user) return unknownUser(input.runAs, started);
-    const r = await this.client.exec(name, ["/bin/sh", "-c", STAMP_THEN_RUN, this.opts.shell, input.command], { cwd: input.cwd || "/root", env, timeoutS: input.timeoutS, ...(user ?? {}) });
+    const r = await this.client.exec(name, ["/bin/sh", "-c", STAMP_THEN_RUN, this.opts.shell, input.command], {
+      cwd: input.cwd || "/root",
+      env,
+      timeoutS: input.timeoutS,
+      ...(user ?? {}),
+    });
     const changes = await this.client.exec(name, ["/bin/sh", "-c", CHANGES_SCRIPT], { timeoutS: 300 });
     if (changes.exitCode !== 0) throw new IncusError(`listing changes failed: ${changes.stderr.toString("utf8").trim()}`);
     return {
@@ -258,7 +297,10 @@ export class IncusDriver implements Driver {
     const name = this.instance(host);
     await this.client.operate("PUT", `/1.0/instances/${name}`, { restore: this.opts.snapshot });
     const args = fillable.flatMap((g) => [g.kind, g.name]);
-    const r = await this.client.exec(name, ["/bin/sh", "-c", FILL_SCRIPT, "fill", ...args], { timeoutS: 900, env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } });
+    const r = await this.client.exec(name, ["/bin/sh", "-c", FILL_SCRIPT, "fill", ...args], {
+      timeoutS: 900,
+      env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+    });
     if (r.exitCode !== 0) return false;
     await takeBaseline(this.client, name, this.opts.snapshot, true);
     return true;

@@ -27,7 +27,16 @@ const TrialMessage = z
         network: z.boolean().optional(),
         env: z.record(z.string().max(64), z.string().max(8192)).optional(),
         manifest: z
-          .object({ requestId: z.string().max(128), commandDigest: z.instanceof(Uint8Array).refine((d) => d.length === 32), host: z.string().min(1).max(64), maxBlobBytes: z.number().int().min(0).max(64 * 1024 * 1024) })
+          .object({
+            requestId: z.string().max(128),
+            commandDigest: z.instanceof(Uint8Array).refine((d) => d.length === 32),
+            host: z.string().min(1).max(64),
+            maxBlobBytes: z
+              .number()
+              .int()
+              .min(0)
+              .max(64 * 1024 * 1024),
+          })
           .strict()
           .optional(),
       })
@@ -78,11 +87,14 @@ process.on("message", (raw: unknown) => {
     return;
   }
   running++;
-  driver.run(input).then(
-    (run) => send({ type: "result", id, run }),
-    (err: unknown) => send({ type: "error", id, message: (err as Error).message }),
-  ).finally(() => {
-    running--;
-  });
+  driver
+    .run(input)
+    .then(
+      (run) => send({ type: "result", id, run }),
+      (err: unknown) => send({ type: "error", id, message: (err as Error).message }),
+    )
+    .finally(() => {
+      running--;
+    });
 });
 send({ type: "ready", describe: driver.describe() });

@@ -14,7 +14,10 @@ import { type BuiltManifest, buildManifest, type ManifestOptions } from "./manif
 import { readXattrsOf, warmXattrReader } from "./xattrs.js";
 import { missing, named } from "../../../test/support/needs.js";
 
-const canOverlay = process.getuid?.() === 0 && readFileSync("/proc/filesystems", "utf8").includes("\toverlay") && spawnSync("unshare", ["--version"]).status === 0;
+const canOverlay =
+  process.getuid?.() === 0 &&
+  readFileSync("/proc/filesystems", "utf8").includes("\toverlay") &&
+  spawnSync("unshare", ["--version"]).status === 0;
 const noSetfattr = missing("setfattr");
 const hasSetfattr = noSetfattr === undefined;
 
@@ -41,14 +44,26 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
   /** Runs `script` in the merged view, as a trial would. */
   const trial = (script: string, options = "") => {
     const mount = `mount -t overlay -o "${options}lowerdir=$1,upperdir=$2,workdir=$3" agent-sudo-test "$4"; cd "$4"; eval "$5"`;
-    execFileSync("unshare", ["--mount", "--propagation", "private", "sh", "-ec", mount, "sh", lower, upper, join(dir, "work"), join(dir, "merged"), script], { stdio: "pipe" });
+    execFileSync(
+      "unshare",
+      ["--mount", "--propagation", "private", "sh", "-ec", mount, "sh", lower, upper, join(dir, "work"), join(dir, "merged"), script],
+      { stdio: "pipe" },
+    );
   };
   const build = (over: Partial<ManifestOptions> = {}): Promise<BuiltManifest> => {
     server ??= EnvelopeServer.start((why) => {
       throw new Error(`envelope server ${why}`);
     });
     const readXattrs = warmXattrReader(server);
-    return buildManifest([{ target: "/", lower, upper }], { requestId: "r1", commandDigest: Buffer.alloc(32, 7), host: "primary", maxPaths: 1000, maxBlobBytes: 1 << 20, readXattrs, ...over });
+    return buildManifest([{ target: "/", lower, upper }], {
+      requestId: "r1",
+      commandDigest: Buffer.alloc(32, 7),
+      host: "primary",
+      maxPaths: 1000,
+      maxBlobBytes: 1 << 20,
+      readXattrs,
+      ...over,
+    });
   };
   const ok = async (over: Partial<ManifestOptions> = {}) => {
     const r = await build(over);
@@ -102,7 +117,10 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     // Meanwhile, on the host: someone edits f and swaps d for a link.
     host("echo theirs > f; mv d d.real; ln -s /etc d");
     const r = await build({ changedSinceMs: start });
-    expect(r.conflicts.sort()).toEqual(["conflict: /d changed on the host while the command ran in the mirror", "conflict: /f changed on the host while the command ran in the mirror"]);
+    expect(r.conflicts.sort()).toEqual([
+      "conflict: /d changed on the host while the command ran in the mirror",
+      "conflict: /f changed on the host while the command ran in the mirror",
+    ]);
     expect(r.problems).toEqual(expect.arrayContaining(r.conflicts));
   });
 
@@ -301,7 +319,10 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
   });
 
   it("file names are never tar options", async () => {
-    trial("touch -- --checkpoint=1 '--checkpoint-action=exec=touch PWNED'" + (hasSetfattr ? "; setfattr -n user.z -v 1 -- --checkpoint=1 '--checkpoint-action=exec=touch PWNED'" : ""));
+    trial(
+      "touch -- --checkpoint=1 '--checkpoint-action=exec=touch PWNED'" +
+        (hasSetfattr ? "; setfattr -n user.z -v 1 -- --checkpoint=1 '--checkpoint-action=exec=touch PWNED'" : ""),
+    );
     const r = await ok();
     expect(paths(r)).toEqual(["/--checkpoint-action=exec=touch PWNED", "/--checkpoint=1"]);
     for (const d of [upper, lower, process.cwd()]) expect(existsSync(join(d, "PWNED"))).toBe(false);
@@ -324,7 +345,10 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
   it("a file name that is not UTF-8, or holds a newline, is a problem", async () => {
     trial("touch \"$(printf 'bad\\377name')\" \"$(printf 'two\\nlines')\" fine");
     const r = await build();
-    expect(r.problems).toEqual(["/bad\\xffname: a path that is not UTF-8 text on one line", "/two\\x0alines: a path that is not UTF-8 text on one line"]);
+    expect(r.problems).toEqual([
+      "/bad\\xffname: a path that is not UTF-8 text on one line",
+      "/two\\x0alines: a path that is not UTF-8 text on one line",
+    ]);
   });
 
   it("overlay metadata it cannot represent is a problem (metacopy, redirect)", async () => {
@@ -338,7 +362,13 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
   it("paths carry the layer's target (and the default, one-shot xattr reader works)", async () => {
     host("echo a > a");
     trial("echo b > a");
-    const r = await buildManifest([{ target: "/home", lower, upper }], { requestId: "r", commandDigest: Buffer.alloc(0), host: "h", maxPaths: 10, maxBlobBytes: 100 });
+    const r = await buildManifest([{ target: "/home", lower, upper }], {
+      requestId: "r",
+      commandDigest: Buffer.alloc(0),
+      host: "h",
+      maxPaths: 10,
+      maxBlobBytes: 100,
+    });
     expect(r.problems).toEqual([]);
     expect(paths(r)).toEqual(["/home/a"]);
   });

@@ -36,7 +36,18 @@
 // conflict (the copy-up the command worked on predates that change).
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from "node:fs";
 import { join } from "node:path";
 import { type Change, EntryKind, type EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { isWhiteout, printable, readXattrsWith, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
@@ -109,7 +120,13 @@ function mountPoints(): Set<string> {
   const out = new Set<string>();
   for (const line of readFileSync("/proc/self/mountinfo").toString("latin1").split("\n")) {
     const field = line.split(" ")[4];
-    if (field) out.add(Buffer.from(field.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8))), "latin1").toString("utf8"));
+    if (field)
+      out.add(
+        Buffer.from(
+          field.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8))),
+          "latin1",
+        ).toString("utf8"),
+      );
   }
   return out;
 }
@@ -172,7 +189,11 @@ class LayerWalk {
     const withUp = this.items.filter((i) => i.up);
     const withLow = this.items.filter((i) => i.low);
     const [upper, host] = await readXattrsWith(read, [
-      { dir: this.layer.upper, entries: withUp.map((i) => ({ rel: i.rel, st: i.up as Stats })), where: (r) => `${this.mirror(r)} (mirror)` },
+      {
+        dir: this.layer.upper,
+        entries: withUp.map((i) => ({ rel: i.rel, st: i.up as Stats })),
+        where: (r) => `${this.mirror(r)} (mirror)`,
+      },
       { dir: this.layer.lower, entries: withLow.map((i) => ({ rel: i.rel, st: i.low as Stats })), where: (r) => this.mirror(r) },
     ]);
     for (const p of [...(upper?.problems ?? []), ...(host?.problems ?? [])]) this.b.problem(p);
@@ -180,7 +201,9 @@ class LayerWalk {
     this.overlayMetadata(withUp, upper?.xattrs ?? new Map());
     const hidden = this.items.filter((i) => i.low && !i.lowX);
     if (hidden.length > 0) {
-      const [more] = await readXattrsWith(read, [{ dir: this.layer.lower, entries: hidden.map((i) => ({ rel: i.rel, st: i.low as Stats })), where: (r) => this.mirror(r) }]);
+      const [more] = await readXattrsWith(read, [
+        { dir: this.layer.lower, entries: hidden.map((i) => ({ rel: i.rel, st: i.low as Stats })), where: (r) => this.mirror(r) },
+      ]);
       for (const p of more?.problems ?? []) this.b.problem(p);
       for (const i of hidden) i.lowX = more?.xattrs.get(i.rel) ?? new Map();
     }
@@ -227,7 +250,8 @@ class LayerWalk {
     try {
       names = readdirSync(join(this.layer.lower, rel), { encoding: "buffer" });
     } catch (err) {
-      return this.b.problem(`${this.mirror(rel)}: could not read the host directory (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+      this.b.problem(`${this.mirror(rel)}: could not read the host directory (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+      return;
     }
     for (const name of names) {
       if (isUtf8(name) && kept.has(name.toString("utf8"))) continue;
@@ -370,8 +394,13 @@ function unchanged(i: Item, before: EntryState, after: EntryState): boolean {
   if (!up || !low || (up.mode & 0o170000) !== (low.mode & 0o170000)) return false;
   if (kindOf(up) === EntryKind.ENTRY_KIND_SPECIAL && up.rdev !== low.rdev) return false;
   return (
-    before.mode === after.mode && before.uid === after.uid && before.gid === after.gid && before.size === after.size &&
-    before.sha256.equals(after.sha256) && before.target === after.target && before.xattrs.join("\0") === after.xattrs.join("\0")
+    before.mode === after.mode &&
+    before.uid === after.uid &&
+    before.gid === after.gid &&
+    before.size === after.size &&
+    before.sha256.equals(after.sha256) &&
+    before.target === after.target &&
+    before.xattrs.join("\0") === after.xattrs.join("\0")
   );
 }
 
@@ -400,7 +429,8 @@ function listChange(b: Builder, i: Item, blobs: Blobs): Change | undefined {
   if (!before || !after) return undefined;
   for (const [name, value] of i.lowX ?? []) {
     const now = i.upX?.get(name);
-    if (now && !now.equals(value) && !name.startsWith(OVERLAY)) b.problem(`${i.path}: the value of xattr ${name} changed (the manifest carries names only)`);
+    if (now && !now.equals(value) && !name.startsWith(OVERLAY))
+      b.problem(`${i.path}: the value of xattr ${name} changed (the manifest carries names only)`);
   }
   if (unchanged(i, before, after)) return undefined;
   if (i.low && changedAfterSeen(i, b.opts.changedSinceMs)) {
@@ -411,9 +441,11 @@ function listChange(b: Builder, i: Item, blobs: Blobs): Change | undefined {
   if (i.up?.isFile()) {
     const hex = after.sha256.toString("hex");
     if (!blobs.map.has(hex)) {
-      if (blobs.bytes + after.size > b.opts.maxBlobBytes) b.tooLarge(`${blobs.bytes + after.size} bytes of file content or more (cap ${b.opts.maxBlobBytes})`);
+      if (blobs.bytes + after.size > b.opts.maxBlobBytes)
+        b.tooLarge(`${blobs.bytes + after.size} bytes of file content or more (cap ${b.opts.maxBlobBytes})`);
       const data = readWhole(join(i.layer.upper, i.rel), i.up);
-      if (!data || !createHash("sha256").update(data).digest().equals(after.sha256)) return void b.problem(`${i.path}: changed while it was read`);
+      if (!data || !createHash("sha256").update(data).digest().equals(after.sha256))
+        return void b.problem(`${i.path}: changed while it was read`);
       blobs.map.set(hex, data);
       blobs.bytes += data.length;
     }

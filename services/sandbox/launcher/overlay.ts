@@ -34,7 +34,19 @@
 // namespace is empty, and device nodes on the lower layers are inert (nodev).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { type Change, diffLayers } from "./diff.js";
 import { EntryKind, type Change as ManifestChange } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
@@ -45,7 +57,14 @@ import { warmXattrReader } from "./xattrs.js";
 function asChange(c: ManifestChange): Change {
   const was = c.before?.kind ?? EntryKind.ENTRY_KIND_ABSENT;
   const now = c.after?.kind ?? EntryKind.ENTRY_KIND_ABSENT;
-  const kind = was === EntryKind.ENTRY_KIND_ABSENT ? "created" : now === EntryKind.ENTRY_KIND_ABSENT ? "deleted" : was !== now || Buffer.compare(Buffer.from(c.before?.sha256 ?? []), Buffer.from(c.after?.sha256 ?? [])) !== 0 ? "modified" : "metadata";
+  const kind =
+    was === EntryKind.ENTRY_KIND_ABSENT
+      ? "created"
+      : now === EntryKind.ENTRY_KIND_ABSENT
+        ? "deleted"
+        : was !== now || Buffer.compare(Buffer.from(c.before?.sha256 ?? []), Buffer.from(c.after?.sha256 ?? [])) !== 0
+          ? "modified"
+          : "metadata";
   return { path: c.path, kind };
 }
 import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "../mounts.js";
@@ -74,7 +93,20 @@ function envelopeServer(): EnvelopeServer {
 }
 
 /** Capabilities a trial keeps (inside its user namespace): enough for package, file and account changes. */
-const TRIAL_CAPS = ["chown", "dac_override", "fowner", "fsetid", "kill", "setgid", "setuid", "setpcap", "setfcap", "net_bind_service", "sys_chroot", "audit_write"];
+const TRIAL_CAPS = [
+  "chown",
+  "dac_override",
+  "fowner",
+  "fsetid",
+  "kill",
+  "setgid",
+  "setuid",
+  "setpcap",
+  "setfcap",
+  "net_bind_service",
+  "sys_chroot",
+  "audit_write",
+];
 
 const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -259,7 +291,8 @@ export class OverlayMirror {
 
   constructor(private readonly opts: OverlayOptions) {
     if (process.getuid?.() !== 0) throw new Error("the overlay driver needs root (it runs in the sandbox's privileged launcher)");
-    if (/[,:\\\s]/.test(opts.trialsRoot)) throw new Error(`trials directory ${opts.trialsRoot} has characters overlay options cannot carry`);
+    if (/[,:\\\s]/.test(opts.trialsRoot))
+      throw new Error(`trials directory ${opts.trialsRoot} has characters overlay options cannot carry`);
     this.launcher = chooseLauncher(opts.launcher);
     this.bins = { unshare: which("unshare"), bwrap: this.launcher === "bwrap" ? which("bwrap") : "" };
     if (this.launcher === "bwrap") which("setpriv");
@@ -275,7 +308,8 @@ export class OverlayMirror {
     }
     this.masks = expandMasks(opts.masks, opts.lowerRoot);
     mkdirSync(opts.trialsRoot, { recursive: true, mode: 0o700 });
-    if (!isMountPoint(opts.trialsRoot)) run("mount", ["-t", "tmpfs", "-o", `size=${opts.tmpfsSizeMb}m,mode=0700,nosuid,nodev`, "agent-sudo-trials", opts.trialsRoot]);
+    if (!isMountPoint(opts.trialsRoot))
+      run("mount", ["-t", "tmpfs", "-o", `size=${opts.tmpfsSizeMb}m,mode=0700,nosuid,nodev`, "agent-sudo-trials", opts.trialsRoot]);
     // Leftovers of a launcher that died mid-trial.
     for (const name of readdirSync(opts.trialsRoot)) rmSync(join(opts.trialsRoot, name), { recursive: true, force: true });
     this.usernsFd = this.launcher === "bwrap" ? identityUserns() : undefined;
@@ -307,55 +341,145 @@ export class OverlayMirror {
 
   private setupFailure(message: string, started: number): OverlayTrialOutput {
     const stderr = Buffer.from(`agent-sudo-sandbox: ${message}\n`);
-    return { exitCode: 127, timedOut: false, stdout: Buffer.alloc(0), stderr, stdoutTruncated: false, stderrTruncated: false, changes: [], truncated: false, maskWrites: [], durationMs: performance.now() - started };
+    return {
+      exitCode: 127,
+      timedOut: false,
+      stdout: Buffer.alloc(0),
+      stderr,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      changes: [],
+      truncated: false,
+      maskWrites: [],
+      durationMs: performance.now() - started,
+    };
   }
 
   /** The shared envelope program, through the warm server: mounts, pivot_root, namespaces, capabilities, cwd, then the command. */
-  private startEnvelope(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>, out: Sink, err: Sink): Launched {
+  private startEnvelope(
+    d: string,
+    input: OverlayTrialInput,
+    user: PasswdEntry,
+    cwd: string,
+    env: Record<string, string>,
+    out: Sink,
+    err: Sink,
+  ): Launched {
     const spec = mirrorSpec({
       root: join(d, "m"),
-      layers: this.layers.map((l, i) => ({ lower: l.lower, upper: join(d, `u${i}`), work: join(d, `w${i}`), target: l.target === "/" ? "" : l.target })),
+      layers: this.layers.map((l, i) => ({
+        lower: l.lower,
+        upper: join(d, `u${i}`),
+        work: join(d, `w${i}`),
+        target: l.target === "/" ? "" : l.target,
+      })),
       maskBinds: this.masks.map((m, i) => ({ src: join(d, `mask${i}`), dst: m.path })),
       cwd,
       network: input.network === true,
       ...(input.runAs ? { user: { uid: user.uid, gid: user.gid, groups: groupsIn(this.opts.lowerRoot, input.runAs, user.gid) } } : {}),
     });
     const caps = { stdout: this.opts.stdoutCap, stderr: this.opts.stderrCap };
-    const run = envelopeServer().run({ kind: "envelope", args: envelopeWords(spec, [this.opts.shell, "-c", input.command]), env, caps, onStdout: out.push, onStderr: err.push });
+    const run = envelopeServer().run({
+      kind: "envelope",
+      args: envelopeWords(spec, [this.opts.shell, "-c", input.command]),
+      env,
+      caps,
+      onStdout: out.push,
+      onStderr: err.push,
+    });
     return {
       done: run.done.then((e) => ({ exitCode: e.code ?? 128 + (e.signal ?? 9), status: e.status })),
       kill: () =>
-        void run.pid.then((pid) => {
-          try {
-            process.kill(-pid, "SIGKILL");
-          } catch {
-            // gone already
-          }
-        }, () => undefined),
+        void run.pid.then(
+          (pid) => {
+            try {
+              process.kill(-pid, "SIGKILL");
+            } catch {
+              // gone already
+            }
+          },
+          () => undefined,
+        ),
     };
   }
 
   /** bubblewrap in the identity-mapped user namespace, after a shell mounted the overlays. */
-  private startBwrap(d: string, input: OverlayTrialInput, user: PasswdEntry, cwd: string, env: Record<string, string>, out: Sink, err: Sink): Launched {
+  private startBwrap(
+    d: string,
+    input: OverlayTrialInput,
+    user: PasswdEntry,
+    cwd: string,
+    env: Record<string, string>,
+    out: Sink,
+    err: Sink,
+  ): Launched {
     const mountArgs = this.layers.flatMap((l) => [l.lower, l.target === "/" ? "" : l.target]);
     const maskArgs = this.masks.flatMap((m, i) => ["--bind", join(d, `mask${i}`), m.path]);
-    const priv = ["--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all", `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`];
+    const priv = [
+      "--no-new-privs",
+      "--inh-caps=-all",
+      "--ambient-caps=-all",
+      `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`,
+    ];
     if (input.runAs) priv.push(`--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups");
     const bwrap = [
-      this.bins.bwrap, "--userns", "3",
-      "--bind", join(d, "m"), "/",
-      "--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--perms", "0755", "--tmpfs", "/run",
+      this.bins.bwrap,
+      "--userns",
+      "3",
+      "--bind",
+      join(d, "m"),
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--ro-bind",
+      "/proc/sys",
+      "/proc/sys",
+      "--perms",
+      "0755",
+      "--tmpfs",
+      "/run",
       ...maskArgs,
-      "--unshare-pid", ...(input.network ? [] : ["--unshare-net"]), "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-      "--die-with-parent", "--new-session",
-      "--chdir", cwd,
-      "--", "/usr/bin/setpriv", ...priv, "--", this.opts.shell, "-c", input.command,
+      "--unshare-pid",
+      ...(input.network ? [] : ["--unshare-net"]),
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--die-with-parent",
+      "--new-session",
+      "--chdir",
+      cwd,
+      "--",
+      "/usr/bin/setpriv",
+      ...priv,
+      "--",
+      this.opts.shell,
+      "-c",
+      input.command,
     ];
     // The environment goes by execve, never on an argv (secret values would be in /proc/PID/cmdline).
-    const child: ChildProcess = spawn(this.bins.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "sh", d, String(this.layers.length), ...mountArgs, ...bwrap], {
-      env,
-      stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore"],
-    });
+    const child: ChildProcess = spawn(
+      this.bins.unshare,
+      [
+        "--mount",
+        "--propagation",
+        "private",
+        "--",
+        "/bin/sh",
+        "-c",
+        MOUNT_SCRIPT,
+        "sh",
+        d,
+        String(this.layers.length),
+        ...mountArgs,
+        ...bwrap,
+      ],
+      {
+        env,
+        stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore"],
+      },
+    );
     child.stdout?.on("data", out.push);
     child.stderr?.on("data", err.push);
     const done = new Promise<{ exitCode: number; status: string }>((resolve) => {
@@ -387,12 +511,23 @@ export class OverlayMirror {
       if (m.dir) mkdirSync(src, { mode: 0o700 });
       else writeFileSync(src, "", { mode: 0o600 });
     });
-    const env = { ...input.env, PATH: SANDBOX_PATH, HOME: user.home, LC_ALL: "C.UTF-8", USER: input.runAs || "root", LOGNAME: input.runAs || "root", DEBIAN_FRONTEND: "noninteractive" };
+    const env = {
+      ...input.env,
+      PATH: SANDBOX_PATH,
+      HOME: user.home,
+      LC_ALL: "C.UTF-8",
+      USER: input.runAs || "root",
+      LOGNAME: input.runAs || "root",
+      DEBIAN_FRONTEND: "noninteractive",
+    };
     // ctime is kept at the kernel's coarse clock (a tick or so behind): a host change in the tick before the start counts as during the run.
     const changedSinceMs = Date.now() - CTIME_SLACK_MS;
     const out = new Sink(this.opts.stdoutCap);
     const err = new Sink(this.opts.stderrCap);
-    const child = this.launcher === "envelope" ? this.startEnvelope(d, input, user, cwd, env, out, err) : this.startBwrap(d, input, user, cwd, env, out, err);
+    const child =
+      this.launcher === "envelope"
+        ? this.startEnvelope(d, input, user, cwd, env, out, err)
+        : this.startBwrap(d, input, user, cwd, env, out, err);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -404,19 +539,30 @@ export class OverlayMirror {
     const stderrText = e.data.toString("utf8");
     let setupError: string | undefined;
     if (this.launcher === "envelope") {
-      if (!status.startsWith("ok\n")) setupError = /^error: (.*)$/m.exec(status)?.[1] ?? `the envelope exited ${exitCode} before the command started`;
+      if (!status.startsWith("ok\n"))
+        setupError = /^error: (.*)$/m.exec(status)?.[1] ?? `the envelope exited ${exitCode} before the command started`;
     } else if (exitCode === 125 && stderrText.includes("agent-sudo-sandbox: overlay mount")) setupError = stderrText.trim();
     else if (/^bwrap: /m.test(stderrText) && exitCode === 1) setupError = stderrText.trim();
 
     const uppers = this.layers.map((l, i) => ({ target: l.target, lower: l.lower, upper: join(d, `u${i}`) }));
     // The warm server reads xattrs in-process, whichever launcher ran the command.
     const readXattrs = envelopeArch() ? warmXattrReader(envelopeServer()) : undefined;
-    const built = input.manifest ? await buildManifest(uppers, { ...input.manifest, commandDigest: Buffer.from(input.manifest.commandDigest), maxPaths: this.opts.maxPaths, changedSinceMs, ...(readXattrs ? { readXattrs } : {}) }) : undefined;
+    const built = input.manifest
+      ? await buildManifest(uppers, {
+          ...input.manifest,
+          commandDigest: Buffer.from(input.manifest.commandDigest),
+          maxPaths: this.opts.maxPaths,
+          changedSinceMs,
+          ...(readXattrs ? { readXattrs } : {}),
+        })
+      : undefined;
     const diff = built ? { changes: built.manifest.changes.map(asChange), truncated: false } : diffLayers(uppers, this.opts.maxPaths);
-    const maskWrites = this.masks.filter((m, i) => {
-      const src = join(d, `mask${i}`);
-      return m.dir ? readdirSync(src).length > 0 : statSync(src).size > 0;
-    }).map((m) => m.path);
+    const maskWrites = this.masks
+      .filter((m, i) => {
+        const src = join(d, `mask${i}`);
+        return m.dir ? readdirSync(src).length > 0 : statSync(src).size > 0;
+      })
+      .map((m) => m.path);
     return {
       exitCode,
       timedOut,

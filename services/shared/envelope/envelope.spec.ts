@@ -65,11 +65,16 @@ if (SKIP) console.log(`envelope.spec.ts skipped: ${SKIP}`);
 
 // A spelling that needs a program this machine lacks cannot be tried here: it
 // skips with the reason in its name (vitest prints it).
-const NEED = Object.fromEntries(["python3", "blkid", "mkswap", "curl", "xxd", "setpriv", "git", "nsenter", "unshare", "less", "strings"].map((b) => [b, missing(b)])) as Record<string, string | undefined>;
+const NEED = Object.fromEntries(
+  ["python3", "blkid", "mkswap", "curl", "xxd", "setpriv", "git", "nsenter", "unshare", "less", "strings"].map((b) => [b, missing(b)]),
+) as Record<string, string | undefined>;
 const HAS = Object.fromEntries(Object.entries(NEED).map(([b, why]) => [b, !SKIP && why === undefined])) as Record<string, boolean>;
 
 /** System calls the hand-written exploits need (the envelope's own table has no entry for them). */
-const NR = process.arch === "arm64" ? { getdents64: 61, open_by_handle_at: 265, add_key: 217, keyctl: 219 } : { getdents64: 217, open_by_handle_at: 304, add_key: 248, keyctl: 250 };
+const NR =
+  process.arch === "arm64"
+    ? { getdents64: 61, open_by_handle_at: 265, add_key: 217, keyctl: 219 }
+    : { getdents64: 217, open_by_handle_at: 304, add_key: 248, keyctl: 250 };
 
 const ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME: "/root", LC_ALL: "C", TERM: "dumb" };
 
@@ -105,7 +110,14 @@ function runArgv(file: string, args: readonly string[], timeoutMs = 20_000): Pro
     child.once("error", reject);
     child.once("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, status: Buffer.concat(st).toString(), stdout: Buffer.concat(out).toString("latin1"), stderr: Buffer.concat(err).toString("latin1"), ms: performance.now() - t0 });
+      resolve({
+        code,
+        signal,
+        status: Buffer.concat(st).toString(),
+        stdout: Buffer.concat(out).toString("latin1"),
+        stderr: Buffer.concat(err).toString("latin1"),
+        ms: performance.now() - t0,
+      });
     });
   });
 }
@@ -131,8 +143,18 @@ async function viaServer(words: string[], timeoutMs = 20_000): Promise<Result> {
     });
   }, timeoutMs);
   const exit = await run.done.finally(() => clearTimeout(timer));
-  const signal = exit.signal !== undefined ? ((Object.entries(os.constants.signals).find(([, v]) => v === exit.signal)?.[0] ?? null) as NodeJS.Signals | null) : null;
-  return { code: exit.code ?? null, signal, status: exit.status, stdout: Buffer.concat(out).toString("latin1"), stderr: Buffer.concat(err).toString("latin1"), ms: performance.now() - t0 };
+  const signal =
+    exit.signal !== undefined
+      ? ((Object.entries(os.constants.signals).find(([, v]) => v === exit.signal)?.[0] ?? null) as NodeJS.Signals | null)
+      : null;
+  return {
+    code: exit.code ?? null,
+    signal,
+    status: exit.status,
+    stdout: Buffer.concat(out).toString("latin1"),
+    stderr: Buffer.concat(err).toString("latin1"),
+    ms: performance.now() - t0,
+  };
 }
 
 /** Every case runs through the warm server; ONE_SHOT cases (below) through `perl -e` too. */
@@ -154,7 +176,10 @@ const capMask = (list: readonly number[]): bigint => list.reduce((m, c) => m | (
 const bit = (n: number): bigint => 1n << BigInt(n);
 /** The program never grants more than the test process holds (keep ∩ permitted): on a host whose bounding set lacks a capability, so does the envelope. */
 let HOST_CAPS = { prm: 0n, bnd: 0n };
-const expectedCaps = (list: readonly number[]): { eff: bigint; bnd: bigint } => ({ eff: capMask(list) & HOST_CAPS.prm, bnd: capMask(list) & HOST_CAPS.bnd });
+const expectedCaps = (list: readonly number[]): { eff: bigint; bnd: bigint } => ({
+  eff: capMask(list) & HOST_CAPS.prm,
+  bnd: capMask(list) & HOST_CAPS.bnd,
+});
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -328,7 +353,9 @@ else { open(my $f, "<", $rel) or die "open $rel: $!\\n"; print <$f> }
   fs.writeFileSync(join(TOOLS, "handle.pl"), handlePl, { mode: 0o755 });
   TRIALS = join(B, "trials");
   fs.mkdirSync(TRIALS, { mode: 0o700 });
-  const m = spawnSync("mount", ["-t", "tmpfs", "-o", "size=256m,mode=0700,nosuid,nodev", "agent-sudo-envelope-test", TRIALS], { encoding: "utf8" });
+  const m = spawnSync("mount", ["-t", "tmpfs", "-o", "size=256m,mode=0700,nosuid,nodev", "agent-sudo-envelope-test", TRIALS], {
+    encoding: "utf8",
+  });
   if (m.status !== 0) throw new Error(`mount tmpfs: ${m.stderr}`);
   cleanups.unshift(() => void spawnSync("umount", ["--lazy", TRIALS], { stdio: "ignore" }));
   ROOT_DEV = spawnSync("findmnt", ["-n", "-o", "SOURCE", "/"], { encoding: "utf8" }).stdout.trim() || "/dev/vda";
@@ -401,7 +428,11 @@ const WRITE_CASES: WriteCase[] = [
   { name: "printf -v 'a[$(rm -f F)]' x", cmd: (p) => `printf -v 'a[$(rm -f ${p.F})]' x`, refused: EROFS },
   { name: "read 'a[$(mkdir D)]' <<< x", cmd: (p) => `read 'a[$(mkdir ${p.T}/newdir)]' <<< x`, refused: EROFS },
   { name: "unset 'a[$(chmod 777 F)]'", cmd: (p) => `declare -a a; unset 'a[$(chmod 777 ${p.F})]'`, refused: EROFS },
-  { name: "mapfile -C 'touch F #' -c 1 < /etc/hostname", cmd: (p) => `mapfile -C 'touch ${p.T}/mapfile #' -c 1 < /etc/hostname`, refused: EROFS },
+  {
+    name: "mapfile -C 'touch F #' -c 1 < /etc/hostname",
+    cmd: (p) => `mapfile -C 'touch ${p.T}/mapfile #' -c 1 < /etc/hostname`,
+    refused: EROFS,
+  },
   { name: "printf -v PATH %s /x; ls (PATH hijack; harmless, writes nothing)", cmd: () => "printf -v PATH %s /x; ls", control: false },
   // blkid writes its cache once it has probed a device: a swap signature in a plain file is one on any machine (no disk needed).
   { name: "blkid -c F", cmd: (p) => `blkid -c ${p.F} ${PROBE_IMG}; true`, skip: NEED.blkid ?? NEED.mkswap },
@@ -424,10 +455,24 @@ const WRITE_CASES: WriteCase[] = [
   { name: "dd of=F conv=notrunc", cmd: (p) => `dd if=/dev/zero of=${p.F} bs=1 count=1 conv=notrunc status=none`, refused: EROFS },
   { name: "cp", cmd: (p) => `cp /etc/hostname ${p.T}/copy`, refused: EROFS },
   { name: "install", cmd: (p) => `install -m 4755 /bin/true ${p.T}/suid`, refused: EROFS },
-  { name: "python3 open(...,'w')", cmd: (p) => `python3 -c "import sys; open(sys.argv[1], 'w').write('x')" ${p.F}`, refused: EROFS, skip: NEED.python3 },
-  { name: "python3 os.chmod via a computed name", cmd: (p) => `python3 -c "import os,sys; os.chmod(sys.argv[1]+'.t'+'xt', 0o777)" ${p.T}/file`, refused: EROFS, skip: NEED.python3 },
+  {
+    name: "python3 open(...,'w')",
+    cmd: (p) => `python3 -c "import sys; open(sys.argv[1], 'w').write('x')" ${p.F}`,
+    refused: EROFS,
+    skip: NEED.python3,
+  },
+  {
+    name: "python3 os.chmod via a computed name",
+    cmd: (p) => `python3 -c "import os,sys; os.chmod(sys.argv[1]+'.t'+'xt', 0o777)" ${p.T}/file`,
+    refused: EROFS,
+    skip: NEED.python3,
+  },
   { name: "perl -e open >>", cmd: (p) => `perl -e 'open(my $f, ">>", $ARGV[0]) or die "$!\\n"; print $f "x"' ${p.F}`, refused: EROFS },
-  { name: "perl -e truncate of a computed name", cmd: (p) => `perl -e 'truncate($ARGV[0] . ".t" . "xt", 0) or die "$!\\n"' ${p.T}/file`, refused: EROFS },
+  {
+    name: "perl -e truncate of a computed name",
+    cmd: (p) => `perl -e 'truncate($ARGV[0] . ".t" . "xt", 0) or die "$!\\n"' ${p.T}/file`,
+    refused: EROFS,
+  },
   { name: "perl -e rename", cmd: (p) => `perl -e 'rename($ARGV[0], $ARGV[1]) or die "$!\\n"' ${p.F} ${p.T}/renamed`, refused: EROFS },
   { name: "awk printf > ARGV[1]", cmd: (p) => `awk 'BEGIN{printf "" > ARGV[1]}' ${p.F}`, refused: EROFS },
   { name: "find -delete", cmd: (p) => `find ${p.T} -name file.txt -delete`, refused: EROFS },
@@ -441,11 +486,30 @@ const WRITE_CASES: WriteCase[] = [
   { name: "exec 3>F", cmd: (p) => `exec 3>${p.F}`, refused: EROFS },
   { name: ": > F", cmd: (p) => `: > ${p.F}`, refused: EROFS },
   { name: "eval of a built string", cmd: (p) => `c='ec''ho'; eval "$c x > ${p.F}"`, refused: EROFS },
-  { name: "base64 payload piped into sh", cmd: (p) => `echo ${Buffer.from(`rm -f ${p.F}; touch ${p.T}/b64`).toString("base64")} | base64 -d | sh`, refused: EROFS },
-  { name: "a script written earlier (run.sh rewritten, then run)", cmd: (p) => `printf 'touch ${p.T}/from-script\\n' > ${p.T}/run.sh; sh ${p.T}/run.sh`, refused: EROFS },
+  {
+    name: "base64 payload piped into sh",
+    cmd: (p) => `echo ${Buffer.from(`rm -f ${p.F}; touch ${p.T}/b64`).toString("base64")} | base64 -d | sh`,
+    refused: EROFS,
+  },
+  {
+    name: "a script written earlier (run.sh rewritten, then run)",
+    cmd: (p) => `printf 'touch ${p.T}/from-script\\n' > ${p.T}/run.sh; sh ${p.T}/run.sh`,
+    refused: EROFS,
+  },
   { name: "canary under /etc: touch", cmd: (p) => `touch ${p.canary}`, control: false, refused: EROFS },
-  { name: "canary under /etc: tee -a through a computed path", cmd: (p) => `d=/e; d=$d'tc'; echo x | tee -a "$d/${p.canary.slice(5)}"`, control: false, refused: EROFS },
-  { name: "canary under /etc: python3", cmd: (p) => `python3 -c "open('${p.canary}', 'a')"`, control: false, refused: EROFS, skip: NEED.python3 },
+  {
+    name: "canary under /etc: tee -a through a computed path",
+    cmd: (p) => `d=/e; d=$d'tc'; echo x | tee -a "$d/${p.canary.slice(5)}"`,
+    control: false,
+    refused: EROFS,
+  },
+  {
+    name: "canary under /etc: python3",
+    cmd: (p) => `python3 -c "open('${p.canary}', 'a')"`,
+    control: false,
+    refused: EROFS,
+    skip: NEED.python3,
+  },
 ];
 
 describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes nothing", () => {
@@ -494,7 +558,10 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
   it("mount, umount, hostname fail (no CAP_SYS_ADMIN); nothing changes", async () => {
     const before = snapshot(T);
     const host = os.hostname();
-    const r = await inEnvelope(readOnly(), `mount -t tmpfs none ${T}/dir; echo m1=$?; mount --bind /etc ${T}/dir; echo m2=$?; umount -l /; echo u1=$?; umount /tmp; echo u2=$?; hostname pwned-envtest; echo h=$?`);
+    const r = await inEnvelope(
+      readOnly(),
+      `mount -t tmpfs none ${T}/dir; echo m1=$?; mount --bind /etc ${T}/dir; echo m2=$?; umount -l /; echo u1=$?; umount /tmp; echo u2=$?; hostname pwned-envtest; echo h=$?`,
+    );
     expect(r.status).toBe("ok\n");
     for (const k of ["m1", "m2", "u1", "u2", "h"]) expect(r.stdout).not.toMatch(new RegExp(`^${k}=0$`, "m"));
     expect(snapshot(T)).toBe(before);
@@ -504,7 +571,10 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
   it("kill -9 1 hits the envelope's own pid 1, never the host's (own pid namespace)", async () => {
     const hostInit = fs.readFileSync("/proc/1/stat", "utf8").split(" ")[21];
     // Guarded: only signal pid 1 once the command has checked it is in a pid namespace of its own.
-    const r = await inEnvelope(readOnly(), `[ "$$" = 1 ] && [ "$(readlink /proc/self/ns/pid)" != '${HOST_PID_NS}' ] || { echo not-own-ns; exit 99; }; kill -9 1; echo survived; kill -9 ${sleeperPid}; echo k=$?`);
+    const r = await inEnvelope(
+      readOnly(),
+      `[ "$$" = 1 ] && [ "$(readlink /proc/self/ns/pid)" != '${HOST_PID_NS}' ] || { echo not-own-ns; exit 99; }; kill -9 1; echo survived; kill -9 ${sleeperPid}; echo k=$?`,
+    );
     expect(r.status).toBe("ok\n");
     expect(r.stdout).not.toContain("not-own-ns");
     expect(r.stdout).toContain("survived");
@@ -521,9 +591,20 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     });
     await new Promise<void>((r) => server.listen(0, "0.0.0.0", r));
     const port = (server.address() as net.AddressInfo).port;
-    const addrs = ["127.0.0.1", ...Object.values(os.networkInterfaces()).flat().filter((a) => a && a.family === "IPv4" && !a.internal).map((a) => a?.address ?? "")];
+    const addrs = [
+      "127.0.0.1",
+      ...Object.values(os.networkInterfaces())
+        .flat()
+        .filter((a) => a && a.family === "IPv4" && !a.internal)
+        .map((a) => a?.address ?? ""),
+    ];
     try {
-      const tries = addrs.map((a) => `(exec 3<>/dev/tcp/${a}/${port}) 2>/dev/null && echo open-${a}; ${HAS.curl ? `curl -s -m 2 http://${a}:${port}/ && echo curl-${a};` : ""}`).join(" ");
+      const tries = addrs
+        .map(
+          (a) =>
+            `(exec 3<>/dev/tcp/${a}/${port}) 2>/dev/null && echo open-${a}; ${HAS.curl ? `curl -s -m 2 http://${a}:${port}/ && echo curl-${a};` : ""}`,
+        )
+        .join(" ");
       const r = await inEnvelope(readOnly(), `ip -o link 2>/dev/null | awk '{print $2}'; ${tries} echo done`);
       expect(r.status).toBe("ok\n");
       expect(r.stdout).toContain("done");
@@ -558,7 +639,10 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
 
   it("/tmp and /var/tmp writes succeed inside and never reach the host", async () => {
     const name = `agent-sudo-envtest-${randomBytes(6).toString("hex")}`;
-    const r = await inEnvelope(readOnly(), `echo inside > /tmp/${name} && cat /tmp/${name} && mkdir /var/tmp/${name} && echo vt > /var/tmp/${name}/f && cat /var/tmp/${name}/f`);
+    const r = await inEnvelope(
+      readOnly(),
+      `echo inside > /tmp/${name} && cat /tmp/${name} && mkdir /var/tmp/${name} && echo vt > /var/tmp/${name}/f && cat /var/tmp/${name}/f`,
+    );
     expect(r.status).toBe("ok\n");
     expect(r.stdout).toBe("inside\nvt\n");
     expect(fs.existsSync(`/tmp/${name}`)).toBe(false);
@@ -593,7 +677,10 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     });
     await new Promise<void>((r) => server.listen(sock, r));
     try {
-      const r = await inEnvelope(readOnly(), `perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\\n"; print "connected\\n"' ${sock}`);
+      const r = await inEnvelope(
+        readOnly(),
+        `perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\\n"; print "connected\\n"' ${sock}`,
+      );
       expect(r.status).toBe("ok\n");
       expect(r.stdout).not.toContain("connected");
       expect(got).toBe(0);
@@ -616,7 +703,10 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     const server = net.createServer((s) => s.on("data", (d: Buffer) => received.push(d)));
     await new Promise<void>((r) => server.listen(sock, r));
     try {
-      const r = await inEnvelope(readOnly(), `perl -MIO::Socket::UNIX -e '$s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\\n"; print $s "write-this-for-me\\n"; print "connected\\n"' ${sock}`);
+      const r = await inEnvelope(
+        readOnly(),
+        `perl -MIO::Socket::UNIX -e '$s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\\n"; print $s "write-this-for-me\\n"; print "connected\\n"' ${sock}`,
+      );
       expect(r.status).toBe("ok\n");
       await new Promise((res) => setTimeout(res, 200));
       expect(Buffer.concat(received).toString()).toBe("");
@@ -657,7 +747,10 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     const desc = `agent-sudo-envtest-${randomBytes(6).toString("hex")}`;
     const search = `my ($t, $d) = ("user", $ARGV[0]); my $id = syscall(${NR.keyctl}, 10, -4, $t, $d, 0); print $id > 0 ? "$id\\n" : "none\\n"`;
     try {
-      const r = await inEnvelope(readOnly(), `perl -e 'my ($t, $d, $p) = ("user", $ARGV[0], "x"); my $id = syscall(${NR.add_key}, $t, $d, $p, 1, -4); print "add_key=$id\\n"' ${desc}`);
+      const r = await inEnvelope(
+        readOnly(),
+        `perl -e 'my ($t, $d, $p) = ("user", $ARGV[0], "x"); my $id = syscall(${NR.add_key}, $t, $d, $p, 1, -4); print "add_key=$id\\n"' ${desc}`,
+      );
       expect(r.status).toBe("ok\n");
       const host = spawnSync(PERL, ["-e", search, desc], { encoding: "utf8" });
       expect(host.stdout.trim()).toBe("none");
@@ -700,7 +793,10 @@ const SECRET_CASES: SecretCase[] = [
   { name: "tail -n +1", cmd: (p) => `tail -n +1 ${p.S}/approle-secret` },
   { name: "less -F", cmd: (p) => `less -F ${p.S}/keys/gateway.key`, skip: NEED.less },
   { name: "grep -r", cmd: (p) => `grep -r '' ${p.S} ${p.SF}` },
-  { name: "grep -r -a -o a pattern over the whole base dir", cmd: (p) => `grep -r -a -o -h 'SECRET_[0-9a-f]*' ${p.B} --exclude-dir=trials` },
+  {
+    name: "grep -r -a -o a pattern over the whole base dir",
+    cmd: (p) => `grep -r -a -o -h 'SECRET_[0-9a-f]*' ${p.B} --exclude-dir=trials`,
+  },
   { name: "find … -exec cat {} +", cmd: (p) => `find ${p.S} ${p.SF} -type f -exec cat {} +` },
   { name: "find -name '*.key' -exec cat", cmd: (p) => `find ${p.B}/ -name '*.key' -exec cat {} \\;` },
   { name: "globs", cmd: (p) => `cat ${p.B}/stat?/key?/clas*.k?y ${p.B}/stat*/dev-tok* ${p.B}/secr?t.c*` },
@@ -708,18 +804,29 @@ const SECRET_CASES: SecretCase[] = [
   { name: "a symlink to /", cmd: (p) => `cat ${p.L}/rootlink${p.S}/journal/000001.jsonl` },
   { name: "a symlink to the key", cmd: (p) => `cat ${p.L}/keylink` },
   { name: "tar c", cmd: (p) => `tar cf - -C ${p.S} . | tar xOf -` },
-  { name: "cp -r, then cat the copy; cp to /dev/stdout", cmd: (p) => `d=$(mktemp -d -p ${p.W}) && cp -r ${p.S} "$d/c" && cat "$d"/c/keys/* "$d"/c/*; cp ${p.SF} /dev/stdout` },
+  {
+    name: "cp -r, then cat the copy; cp to /dev/stdout",
+    cmd: (p) => `d=$(mktemp -d -p ${p.W}) && cp -r ${p.S} "$d/c" && cat "$d"/c/keys/* "$d"/c/*; cp ${p.SF} /dev/stdout`,
+  },
   { name: "base64 (decoded again)", cmd: (p) => `base64 ${p.S}/keys/classifier.key | base64 -d` },
   { name: "xxd (decoded again)", cmd: (p) => `xxd -p ${p.S}/database-url | xxd -r -p`, skip: NEED.xxd },
   { name: "od (decoded again)", cmd: (p) => `od -An -v -tx1 ${p.S}/dev-token | xxd -r -p`, skip: NEED.xxd },
   { name: "dd if=", cmd: (p) => `dd if=${p.S}/keys/classifier.key bs=4096 status=none` },
   { name: "perl -ne print", cmd: (p) => `perl -ne print ${p.S}/journal/000001.jsonl ${p.SF}` },
-  { name: "python3 open().read()", cmd: (p) => `python3 -c "import sys; [print(open(f).read()) for f in sys.argv[1:]]" ${p.S}/spool/req-1.json ${p.S}/approle-secret`, skip: NEED.python3 },
+  {
+    name: "python3 open().read()",
+    cmd: (p) => `python3 -c "import sys; [print(open(f).read()) for f in sys.argv[1:]]" ${p.S}/spool/req-1.json ${p.S}/approle-secret`,
+    skip: NEED.python3,
+  },
   { name: "awk", cmd: (p) => `awk 1 ${p.S}/approle-secret ${p.SF}` },
   { name: "sed -n p", cmd: (p) => `sed -n p ${p.S}/keys/gateway.key` },
   { name: "/proc/self/root/…", cmd: (p) => `cat /proc/self/root${p.S}/keys/classifier.key` },
   { name: "/proc/self/cwd after cd into it", cmd: (p) => `cd ${p.S} && cat /proc/self/cwd/dev-token ./database-url` },
-  { name: "/proc/1/root/… (own pid 1, or the host's without ptrace)", cmd: (p) => `cat /proc/1/root${p.S}/keys/classifier.key`, control: false },
+  {
+    name: "/proc/1/root/… (own pid 1, or the host's without ptrace)",
+    cmd: (p) => `cat /proc/1/root${p.S}/keys/classifier.key`,
+    control: false,
+  },
   { name: "a redirection and /dev/fd", cmd: (p) => `exec 3< ${p.S}/keys/classifier.key && cat <&3; cat /dev/fd/3` },
   { name: "bash $(< file)", cmd: (p) => `echo "$(< ${p.S}/database-url)"` },
   { name: "source (the error message echoes the line)", cmd: (p) => `source ${p.S}/database-url` },
@@ -729,11 +836,35 @@ const SECRET_CASES: SecretCase[] = [
   { name: "tac, nl, sort", cmd: (p) => `tac ${p.S}/keys/classifier.key; nl ${p.SF}; sort ${p.S}/dev-token` },
   { name: "git diff --no-index", cmd: (p) => `git --no-pager diff --no-index --text /dev/null ${p.S}/keys/classifier.key`, skip: NEED.git },
   { name: "dot-dot and double slashes", cmd: (p) => `cat ${p.B}/./state/../state/keys/classifier.key /${p.S}//dev-token` },
-  { name: "raw block device (no such device inside)", cmd: (p) => `test -e ${p.dev} && echo DEVICE-PRESENT; ls /dev/disk 2>/dev/null && echo DISK-DIR; timeout 5 grep -a -o -m1 'SECRET_[0-9a-f]*' ${p.dev}`, control: false },
-  { name: "umount the mask, then cat", cmd: (p) => `umount ${p.S}; umount -l ${p.S}; umount ${p.SF}; cat ${p.S}/keys/classifier.key ${p.SF}`, control: false },
-  { name: "mount --bind / elsewhere, mount --move the mask", cmd: (p) => `mount --bind / ${p.B}/mnt; mount --move ${p.S} ${p.B}/mnt; mount -o remount,bind,rw ${p.S}; cat ${p.B}/mnt${p.S}/keys/classifier.key ${p.S}/keys/classifier.key`, control: false },
-  { name: "nsenter -t 1 -m cat", cmd: (p) => `nsenter -t 1 -m cat ${p.S}/keys/classifier.key; nsenter -t 1 -a cat ${p.S}/dev-token`, control: false, skip: NEED.nsenter },
-  { name: "unshare -Urm, then umount the mask", cmd: (p) => `unshare -Urm sh -c 'umount -l ${p.S}; cat ${p.S}/keys/classifier.key'`, control: false, skip: NEED.unshare },
+  {
+    name: "raw block device (no such device inside)",
+    cmd: (p) =>
+      `test -e ${p.dev} && echo DEVICE-PRESENT; ls /dev/disk 2>/dev/null && echo DISK-DIR; timeout 5 grep -a -o -m1 'SECRET_[0-9a-f]*' ${p.dev}`,
+    control: false,
+  },
+  {
+    name: "umount the mask, then cat",
+    cmd: (p) => `umount ${p.S}; umount -l ${p.S}; umount ${p.SF}; cat ${p.S}/keys/classifier.key ${p.SF}`,
+    control: false,
+  },
+  {
+    name: "mount --bind / elsewhere, mount --move the mask",
+    cmd: (p) =>
+      `mount --bind / ${p.B}/mnt; mount --move ${p.S} ${p.B}/mnt; mount -o remount,bind,rw ${p.S}; cat ${p.B}/mnt${p.S}/keys/classifier.key ${p.S}/keys/classifier.key`,
+    control: false,
+  },
+  {
+    name: "nsenter -t 1 -m cat",
+    cmd: (p) => `nsenter -t 1 -m cat ${p.S}/keys/classifier.key; nsenter -t 1 -a cat ${p.S}/dev-token`,
+    control: false,
+    skip: NEED.nsenter,
+  },
+  {
+    name: "unshare -Urm, then umount the mask",
+    cmd: (p) => `unshare -Urm sh -c 'umount -l ${p.S}; cat ${p.S}/keys/classifier.key'`,
+    control: false,
+    skip: NEED.unshare,
+  },
   {
     name: "/proc/PID/root of a capability-less root process on the host",
     cmd: (p) => `cat /proc/${p.lowCap}/root${p.S}/keys/classifier.key`,
@@ -747,7 +878,16 @@ const SECRET_CASES: SecretCase[] = [
 
 /** "control" runs bare on the host: its writable dir is emptied after each run, so no copy of a secret outlives it. */
 function secretPaths(mode: Mode | "control"): SP {
-  return { S, SF, B, L, W: mode === "live" ? join(B, "livetmp") : mode === "control" ? join(B, "control-w") : "/tmp", handle: join(TOOLS, "handle.pl"), lowCap: lowCapPid, dev: ROOT_DEV.startsWith("/dev/") ? ROOT_DEV : "/dev/vda" };
+  return {
+    S,
+    SF,
+    B,
+    L,
+    W: mode === "live" ? join(B, "livetmp") : mode === "control" ? join(B, "control-w") : "/tmp",
+    handle: join(TOOLS, "handle.pl"),
+    lowCap: lowCapPid,
+    dev: ROOT_DEV.startsWith("/dev/") ? ROOT_DEV : "/dev/vda",
+  };
 }
 
 describe.skipIf(!!SKIP)("2. masked state: no spelling prints a byte of it", () => {
@@ -816,7 +956,10 @@ describe.skipIf(!!SKIP)("3. live (liveSpec)", () => {
   });
 
   it("sees the host's processes (no pid namespace): kill -0 of the test's pid works", async () => {
-    const r = await inEnvelope(live(), `kill -0 ${process.pid} && echo alive; test -d /proc/${process.pid} && echo visible; [ "$(readlink /proc/self/ns/pid)" = '${HOST_PID_NS}' ] && echo host-ns`);
+    const r = await inEnvelope(
+      live(),
+      `kill -0 ${process.pid} && echo alive; test -d /proc/${process.pid} && echo visible; [ "$(readlink /proc/self/ns/pid)" = '${HOST_PID_NS}' ] && echo host-ns`,
+    );
     expect(r.status).toBe("ok\n");
     expect(r.stdout).toBe("alive\nvisible\nhost-ns\n");
   });
@@ -832,7 +975,23 @@ describe.skipIf(!!SKIP)("3. live (liveSpec)", () => {
     const r = await inEnvelope(live(), "ls -A /dev; echo --; ls -A /dev/.masks; echo --; find /dev -xdev -type b | wc -l");
     expect(r.status).toBe("ok\n");
     const [list = "", masks = "", blocks = ""] = r.stdout.split("--\n");
-    expect(list.trim().split("\n").sort()).toEqual([".masks", "fd", "full", "mqueue", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout", "tty", "urandom", "zero"]);
+    expect(list.trim().split("\n").sort()).toEqual([
+      ".masks",
+      "fd",
+      "full",
+      "mqueue",
+      "null",
+      "ptmx",
+      "pts",
+      "random",
+      "shm",
+      "stderr",
+      "stdin",
+      "stdout",
+      "tty",
+      "urandom",
+      "zero",
+    ]);
     expect(masks.trim()).toBe("");
     expect(blocks.trim()).toBe("0");
   });
@@ -902,7 +1061,11 @@ describe.skipIf(!!SKIP)("4. cwd walk and run-as", () => {
 
   it("a normal cwd works (read-only, live, mirror)", async () => {
     const cwd = join(T, "dir");
-    for (const r of [await inEnvelope(readOnly({ cwd }), "pwd; /bin/pwd -P; cat inner.txt"), await inEnvelope(live({ cwd }), "pwd; /bin/pwd -P; cat inner.txt"), await inMirror("pwd; /bin/pwd -P; cat inner.txt", { cwd })]) {
+    for (const r of [
+      await inEnvelope(readOnly({ cwd }), "pwd; /bin/pwd -P; cat inner.txt"),
+      await inEnvelope(live({ cwd }), "pwd; /bin/pwd -P; cat inner.txt"),
+      await inMirror("pwd; /bin/pwd -P; cat inner.txt", { cwd }),
+    ]) {
       expect(r.status).toBe("ok\n");
       expect(r.stdout).toBe(`${cwd}\n${cwd}\ninner\n`);
     }
@@ -934,7 +1097,10 @@ describe.skipIf(!!SKIP)("4. cwd walk and run-as", () => {
   });
 
   it("run-as nobody cannot regain root through a set-uid binary (no_new_privs)", async () => {
-    const r = await inEnvelope(live({ user: nobody }), "grep ^NoNewPrivs /proc/self/status; su -c id root </dev/null; sudo -n id; echo end");
+    const r = await inEnvelope(
+      live({ user: nobody }),
+      "grep ^NoNewPrivs /proc/self/status; su -c id root </dev/null; sudo -n id; echo end",
+    );
     expect(r.status).toBe("ok\n");
     expect(r.stdout).toMatch(/^NoNewPrivs:\s+1$/m);
     expect(r.stdout).not.toMatch(/uid=0/);
@@ -946,7 +1112,9 @@ describe.skipIf(!!SKIP)("4. cwd walk and run-as", () => {
 describe.skipIf(!!SKIP)("5. mirror (mirrorSpec, lower = the host's /)", () => {
   it("writes land in the upper layer; the host (the lower) is unchanged; /etc canary only in the upper", async () => {
     const before = snapshot(T);
-    const r = await inMirror(`echo changed > ${T}/file.txt && rm ${T}/dir/inner.txt && mkdir ${T}/newdir && echo c > ${CANARY} && chmod 600 ${T}/run.sh && cat ${T}/file.txt`);
+    const r = await inMirror(
+      `echo changed > ${T}/file.txt && rm ${T}/dir/inner.txt && mkdir ${T}/newdir && echo c > ${CANARY} && chmod 600 ${T}/run.sh && cat ${T}/file.txt`,
+    );
     expect(r.status).toBe("ok\n");
     expect(r.stdout).toBe("changed\n");
     expect(snapshot(T)).toBe(before);
@@ -969,7 +1137,9 @@ describe.skipIf(!!SKIP)("5. mirror (mirrorSpec, lower = the host's /)", () => {
   });
 
   it("own pid namespace, the mirror's capability set, empty /run, no network, minimal /dev", async () => {
-    const r = await inMirror(`echo $$; grep ^Cap /proc/self/status; echo --; ls -A /run; echo --; ls /dev; echo --; kill -0 ${process.pid} 2>/dev/null && echo sees-host; (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null && echo net; echo end`);
+    const r = await inMirror(
+      `echo $$; grep ^Cap /proc/self/status; echo --; ls -A /run; echo --; ls /dev; echo --; kill -0 ${process.pid} 2>/dev/null && echo sees-host; (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null && echo net; echo end`,
+    );
     expect(r.status).toBe("ok\n");
     const [head = "", run = "x", dev = "", rest = ""] = r.stdout.split("--\n");
     expect(head.split("\n")[0]).toBe("1");
@@ -978,7 +1148,22 @@ describe.skipIf(!!SKIP)("5. mirror (mirrorSpec, lower = the host's /)", () => {
     expect(c.bnd).toBe(expectedCaps(MIRROR_CAPS).bnd);
     expect(c.eff & bit(21)).toBe(0n);
     expect(run).toBe("");
-    expect(dev.trim().split("\n").sort()).toEqual(["fd", "full", "mqueue", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout", "tty", "urandom", "zero"]);
+    expect(dev.trim().split("\n").sort()).toEqual([
+      "fd",
+      "full",
+      "mqueue",
+      "null",
+      "ptmx",
+      "pts",
+      "random",
+      "shm",
+      "stderr",
+      "stdin",
+      "stdout",
+      "tty",
+      "urandom",
+      "zero",
+    ]);
     expect(rest).toBe("end\n");
   });
 
@@ -1019,7 +1204,11 @@ describe.skipIf(!!SKIP)("7. one-shot (perl -e, the sandbox's bwrap-less trials b
   for (const c of WRITE_CASES.filter((w) => !w.skip).slice(0, 6)) {
     it(`tier 0, one-shot: ${c.name}`, async () => {
       const before = snapshot(T);
-      const r = await inEnvelope(readOnly(), c.cmd({ T, F: join(T, "file.txt"), D: join(T, "dir"), E: join(T, "empty"), canary: CANARY }), true);
+      const r = await inEnvelope(
+        readOnly(),
+        c.cmd({ T, F: join(T, "file.txt"), D: join(T, "dir"), E: join(T, "empty"), canary: CANARY }),
+        true,
+      );
       expect(r.status).toBe("ok\n");
       expect(snapshot(T)).toBe(before);
       expect(fs.existsSync(CANARY)).toBe(false);

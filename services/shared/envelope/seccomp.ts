@@ -23,20 +23,79 @@ export const SECCOMP_ARCH: Record<SeccompArch, { audit: number; x32: boolean; nr
     audit: 0xc000003e,
     x32: true,
     nr: {
-      mount: 165, mknod: 133, mknodat: 259, ioctl: 16, fspick: 433, swapon: 167, swapoff: 168, kexec_load: 246, kexec_file_load: 320, init_module: 175,
-      finit_module: 313, delete_module: 176, settimeofday: 164, clock_settime: 227, open_by_handle_at: 304, name_to_handle_at: 303, add_key: 248,
-      keyctl: 250, request_key: 249, ptrace: 101, process_vm_readv: 310, process_vm_writev: 311, io_uring_setup: 425, io_uring_enter: 426,
-      io_uring_register: 427, bpf: 321, perf_event_open: 298, userfaultfd: 323, unshare: 272, clone: 56, clone3: 435, socket: 41, adjtimex: 159, clock_adjtime: 305,
+      mount: 165,
+      mknod: 133,
+      mknodat: 259,
+      ioctl: 16,
+      fspick: 433,
+      swapon: 167,
+      swapoff: 168,
+      kexec_load: 246,
+      kexec_file_load: 320,
+      init_module: 175,
+      finit_module: 313,
+      delete_module: 176,
+      settimeofday: 164,
+      clock_settime: 227,
+      open_by_handle_at: 304,
+      name_to_handle_at: 303,
+      add_key: 248,
+      keyctl: 250,
+      request_key: 249,
+      ptrace: 101,
+      process_vm_readv: 310,
+      process_vm_writev: 311,
+      io_uring_setup: 425,
+      io_uring_enter: 426,
+      io_uring_register: 427,
+      bpf: 321,
+      perf_event_open: 298,
+      userfaultfd: 323,
+      unshare: 272,
+      clone: 56,
+      clone3: 435,
+      socket: 41,
+      adjtimex: 159,
+      clock_adjtime: 305,
     },
   },
   arm64: {
     audit: 0xc00000b7,
     x32: false,
     nr: {
-      mount: 40, mknodat: 33, ioctl: 29, fspick: 433, swapon: 224, swapoff: 225, kexec_load: 104, kexec_file_load: 294, init_module: 105, finit_module: 273,
-      delete_module: 106, settimeofday: 170, clock_settime: 112, open_by_handle_at: 265, name_to_handle_at: 264, add_key: 217, keyctl: 219, request_key: 218,
-      ptrace: 117, process_vm_readv: 270, process_vm_writev: 271, io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427, bpf: 280,
-      perf_event_open: 241, userfaultfd: 282, unshare: 97, clone: 220, clone3: 435, socket: 198, adjtimex: 171, clock_adjtime: 266,
+      mount: 40,
+      mknodat: 33,
+      ioctl: 29,
+      fspick: 433,
+      swapon: 224,
+      swapoff: 225,
+      kexec_load: 104,
+      kexec_file_load: 294,
+      init_module: 105,
+      finit_module: 273,
+      delete_module: 106,
+      settimeofday: 170,
+      clock_settime: 112,
+      open_by_handle_at: 265,
+      name_to_handle_at: 264,
+      add_key: 217,
+      keyctl: 219,
+      request_key: 218,
+      ptrace: 117,
+      process_vm_readv: 270,
+      process_vm_writev: 271,
+      io_uring_setup: 425,
+      io_uring_enter: 426,
+      io_uring_register: 427,
+      bpf: 280,
+      perf_event_open: 241,
+      userfaultfd: 282,
+      unshare: 97,
+      clone: 220,
+      clone3: 435,
+      socket: 198,
+      adjtimex: 171,
+      clock_adjtime: 266,
     },
   },
 };
@@ -53,7 +112,11 @@ export const arg = (i: number) => 16 + 8 * i;
 /** The program's header: the architecture check (foreign and x32 calls deny), then the syscall number in A. */
 export function prologue(arch: SeccompArch): SeccompOp[] {
   const a = SECCOMP_ARCH[arch];
-  const ops: SeccompOp[] = [{ code: BPF.LD, k: 4 }, { code: BPF.JEQ, k: a.audit, jf: "deny" }, { code: BPF.LD, k: 0 }];
+  const ops: SeccompOp[] = [
+    { code: BPF.LD, k: 4 },
+    { code: BPF.JEQ, k: a.audit, jf: "deny" },
+    { code: BPF.LD, k: 0 },
+  ];
   if (a.x32) ops.push({ code: BPF.JGE, k: 0x40000000, jt: "deny" });
   return ops;
 }
@@ -85,9 +148,32 @@ export function assemble(ops: readonly SeccompOp[]): string {
 }
 
 const DENIED = [
-  "open_by_handle_at", "name_to_handle_at", "add_key", "keyctl", "request_key", "ptrace", "process_vm_readv", "process_vm_writev", "io_uring_setup",
-  "io_uring_enter", "io_uring_register", "bpf", "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module",
-  "delete_module", "settimeofday", "clock_settime", "adjtimex", "clock_adjtime", "swapon", "swapoff", "fspick",
+  "open_by_handle_at",
+  "name_to_handle_at",
+  "add_key",
+  "keyctl",
+  "request_key",
+  "ptrace",
+  "process_vm_readv",
+  "process_vm_writev",
+  "io_uring_setup",
+  "io_uring_enter",
+  "io_uring_register",
+  "bpf",
+  "perf_event_open",
+  "userfaultfd",
+  "kexec_load",
+  "kexec_file_load",
+  "init_module",
+  "finit_module",
+  "delete_module",
+  "settimeofday",
+  "clock_settime",
+  "adjtimex",
+  "clock_adjtime",
+  "swapon",
+  "swapoff",
+  "fspick",
 ];
 const CLONE_NEWUSER = 0x10000000;
 const AF_UNIX = 1;
@@ -117,7 +203,8 @@ export function envelopeFilter(arch: SeccompArch, opts: { sockets: SocketRule })
   if (opts.sockets === "no-unix") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "socket" });
   ops.push({ code: BPF.RET, k: RET_ALLOW });
   ops.push({ label: "newuser0" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JSET, k: CLONE_NEWUSER, jt: "deny", jf: "allow" });
-  if (opts.sockets === "no-unix") ops.push({ label: "socket" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" });
+  if (opts.sockets === "no-unix")
+    ops.push({ label: "socket" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" });
   ops.push({ label: "nosys" }, { code: BPF.RET, k: RET_ENOSYS });
   ops.push({ label: "allow" }, { code: BPF.RET, k: RET_ALLOW }, { label: "deny" }, { code: BPF.RET, k: RET_EPERM });
   const hex = assemble(ops);

@@ -117,7 +117,9 @@ export class EnvelopeServer {
         return field(`${k}=${v}`);
       });
       const caps = `${run.caps?.stdout ?? 0},${run.caps?.stderr ?? 0}`;
-      const payload = Buffer.from([run.kind, field(run.cgroupProcs ?? ""), caps, String(env.length), ...env, ...run.args.map(field)].join("\0"));
+      const payload = Buffer.from(
+        [run.kind, field(run.cgroupProcs ?? ""), caps, String(env.length), ...env, ...run.args.map(field)].join("\0"),
+      );
       const id = this.next++;
       this.pending.set(id, {
         run,

@@ -26,9 +26,27 @@ export type Namespace = "pid" | "net" | "ipc" | "uts";
 
 /** Linux capability numbers (include/uapi/linux/capability.h). */
 export const CAP = {
-  CHOWN: 0, DAC_OVERRIDE: 1, DAC_READ_SEARCH: 2, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7, SETPCAP: 8,
-  NET_BIND_SERVICE: 10, NET_BROADCAST: 11, NET_ADMIN: 12, NET_RAW: 13, IPC_LOCK: 14, IPC_OWNER: 15, SYS_CHROOT: 18,
-  SYS_NICE: 23, SYS_RESOURCE: 24, LEASE: 28, AUDIT_WRITE: 29, SETFCAP: 31,
+  CHOWN: 0,
+  DAC_OVERRIDE: 1,
+  DAC_READ_SEARCH: 2,
+  FOWNER: 3,
+  FSETID: 4,
+  KILL: 5,
+  SETGID: 6,
+  SETUID: 7,
+  SETPCAP: 8,
+  NET_BIND_SERVICE: 10,
+  NET_BROADCAST: 11,
+  NET_ADMIN: 12,
+  NET_RAW: 13,
+  IPC_LOCK: 14,
+  IPC_OWNER: 15,
+  SYS_CHROOT: 18,
+  SYS_NICE: 23,
+  SYS_RESOURCE: 24,
+  LEASE: 28,
+  AUDIT_WRITE: 29,
+  SETFCAP: 31,
 } as const;
 
 /**
@@ -48,15 +66,41 @@ export const READ_ONLY_CAPS: readonly number[] = [CAP.DAC_OVERRIDE];
  * SETFCAP, CHECKPOINT_RESTORE.
  */
 export const LIVE_CAPS: readonly number[] = [
-  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
-  CAP.NET_BIND_SERVICE, CAP.NET_BROADCAST, CAP.NET_ADMIN, CAP.NET_RAW, CAP.IPC_LOCK, CAP.IPC_OWNER, CAP.SYS_CHROOT,
-  CAP.SYS_NICE, CAP.SYS_RESOURCE, CAP.LEASE, CAP.AUDIT_WRITE,
+  CAP.CHOWN,
+  CAP.DAC_OVERRIDE,
+  CAP.FOWNER,
+  CAP.FSETID,
+  CAP.KILL,
+  CAP.SETGID,
+  CAP.SETUID,
+  CAP.SETPCAP,
+  CAP.NET_BIND_SERVICE,
+  CAP.NET_BROADCAST,
+  CAP.NET_ADMIN,
+  CAP.NET_RAW,
+  CAP.IPC_LOCK,
+  CAP.IPC_OWNER,
+  CAP.SYS_CHROOT,
+  CAP.SYS_NICE,
+  CAP.SYS_RESOURCE,
+  CAP.LEASE,
+  CAP.AUDIT_WRITE,
 ];
 
 /** Tiers 1–2 in the mirror: enough for package, file and account changes; nothing that reaches past the mirror. */
 export const MIRROR_CAPS: readonly number[] = [
-  CAP.CHOWN, CAP.DAC_OVERRIDE, CAP.FOWNER, CAP.FSETID, CAP.KILL, CAP.SETGID, CAP.SETUID, CAP.SETPCAP,
-  CAP.SETFCAP, CAP.NET_BIND_SERVICE, CAP.SYS_CHROOT, CAP.AUDIT_WRITE,
+  CAP.CHOWN,
+  CAP.DAC_OVERRIDE,
+  CAP.FOWNER,
+  CAP.FSETID,
+  CAP.KILL,
+  CAP.SETGID,
+  CAP.SETUID,
+  CAP.SETPCAP,
+  CAP.SETFCAP,
+  CAP.NET_BIND_SERVICE,
+  CAP.SYS_CHROOT,
+  CAP.AUDIT_WRITE,
 ];
 
 export interface EnvelopeUser {
@@ -133,7 +177,8 @@ export function envelopeWords(spec: EnvelopeSpec, program: readonly string[]): s
   if (spec.mirror) {
     words.push(singleLine("root", spec.mirror.root));
     for (const l of spec.mirror.layers) {
-      for (const p of [l.lower, l.upper, l.work, l.target]) if (/[\n,:\\]/.test(p)) throw new Error(`envelope layer: ${JSON.stringify(p)} cannot be an overlay option`);
+      for (const p of [l.lower, l.upper, l.work, l.target])
+        if (/[\n,:\\]/.test(p)) throw new Error(`envelope layer: ${JSON.stringify(p)} cannot be an overlay option`);
       words.push(word("layer", [l.lower, l.upper, l.work, l.target].join("\n")));
     }
   }

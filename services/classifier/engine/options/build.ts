@@ -37,75 +37,106 @@ const PYTEST = `-q -v -vv -x -s -k= -m= -x --lf --ff --nf --sw --tb= -r= -l --co
 export const BUILD: Record<string, string> = {
   "gcc|g++|cc|c++|clang|clang++": CC,
   "make|gmake|bmake": MAKE,
-  "cmake": "-S= -B= -G= -D= -U= -C=< -E= --build= --install= --preset= --target= -t= --config= -j= --parallel=? --clean-first --verbose -v --fresh --list-presets=? --workflow -L -LA -LH -N -Wno-dev -Wdev --log-level= --graphviz=> --system-information --version",
-  "ninja": "-C= -f=< -j= -k= -l= -n -v -d= -t= -w= --verbose --quiet --version",
-  "meson": "@scripts -C= --buildtype= --prefix= -D= --reconfigure --wipe --backend= --werror --warnlevel= -j= --num-processes= -v --verbose --suite= --no-rebuild --print-errorlogs --wrapper= --setup=",
-  "clang-format": "-i -n --dry-run --Werror --style= --assume-filename= --fallback-style= --sort-includes --lines= --offset= --length= --dump-config --verbose -output-replacements-xml --ferror-limit=",
-  "clang-tidy": "-checks= --checks= -p= -fix --fix --fix-errors -header-filter= --header-filter= -quiet --quiet -extra-arg= --extra-arg= -export-fixes=> --export-fixes=> -list-checks --list-checks -warnings-as-errors= --use-color -format-style= --format-style=",
-  "objdump": "-d -D -S -s -t -T -r -R -h -x -f -p -a -g -e -l -C -w -z -M= -j= -b= -m= --disassemble=? --disassemble-all --source --full-contents --syms --dynamic-syms --reloc --dynamic-reloc --section-headers --headers --all-headers --file-headers --private-headers --demangle=? --no-show-raw-insn --start-address= --stop-address= --section= --wide --line-numbers --visualize-jumps=?",
-  "nm": "-a -A -B -C -D -g -j -l -n -o -p -P -r -S -s -t= -u -U -v -V -W --debug-syms --print-file-name --demangle=? --dynamic --defined-only --extern-only --line-numbers --numeric-sort --no-sort --portability --reverse-sort --print-size --print-armap --radix= --undefined-only --size-sort --format= --special-syms --with-symbol-versions --without-symbol-versions @atfile",
-  "readelf": "-a -h -l -S -g -t -e -s -n -r -u -d -V -A -I -x= -p= -R= -z -w -W -C --all --file-header --program-headers --segments --section-headers --sections --section-groups --section-details --headers --syms --symbols --dyn-syms --notes --relocs --unwind --dynamic --version-info --arch-specific --histogram --hex-dump= --string-dump= --relocated-dump= --decompress --debug-dump=? --wide --demangle=? @atfile",
-  "ldd": "-v -u -d -r --verbose --unused --data-relocs --function-relocs",
-  "size": "-A -B -G -d -o -x -t --format= --radix= --common --totals @atfile",
-  "strip": "-s -g -S -d -x -X -o=> -R= -K= -N= -v -p --strip-all --strip-debug --strip-unneeded --strip-dwo --keep-symbol= --remove-section= --preserve-dates --only-keep-debug --verbose @atfile",
-  "gdb": "-batch -q -n -nx -nh -quiet -silent --batch --nx --nh --quiet --args -p= --pid= -c=< --core=< -ex= --eval-command=",
-  "ld|as|nasm": "-o=> -f= -g -l=> -I= -L= -l= -m= -s -v --version -shared -static -e= -T=< --gc-sections -z= -O= -march= --32 --64 -w -D= -F=",
-  "valgrind": "@posix --tool= --leak-check= --show-leak-kinds= --track-origins= --error-exitcode= -q -v --quiet --verbose --log-file=> --xml=? --xml-file=> --num-callers= --suppressions=< --gen-suppressions=? --trace-children=? --child-silent-after-fork=? --undef-value-errors=? --errors-for-leak-kinds= --time-stamp=? --max-stackframe= --main-stacksize= --massif-out-file=> --callgrind-out-file=> --cachegrind-out-file=> --track-fds=?",
-  "bazel": "@scripts --config= -c= --compilation_mode= --jobs= -j= -k --keep_going --verbose_failures --test_output= --nocache_test_results --test_filter= --sandbox_debug --subcommands -s --output= --noshow_progress --color= --curses= --show_timestamps",
+  cmake:
+    "-S= -B= -G= -D= -U= -C=< -E= --build= --install= --preset= --target= -t= --config= -j= --parallel=? --clean-first --verbose -v --fresh --list-presets=? --workflow -L -LA -LH -N -Wno-dev -Wdev --log-level= --graphviz=> --system-information --version",
+  ninja: "-C= -f=< -j= -k= -l= -n -v -d= -t= -w= --verbose --quiet --version",
+  meson:
+    "@scripts -C= --buildtype= --prefix= -D= --reconfigure --wipe --backend= --werror --warnlevel= -j= --num-processes= -v --verbose --suite= --no-rebuild --print-errorlogs --wrapper= --setup=",
+  "clang-format":
+    "-i -n --dry-run --Werror --style= --assume-filename= --fallback-style= --sort-includes --lines= --offset= --length= --dump-config --verbose -output-replacements-xml --ferror-limit=",
+  "clang-tidy":
+    "-checks= --checks= -p= -fix --fix --fix-errors -header-filter= --header-filter= -quiet --quiet -extra-arg= --extra-arg= -export-fixes=> --export-fixes=> -list-checks --list-checks -warnings-as-errors= --use-color -format-style= --format-style=",
+  objdump:
+    "-d -D -S -s -t -T -r -R -h -x -f -p -a -g -e -l -C -w -z -M= -j= -b= -m= --disassemble=? --disassemble-all --source --full-contents --syms --dynamic-syms --reloc --dynamic-reloc --section-headers --headers --all-headers --file-headers --private-headers --demangle=? --no-show-raw-insn --start-address= --stop-address= --section= --wide --line-numbers --visualize-jumps=?",
+  nm: "-a -A -B -C -D -g -j -l -n -o -p -P -r -S -s -t= -u -U -v -V -W --debug-syms --print-file-name --demangle=? --dynamic --defined-only --extern-only --line-numbers --numeric-sort --no-sort --portability --reverse-sort --print-size --print-armap --radix= --undefined-only --size-sort --format= --special-syms --with-symbol-versions --without-symbol-versions @atfile",
+  readelf:
+    "-a -h -l -S -g -t -e -s -n -r -u -d -V -A -I -x= -p= -R= -z -w -W -C --all --file-header --program-headers --segments --section-headers --sections --section-groups --section-details --headers --syms --symbols --dyn-syms --notes --relocs --unwind --dynamic --version-info --arch-specific --histogram --hex-dump= --string-dump= --relocated-dump= --decompress --debug-dump=? --wide --demangle=? @atfile",
+  ldd: "-v -u -d -r --verbose --unused --data-relocs --function-relocs",
+  size: "-A -B -G -d -o -x -t --format= --radix= --common --totals @atfile",
+  strip:
+    "-s -g -S -d -x -X -o=> -R= -K= -N= -v -p --strip-all --strip-debug --strip-unneeded --strip-dwo --keep-symbol= --remove-section= --preserve-dates --only-keep-debug --verbose @atfile",
+  gdb: "-batch -q -n -nx -nh -quiet -silent --batch --nx --nh --quiet --args -p= --pid= -c=< --core=< -ex= --eval-command=",
+  "ld|as|nasm":
+    "-o=> -f= -g -l=> -I= -L= -l= -m= -s -v --version -shared -static -e= -T=< --gc-sections -z= -O= -march= --32 --64 -w -D= -F=",
+  valgrind:
+    "@posix --tool= --leak-check= --show-leak-kinds= --track-origins= --error-exitcode= -q -v --quiet --verbose --log-file=> --xml=? --xml-file=> --num-callers= --suppressions=< --gen-suppressions=? --trace-children=? --child-silent-after-fork=? --undef-value-errors=? --errors-for-leak-kinds= --time-stamp=? --max-stackframe= --main-stacksize= --massif-out-file=> --callgrind-out-file=> --cachegrind-out-file=> --track-fds=?",
+  bazel:
+    "@scripts --config= -c= --compilation_mode= --jobs= -j= -k --keep_going --verbose_failures --test_output= --nocache_test_results --test_filter= --sandbox_debug --subcommands -s --output= --noshow_progress --color= --curses= --show_timestamps",
   "bazel build|bazel test|bazel run|bazel query": "@posix @also=bazel",
-  "scons|just|task|mage|earthly": "@scripts -j= -k -n -Q -s -c -l --list --dry-run --verbose -v --quiet -q --yes -y --summary --justfile=< --working-directory= --dir= -d= --taskfile=< -t=< --watch -w --force -f",
-  "zig": "@scripts -O= -target= -mcpu= -femit-bin=> -fno-emit-bin -j= --summary= --color= -Doptimize= -Dtarget= --verbose --prefix=>",
-  "dotnet": "@sub --nologo --info --list-sdks --list-runtimes",
-  "dotnet build|dotnet test|dotnet run|dotnet format|dotnet restore|dotnet clean|dotnet pack": "@posix -c= --configuration= -f= --framework= -r= --runtime= -o=> --output=> -v= --verbosity= --no-restore --no-build --nologo --filter= --logger= --collect= --project= --verify-no-changes --include= --exclude= --severity= --interactive",
+  "scons|just|task|mage|earthly":
+    "@scripts -j= -k -n -Q -s -c -l --list --dry-run --verbose -v --quiet -q --yes -y --summary --justfile=< --working-directory= --dir= -d= --taskfile=< -t=< --watch -w --force -f",
+  zig: "@scripts -O= -target= -mcpu= -femit-bin=> -fno-emit-bin -j= --summary= --color= -Doptimize= -Dtarget= --verbose --prefix=>",
+  dotnet: "@sub --nologo --info --list-sdks --list-runtimes",
+  "dotnet build|dotnet test|dotnet run|dotnet format|dotnet restore|dotnet clean|dotnet pack":
+    "@posix -c= --configuration= -f= --framework= -r= --runtime= -o=> --output=> -v= --verbosity= --no-restore --no-build --nologo --filter= --logger= --collect= --project= --verify-no-changes --include= --exclude= --severity= --interactive",
   "swift|cabal|stack|mix": "@sub",
-  "swift build|swift test|swift run|cabal build|cabal test|cabal run|stack build|stack test|stack run|mix compile|mix test|mix format|mix deps.get": "@posix -c= --configuration= -v --verbose -j= --jobs= --filter= --parallel --fast --check-formatted --only= --exclude= --include= --trace --stale --failed --cover",
+  "swift build|swift test|swift run|cabal build|cabal test|cabal run|stack build|stack test|stack run|mix compile|mix test|mix format|mix deps.get":
+    "@posix -c= --configuration= -v --verbose -j= --jobs= --filter= --parallel --fast --check-formatted --only= --exclude= --include= --trace --stale --failed --cover",
   "ghc|dune|elixir|rebar3|erlc|crystal|nim|v|odin|julia|Rscript|octave": "@posix -O -O2 -o=> -v -q --verbose --quiet --version",
-  "R": "@sub",
+  R: "@sub",
   "R CMD": "@posix",
-  "latexmk|pdflatex|xelatex|lualatex": "-pdf -pdflua -pdfxe -xelatex -lualatex -interaction= -halt-on-error -file-line-error -synctex= -output-directory=> -outdir=> -jobname= -c -C -f -g -quiet -silent -cd -pv -view= -bibtex -nobibtex -dvi -ps -draftmode -8bit -no-shell-escape",
-  "pandoc": "-f= -t= -o=> -s -r= -w= -N -V= -M= --from= --to= --output=> --standalone --toc --toc-depth= --number-sections --template=< --css= --metadata= --variable= --highlight-style= --wrap= --columns= --resource-path= --self-contained --embed-resources --citeproc --bibliography=< --csl=< --reference-doc=< --mathjax --katex --shift-heading-level-by= --markdown-headings= --list-input-formats --list-output-formats --list-extensions --list-highlight-styles --eol= --tab-stop= --preserve-tabs --strip-comments --verbose --quiet",
-  "hugo": "@scripts -D -E -F -s= -d=> -b= -e= -t= -w -v --buildDrafts --buildExpired --buildFuture --source= --destination=> --baseURL= --environment= --theme= --watch --minify --gc --cleanDestinationDir --verbose --quiet --logLevel=",
-  "jekyll|mdbook|asciidoctor|plantuml|dot": "@posix -o=> -d=> -T= -K= -b= -a= -s -v -q --verbose --quiet --destination=> --source= --safe --config=< -tsvg -tpng -Tsvg -Tpng -Tpdf",
-  "convert|magick|identify": "-resize= -scale= -quality= -strip -crop= -rotate= -format= -verbose -density= -colorspace= -flatten -trim -background= -gravity= -extent= -thumbnail= -auto-orient -ping -depth= -type= -compress= -sample= -geometry=",
-  "ffmpeg|ffprobe": "-i= -y -n -f= -c= -c:v= -c:a= -codec= -vcodec= -acodec= -b:v= -b:a= -r= -s= -ss= -t= -to= -vf= -af= -an -vn -sn -map= -preset= -crf= -pix_fmt= -hide_banner -loglevel= -v= -threads= -movflags= -shortest -stats -nostats -show_format -show_streams -show_entries= -of= -print_format= -select_streams= -count_frames -show_frames -show_packets -pretty -of= -frames:v= -q:v= -ac= -ar= -aspect= -vframes= -filter_complex= -nostdin",
-  "exiftool": "-a -s -S -G -g -j -X -csv -n -q -r -ext= -all= -list -ver -api= -charset= -d= -short -json -b -u -e -H -l -t -T",
-  "optipng|pngquant|jpegoptim|cwebp|gifsicle|svgo": "-o=> -q -quality= --quality= -strip --strip --force -f --ext= --skip-if-larger -m= --max= -i -O= -O1 -O2 -O3 -v --verbose -p --preserve --all-progressive -s --precision= --multipass",
-  "sqlfluff": "@sub",
-  "sqlfluff lint|sqlfluff fix|sqlfluff format|sqlfluff parse": "--dialect= --templater= --rules= --exclude-rules= --format= --nofail --processes= -p= -f --force -v -vv --ignore= --config=<",
-  "protoc": "-I= --proto_path= --cpp_out=> --python_out=> --java_out=> --go_out=> --go-grpc_out=> --ts_proto_out=> --js_out=> --descriptor_set_out=> --include_imports --include_source_info --experimental_allow_proto3_optional --version",
-  "buf": "@sub",
-  "buf lint|buf format|buf generate|buf build|buf breaking|buf ls-files|buf dep": "-w --write -d --diff --exit-code --error-format= --template=< --path= --exclude-path= -o=> --output=> --against= --config=<",
-  "ts-proto|flatc|thrift|openapi-generator|quicktype": "@posix -o=> --out=> --lang= -l= -g= -i=< --gen= --python --ts --cpp --go --java --rust",
-  "sass|lessc|tailwindcss|postcss": "-i=< -o=> -w --watch -m --minify --no-source-map --style= --load-path= -I= --source-map -c=< --config=< --content= -u= --use= --map --no-map",
+  "latexmk|pdflatex|xelatex|lualatex":
+    "-pdf -pdflua -pdfxe -xelatex -lualatex -interaction= -halt-on-error -file-line-error -synctex= -output-directory=> -outdir=> -jobname= -c -C -f -g -quiet -silent -cd -pv -view= -bibtex -nobibtex -dvi -ps -draftmode -8bit -no-shell-escape",
+  pandoc:
+    "-f= -t= -o=> -s -r= -w= -N -V= -M= --from= --to= --output=> --standalone --toc --toc-depth= --number-sections --template=< --css= --metadata= --variable= --highlight-style= --wrap= --columns= --resource-path= --self-contained --embed-resources --citeproc --bibliography=< --csl=< --reference-doc=< --mathjax --katex --shift-heading-level-by= --markdown-headings= --list-input-formats --list-output-formats --list-extensions --list-highlight-styles --eol= --tab-stop= --preserve-tabs --strip-comments --verbose --quiet",
+  hugo: "@scripts -D -E -F -s= -d=> -b= -e= -t= -w -v --buildDrafts --buildExpired --buildFuture --source= --destination=> --baseURL= --environment= --theme= --watch --minify --gc --cleanDestinationDir --verbose --quiet --logLevel=",
+  "jekyll|mdbook|asciidoctor|plantuml|dot":
+    "@posix -o=> -d=> -T= -K= -b= -a= -s -v -q --verbose --quiet --destination=> --source= --safe --config=< -tsvg -tpng -Tsvg -Tpng -Tpdf",
+  "convert|magick|identify":
+    "-resize= -scale= -quality= -strip -crop= -rotate= -format= -verbose -density= -colorspace= -flatten -trim -background= -gravity= -extent= -thumbnail= -auto-orient -ping -depth= -type= -compress= -sample= -geometry=",
+  "ffmpeg|ffprobe":
+    "-i= -y -n -f= -c= -c:v= -c:a= -codec= -vcodec= -acodec= -b:v= -b:a= -r= -s= -ss= -t= -to= -vf= -af= -an -vn -sn -map= -preset= -crf= -pix_fmt= -hide_banner -loglevel= -v= -threads= -movflags= -shortest -stats -nostats -show_format -show_streams -show_entries= -of= -print_format= -select_streams= -count_frames -show_frames -show_packets -pretty -of= -frames:v= -q:v= -ac= -ar= -aspect= -vframes= -filter_complex= -nostdin",
+  exiftool: "-a -s -S -G -g -j -X -csv -n -q -r -ext= -all= -list -ver -api= -charset= -d= -short -json -b -u -e -H -l -t -T",
+  "optipng|pngquant|jpegoptim|cwebp|gifsicle|svgo":
+    "-o=> -q -quality= --quality= -strip --strip --force -f --ext= --skip-if-larger -m= --max= -i -O= -O1 -O2 -O3 -v --verbose -p --preserve --all-progressive -s --precision= --multipass",
+  sqlfluff: "@sub",
+  "sqlfluff lint|sqlfluff fix|sqlfluff format|sqlfluff parse":
+    "--dialect= --templater= --rules= --exclude-rules= --format= --nofail --processes= -p= -f --force -v -vv --ignore= --config=<",
+  protoc:
+    "-I= --proto_path= --cpp_out=> --python_out=> --java_out=> --go_out=> --go-grpc_out=> --ts_proto_out=> --js_out=> --descriptor_set_out=> --include_imports --include_source_info --experimental_allow_proto3_optional --version",
+  buf: "@sub",
+  "buf lint|buf format|buf generate|buf build|buf breaking|buf ls-files|buf dep":
+    "-w --write -d --diff --exit-code --error-format= --template=< --path= --exclude-path= -o=> --output=> --against= --config=<",
+  "ts-proto|flatc|thrift|openapi-generator|quicktype":
+    "@posix -o=> --out=> --lang= -l= -g= -i=< --gen= --python --ts --cpp --go --java --rust",
+  "sass|lessc|tailwindcss|postcss":
+    "-i=< -o=> -w --watch -m --minify --no-source-map --style= --load-path= -I= --source-map -c=< --config=< --content= -u= --use= --map --no-map",
   "tsc|vue-tsc|tsc-watch": `-p= -b --project= --build --noEmit --watch -w --pretty --incremental --outDir=> --declaration --emitDeclarationOnly --skipLibCheck
     --strict --target= --module= --moduleResolution= --jsx= --lib= --listFiles --listEmittedFiles --showConfig --traceResolution --noEmitOnError
     --sourceMap --resolveJsonModule --esModuleInterop --allowJs --checkJs --verbose --force --clean --dry --diagnostics --extendedDiagnostics
     --generateTrace=> --declarationDir=> --rootDir= --tsBuildInfoFile=> --preserveWatchOutput --version -v --help -h`,
-  "svelte-check": "--workspace= --output= --watch --tsconfig=< --threshold= --fail-on-warnings --compiler-warnings= --diagnostic-sources= --ignore=",
-  "eslint": `${JS_COMMON} --fix --fix-dry-run --fix-type= --ext= --max-warnings= -f= --format= -o=> --output-file=> --cache --cache-location=
+  "svelte-check":
+    "--workspace= --output= --watch --tsconfig=< --threshold= --fail-on-warnings --compiler-warnings= --diagnostic-sources= --ignore=",
+  eslint: `${JS_COMMON} --fix --fix-dry-run --fix-type= --ext= --max-warnings= -f= --format= -o=> --output-file=> --cache --cache-location=
     --no-eslintrc --no-config-lookup --ignore-path=< --ignore-pattern= --no-ignore --no-error-on-unmatched-pattern --report-unused-disable-directives
     --quiet --stats --print-config=< --env= --global= --parser-options= --rule= --exit-on-fatal-error --no-warn-ignored --pass-on-no-patterns`,
-  "prettier": `${JS_COMMON} --write -w --check -c --list-different -l --ignore-path=< --no-config --no-editorconfig --log-level= --cache
+  prettier: `${JS_COMMON} --write -w --check -c --list-different -l --ignore-path=< --no-config --no-editorconfig --log-level= --cache
     --print-width= --tab-width= --use-tabs --no-semi --single-quote --jsx-single-quote --trailing-comma= --bracket-spacing --no-bracket-spacing
     --arrow-parens= --prose-wrap= --end-of-line= --parser= --stdin-filepath= --ignore-unknown -u --no-error-on-unmatched-pattern --find-config-path=`,
-  "biome|oxlint": "@scripts --write --fix --apply --apply-unsafe --unsafe --reporter= --max-diagnostics= --diagnostic-level= --config-path= --changed --staged --since= --vcs-use-ignore-file= --no-errors-on-unmatched --error-on-warnings -D= -W= -A= --deny-warnings --quiet --format=",
-  "stylelint": `${JS_COMMON} --fix --formatter= -f= --output-file=> -o=> --max-warnings= --ignore-path=< --cache --allow-empty-input --quiet --report-needless-disables`,
-  "knip|depcheck|madge|size-limit|typedoc": "--production --strict --reporter= --include= --exclude= --workspace= --json --circular --extensions= --ts-config=< --image=> --out=> --entryPoints= --why --ignores= --skip-missing --no-color --warning --summary --orphans --leaves",
+  "biome|oxlint":
+    "@scripts --write --fix --apply --apply-unsafe --unsafe --reporter= --max-diagnostics= --diagnostic-level= --config-path= --changed --staged --since= --vcs-use-ignore-file= --no-errors-on-unmatched --error-on-warnings -D= -W= -A= --deny-warnings --quiet --format=",
+  stylelint: `${JS_COMMON} --fix --formatter= -f= --output-file=> -o=> --max-warnings= --ignore-path=< --cache --allow-empty-input --quiet --report-needless-disables`,
+  "knip|depcheck|madge|size-limit|typedoc":
+    "--production --strict --reporter= --include= --exclude= --workspace= --json --circular --extensions= --ts-config=< --image=> --out=> --entryPoints= --why --ignores= --skip-missing --no-color --warning --summary --orphans --leaves",
   "vitest|jest|mocha|ava|tap|uvu|c8|nyc": `${JS_COMMON} --run --coverage --reporter= --bail=? -t= --testNamePattern= --testPathPattern= -u --update --updateSnapshot --ci
     --passWithNoTests --runInBand -i --maxWorkers= --silent --watchAll --detectOpenHandles --forceExit --clearCache --listTests --onlyChanged -o
     --changed=? --related --project= --environment= --globals --threads --no-threads --pool= --dir= --root= --mode= --typecheck
     --timeout= --grep= -g= --recursive --exit --spec= --no-file-parallelism --sequence.shuffle --shard= --retry=
     --reporter-option= --check-coverage --all --include= --exclude= --lines= --functions= --branches= --statements= --temp-directory=> --reports-dir=>`,
   "playwright|cypress": "@sub",
-  "playwright test|cypress run": "--project= --grep= -g= --workers= -j= --reporter= --headed --retries= --timeout= --list --update-snapshots -u --shard= --max-failures= -x --forbid-only --browser= --spec= -s= --config-file=< --env= --quiet -q --no-exit",
+  "playwright test|cypress run":
+    "--project= --grep= -g= --workers= -j= --reporter= --headed --retries= --timeout= --list --update-snapshots -u --shard= --max-failures= -x --forbid-only --browser= --spec= -s= --config-file=< --env= --quiet -q --no-exit",
   "webpack|vite|rollup|esbuild|tsup|swc|babel|parcel": `${JS_COMMON} --mode= --outDir=> --out-dir=> -d=> --outfile=> --bundle --minify --sourcemap=? --platform= --format= --target= --watch
     --port= --host= --base= --dts --clean --entry= -o=> --output=> --env= --analyze --stats= --silent --no-cache --dist-dir=>`,
   "next|nuxt|astro": "@sub",
-  "next build|next dev|next lint|next start|next info|nuxt build|nuxt dev|nuxt generate|nuxt prepare|astro build|astro dev|astro check|astro sync": "--port= -p= --hostname= -H= --turbo --turbopack --no-lint --debug --profile --dir= --fix --root= --host=",
-  "storybook|concurrently|nodemon|wrangler": "@scripts --port= -p= --ci --quiet --no-open --kill-others -k --names= -n= --prefix-colors= -c= --success= --watch= -w= --ext= -e= --ignore= -i= --delay=",
-  "ncu|npm-check-updates": "--format= --target= --filter= --reject= --dep= --peer --workspaces --deep --jsonUpgraded --jsonAll --color --no-color",
-  "node": "--test --check -c --run= --test-reporter= --test-name-pattern= --test-only --test-concurrency= --test-timeout= --experimental-test-coverage --watch --no-warnings --enable-source-maps --version -v",
-  "deno": "@sub",
+  "next build|next dev|next lint|next start|next info|nuxt build|nuxt dev|nuxt generate|nuxt prepare|astro build|astro dev|astro check|astro sync":
+    "--port= -p= --hostname= -H= --turbo --turbopack --no-lint --debug --profile --dir= --fix --root= --host=",
+  "storybook|concurrently|nodemon|wrangler":
+    "@scripts --port= -p= --ci --quiet --no-open --kill-others -k --names= -n= --prefix-colors= -c= --success= --watch= -w= --ext= -e= --ignore= -i= --delay=",
+  "ncu|npm-check-updates":
+    "--format= --target= --filter= --reject= --dep= --peer --workspaces --deep --jsonUpgraded --jsonAll --color --no-color",
+  node: "--test --check -c --run= --test-reporter= --test-name-pattern= --test-only --test-concurrency= --test-timeout= --experimental-test-coverage --watch --no-warnings --enable-source-maps --version -v",
+  deno: "@sub",
   "deno test|deno fmt|deno lint|deno check|deno bench|deno doc|deno info|deno compile|deno task|deno coverage": `-A --allow-all --allow-read=? --allow-write=? --allow-net=? --allow-env=? --allow-sys=? --allow-hrtime --no-prompt -q --quiet --config=< -c=<
     --no-config --import-map=< --lock=? --no-lock --frozen=? --reload=? -r=? --no-check=? --check=? --watch --no-clear-screen --doc --filter=
     --parallel --fail-fast=? --shuffle=? --coverage=? --trace-leaks --permit-no-files --json --ignore= --ext= --output=> -o=> --target= --include=
@@ -117,73 +148,97 @@ export const BUILD: Record<string, string> = {
   "coverage run|coverage report|coverage html|coverage xml|coverage erase|coverage combine|coverage json|coverage lcov|coverage debug":
     "@posix --source= --omit= --include= -m --show-missing --fail-under= -d=> -o=> --branch --parallel-mode -p --append -a --data-file=> --precision= --skip-covered --skip-empty --format= --keep -q --quiet --rcfile=<",
   "mypy|pyright|basedpyright|ruff|black|isort|flake8|pylint|bandit|pyflakes|pycodestyle|pydocstyle|autopep8|yapf|tabnanny": PYLINT,
-  "py_compile|compileall|json.tool|calendar|timeit|cProfile|pstats": "-q -f -l -r= -j= -x= -i=< -b -d= --quiet --sort-keys --indent= --no-ensure-ascii --compact -n= -s= -o=> -c",
-  "venv|virtualenv": "--clear --upgrade --without-pip --system-site-packages --copies --symlinks --prompt= --upgrade-deps -p= --python= --no-download --quiet -q",
+  "py_compile|compileall|json.tool|calendar|timeit|cProfile|pstats":
+    "-q -f -l -r= -j= -x= -i=< -b -d= --quiet --sort-keys --indent= --no-ensure-ascii --compact -n= -s= -o=> -c",
+  "venv|virtualenv":
+    "--clear --upgrade --without-pip --system-site-packages --copies --symlinks --prompt= --upgrade-deps -p= --python= --no-download --quiet -q",
   "pre-commit": "@sub",
-  "pre-commit run": "-a --all-files --files --from-ref= --to-ref= -s= -o= --source= --origin= --show-diff-on-failure -v --verbose --hook-stage= --color=",
-  "jupyter": "@sub",
-  "jupyter nbconvert": "--to= --output=> --output-dir=> --execute --inplace --stdout --no-input --no-prompt --template= --ExecutePreprocessor.timeout= --clear-output",
-  "sphinx-build": "-b= -M= -a -E -j= -W -q -Q -v -n -T -d=> -c= -D= -t= --keep-going --fresh-env --write-all --jobs= --fail-on-warning --nitpicky",
-  "mkdocs": "@sub",
-  "mkdocs build|mkdocs serve": "-f=< -d=> -s -c -q -v --strict --clean --dirty --site-dir=> --config-file=< --quiet --verbose -a= --dev-addr= --no-livereload",
+  "pre-commit run":
+    "-a --all-files --files --from-ref= --to-ref= -s= -o= --source= --origin= --show-diff-on-failure -v --verbose --hook-stage= --color=",
+  jupyter: "@sub",
+  "jupyter nbconvert":
+    "--to= --output=> --output-dir=> --execute --inplace --stdout --no-input --no-prompt --template= --ExecutePreprocessor.timeout= --clear-output",
+  "sphinx-build":
+    "-b= -M= -a -E -j= -W -q -Q -v -n -T -d=> -c= -D= -t= --keep-going --fresh-env --write-all --jobs= --fail-on-warning --nitpicky",
+  mkdocs: "@sub",
+  "mkdocs build|mkdocs serve":
+    "-f=< -d=> -s -c -q -v --strict --clean --dirty --site-dir=> --config-file=< --quiet --verbose -a= --dev-addr= --no-livereload",
   "hatch|pdm": "@sub",
   "hatch run|hatch build|hatch test|hatch fmt|pdm run": "@posix",
-  "mvn": "@scripts -q -B -o -U -e -X -T= -pl= -am -amd -P= -D= -f=< --batch-mode --offline --quiet --errors --debug --threads= --projects= --also-make --activate-profiles= --file=< --fail-at-end -fae --fail-fast -ff -N --non-recursive",
-  "gradle": "@scripts -q -i -d -s -S -x= -p= -P= -D= --offline --quiet --info --debug --stacktrace --full-stacktrace --exclude-task= --project-dir= --parallel --no-daemon --daemon --build-cache --no-build-cache --continue --dry-run -m --console= --warning-mode= --rerun-tasks --refresh-dependencies",
-  "java|javac|jar|kotlinc|kotlin|scalac|clojure|clj": "-cp= -classpath= --class-path= -d=> -source= -target= --release= -encoding= -g -Xlint -Xlint:all -Werror -verbose -version --version -ea -Xmx= -Xms= -jar= -cf -cvf -tf -xf -tvf -e= -m= -p= --module-path= -include-runtime -M",
+  mvn: "@scripts -q -B -o -U -e -X -T= -pl= -am -amd -P= -D= -f=< --batch-mode --offline --quiet --errors --debug --threads= --projects= --also-make --activate-profiles= --file=< --fail-at-end -fae --fail-fast -ff -N --non-recursive",
+  gradle:
+    "@scripts -q -i -d -s -S -x= -p= -P= -D= --offline --quiet --info --debug --stacktrace --full-stacktrace --exclude-task= --project-dir= --parallel --no-daemon --daemon --build-cache --no-build-cache --continue --dry-run -m --console= --warning-mode= --rerun-tasks --refresh-dependencies",
+  "java|javac|jar|kotlinc|kotlin|scalac|clojure|clj":
+    "-cp= -classpath= --class-path= -d=> -source= -target= --release= -encoding= -g -Xlint -Xlint:all -Werror -verbose -version --version -ea -Xmx= -Xms= -jar= -cf -cvf -tf -xf -tvf -e= -m= -p= --module-path= -include-runtime -M",
   "sbt|lein": "@sub",
   "sbt compile|sbt test|sbt package|sbt clean|sbt run|lein test|lein compile|lein uberjar|lein run": "@posix",
-  "rake|rspec|rubocop|phpunit|phpstan|php-cs-fixer|pest": "-a -A -x --autocorrect --autocorrect-all --format= -f= --out=> -o=> --fail-level= --parallel --only= --except= -c=< --config=< --filter= --testsuite= --group= --exclude-group= --coverage-text --coverage-html=> --no-coverage --stop-on-failure --level= -l= --memory-limit= --no-progress --error-format= --dry-run --diff --allow-risky= --using-cache= --rules= --seed= --order= --tag= -t= -e= --example= --fail-fast --only-failures --next-failure --profile=?",
-  "prisma": "@sub",
-  "prisma generate|prisma format|prisma validate|prisma studio": "--schema=< --generator= --watch --no-engine --data-proxy --accelerate --port= -p=",
+  "rake|rspec|rubocop|phpunit|phpstan|php-cs-fixer|pest":
+    "-a -A -x --autocorrect --autocorrect-all --format= -f= --out=> -o=> --fail-level= --parallel --only= --except= -c=< --config=< --filter= --testsuite= --group= --exclude-group= --coverage-text --coverage-html=> --no-coverage --stop-on-failure --level= -l= --memory-limit= --no-progress --error-format= --dry-run --diff --allow-risky= --using-cache= --rules= --seed= --order= --tag= -t= -e= --example= --fail-fast --only-failures --next-failure --profile=?",
+  prisma: "@sub",
+  "prisma generate|prisma format|prisma validate|prisma studio":
+    "--schema=< --generator= --watch --no-engine --data-proxy --accelerate --port= -p=",
   "drizzle-kit": "@sub",
-  "drizzle-kit generate|drizzle-kit check|drizzle-kit studio": "--config=< --dialect= --schema= --out=> --name= --custom --port= --host= --verbose --strict",
+  "drizzle-kit generate|drizzle-kit check|drizzle-kit studio":
+    "--config=< --dialect= --schema= --out=> --name= --custom --port= --host= --verbose --strict",
   "sqlc|duckdb": "@scripts -f=< --file=< -readonly -json -csv -line -list -markdown -table -box -no-stdin -c= -s= --experimental",
   "notify-send|wall|write|logger|say|espeak": "@data",
   "markdownlint-cli2": "--fix --config=< --no-globs",
-  "cspell": "@scripts --no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",
-  "cspell lint|cspell check|cspell trace": "--no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",
-  "commitlint": "--from= --to= --edit=? -e=? --last --verbose -V --config=< -g=< --cwd= --strict --help-url=",
-  "turbo": "@scripts --filter= -F= --parallel --continue --dry-run=? --graph=? --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir= --summarize --affected --env-mode=",
-  "turbo run": "@posix --filter= -F= --parallel --continue --dry-run=? --concurrency= --force --no-cache --output-logs= --log-order= --summarize --affected",
-  "nx": "@scripts --skip-nx-cache --parallel= --configuration= -c= --verbose --output-style= --projects= -p= --exclude= --all --base= --head= --watch",
-  "lerna": "@sub",
+  cspell:
+    "@scripts --no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",
+  "cspell lint|cspell check|cspell trace":
+    "--no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",
+  commitlint: "--from= --to= --edit=? -e=? --last --verbose -V --config=< -g=< --cwd= --strict --help-url=",
+  turbo:
+    "@scripts --filter= -F= --parallel --continue --dry-run=? --graph=? --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir= --summarize --affected --env-mode=",
+  "turbo run":
+    "@posix --filter= -F= --parallel --continue --dry-run=? --concurrency= --force --no-cache --output-logs= --log-order= --summarize --affected",
+  nx: "@scripts --skip-nx-cache --parallel= --configuration= -c= --verbose --output-style= --projects= -p= --exclude= --all --base= --head= --watch",
+  lerna: "@sub",
   "lerna run": "@posix --scope= --ignore= --stream --parallel --no-bail --concurrency= --since=",
   "golangci-lint": "@sub -v --verbose -c=< --config=<",
-  "golangci-lint run": "--fix --timeout= --config=< -c=< --enable= -E= --disable= -D= --fast --new --new-from-rev= --out-format= --print-issued-lines --max-issues-per-linter= --max-same-issues= -v --verbose --tests --build-tags= --skip-dirs= --concurrency= -j= --allow-parallel-runners --issues-exit-code= --sort-results --path-prefix=",
-  "staticcheck": "-checks= -f= -fail= -go= -tags= -tests -show-ignored -explain= -debug.version -version",
-  "govulncheck": "-json -format= -mode= -scan= -show= -tags= -test -C=",
-  "gopls": "@sub",
+  "golangci-lint run":
+    "--fix --timeout= --config=< -c=< --enable= -E= --disable= -D= --fast --new --new-from-rev= --out-format= --print-issued-lines --max-issues-per-linter= --max-same-issues= -v --verbose --tests --build-tags= --skip-dirs= --concurrency= -j= --allow-parallel-runners --issues-exit-code= --sort-results --path-prefix=",
+  staticcheck: "-checks= -f= -fail= -go= -tags= -tests -show-ignored -explain= -debug.version -version",
+  govulncheck: "-json -format= -mode= -scan= -show= -tags= -test -C=",
+  gopls: "@sub",
   "gopls check|gopls format|gopls imports|gopls version|gopls stats": "-w -d -l -json",
-  "rustfmt": "--check --edition= --emit= --config-path=< --config= --backup -l --files-with-diff -v -q",
-  "autoreconf": "-i -f -v -s --install --force --verbose --symlink -I= -W= --warnings=",
-  "autoconf": "-o=> -v -f -I= -W= --output=> --verbose --force --include= --prepend-include= --warnings=",
-  "automake": "-a -c -f -v --add-missing --copy --force-missing --verbose --foreign --gnu -W= --warnings=",
-  "configure": "@posix",
-  "shellcheck": "-a -C=? -e= -f= -o= -P= -s= -S= -V -W= -x --check-sourced --color=? --include= --exclude= --format= --enable= --source-path= --shell= --severity= --wiki-link-count= --external-sources --norc --rcfile=< --list-optional --extended-analysis=",
-  "hadolint": "-f= -c=< -t= --format= --config=< --failure-threshold= --ignore= --trusted-registry= --no-color --no-fail --strict-labels --disable-ignore-pragma -V",
-  "yamllint": "-c=< -d= -f= -s --config-file=< --config-data= --format= --strict --no-warnings --list-files",
-  "markdownlint": "-c=< -i= -p=< -s -j -o=> --config=< --ignore= --ignore-path=< --stdin --json --output=> --dot --disable= --enable=",
-  "actionlint": "-color -no-color -format= -ignore= -oneline -verbose -debug -shellcheck= -pyflakes= -config-file=< -stdin-filename= -version",
-  "jsonlint": "-q -c -s -p -v -i --quiet --compact --sort-keys --pretty-print --validate=< --in-place",
-  "xmllint": "--noout --valid --dtdvalid=< --relaxng=< --schema=< --format --encode= --nowarning --quiet --noblanks --recover --xpath= --nonet",
-  "checkmake|editorconfig-checker|typos|vale|codespell": "--config=< -c=< --format= --output= --exclude= -e= --disable= --no-color --debug -v --verbose --list-files --diff --format-type= --minAlertLevel= --ignore-words=< -L= -I=< -S= --skip= -q= --quiet-level= --count --check-filenames --check-hidden -H -f --hidden --no-check-filenames --exclude-file=< --locale= --no-exit",
-  "neofetch|fastfetch|screenfetch|duf|dust|tokei|scc|cloc|sloccount|licensee|glances|btm": "-d= -n= -r -p -x -s -j --json --csv --sort= --by-file --exclude-dir= --include-ext= --exclude-ext= --languages --hidden --no-color --depth= --only= --all --inodes --output= -o= -l= --files --by-percent= --quiet --wide --no-gitignore",
+  rustfmt: "--check --edition= --emit= --config-path=< --config= --backup -l --files-with-diff -v -q",
+  autoreconf: "-i -f -v -s --install --force --verbose --symlink -I= -W= --warnings=",
+  autoconf: "-o=> -v -f -I= -W= --output=> --verbose --force --include= --prepend-include= --warnings=",
+  automake: "-a -c -f -v --add-missing --copy --force-missing --verbose --foreign --gnu -W= --warnings=",
+  configure: "@posix",
+  shellcheck:
+    "-a -C=? -e= -f= -o= -P= -s= -S= -V -W= -x --check-sourced --color=? --include= --exclude= --format= --enable= --source-path= --shell= --severity= --wiki-link-count= --external-sources --norc --rcfile=< --list-optional --extended-analysis=",
+  hadolint:
+    "-f= -c=< -t= --format= --config=< --failure-threshold= --ignore= --trusted-registry= --no-color --no-fail --strict-labels --disable-ignore-pragma -V",
+  yamllint: "-c=< -d= -f= -s --config-file=< --config-data= --format= --strict --no-warnings --list-files",
+  markdownlint: "-c=< -i= -p=< -s -j -o=> --config=< --ignore= --ignore-path=< --stdin --json --output=> --dot --disable= --enable=",
+  actionlint:
+    "-color -no-color -format= -ignore= -oneline -verbose -debug -shellcheck= -pyflakes= -config-file=< -stdin-filename= -version",
+  jsonlint: "-q -c -s -p -v -i --quiet --compact --sort-keys --pretty-print --validate=< --in-place",
+  xmllint:
+    "--noout --valid --dtdvalid=< --relaxng=< --schema=< --format --encode= --nowarning --quiet --noblanks --recover --xpath= --nonet",
+  "checkmake|editorconfig-checker|typos|vale|codespell":
+    "--config=< -c=< --format= --output= --exclude= -e= --disable= --no-color --debug -v --verbose --list-files --diff --format-type= --minAlertLevel= --ignore-words=< -L= -I=< -S= --skip= -q= --quiet-level= --count --check-filenames --check-hidden -H -f --hidden --no-check-filenames --exclude-file=< --locale= --no-exit",
+  "neofetch|fastfetch|screenfetch|duf|dust|tokei|scc|cloc|sloccount|licensee|glances|btm":
+    "-d= -n= -r -p -x -s -j --json --csv --sort= --by-file --exclude-dir= --include-ext= --exclude-ext= --languages --hidden --no-color --depth= --only= --all --inodes --output= -o= -l= --files --by-percent= --quiet --wide --no-gitignore",
   "ncdu|gdu": "-o= -n -x -q -r -e --exclude= --si --color= -x --one-file-system --no-color --non-interactive -p",
   "ctags|cscope": "-R -b -q -k -f=> -o=> -x -e --recurse --languages= --exclude= --fields= --extras= --kinds-c= --output-format= --sort=",
-  "tmux": "@sub -L= -S=< -f=<",
-  "tmux ls|tmux list-sessions|tmux list-windows|tmux list-panes|tmux display-message|tmux show-options|tmux capture-pane": "-a -F= -f= -t= -s= -p -g -v -w -q -e -J -N -S= -E= -P -C",
-  "screen": "-ls -list -S= -r",
-  "zellij": "@sub",
+  tmux: "@sub -L= -S=< -f=<",
+  "tmux ls|tmux list-sessions|tmux list-windows|tmux list-panes|tmux display-message|tmux show-options|tmux capture-pane":
+    "-a -F= -f= -t= -s= -p -g -v -w -q -e -J -N -S= -E= -P -C",
+  screen: "-ls -list -S= -r",
+  zellij: "@sub",
   "zellij list-sessions": "-n -s -r --no-formatting --short --reverse",
-  "nginx": "-t -T -v -V -q -tq -qt -c=< -p= -e= -g=",
+  nginx: "-t -T -v -V -q -tq -qt -c=< -p= -e= -g=",
   "apachectl|apache2ctl": "-t -S -M -v -V -D=",
-  "caddy": "@sub",
-  "caddy validate|caddy fmt|caddy version|caddy list-modules|caddy adapt|caddy environ": "--config=< --adapter= --envfile=< --diff --overwrite --pretty --validate --packages --versions --skip-standard",
-  "haproxy": "-c -f=< -q -V",
-  "traefik": "@sub",
+  caddy: "@sub",
+  "caddy validate|caddy fmt|caddy version|caddy list-modules|caddy adapt|caddy environ":
+    "--config=< --adapter= --envfile=< --diff --overwrite --pretty --validate --packages --versions --skip-standard",
+  haproxy: "-c -f=< -q -V",
+  traefik: "@sub",
   "traefik version": "",
-  "varnishadm": "@data",
+  varnishadm: "@data",
   "php-fpm|php-fpm7.4|php-fpm8.1|php-fpm8.2|php-fpm8.3": "-t -tt -y=< --test --fpm-config=<",
-  "squid": "-k= -f=< -N",
+  squid: "-k= -f=< -N",
 };

@@ -31,7 +31,8 @@ const table = defineTools({
   env: "-i @posix",
 });
 const none = () => null;
-const check = (program: string, args: Word[], expand: (w: Word) => readonly string[] | null = none) => checkOptions(table, program, args, expand);
+const check = (program: string, args: Word[], expand: (w: Word) => readonly string[] | null = none) =>
+  checkOptions(table, program, args, expand);
 const unknown = (program: string, line: string) => check(program, words(line)).unknown?.word ?? null;
 
 describe("option notation", () => {
@@ -57,7 +58,17 @@ describe("option notation", () => {
 
 describe("reading words against a table", () => {
   it("accepts known options, bundles, glued and separate values, numbers", () => {
-    for (const line of ["-a -b x", "-ab x", "-n5 x", "-n 5 x", "-abn 5 x", "--all --name=x --name y", "--color --color=always", "-20 x", "x -a"]) {
+    for (const line of [
+      "-a -b x",
+      "-ab x",
+      "-n5 x",
+      "-n 5 x",
+      "-abn 5 x",
+      "--all --name=x --name y",
+      "--color --color=always",
+      "-20 x",
+      "x -a",
+    ]) {
       expect(unknown("tool", line), line).toBeNull();
     }
   });
@@ -153,15 +164,44 @@ describe("the real tables", () => {
 
   it("keep the options that run programs or write files out", () => {
     const bad: [string, string][] = [
-      ["sort", "--compress-program=sh f"], ["tar", "-tf x --to-command=sh"], ["tar", "-tf x -I sh"], ["rg", "--pre sh x"],
-      ["wget", "-e use_askpass=/x u"], ["curl", "-K cfg"], ["git", "log --ext-diff"], ["git", "clone -c core.fsmonitor=x u"],
-      ["npm", "ls --script-shell=/x"], ["journalctl", "--vacuum-size=1"], ["smartctl", "-s off /dev/sda"], ["blkid", "-c /etc/x"],
-      ["lshw", "-dump /tmp/x"], ["crontab", "-l -r"], ["timeshift", "--list --delete-all"], ["needrestart", "-b -r a"],
-      ["compgen", "-C cmd x"], ["complete", "-C cmd git"], ["jobs", "-x cmd"], ["history", "-w /tmp/x"], ["mapfile", "-C cb -c 1"],
-      ["kubectl", "get pods --kubeconfig=/tmp/k"], ["docker", "--config /tmp/d ps"], ["man", "-P cat ls"], ["less", "-k /tmp/keys f"],
-      ["diff3", "--diff-program=sh a b c"], ["zip", "-TT sh a.zip f"], ["gcc", "-wrapper sh,-c x.c"], ["gcc", "-fplugin=/x.so x.c"],
-      ["node", "--require /tmp/x.js"], ["yt-dlp", "--exec sh u"], ["aria2c", "--on-download-complete=sh u"], ["nmcli", "c show -s"],
-      ["vim", "-c !sh f"], ["ps", "e"], ["iptables-save", "-M /tmp/modprobe"], ["ip", "-batch /tmp/cmds"], ["openssl", "x509 -engine e"],
+      ["sort", "--compress-program=sh f"],
+      ["tar", "-tf x --to-command=sh"],
+      ["tar", "-tf x -I sh"],
+      ["rg", "--pre sh x"],
+      ["wget", "-e use_askpass=/x u"],
+      ["curl", "-K cfg"],
+      ["git", "log --ext-diff"],
+      ["git", "clone -c core.fsmonitor=x u"],
+      ["npm", "ls --script-shell=/x"],
+      ["journalctl", "--vacuum-size=1"],
+      ["smartctl", "-s off /dev/sda"],
+      ["blkid", "-c /etc/x"],
+      ["lshw", "-dump /tmp/x"],
+      ["crontab", "-l -r"],
+      ["timeshift", "--list --delete-all"],
+      ["needrestart", "-b -r a"],
+      ["compgen", "-C cmd x"],
+      ["complete", "-C cmd git"],
+      ["jobs", "-x cmd"],
+      ["history", "-w /tmp/x"],
+      ["mapfile", "-C cb -c 1"],
+      ["kubectl", "get pods --kubeconfig=/tmp/k"],
+      ["docker", "--config /tmp/d ps"],
+      ["man", "-P cat ls"],
+      ["less", "-k /tmp/keys f"],
+      ["diff3", "--diff-program=sh a b c"],
+      ["zip", "-TT sh a.zip f"],
+      ["gcc", "-wrapper sh,-c x.c"],
+      ["gcc", "-fplugin=/x.so x.c"],
+      ["node", "--require /tmp/x.js"],
+      ["yt-dlp", "--exec sh u"],
+      ["aria2c", "--on-download-complete=sh u"],
+      ["nmcli", "c show -s"],
+      ["vim", "-c !sh f"],
+      ["ps", "e"],
+      ["iptables-save", "-M /tmp/modprobe"],
+      ["ip", "-batch /tmp/cmds"],
+      ["openssl", "x509 -engine e"],
     ];
     const allowed = bad.filter(([p, line]) => checkOptions(TOOLS, p, words(line), none).unknown === null);
     expect(allowed).toEqual([]);

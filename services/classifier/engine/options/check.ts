@@ -22,7 +22,22 @@ export interface OptionVerdict {
 /** How a glob word expands here, when it can be known (null: it cannot). */
 export type Expand = (w: Word) => readonly string[] | null;
 
-const NO_OPTIONS: Omit<ToolSpec, "key"> = { short: new Map(), long: new Map(), single: new Map(), numeric: false, inert: false, sub: false, scripts: false, posix: false, data: false, oldstyle: false, pluscmd: false, atfile: false, bsd: "", also: [] };
+const NO_OPTIONS: Omit<ToolSpec, "key"> = {
+  short: new Map(),
+  long: new Map(),
+  single: new Map(),
+  numeric: false,
+  inert: false,
+  sub: false,
+  scripts: false,
+  posix: false,
+  data: false,
+  oldstyle: false,
+  pluscmd: false,
+  atfile: false,
+  bsd: "",
+  also: [],
+};
 
 function lookup(table: ToolTable, spec: ToolSpec, pick: (s: ToolSpec) => Map<string, Opt>, name: string, seen = 0): Opt | undefined {
   const own = pick(spec).get(name);
@@ -50,7 +65,10 @@ class Walk {
   reads: Word[] = [];
   writes: Word[] = [];
   values: Word[] = [];
-  constructor(private readonly table: ToolTable, public spec: ToolSpec) {}
+  constructor(
+    private readonly table: ToolTable,
+    public spec: ToolSpec,
+  ) {}
 
   take(opt: Opt, value: Word | undefined): void {
     if (value !== undefined) this.values.push(value);
@@ -72,7 +90,12 @@ export function checkOptions(table: ToolTable, program: string, given: readonly 
   const start = table.get(program) ?? { key: program, ...NO_OPTIONS };
   const args = start.oldstyle ? oldStyle(start, given) : given;
   const walk = new Walk(table, start);
-  const verdict = (unknown: OptionVerdict["unknown"]): OptionVerdict => ({ unknown, reads: walk.reads, writes: walk.writes, values: walk.values });
+  const verdict = (unknown: OptionVerdict["unknown"]): OptionVerdict => ({
+    unknown,
+    reads: walk.reads,
+    writes: walk.writes,
+    values: walk.values,
+  });
   const tool = () => walk.spec.key;
   let options = true;
   let chosen = !start.sub && !start.scripts;
@@ -81,7 +104,10 @@ export function checkOptions(table: ToolTable, program: string, given: readonly 
     const t = w.text;
     if (walk.spec.data) break;
     if (!options) continue;
-    if (t === "--" && !w.dynamic) { options = false; continue; }
+    if (t === "--" && !w.dynamic) {
+      options = false;
+      continue;
+    }
     if (mayBeOption(w, expand)) {
       if (walk.spec.inert) continue;
       return verdict({ word: t, why: `${t} may expand to an option of ${tool()}, some of which run programs or write files` });
@@ -96,7 +122,10 @@ export function checkOptions(table: ToolTable, program: string, given: readonly 
     if (w.dynamic || !t.startsWith("-") || t === "-") {
       if (!chosen) {
         const next = w.dynamic ? undefined : table.get(`${walk.spec.key} ${t}`);
-        if (!next && walk.spec.scripts && !w.dynamic) { options = false; continue; }
+        if (!next && walk.spec.scripts && !w.dynamic) {
+          options = false;
+          continue;
+        }
         if (!next) return verdict({ word: t, why: `${tool()} ${t} is not a subcommand with known options` });
         walk.spec = next;
         chosen = !next.sub && !next.scripts;
@@ -134,7 +163,10 @@ function long(walk: Walk, args: readonly Word[], i: number): number | string {
   const opt = walk.opt((s) => s.long, name);
   if (!opt) return `${name} is not on ${walk.spec.key}'s list of known options: it may run a program, write or read a file`;
   if (opt.value === "none") return eq < 0 ? i : `${name} takes no value`;
-  if (eq >= 0) { walk.take(opt, { ...w, text: w.text.slice(eq + 1) }); return i; }
+  if (eq >= 0) {
+    walk.take(opt, { ...w, text: w.text.slice(eq + 1) });
+    return i;
+  }
   if (opt.value === "optional") return i;
   walk.take(opt, args[i + 1]);
   return i + 1;
@@ -148,7 +180,10 @@ function short(walk: Walk, args: readonly Word[], i: number): number | string {
   const single = walk.opt((s) => s.single, eq < 0 ? t : t.slice(0, eq));
   if (single) {
     if (single.value === "none") return eq < 0 ? i : `${t} takes no value`;
-    if (eq >= 0) { walk.take(single, { ...w, text: t.slice(eq + 1) }); return i; }
+    if (eq >= 0) {
+      walk.take(single, { ...w, text: t.slice(eq + 1) });
+      return i;
+    }
     if (single.value === "optional") return i;
     walk.take(single, args[i + 1]);
     return i + 1;
@@ -159,7 +194,10 @@ function short(walk: Walk, args: readonly Word[], i: number): number | string {
     if (!opt) return `-${c} (in ${t}) is not on ${walk.spec.key}'s list of known options: it may run a program, write or read a file`;
     if (opt.value === "none") continue;
     const glued = t.slice(k + 1);
-    if (glued !== "") { walk.take(opt, { ...w, text: glued }); return i; }
+    if (glued !== "") {
+      walk.take(opt, { ...w, text: glued });
+      return i;
+    }
     if (opt.value === "optional") return i;
     walk.take(opt, args[i + 1]);
     return i + 1;

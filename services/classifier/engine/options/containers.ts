@@ -22,22 +22,23 @@ const HELM = `-n= -A -a -o= -q -d -r -m= -l= --namespace= --all-namespaces --all
 
 export const CONTAINERS: Record<string, string> = {
   "docker|podman|nerdctl": `@sub ${DOCKER_GLOBAL}`,
-  "docker ps|docker images|docker inspect|docker logs|docker top|docker port|docker diff|docker version|docker info|docker history|docker search|docker stats|docker events":
-    `${DOCKER_READ} @also=docker`,
-  "podman ps|podman images|podman inspect|podman logs|podman top|podman port|podman diff|podman version|podman info|podman history|podman search":
-    `${DOCKER_READ} @also=podman`,
+  "docker ps|docker images|docker inspect|docker logs|docker top|docker port|docker diff|docker version|docker info|docker history|docker search|docker stats|docker events": `${DOCKER_READ} @also=docker`,
+  "podman ps|podman images|podman inspect|podman logs|podman top|podman port|podman diff|podman version|podman info|podman history|podman search": `${DOCKER_READ} @also=podman`,
   "docker container|docker image|docker network|docker volume|docker context|docker plugin|docker secret|docker config|docker node|docker service|docker stack|docker system|docker buildx|docker manifest|docker scout|docker compose":
     "@sub @also=docker",
-  ...Object.fromEntries("container image network volume context plugin secret config node service stack".split(" ").map((o) => [`docker ${o} ls|list|inspect|history|show|ps|logs`, `${DOCKER_READ} @also=docker`])),
+  ...Object.fromEntries(
+    "container image network volume context plugin secret config node service stack"
+      .split(" ")
+      .map((o) => [`docker ${o} ls|list|inspect|history|show|ps|logs`, `${DOCKER_READ} @also=docker`]),
+  ),
   "docker system df|docker system info|docker system events": `${DOCKER_READ} @also=docker`,
   "docker buildx ls|docker buildx inspect|docker buildx du|docker buildx version": `${DOCKER_READ} --builder= --bootstrap @also=docker`,
   "docker manifest inspect": "--insecure -v --verbose @also=docker",
-  "docker scout cves|docker scout quickview|docker scout recommendations": "--format= --only-severity= --only-fixed --ignore-base --org= --platform= --output=> -o=> --exit-code --locations --only-package-type= --multi-stage @also=docker",
-  "docker compose ps|docker compose logs|docker compose config|docker compose ls|docker compose images|docker compose top|docker compose port|docker compose version|docker compose events":
-    `${DOCKER_READ} --services --volumes --profiles --images --hash= --resolve-image-digests --no-interpolate --no-normalize --no-path-resolution --no-consistency --json --short --status= --no-log-prefix --no-color --index= --protocol= -o=> --output=> @also=docker/compose`,
+  "docker scout cves|docker scout quickview|docker scout recommendations":
+    "--format= --only-severity= --only-fixed --ignore-base --org= --platform= --output=> -o=> --exit-code --locations --only-package-type= --multi-stage @also=docker",
+  "docker compose ps|docker compose logs|docker compose config|docker compose ls|docker compose images|docker compose top|docker compose port|docker compose version|docker compose events": `${DOCKER_READ} --services --volumes --profiles --images --hash= --resolve-image-digests --no-interpolate --no-normalize --no-path-resolution --no-consistency --json --short --status= --no-log-prefix --no-color --index= --protocol= -o=> --output=> @also=docker/compose`,
   "docker-compose": "@sub -f=< -p= --file=< --project-name= --project-directory= --profile= --env-file=<",
-  "docker-compose ps|docker-compose logs|docker-compose config|docker-compose images|docker-compose top|docker-compose port|docker-compose version":
-    `${DOCKER_READ} --services --volumes --profiles --hash= --resolve-image-digests --no-interpolate --no-log-prefix --no-color --index= --protocol= @also=docker-compose`,
+  "docker-compose ps|docker-compose logs|docker-compose config|docker-compose images|docker-compose top|docker-compose port|docker-compose version": `${DOCKER_READ} --services --volumes --profiles --hash= --resolve-image-digests --no-interpolate --no-log-prefix --no-color --index= --protocol= @also=docker-compose`,
   crictl: "@sub -r= --runtime-endpoint= -i= --image-endpoint= -t= --timeout= -D --debug",
   "crictl ps|crictl images|crictl inspect|crictl logs|crictl info|crictl version|crictl pods":
     "-a -q -o= -v --all --quiet --output= --name= --namespace= --label= --state= --pod= -s= --since= --tail= -f -t --timestamps --digests --no-trunc --latest -l --id= @also=crictl",
@@ -61,10 +62,31 @@ export const CONTAINERS: Record<string, string> = {
   kubens: "-c --current",
   kustomize: "@sub",
   "kustomize build": "-o=> --output=> --load-restrictor= --enable-helm --reorder= --stack-trace",
-  stern: "-n= -c= -l= -t -s= -o= -A -i= -e= -E= --namespace= --container= --selector= --timestamps=? --since= --output= --template= --all-namespaces --context= --tail= --exclude= --include= --exclude-container= --color= --no-follow --container-state= --field-selector= --max-log-requests=",
+  stern:
+    "-n= -c= -l= -t -s= -o= -A -i= -e= -E= --namespace= --container= --selector= --timestamps=? --since= --output= --template= --all-namespaces --context= --tail= --exclude= --include= --exclude-container= --color= --no-follow --container-state= --field-selector= --max-log-requests=",
   "incus|lxc": "@sub --project= --quiet -q --verbose -v --debug --all-projects",
-  ...Object.fromEntries(["incus", "lxc"].map((t) => [`${t} list|ls|info|version`, `-c= -f= --format= --columns= --all-projects --project= --refresh --show-log --resources @also=${t}`])),
-  "incus image|incus profile|incus config|incus network|incus storage|incus snapshot|incus remote|incus operation|lxc image|lxc profile|lxc config|lxc network|lxc storage": "@sub",
-  ...Object.fromEntries(["incus image", "incus profile", "incus network", "incus storage", "incus snapshot", "incus remote", "incus operation", "lxc image", "lxc profile", "lxc network", "lxc storage"].map((t) => [`${t} list|ls|show`, "-c= -f= --format= --columns= --all-projects --project="])),
+  ...Object.fromEntries(
+    ["incus", "lxc"].map((t) => [
+      `${t} list|ls|info|version`,
+      `-c= -f= --format= --columns= --all-projects --project= --refresh --show-log --resources @also=${t}`,
+    ]),
+  ),
+  "incus image|incus profile|incus config|incus network|incus storage|incus snapshot|incus remote|incus operation|lxc image|lxc profile|lxc config|lxc network|lxc storage":
+    "@sub",
+  ...Object.fromEntries(
+    [
+      "incus image",
+      "incus profile",
+      "incus network",
+      "incus storage",
+      "incus snapshot",
+      "incus remote",
+      "incus operation",
+      "lxc image",
+      "lxc profile",
+      "lxc network",
+      "lxc storage",
+    ].map((t) => [`${t} list|ls|show`, "-c= -f= --format= --columns= --all-projects --project="]),
+  ),
   "incus config show|lxc config show": "--expanded --target= --project=",
 };

@@ -28,9 +28,12 @@ export const DATA: Record<string, string> = {
     --field-separator= --record-separator= --table-attr= --csv --html --list --single-transaction --echo-errors --no-readline`,
   "mysql|mariadb": `-e= -u= -h= -P= -S= -D= -p=? -B -N -s -t -v -E -H -X -r --execute= --user= --host= --port= --socket= --database=
     --password=? --batch --skip-column-names --silent --table --verbose --vertical --html --xml --raw --no-defaults --ssl-mode= --protocol=`,
-  sqlite3: "-cmd= -csv -json -line -list -column -html -markdown -table -box -header -noheader -readonly -bail -batch -echo -separator= -newline= -nullvalue= -safe -nofollow -ascii -tabs -quote -version -stats",
-  "redis-cli|valkey-cli": "-h= -p= -a= -n= -u= -s= --user= --pass= --raw --no-raw --csv --json --quoted-json -c -e -r= -i= --tls --cacert=< --scan --pattern= --bigkeys --memkeys --hotkeys --stat --latency --intrinsic-latency= --no-auth-warning -x -3 -2 --version -v",
-  "mysqladmin|mysqlshow": "-u= -h= -P= -S= -p=? --user= --host= --port= --socket= --password=? -s --silent -v --verbose -c= --count= -i= --sleep= -r --relative -k --keys -t --status",
+  sqlite3:
+    "-cmd= -csv -json -line -list -column -html -markdown -table -box -header -noheader -readonly -bail -batch -echo -separator= -newline= -nullvalue= -safe -nofollow -ascii -tabs -quote -version -stats",
+  "redis-cli|valkey-cli":
+    "-h= -p= -a= -n= -u= -s= --user= --pass= --raw --no-raw --csv --json --quoted-json -c -e -r= -i= --tls --cacert=< --scan --pattern= --bigkeys --memkeys --hotkeys --stat --latency --intrinsic-latency= --no-auth-warning -x -3 -2 --version -v",
+  "mysqladmin|mysqlshow":
+    "-u= -h= -P= -S= -p=? --user= --host= --port= --socket= --password=? -s --silent -v --verbose -c= --count= -i= --sleep= -r --relative -k --keys -t --status",
   pg_lsclusters: "-h -j -s --no-header --json --start-conf",
   pg_isready: "-d= -h= -p= -q -t= -U= --dbname= --host= --port= --quiet --timeout= --username=",
   pg_config: "@data",
@@ -38,13 +41,15 @@ export const DATA: Record<string, string> = {
   pg_ctl: "@sub -D=< -s --silent --pgdata=<",
   "pg_ctl status": "@also=pg_ctl",
   pg_ctlcluster: "",
-  etcdctl: "@sub --endpoints= --cacert=< --cert= --key= --user= --password= -w= --write-out= --command-timeout= --dial-timeout= --insecure-skip-tls-verify",
-  "etcdctl get|etcdctl member|etcdctl endpoint": "@also=etcdctl --prefix --keys-only --limit= --print-value-only --rev= --from-key --sort-by= --order= --consistency= --cluster",
+  etcdctl:
+    "@sub --endpoints= --cacert=< --cert= --key= --user= --password= -w= --write-out= --command-timeout= --dial-timeout= --insecure-skip-tls-verify",
+  "etcdctl get|etcdctl member|etcdctl endpoint":
+    "@also=etcdctl --prefix --keys-only --limit= --print-value-only --rev= --from-key --sort-by= --order= --consistency= --cluster",
   "etcdctl member list|etcdctl endpoint status|etcdctl endpoint health": "@also=etcdctl --cluster --hex",
   influx: "@sub",
   "influx ping|influx version": "--host= --http-debug --skip-verify",
   dc: "-e= --expression= -f=< --file=<",
-  "vault": "@sub",
+  vault: "@sub",
   "vault status|vault version": "-format= -address= -tls-skip-verify -ca-cert=< -namespace=",
   "vault token": "@sub",
   "vault token lookup": "-format= -field= -address= -namespace=",

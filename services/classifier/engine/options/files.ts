@@ -85,7 +85,8 @@ export const FILES: Record<string, string> = {
     --recursive --logical --physical --tabular --numeric --absolute-names @inert`,
   realpath: `-e -m -L -P -q -s -z --relative-to= --relative-base= --canonicalize-existing --canonicalize-missing --logical --physical
     --quiet --strip --no-symlinks --zero @inert`,
-  readlink: "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero @inert",
+  readlink:
+    "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero @inert",
   basename: "-a -s= -z --multiple --suffix= --zero @inert",
   dirname: "-z --zero @inert",
   pathchk: "-p -P --portability @inert",
@@ -94,11 +95,13 @@ export const FILES: Record<string, string> = {
     --format= --output-duplicates --width=? --traditional # @inert`,
   xxd: `-a -b -C -c= -E -e -g= -i -l= -n= -o= -p -r -R= -s= -u -d -ps -postscript -plain -autoskip -bits -capitalize -cols= -EBCDIC
     -groupsize= -include -len= -name= -offset= -seek= -revert -uppercase -version`,
-  "hexdump|hd": "-b -c -C -d -o -x -e= -f=< -n= -s= -v -L=? --color=? --length= --skip= --format= --format-file=< --no-squeezing --one-byte-octal --one-byte-char --canonical --two-bytes-decimal --two-bytes-octal --two-bytes-hex",
+  "hexdump|hd":
+    "-b -c -C -d -o -x -e= -f=< -n= -s= -v -L=? --color=? --length= --skip= --format= --format-file=< --no-squeezing --one-byte-octal --one-byte-char --canonical --two-bytes-decimal --two-bytes-octal --two-bytes-hex",
   strings: `-a -d -f -n= -t= -e= -w -o -s= -T= -U= --all --data --print-file-name --bytes= --radix= --encoding= --include-all-whitespace
     --output-separator= --target= --unicode= # @inert`,
   "base64|base32": "-d -i -w= --decode --ignore-garbage --wrap= @inert",
-  basenc: "-d -i -w= --decode --ignore-garbage --wrap= --base64 --base64url --base58 --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 @inert",
+  basenc:
+    "-d -i -w= --decode --ignore-garbage --wrap= --base64 --base64url --base58 --base32 --base32hex --base16 --base2msbf --base2lsbf --z85 @inert",
   "md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|shasum": SUMS,
   b2sum: `${SUMS} -l= --length=`,
   cksum: `${SUMS} -a= -l= --algorithm= --length= --base64 --raw --untagged --debug`,
@@ -107,14 +110,16 @@ export const FILES: Record<string, string> = {
   "diff|colordiff": DIFF,
   cmp: "-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent @inert",
   comm: "-1 -2 -3 -z --check-order --nocheck-order --output-delimiter= --total --zero-terminated @inert",
-  diff3: "-e -E -x -X -3 -i -m -A -a -T -L= --text --strip-trailing-cr --initial-tab --label= --merge --show-all --ed --show-overlap --easy-only --overlap-only",
+  diff3:
+    "-e -E -x -X -3 -i -m -A -a -T -L= --text --strip-trailing-cr --initial-tab --label= --merge --show-all --ed --show-overlap --easy-only --overlap-only",
   delta: `-s -n -w= --side-by-side --line-numbers --navigate --dark --light --syntax-theme= --width= --color-only --no-gitconfig
     --diff-so-fancy --hyperlinks --tabs= --wrap-max-lines= --max-line-length= --file-style= --hunk-header-style= --minus-style=
     --plus-style= --features= --keep-plus-minus-markers --word-diff-regex= --true-color=`,
   difft: `--color= --display= --context= --width= --tab-width= --syntax-highlight= --skip-unchanged --ignore-comments --missing-as-empty
     --strip-cr= --byte-limit= --graph-limit= --parse-error-limit= --exit-code --check-only --list-languages --override= --language=
     --sort-paths --background=`,
-  wdiff: "-1 -2 -3 -h -i -l -n -p -s -t -w= -x= -y= -z= --no-deleted --no-inserted --no-common --printer --statistics --terminal --ignore-case --less-mode --avoid-wraps --start-delete= --end-delete= --start-insert= --end-insert=",
+  wdiff:
+    "-1 -2 -3 -h -i -l -n -p -s -t -w= -x= -y= -z= --no-deleted --no-inserted --no-common --printer --statistics --terminal --ignore-case --less-mode --avoid-wraps --start-delete= --end-delete= --start-insert= --end-insert=",
   "zcat|zless|zmore|bzcat|xzcat|lzcat|zstdcat|lz4cat": ZCAT,
   "gzip|gunzip|bzip2|bunzip2|xz|unxz|zstd|unzstd|lz4": COMPRESS,
   unzip: "-l -v -t -z -Z -1 -2 -s -m -h -T -x -d=> -o -n -q -qq -j -C -L -U -X -K -a -aa -b -B -V -M -p -c -f -u -P=",
@@ -123,15 +128,15 @@ export const FILES: Record<string, string> = {
   zip: "-r -q -v -j -D -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 -x -i -u -f -d -m -y -X -l -o -e -P= -n= -b=> --recurse-paths --quiet",
   "7z|7za": "-y -o=> -p= -r -t= -m= -x= -i= -bb -bd -ba -slt -aoa -aos -aou -aot",
   unrar: "-y -o+ -o- -p= -r -x= -n= -ad -ierr -idq -idc -idd -idn -idp -inul",
-  "ar": "-c -r -t -x -v -s -u -d -p -q -D -U -o -N= --help --version @oldstyle",
+  ar: "-c -r -t -x -v -s -u -d -p -q -D -U -o -N= --help --version @oldstyle",
   cpio: "-i -o -p -t -v -d -m -u -B -c -H= -F= -E=< -O= -I=< -V --null -0 --create --extract --list --pass-through --make-directories --preserve-modification-time --unconditional --format= --verbose --quiet",
-  "cp": `-a -b -d -f -i -H -l -L -n -P -p -R -r -s -S= -t= -T -u -v -x -Z --archive --attributes-only --backup=? --copy-contents
+  cp: `-a -b -d -f -i -H -l -L -n -P -p -R -r -s -S= -t= -T -u -v -x -Z --archive --attributes-only --backup=? --copy-contents
     --dereference --force --interactive --link --no-clobber --no-dereference --preserve=? --no-preserve= --parents --recursive
     --reflink=? --remove-destination --sparse= --strip-trailing-slashes --symbolic-link --suffix= --target-directory=
     --no-target-directory --update=? --verbose --one-file-system --debug --keep-directory-symlink`,
   mv: `-b -f -i -n -S= -t= -T -u -v -Z --backup=? --force --interactive --no-clobber --no-copy --strip-trailing-slashes --suffix=
     --target-directory= --no-target-directory --update=? --verbose --exchange --debug`,
-  "rm": "-f -i -I -r -R -d -v --force --interactive=? --one-file-system --no-preserve-root --preserve-root=? --recursive --dir --verbose",
+  rm: "-f -i -I -r -R -d -v --force --interactive=? --one-file-system --no-preserve-root --preserve-root=? --recursive --dir --verbose",
   rmdir: "-p -v --ignore-fail-on-non-empty --parents --verbose",
   unlink: "",
   touch: "-a -c -d= -f -h -m -r=< -t= --no-create --date= --no-dereference --reference=< --time=",
@@ -158,18 +163,24 @@ export const FILES: Record<string, string> = {
   tee: "-a -i -p --append --ignore-interrupts --output-error=? @inert",
   sponge: "-a",
   truncate: "-c -o -r=< -s= --no-create --io-blocks --reference=< --size=",
-  fallocate: "-c -d -i -l= -n -o= -p -v -x -z --collapse-range --dig-holes --insert-range --length= --keep-size --offset= --punch-hole --posix --zero-range --verbose",
-  "chmod": "-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --recursive -r -w -x -X -s -t -rw -rwx",
-  "chown|chgrp": "-c -f -v -R -h -H -L -P --changes --silent --quiet --verbose --dereference --no-dereference --from= --no-preserve-root --preserve-root --recursive",
-  setfacl: "-m= -M=< -x= -X=< -b -k -n -d -R -L -P -t --modify= --modify-file=< --remove= --remove-file=< --remove-all --remove-default --no-mask --mask --default --recursive --logical --physical --test --restore=<",
+  fallocate:
+    "-c -d -i -l= -n -o= -p -v -x -z --collapse-range --dig-holes --insert-range --length= --keep-size --offset= --punch-hole --posix --zero-range --verbose",
+  chmod: "-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --recursive -r -w -x -X -s -t -rw -rwx",
+  "chown|chgrp":
+    "-c -f -v -R -h -H -L -P --changes --silent --quiet --verbose --dereference --no-dereference --from= --no-preserve-root --preserve-root --recursive",
+  setfacl:
+    "-m= -M=< -x= -X=< -b -k -n -d -R -L -P -t --modify= --modify-file=< --remove= --remove-file=< --remove-all --remove-default --no-mask --mask --default --recursive --logical --physical --test --restore=<",
   "dos2unix|unix2dos": `-i=? -n -o -q -v -f -k -s -b -r -u -l -c= -ascii -iso -7 -e -O --info=? --newfile --oldfile --quiet --verbose --force
     --keepdate --safe --keep-bom --remove-bom --add-eol --no-add-eol --allow-chown --no-allow-chown --to-stdout`,
   sd: "-p -F -f= -n= -s --preview --fixed-strings --flags= --max-replacements= --string-mode",
   "rpl|replace": "-i -w -b -q -v -s -R -x= -e -d -f -t --ignore-case --whole-words --backup --quiet --recursive --dry-run --prompt --force",
-  split: "-a= -b= -C= -d -x -e -l= -n= -t= -u --suffix-length= --additional-suffix= --bytes= --line-bytes= --numeric-suffixes=? --hex-suffixes=? --elide-empty-files --lines= --number= --separator= --unbuffered --verbose",
-  csplit: "-b= -f= -k -n= -s -z -q --suffix-format= --prefix= --keep-files --suppress-matched --digits= --quiet --silent --elide-empty-files",
+  split:
+    "-a= -b= -C= -d -x -e -l= -n= -t= -u --suffix-length= --additional-suffix= --bytes= --line-bytes= --numeric-suffixes=? --hex-suffixes=? --elide-empty-files --lines= --number= --separator= --unbuffered --verbose",
+  csplit:
+    "-b= -f= -k -n= -s -z -q --suffix-format= --prefix= --keep-files --suppress-matched --digits= --quiet --silent --elide-empty-files",
   shuf: "-e -i= -n= -o=> -r -z --echo --input-range= --head-count= --output=> --random-source=< --repeat --zero-terminated",
-  patch: "-p= -R -N -E -f -s -b -u -c -n -l -t -F= -i=< -o=> -d= -r=> -B= -V= -z= --strip= --reverse --forward --remove-empty-files --force --silent --quiet --backup --unified --context --dry-run --batch --input=< --output=> --directory= --reject-file=> --ignore-whitespace --no-backup-if-mismatch --verbose --fuzz= --binary",
+  patch:
+    "-p= -R -N -E -f -s -b -u -c -n -l -t -F= -i=< -o=> -d= -r=> -B= -V= -z= --strip= --reverse --forward --remove-empty-files --force --silent --quiet --backup --unified --context --dry-run --batch --input=< --output=> --directory= --reject-file=> --ignore-whitespace --no-backup-if-mismatch --verbose --fuzz= --binary",
   dd: "@data",
   "vim|vi|nvim": "-R -M -m -n -b -d -o=? -O=? -p=? -r -L -e -E -s -N -C -l -Z -y -x @pluscmd",
   nano: "-B -C=> -E -I -L -N -R -S -T= -U -W -Y= -c -i -l -m -q -r= -t -v -w -x -A",

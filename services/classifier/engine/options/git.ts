@@ -54,7 +54,8 @@ const GH_READ = `-R= --repo= --json= -q= --jq= -t= --template= -L= --limit= -s= 
 export const GIT: Record<string, string> = {
   git: `@sub -C= -c= -P -p --no-pager --paginate --git-dir= --work-tree= --namespace= --bare --no-replace-objects --literal-pathspecs
     --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-advice --no-lazy-fetch`,
-  "git status": "-s -b -v -z -u=? --short --branch --show-stash --porcelain=? --long --verbose --untracked-files=? --ignore-submodules=? --ignored=? --no-renames --renames --find-renames=? --column=? --no-column --ahead-behind --no-ahead-behind --null",
+  "git status":
+    "-s -b -v -z -u=? --short --branch --show-stash --porcelain=? --long --verbose --untracked-files=? --ignore-submodules=? --ignored=? --no-renames --renames --find-renames=? --column=? --no-column --ahead-behind --no-ahead-behind --null",
   "git log|git whatchanged|git rev-list|git reflog": LOG,
   "git show": `${LOG} --show-notes=?`,
   "git diff": DIFF,
@@ -71,22 +72,28 @@ export const GIT: Record<string, string> = {
     --symbolic-full-name --all --branches=? --tags=? --remotes=? --glob= --exclude= --since= --after= --until= --before= --default=
     --revs-only --no-revs --flags --no-flags --sq --sq-quote --local-env-vars --resolve-git-dir --git-path= --show-superproject-working-tree
     --shared-index-path --show-object-format=? --show-ref-format --disambiguate= --path-format= --not`,
-  "git describe": "--tags --all --long --abbrev=? --always --dirty=? --broken=? --exact-match --candidates= --match= --exclude= --first-parent --contains --debug",
+  "git describe":
+    "--tags --all --long --abbrev=? --always --dirty=? --broken=? --exact-match --candidates= --match= --exclude= --first-parent --contains --debug",
   "git ls-files": `-c -d -m -o -i -s -u -k -z -t -v -f -x= -X=< --cached --deleted --modified --others --ignored --stage --unmerged --killed
     --directory --no-empty-directory --eol --exclude= --exclude-from=< --exclude-per-directory= --exclude-standard --error-unmatch
     --with-tree= --full-name --recurse-submodules --abbrev=? --debug --deduplicate --format= --sparse --resolve-undo`,
   "git ls-tree": "-d -r -t -l -z --long --name-only --name-status --object-only --full-name --full-tree --abbrev=? --format=",
-  "git cat-file": "-t -s -e -p -Z -z --batch=? --batch-check=? --batch-command=? --batch-all-objects --buffer --follow-symlinks --unordered --allow-unknown-type --use-mailmap --no-use-mailmap",
+  "git cat-file":
+    "-t -s -e -p -Z -z --batch=? --batch-check=? --batch-command=? --batch-all-objects --buffer --follow-symlinks --unordered --allow-unknown-type --use-mailmap --no-use-mailmap",
   "git shortlog": `${LOG} -s -e -c -w=? --numbered --summary --email --committer --group= --format=`,
   "git grep": GREP,
   "git count-objects": "-v -H --verbose --human-readable",
-  "git fsck": "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --progress --no-progress",
+  "git fsck":
+    "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --progress --no-progress",
   "git name-rev": "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always",
   "git merge-base": "-a --all --octopus --independent --is-ancestor --fork-point",
   "git cherry": "-v --abbrev=?",
-  "git for-each-ref": "--count= --sort= --format= --color=? --shell -s --perl -p --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude= --stdin --include-root-refs",
-  "git show-ref": "--head --dereference -d -s --hash=? --abbrev=? --verify --tags --heads --branches --exists -q --quiet --exclude-existing=?",
-  "git show-branch": "-a -r -g --all --remotes --topo-order --date-order --current --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics --reflog=? --color=? --no-color",
+  "git for-each-ref":
+    "--count= --sort= --format= --color=? --shell -s --perl -p --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude= --stdin --include-root-refs",
+  "git show-ref":
+    "--head --dereference -d -s --hash=? --abbrev=? --verify --tags --heads --branches --exists -q --quiet --exclude-existing=?",
+  "git show-branch":
+    "-a -r -g --all --remotes --topo-order --date-order --current --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics --reflog=? --color=? --no-color",
   "git var": "-l",
   "git help": "-a -g -i -m --all --guides --info --man --config --verbose --no-external-commands --no-aliases",
   "git version": "--build-options",
@@ -102,9 +109,12 @@ export const GIT: Record<string, string> = {
     --format= --color=? --column=? --no-column --ignore-case --annotate --sign --no-sign --local-user= --message= --file=< --delete
     --verify --force --cleanup= --create-reflog --omit-empty --trailer=`,
   "git stash": `${LOG} -k -a -q -m= -S --keep-index --no-keep-index --include-untracked --only-untracked --quiet --message= --staged --index --pathspec-from-file=< --pathspec-file-nul`,
-  "git worktree": "--porcelain -v --verbose -z --expire= -f --force -b= -B= --detach --checkout --no-checkout --lock --reason= -q --quiet --track --no-track --guess-remote --no-guess-remote --orphan -n --dry-run",
-  "git submodule": "--recursive --init --remote --quiet -q --cached --force -f --depth= --reference= --jobs= -j= --checkout --rebase --merge --name= -b= --branch= --no-fetch --all --files --summary-limit= -n --no-recommend-shallow --recommend-shallow --single-branch",
-  "git notes": "--ref= -m= -F=< -C= -c= -f --force --allow-empty --no-stripspace --stripspace --ignore-missing --stdin -n --dry-run -v --verbose -q --quiet",
+  "git worktree":
+    "--porcelain -v --verbose -z --expire= -f --force -b= -B= --detach --checkout --no-checkout --lock --reason= -q --quiet --track --no-track --guess-remote --no-guess-remote --orphan -n --dry-run",
+  "git submodule":
+    "--recursive --init --remote --quiet -q --cached --force -f --depth= --reference= --jobs= -j= --checkout --rebase --merge --name= -b= --branch= --no-fetch --all --files --summary-limit= -n --no-recommend-shallow --recommend-shallow --single-branch",
+  "git notes":
+    "--ref= -m= -F=< -C= -c= -f --force --allow-empty --no-stripspace --stripspace --ignore-missing --stdin -n --dry-run -v --verbose -q --quiet",
   "git bisect": `${LOG} --no-checkout --first-parent --term-old= --term-new= --term-good= --term-bad=`,
   "git config": `--global --system --local --worktree --file=> -f=> --blob= --get --get-all --get-regexp --get-urlmatch --list -l --show-origin
     --show-scope --name-only --null -z --type= --bool --int --bool-or-int --path --expiry-date --default= --add --unset --unset-all
@@ -149,8 +159,10 @@ export const GIT: Record<string, string> = {
   "git lfs": "@sub",
   "git lfs ls-files|git lfs status|git lfs env|git lfs version|git lfs fetch|git lfs pull|git lfs track|git lfs untrack|git lfs checkout|git lfs fsck|git lfs prune|git lfs locks|git lfs logs|git lfs pointer":
     "-l -s -n -a -d -I= -X= --long --size --name-only --all --deleted --include= --exclude= --recent --porcelain --json --verbose --dry-run --lockable --not-lockable --to= --file=< --stdin",
-  "git archive": "--format= -l --list -v --verbose --prefix= -o=> --output=> --add-file=< --add-virtual-file= --worktree-attributes --mtime= --remote= #",
-  "git reset": "--soft --mixed --hard --merge --keep -q --quiet -N --intent-to-add -p --patch --pathspec-from-file=< --pathspec-file-nul --recurse-submodules --no-recurse-submodules --no-refresh --refresh",
+  "git archive":
+    "--format= -l --list -v --verbose --prefix= -o=> --output=> --add-file=< --add-virtual-file= --worktree-attributes --mtime= --remote= #",
+  "git reset":
+    "--soft --mixed --hard --merge --keep -q --quiet -N --intent-to-add -p --patch --pathspec-from-file=< --pathspec-file-nul --recurse-submodules --no-recurse-submodules --no-refresh --refresh",
   "git commit-tree": "-p= -m= -F=< -S=? --gpg-sign=? --no-gpg-sign",
   "git mergetool": "-t= --tool= --tool-help -y --no-prompt --prompt -O=< -g --gui --no-gui",
   "git update-index": `--add --remove --force-remove --refresh --really-refresh -q --ignore-submodules --unmerged --ignore-missing --cacheinfo=
@@ -163,9 +175,11 @@ export const GIT: Record<string, string> = {
   "git difftool": `${DIFF} -y --no-prompt --prompt -d --dir-diff -t= --tool= --tool-help --symlinks --no-symlinks -g --gui --no-gui --trust-exit-code`,
   "git-grep": GREP,
   gh: "@sub",
-  "gh api": "-H= -i -q= -t= -p= --jq= --template= --include --paginate --slurp --silent --verbose --cache= --preview= --hostname= --header=",
+  "gh api":
+    "-H= -i -q= -t= -p= --jq= --template= --include --paginate --slurp --silent --verbose --cache= --preview= --hostname= --header=",
   "gh pr|gh issue|gh repo|gh run|gh workflow|gh release|gh auth|gh label": "@sub",
-  "gh pr list|gh pr view|gh pr status|gh pr diff|gh pr checks|gh issue list|gh issue view|gh issue status|gh repo view|gh run list|gh run view|gh run watch|gh workflow list|gh workflow view|gh release list|gh release view|gh auth status|gh label list|gh status": GH_READ,
+  "gh pr list|gh pr view|gh pr status|gh pr diff|gh pr checks|gh issue list|gh issue view|gh issue status|gh repo view|gh run list|gh run view|gh run watch|gh workflow list|gh workflow view|gh release list|gh release view|gh auth status|gh label list|gh status":
+    GH_READ,
   "gh search": "@sub",
   "gh search repos|gh search issues|gh search prs|gh search code|gh search commits": GH_READ,
   "gh browse": "-n --no-browser -R= --repo= -b= --branch= -c --commit=? -p --projects -s --settings -w --wiki -r --releases",

@@ -58,7 +58,8 @@ export const NETWORK: Record<string, string> = {
     --flat-playlist --newline --progress --no-progress --abort-on-error --no-warnings --sleep-interval= --max-downloads=
     --concurrent-fragments= --proxy= --geo-bypass --ignore-config`,
   "ping|ping6": "-c= -i= -W= -w= -s= -t= -q -n -4 -6 -D -O -a -A -b -B -I= -l= -L -M= -p= -Q= -R -r -S= -T= -U -v -m= -f",
-  "traceroute|traceroute6": "-4 -6 -I -T -U -n -d -F -e -A -V -q= -w= -m= -f= -p= -s= -i= -N= -z= -t= -l --icmp --tcp --udp --back --mtu --sport= --port=",
+  "traceroute|traceroute6":
+    "-4 -6 -I -T -U -n -d -F -e -A -V -q= -w= -m= -f= -p= -s= -i= -N= -z= -t= -l --icmp --tcp --udp --back --mtu --sport= --port=",
   tracepath: "-4 -6 -b -l= -m= -n -p= #",
   mtr: "-r -w -c= -n -b -4 -6 -T -u -z -j -x -C -l -i= -s= -P= -a= -e -o= -Z= -y= -G= --report --report-wide --report-cycles= --no-dns --show-ips --tcp --udp --aslookup --json --xml --csv --raw --split --interval= --psize= --port= --address= --curses",
   dig: DNS,
@@ -71,8 +72,10 @@ export const NETWORK: Record<string, string> = {
   arping: "-c= -w= -i= -I= -A -U -b -D -f -q -s= -0 -p -P -W= -V",
   fping: "-a -A -c= -C= -d -e -g -i= -l -m -n -p= -q -Q= -r= -s -t= -u -v -4 -6 -b= -B= -f=< -o -r= -x= -X=",
   httping: "-g= -c= -i= -t= -s -S -G -b -B -l -Z -q -v -f -h= -p= -Y",
-  iperf3: "-c= -p= -t= -P= -R -u -b= -l= -n= -i= -f= -w= -J -4 -6 -V -d -Z -A= -O= -T= --json --bidir --logfile=> --connect-timeout= --reverse --udp --bitrate= --parallel= --time= --bytes= --interval= --format= --window= --verbose --debug --zerocopy --omit= --title=",
-  "speedtest|speedtest-cli": "--simple --json --csv --secure --list --server= --bytes --no-upload --no-download --single --accept-license --accept-gdpr --format= -f= -s=",
+  iperf3:
+    "-c= -p= -t= -P= -R -u -b= -l= -n= -i= -f= -w= -J -4 -6 -V -d -Z -A= -O= -T= --json --bidir --logfile=> --connect-timeout= --reverse --udp --bitrate= --parallel= --time= --bytes= --interval= --format= --window= --verbose --debug --zerocopy --omit= --title=",
+  "speedtest|speedtest-cli":
+    "--simple --json --csv --secure --list --server= --bytes --no-upload --no-download --single --accept-license --accept-gdpr --format= -f= -s=",
   whatismyip: "",
   ntpq: "-p -n -4 -6 -w -d -i -c=",
   chronyc: "@sub -n -c -h= -p= -4 -6 -m",
@@ -103,10 +106,15 @@ export const NETWORK: Record<string, string> = {
   "ufw app": "@sub",
   "ufw app list|ufw app info": "",
   tcpdump: "-D --list-interfaces",
-  ethtool: "-i -k -S -a -c -g -m -T -P -l -d -e --driver --show-features --show-offload --statistics --show-pause --show-coalesce --show-ring --dump-module-eeprom --module-info --show-time-stamping --show-permaddr --show-channels --json",
+  ethtool:
+    "-i -k -S -a -c -g -m -T -P -l -d -e --driver --show-features --show-offload --statistics --show-pause --show-coalesce --show-ring --dump-module-eeprom --module-info --show-time-stamping --show-permaddr --show-channels --json",
   nmcli: "@sub -t -f= -g= -m= -p -c= -e= -w= --terse --fields= --get-values= --mode= --pretty --colors= --escape= --wait=",
   "nmcli g|nmcli general|nmcli d|nmcli device|nmcli c|nmcli connection|nmcli n|nmcli networking|nmcli r|nmcli radio": "@sub @also=nmcli",
-  ...Object.fromEntries("g general d device c connection n networking r radio".split(" ").map((o) => [`nmcli ${o} status|show|list|s|l`, "--active --order= @also=nmcli"])),
+  ...Object.fromEntries(
+    "g general d device c connection n networking r radio"
+      .split(" ")
+      .map((o) => [`nmcli ${o} status|show|list|s|l`, "--active --order= @also=nmcli"]),
+  ),
   wg: "@sub",
   "wg show": "",
   tailscale: "@sub --socket=",
@@ -124,21 +132,33 @@ export const NETWORK: Record<string, string> = {
   "iw dev": "",
   iwconfig: "",
   openssl: "@sub",
-  ...openssl("s_client", `-connect= -servername= -showcerts -status -brief -verify= -verify_return_error -CAfile=< -CApath=< -cert= -key=
+  ...openssl(
+    "s_client",
+    `-connect= -servername= -showcerts -status -brief -verify= -verify_return_error -CAfile=< -CApath=< -cert= -key=
     -tls1_2 -tls1_3 -tls1_1 -alpn= -starttls= -quiet -no_ign_eof -ign_eof -crlf -debug -msg -state -prexit -reconnect -sess_out=>
     -sess_in=< -keylogfile=> -host= -port= -proxy= -ipv4 -ipv6 -4 -6 -noservername -verify_hostname= -nocommands -timeout -cipher=
-    -ciphersuites= -curves= -groups= -sigalgs= -no_tls1_3 -no_tls1_2 -dane_tlsa_domain= -dane_tlsa_rrdata= -ct -noct`),
-  ...openssl("x509", `${OPENSSL_IN} -subject -issuer -dates -enddate -startdate -serial -fingerprint -sha1 -sha256 -sha512 -md5 -pubkey
+    -ciphersuites= -curves= -groups= -sigalgs= -no_tls1_3 -no_tls1_2 -dane_tlsa_domain= -dane_tlsa_rrdata= -ct -noct`,
+  ),
+  ...openssl(
+    "x509",
+    `${OPENSSL_IN} -subject -issuer -dates -enddate -startdate -serial -fingerprint -sha1 -sha256 -sha512 -md5 -pubkey
     -modulus -purpose -ext= -outform= -nameopt= -certopt= -checkend= -checkhost= -checkemail= -checkip= -hash -subject_hash -issuer_hash
-    -ocspid -ocsp_uri -email -alias -nocert -out=>`),
+    -ocspid -ocsp_uri -email -alias -nocert -out=>`,
+  ),
   ...openssl("req", `${OPENSSL_IN} -verify -subject -pubkey -modulus -nameopt= -reqopt=`),
   ...openssl("crl", `${OPENSSL_IN} -hash -issuer -lastupdate -nextupdate -fingerprint -crlnumber`),
   ...openssl("asn1parse", `-in=< -inform= -i -dump -offset= -length= -strparse= -noout`),
-  ...openssl("verify", `-CAfile=< -CApath=< -untrusted=< -purpose= -verbose -show_chain -crl_check -partial_chain -x509_strict -no-CAfile -no-CApath -attime=`),
+  ...openssl(
+    "verify",
+    `-CAfile=< -CApath=< -untrusted=< -purpose= -verbose -show_chain -crl_check -partial_chain -x509_strict -no-CAfile -no-CApath -attime=`,
+  ),
   ...openssl("version", "-a -v -b -o -f -p -d -e -c -r -m"),
   ...openssl("ciphers", "-v -V -s -tls1_2 -tls1_3 -psk -stdname -convert="),
-  ...openssl("list", `-commands -digest-commands -digest-algorithms -cipher-commands -cipher-algorithms -public-key-algorithms
-    -public-key-methods -key-managers -kdf-algorithms -mac-algorithms -providers -disabled -1 -verbose -standard-commands -signature-algorithms`),
+  ...openssl(
+    "list",
+    `-commands -digest-commands -digest-algorithms -cipher-commands -cipher-algorithms -public-key-algorithms
+    -public-key-methods -key-managers -kdf-algorithms -mac-algorithms -providers -disabled -1 -verbose -standard-commands -signature-algorithms`,
+  ),
   ...openssl("dgst", "-sha256 -sha1 -sha512 -md5 -sha384 -sha224 -sha3-256 -sha3-512 -r -hex -binary -c -d -list"),
   ...openssl("errstr", ""),
   ...openssl("rand", "-hex -base64 -out=>"),

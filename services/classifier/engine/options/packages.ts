@@ -11,7 +11,8 @@ const APT = `-s -q -qq -y -d -f -m -u -b -V -a= -t= -o= --simulate --dry-run --j
   --reinstall --allow-downgrades --allow-change-held-packages --purge --auto-remove --autoremove --with-new-pkgs --print-uris
   --list-cleanup --trivial-only --no-remove --only-source --diff-only --dsc-only --tar-only --arch-only --indep-only --mark-auto
   --installed --upgradable --all-versions --manual-installed --full --names-only --no-download --color --no-color --with-source=<`;
-const APT_SUBS = "list show search policy depends rdepends changelog showsrc install reinstall remove purge upgrade dist-upgrade full-upgrade autoremove autopurge build-dep check satisfy source download update clean autoclean";
+const APT_SUBS =
+  "list show search policy depends rdepends changelog showsrc install reinstall remove purge upgrade dist-upgrade full-upgrade autoremove autopurge build-dep check satisfy source download update clean autoclean";
 const NPM = `--json --long -l --parseable -p --global -g --workspace= -w= --workspaces --include-workspace-root --loglevel= -s --silent -q --quiet
   -d --verbose --no-color --color= --registry= --offline --prefer-offline --prefer-online --omit= --include= --production --dev --all -a
   --depth= --link --unicode --yes -y --no --foreground-scripts --ignore-scripts --dry-run --package-lock-only --no-audit --no-fund
@@ -33,9 +34,12 @@ export const PACKAGES: Record<string, string> = {
   apt: `@sub ${APT}`,
   "apt-get": `@sub ${APT}`,
   ...Object.fromEntries(["apt", "apt-get"].map((t) => [`${t} ${APT_SUBS.split(" ").join("|")}`, `@also=${t}`])),
-  "apt-cache": "@sub -q -i -f -a -n -o= --full --names-only --all-versions --installed --recurse --no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances --important",
-  "apt-cache policy|apt-cache show|apt-cache search|apt-cache depends|apt-cache rdepends|apt-cache madison|apt-cache pkgnames|apt-cache stats|apt-cache showpkg|apt-cache showsrc|apt-cache unmet|apt-cache dotty|apt-cache xvcg": "@also=apt-cache",
-  "apt-file": "@sub -x -i -F -l -a= -I= -v -o= --regexp --ignore-case --fixed-string --package-only --architecture= --index-names= --verbose",
+  "apt-cache":
+    "@sub -q -i -f -a -n -o= --full --names-only --all-versions --installed --recurse --no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances --important",
+  "apt-cache policy|apt-cache show|apt-cache search|apt-cache depends|apt-cache rdepends|apt-cache madison|apt-cache pkgnames|apt-cache stats|apt-cache showpkg|apt-cache showsrc|apt-cache unmet|apt-cache dotty|apt-cache xvcg":
+    "@also=apt-cache",
+  "apt-file":
+    "@sub -x -i -F -l -a= -I= -v -o= --regexp --ignore-case --fixed-string --package-only --architecture= --index-names= --verbose",
   "apt-file search|apt-file list|apt-file find|apt-file show": "@also=apt-file",
   "apt-mark": "@sub",
   "apt-mark showhold|apt-mark showmanual|apt-mark showauto|apt-mark showinstall|apt-mark showremove|apt-mark showpurge": "",
@@ -43,9 +47,11 @@ export const PACKAGES: Record<string, string> = {
   "apt-config dump": "",
   dpkg: `-l -L -s -S -p -c -I -V -C --list --listfiles --status --search --print-avail --contents --info --get-selections --print-architecture
     --print-foreign-architectures --compare-versions --audit --verify --verify-format= --admindir=< --root=< --instdir=< --no-pager --robot`,
-  "dpkg-query": "-l -W -s -L -S -p -c -f= --list --show --status --listfiles --search --print-avail --showformat= --admindir=< --root=< --load-avail --no-pager --control-path --control-list --control-show",
+  "dpkg-query":
+    "-l -W -s -L -S -p -c -f= --list --show --status --listfiles --search --print-avail --showformat= --admindir=< --root=< --load-avail --no-pager --control-path --control-list --control-show",
   "dpkg-deb": "-c -I -f -W --contents --info --field --show --showformat= -v --verbose -D --debug",
-  debsums: "-a -e -c -l -s -x -r= -R --all --config --changed --list-missing --silent --root=< --admindir=< --ignore-permissions --ignore-obsolete --no-locale-purge --no-prelink -p= --deb-path=",
+  debsums:
+    "-a -e -c -l -s -x -r= -R --all --config --changed --list-missing --silent --root=< --admindir=< --ignore-permissions --ignore-obsolete --no-locale-purge --no-prelink -p= --deb-path=",
   needrestart: "-b -l -k -w -p -q -v -n -m=",
   checkrestart: "-a -f -n -p -t -v",
   snap: "@sub",
@@ -76,38 +82,42 @@ export const PACKAGES: Record<string, string> = {
   "yarn config get": "",
   "bun pm ls": "--all",
   "pip|pip3": "@sub --no-color --disable-pip-version-check --no-python-version-warning --isolated -v -q --verbose --quiet --python=",
-  "pip list|pip show|pip freeze|pip check|pip index|pip inspect|pip debug|pip help|pip config|pip cache|pip3 list|pip3 show|pip3 freeze|pip3 check|pip3 index|pip3 inspect|pip3 debug|pip3 help|pip3 config|pip3 cache":
-    `${PIP} @posix`,
+  "pip list|pip show|pip freeze|pip check|pip index|pip inspect|pip debug|pip help|pip config|pip cache|pip3 list|pip3 show|pip3 freeze|pip3 check|pip3 index|pip3 inspect|pip3 debug|pip3 help|pip3 config|pip3 cache": `${PIP} @posix`,
   uv: "@sub -q -v --quiet --verbose --no-color --color= --offline --no-cache --directory= --project= --no-config --python= -p=",
   "uv pip": "@sub",
   "uv pip list|uv pip show|uv pip freeze|uv pip tree|uv pip check": `${PIP} @also=uv`,
-  "uv version|uv tree|uv python": "--depth= --invert --no-dedupe --outdated --short --output-format= --all-versions --only-installed --universal @posix @also=uv",
+  "uv version|uv tree|uv python":
+    "--depth= --invert --no-dedupe --outdated --short --output-format= --all-versions --only-installed --universal @posix @also=uv",
   "uv run|uv venv|uv build|uv init": "@posix @also=uv",
-  "poetry|pipenv|conda|mamba|pyenv|pipx": "@scripts -q -v --quiet --verbose --no-ansi --ansi --no-interaction -n --directory= -C= --json --all --tree --latest --outdated --top-level --only= --with= --without= --why --name= --prefix=",
+  "poetry|pipenv|conda|mamba|pyenv|pipx":
+    "@scripts -q -v --quiet --verbose --no-ansi --ansi --no-interaction -n --directory= -C= --json --all --tree --latest --outdated --top-level --only= --with= --without= --why --name= --prefix=",
   go: "@sub",
-  "go version|go env|go list|go doc|go help|go vet|go build|go test|go run|go fmt|go generate|go fix|go tool|go work|go install|go get|go clean":
-    `-v -x -n -a -race -cover -json -m -u -e -f= -deps -test -short -count= -run= -bench= -benchmem -timeout= -tags= -o=> -ldflags= -gcflags=
+  "go version|go env|go list|go doc|go help|go vet|go build|go test|go run|go fmt|go generate|go fix|go tool|go work|go install|go get|go clean": `-v -x -n -a -race -cover -json -m -u -e -f= -deps -test -short -count= -run= -bench= -benchmem -timeout= -tags= -o=> -ldflags= -gcflags=
     -trimpath -mod= -modfile=< -p= -cpu= -failfast -parallel= -coverprofile=> -covermode= -coverpkg= -benchtime= -shuffle= -fuzz= -fuzztime=
     -cpuprofile=> -memprofile=> -skip= -vet= -all -cmd -src -short -u -w -l -d -s -r= -buildvcs= -json=? -C= -modcacherw -overlay=<
     -buildmode= -pgo= -asan -msan -fullpath -old @posix`,
   "go mod": "@sub",
-  "go mod graph|go mod why|go mod verify|go mod edit|go mod tidy|go mod init|go mod vendor|go mod download": "-json -print -x -v -e -m -vendor -go= -compat= -modfile=< -o=>",
+  "go mod graph|go mod why|go mod verify|go mod edit|go mod tidy|go mod init|go mod vendor|go mod download":
+    "-json -print -x -v -e -m -vendor -go= -compat= -modfile=< -o=>",
   gofmt: "-l -d -s -w -e -r= -cpuprofile=>",
   goimports: "-l -d -w -e -local= -format-only -srcdir=",
   cargo: `@sub -v -q --verbose --quiet --color= --frozen --locked --offline -Z= --list --version -V`,
-  "cargo tree|cargo metadata|cargo search|cargo version|cargo help|cargo locate-project|cargo pkgid|cargo verify-project|cargo read-manifest|cargo report|cargo build|cargo b|cargo check|cargo c|cargo test|cargo t|cargo run|cargo r|cargo clippy|cargo fmt|cargo doc|cargo d|cargo bench|cargo clean|cargo fix|cargo generate-lockfile|cargo fetch|cargo vendor|cargo new|cargo init|cargo nextest|cargo llvm-cov|cargo expand|cargo udeps|cargo audit|cargo deny|cargo machete|cargo outdated":
-    `${CARGO} @posix`,
-  rustc: "--version -V --print= -v --edition= --crate-type= --crate-name= -o=> -O -g --emit= --target= --cfg= -L= -l= --test --explain= -W= -A= -D= --cap-lints= --error-format= --out-dir=>",
+  "cargo tree|cargo metadata|cargo search|cargo version|cargo help|cargo locate-project|cargo pkgid|cargo verify-project|cargo read-manifest|cargo report|cargo build|cargo b|cargo check|cargo c|cargo test|cargo t|cargo run|cargo r|cargo clippy|cargo fmt|cargo doc|cargo d|cargo bench|cargo clean|cargo fix|cargo generate-lockfile|cargo fetch|cargo vendor|cargo new|cargo init|cargo nextest|cargo llvm-cov|cargo expand|cargo udeps|cargo audit|cargo deny|cargo machete|cargo outdated": `${CARGO} @posix`,
+  rustc:
+    "--version -V --print= -v --edition= --crate-type= --crate-name= -o=> -O -g --emit= --target= --cfg= -L= -l= --test --explain= -W= -A= -D= --cap-lints= --error-format= --out-dir=>",
   rustup: "@sub",
   "rustup show|rustup toolchain|rustup target|rustup component": "@sub",
   "rustup which": "--toolchain=",
   "rustup doc": "--path",
-  "rustup show active-toolchain|rustup show home|rustup show profile|rustup toolchain list|rustup target list|rustup component list": "--installed -v --verbose",
+  "rustup show active-toolchain|rustup show home|rustup show profile|rustup toolchain list|rustup target list|rustup component list":
+    "--installed -v --verbose",
   gem: "@sub",
-  "gem list|gem info|gem search|gem contents|gem which|gem env|gem spec|gem environment|gem specification": "-l -r -a -d -e -i -q -v= --local --remote --all --details --exact --installed --quiet --version= --prerelease",
+  "gem list|gem info|gem search|gem contents|gem which|gem env|gem spec|gem environment|gem specification":
+    "-l -r -a -d -e -i -q -v= --local --remote --all --details --exact --installed --quiet --version= --prerelease",
   bundle: "@sub",
   "bundle exec": "@posix",
-  "bundle check|bundle list|bundle show|bundle outdated|bundle info|bundle config": "--paths --name-only --strict --parseable --only-explicitly --group= --path --gemfile=< --dry-run",
+  "bundle check|bundle list|bundle show|bundle outdated|bundle info|bundle config":
+    "--paths --name-only --strict --parseable --only-explicitly --group= --path --gemfile=< --dry-run",
   composer: "@sub --no-interaction -n --no-ansi --ansi -q -v -vv -vvv --quiet --verbose --working-dir= -d= --no-plugins --no-scripts",
   "composer show|composer outdated|composer validate|composer dump-autoload|composer test|composer run-script|composer check-platform-reqs|composer licenses|composer why":
     "-a -D -t -l -i -P -s -N -o -p --all --direct --tree --latest --installed --path --self --name-only --outdated --format= --strict --no-check-publish --optimize --classmap-authoritative --apcu --dev --no-dev -r --recursive --minor-only --major-only --patch-only --locked @posix @also=composer",

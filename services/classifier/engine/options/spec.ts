@@ -73,7 +73,23 @@ function valueOpt(suffix: string): Opt {
 
 /** Parse one table line. Throws on a malformed token, naming the tool. */
 export function parseSpec(key: string, text: string): ToolSpec {
-  const spec: ToolSpec = { key, short: new Map(), long: new Map(), single: new Map(), numeric: false, inert: false, sub: false, scripts: false, posix: false, data: false, oldstyle: false, pluscmd: false, atfile: false, bsd: "", also: [] };
+  const spec: ToolSpec = {
+    key,
+    short: new Map(),
+    long: new Map(),
+    single: new Map(),
+    numeric: false,
+    inert: false,
+    sub: false,
+    scripts: false,
+    posix: false,
+    data: false,
+    oldstyle: false,
+    pluscmd: false,
+    atfile: false,
+    bsd: "",
+    also: [],
+  };
   for (const token of text.split(/\s+/).filter(Boolean)) {
     if (token === "#") spec.numeric = true;
     else if (token === "@inert") spec.inert = true;

@@ -43,20 +43,23 @@ export const TEXT: Record<string, string> = {
   paste: "-d= -s -z --delimiters= --serial --zero-terminated @inert",
   join: "-a= -e= -i -j= -o= -t= -v= -1= -2= -z --check-order --nocheck-order --header --ignore-case --zero-terminated @inert",
   look: "-a -b -d -f -t= --alphanum --ignore-case --terminate= --alternative @inert",
-  numfmt: "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header=? --invalid= --padding= --round= --suffix= --to= --to-unit= --zero-terminated @inert",
+  numfmt:
+    "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header=? --invalid= --padding= --round= --suffix= --to= --to-unit= --zero-terminated @inert",
   tsort: "@inert",
   seq: "-f= -s= -w --format= --separator= --equal-width # @inert",
   factor: "-h --exponents # @inert",
   bc: "-i -l -q -s -w -v --interactive --mathlib --quiet --standard --warn",
-  units: "-t -v -s -q -1 -d= -e -o= -c -f=< --terse --verbose --strict --quiet --one-line --compact --digits= --exponential --output-format= --conformable --check --check-verbose --file=<",
+  units:
+    "-t -v -s -q -1 -d= -e -o= -c -f=< --terse --verbose --strict --quiet --one-line --compact --digits= --exponential --output-format= --conformable --check --check-verbose --file=<",
   iconv: "-f= -t= -c -s -l -o=> --from-code= --to-code= --list --silent --output=>",
-  "jq": JQ,
+  jq: JQ,
   gojq: `${JQ} --yaml-input --yaml-output`,
   jaq: JQ,
   "yq|xq": `-r -c -y -Y -o= -p= -P -i -e -n -M -C -I= -s -S -j -N --indent= --output-format= --input-format= --prettyPrint --inplace
     --null-input --exit-status --from-file=< --front-matter= --no-doc --header-preamble --expression= --unwrapScalar=? --arg=
     --argjson= --raw-output --tab --slurp --sort-keys --yaml-output --yaml-roundtrip --xml-output --no-colors --colors`,
-  htmlq: "-a= -b= -B -t -w -p -f=< -o=> -r= --attribute= --base= --detect-base --text --ignore-whitespace --pretty --filename=< --output=> --remove-nodes=",
+  htmlq:
+    "-a= -b= -B -t -w -p -f=< -o=> -r= --attribute= --base= --detect-base --text --ignore-whitespace --pretty --filename=< --output=> --remove-nodes=",
   mlr: `--icsv --ocsv --csv --itsv --otsv --tsv --ijson --ojson --json --ijsonl --ojsonl --jsonl --inidx --onidx --nidx --ixtab --oxtab
     --xtab --ipprint --opprint --pprint --imd --omd --c2j --c2p --c2t --c2n --c2m --c2b --t2c --t2j --t2p --t2n --j2c --j2t --j2p
     --n2c --n2j --barred --right --ifs= --ofs= --ips= --ops= --irs= --ors= --fs= --ps= --rs= --implicit-csv-header
@@ -92,7 +95,8 @@ export const TEXT: Record<string, string> = {
     --max-count= --heading --noheading --break --nobreak --filter --nofilter #`,
   ugrep: `${GREP} -g= -t= -Q -j -k -K= -O= -Y -% -+ --glob= --file-type= --ignore-files=? --hidden --no-hidden --smart-case --fuzzy=?
     --bool --and= --not= --tree --heading --no-heading --pretty --json --csv --xml --sort=? --stats --depth= --max-files=`,
-  pcregrep: "-i -v -w -x -c -l -L -n -o -r -h -H -e= -f=< -A= -B= -C= -M -s -q -u -N= -F -a --include= --exclude= --exclude-dir= --color=? --buffer-size= --label= --line-buffered --recursive --count #",
+  pcregrep:
+    "-i -v -w -x -c -l -L -n -o -r -h -H -e= -f=< -A= -B= -C= -M -s -q -u -N= -F -a --include= --exclude= --exclude-dir= --color=? --buffer-size= --label= --line-buffered --recursive --count #",
   sift: "-i -n -r -w -x -v -l -L -c -e= -A= -B= -C= -z --files --git --no-color --color --binary-skip --exclude-dirs= --ext= --targets",
   find: `${FIND_TESTS}`,
   "fd|fdfind": `-H -I -u -s -i -g -F -a -l -L -p -0 -d= -t= -e= -E= -S= -j= -c= -o= -1 -q --hidden --no-ignore --no-ignore-vcs --unrestricted
@@ -100,14 +104,17 @@ export const TEXT: Record<string, string> = {
     --max-depth= --min-depth= --exact-depth= --type= --extension= --exclude= --size= --changed-within= --changed-before=
     --owner= --threads= --max-results= --color= --base-directory= --search-path= --strip-cwd-prefix=? --prune --one-file-system
     --show-errors --quiet --format= --ignore-file=< --no-ignore-parent --path-separator=`,
-  "locate|plocate|mlocate": "-A -b -c -e -i -l= -n= -q -r= -w -0 -S -d= --all --basename --count --existing --ignore-case --limit= --null --quiet --regex= --regexp= --wholename --statistics --database= #",
+  "locate|plocate|mlocate":
+    "-A -b -c -e -i -l= -n= -q -r= -w -0 -S -d= --all --basename --count --existing --ignore-case --limit= --null --quiet --regex= --regexp= --wholename --statistics --database= #",
   "sed|gsed": `-n -e= -f=< -E -r -s -u -z -l= -b --quiet --silent --expression= --file=< --regexp-extended --separate --unbuffered
     --null-data --zero-terminated --line-length= --posix --sandbox --debug --follow-symlinks --binary -i=? --in-place=?`,
   "awk|gawk|mawk|nawk": `-F= -v= -e= -b -c -C -d=?> -D=? -g -h -L=? -M -n -N -O -p=?> -P -r -s -S -t -V --field-separator= --assign=
     --source= --characters-as-bytes --traditional --copyright --gen-pot --lint=? --bignum --use-lc-numeric --non-decimal-data
     --optimize --posix --re-interval --no-optimize --sandbox --lint-old --version --dump-variables=?> --profile=?> --pretty-print=?>`,
-  "man|info|apropos|whatis": "-a -f -k -w -W -l -d -D -c -7 -E= -i -I -K -L= -m= -M= -r= -S= -s= -e= -t -Z -u -R= --all --whatis --apropos --where --where-cat --path --local-file --debug --regex --wildcard --names-only --exact --sections= --locale= --manpath= --encoding= --ascii --update --no-hyphenation --no-justification --global-apropos --ignore-case --match-case --long --and --usage --output=> --subnodes --index-search= --node= --all-matches -n= -o=> --apropos= --show-options --vi-keys",
-  "tldr|cheat": "-p= -L= -u -l -s= -r -v -e -c --platform= --language= --update --list --search= --raw --version --color --render= --list-platforms",
+  "man|info|apropos|whatis":
+    "-a -f -k -w -W -l -d -D -c -7 -E= -i -I -K -L= -m= -M= -r= -S= -s= -e= -t -Z -u -R= --all --whatis --apropos --where --where-cat --path --local-file --debug --regex --wildcard --names-only --exact --sections= --locale= --manpath= --encoding= --ascii --update --no-hyphenation --no-justification --global-apropos --ignore-case --match-case --long --and --usage --output=> --subnodes --index-search= --node= --all-matches -n= -o=> --apropos= --show-options --vi-keys",
+  "tldr|cheat":
+    "-p= -L= -u -l -s= -r -v -e -c --platform= --language= --update --list --search= --raw --version --color --render= --list-platforms",
   "pydoc|pydoc3": "-k",
   perldoc: "-f= -q= -v= -a= -l -m -t -u -T -r -i -D",
   ri: "-T -a -i -f= --no-pager --format= --all --interactive --list --no-standard --system --site --home --gems",

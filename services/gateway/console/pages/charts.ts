@@ -43,7 +43,11 @@ export async function chartsPage(reader: AuditReader, params: URLSearchParams, v
     const key = t.tier === null ? "none" : String(t.tier);
     counts[i]?.set(key, (counts[i]?.get(key) ?? 0) + t.n);
   }
-  const bars = stackedBars({ buckets, series: TIERS, value: (i, k) => counts[i]?.get(k) ?? 0 }, range.spanS, `Decisions per tier, last ${rangeName}`);
+  const bars = stackedBars(
+    { buckets, series: TIERS, value: (i, k) => counts[i]?.get(k) ?? 0 },
+    range.spanS,
+    `Decisions per tier, last ${rangeName}`,
+  );
   const lat = buckets.map(() => undefined as { p50: number; p90: number; p99: number } | undefined);
   for (const l of latency) {
     const i = index.get(new Date(l.bucket).getTime());

@@ -14,12 +14,19 @@ function policyFile(p: { policy: string }): string {
 
 export function proposalsPage(file: PendingFile, viewer: Viewer): string {
   const rows = file.proposals.map(
-    (p) => html`<tr><td><a href="/proposals/${encodeURIComponent(p.id)}">${p.id}</a></td><td class="cmd">${p.pattern}</td><td>${policyFile(p)}</td>
+    (
+      p,
+    ) => html`<tr><td><a href="/proposals/${encodeURIComponent(p.id)}">${p.id}</a></td><td class="cmd">${p.pattern}</td><td>${policyFile(p)}</td>
 <td>${tierBadge(p.suggested_tier)}</td><td>${p.source}</td><td>${p.evidence.clean_runs}</td><td>${p.evidence.unclean_runs}</td><td>${p.updated_at}</td></tr>`,
   );
   const closed = [
-    ...file.activated.map((a) => html`<tr><td>${a.id}</td><td class="cmd">${a.pattern}</td><td>activated as ${a.rule_id} in ${a.file} (tier ${a.tier})</td><td>${a.by}</td><td>${a.at}</td></tr>`),
-    ...file.rejected.map((r) => html`<tr><td>${r.id}</td><td class="cmd">${r.pattern}</td><td>rejected: ${r.reason}</td><td>${r.by}</td><td>${r.at}</td></tr>`),
+    ...file.activated.map(
+      (a) =>
+        html`<tr><td>${a.id}</td><td class="cmd">${a.pattern}</td><td>activated as ${a.rule_id} in ${a.file} (tier ${a.tier})</td><td>${a.by}</td><td>${a.at}</td></tr>`,
+    ),
+    ...file.rejected.map(
+      (r) => html`<tr><td>${r.id}</td><td class="cmd">${r.pattern}</td><td>rejected: ${r.reason}</td><td>${r.by}</td><td>${r.at}</td></tr>`,
+    ),
   ];
   const body = html`<p class="note">A proposed rule never decides anything. Activating one is a person's act with the signing key, at a terminal: each proposal's page gives the command.</p>
 <table id="proposals"><thead><tr><th>id</th><th>pattern</th><th>policy</th><th>suggested tier</th><th>source</th><th>clean runs</th><th>other runs</th><th>updated</th></tr></thead>
@@ -71,9 +78,13 @@ export function proposalPage(p: Proposal, runs: TimelineRow[] | undefined, viewe
 <p class="note">The services read the policy at start: restart the classifier after activating.</p>
 <h2>Runs behind it</h2>
 ${runsTable(e.request_ids, runs)}
-${trial ? html`<h2>Sandbox trial</h2><dl><dt>ok</dt><dd>${trial.ok}</dd><dt>exit code</dt><dd>${trial.exit_code ?? "-"}</dd><dt>request</dt><dd>${trial.request_id ?? "-"}</dd></dl>
+${
+  trial
+    ? html`<h2>Sandbox trial</h2><dl><dt>ok</dt><dd>${trial.ok}</dd><dt>exit code</dt><dd>${trial.exit_code ?? "-"}</dd><dt>request</dt><dd>${trial.request_id ?? "-"}</dd></dl>
 ${trial.touched_paths.length > 0 ? html`<p>Touched:</p><pre>${trial.touched_paths.map((t) => `${t}\n`)}</pre>` : ""}
 ${trial.findings.length > 0 ? html`<p>Findings:</p><pre>${trial.findings.map((t) => `${t}\n`)}</pre>` : ""}
-${trial.gaps.length > 0 ? html`<p>Gaps:</p><pre>${trial.gaps.map((t) => `${t}\n`)}</pre>` : ""}` : ""}`;
+${trial.gaps.length > 0 ? html`<p>Gaps:</p><pre>${trial.gaps.map((t) => `${t}\n`)}</pre>` : ""}`
+    : ""
+}`;
   return page(`Proposal ${p.id}`, body, viewer, "/proposals");
 }

@@ -81,7 +81,14 @@ export function requestPage(requestId: string, rows: AuditRow[], viewer: Viewer,
   const out = rows.find((r) => r.phase === "outcome");
   const head = out ?? intent;
   if (!head) {
-    return { status: 404, body: page("Request not found", html`<p>No audit rows for <code>${requestId}</code> in the database (it may still be in the gateway's spool).</p>`, viewer) };
+    return {
+      status: 404,
+      body: page(
+        "Request not found",
+        html`<p>No audit rows for <code>${requestId}</code> in the database (it may still be in the gateway's spool).</p>`,
+        viewer,
+      ),
+    };
   }
   const e: Json = { ...(obj(intent?.evidence) ?? {}), ...(obj(out?.evidence) ?? {}) };
   const body = html`<dl>

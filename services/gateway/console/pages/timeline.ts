@@ -1,7 +1,7 @@
 // GET /timeline: the audit, newest first, one line per request, with filters
 // (tier, decision, source, caller, time) as a plain GET form.
 import { DECISION_TYPES, AUDIT_SOURCES } from "../../audit/record.js";
-import { type AuditReader, type TimelineFilter, type TimelineRow } from "../audit-reader.js";
+import type { AuditReader, TimelineFilter, TimelineRow } from "../audit-reader.js";
 import { html, page, query, when, type Html, type Viewer } from "../html.js";
 
 const PAGE_ROWS = 100;
@@ -67,7 +67,10 @@ function filterForm(params: URLSearchParams): Html {
   const v = (k: string) => params.get(k) ?? "";
   return html`<form method="get" action="/timeline" class="filters">
 <label>tier<select name="tier">${options(["0", "1", "2", "3", "4"], params.get("tier"))}</select></label>
-<label>decision<select name="decision">${options(DECISION_TYPES.filter((d) => d !== "pending"), params.get("decision"))}</select></label>
+<label>decision<select name="decision">${options(
+    DECISION_TYPES.filter((d) => d !== "pending"),
+    params.get("decision"),
+  )}</select></label>
 <label>source<select name="source">${options(AUDIT_SOURCES, params.get("source"))}</select></label>
 <label>caller<input name="caller" value="${v("caller")}" maxlength="255" size="12"></label>
 <label>since<input name="since" value="${v("since")}" placeholder="24h or 2025-01-31" size="14"></label>
@@ -85,12 +88,20 @@ function row(r: TimelineRow): Html {
 <td>${r.verdict ? html`<span class="verdict-${r.verdict}">${r.verdict}</span>` : ""}</td></tr>`;
 }
 
-export async function timelinePage(reader: AuditReader, params: URLSearchParams, viewer: Viewer): Promise<{ status: number; body: string }> {
+export async function timelinePage(
+  reader: AuditReader,
+  params: URLSearchParams,
+  viewer: Viewer,
+): Promise<{ status: number; body: string }> {
   const parsed = parseFilter(params);
-  if ("error" in parsed) return { status: 400, body: page("Audit", html`${filterForm(params)}<p class="error">${parsed.error}</p>`, viewer, "/timeline") };
+  if ("error" in parsed)
+    return { status: 400, body: page("Audit", html`${filterForm(params)}<p class="error">${parsed.error}</p>`, viewer, "/timeline") };
   const rows = await reader.timeline(parsed.filter);
   const last = rows.at(-1);
-  const more = rows.length === PAGE_ROWS && last ? html`<p><a href="/timeline${query({ ...Object.fromEntries(params), before: last.key })}">older</a></p>` : "";
+  const more =
+    rows.length === PAGE_ROWS && last
+      ? html`<p><a href="/timeline${query({ ...Object.fromEntries(params), before: last.key })}">older</a></p>`
+      : "";
   const body = html`${filterForm(params)}
 <table id="timeline"><thead><tr><th>time</th><th>tier</th><th>decision</th><th>source</th><th>caller</th><th>command</th><th>exit</th><th>ms</th><th>label</th></tr></thead>
 <tbody>${rows.map(row)}</tbody></table>
