@@ -1,7 +1,7 @@
 // Programs whose effect is on files: which paths each writes or destroys,
 // and whether whole trees go. The paths are judged in paths.ts.
 import { type Args, type Handler, parseArgs } from "./args.js";
-import type { Word } from "./lex.js";
+import { literalWord, type Word } from "./lex.js";
 import { judgeDestroy, judgeWrite, resolvePath } from "./paths.js";
 import { type Finding, type JudgeContext, finding, worst } from "./types.js";
 
@@ -40,7 +40,7 @@ export const FILE_PROGRAMS: Record<string, Handler> = {
     const target = a.values.get("-t")?.[0] ?? a.values.get("--target-directory")?.[0];
     const ops = a.operands;
     const sources = target === undefined ? ops.slice(0, -1) : ops;
-    const dest = target === undefined ? ops.slice(-1) : [{ text: target, dynamic: false, glob: false, tilde: false }];
+    const dest = target === undefined ? ops.slice(-1) : [literalWord(target)];
     return worst(destroyAll(sources, true, ctx), writeAll(dest, ctx));
   },
   cp: (a, ctx) => writeAll(a.operands.slice(-1), ctx),
@@ -78,7 +78,7 @@ export const FILE_PROGRAMS: Record<string, Handler> = {
     const dir = a.values.get("-C")?.[0] ?? a.values.get("--directory")?.[0];
     const extracting = a.has("-x", "--extract", "--get") || /^[a-z]*x/.test(a.sub);
     if (!extracting) return finding(1, "archives");
-    const into = [{ text: dir ?? ".", dynamic: false, glob: false, tilde: false }];
+    const into = [literalWord(dir ?? ".")];
     return worst(writeAll(into, ctx), broadTree(into, "extracts an archive over", ctx));
   },
   find: (a, ctx) => {
@@ -91,7 +91,7 @@ export const FILE_PROGRAMS: Record<string, Handler> = {
         ),
       )
       .filter((w) => !w.text.startsWith("-"));
-    const from = roots.length > 0 ? roots : [{ text: ".", dynamic: false, glob: false, tilde: false }];
+    const from = roots.length > 0 ? roots : [literalWord(".")];
     if (a.words.some((w) => w.text === "-delete")) return destroyAll(from, true, ctx);
     if (a.words.some((w) => /^-f(print|ls|printf)/.test(w.text))) return finding(1, "find writes a file");
     return finding(0, "searches");

@@ -8,7 +8,7 @@
 import { posix } from "node:path";
 import { parseArgs, type Handler } from "./args.js";
 import { FILE_PROGRAMS, FILE_VALUED } from "./files.js";
-import { lex, LexError, type SimpleCommand, type Word } from "./lex.js";
+import { dynamicWord, lex, LexError, literalWord, type SimpleCommand, type Word } from "./lex.js";
 import { LIVE_PROGRAMS, LIVE_VALUED } from "./live.js";
 import { judgeMention, judgeWrite, resolvePath } from "./paths.js";
 import { SYSTEM_PROGRAMS, SYSTEM_VALUED } from "./system.js";
@@ -121,7 +121,7 @@ function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding;
   }
   const [program, ...rest] = words;
   if (!program) return { finding: f, cwd: ctx.cwd };
-  const args = extraDynamic ? [...rest, { text: "{xargs}", dynamic: true, glob: false, tilde: false }] : rest;
+  const args = extraDynamic ? [...rest, dynamicWord("{xargs}")] : rest;
   if (program.dynamic) return { finding: worst(f, finding(4, `runs a program only known at run time (${program.text})`)), cwd: ctx.cwd };
   const name = posix.basename(program.text);
   if (name === "cd" || name === "pushd") return { finding: f, cwd: changeDir(args, ctx) };
@@ -158,10 +158,7 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
     const firstTest = args.findIndex((w) => /^[-!(]/.test(w.text));
     const roots = (firstTest < 0 ? args : args.slice(0, firstTest)).map((w) => resolvePath(w, ctx));
     // What -exec gets as {} is somewhere below the search roots (the shallowest one).
-    const root =
-      roots.length === 0
-        ? resolvePath({ text: ".", dynamic: false, glob: false, tilde: false }, ctx)
-        : roots.reduce((a, b) => (a.path.length <= b.path.length ? a : b));
+    const root = roots.length === 0 ? resolvePath(literalWord("."), ctx) : roots.reduce((a, b) => (a.path.length <= b.path.length ? a : b));
     const found = `${root.path === "/" ? "" : root.path}/{found}`;
     for (let i = 0; i < args.length; i++) {
       if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]?.text ?? "")) continue;
@@ -177,7 +174,7 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
   if (name === "sort") {
     const a = parseArgs(args, ["-o", "--output", "-k", "--key", "-t", "-S", "-T"]);
     const out = a.values.get("-o") ?? a.values.get("--output");
-    return out ? judgeWrite(resolvePath({ text: out[0] ?? "", dynamic: false, glob: false, tilde: false }, ctx), ctx) : finding(0, "sort");
+    return out ? judgeWrite(resolvePath(literalWord(out[0] ?? ""), ctx), ctx) : finding(0, "sort");
   }
   const { handler, valued } = tableHandler(name);
   if (handler) return handler(parseArgs(args, valued), ctx, cmd);
@@ -231,7 +228,7 @@ function judgeTransfer(name: string, args: Word[], ctx: JudgeContext): Finding {
     ...(a.values.get("--output") ?? []),
     ...(name === "wget" ? (a.values.get("-O") ?? []) : []),
   ]) {
-    f = worst(f, judgeWrite(resolvePath({ text: out, dynamic: false, glob: false, tilde: false }, ctx), ctx));
+    f = worst(f, judgeWrite(resolvePath(literalWord(out), ctx), ctx));
   }
   const method = (a.values.get("-X") ?? a.values.get("--request") ?? [])[0]?.toUpperCase();
   if (

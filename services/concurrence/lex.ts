@@ -16,6 +16,11 @@ export interface Word {
   tilde: boolean;
 }
 
+/** A word whose text is known as written. */
+export const literalWord = (text: string): Word => ({ text, dynamic: false, glob: false, tilde: false });
+/** A word whose value is only known at run time. */
+export const dynamicWord = (text: string): Word => ({ text, dynamic: true, glob: false, tilde: false });
+
 export interface Redirect {
   op: string;
   target?: Word;
@@ -95,165 +100,202 @@ function substitutionsIn(text: string, into: string[]): void {
   }
 }
 
-export function lex(text: string): Lexed {
-  const commands: SimpleCommand[] = [];
-  const nested: string[] = [];
-  let cmd: SimpleCommand = { words: [], redirects: [], pipedIn: false };
-  let word: Word | undefined;
-  let pendingRedirect: Redirect | undefined;
-  const heredocs: Array<{ delim: string; strip: boolean; expand: boolean; cmd: SimpleCommand }> = [];
+/** A heredoc whose body starts after the next newline. */
+interface PendingHeredoc {
+  delim: string;
+  strip: boolean;
+  expand: boolean;
+  cmd: SimpleCommand;
+}
 
-  const w = (): Word => (word ??= { text: "", dynamic: false, glob: false, tilde: false });
-  const endWord = () => {
-    if (!word) return;
-    if (pendingRedirect) {
-      pendingRedirect.target = word;
-      cmd.redirects.push(pendingRedirect);
-      pendingRedirect = undefined;
-    } else cmd.words.push(word);
-    word = undefined;
-  };
-  const endCommand = (pipeNext: boolean) => {
-    endWord();
-    if (pendingRedirect) throw new LexError(`redirection ${pendingRedirect.op} without a target`);
-    if (cmd.words.length > 0 || cmd.redirects.length > 0 || cmd.stdin !== undefined) commands.push(cmd);
-    cmd = { words: [], redirects: [], pipedIn: pipeNext };
-  };
+const emptyCommand = (pipedIn: boolean): SimpleCommand => ({ words: [], redirects: [], pipedIn });
 
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === "\\") {
-      if (text[i + 1] === "\n") i += 2;
-      else {
-        w().text += text[i + 1] ?? "";
-        i += 2;
-      }
-      continue;
+/** One walk over a command line: the command and word being built, and what is found. */
+class Lexer {
+  private readonly commands: SimpleCommand[] = [];
+  private readonly nested: string[] = [];
+  private readonly heredocs: PendingHeredoc[] = [];
+  private cmd: SimpleCommand = emptyCommand(false);
+  private word: Word | undefined;
+  private pendingRedirect: Redirect | undefined;
+  private i = 0;
+
+  constructor(private readonly text: string) {}
+
+  run(): Lexed {
+    while (this.i < this.text.length) this.step(this.text[this.i] as string);
+    this.endCommand(false);
+    if (this.heredocs.length > 0) readHeredocs(this.text, this.text.length, this.heredocs, this.nested);
+    return { commands: this.commands, nested: this.nested };
+  }
+
+  /** The word being built, started if there is none. */
+  private w(): Word {
+    this.word ??= literalWord("");
+    return this.word;
+  }
+
+  private endWord(): void {
+    if (!this.word) return;
+    if (this.pendingRedirect) {
+      this.pendingRedirect.target = this.word;
+      this.cmd.redirects.push(this.pendingRedirect);
+      this.pendingRedirect = undefined;
+    } else this.cmd.words.push(this.word);
+    this.word = undefined;
+  }
+
+  private endCommand(pipeNext: boolean): void {
+    this.endWord();
+    if (this.pendingRedirect) throw new LexError(`redirection ${this.pendingRedirect.op} without a target`);
+    if (this.cmd.words.length > 0 || this.cmd.redirects.length > 0 || this.cmd.stdin !== undefined) this.commands.push(this.cmd);
+    this.cmd = emptyCommand(pipeNext);
+  }
+
+  /** Reads what starts at the character `c` under the cursor. */
+  private step(c: string): void {
+    const next = this.text[this.i + 1];
+    if (c === "\\") this.escaped();
+    else if (c === "'") this.singleQuoted();
+    else if (c === '"') this.doubleQuoted();
+    else if (c === "`") this.backticked();
+    else if (c === "$") this.dollar(next);
+    else if (c === " " || c === "\t") {
+      this.endWord();
+      this.i++;
+    } else if (c === "#" && !this.word) this.comment();
+    else if ((c === "<" || c === ">") && next === "(") this.processSubstitution(c);
+    else if (c === "<" || c === ">" || (c === "&" && next === ">")) this.redirection(c);
+    else if (OPERATOR_CHARS.has(c)) this.operator(c);
+    else this.plain(c);
+  }
+
+  private escaped(): void {
+    if (this.text[this.i + 1] === "\n") this.i += 2;
+    else {
+      this.w().text += this.text[this.i + 1] ?? "";
+      this.i += 2;
     }
-    if (c === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end < 0) throw new LexError("unbalanced single quote");
-      w().text += text.slice(i + 1, end);
-      i = end + 1;
-      continue;
-    }
-    if (c === '"') {
-      const end = closeDouble(text, i);
-      const inner = text.slice(i + 1, end);
-      const cur = w();
-      if (/\$|`/.test(inner.replace(/\\[$`]/g, ""))) {
-        cur.dynamic = true;
-        substitutionsIn(inner, nested);
-      }
-      cur.text += inner.replace(/\\(["\\$`])/g, "$1");
-      i = end + 1;
-      continue;
-    }
-    if (c === "`") {
-      const end = closeBacktick(text, i);
-      nested.push(text.slice(i + 1, end));
-      w().dynamic = true;
-      w().text += "`…`";
-      i = end + 1;
-      continue;
-    }
-    if (c === "$") {
-      const next = text[i + 1];
-      const cur = w();
+  }
+
+  private singleQuoted(): void {
+    const end = this.text.indexOf("'", this.i + 1);
+    if (end < 0) throw new LexError("unbalanced single quote");
+    this.w().text += this.text.slice(this.i + 1, end);
+    this.i = end + 1;
+  }
+
+  private doubleQuoted(): void {
+    const end = closeDouble(this.text, this.i);
+    const inner = this.text.slice(this.i + 1, end);
+    const cur = this.w();
+    if (/\$|`/.test(inner.replace(/\\[$`]/g, ""))) {
       cur.dynamic = true;
-      if (next === "(") {
-        const end = closeParen(text, i + 1);
-        const inner = text.slice(i + 2, end - 1);
-        // $(( … )) is arithmetic — unless what is inside reads as a command (a shell may take it as one).
-        if (text[i + 2] !== "(" || !ARITHMETIC.test(inner.slice(1, -1))) nested.push(inner);
-        cur.text += "$(…)";
-        i = end;
-      } else if (next === "{") {
-        const end = text.indexOf("}", i + 2);
-        if (end < 0) throw new LexError("unbalanced ${");
-        substitutionsIn(text.slice(i + 2, end), nested);
-        cur.text += text.slice(i, end + 1);
-        i = end + 1;
-      } else if (next === "'") {
-        const end = text.indexOf("'", i + 2);
-        if (end < 0) throw new LexError("unbalanced $'");
-        cur.text += text.slice(i + 2, end);
-        i = end + 1;
-      } else {
-        const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?/.exec(text.slice(i)) ?? ["$"];
-        if (m[0] === "$") cur.dynamic = false;
-        cur.text += m[0];
-        i += m[0].length;
-      }
-      continue;
+      substitutionsIn(inner, this.nested);
     }
-    if (c === " " || c === "\t") {
-      endWord();
-      i++;
-      continue;
+    cur.text += inner.replace(/\\(["\\$`])/g, "$1");
+    this.i = end + 1;
+  }
+
+  private backticked(): void {
+    const end = closeBacktick(this.text, this.i);
+    this.nested.push(this.text.slice(this.i + 1, end));
+    this.w().dynamic = true;
+    this.w().text += "`…`";
+    this.i = end + 1;
+  }
+
+  /** `$( )`, `$(( ))`, `${ }`, `$'…'`, `$NAME` or a lone `$`. */
+  private dollar(next: string | undefined): void {
+    const cur = this.w();
+    cur.dynamic = true;
+    if (next === "(") this.commandSubstitution(cur);
+    else if (next === "{") {
+      const end = this.text.indexOf("}", this.i + 2);
+      if (end < 0) throw new LexError("unbalanced ${");
+      substitutionsIn(this.text.slice(this.i + 2, end), this.nested);
+      cur.text += this.text.slice(this.i, end + 1);
+      this.i = end + 1;
+    } else if (next === "'") {
+      const end = this.text.indexOf("'", this.i + 2);
+      if (end < 0) throw new LexError("unbalanced $'");
+      cur.text += this.text.slice(this.i + 2, end);
+      this.i = end + 1;
+    } else {
+      const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?/.exec(this.text.slice(this.i)) ?? ["$"];
+      if (m[0] === "$") cur.dynamic = false;
+      cur.text += m[0];
+      this.i += m[0].length;
     }
-    if (c === "#" && !word) {
-      while (i < text.length && text[i] !== "\n") i++;
-      continue;
-    }
-    if ((c === "<" || c === ">") && text[i + 1] === "(") {
-      const end = closeParen(text, i + 1);
-      nested.push(text.slice(i + 2, end - 1));
-      w().dynamic = true;
-      w().text += `${c}(…)`;
-      i = end;
-      continue;
-    }
-    if (c === "<" || c === ">" || (c === "&" && text[i + 1] === ">")) {
-      // An all-digit word right before is the fd number, not an argument.
-      if (word && /^[0-9]+$/.test(word.text) && !word.dynamic) word = undefined;
-      endWord();
-      if (pendingRedirect) throw new LexError(`redirection ${pendingRedirect.op} without a target`);
-      const op = /^(<<<|<<-|<<|<>|<&|<|>>|>\||>&|>|&>>|&>)/.exec(text.slice(i))?.[0] ?? c;
-      i += op.length;
-      if ((op === ">&" || op === "<&") && /^\s*([0-9]+|-)(?![^\s;&|<>()])/.test(text.slice(i))) {
-        const m = /^\s*([0-9]+|-)/.exec(text.slice(i));
-        i += m?.[0].length ?? 0;
-        continue; // fd duplication: no file
-      }
-      if (op === "<<" || op === "<<-") {
-        const m = /^\s*(['"]?)([A-Za-z0-9_.-]+)\1/.exec(text.slice(i));
-        if (!m || !m[2]) throw new LexError("heredoc without a delimiter");
-        heredocs.push({ delim: m[2], strip: op === "<<-", expand: m[1] === "", cmd });
-        i += m[0].length;
-        continue;
-      }
-      pendingRedirect = { op };
-      continue;
-    }
-    if (OPERATOR_CHARS.has(c)) {
-      const pipe = c === "|" && text[i + 1] !== "|";
-      endCommand(pipe);
-      const two = text.slice(i, i + 2);
-      i += ["&&", "||", ";;", "|&"].includes(two) ? 2 : 1;
-      if (c === "\n" && heredocs.length > 0) i = readHeredocs(text, i, heredocs, nested);
-      continue;
-    }
-    const cur = w();
+  }
+
+  private commandSubstitution(cur: Word): void {
+    const end = closeParen(this.text, this.i + 1);
+    const inner = this.text.slice(this.i + 2, end - 1);
+    // $(( … )) is arithmetic — unless what is inside reads as a command (a shell may take it as one).
+    if (this.text[this.i + 2] !== "(" || !ARITHMETIC.test(inner.slice(1, -1))) this.nested.push(inner);
+    cur.text += "$(…)";
+    this.i = end;
+  }
+
+  private comment(): void {
+    while (this.i < this.text.length && this.text[this.i] !== "\n") this.i++;
+  }
+
+  private processSubstitution(c: string): void {
+    const end = closeParen(this.text, this.i + 1);
+    this.nested.push(this.text.slice(this.i + 2, end - 1));
+    this.w().dynamic = true;
+    this.w().text += `${c}(…)`;
+    this.i = end;
+  }
+
+  private redirection(c: string): void {
+    // An all-digit word right before is the fd number, not an argument.
+    if (this.word && /^[0-9]+$/.test(this.word.text) && !this.word.dynamic) this.word = undefined;
+    this.endWord();
+    if (this.pendingRedirect) throw new LexError(`redirection ${this.pendingRedirect.op} without a target`);
+    const op = /^(<<<|<<-|<<|<>|<&|<|>>|>\||>&|>|&>>|&>)/.exec(this.text.slice(this.i))?.[0] ?? c;
+    this.i += op.length;
+    const rest = this.text.slice(this.i);
+    if ((op === ">&" || op === "<&") && /^\s*([0-9]+|-)(?![^\s;&|<>()])/.test(rest)) {
+      const m = /^\s*([0-9]+|-)/.exec(rest);
+      this.i += m?.[0].length ?? 0; // fd duplication: no file
+    } else if (op === "<<" || op === "<<-") this.heredoc(op, rest);
+    else this.pendingRedirect = { op };
+  }
+
+  private heredoc(op: string, rest: string): void {
+    const m = /^\s*(['"]?)([A-Za-z0-9_.-]+)\1/.exec(rest);
+    if (!m || !m[2]) throw new LexError("heredoc without a delimiter");
+    this.heredocs.push({ delim: m[2], strip: op === "<<-", expand: m[1] === "", cmd: this.cmd });
+    this.i += m[0].length;
+  }
+
+  private operator(c: string): void {
+    const pipe = c === "|" && this.text[this.i + 1] !== "|";
+    this.endCommand(pipe);
+    const two = this.text.slice(this.i, this.i + 2);
+    this.i += ["&&", "||", ";;", "|&"].includes(two) ? 2 : 1;
+    if (c === "\n" && this.heredocs.length > 0) this.i = readHeredocs(this.text, this.i, this.heredocs, this.nested);
+  }
+
+  private plain(c: string): void {
+    const cur = this.w();
     if (c === "~" && cur.text === "" && !cur.dynamic) cur.tilde = true;
     if (c === "*" || c === "?" || c === "[") cur.glob = true;
-    if (c === "{" && /^\{[^}\s]*(,|\.\.)[^}\s]*\}/.test(text.slice(i))) cur.glob = true;
+    if (c === "{" && /^\{[^}\s]*(,|\.\.)[^}\s]*\}/.test(this.text.slice(this.i))) cur.glob = true;
     cur.text += c;
-    i++;
+    this.i++;
   }
-  endCommand(false);
-  if (heredocs.length > 0) readHeredocs(text, text.length, heredocs, nested);
-  return { commands, nested };
+}
+
+export function lex(text: string): Lexed {
+  return new Lexer(text).run();
 }
 
 /** Reads the bodies of pending heredocs starting at `from`; returns where the script resumes. */
-function readHeredocs(
-  text: string,
-  from: number,
-  pending: Array<{ delim: string; strip: boolean; expand: boolean; cmd: SimpleCommand }>,
-  nested: string[],
-): number {
+function readHeredocs(text: string, from: number, pending: PendingHeredoc[], nested: string[]): number {
   let i = from;
   while (pending.length > 0) {
     const doc = pending.shift();

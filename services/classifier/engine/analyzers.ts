@@ -1,10 +1,14 @@
 // Arguments that are code in a small language of their own: SQL given to
 // psql/mysql/sqlite3, redis-cli commands, sed, awk and Miller programs, git's
 // code-bearing config keys. Everything else in an argument list is data.
+// sed, git and the HTTP clients' analyses live with their tool families in tools/.
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { StdinSource, Word } from "./types.js";
-import { allValues, curlOptions, sedArgs, sedScript, splitArgs } from "./writers.js";
+import { allValues, splitArgs } from "./argv.js";
+import { gitAnalysis } from "./tools/git.js";
+import { curlAnalysis, httpieAnalysis } from "./tools/http.js";
+import { sedAnalysis } from "./tools/sed.js";
 
 export interface Analysis {
   tier: TierNumber;
@@ -228,28 +232,6 @@ function redis(args: readonly Word[], host: HostId): Analysis {
   return { tier: 3, rule: "redis:write", reason: "changes live redis data", kind: "decide" };
 }
 
-function sed(args: readonly Word[]): Analysis | null {
-  const a = sedArgs(args);
-  if (a.fromFile) return { tier: 2, rule: "analysis:sed-file", reason: "sed script from a file", kind: "floor" };
-  const code = a.scripts.map((w) => w.text).join("\n");
-  if (a.scripts.some((w) => w.dynamic))
-    return { tier: 2, rule: "analysis:sed-exec", reason: "sed script not known until run time", kind: "floor", code };
-  const found = a.scripts.map((w) => sedScript(w.text));
-  // `e CMD` and s///e run shell commands; w/W write and r/R read files (their targets are judged by the effect analysis).
-  const exec = found.flatMap((f) => f.exec);
-  if (exec.length || found.some((f) => f.execUnknown))
-    return {
-      tier: 2,
-      rule: "analysis:sed-exec",
-      reason: "sed script that runs shell commands",
-      kind: "floor",
-      code: [code, ...exec].join("\n"),
-    };
-  if (found.some((f) => f.writes.length || f.reads.length))
-    return { tier: 2, rule: "analysis:sed-exec", reason: "sed script that can run commands or write files", kind: "floor", code };
-  return null;
-}
-
 // system(), pipes to and from commands (`cmd | getline`, `print | "cmd"`, gawk's
 // coprocess `|&`), file output, gawk's @load/@include of other code, and its
 // indirect calls (`f="system"; @f("id")`: `@` and a name, blanks or a
@@ -351,102 +333,6 @@ function mlr(args: readonly Word[]): Analysis | null {
   return null;
 }
 
-// curl options whose value names a local file to send: `-d @F`, `--data-binary @F`, `-F a=@F`, `-F a=<F`, `-T F`, `--json @F`.
-const CURL_SENDS_FILE = (o: string, v: string): boolean =>
-  (/^(-d|--data|--data-binary|--data-ascii|--json)$/.test(o) && v.startsWith("@")) ||
-  (o === "--data-urlencode" && /^[^=]*@/.test(v)) ||
-  (/^(-F|--form)$/.test(o) && /=[@<]/.test(v)) ||
-  (/^(-T|--upload-file)$/.test(o) && v !== "") ||
-  /^(-K|--config)$/.test(o);
-
-function curl(args: readonly Word[]): Analysis | null {
-  const { opts } = curlOptions(args);
-  const sent = opts.filter(([o, v]) => v !== null && CURL_SENDS_FILE(o, v.text));
-  if (sent.length === 0) return null;
-  return {
-    tier: 3,
-    rule: "analysis:curl-upload",
-    reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`,
-    kind: "floor",
-  };
-}
-
-/** httpie/xh request items that embed or upload a file: `field@file`, `field=@file`, `field:=@file`, `@file` bodies. */
-function httpie(args: readonly Word[]): Analysis | null {
-  const operands = args.filter((w) => !w.text.startsWith("-"));
-  const items = operands.slice(/^[A-Z]+$/.test(operands[0]?.text ?? "") ? 2 : 1);
-  const files = items.filter((w) => /^(?:[^=:@\s]*(?:=|:=)?)@./.test(w.text) && !/^[a-z]+:\/\//i.test(w.text));
-  const body = args.filter((w) => w.text.startsWith("@") || /^--raw=@/.test(w.text));
-  if (files.length + body.length === 0) return null;
-  return {
-    tier: 3,
-    rule: "analysis:http-upload",
-    reason: `sends a local file to another system (${[...files, ...body].map((w) => w.text).join(", ")})`,
-    kind: "floor",
-  };
-}
-
-// git config keys whose value runs: as shell code (the value is a command
-// line), or in another way (hooks, included config, URL rewriting, transports).
-const GIT_SHELL_KEYS =
-  /^(core\.(sshcommand|pager|editor|askpass|gitproxy|fsmonitor|alternaterefscommand)|sequence\.editor|gpg\.([^.]+\.)?program|gpg\.ssh\.defaultkeycommand|diff\.external|diff\..+\.(textconv|command)|(diff|merge)tool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|alias\..+|credential\.(.+\.)?helper|submodule\..+\.update|sendemail\.(.+\.)?(sendmailcmd|tocmd|cccmd|headercmd)|(browser|man)\..+\.(cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(command|cmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|hook\..+\.command|instaweb\.httpd)$/;
-const GIT_OTHER_KEYS =
-  /^(core\.hookspath|init\.templatedir|include\.|includeif\.|url\.|protocol\.|uploadpack\.|receive\.|remote\..+\.vcs|filter\.|credential\.|safe\.directory)/;
-
-/**
- * Whether setting git config `key` to `value` makes git run something:
- * "shell" when the value is a command line (see gitConfigCommand), "other"
- * when it runs code in another way, null when it does not.
- */
-export function gitConfigRuns(key: string, value: string | null): "shell" | "other" | null {
-  const k = key.toLowerCase();
-  const v = (value ?? "").trim();
-  if (/^(pager\..+|core\.fsmonitor)$/.test(k) && value !== null && /^(true|false|yes|no|on|off|1|0)?$/i.test(v)) return null;
-  if (/^(alias\..+|submodule\..+\.update)$/.test(k)) return v.startsWith("!") ? "shell" : k.startsWith("alias.") ? "other" : null;
-  if (/^credential\.(.+\.)?helper$/.test(k)) return v.startsWith("!") || v.includes("/") ? "shell" : "other";
-  if (GIT_SHELL_KEYS.test(k)) return "shell";
-  return GIT_OTHER_KEYS.test(k) ? "other" : null;
-}
-
-/** The shell code a code-bearing git config value runs (`!cmd` aliases and helpers lose their `!`). */
-export function gitConfigCommand(value: string): string {
-  return value.trim().replace(/^!/, "");
-}
-
-function git(args: readonly Word[]): Analysis | null {
-  for (let i = 0; i < args.length; i++) {
-    const t = (args[i] as Word).text;
-    const next = args[i + 1]?.text ?? "";
-    const pairRuns = (pair: string) =>
-      gitConfigRuns(pair.split("=")[0] ?? "", pair.includes("=") ? pair.slice(pair.indexOf("=") + 1) : null);
-    if (t === "-c" && pairRuns(next)) {
-      return {
-        tier: 2,
-        rule: "analysis:git-code-config",
-        reason: "git config key that runs a command",
-        kind: "floor",
-        code: gitConfigCommand(next.slice(next.indexOf("=") + 1)),
-      };
-    }
-    if (t === "config") {
-      const rest = args.slice(i + 1).filter((w) => !w.text.startsWith("-"));
-      const at = rest.findIndex((w, j) => gitConfigRuns(w.text, rest[j + 1]?.text ?? null) !== null);
-      if (at >= 0) {
-        const value = rest[at + 1]?.text ?? "";
-        return {
-          tier: 2,
-          rule: "analysis:git-code-config",
-          reason: "git config key that runs a command",
-          kind: "floor",
-          code: gitConfigCommand(value),
-        };
-      }
-    }
-    if (!t.startsWith("-") && t !== "config" && !(args[i - 1]?.text === "-c" || args[i - 1]?.text === "-C")) break;
-  }
-  return null;
-}
-
 /** An analysis of arguments that are code, or null when the program takes none. */
 export function analyze(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   switch (name) {
@@ -461,25 +347,25 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
       return redis(args, host);
     case "sed":
     case "gsed":
-      return sed(args);
+      return sedAnalysis(args);
     case "awk":
     case "gawk":
     case "mawk":
     case "nawk":
       return awk(args);
     case "git":
-      return git(args);
+      return gitAnalysis(args);
     case "mlr":
       return mlr(args);
     case "dc":
       return dc(args);
     case "curl":
-      return curl(args);
+      return curlAnalysis(args);
     case "http":
     case "https":
     case "xh":
     case "xhs":
-      return httpie(args);
+      return httpieAnalysis(args);
     default:
       return null;
   }

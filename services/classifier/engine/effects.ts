@@ -21,10 +21,13 @@ import {
 } from "./paths.js";
 import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
-import { cwdTarget, splitArgs, targetsOf } from "./writers.js";
+import { splitArgs } from "./argv.js";
+import { cwdTarget } from "./targets.js";
+import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
-import type { Target } from "./writers.js";
+import type { Target } from "./targets.js";
+import { literalWord } from "./unwrap.js";
 
 export interface Effect {
   tier: TierNumber;
@@ -117,7 +120,7 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   let e = judgePlace(t, p, ctx);
   if (e.tier === 4) return e;
   for (const real of hostPaths(p, t.mode !== "delete" && t.mode !== "tree")) {
-    const r = judgePlace(t, resolvePlace({ text: real, dynamic: false, glob: false, confusable: false }, ctx), ctx);
+    const r = judgePlace(t, resolvePlace(literalWord(real), ctx), ctx);
     if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
   }
   return e;

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expandGlob, expandWordPaths, readScript, realParent, realPath, wordExpansions } from "./host-paths.js";
 import { hostPaths, resolvePlace, secretPath, secretPlace, setStateDir } from "./paths.js";
 import type { Context, Word } from "./types.js";
+import { literalWord } from "./unwrap.js";
 
 let root = "";
-const w = (text: string, glob = /[*?[{]/.test(text)): Word => ({ text, dynamic: false, glob, confusable: false });
+const w = (text: string, glob = /[*?[{]/.test(text)): Word => ({ ...literalWord(text), glob });
 const ctx = (): Context => ({
   host: "primary",
   source: "claude",

@@ -21,6 +21,7 @@ import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
 import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
+import { literalWord } from "./unwrap.js";
 import type { Unwrap } from "./unwrap.js";
 import { builtinAssigned } from "./variables.js";
 import type { Assigned } from "./variables.js";
@@ -448,6 +449,6 @@ function miss(args: Word[], text: string, ctx: Context, name: string, proposed: 
   const note = proposed ? ` (proposed rule ${proposed} matches but does not decide)` : "";
   const file = ctx.policy === "sudo" ? "SUDO.md" : "CLAUDE_CMDS.md";
   if (ctx.host === "primary") return find(4, "miss:primary", `no active rule in ${file} matches; primary never guesses${note}`, text);
-  const g = guessByVerb([{ text: name, dynamic: false, glob: false, confusable: false }, ...args]);
+  const g = guessByVerb([literalWord(name), ...args]);
   return find(g.tier, "miss:heuristic", `${g.reason}${note}`, text);
 }

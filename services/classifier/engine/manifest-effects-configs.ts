@@ -9,7 +9,7 @@ import { rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { comment, joined, lines, mark, variable } from "./runs-later-content.js";
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
-import type { Mode } from "./writers.js";
+import type { Mode } from "./targets.js";
 
 /** apt.conf values by their full key (`DPkg::Post-Invoke { "cmd"; };`, `APT::Update::Pre-Invoke:: "cmd";`). */
 export function aptValues(text: string): [string, string][] | null {

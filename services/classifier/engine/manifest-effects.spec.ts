@@ -12,6 +12,7 @@ import { canonicalPath, MAX_REASONS } from "./manifest-effects.js";
 import { aptValues } from "./manifest-effects-configs.js";
 import { aliases } from "./runs-later-content.js";
 import type { Context } from "./types.js";
+import { literalWord } from "./unwrap.js";
 
 let engine: Engine;
 beforeAll(async () => {
@@ -355,8 +356,7 @@ describe("benign diffs", () => {
     for (const path of paths) {
       for (const host of ["primary", "server-01"] as const) {
         const ctx: Context = { host, source: "sudo", policy: "sudo", cwd: "/", workspace: [], home: null, depth: 0, remote: false };
-        const literal = (mode: "write" | "delete" | "perm") =>
-          judgeTarget({ word: { text: path, dynamic: false, glob: false, confusable: false }, mode }, ctx).tier;
+        const literal = (mode: "write" | "delete" | "perm") => judgeTarget({ word: literalWord(path), mode }, ctx).tier;
         expect(judge({ ...write(path, "x\n"), host }).tier, `write ${path} on ${host}`).toBe(literal("write"));
         expect(judge({ changes: [{ path, before: file("x"), after: absent() }], host }).tier, `rm ${path} on ${host}`).toBe(
           literal("delete"),

@@ -25,7 +25,8 @@ import { contentFormat, rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format, RunsLater } from "./runs-later.js";
 import type { Context, Word } from "./types.js";
 import { scanCode } from "./veto.js";
-import type { Mode } from "./writers.js";
+import type { Mode } from "./targets.js";
+import { literalWord } from "./unwrap.js";
 
 /** What the judge needs from the loaded engine. */
 export interface ManifestEngine {
@@ -71,7 +72,6 @@ interface Env {
 }
 
 const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
-const wordOf = (path: string): Word => ({ text: path, dynamic: false, glob: false, confusable: false });
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 const maxTier = (marks: readonly Mark[]): TierNumber => Math.max(0, ...marks.map((m) => m.tier)) as TierNumber;
 
@@ -108,7 +108,7 @@ export function judgeManifest(
  * for rewriting /etc because the command ran there.
  */
 function manifestPathContext(ctx: Context): Context {
-  const workspace = ctx.workspace.filter((root) => !catastrophicTree(resolvePlace(wordOf(root), ctx), true));
+  const workspace = ctx.workspace.filter((root) => !catastrophicTree(resolvePlace(literalWord(root), ctx), true));
   return { ...ctx, workspace };
 }
 
@@ -157,7 +157,7 @@ function operation(c: Change, bk: EntryKind | null, ak: EntryKind): Mode {
 }
 
 function pathMark(op: Mode, path: string, ctx: Context): Mark {
-  const e = judgeTarget({ word: wordOf(path), mode: op }, ctx);
+  const e = judgeTarget({ word: literalWord(path), mode: op }, ctx);
   const prefix = `${op} ${path}`;
   return mark(e.tier, `${LABEL[op]} ${path}${e.reason.startsWith(prefix) ? e.reason.slice(prefix.length) : `: ${e.reason}`}`);
 }
@@ -224,7 +224,7 @@ function newWriters(path: string, before: EntryState | undefined, after: EntrySt
   const dir = kindOf(after) === DIR;
   const r = dir ? runsLater(`${path === "/" ? "" : path}/x`) : runsLater(path);
   if (r?.asRoot) return [mark(4, `lets ${who.join(", ")} change what root runs later (${r.what})`)];
-  if (dir && !inside(path, "/home") && catastrophicTree(resolvePlace(wordOf(path), env.pathCtx), false)) {
+  if (dir && !inside(path, "/home") && catastrophicTree(resolvePlace(literalWord(path), env.pathCtx), false)) {
     return [mark(4, `lets ${who.join(", ")} change a top-level system tree`)];
   }
   return [];
@@ -302,7 +302,7 @@ function massDeletes(changes: readonly Change[], ctx: Context): Mark[] {
   }
   const out: Mark[] = [];
   for (const [dir, n] of counts) {
-    const place: Place = resolvePlace(wordOf(dir), ctx);
+    const place: Place = resolvePlace(literalWord(dir), ctx);
     if (n >= MASS_DELETE && catastrophicTree(place, false))
       out.push(mark(4, `rm -r ${dir === "/" ? "" : dir}/*: deletes ${n} entries directly in ${dir}, a system tree or home`));
   }

@@ -13,6 +13,7 @@ import { outputOf, unknownPipe } from "./pipe-input.js";
 import type { Redirect, SimpleCommand, StdinSource, Word } from "./types.js";
 import { mayUseVariables, valueWord, Variables } from "./variables.js";
 import type { Assigned } from "./variables.js";
+import { literalWord } from "./unwrap.js";
 
 export interface ParseResult {
   commands: SimpleCommand[];
@@ -233,18 +234,18 @@ class Walker {
    */
   private testCommand(node: Node): void {
     const open = node.text.startsWith("[[") ? "[[" : node.text.startsWith("[") ? "[" : "test";
-    const words: Word[] = [{ text: open, dynamic: false, glob: false, confusable: false }];
+    const words: Word[] = [literalWord(open)];
     const leaves = (n: Node): void => {
       for (const c of n.children) {
         if (c === null) continue;
         if (/_expression$/.test(c.type)) leaves(c);
         else if (c.type === "test_operator" || !c.isNamed) {
-          if (!["[", "]", "[[", "]]"].includes(c.text)) words.push({ text: c.text, dynamic: false, glob: false, confusable: false });
+          if (!["[", "]", "[[", "]]"].includes(c.text)) words.push(literalWord(c.text));
         } else words.push(wordFromNode(c));
       }
     };
     leaves(node);
-    words.push({ text: open === "[[" ? "]]" : "]", dynamic: false, glob: false, confusable: false });
+    words.push(literalWord(open === "[[" ? "]]" : "]"));
     this.commands.push({ words, assigns: [], redirects: [], stdin: null, source: node.text });
     this.children(node);
   }
@@ -253,7 +254,7 @@ class Walker {
     const words: Word[] = [];
     for (const c of node.children) {
       if (c === null) continue;
-      if (!c.isNamed) words.push({ text: c.text, dynamic: false, glob: false, confusable: false });
+      if (!c.isNamed) words.push(literalWord(c.text));
       else if (c.type === "variable_assignment" || c.type === "variable_name")
         words.push({ ...wordFromNode(c), text: c.text, glob: false });
       else words.push(wordFromNode(c));
@@ -275,7 +276,7 @@ function validAssignment(node: Node): boolean {
 function assignment(node: Node): { name: string; value: Word } {
   const name = node.childForFieldName("name")?.text ?? "";
   const v = node.childForFieldName("value");
-  return { name, value: v ? wordFromNode(v) : { text: "", dynamic: false, glob: false, confusable: false } };
+  return { name, value: v ? wordFromNode(v) : literalWord("") };
 }
 
 /** Words the grammar put on a redirection after its target (they belong to the command). */

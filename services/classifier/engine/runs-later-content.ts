@@ -10,7 +10,7 @@ import type { TierNumber } from "../../shared/tier.js";
 import { rootOwnedPlace } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { riskyAssignment } from "./wrappers.js";
-import type { Mode } from "./writers.js";
+import type { Mode } from "./targets.js";
 
 export interface Mark {
   tier: TierNumber;

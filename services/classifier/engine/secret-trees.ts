@@ -9,7 +9,8 @@ import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
-import { splitArgs } from "./writers.js";
+import { splitArgs } from "./argv.js";
+import { dynamicWord, literalWord } from "./unwrap.js";
 
 /** Where a host keeps secrets: a tree containing or inside one of these holds them. */
 const SECRET_ROOTS = ["/etc", "/root", "/home", "/run", "/proc", "/dev", "/var/lib", "/var/backups", "/srv", "/opt", "/mnt", "/media"];
@@ -165,9 +166,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));
-      return program && CONTENT_READERS.has(program.text) && (ctx.policy === "sudo" || !ctx.cwd)
-        ? [{ text: "(files from stdin)", dynamic: true, glob: false, confusable: false }]
-        : [];
+      return program && CONTENT_READERS.has(program.text) && (ctx.policy === "sudo" || !ctx.cwd) ? [dynamicWord("(files from stdin)")] : [];
     }
     case "find": {
       const runs = args.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w.text));
@@ -177,7 +176,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
         if (/^[-(!]/.test(w.text)) break;
         roots.push(w);
       }
-      return roots.length > 0 ? roots : [{ text: ".", dynamic: false, glob: false, confusable: false }];
+      return roots.length > 0 ? roots : [literalWord(".")];
     }
     default:
       return [];
@@ -219,9 +218,7 @@ function globReachesSecret(word: Word): boolean {
 /** A reader of xargs's items from `find ROOTS -print0` reads what find finds: each root, as a tree. */
 function itemRoots(name: string, args: readonly Word[]): Word[] {
   if (!CONTENT_READERS.has(name)) return [];
-  return args.flatMap((w) =>
-    w.stdinItem && w.underRoots ? w.underRoots.map((text) => ({ text, dynamic: false, glob: false, confusable: false })) : [],
-  );
+  return args.flatMap((w) => (w.stdinItem && w.underRoots ? w.underRoots.map((text) => literalWord(text)) : []));
 }
 
 /** Why this command reads secrets it does not name, or undefined. */

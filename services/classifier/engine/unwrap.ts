@@ -3,7 +3,7 @@
 // lowest tier the wrapper itself implies.
 import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
-import type { Word } from "./types.js";
+import type { StdinSource, Word } from "./types.js";
 
 export interface Unwrap {
   rule: string;
@@ -24,6 +24,9 @@ export interface Unwrap {
   /** Code that exists only at run time (piped into an interpreter, read from a descriptor): primary never guesses. */
   computed?: boolean;
 }
+
+/** What a delegating program runs from its arguments (tools/index.ts names one per program), or null. */
+export type Delegate = (name: string, args: Word[], stdin: StdinSource | null) => Unwrap | null;
 
 export function unwrap(rule: string, floor: TierNumber, reason: string, parts: Partial<Unwrap> = {}): Unwrap {
   return { rule, floor, reason, inner: [], code: [], opaque: [], ...parts };

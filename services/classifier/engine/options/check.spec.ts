@@ -10,10 +10,9 @@ import type { Word } from "../types.js";
 import { checkOptions } from "./check.js";
 import { TOOLS } from "./index.js";
 import { defineTools, parseSpec } from "./spec.js";
+import { dynamicWord as dyn, literalWord as lit } from "../unwrap.js";
 
-const lit = (text: string): Word => ({ text, dynamic: false, glob: false, confusable: false });
-const dyn = (text: string): Word => ({ text, dynamic: true, glob: false, confusable: false });
-const glob = (text: string): Word => ({ text, dynamic: false, glob: true, confusable: false });
+const glob = (text: string): Word => ({ ...lit(text), glob: true });
 const words = (line: string): Word[] => line.split(" ").filter(Boolean).map(lit);
 
 const table = defineTools({

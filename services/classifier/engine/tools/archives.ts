@@ -1,0 +1,98 @@
+// Archivers and compressors: the programs tar and zip run from their options
+// (--to-command, -I, --checkpoint-action=exec=, zip -TT), and what tar, zip,
+// unzip and the compressors write.
+import { allValues, hasShort, splitArgs } from "../argv.js";
+import { asTargets, cwdWord, optionValueSpec } from "../targets.js";
+import type { Mode, Spec, Target } from "../targets.js";
+import type { Word } from "../types.js";
+import { joinWords, literalWord, unwrap } from "../unwrap.js";
+import type { Delegate, Unwrap } from "../unwrap.js";
+import { pullOptions, Runs, shQuote } from "./runs.js";
+import type { CodeOption } from "./runs.js";
+
+const TAR_CODE: CodeOption = {
+  longs: ["--to-command", "--use-compress-program", "--rsh-command", "--info-script", "--new-volume-script"],
+  shorts: "IF",
+};
+const COMPRESSOR =
+  /^(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|lzma|unlzma|lzip|lzop|lz4|zstd|unzstd|pzstd|brotli|compress|uncompress)( +-[-a-zA-Z0-9=]+)*$/;
+
+/** tar options that run commands: --to-command, --checkpoint-action=exec=, -I/--use-compress-program, --rsh-command, -F/--info-script. */
+function tar(args: Word[]): Unwrap | null {
+  // Old-style bundled letters (`tar xIf prog f.tar`) take their values in order: not followed here.
+  const first = args[0];
+  if (first && /^[a-zA-Z]+$/.test(first.text) && /[IF]/.test(first.text) && /[ctxrudA]/.test(first.text)) {
+    return unwrap("delegate:tar", 2, "tar's bundled options name a program to run", { opaque: [joinWords(args).text] });
+  }
+  const runs = new Runs();
+  const actions = pullOptions(args, { longs: ["--checkpoint-action"], not: ["--checkpoint"] });
+  for (const v of actions.values) {
+    if (/^exec=/.test(v.text)) runs.add({ ...v, text: v.text.slice(5) }, 2, "tar runs a command at each checkpoint");
+  }
+  const { values, rest } = pullOptions(actions.rest, TAR_CODE);
+  for (const v of values) runs.add(v, COMPRESSOR.test(v.text.trim()) ? 0 : 2, "tar runs a command named by an option");
+  return runs.result("delegate:tar", [[literalWord("tar"), ...rest]]);
+}
+
+/** zip's test command: `-TT CMD` / `--unzip-command CMD` runs CMD on the archive. */
+function zip(args: Word[]): Unwrap | null {
+  const runs = new Runs();
+  const kept: Word[] = [literalWord("zip")];
+  const archive = args.find((w) => !w.text.startsWith("-"));
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const m = /^(?:-TT|--unzip-command|--unzip-co|--unzip-com)(?:=(.*))?$/s.exec(w.text) ?? /^-TT(.+)$/s.exec(w.text);
+    if (!m) {
+      kept.push(w);
+      continue;
+    }
+    const v = m[1] !== undefined ? { ...w, text: m[1] } : args[++i];
+    if (!v) continue;
+    const withArchive = v.text.includes("{}") ? { ...v, text: v.text.replaceAll("{}", shQuote(archive?.text ?? "")) } : v;
+    runs.add(withArchive, 2, "zip runs a command to test the archive", v.text.includes("{}") ? "" : shQuote(archive?.text ?? ""));
+  }
+  return runs.result("delegate:zip", [kept]);
+}
+
+export function tarTargets(args: readonly Word[]): Target[] {
+  const a = splitArgs(args, new Set(["-f", "--file", "-C", "--directory", "-T", "-X", "--exclude"]));
+  // Every mode letter counts, wherever it stands (`tar -C / -xf x.tar`), and old-style bundles (`tar xf x.tar`).
+  const oldStyle = args[0] !== undefined && /^[a-zA-Z]+$/.test(args[0].text) && /[ctxruA]/.test(args[0].text);
+  const mode =
+    a.flags
+      .filter((f) => !f.startsWith("--"))
+      .map((f) => f.slice(1))
+      .join("") + (oldStyle ? (args[0]?.text ?? "") : "");
+  if (/[xX]/.test(mode) || a.flags.includes("--extract") || a.flags.includes("--get")) {
+    const dirs = allValues(args, "C", ["--directory"], "xctvzjJapkmUwWr");
+    const dir = dirs[dirs.length - 1] ?? cwdWord();
+    // Operands after the archive are the members extracted: the files written.
+    const skip = (oldStyle ? 1 : 0) + (oldStyle && /f/.test(args[0]?.text ?? "") ? 1 : 0);
+    const members = a.positional.slice(skip).filter((w) => !w.text.startsWith("-"));
+    const under = (m: Word): Word =>
+      m.text.startsWith("/") || dir.text === "."
+        ? m
+        : { ...m, text: `${dir.text.replace(/\/+$/, "")}/${m.text}`, dynamic: m.dynamic || dir.dynamic, glob: m.glob || dir.glob };
+    return [{ word: dir, mode: "write" }, ...members.map((m) => ({ word: under(m), mode: "write" as Mode }))];
+  }
+  if (/[cru]/.test(mode) || a.flags.includes("--create") || a.flags.includes("--append")) {
+    const f = a.values.get("-f") ?? a.values.get("--file");
+    return f ? [{ word: f, mode: "write" }] : [];
+  }
+  return [];
+}
+
+export function compressorTargets(args: readonly Word[]): Target[] {
+  const a = splitArgs(args, new Set(["-S", "--suffix"]));
+  if (hasShort(a.flags, /[ctl]/) || a.flags.includes("--stdout") || a.flags.includes("--list") || a.flags.includes("--test")) return [];
+  return asTargets(a.positional, "write");
+}
+
+export const zipTargets: Spec = (a) =>
+  asTargets(splitArgs(a, new Set(["-b", "-n", "-t", "-tt", "-x", "-i", "-P"])).positional.slice(0, 1), "write");
+
+export const unzipTargets: Spec = optionValueSpec(["-d"], true);
+
+export const tarDelegate: Delegate = (_name, args) => tar(args);
+
+export const zipDelegate: Delegate = (_name, args) => zip(args);

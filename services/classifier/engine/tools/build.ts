@@ -1,0 +1,99 @@
+// Build tools: make's --eval text, SHELL= and $(shell …) variables; cmake -E
+// built-in commands and -P scripts; where make works.
+import { optionValueSpec } from "../targets.js";
+import type { Spec } from "../targets.js";
+import type { Word } from "../types.js";
+import { literalWord, unwrap } from "../unwrap.js";
+import type { Delegate, Unwrap } from "../unwrap.js";
+import { pullOptions, Runs } from "./runs.js";
+
+/** `$(shell cmd)` and `VAR != cmd` in make text: shell code make runs while reading it. */
+function makeShell(text: string): string[] {
+  const out = [...text.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)].map((m) => m[1] ?? "");
+  for (const m of text.matchAll(/!=\s*([^\n]*)/g)) out.push(m[1] ?? "");
+  return out;
+}
+
+/** make --eval/-E TEXT (makefile text: `$(shell …)`, new recipes), SHELL= overrides and variables holding `$(shell …)`. */
+function make(name: string, args: Word[]): Unwrap | null {
+  const runs = new Runs();
+  const { values, rest } = pullOptions(args, { longs: ["--eval"], shorts: "E" });
+  for (const v of values) {
+    runs.opaque.push(v.text);
+    for (const c of makeShell(v.text)) runs.add({ ...v, text: c }, 2, "make evaluates makefile text given on the command line");
+    runs.raise(2, "make evaluates makefile text given on the command line");
+  }
+  const kept: Word[] = [literalWord(name)];
+  for (const w of rest) {
+    const shellVar = /^(SHELL|\.SHELLFLAGS|MAKESHELL)[:?]?=(.*)$/s.exec(w.text);
+    const assign = /^[A-Za-z_.][\w.]*([:+?!]?)=(.*)$/s.exec(w.text);
+    const why = "a make variable given on the command line runs a shell command";
+    if (shellVar) {
+      runs.opaque.push(shellVar[2] ?? "");
+      runs.raise(2, `make runs its recipes through ${shellVar[1]}`);
+    } else if (assign?.[1] === "!") runs.add({ ...w, text: assign[2] ?? "" }, 2, why);
+    else if (assign && makeShell(assign[2] ?? "").length) for (const c of makeShell(assign[2] ?? "")) runs.add({ ...w, text: c }, 2, why);
+    else kept.push(w);
+  }
+  return runs.result(`delegate:${name}`, [kept]);
+}
+
+/** `cmake -E CMD …` runs a portable built-in command; `cmake -P file` runs a CMake script. */
+const CMAKE_E: Record<string, string[] | null> = {
+  rm: ["rm"],
+  remove: ["rm"],
+  remove_directory: ["rm", "-r"],
+  make_directory: ["mkdir", "-p"],
+  copy: ["cp"],
+  copy_directory: ["cp", "-r"],
+  copy_directory_if_different: ["cp", "-r"],
+  copy_if_different: ["cp"],
+  rename: ["mv"],
+  create_symlink: ["ln", "-s"],
+  create_hardlink: ["ln"],
+  touch: ["touch"],
+  touch_nocreate: ["touch", "-c"],
+  cat: ["cat"],
+  echo: ["echo"],
+  echo_append: ["echo"],
+  md5sum: ["md5sum"],
+  sha1sum: ["sha1sum"],
+  sha224sum: ["sha224sum"],
+  sha256sum: ["sha256sum"],
+  sha384sum: ["sha384sum"],
+  sha512sum: ["sha512sum"],
+  sleep: ["sleep"],
+  true: ["true"],
+  false: ["false"],
+  tar: ["tar"],
+  compare_files: ["cmp"],
+  capabilities: ["true"],
+  environment: ["env"],
+  env: ["env"],
+  time: ["time"],
+  chdir: null,
+};
+
+function cmake(args: Word[]): Unwrap | null {
+  const e = args.findIndex((w) => w.text === "-E");
+  if (e >= 0) {
+    const cmd = args[e + 1];
+    if (!cmd) return null;
+    const as = CMAKE_E[cmd.text];
+    const rest = args.slice(e + 2);
+    if (as === undefined) return unwrap("delegate:cmake-E", 2, `cmake -E ${cmd.text}: a built-in command not known here`);
+    // `cmake -E chdir DIR CMD …` runs CMD in DIR: judged from the outside.
+    if (as === null) return unwrap("delegate:cmake-E", 2, "cmake -E chdir runs a command in another directory", { inner: [rest.slice(1)] });
+    return unwrap("delegate:cmake-E", 0, `cmake -E ${cmd.text} runs a built-in command`, { inner: [[...as.map(literalWord), ...rest]] });
+  }
+  const p = args.findIndex((w) => w.text === "-P");
+  const script = p >= 0 ? args[p + 1] : undefined;
+  if (script) return unwrap("delegate:cmake-P", 0, "cmake runs a CMake script", { inner: [[literalWord("\u0000script"), script]] });
+  return null;
+}
+
+export const makeDelegate: Delegate = (name, args) => make(name, args);
+
+export const cmakeDelegate: Delegate = (_name, args) => cmake(args);
+
+export const makeTargets: Spec = optionValueSpec(["-C", "--directory", "-f", "--file"], true);

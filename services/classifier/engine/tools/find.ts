@@ -1,0 +1,132 @@
+// find and fd: the commands they run per match (find -exec/-ok, fd -x/-X),
+// and what find writes or deletes itself (-delete, -fprint, -fls).
+import { asTargets, cwdWord } from "../targets.js";
+import type { Mode, Target } from "../targets.js";
+import type { Word } from "../types.js";
+import { literalWord, unwrap } from "../unwrap.js";
+import type { Delegate, Unwrap } from "../unwrap.js";
+
+function find(args: Word[]): Unwrap | null {
+  const roots = args
+    .slice(
+      0,
+      Math.max(
+        0,
+        args.findIndex((w) => /^[-!(]/.test(w.text)),
+      ),
+    )
+    .map((w) => w.text);
+  const starts = roots.length ? roots : ["."];
+  const inner: Word[][] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test((args[i] as Word).text)) continue;
+    let j = i + 1;
+    const cmd: Word[] = [];
+    while (j < args.length && !/^[;+]$/.test((args[j] as Word).text)) cmd.push(args[j++] as Word);
+    for (const root of starts) {
+      inner.push(
+        cmd.map((w) => (w.text.includes("{}") ? { ...w, text: w.text.replaceAll("{}", `${root.replace(/\/+$/, "")}/{}`), glob: true } : w)),
+      );
+    }
+    i = j;
+  }
+  return inner.length ? unwrap("delegate:find-exec", 0, "find runs a command per match", { inner }) : null;
+}
+
+const FD_VALUES = new Set([
+  "-e",
+  "--extension",
+  "-t",
+  "--type",
+  "-E",
+  "--exclude",
+  "-d",
+  "--max-depth",
+  "--min-depth",
+  "--exact-depth",
+  "-S",
+  "--size",
+  "--changed-within",
+  "--changed-before",
+  "-o",
+  "--owner",
+  "-j",
+  "--threads",
+  "--max-results",
+  "--base-directory",
+  "--path-separator",
+  "--search-path",
+  "-c",
+  "--color",
+  "--ignore-file",
+  "--format",
+  "--batch-size",
+]);
+
+/** `fd -x CMD …` / `-X` / `--exec` / `--exec-batch`: fd runs CMD per match (up to a `;`), with `{}` the match. */
+function fd(args: Word[]): Unwrap | null {
+  const inner: Word[][] = [];
+  const kept: Word[] = [literalWord("fd")];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (FD_VALUES.has(w.text)) {
+      kept.push(w, ...args.slice(i + 1, i + 2));
+      i++;
+      continue;
+    }
+    if (!/^(-x|-X|--exec|--exec-batch)$/.test(w.text)) {
+      kept.push(w);
+      continue;
+    }
+    const cmd: Word[] = [];
+    let j = i + 1;
+    while (j < args.length && (args[j] as Word).text !== ";") cmd.push(args[j++] as Word);
+    const hasSlot = cmd.some((c) => /\{[/.]*\}|\{\/\.\}/.test(c.text) || c.text.includes("{}"));
+    // Each match is a path under the search root (the operand after the pattern, else the cwd), like find's `{}`.
+    const root = (
+      args.filter((a, k) => k < i && !a.text.startsWith("-") && !FD_VALUES.has(args[k - 1]?.text ?? ""))[1]?.text ?? "."
+    ).replace(/\/+$/, "");
+    const match: Word = { ...literalWord(`${root}/{}`), glob: true };
+    const argv = cmd.map((c) =>
+      /\{[^}\s]*\}/.test(c.text) ? { ...c, text: c.text.replace(/\{[^}\s]*\}/g, `${root}/{}`), glob: true } : c,
+    );
+    if (argv.length) inner.push(hasSlot ? argv : [...argv, match]);
+    i = j;
+  }
+  if (inner.length === 0) return null;
+  return unwrap("delegate:fd-exec", 2, "fd runs a command per match", { inner: [...inner, kept] });
+}
+
+export function findTargets(args: readonly Word[]): Target[] {
+  const out: Target[] = [];
+  const roots: Word[] = [];
+  let inExpr = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (!inExpr && !/^[-!(]/.test(w.text)) roots.push(w);
+    else inExpr = true;
+    if (/^-fprint[f0]?$|^-fls$/.test(w.text) && args[i + 1]) out.push({ word: args[i + 1] as Word, mode: "write" });
+  }
+  if (args.some((w) => w.text === "-delete")) {
+    // find evaluates left to right: only a test before the first -delete filters it, and
+    // a match-everything test (`-name '*'`, `-regex '.*'`) filters nothing.
+    const del = args.findIndex((w) => w.text === "-delete");
+    const filtered = args
+      .slice(0, del)
+      .some(
+        (w, k, a) =>
+          /^-(i?name|i?path|type|mtime|mmin|atime|amin|ctime|cmin|newer|size|empty|user|group|perm|regex|iregex|wholename|iwholename|links|inum|samefile)$/.test(
+            w.text,
+          ) && !/^(\*|\.\*|\.?\/?\*\*?)$/.test(a[k + 1]?.text ?? ""),
+      );
+    const starts = roots.length ? roots : [cwdWord()];
+    if (filtered)
+      out.push(...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode })));
+    else out.push(...asTargets(starts, "tree"));
+  }
+  return out;
+}
+
+export const findDelegate: Delegate = (_name, args) => find(args);
+
+export const fdDelegate: Delegate = (_name, args) => fd(args);

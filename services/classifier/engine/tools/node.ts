@@ -1,0 +1,95 @@
+// JavaScript package tools: npx/bunx, npm exec, pnpm dlx|exec (and its shell
+// mode), yarn dlx|exec, bun x|exec, nodemon --exec; and where npm writes.
+import { optionValueSpec } from "../targets.js";
+import type { Spec } from "../targets.js";
+import type { Word } from "../types.js";
+import { firstOperand, joinWords, literalWord, unwrap } from "../unwrap.js";
+import type { Delegate, Unwrap } from "../unwrap.js";
+import { pullOptions, Runs, shQuote } from "./runs.js";
+
+const NPX_VALUES = new Set(["-p", "--package", "-c", "--call", "--prefix", "-w", "--workspace"]);
+
+/** npx/bunx/pnpm dlx: run a package's binary (downloading it when absent). */
+function npx(tool: string, args: Word[]): Unwrap {
+  const c = args.findIndex((w) => w.text === "-c" || w.text === "--call");
+  if (c >= 0 && args[c + 1]) return unwrap(`delegate:${tool}`, 1, "runs a package binary", { code: [(args[c + 1] as Word).text] });
+  const at = firstOperand(args, NPX_VALUES);
+  const rest = args.slice(at);
+  if (rest.length === 0) return unwrap(`delegate:${tool}`, 2, `${tool} without a command`);
+  const bin = (rest[0] as Word).text.replace(/^@[^/]+\//, "").replace(/@[^@/]*$/, "");
+  return unwrap(`delegate:${tool}`, 1, "runs a package binary", { inner: [[{ ...(rest[0] as Word), text: bin }, ...rest.slice(1)]] });
+}
+
+/** pnpm's shell mode (`pnpm -c exec 'CMD'`, `pnpm exec --shell-mode CMD`): the command line runs through a shell. */
+function pnpm(args: Word[]): Unwrap | null {
+  const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
+  const sub = args[at]?.text;
+  if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1));
+  if (sub !== "exec") return null;
+  const after = args.slice(at + 1);
+  const shellMode = [...args.slice(0, at), ...after].some((w) => w.text === "-c" || w.text === "--shell-mode");
+  if (!shellMode) return npx("pnpm-exec", after);
+  const cmd = after.filter((w) => w.text !== "-c" && w.text !== "--shell-mode");
+  const runs = new Runs();
+  if (cmd.length) runs.add(joinWords(cmd), 1, "pnpm runs a command line through a shell");
+  else runs.raise(2, "pnpm exec without a command");
+  return runs.result("delegate:pnpm-exec");
+}
+
+/** `bun x …` is bunx; `bun exec 'code'` runs code with Bun's shell. */
+function bun(args: Word[]): Unwrap | null {
+  const sub = args[0]?.text;
+  if (sub === "x") return npx("bun-x", args.slice(1));
+  if (sub !== "exec") return null;
+  const code = args.slice(1);
+  if (code.length === 0) return null;
+  const runs = new Runs();
+  runs.add(joinWords(code), 0, "bun exec runs shell code");
+  return runs.result("delegate:bun-exec");
+}
+
+const NODEMON_VALUES = new Set([
+  "-w",
+  "--watch",
+  "-e",
+  "--ext",
+  "-i",
+  "--ignore",
+  "-d",
+  "--delay",
+  "-s",
+  "--signal",
+  "--config",
+  "-x",
+  "--exec",
+]);
+
+/** `nodemon -x CMD [script]` / `--exec CMD`: nodemon runs CMD (with the script appended) through a shell. */
+function nodemon(args: Word[]): Unwrap | null {
+  const { values, rest } = pullOptions(args, { longs: ["--exec"], shorts: "x" });
+  if (values.length === 0) return null;
+  const operands = rest.filter((w, i) => !w.text.startsWith("-") && !NODEMON_VALUES.has(rest[i - 1]?.text ?? ""));
+  const runs = new Runs();
+  for (const v of values) runs.add(v, 0, "nodemon runs a command on each change", operands.map((w) => shQuote(w.text)).join(" "));
+  return runs.result("delegate:nodemon", [[literalWord("nodemon"), ...rest]]);
+}
+
+export const npxDelegate: Delegate = (name, args) => npx(name, args);
+
+export const pnpmDelegate: Delegate = (_name, args) => pnpm(args);
+
+export const yarnDelegate: Delegate = (name, args) => {
+  const sub = args[0]?.text ?? "";
+  return sub === "dlx" ? npx(`${name}-dlx`, args.slice(1)) : sub === "exec" ? npx(`${name}-exec`, args.slice(1)) : null;
+};
+
+export const npmDelegate: Delegate = (_name, args) => {
+  const sub = args[0]?.text ?? "";
+  return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1)) : null;
+};
+
+export const bunDelegate: Delegate = (_name, args) => bun(args);
+
+export const nodemonDelegate: Delegate = (_name, args) => nodemon(args);
+
+export const npmTargets: Spec = optionValueSpec(["--prefix", "-C"], true);
