@@ -282,3 +282,16 @@ describe("the concurrence's judgment", () => {
     );
   });
 });
+
+// Program names that are also Object.prototype's: looked up as own keys only
+// (a command named `constructor` was handled as Object's constructor).
+describe("program names that are Object.prototype's properties", () => {
+  const names = [...Object.getOwnPropertyNames(Object.prototype), "__proto__", "prototype"];
+  it.each(names)("%s is an unknown program, whatever follows it", (name) => {
+    for (const cmd of [name, `${name} x`, `sudo ${name} /etc/passwd`, `env A=1 ${name} x`, `timeout 5 ${name} x`]) {
+      expect(() => judgeText(cmd, ctx()), cmd).not.toThrow();
+      expect(tierOf(cmd), cmd).toBeGreaterThanOrEqual(2);
+      expect(tierOf(cmd, ctx("primary")), `${cmd} on primary`).toBe(4);
+    }
+  });
+});

@@ -39,8 +39,10 @@ const FUNCTION_DEF = /(^|[\s;&|(])(function\s+[^\s()]+|[^\s;&|()<>'"]+\s*\(\s*\)
 
 function tableHandler(name: string): { handler?: Handler; valued: readonly string[] } {
   const alias = /^mkfs\..+$/.test(name) ? "mkfs" : /^iptables-/.test(name) ? "iptables" : name;
-  const handler = FILE_PROGRAMS[alias] ?? SYSTEM_PROGRAMS[alias] ?? LIVE_PROGRAMS[alias];
-  return { handler, valued: FILE_VALUED[alias] ?? SYSTEM_VALUED[alias] ?? LIVE_VALUED[alias] ?? [] };
+  // Own keys only: a program named `constructor` or `toString` is in no table (Object.prototype's are not handlers).
+  const own = <T>(table: Record<string, T>): T | undefined => (Object.hasOwn(table, alias) ? table[alias] : undefined);
+  const handler = own(FILE_PROGRAMS) ?? own(SYSTEM_PROGRAMS) ?? own(LIVE_PROGRAMS);
+  return { handler, valued: own(FILE_VALUED) ?? own(SYSTEM_VALUED) ?? own(LIVE_VALUED) ?? [] };
 }
 
 /** Judges a whole command line. */

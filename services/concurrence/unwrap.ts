@@ -141,7 +141,7 @@ export function unwrap(input: Word[]): Unwrapped {
       words = [];
       break;
     }
-    const valued = WRAPPERS[name];
+    const valued = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (!valued || words[0]?.dynamic) break;
     out.wrappers.push(name);
     if (name === "command" && words.slice(1).some((w) => w.text === "-v" || w.text === "-V")) {

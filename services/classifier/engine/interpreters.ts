@@ -45,7 +45,7 @@ export function interpreterFamily(name: string): string | null {
   if (/^ruby[0-9.]*$/.test(name)) return "ruby";
   if (/^php[0-9.]*$/.test(name)) return "php";
   if (/^lua[0-9.]*$/.test(name) || name === "luajit") return "lua";
-  return name in INLINE ? name : null;
+  return Object.hasOwn(INLINE, name) ? name : null;
 }
 
 function stdinCode(stdin: StdinSource | null, shell: boolean, who: string): Unwrap {

@@ -355,7 +355,7 @@ export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
     const at = firstOperand(args, new Set(["-u", "--user", "-g", "--group", "-G", "--supp-group"]));
     return unwrap("wrapper:runuser", at >= args.length ? 4 : 0, "runs as another user", { inner: [args.slice(at)], policy: "sudo" });
   }
-  const spec = PREFIX[name];
+  const spec = Object.hasOwn(PREFIX, name) ? PREFIX[name] : undefined;
   if (!spec) return null;
   if (name === "ionice" && args.some((w) => w.text === "-p" || w.text === "--pid"))
     return unwrap("wrapper:ionice", 2, "changes a running process's priority");

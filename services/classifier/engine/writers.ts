@@ -281,6 +281,7 @@ const SPECS: Record<string, Spec> = {
 
 /** The targets a program writes; null when the program has no known argument shape. */
 export function targetsOf(name: string, args: readonly Word[]): Target[] | null {
-  const spec = SPECS[name];
+  // Own keys only: a command named `constructor` or `__proto__` is not in the table.
+  const spec = Object.hasOwn(SPECS, name) ? SPECS[name] : undefined;
   return spec ? spec(args) : null;
 }

@@ -79,7 +79,7 @@ function cmake(args: Word[]): Unwrap | null {
   if (e >= 0) {
     const cmd = args[e + 1];
     if (!cmd) return null;
-    const as = CMAKE_E[cmd.text];
+    const as = Object.hasOwn(CMAKE_E, cmd.text) ? CMAKE_E[cmd.text] : undefined;
     const rest = args.slice(e + 2);
     if (as === undefined) return unwrap("delegate:cmake-E", 2, `cmake -E ${cmd.text}: a built-in command not known here`);
     // `cmake -E chdir DIR CMD …` runs CMD in DIR: judged from the outside.

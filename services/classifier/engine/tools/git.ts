@@ -78,7 +78,7 @@ function git(args: Word[]): Unwrap | null {
   const sub = args[i];
   const rest = args.slice(i + 1);
   if (sub) kept.push(sub);
-  const spec = sub ? GIT_CODE_OPTIONS[sub.text] : undefined;
+  const spec = sub && Object.hasOwn(GIT_CODE_OPTIONS, sub.text) ? GIT_CODE_OPTIONS[sub.text] : undefined;
   if (sub?.text === "submodule" && rest.some((w) => w.text === "foreach")) {
     const f = rest.findIndex((w) => w.text === "foreach");
     const at = firstOperand(rest, new Set(), f + 1);
