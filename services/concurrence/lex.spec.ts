@@ -57,3 +57,15 @@ describe("the concurrence's lexer", () => {
     for (const bad of ["echo 'x", 'echo "x', "echo $(x", "echo `x", "cat >", "echo ${x"]) expect(() => lex(bad), bad).toThrow(LexError);
   });
 });
+
+describe("a lone $", () => {
+  it("is literal text, and leaves a computed word computed", () => {
+    const words = (cmd: string) => lex(cmd).commands[0]?.words.map((w) => [w.text, w.dynamic]);
+    expect(words("echo a$")).toEqual([
+      ["echo", false],
+      ["a$", false],
+    ]);
+    expect(words('rm -rf "$X"$')?.[2]?.[1]).toBe(true);
+    expect(words("rm -rf $X$")?.[2]?.[1]).toBe(true);
+  });
+});

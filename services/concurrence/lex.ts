@@ -208,6 +208,7 @@ class Lexer {
   /** `$( )`, `$(( ))`, `${ }`, `$'…'`, `$NAME` or a lone `$`. */
   private dollar(next: string | undefined): void {
     const cur = this.w();
+    const before = cur.dynamic;
     cur.dynamic = true;
     if (next === "(") this.commandSubstitution(cur);
     else if (next === "{") {
@@ -223,7 +224,8 @@ class Lexer {
       this.i = end + 1;
     } else {
       const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])?/.exec(this.text.slice(this.i)) ?? ["$"];
-      if (m[0] === "$") cur.dynamic = false;
+      // A lone `$` is literal text: the word stays what it was (`"$X"$` is still computed).
+      if (m[0] === "$") cur.dynamic = before;
       cur.text += m[0];
       this.i += m[0].length;
     }
