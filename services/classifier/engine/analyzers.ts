@@ -101,6 +101,22 @@ function clientEscapes(text: string): { code: string[]; other: boolean } {
   return { code, other };
 }
 
+/** A client script's meta-commands: one that runs a shell is tier 3 with its code, one that reaches other SQL or files 3. */
+function escapeVerdict(tool: string, text: string): Analysis | null {
+  const esc = clientEscapes(text);
+  if (esc.code.length)
+    return {
+      tier: 3,
+      rule: `sql:${tool}-shell`,
+      reason: "client command that runs a shell command",
+      kind: "decide",
+      code: esc.code.join("\n"),
+    };
+  if (esc.other)
+    return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+  return null;
+}
+
 function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   const isPsql = tool === "psql";
   const a = splitArgs(args, isPsql ? PSQL_VALUES : MYSQL_VALUES);
@@ -120,17 +136,8 @@ function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | nul
         code: inline.map((w) => w.text).join("\n"),
       };
     const text = inline.map((w) => w.text).join(";\n");
-    const esc = clientEscapes(text);
-    if (esc.code.length)
-      return {
-        tier: 3,
-        rule: `sql:${tool}-shell`,
-        reason: "client command that runs a shell command",
-        kind: "decide",
-        code: esc.code.join("\n"),
-      };
-    if (esc.other)
-      return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+    const escaped = escapeVerdict(tool, text);
+    if (escaped) return escaped;
     const j = judgeSql(text, host, tool);
     return fromFile && fromFile.tier > j.tier ? fromFile : j;
   }
@@ -141,17 +148,8 @@ function sqlClient(tool: string, args: readonly Word[], stdin: StdinSource | nul
   if (!isPsql && (a.flags.includes("--version") || a.flags.includes("-V")))
     return { tier: 0, rule: `sql:${tool}-version`, reason: "prints the version", kind: "decide" };
   if (stdin && stdin.text !== null && !stdin.dynamic) {
-    const esc = clientEscapes(stdin.text);
-    if (esc.code.length)
-      return {
-        tier: 3,
-        rule: `sql:${tool}-shell`,
-        reason: "client command that runs a shell command",
-        kind: "decide",
-        code: esc.code.join("\n"),
-      };
-    if (esc.other)
-      return { tier: 3, rule: `sql:${tool}-meta`, reason: "client command that runs other SQL or reaches files", kind: "decide" };
+    const escaped = escapeVerdict(tool, stdin.text);
+    if (escaped) return escaped;
     return judgeSql(stdin.text, host, tool);
   }
   return { tier: 3, rule: `sql:${tool}-session`, reason: "SQL session or script against a live database", kind: "decide" };

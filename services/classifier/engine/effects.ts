@@ -300,31 +300,8 @@ const SEARCH_VALUES = new Set([
   "--file-search-regex",
   "--replace",
 ]);
-const SEARCH_DATA = new Set([
-  "-e",
-  "--regexp",
-  "-g",
-  "--glob",
-  "--iglob",
-  "-t",
-  "--type",
-  "-T",
-  "--type-not",
-  "-A",
-  "-B",
-  "-C",
-  "-m",
-  "--max-count",
-  "-d",
-  "-D",
-  "--include",
-  "--exclude",
-  "--exclude-dir",
-  "--ignore-dir",
-  "-G",
-  "--file-search-regex",
-  "--replace",
-]);
+/** The option values that are search data, not files: every value option but the pattern file's. */
+const SEARCH_DATA = new Set([...SEARCH_VALUES].filter((o) => o !== "-f" && o !== "--file"));
 
 /** The targets this command writes, given what kind of verb its rule says it is. */
 function targets(name: string, args: readonly Word[], verbClass: VerbClass | null): Target[] {
