@@ -52,6 +52,8 @@ const LINKS: Record<string, string> = {
   "ws/rc": join(HOST_FIXTURE, "home/.bashrc"),
   "ws/gitcfg": join(HOST_FIXTURE, "home/.gitconfig"),
   "ws/cron": "/etc/cron.d",
+  // A link to a directory that exists on no host (as /etc/cron.d on a minimal Debian without cron): dangling.
+  "ws/nocron": "/etc/agent-sudo-corpus-absent.d",
   "ws/home": join(HOST_FIXTURE, "home"),
   "ws/systemd": "/etc/systemd/system",
 };

@@ -99,8 +99,9 @@ function lstat(path: string): Stats | null | "unknown" {
  * unreadable, a loop). `..` is taken physically, after the links before it,
  * as the kernel takes it: `link/../x` with link → /usr/lib is /usr/x.
  */
-export function realPath(path: string): string | null {
-  const known = realPaths.get(path);
+export function realPath(path: string, partial = false): string | null {
+  const key = partial ? `\0${path}` : path;
+  const known = realPaths.get(key);
   if (known !== undefined) return known;
   let parts = path.split("/").filter((x) => x !== "" && x !== ".");
   let out = "";
@@ -118,6 +119,11 @@ export function realPath(path: string): string | null {
     }
     const next = `${out}/${part}`;
     const st = lstat(next);
+    // partial: the first missing component and what follows it, where the kernel would create or look for them.
+    if (st === null && partial) {
+      real = posix.normalize(`${out}/${parts.slice(i).join("/")}`);
+      break;
+    }
     if (st === null || st === "unknown") break;
     if (!st.isSymbolicLink()) {
       out = next;
@@ -136,8 +142,18 @@ export function realPath(path: string): string | null {
     i = -1;
   }
   if (realPaths.size > 1024) realPaths.clear();
-  realPaths.set(path, real);
+  realPaths.set(key, real);
   return real;
+}
+
+/**
+ * Where a path that does not resolve leads through the links it does pass
+ * (`nd/x` with nd → /etc/missing is /etc/missing/x): the place a write there
+ * would go once the missing part exists, or null when no link is on the way.
+ */
+export function danglingPath(path: string): string | null {
+  const far = realPath(path, true);
+  return far === null || far === posix.normalize(path) ? null : far;
 }
 
 /**

@@ -5,7 +5,7 @@
 // symlinks, a glob's matches), which callers judge too — never instead.
 import { posix } from "node:path";
 import picomatch from "picomatch";
-import { certificateOnly, expandWordPaths, realParent, realPath } from "./host-paths.js";
+import { certificateOnly, danglingPath, expandWordPaths, realParent, realPath } from "./host-paths.js";
 import type { Context, Word } from "./types.js";
 
 export interface Place {
@@ -121,8 +121,9 @@ export function hostPaths(p: Place, follow: boolean): string[] {
   for (const [i, x] of named.entries()) {
     if (p.glob && x !== p.path) out.push(x);
     if (i >= MAX_RESOLVED) continue;
-    // The directory first (one lookup shared by its words): where it does not exist, the word names nothing here yet.
-    const parent = realParent(x);
+    // The directory first (one lookup shared by its words): where it does not exist, the word names nothing here
+    // yet — unless a link on the way points somewhere (a dangling link to /etc/cron.d is a write into /etc).
+    const parent = realParent(x) ?? danglingPath(x);
     if (parent === null) continue;
     const real = through ? (realPath(x) ?? parent) : parent;
     if (real !== p.path) out.push(real);
