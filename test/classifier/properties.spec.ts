@@ -10,9 +10,14 @@ const CWD = "/home/dev/project";
 const corpus = loadCorpus().filter((c) => (c.source ?? "claude") === "claude" && (c.host ?? "primary") === "primary");
 const commands = corpus.map((c) => c.command);
 // Simple commands only for prefix wrappers: a prefix applies to the first command of a list, and runs a
-// program — never a keyword (`nice [[ … ]]` runs no test: there is no program `[[`), and a first word
-// beginning with a dash is the wrapper's own option (`sudo --exec=sh ls` is not the command `--exec=sh`).
-const simple = commands.filter((c) => !/[;&|\n(){}`<>]|^\s*[A-Za-z_]+=|^(if|for|while|case|function|!)\b|^\s*(\[\[|-)|\$\(/.test(c));
+// program — never a keyword or a builtin that has no program of its name (`nice [[ … ]]`, `nice declare -i
+// n=x` run nothing: nice finds no such program), and a first word beginning with a dash is the wrapper's own
+// option (`sudo --exec=sh ls` is not the command `--exec=sh`).
+const NO_PROGRAM =
+  /^\s*(\[\[|-|(declare|typeset|local|export|readonly|let|read|mapfile|readarray|unset|source|\.|eval|exec|shopt|set|trap|alias|unalias|getopts|command|builtin|enable|hash|type|ulimit|umask|wait|jobs|cd|pushd|popd|dirs|history|fc|bind|complete|compgen|caller|return|exit|break|continue|shift)(\s|$))/;
+const simple = commands.filter(
+  (c) => !/[;&|\n(){}`<>]|^\s*[A-Za-z_]+=|^(if|for|while|case|function|!)\b|\$\(/.test(c) && !NO_PROGRAM.test(c),
+);
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -52,19 +57,18 @@ beforeAll(async () => {
 const tier = (command: string): number => judge(engine, { command, cwd: CWD }).tier;
 
 describe("classifier properties", () => {
+  // Every corpus command under every wrapper (not a sample: what a sample meets shifts with the corpus).
   it("never lowers the tier when a command is wrapped", () => {
-    const arb = fc.tuple(fc.constantFrom(...WRAPPERS), fc.nat());
-    fc.assert(
-      fc.property(arb, ([[name, wrap, needsSimple], n]) => {
-        const pool = needsSimple ? simple : commands;
-        const c = pool[n % pool.length] as string;
+    const lowered: string[] = [];
+    for (const [name, wrap, needsSimple] of WRAPPERS) {
+      for (const c of needsSimple ? simple : commands) {
         const before = tier(c);
         const after = tier(wrap(c));
-        if (after < before) throw new Error(`${name}: ${JSON.stringify(c)} ${before} → ${after}`);
-      }),
-      { seed: SEED, numRuns: 600 },
-    );
-  });
+        if (after < before) lowered.push(`${name}: ${JSON.stringify(c)} ${before} → ${after}`);
+      }
+    }
+    expect(lowered).toEqual([]);
+  }, 120_000);
 
   it("never lowers the tier of nested wrappers", () => {
     fc.assert(
