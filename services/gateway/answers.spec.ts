@@ -37,7 +37,7 @@ describe("the gateway's HTTP vocabulary", () => {
 
   it("no gateway source spells an error body by hand", () => {
     const dir = import.meta.dirname;
-    const offenders = readdirSync(dir)
+    const offenders = (readdirSync(dir, { recursive: true }) as string[])
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".spec.ts") && f !== "answers.ts")
       .filter((f) => /body:\s*\{\s*error:\s*"/.test(readFileSync(join(dir, f), "utf8")));
     expect(offenders).toEqual([]);

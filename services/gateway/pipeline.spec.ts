@@ -207,7 +207,7 @@ const classifyAs =
     verdict(tier, more);
 
 describe("the pipeline's order of calls, per tier", () => {
-  it("tier 0: classify → intent → execute → outcome → report", async () => {
+  it("tier 0: classify → intent → execute → report → outcome", async () => {
     const { answer, names, reports, audit } = await exec("ls /etc", {}, { cwd: "/tmp" });
     expect(answer.status).toBe(200);
     expect(names).toEqual([
@@ -215,8 +215,8 @@ describe("the pipeline's order of calls, per tier", () => {
       "classifier.classify",
       "audit.intent",
       "executor.execute",
-      "audit.outcome",
       "breaker.report",
+      "audit.outcome",
     ]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_READ_ONLY, ok: true, refused: false, unaudited: false })]);
     expect(audit.records.map((r) => r.phase)).toEqual(["intent", "outcome"]);
@@ -239,7 +239,7 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(audit.records[0]?.ctx).toMatchObject({ cwd: "/srv/app", evidence: { cwd_given: "/srv/./app" } });
   });
 
-  it("tiers 1–2: classify → intent → run in the mirror → both judges and the lease → commit → outcome → report", async () => {
+  it("tiers 1–2: classify → intent → run in the mirror → both judges and the lease → commit → report → outcome", async () => {
     const { answer, names, reports, audit } = await exec("touch /etc/fake.conf", {
       answers: { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE) },
     });
@@ -247,7 +247,7 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(answer.body).toMatchObject({ tier: 1, committed: 1, undo_id: "undo-1", output: "ran\n" });
     expect(names.slice(0, 3)).toEqual(["classifier.classify", "audit.intent", "sandbox.run"]);
     expect(names.slice(3, 6).sort()).toEqual(["breaker.lease", "classifier.judgeEffects", "concurrence.judgeEffects"]);
-    expect(names.slice(6)).toEqual(["executor.commit", "audit.outcome", "breaker.report"]);
+    expect(names.slice(6)).toEqual(["executor.commit", "breaker.report", "audit.outcome"]);
     expect(names).not.toContain("executor.execute");
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REVERSIBLE, ok: true, refused: false })]);
     const evidence = audit.records[1]?.ctx.evidence;
@@ -258,7 +258,7 @@ describe("the pipeline's order of calls, per tier", () => {
     });
   });
 
-  it("tier 3 live action: classify → concurrence → lease → intent → execute → verify → outcome → report", async () => {
+  it("tier 3 live action: classify → concurrence → lease → intent → execute → verify → report → outcome", async () => {
     const answers = { "classifier.classify": classifyAs(Tier.TIER_LIVE_SERVICE, { liveAction: true, verify: ["true"] }) };
     const { answer, names, reports } = await exec("fake-service restart web", { answers });
     expect(answer.status).toBe(200);
@@ -270,8 +270,8 @@ describe("the pipeline's order of calls, per tier", () => {
       "audit.intent",
       "executor.execute",
       "verify",
-      "audit.outcome",
       "breaker.report",
+      "audit.outcome",
     ]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_LIVE_SERVICE, ok: true })]);
   });
@@ -288,7 +288,7 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(audit.records[1]?.outcome).toMatchObject({ decision: "verify_failed", rollbackTaken: true });
   });
 
-  it("a package run: classify → trial → lease → intent → execute → outcome → report", async () => {
+  it("a package run: classify → trial → lease → intent → execute → report → outcome", async () => {
     const answers = { "classifier.classify": classifyAs(Tier.TIER_SANDBOX_FIRST, { packageRun: true }) };
     const { answer, names } = await exec("apt-get install -y htop", { answers });
     expect(answer.status).toBe(200);
@@ -298,16 +298,16 @@ describe("the pipeline's order of calls, per tier", () => {
       "breaker.lease",
       "audit.intent",
       "executor.execute",
-      "audit.outcome",
       "breaker.report",
+      "audit.outcome",
     ]);
   });
 
-  it("tier 4: classify → refusal audited → report tier 4; the executor is never called", async () => {
+  it("tier 4: classify → report tier 4 → refusal audited; the executor is never called", async () => {
     const { answer, names, reports, audit } = await exec("rm -rf /", { answers: { "classifier.classify": classifyAs(Tier.TIER_REFUSE) } });
     expect(answer).toMatchObject({ status: 403, body: { error: "refused", tier: 4 } });
     expect(answer.body.audited).toBeUndefined();
-    expect(names).toEqual(["classifier.classify", "audit.decision", "breaker.report"]);
+    expect(names).toEqual(["classifier.classify", "breaker.report", "audit.decision"]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REFUSE, ok: false, refused: true, unaudited: false })]);
     expect(audit.records[0]?.outcome).toMatchObject({ decision: "refused", evidence: { http_status: 403 } });
   });
@@ -351,7 +351,7 @@ describe("the pipeline's failure answers", () => {
     };
     const { answer, names, reports } = await exec("fake-service restart web", { answers });
     expect(answer).toMatchObject({ status: 403, body: { error: "refused", tier: 4 } });
-    expect(names).toEqual(["classifier.classify", "concurrence.concur", "audit.decision", "breaker.report"]);
+    expect(names).toEqual(["classifier.classify", "concurrence.concur", "breaker.report", "audit.decision"]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REFUSE, refused: true })]);
   });
 
@@ -359,7 +359,7 @@ describe("the pipeline's failure answers", () => {
     const answers = { "executor.execute": () => Promise.reject(grpcError(grpcStatus.UNAVAILABLE, "Connection dropped")) };
     const { answer, names, reports, audit } = await exec("ls /etc", { answers });
     expect(answer).toMatchObject({ status: 502, body: { error: "outcome_unknown", component: "executor" } });
-    expect(names).toEqual(["classifier.classify", "audit.intent", "executor.execute", "audit.outcome", "breaker.report"]);
+    expect(names).toEqual(["classifier.classify", "audit.intent", "executor.execute", "breaker.report", "audit.outcome"]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_READ_ONLY, ok: false, refused: true })]);
     expect(audit.records[1]?.outcome).toMatchObject({ decision: "outcome_unknown", evidence: { http_status: 502 } });
   });
@@ -373,7 +373,7 @@ describe("the pipeline's failure answers", () => {
     expect(answer).toMatchObject({ status: 403, body: { error: "refused", tier: 4 } });
     expect(String(answer.body.reason)).toMatch(/nothing was committed/);
     expect(names).not.toContain("executor.commit");
-    expect(names.slice(-2)).toEqual(["audit.outcome", "breaker.report"]);
+    expect(names.slice(-2)).toEqual(["breaker.report", "audit.outcome"]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REFUSE, refused: true })]);
     expect(audit.records.map((r) => r.phase)).toEqual(["intent", "outcome"]);
   });
@@ -402,7 +402,7 @@ describe("the pipeline's failure answers", () => {
     };
     const { answer, names, reports } = await exec("touch /etc/fake.conf", { answers });
     expect(answer).toMatchObject({ status: 409, body: { error: "conflict" } });
-    expect(names.slice(-3)).toEqual(["executor.commit", "audit.outcome", "breaker.report"]);
+    expect(names.slice(-3)).toEqual(["executor.commit", "breaker.report", "audit.outcome"]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REVERSIBLE, ok: false, refused: true })]);
   });
 });

@@ -18,8 +18,8 @@
 //     (tier 3) → lease (tier ≥ 1) → secret values → audit intent → executor
 //     Execute → tier 3: verify, on failure the breaker hears it and grants a
 //     rollback (verify-undo.ts)
-//   → finish(), for every answer: the audit outcome (a refusal before
-//     anything ran: intent and outcome together) → the breaker's report.
+//   → finish(), for every answer: the breaker's report → the audit outcome
+//     (a refusal before anything ran: intent and outcome together).
 // A part that says no refuses (403); a part that is down, or stalled so long
 // the decisions it was handed expired, answers 503 (retryable, nothing ran).
 // An intent that cannot be made durable answers 503 and nothing runs: the one
@@ -125,6 +125,8 @@ export class ExecPipeline {
   private async finish(run: Run, exit: Exit): Promise<HttpAnswer> {
     const end = "refusal" in exit ? refusalEnd(run, exit.refusal) : executedEnd(run, exit);
     const ctx = auditContext(run, true);
+    // The breaker hears first (a tier-4 attempt disarms it before its caller can send another request), then the audit.
+    for (const report of breakerReports(run, exit)) this.report(run.requestId, report);
     // Nothing ran: intent and outcome together (the intent may already be there).
     const audited = await (run.intentWritten ? this.audit.outcome(ctx, end.outcome) : this.audit.decision(ctx, end.outcome)).catch(
       () => false,
@@ -138,7 +140,9 @@ export class ExecPipeline {
         "refusal answered but NOT audited: the spool could not be written",
       );
     }
-    for (const report of breakerReports(run, exit, end.answer, audited)) this.report(run.requestId, report);
+    // A tier-4 attempt that is not on the record: the breaker disarms whatever trip_on_tier4 says.
+    if (!audited && "refusal" in exit && (run.classified?.tier === 4 || end.answer.body.tier === 4))
+      this.report(run.requestId, { tier: 4, ok: false, refused: true, unaudited: true });
     if ("refusal" in exit) {
       run.log.info({ status: end.answer.status, body: redactDeep(end.answer.body) }, "exec refused");
     } else {
@@ -177,16 +181,13 @@ function refusalOf(run: Run, err: unknown): Refusal {
  * Execute or Commit); and a tier-4 attempt nobody can see afterwards, which
  * disarms it whatever trip_on_tier4 says.
  */
-function breakerReports(run: Run, exit: Exit, answered: HttpAnswer, audited: boolean): BreakerReport[] {
+function breakerReports(run: Run, exit: Exit): BreakerReport[] {
   if (!("refusal" in exit)) {
     const ok = exit.done.exitCode === 0 && exit.done.verified?.passed !== false;
     return run.reported ? [] : [{ tier: exit.tier, ok, refused: false, unaudited: false }];
   }
   const { breakerTier } = exit.refusal;
-  const reports = breakerTier === undefined ? [] : [{ tier: breakerTier, ok: false, refused: true, unaudited: false }];
-  if (!audited && (run.classified?.tier === 4 || answered.body.tier === 4))
-    reports.push({ tier: 4, ok: false, refused: true, unaudited: true });
-  return reports;
+  return breakerTier === undefined ? [] : [{ tier: breakerTier, ok: false, refused: true, unaudited: false }];
 }
 
 interface End {

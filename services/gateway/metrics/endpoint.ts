@@ -8,6 +8,7 @@ import type { AuthLimiter } from "../auth-limit.js";
 import type { HttpAnswer } from "../refusal.js";
 import type { TokenVerifier } from "../tokens.js";
 import type { GatewayMetrics } from "./gateway-metrics.js";
+import { answer } from "../answers.js";
 
 export class MetricsEndpoint {
   constructor(
@@ -28,14 +29,14 @@ export class MetricsEndpoint {
       return {
         status: 200,
         body: {},
-        text: await this.metrics.registry.metrics(),
+        text: await this.metrics.scrape(),
         headers: { "content-type": this.metrics.registry.contentType },
       };
     }
     const wait = this.authLimit.blockedFor(source);
-    if (wait > 0) return { status: 429, body: { error: "rate_limited" }, headers: { "retry-after": String(wait) } };
+    if (wait > 0) return answer("rate_limited", {}, { "retry-after": String(wait) });
     this.authLimit.fail(source);
-    return { status: 401, body: { error: "unauthorized" }, headers: { "www-authenticate": 'Bearer realm="metrics"' } };
+    return answer("unauthorized", {}, { "www-authenticate": 'Bearer realm="metrics"' });
   }
 
   /** Every answer either listener gives, by route, status and the tier it names. */

@@ -176,6 +176,12 @@ export class GatewayMetrics {
   /** One breaker status read shared by the gauges of one scrape (they are collected concurrently). */
   private breakerRead: { at: number; status: Promise<BreakerStatus | undefined> } | undefined;
 
+  /** The text of one scrape: its breaker gauges read the breaker anew (never a previous scrape's answer). */
+  scrape(): Promise<string> {
+    this.breakerRead = undefined;
+    return this.registry.metrics();
+  }
+
   private breakerStatus(): Promise<BreakerStatus | undefined> {
     const now = Date.now();
     if (!this.breakerRead || now - this.breakerRead.at > 500) {
