@@ -63,6 +63,8 @@ async function closeOrphans(
   log: Logger,
 ): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  // A database that dies between two queries emits 'error' on the idle client; unheard, it would crash the gateway.
+  client.on("error", (err) => log.warn({ err: err.message }, "audit reconciliation: connection lost"));
   await client.connect();
   try {
     const orphans = (await client.query<Orphan>(ORPHANS_SQL, [host, before])).rows;

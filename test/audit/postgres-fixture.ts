@@ -61,7 +61,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     pid: () => server.pid,
     async kill() {
       process.kill(server.pid, "SIGKILL");
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < 250; i++) {
         try {
           process.kill(server.pid, 0);
         } catch {
@@ -69,6 +69,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
         }
         await new Promise((r) => setTimeout(r, 20));
       }
+      throw new Error(`postmaster ${server.pid} still exists 5 s after SIGKILL`);
     },
     async restart() {
       server = await startEmbeddedPostgres({ dataDir, port });

@@ -156,6 +156,53 @@ describe("audit shipper", () => {
   });
 
   it.runIf(!process.env.DATABASE_URL)(
+    "PostgreSQL killed while a shipped batch's cursor is written: the loss heard meanwhile stands, the success does not hide it",
+    async () => {
+      // The race CI met (/health said ok during an outage): the INSERT is
+      // answered, the backend dies of its postmaster's death and the client
+      // hears it while the cursor is fsynced; the batch's success must not
+      // then clear that newer failure.
+      const real = await openSpool({ dir: join(root, "late-loss") });
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let commitStarted!: () => void;
+      const committing = new Promise<void>((r) => (commitStarted = r));
+      let commits = 0;
+      let afterCommit: string | undefined;
+      const slow = new Proxy(real, {
+        get(target, prop, receiver) {
+          if (prop === "commit")
+            return async (batch: Parameters<Spool["commit"]>[0]) => {
+              if (commits++ !== 0) return target.commit(batch);
+              commitStarted();
+              await held;
+              await target.commit(batch);
+              // Sampled once the shipper has taken this answer, before any reconnect could.
+              setImmediate(() => (afterCommit = shipper.health().state));
+            };
+          const v = Reflect.get(target, prop, receiver);
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      });
+      shipper = startShipper({ spool: slow, databaseUrl: db.url, ...fast, downAfterMs: 60_000 });
+      await real.append(makeRecord(1, "intent", "lateloss"));
+      await committing; // the INSERT was answered: the cursor write is held
+      await db.kill();
+      for (let i = 0; i < 100 && shipper.health().state === "ok"; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(shipper.health().state, "the connection's loss is heard").toBe("retrying");
+      release();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(afterCommit, "right after the batch's success").toBe("retrying");
+      expect(shipper.health(), "PostgreSQL is still down").toMatchObject({ state: "retrying", shipped_total: 1 });
+      expect(shipper.health().last_error).toBeTruthy();
+      await db.restart();
+      await shipper.stop();
+      await real.close();
+    },
+    60_000,
+  );
+
+  it.runIf(!process.env.DATABASE_URL)(
     "PostgreSQL SIGKILLed twice under concurrent appends: spool grows, shipper retries, drains: 0 lost, 0 duplicated",
     async () => {
       spool = await openSpool({ dir: join(root, "chaos") });

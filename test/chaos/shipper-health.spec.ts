@@ -57,7 +57,8 @@ describe.skipIf(!root)("chaos: /health while the audit shipper fails", () => {
     expect(down.shipper.last_error).toBeTruthy();
     const during = await stack.exec({ command: "echo during-the-outage" });
     expect(during.status, JSON.stringify(during.body)).toBe(200);
-    expect((await health()).state).toBe("degraded");
+    const after = await health();
+    expect(after.state, `${JSON.stringify(after)}\n${stack.output().slice(-6000)}`).toBe("degraded");
 
     await pg.restart();
     const back = await until(

@@ -88,6 +88,8 @@ export class Shipper {
   private loop: Promise<void> | undefined;
   private shippedTotal = 0;
   private failingSince: number | undefined;
+  /** Failures heard so far: a success clears only failures older than its own start. */
+  private failures = 0;
   private lastError: string | undefined;
   private wakeBackoff: (() => void) | undefined;
   private stopSignal!: () => void;
@@ -162,11 +164,14 @@ export class Shipper {
         continue;
       }
       lingered = false;
+      const failuresBefore = this.failures;
       try {
         await this.ship(batch.records);
         await this.opts.spool.commit(batch);
         this.shippedTotal += batch.records.length;
-        this.recovered();
+        // A failure heard while the cursor was written (the connection lost
+        // after the INSERT's answer) is newer than this success: it stands.
+        if (this.failures === failuresBefore) this.recovered();
         backoff = this.opts.minBackoffMs ?? 100;
       } catch (err) {
         this.failed(err, "shipping a batch");
@@ -179,9 +184,10 @@ export class Shipper {
 
   /** Idle and disconnected: reconnect anyway, so /health tells the truth. */
   private async reconnectIdle(): Promise<boolean> {
+    const failuresBefore = this.failures;
     try {
       await this.connect();
-      this.recovered();
+      if (this.failures === failuresBefore) this.recovered();
       return true;
     } catch (err) {
       this.failed(err, "connecting");
@@ -201,6 +207,7 @@ export class Shipper {
   }
 
   private failed(err: unknown, what: string): void {
+    this.failures++;
     this.failingSince ??= Date.now();
     this.lastError = `${what}: ${(err as Error).message}`;
     this.opts.logger?.warn({ err: this.lastError, depth: this.opts.spool.depth(), state: this.state() }, "audit shipper retrying");
