@@ -2,7 +2,7 @@
 // subscript, `${s:off}`): the names it reads, the names it assigns, the
 // command substitutions and positional parameters whose text bash then
 // evaluates in turn; and which assigned values are surely numbers.
-import type { Node } from "web-tree-sitter";
+import type { SyntaxNode as Node } from "./syntax-tree.js";
 import { wordFromNode } from "./normalise.js";
 
 /** Command substitutions that print only a number. */

@@ -2,7 +2,7 @@
 // program-name normalisation (`/usr/bin/../bin/rm` → `rm`) and detection of
 // Unicode look-alikes (dashes, fullwidth forms, zero-width characters).
 import { posix } from "node:path";
-import type { Node } from "web-tree-sitter";
+import type { SyntaxNode as Node } from "./syntax-tree.js";
 import type { Word } from "./types.js";
 
 const DYNAMIC_TYPES = new Set(["simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"]);

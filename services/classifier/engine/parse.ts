@@ -5,7 +5,7 @@
 // in the tree is skipped, so no construct can hide a command from the judge.
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
-import type { Node } from "web-tree-sitter";
+import { copyTree, type SyntaxNode as Node } from "./syntax-tree.js";
 import { codeSite } from "./code-sites.js";
 import type { CodeSite } from "./code-sites.js";
 import { wordFromNode } from "./normalise.js";
@@ -43,19 +43,18 @@ export async function loadBashParser(): Promise<BashParser> {
     parse(text: string): ParseResult {
       const tree = parser.parse(text);
       if (tree === null) return { commands: [], error: true, assigned: [], site: null };
+      let root: Node;
+      let error: boolean;
       try {
-        const vars = mayUseVariables(text) ? new Variables(tree.rootNode, text) : null;
-        const walker = new Walker(vars);
-        walker.walk(tree.rootNode, null);
-        return {
-          commands: walker.commands,
-          error: tree.rootNode.hasError,
-          assigned: vars?.assigned ?? [],
-          site: vars ? codeSite(vars) : null,
-        };
+        root = copyTree(tree, text);
+        error = tree.rootNode.hasError;
       } finally {
         tree.delete();
       }
+      const vars = mayUseVariables(text) ? new Variables(root, text) : null;
+      const walker = new Walker(vars);
+      walker.walk(root, null);
+      return { commands: walker.commands, error, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
     },
   };
 }

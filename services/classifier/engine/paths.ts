@@ -4,7 +4,7 @@
 // written; hostPaths() adds what it names on this host (the real path behind
 // symlinks, a glob's matches), which callers judge too — never instead.
 import { posix } from "node:path";
-import picomatch from "picomatch";
+import { globSet } from "./glob-set.js";
 import { certificateOnly, danglingPath, expandWordPaths, realParent, realPath } from "./host-paths.js";
 import type { Context, Word } from "./types.js";
 
@@ -23,16 +23,6 @@ export interface Place {
   base: string;
   /** The word names a place on another host (ssh, a container): this host's files say nothing about it. */
   remote: boolean;
-}
-
-/**
- * One regular expression for a list of globs (dot files included): V8 runs
- * one alternation faster than picomatch's list matcher calls one per glob,
- * and these lists are tested for every word of every command.
- */
-function anyOf(globs: readonly string[]): (path: string) => boolean {
-  const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join("|"));
-  return (path) => re.test(path);
 }
 
 const HOME_PREFIX = /^(~|\$HOME|\$\{HOME\})(?=\/|$)/;
@@ -214,7 +204,7 @@ export function criticalData(path: string): boolean {
   return CRITICAL_DATA.some((root) => inside(path, root));
 }
 
-const CRITICAL_FILES = anyOf([
+const CRITICAL_FILES_GLOBS = [
   "/etc/passwd",
   "/etc/shadow",
   "/etc/group",
@@ -235,12 +225,13 @@ const CRITICAL_FILES = anyOf([
   "/etc/inittab",
   "/proc/sysrq-trigger",
   "/proc/sys/kernel/sysrq",
-]);
+];
+const CRITICAL_FILES = globSet(CRITICAL_FILES_GLOBS);
 
 /** Files whose damage locks everyone out or stops the boot. */
 // The agent's own guard: its hook settings (which run agent-sudo's hook) and
 // agent-sudo's configuration. Changing them switches the broker off.
-const GUARD_FILES = anyOf([
+const GUARD_FILES_GLOBS = [
   "**/.claude",
   "**/.claude/settings.json",
   "**/.claude/settings.local.json",
@@ -257,7 +248,8 @@ const GUARD_FILES = anyOf([
   "/run/systemd/system/agent-sudo*/**",
   "/etc/apparmor.d/agent-sudo*",
   "/etc/apparmor.d/local/agent-sudo*",
-]);
+];
+const GUARD_FILES = globSet(GUARD_FILES_GLOBS);
 
 /** Writing this switches off or rewires the broker that judges the writer. */
 export function guardFile(path: string): boolean {
@@ -266,7 +258,7 @@ export function guardFile(path: string): boolean {
 
 // Files whose content runs later, unasked: shell start-up files, git hooks
 // and config (aliases, core.hooksPath, core.sshCommand), user units, autostart.
-const PERSISTENCE = anyOf([
+const PERSISTENCE_GLOBS = [
   "**/.bashrc",
   "**/.bash_profile",
   "**/.bash_login",
@@ -304,7 +296,8 @@ const PERSISTENCE = anyOf([
   "**/.local/bin/**",
   "**/.ssh/environment",
   "**/.config/fish/**",
-]);
+];
+const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 
 /** Writing this plants something that runs later. */
 export function persistenceFile(path: string): boolean {
@@ -362,7 +355,7 @@ export function systemPath(path: string): boolean {
   return SYSTEM.some((root) => inside(path, root)) || path === "/";
 }
 
-const SECRET = anyOf([
+const SECRET_GLOBS = [
   "**/.ssh/**",
   "**/.aws/**",
   "**/.gnupg/**",
@@ -449,9 +442,10 @@ const SECRET = anyOf([
   "/dev/kmem",
   "/dev/port",
   "/proc/kcore",
-]);
+];
+const SECRET = globSet(SECRET_GLOBS);
 
-const NOT_SECRET = anyOf([
+const NOT_SECRET_GLOBS = [
   "**/*.pub",
   "**/.ssh/known_hosts",
   "**/.ssh/known_hosts.old",
@@ -462,27 +456,37 @@ const NOT_SECRET = anyOf([
   "**/.env.template",
   "**/.env.dist",
   "**/.env.defaults",
-]);
+];
+const NOT_SECRET = globSet(NOT_SECRET_GLOBS);
 
 /**
  * The host's fixed secret paths (/etc/shadow, /etc/sudoers …) seen through
  * another name for `/`: a link to it (`cat link/etc/shadow`), a bind mount,
  * a chroot's copy. Any path that ends in one counts.
  */
-const SECRET_SUFFIX = anyOf(
-  [
-    "/etc/shadow",
-    "/etc/gshadow",
-    "/etc/shadow-",
-    "/etc/gshadow-",
-    "/etc/sudoers",
-    "/etc/sudoers.d/**",
-    "/etc/ssl/private/**",
-    "/etc/ssh/ssh_host_*_key",
-    "/var/lib/agent-sudo/**",
-    "/etc/agent-sudo/**",
-  ].map((g) => `**${g}`),
-);
+const SECRET_SUFFIX_GLOBS = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/shadow-",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/sudoers.d/**",
+  "/etc/ssl/private/**",
+  "/etc/ssh/ssh_host_*_key",
+  "/var/lib/agent-sudo/**",
+  "/etc/agent-sudo/**",
+].map((g) => `**${g}`);
+const SECRET_SUFFIX = globSet(SECRET_SUFFIX_GLOBS);
+
+/** Every glob list above, by name (glob-set.spec.ts checks the fast matcher against picomatch on each). */
+export const PATH_GLOB_LISTS: Readonly<Record<string, readonly string[]>> = {
+  CRITICAL_FILES_GLOBS,
+  GUARD_FILES_GLOBS,
+  PERSISTENCE_GLOBS,
+  SECRET_GLOBS,
+  NOT_SECRET_GLOBS,
+  SECRET_SUFFIX_GLOBS,
+};
 
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {

@@ -4,7 +4,7 @@
 // list that is — holds for what comes after it inside. Behind a pipe, `&`,
 // a command prefix or the right of `&&` it may not have run, or ran in
 // another shell; a then-branch says nothing about the else-branch.
-import type { Node } from "web-tree-sitter";
+import type { SyntaxNode as Node } from "./syntax-tree.js";
 
 export interface Scope {
   /** Holds after this offset, inside this node, outside these. */

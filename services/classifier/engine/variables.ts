@@ -13,7 +13,7 @@
 // anything (`a[$(…)]`, a secret's path). Every assignment of a name counts
 // towards what it may hold, wherever it stands; eval, source, trap,
 // namerefs and computed names make every value unknown.
-import type { Node } from "web-tree-sitter";
+import type { SyntaxNode as Node } from "./syntax-tree.js";
 import { decodeAnsiC, hasConfusable, wordFromNode } from "./normalise.js";
 import { arithmeticNames, NUMERIC_SUBSTITUTION, numericText, numericValue } from "./arithmetic-text.js";
 import { baseName, evaluatedArgs, subscriptOf } from "./evaluated.js";
