@@ -39,7 +39,19 @@ function instances(glob: string): string[] {
     }
     out = [...new Set(next)].slice(0, 400);
   }
-  const around = out.flatMap((p) => [p, `/home/u/${p}`, `/${p}`, `./${p}`, `${p}/`, `${p}/x`, `${p}x`, `x${p}`, p.toUpperCase(), p.slice(1), p.slice(0, -1)]);
+  const around = out.flatMap((p) => [
+    p,
+    `/home/u/${p}`,
+    `/${p}`,
+    `./${p}`,
+    `${p}/`,
+    `${p}/x`,
+    `${p}x`,
+    `x${p}`,
+    p.toUpperCase(),
+    p.slice(1),
+    p.slice(0, -1),
+  ]);
   return [...new Set(around)];
 }
 

@@ -18,7 +18,7 @@ const corpus = readdirSync(corpusDir)
 // Shapes the corpus may lack: text outside the BMP and multi-byte text (index units), errors, MISSING nodes, heredocs.
 const extra = [
   "echo 'ünïcödé 😀' | tr a b > /tmp/ø",
-  'cat <<EOF | sh\n$(id) 😀\nEOF\necho done',
+  "cat <<EOF | sh\n$(id) 😀\nEOF\necho done",
   "if [ -f x ]; then echo",
   "echo $((1 + ))",
   "for i in 1 2; do echo $i; done; while :; do break; done",
@@ -27,12 +27,21 @@ const extra = [
   "",
   "   ",
   "# only a comment",
-  "echo \"$(echo \"$(echo `id`)\")\"",
+  'echo "$(echo "$(echo `id`)")"',
 ];
 const commands = [...new Set([...corpus, ...extra])];
 // The types the classifier asks for, and more. Not "ERROR": web-tree-sitter 0.25 answers [] for any list that holds it
 // (its symbol 65535 breaks the lookup), and the classifier never asks for it.
-const TYPES = ["command_name", "binary_expression", "unary_expression", "variable_assignment", "command", "word", "string", "compound_statement"];
+const TYPES = [
+  "command_name",
+  "binary_expression",
+  "unary_expression",
+  "variable_assignment",
+  "command",
+  "word",
+  "string",
+  "compound_statement",
+];
 
 let parser: Parser;
 let fields: string[];
