@@ -20,7 +20,6 @@ function instances(glob: string): string[] {
     [/\*\*/, GLOBSTAR_FILL],
     [/\*/, STAR_FILL],
     [/\?/, ["x", ".", "/", ""]],
-    [/@\(([^)]*)\)/, []],
   ];
   for (let round = 0; round < 4; round++) {
     const next: string[] = [];

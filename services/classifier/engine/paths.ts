@@ -355,6 +355,18 @@ export function systemPath(path: string): boolean {
   return SYSTEM.some((root) => inside(path, root)) || path === "/";
 }
 
+/** The host's fixed secret files: secret where written, and at the end of another name for `/` (SECRET_SUFFIX). */
+const HOST_SECRET_FILES = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/shadow-",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/sudoers.d/**",
+  "/etc/ssl/private/**",
+  "/etc/ssh/ssh_host_*_key",
+];
+
 const SECRET_GLOBS = [
   "**/.ssh/**",
   "**/.aws/**",
@@ -370,14 +382,7 @@ const SECRET_GLOBS = [
   "**/.azure/**",
   "**/.npmrc",
   "**/.my.cnf",
-  "/etc/shadow",
-  "/etc/gshadow",
-  "/etc/shadow-",
-  "/etc/gshadow-",
-  "/etc/sudoers",
-  "/etc/sudoers.d/**",
-  "/etc/ssl/private/**",
-  "/etc/ssh/ssh_host_*_key",
+  ...HOST_SECRET_FILES,
   "/proc/*/environ",
   "/run/secrets/**",
   "**/.env",
@@ -464,18 +469,7 @@ const NOT_SECRET = globSet(NOT_SECRET_GLOBS);
  * another name for `/`: a link to it (`cat link/etc/shadow`), a bind mount,
  * a chroot's copy. Any path that ends in one counts.
  */
-const SECRET_SUFFIX_GLOBS = [
-  "/etc/shadow",
-  "/etc/gshadow",
-  "/etc/shadow-",
-  "/etc/gshadow-",
-  "/etc/sudoers",
-  "/etc/sudoers.d/**",
-  "/etc/ssl/private/**",
-  "/etc/ssh/ssh_host_*_key",
-  "/var/lib/agent-sudo/**",
-  "/etc/agent-sudo/**",
-].map((g) => `**${g}`);
+const SECRET_SUFFIX_GLOBS = [...HOST_SECRET_FILES, "/var/lib/agent-sudo/**", "/etc/agent-sudo/**"].map((g) => `**${g}`);
 const SECRET_SUFFIX = globSet(SECRET_SUFFIX_GLOBS);
 
 /** Every glob list above, by name (glob-set.spec.ts checks the fast matcher against picomatch on each). */
