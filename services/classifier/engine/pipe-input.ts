@@ -2,6 +2,7 @@
 // judge can know it: the literal text echo/printf (or cat of a heredoc)
 // writes, or NUL-separated paths from `find … -print0`. Everything else is
 // an unknown pipe.
+import { findStarts } from "./tools/find.js";
 import type { SimpleCommand, StdinSource, Word } from "./types.js";
 
 export function unknownPipe(): StdinSource {
@@ -25,21 +26,18 @@ const PASS_THROUGH = new Set(["sudo", "doas", "run0", "env", "nice", "nohup", "s
 
 /** find's literal roots (checked literal by findPrintsNulPaths), `.` when it names none. */
 function findRoots(args: readonly Word[]): string[] {
-  const at = args.findIndex((w) => /^[-!(]/.test(w.text));
-  const roots = args.slice(0, at === -1 ? args.length : at).map((w) => w.text);
+  const roots = findStarts(args).map((w) => w.text);
   return roots.length > 0 ? roots : ["."];
 }
 
-/** `find ROOTS … -print0` with literal roots that are not dashes and no other output action: NUL-separated paths under those roots. */
+/**
+ * `find ROOTS … -print0` with literal roots that are not dashes and no other
+ * output action: NUL-separated paths under those roots — unless it follows
+ * links (`-L`, `-follow`): then they are paths under whatever a link points at.
+ */
 function findPrintsNulPaths(args: readonly Word[]): boolean {
-  const roots = args.slice(
-    0,
-    Math.max(
-      0,
-      args.findIndex((w) => /^[-!(]/.test(w.text)),
-    ),
-  );
-  if (roots.some((w) => w.dynamic || !/^[^-*?[{]/.test(w.text))) return false;
+  if (args.some((w) => /^-[HPL]*L[HPL]*$|^-follow$/.test(w.text))) return false;
+  if (findStarts(args).some((w) => w.dynamic || !/^[^-*?[{]/.test(w.text))) return false;
   if (!args.some((w) => w.text === "-print0")) return false;
   return !args.some((w) => w.dynamic || /^-(print|printf|fprint|fprint0|fprintf|ls|fls|exec|execdir|ok|okdir)$/.test(w.text));
 }

@@ -4,12 +4,14 @@
 // can expand to one (`cat /etc/s*`). Such a command reveals what `cat
 // /etc/shadow` reveals, so it gets the same floor (2). Trees inside the
 // workspace are the caller's own and do not count.
+import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
 import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
+import { findStarts } from "./tools/find.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
 
 /** Where a host keeps secrets: a tree containing or inside one of these holds them. */
@@ -144,9 +146,11 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
         ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1)
         : [];
     case "rg":
-    case "ag":
     case "ack":
       return s.positional.slice(s.values.has("-e") ? 0 : 1);
+    case "ag":
+      // ag's -f is --follow, not a pattern file.
+      return splitArgs(args, new Set(["-G", "--file-search-regex", "--ignore", "-m", "-A", "-B", "-C"])).positional.slice(1);
     case "tar":
     case "bsdtar": {
       // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
@@ -171,16 +175,94 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "find": {
       const runs = args.some((w) => /^-(exec|execdir|ok|okdir)$/.test(w.text));
       if (!runs) return [];
-      const roots: Word[] = [];
-      for (const w of args) {
-        if (/^[-(!]/.test(w.text)) break;
-        roots.push(w);
-      }
-      return roots.length > 0 ? roots : [literalWord(".")];
+      const starts = findStarts(args);
+      return starts.length > 0 ? starts : [literalWord(".")];
     }
     default:
       return [];
   }
+}
+
+/**
+ * Whether this reader follows symbolic links while it recurses, so a tree
+ * it reads includes whatever a link under it points at: `grep -R`, `find
+ * -L`/`-follow`, `rg -L`, `ag -f`, `ack --follow`, `tar -h`, `cp -rL`,
+ * `rsync -L`/`-k`, and `zip` (it stores what a link points at unless
+ * `-y`). The flags are matched loosely (a short cluster holding the letter):
+ * reading too much into an option only raises the verdict.
+ */
+function followsLinks(name: string, args: readonly Word[]): boolean {
+  const t = args.map((w) => w.text);
+  const short = (letters: RegExp) => t.some((x) => /^-[a-zA-Z]+$/.test(x) && letters.test(x.slice(1)));
+  switch (name) {
+    case "grep":
+    case "egrep":
+    case "fgrep":
+    case "zgrep":
+      return short(/R/) || t.includes("--dereference-recursive");
+    case "find":
+      return t.some((x) => /^-[HPL]*L[HPL]*$/.test(x) || x === "-follow");
+    case "rg":
+      return short(/L/) || t.includes("--follow");
+    case "ag":
+      return short(/f/) || t.includes("--follow");
+    case "ack":
+      return t.includes("--follow");
+    case "tar":
+    case "bsdtar":
+      return short(/h/) || t.includes("--dereference") || /^[A-Za-z]*h[A-Za-z]*$/.test(t[0] ?? "");
+    case "cp":
+      return short(/L/) || t.includes("--dereference");
+    case "rsync":
+      return short(/[Lk]/) || t.some((x) => /^--(copy-links|copy-unsafe-links|copy-dirlinks)$/.test(x));
+    case "zip":
+      return !short(/y/) && !t.includes("--symlinks");
+    default:
+      return false;
+  }
+}
+
+/** Entries a symlink-following read's tree is searched for links, at most (a larger tree counts as reaching anywhere). */
+const LINK_SEARCH_LIMIT = 4000;
+
+/**
+ * Where a symlink-following read of the tree `root` reaches beyond it: the
+ * first link under it (followed on, as the reader would) whose target holds
+ * secrets, or a reason when the trees are too large to search. Links made by
+ * the same command later are not on disk yet: a command that makes links
+ * does not get a tier-0 verdict anyway (ln, cp -s, tar x … write).
+ */
+function linkEscape(root: string, ctx: Context): string | undefined {
+  const seen = new Set<string>([root]);
+  const queue = [root];
+  let entries = 0;
+  while (queue.length > 0) {
+    const dir = queue.pop() as string;
+    let list: Dirent[];
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of list) {
+      if (++entries > LINK_SEARCH_LIMIT) return `follows symbolic links through more than ${LINK_SEARCH_LIMIT} entries under ${root}`;
+      const path = `${dir === "/" ? "" : dir}/${e.name}`;
+      if (e.isDirectory()) queue.push(path);
+      if (!e.isSymbolicLink()) continue;
+      let real: string;
+      try {
+        real = realpathSync(path);
+      } catch {
+        continue; // dangling: nothing to read
+      }
+      if (holdsSecrets(real, ctx)) return `${path} → ${real}`;
+      if (![...seen].some((s) => inside(real, s))) {
+        seen.add(real);
+        queue.push(real);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** What a word may name: the literal words a computed one becomes when the command pins them down, else the word. */
@@ -223,12 +305,19 @@ function itemRoots(name: string, args: readonly Word[]): Word[] {
 
 /** Why this command reads secrets it does not name, or undefined. */
 export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context, metadataOnly = false): string | undefined {
+  const follows = followsLinks(name, args);
   for (const w of [...treeOperands(name, args, ctx), ...itemRoots(name, args)].flatMap(candidates)) {
     const p = resolvePlace(w, ctx);
     // A tree not known until run time (a variable, no cwd) may be any of them.
     if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
-    const real = hostPaths(p, true).find((x) => holdsSecrets(x, ctx));
+    const reals = hostPaths(p, true);
+    const real = reals.find((x) => holdsSecrets(x, ctx));
     if (real !== undefined) return `reads the tree ${w.text} (${real} on this host), which may hold secrets, recursively`;
+    // Following links, the tree is also everything its links point at (`root -> /` in the workspace).
+    for (const r of follows ? new Set([p.path, ...reals]) : []) {
+      const reached = linkEscape(r, ctx);
+      if (reached !== undefined) return `reads the tree ${w.text} following symbolic links, which reaches secrets: ${reached}`;
+    }
   }
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
   const glob = metadataOnly ? undefined : args.flatMap(candidates).find((w) => !w.text.startsWith("-") && globReachesSecret(w));

@@ -6,16 +6,24 @@ import type { Word } from "../types.js";
 import { literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
 
+/**
+ * find's starting points: the words after its leading options (`-H`, `-L`,
+ * `-P`, `-D DEBUGOPTS`, `-O LEVEL`) and before the first test or action
+ * ([] when it names none: it starts at `.`). `find -L / -delete` starts at `/`.
+ */
+export function findStarts(args: readonly Word[]): Word[] {
+  let i = 0;
+  while (i < args.length && !args[i]?.dynamic && /^-([HLP]+|D|O\d*)$/.test(args[i]?.text ?? "")) i += args[i]?.text === "-D" ? 2 : 1;
+  const starts: Word[] = [];
+  for (const w of args.slice(i)) {
+    if (/^[-!(]/.test(w.text)) break;
+    starts.push(w);
+  }
+  return starts;
+}
+
 function find(args: Word[]): Unwrap | null {
-  const roots = args
-    .slice(
-      0,
-      Math.max(
-        0,
-        args.findIndex((w) => /^[-!(]/.test(w.text)),
-      ),
-    )
-    .map((w) => w.text);
+  const roots = findStarts(args).map((w) => w.text);
   const starts = roots.length ? roots : ["."];
   const inner: Word[][] = [];
   for (let i = 0; i < args.length; i++) {
@@ -99,12 +107,9 @@ function fd(args: Word[]): Unwrap | null {
 
 export function findTargets(args: readonly Word[]): Target[] {
   const out: Target[] = [];
-  const roots: Word[] = [];
-  let inExpr = false;
+  const roots = findStarts(args);
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
-    if (!inExpr && !/^[-!(]/.test(w.text)) roots.push(w);
-    else inExpr = true;
     if (/^-fprint[f0]?$|^-fls$/.test(w.text) && args[i + 1]) out.push({ word: args[i + 1] as Word, mode: "write" });
   }
   if (args.some((w) => w.text === "-delete")) {
