@@ -94,8 +94,31 @@ class Walker {
         return;
       case "comment":
         return;
+      case "command_substitution":
+        this.fileSubstitution(node);
+        this.children(node);
+        return;
       default:
         this.children(node);
+    }
+  }
+
+  /**
+   * `$(< FILE)`: bash substitutes FILE's content, as `$(cat FILE)` does — the
+   * grammar gives it no command, only a redirection; judged as `cat FILE`.
+   */
+  private fileSubstitution(node: Node): void {
+    const inner = kids(node);
+    if (inner.length === 0 || !inner.every((c) => c.type === "file_redirect")) return;
+    for (const c of inner) {
+      const r = redirectOf(c, (n) => this.word(n));
+      if (r === null) continue;
+      if (r.op !== "<") {
+        // Any other redirection alone in a substitution (`$(> f)`) is what it is on its own.
+        this.commands.push({ ...bare(node, [r], []), source: c.text });
+        continue;
+      }
+      this.commands.push({ words: [literalWord("cat"), r.target], assigns: [], redirects: [], stdin: null, source: node.text });
     }
   }
 

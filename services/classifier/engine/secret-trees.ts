@@ -128,6 +128,45 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "a
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
 const GREP_VALUES = ["-d", "--directories"];
 const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
+const DIFF_VALUES = new Set([
+  "-x",
+  "--exclude",
+  "-X",
+  "--exclude-from",
+  "-I",
+  "--ignore-matching-lines",
+  "-F",
+  "-L",
+  "--label",
+  "-C",
+  "-U",
+  "-W",
+]);
+
+/**
+ * Readers that take the names of the files they read from a file or stdin
+ * (`tar -c -T LIST`, `sort --files0-from=LIST`, `cpio -o < LIST`): those
+ * files are not known until run time, so they may be secrets. Programs that
+ * print only sizes or counts of them (wc, du) are not in here.
+ */
+function namesFromInput(name: string, args: readonly Word[]): string | undefined {
+  const t = args.map((w) => w.text);
+  const opt = (re: RegExp) => t.find((x) => re.test(x));
+  switch (name) {
+    case "tar":
+    case "bsdtar": {
+      const creates = /^-?[A-Za-z]*c[A-Za-z]*$/.test(t[0] ?? "") || t.some((x) => /^-[A-Za-z]*c[A-Za-z]*$/.test(x) || x === "--create");
+      const list = opt(/^(-[A-Za-z]*T|--files-from)(=|$)/);
+      return creates && list ? list : undefined;
+    }
+    case "sort":
+      return opt(/^--files0-from(=|$)/);
+    case "cpio":
+      return opt(/^(-[A-Za-z]*o|--create)$/);
+    default:
+      return undefined;
+  }
+}
 
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
 function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
@@ -167,6 +206,11 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
       return s.positional;
     case "cp":
       return has(CP_RECURSIVE) ? s.positional.slice(0, -1) : [];
+    case "diff": {
+      // `diff -r A B` prints what differs inside both trees (with -N, every file of either in full).
+      const d = splitArgs(args, DIFF_VALUES);
+      return d.flags.some((f) => /^-[a-zA-Z]*r/.test(f) || f === "--recursive") ? d.positional : [];
+    }
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));
@@ -305,6 +349,8 @@ function itemRoots(name: string, args: readonly Word[]): Word[] {
 
 /** Why this command reads secrets it does not name, or undefined. */
 export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Context, metadataOnly = false): string | undefined {
+  const listed = namesFromInput(name, args);
+  if (listed !== undefined) return `reads the files named by its input (${listed}), not known until run time: they may be secrets`;
   const follows = followsLinks(name, args);
   for (const w of [...treeOperands(name, args, ctx), ...itemRoots(name, args)].flatMap(candidates)) {
     const p = resolvePlace(w, ctx);
