@@ -39,7 +39,7 @@ export async function loadBashParser(): Promise<BashParser> {
   }
   const parser = new Parser();
   parser.setLanguage(language);
-  return {
+  const bash: BashParser = {
     parse(text: string): ParseResult {
       const tree = parser.parse(text);
       if (tree === null) return { commands: [], error: true, assigned: [], site: null };
@@ -54,9 +54,23 @@ export async function loadBashParser(): Promise<BashParser> {
       const vars = mayUseVariables(text) ? new Variables(root, text) : null;
       const walker = new Walker(vars);
       walker.walk(root, null);
-      return { commands: walker.commands, error, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
+      const result: ParseResult = { commands: walker.commands, error, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
+      // Backticks the grammar left as text (heredoc bodies, parameter expansions) run as commands.
+      for (const code of text.includes("`") ? unparsedBackticks(root) : []) {
+        if (code === null) {
+          result.error = true;
+          continue;
+        }
+        const inner = bash.parse(code);
+        result.commands.push(...inner.commands);
+        result.assigned.push(...inner.assigned);
+        result.error ||= inner.error;
+        result.site ??= inner.site;
+      }
+      return result;
     },
   };
+  return bash;
 }
 
 const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !== null);
@@ -339,6 +353,55 @@ function redirectOf(node: Node, word: (n: Node) => Word): Redirect | null {
   if (target === null) return null;
   if ((op === ">&" || op === "<&") && /^(\d+|-)$/.test(target.text)) return null;
   return { op, target };
+}
+
+/**
+ * Backticks the grammar left as text, which bash runs as commands: in the
+ * body of an unquoted heredoc (`cat <<EOF` then a line holding `` `rm -rf
+ * ~` ``) and inside a parameter expansion (`${x:-`cmd`}`, `${x/`cmd`/}`).
+ * Not in single quotes, `$'…'`, comments or a quoted heredoc. A backslash
+ * quotes the next character; an unclosed backtick gives null.
+ */
+function unparsedBackticks(root: Node): Array<string | null> {
+  const out: Array<string | null> = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as Node;
+    if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") continue;
+    if (n.type === "heredoc_redirect") {
+      const start = kids(n).find((c) => c.type === "heredoc_start")?.text ?? "";
+      if (/['"\\]/.test(start)) {
+        stack.push(...kids(n).filter((c) => c.type !== "heredoc_body"));
+        continue;
+      }
+    }
+    if (n.type === "heredoc_body" || (LEAF_TEXT.has(n.type) && kids(n).length === 0)) {
+      if (n.text.includes("`")) out.push(...backtickCode(n.text));
+      if (n.type !== "heredoc_body") continue;
+    }
+    stack.push(...kids(n));
+  }
+  return out;
+}
+
+/** Nodes whose text the grammar does not parse further. */
+const LEAF_TEXT = new Set(["word", "regex", "extglob_pattern", "string_content"]);
+
+function backtickCode(text: string): Array<string | null> {
+  const out: Array<string | null> = [];
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "`") {
+      if (open === -1) open = i;
+      else {
+        out.push(text.slice(open + 1, i).replace(/\\(?=[`$\\])/g, ""));
+        open = -1;
+      }
+    }
+  }
+  if (open !== -1) out.push(null);
+  return out;
 }
 
 function heredoc(node: Node): StdinSource {
