@@ -296,6 +296,14 @@ const PERSISTENCE_GLOBS = [
   "**/.local/bin/**",
   "**/.ssh/environment",
   "**/.config/fish/**",
+  // Git hooks wherever core.hooksPath points them (husky); the programs Claude Code starts as MCP servers;
+  // Python's start-up files, run by every interpreter of that environment (`import` lines of a .pth).
+  "**/.husky/**",
+  "**/.mcp.json",
+  "**/site-packages/*.pth",
+  "**/dist-packages/*.pth",
+  "**/site-packages/sitecustomize.py",
+  "**/site-packages/usercustomize.py",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 

@@ -102,7 +102,7 @@ const TABLE: Entry[] = [
   },
   { format: "script", runsAs: "user", what: "a script run at every SSH login", globs: ["**/.ssh/rc"] },
   { format: "user-crontab", runsAs: "user", what: "a user's crontab", globs: ["/var/spool/cron/**"] },
-  { format: "script", runsAs: "user", what: "a git hook", globs: ["**/.git/hooks/**"] },
+  { format: "script", runsAs: "user", what: "a git hook", globs: ["**/.git/hooks/**", "**/.husky/**"] },
   {
     format: "systemd",
     runsAs: "root",
