@@ -224,6 +224,10 @@ const RISKY_ENV = new RegExp(
       // Variables whose value is a command some program runs (less, man, git, ssh, sudo, browsers, pagers of other tools).
       "LESSOPEN",
       "LESSCLOSE",
+      // less's and more's options from the environment: `LESS='+!cmd'` runs cmd at start; LESSHISTFILE is written.
+      "LESS",
+      "MORE",
+      "LESSHISTFILE",
       "LESSEDIT",
       "LESSKEY",
       "LESSKEYIN",
