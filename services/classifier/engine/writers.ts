@@ -277,7 +277,23 @@ const SPECS: Record<string, Spec> = {
   make: makeTargets,
   npm: npmTargets,
   patch: optionValueSpec(["-d", "--directory", "-o", "--output"], true),
+  // Python's tools that write where their operands say: a venv's directory (emptied first with --clear),
+  // json.tool's second operand, the __pycache__ beside what compileall and py_compile compile.
+  venv: venvTargets,
+  virtualenv: venvTargets,
+  "json.tool": (a) => asTargets(splitArgs(a, new Set(["--indent"])).positional.slice(1, 2), "write"),
+  compileall: (a) =>
+    asTargets(splitArgs(a, new Set(["-d", "-s", "-p", "-r", "-j", "-x", "-i", "-o", "--invalidation-mode"])).positional, "write"),
+  py_compile: (a) => asTargets(splitArgs(a).positional, "write"),
+  // uv replaces an environment already at the path: judged as emptying it.
+  uv: (a) => (a[0]?.text === "venv" ? venvTargets(a.slice(1), true) : []),
 };
+
+function venvTargets(a: readonly Word[], replaces = false): Target[] {
+  const s = splitArgs(a, new Set(["-p", "--python", "--prompt", "--seed", "--index-url"]));
+  const clears = replaces || s.flags.includes("--clear");
+  return asTargets(s.positional, clears ? "tree" : "write");
+}
 
 /** The targets a program writes; null when the program has no known argument shape. */
 export function targetsOf(name: string, args: readonly Word[]): Target[] | null {
