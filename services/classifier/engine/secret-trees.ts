@@ -211,6 +211,8 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
       const d = splitArgs(args, DIFF_VALUES);
       return d.flags.some((f) => /^-[a-zA-Z]*r/.test(f) || f === "--recursive") ? d.positional : [];
     }
+    case "git":
+      return gitRepositoryTrees(args);
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));
@@ -307,6 +309,45 @@ function linkEscape(root: string, ctx: Context): string | undefined {
     }
   }
   return undefined;
+}
+
+/** git subcommands that print names and history, never a file's content (log only without a patch). */
+const GIT_METADATA = new Set([
+  "status",
+  "rev-parse",
+  "branch",
+  "tag",
+  "describe",
+  "remote",
+  "ls-remote",
+  "shortlog",
+  "count-objects",
+  "log",
+]);
+
+/**
+ * The repository another place holds, as a tree git reads: `git -C /root
+ * show HEAD:.ssh/id_rsa` prints a file of that tree as `cat` would (a home
+ * or /etc kept in git, etckeeper). Subcommands that print only names and
+ * history do not count; `log` counts with a patch (-p, -u, --patch, -L,
+ * --full-diff).
+ */
+function gitRepositoryTrees(args: readonly Word[]): Word[] {
+  const places: Word[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const t = args[i]?.text ?? "";
+    const glued = /^--(git-dir|work-tree)=(.+)$/.exec(t);
+    if (glued?.[2]) places.push({ ...(args[i] as Word), text: glued[2] });
+    else if (["-C", "--git-dir", "--work-tree"].includes(t) && args[i + 1]) places.push(args[++i] as Word);
+    else if (t === "-c" || t === "--namespace") i++;
+    else if (!t.startsWith("-")) break;
+  }
+  if (places.length === 0) return [];
+  const sub = args[i]?.text ?? "";
+  const rest = args.slice(i + 1).map((w) => w.text);
+  const patch = rest.some((x) => /^(-p|-u|--patch|--full-diff|-L.*|-[a-zA-Z]*p[a-zA-Z]*)$/.test(x));
+  return GIT_METADATA.has(sub) && !(sub === "log" && patch) ? [] : places;
 }
 
 /** What a word may name: the literal words a computed one becomes when the command pins them down, else the word. */
