@@ -369,8 +369,7 @@ function unparsedBackticks(root: Node): Array<string | null> {
     const n = stack.pop() as Node;
     if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") continue;
     if (n.type === "heredoc_redirect") {
-      const start = kids(n).find((c) => c.type === "heredoc_start")?.text ?? "";
-      if (/['"\\]/.test(start)) {
+      if (quotedHeredoc(n)) {
         stack.push(...kids(n).filter((c) => c.type !== "heredoc_body"));
         continue;
       }
@@ -404,10 +403,14 @@ function backtickCode(text: string): Array<string | null> {
   return out;
 }
 
+/** `<<'EOF'`, `<<"EOF"`, `<<\EOF`: the body is text, nothing in it is expanded. */
+function quotedHeredoc(node: Node): boolean {
+  return /['"\\]/.test(kids(node).find((c) => c.type === "heredoc_start")?.text ?? "");
+}
+
 function heredoc(node: Node): StdinSource {
-  const start = kids(node).find((c) => c.type === "heredoc_start")?.text ?? "";
   const body = kids(node).find((c) => c.type === "heredoc_body");
-  const quoted = /['"\\]/.test(start);
+  const quoted = quotedHeredoc(node);
   const dynamic = !quoted && body !== undefined && kids(body).some((c) => c.type !== "heredoc_content");
   return { kind: "heredoc", text: body?.text ?? "", dynamic };
 }

@@ -2,7 +2,7 @@
 // judge can know it: the literal text echo/printf (or cat of a heredoc)
 // writes, or NUL-separated paths from `find … -print0`. Everything else is
 // an unknown pipe.
-import { findStarts } from "./tools/find.js";
+import { findFollowsLinks, findStarts } from "./tools/find.js";
 import type { SimpleCommand, StdinSource, Word } from "./types.js";
 
 export function unknownPipe(): StdinSource {
@@ -36,7 +36,7 @@ function findRoots(args: readonly Word[]): string[] {
  * links (`-L`, `-follow`): then they are paths under whatever a link points at.
  */
 function findPrintsNulPaths(args: readonly Word[]): boolean {
-  if (args.some((w) => /^-[HPL]*L[HPL]*$|^-follow$/.test(w.text))) return false;
+  if (findFollowsLinks(args)) return false;
   if (findStarts(args).some((w) => w.dynamic || !/^[^-*?[{]/.test(w.text))) return false;
   if (!args.some((w) => w.text === "-print0")) return false;
   return !args.some((w) => w.dynamic || /^-(print|printf|fprint|fprint0|fprintf|ls|fls|exec|execdir|ok|okdir)$/.test(w.text));

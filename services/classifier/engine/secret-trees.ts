@@ -11,7 +11,7 @@ import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
-import { findStarts } from "./tools/find.js";
+import { findFollowsLinks, findStarts } from "./tools/find.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
 
 /** Where a host keeps secrets: a tree containing or inside one of these holds them. */
@@ -143,6 +143,11 @@ const DIFF_VALUES = new Set([
   "-W",
 ]);
 
+/** tar creates an archive: `-c`/`--create`, or a first word of bundled letters holding c (`tar czf …`). */
+function tarCreates(first: string, flags: readonly string[]): boolean {
+  return /^-?[A-Za-z]*c[A-Za-z]*$/.test(first) || flags.some((f) => /^-[A-Za-z]*c[A-Za-z]*$/.test(f) || f === "--create");
+}
+
 /**
  * Readers that take the names of the files they read from a file or stdin
  * (`tar -c -T LIST`, `sort --files0-from=LIST`, `cpio -o < LIST`): those
@@ -155,9 +160,8 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
   switch (name) {
     case "tar":
     case "bsdtar": {
-      const creates = /^-?[A-Za-z]*c[A-Za-z]*$/.test(t[0] ?? "") || t.some((x) => /^-[A-Za-z]*c[A-Za-z]*$/.test(x) || x === "--create");
       const list = opt(/^(-[A-Za-z]*T|--files-from)(=|$)/);
-      return creates && list ? list : undefined;
+      return tarCreates(t[0] ?? "", t) && list ? list : undefined;
     }
     case "sort":
       return opt(/^--files0-from(=|$)/);
@@ -193,8 +197,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "tar":
     case "bsdtar": {
       // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
-      const mode =
-        /^-?[A-Za-z]*c[A-Za-z]*$/.test(args[0]?.text ?? "") || s.flags.some((f) => /^-[A-Za-z]*c[A-Za-z]*$/.test(f) || f === "--create");
+      const mode = tarCreates(args[0]?.text ?? "", s.flags);
       // -C DIR: the operands are read from there, so DIR counts as a tree too.
       const dir = s.values.get("-C") ?? s.values.get("--directory");
       return mode ? [...s.positional.filter((w) => w !== args[0]), ...(dir ? [dir] : [])] : [];
@@ -247,7 +250,7 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
     case "zgrep":
       return short(/R/) || t.includes("--dereference-recursive");
     case "find":
-      return t.some((x) => /^-[HPL]*L[HPL]*$/.test(x) || x === "-follow");
+      return findFollowsLinks(args);
     case "rg":
       return short(/L/) || t.includes("--follow");
     case "ag":

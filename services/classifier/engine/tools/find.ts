@@ -22,6 +22,11 @@ export function findStarts(args: readonly Word[]): Word[] {
   return starts;
 }
 
+/** find follows symbolic links (`-L`, alone or among -H/-P, or `-follow`): what it finds may be anywhere a link points. */
+export function findFollowsLinks(args: readonly Word[]): boolean {
+  return args.some((w) => /^-[HPL]*L[HPL]*$|^-follow$/.test(w.text));
+}
+
 function find(args: Word[]): Unwrap | null {
   const roots = findStarts(args).map((w) => w.text);
   const starts = roots.length ? roots : ["."];
