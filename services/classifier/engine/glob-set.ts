@@ -34,11 +34,25 @@ export function requiredLiteral(glob: string): string {
   return best;
 }
 
+/** Answers kept per set: the answer is a pure function of the path's text, so it holds across commands. */
+const REMEMBERED = 4096;
+
 /** A tester for "the path matches one of these globs" (picomatch, dot files included). */
 export function globSet(globs: readonly string[]): (path: string) => boolean {
   const tests = globs.map((g) => ({ need: requiredLiteral(g), re: picomatch.makeRe(g, { dot: true }) }));
+  const known = new Map<string, boolean>();
   return (path) => {
-    for (const t of tests) if (path.includes(t.need) && t.re.test(path)) return true;
-    return false;
+    let hit = known.get(path);
+    if (hit === undefined) {
+      hit = false;
+      for (const t of tests)
+        if (path.includes(t.need) && t.re.test(path)) {
+          hit = true;
+          break;
+        }
+      if (known.size >= REMEMBERED) known.clear();
+      known.set(path, hit);
+    }
+    return hit;
   };
 }
