@@ -392,6 +392,9 @@ const SECRET_GLOBS = [
   "**/.my.cnf",
   ...HOST_SECRET_FILES,
   "/proc/*/environ",
+  // A container's config carries its environment (the secrets passed with -e / env_file).
+  "/var/lib/docker/containers/*/config.v2.json",
+  "/var/lib/containers/storage/overlay-containers/*/userdata/config.json",
   "/run/secrets/**",
   "**/.env",
   "**/.env.*",
