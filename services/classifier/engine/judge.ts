@@ -241,15 +241,25 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   }
   const hit = commandVeto(j.vetoes, text) ?? cmd.redirects.map((r) => vetoHit(j.vetoes, `${r.op} ${r.target.text}`)).find((v) => v) ?? null;
   if (hit) return find(4, hit.id, hit.rationale, text);
-  const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
-  const outerF = outer && find(outer.tier, "effect", outer.reason, text);
-  if (name === "\u0000script") return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
+  // The effects of the command as written (no verb class): they stand beside a script or a wrapped command's
+  // verdict. A listed command's own rule gives effectFloor its verb class (judgeListed), so it is not needed there.
+  const outerEffect = (): Finding | null => {
+    const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
+    return outer && find(outer.tier, "effect", outer.reason, text);
+  };
+  if (name === "\u0000script") {
+    const outerF = outerEffect();
+    return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
+  }
   if (name === "\u0000sourced") return judgeSourced(args[0] as Word, ctx, j, renderArgv(args));
-  if (program.scriptPath !== null)
+  if (program.scriptPath !== null) {
+    const outerF = outerEffect();
     return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
+  }
   const unwrapped =
     prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {
+    const outerF = outerEffect();
     // A wrapper's own options (up to the command it runs) are checked like a rule's: `ssh -F cfg`, `timeout --x`.
     const own = OWN_OPTIONS.has(program.name) ? optionFloor(program.name, args, ctx, (w) => j.expand(w, ctx.cwd)) : null;
     return worse(
