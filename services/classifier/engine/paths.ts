@@ -49,19 +49,24 @@ function braceEscapes(text: string): boolean {
   return !text.slice(0, open).includes("/") || /[/~]|\.\./.test(text.slice(open + 1, close < 0 ? undefined : close));
 }
 
-export function resolvePlace(word: Word, ctx: Context): Place {
-  let text = word.text;
-  const homeRel = HOME_PREFIX.test(text);
-  const base = {
+/** A Place, its fields always in one order (one object shape: resolvePlace runs for every operand). */
+function place(word: Word, ctx: Context, text: string, path: string | null, emptyVarRoot: boolean, isHome: boolean): Place {
+  return {
     raw: word.text,
     glob: word.glob,
     dynamic: word.dynamic,
-    emptyVarRoot: false,
-    isHome: false,
+    emptyVarRoot,
+    isHome,
     text,
     base: ctx.remote ? "" : ctx.cwd,
     remote: ctx.remote,
+    path,
   };
+}
+
+export function resolvePlace(word: Word, ctx: Context): Place {
+  let text = word.text;
+  const homeRel = HOME_PREFIX.test(text);
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
     text = text.replace(HOME_PREFIX, home);
@@ -73,15 +78,15 @@ export function resolvePlace(word: Word, ctx: Context): Place {
     text = text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, user: string) => (user === "root" ? "/root" : `/home/${user}`));
   } else if (word.dynamic) {
     const emptyVarRoot = /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?\/+["*.]*$/.test(text);
-    return { ...base, path: null, emptyVarRoot };
+    return place(word, ctx, text, null, emptyVarRoot, false);
   }
-  base.text = text;
-  if (word.dynamic && text.includes("$")) return { ...base, path: null };
-  if (/^[\w.@-]+:/.test(text) && !/^[a-z]+:\/\//.test(text)) return { ...base, path: null };
+  const named = text;
+  if (word.dynamic && text.includes("$")) return place(word, ctx, named, null, false, false);
+  if (/^[\w.@-]+:/.test(text) && !/^[a-z]+:\/\//.test(text)) return place(word, ctx, named, null, false, false);
   // `{/etc,/usr}`, `{~,x}`, `/tmp/{../..,x}`: a brace's alternatives can name any place.
-  if (word.glob && braceEscapes(text)) return { ...base, path: null };
+  if (word.glob && braceEscapes(text)) return place(word, ctx, named, null, false, false);
   if (word.glob) text = staticPrefix(text);
-  if (text.startsWith("~")) return { ...base, path: null };
+  if (text.startsWith("~")) return place(word, ctx, named, null, false, false);
   let path: string | null;
   if (text.startsWith("/")) path = posix.normalize(text);
   else if (ctx.cwd && !ctx.remote) path = posix.resolve(ctx.cwd, text);
@@ -90,7 +95,7 @@ export function resolvePlace(word: Word, ctx: Context): Place {
   // /proc/self/root, /proc/1/root …: another name for `/`.
   if (path !== null) path = path.replace(/^\/proc\/(?:self|thread-self|\d+)\/root(?=\/|$)/, "") || "/";
   const home = ctx.home ?? (homeRel ? "/home/~" : null);
-  return { ...base, path, isHome: path !== null && path === home };
+  return place(word, ctx, named, path, false, path !== null && path === home);
 }
 
 /**

@@ -396,23 +396,35 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   const listed = namesFromInput(name, args);
   if (listed !== undefined) return `reads the files named by its input (${listed}), not known until run time: they may be secrets`;
   const follows = followsLinks(name, args);
-  for (const w of [...treeOperands(name, args, ctx), ...itemRoots(name, args)].flatMap(candidates)) {
-    const p = resolvePlace(w, ctx);
-    // A tree not known until run time (a variable, no cwd) may be any of them.
-    if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
-    const reals = hostPaths(p, true);
-    const real = reals.find((x) => holdsSecrets(x, ctx));
-    if (real !== undefined) return `reads the tree ${w.text} (${real} on this host), which may hold secrets, recursively`;
-    // Following links, the tree is also everything its links point at (`root -> /` in the workspace).
-    for (const r of follows ? new Set([p.path, ...reals]) : []) {
-      const reached = linkEscape(r, ctx);
-      if (reached !== undefined) return `reads the tree ${w.text} following symbolic links, which reaches secrets: ${reached}`;
-    }
-  }
+  // Loops, not spread and flatMap: this runs for every command.
+  for (const list of [treeOperands(name, args, ctx), itemRoots(name, args)])
+    for (const operand of list)
+      for (const w of candidates(operand)) {
+        const why = treeSecret(w, ctx, follows);
+        if (why !== undefined) return why;
+      }
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
-  const glob = metadataOnly ? undefined : args.flatMap(candidates).find((w) => !w.text.startsWith("-") && globReachesSecret(w));
-  if (glob) return `the pattern ${glob.text} can expand to a secret file`;
+  if (!metadataOnly)
+    for (const arg of args)
+      for (const w of candidates(arg))
+        if (!w.text.startsWith("-") && globReachesSecret(w)) return `the pattern ${w.text} can expand to a secret file`;
   return computedRead(name, args, ctx);
+}
+
+/** Why reading the tree `w` (recursively, following links when `follows`) may read secrets, or undefined. */
+function treeSecret(w: Word, ctx: Context, follows: boolean): string | undefined {
+  const p = resolvePlace(w, ctx);
+  // A tree not known until run time (a variable, no cwd) may be any of them.
+  if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
+  const reals = hostPaths(p, true);
+  const real = reals.find((x) => holdsSecrets(x, ctx));
+  if (real !== undefined) return `reads the tree ${w.text} (${real} on this host), which may hold secrets, recursively`;
+  // Following links, the tree is also everything its links point at (`root -> /` in the workspace).
+  for (const r of follows ? new Set([p.path, ...reals]) : []) {
+    const reached = linkEscape(r, ctx);
+    if (reached !== undefined) return `reads the tree ${w.text} following symbolic links, which reaches secrets: ${reached}`;
+  }
+  return undefined;
 }
 
 /**
