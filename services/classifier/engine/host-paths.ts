@@ -71,27 +71,54 @@ export function forgetWithCommand(forget: () => void): void {
   forgetters.push(forget);
 }
 
+/** Empty `m` (clear() allocates a new table even for an empty map: most commands look nothing up). */
+export function forget(m: Map<unknown, unknown>): void {
+  if (m.size !== 0) m.clear();
+}
+
 /** Forget what was looked up for the previous command. */
 export function beginCommand(): void {
-  stats.clear();
-  realPaths.clear();
-  listings.clear();
-  scripts.clear();
+  forget(stats);
+  forget(realPaths);
+  forget(listings);
+  forget(scripts);
   for (const f of forgetters) f();
 }
 
 function lstat(path: string): Stats | null | "unknown" {
   let st = stats.get(path);
   if (st === undefined) {
-    try {
-      st = lstatSync(path, { throwIfNoEntry: false }) ?? null;
-    } catch (err) {
-      st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
-    }
+    // Below a path this command found missing, or found to be neither a directory nor a link, nothing is there
+    // (the system call fails with ENOENT or ENOTDIR, and the ENOTDIR exception costs more than the call).
+    if (notADirectory(stats.get(posix.dirname(path)))) st = null;
+    else
+      try {
+        st = lstatSync(path, { throwIfNoEntry: false }) ?? null;
+      } catch (err) {
+        st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
+      }
     if (stats.size > 4096) stats.clear();
     stats.set(path, st);
   }
   return st;
+}
+
+/** A looked-up parent under which no path can exist: missing, or there and neither a directory nor a link. */
+export function notADirectory(parent: { isDirectory(): boolean; isSymbolicLink(): boolean } | null | "unknown" | undefined): boolean {
+  if (parent === undefined || parent === "unknown") return false;
+  return parent === null || (!parent.isDirectory() && !parent.isSymbolicLink());
+}
+
+/**
+ * Whether listing `path` can succeed, by the lstat this command already made
+ * (or makes now): false when nothing is there or it is neither a directory
+ * nor a link (readdir would fail with ENOENT or ENOTDIR). A link, a
+ * directory, or a path this process may not look at: true (try it).
+ */
+export function mayList(path: string): boolean {
+  const st = lstat(path);
+  if (st === null) return false;
+  return st === "unknown" || st.isDirectory() || st.isSymbolicLink();
 }
 
 /**

@@ -12,7 +12,7 @@ import { posix } from "node:path";
 import picomatch from "picomatch";
 import { blobId, readIndex, repoOf } from "./git-index.js";
 import type { GitIndex, Repo } from "./git-index.js";
-import { forgetWithCommand, readScript, realParent } from "./host-paths.js";
+import { forget, forgetWithCommand, notADirectory, readScript, realParent } from "./host-paths.js";
 
 // Looked up once per command (a glob's matches share them): lstats, the
 // repository of a directory and its ignore files. Forgotten before the next
@@ -22,9 +22,9 @@ const lstats = new Map<string, BigIntStats | null | "unknown">();
 const repos = new Map<string, Repo | null>();
 const ignoreSets = new Map<string, Ignores>();
 forgetWithCommand(() => {
-  lstats.clear();
-  repos.clear();
-  ignoreSets.clear();
+  forget(lstats);
+  forget(repos);
+  forget(ignoreSets);
 });
 const compiled = new Map<string, (path: string) => boolean>();
 
@@ -52,11 +52,14 @@ const MAX_HASH = 1024 * 1024;
 function statOf(path: string): BigIntStats | null | "unknown" {
   let st = lstats.get(path);
   if (st !== undefined) return st;
-  try {
-    st = lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
-  } catch (err) {
-    st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
-  }
+  // Nothing is below a missing path or a file (host-paths.ts lstat): no system call, no ENOTDIR exception.
+  if (notADirectory(lstats.get(posix.dirname(path)))) st = null;
+  else
+    try {
+      st = lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
+    } catch (err) {
+      st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
+    }
   if (lstats.size > 4096) lstats.clear();
   lstats.set(path, st);
   return st;

@@ -6,6 +6,7 @@
 // workspace are the caller's own and do not count.
 import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
+import { mayList } from "./host-paths.js";
 import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
@@ -287,6 +288,8 @@ function linkEscape(root: string, ctx: Context): string | undefined {
   let entries = 0;
   while (queue.length > 0) {
     const dir = queue.pop() as string;
+    // A missing operand or a file is skipped without the failed readdir (its exception costs more than the lstat).
+    if (!mayList(dir)) continue;
     let list: Dirent[];
     try {
       list = readdirSync(dir, { withFileTypes: true });
