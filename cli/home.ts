@@ -56,6 +56,11 @@ export function prepareHome(config: Config, log: (line: string) => void): void {
     chmodSync(dir, root ? 0o711 : 0o700);
   }
   mkdirSync(config.logsDir, { recursive: true, mode: 0o700 });
+  // The default proposals store (state/proposals): the learner writes it, the console (the gateway's user) reads it.
+  if (config.proposals_dir === undefined && config.policies_dir === undefined) {
+    mkdirSync(config.proposalsDir, { recursive: true, mode: 0o755 });
+    chmodSync(config.proposalsDir, 0o755);
+  }
   // Writable state of the unprivileged gateway (its audit spool), owned by it.
   const gatewayState = join(config.stateDir, "gateway");
   mkdirSync(gatewayState, { recursive: true, mode: 0o700 });

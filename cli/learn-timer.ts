@@ -38,7 +38,8 @@ export function startLearnTimer(config: Config, cliMain: string, databaseUrl: st
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         AGENT_SUDO_HOME: config.home,
         DATABASE_URL: databaseUrl,
-        AGENT_SUDO_POLICIES: config.policiesDir,
+        // The same policies (and so the same proposals store) as every service: config's, or the one this was started with.
+        ...(process.env.AGENT_SUDO_POLICIES ? { AGENT_SUDO_POLICIES: process.env.AGENT_SUDO_POLICIES } : {}),
         ...(process.env.AGENT_SUDO_NTFY_URL ? { AGENT_SUDO_NTFY_URL: process.env.AGENT_SUDO_NTFY_URL } : {}),
         ...(process.env.AGENT_SUDO_NTFY_TOKEN ? { AGENT_SUDO_NTFY_TOKEN: process.env.AGENT_SUDO_NTFY_TOKEN } : {}),
       },

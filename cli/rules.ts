@@ -52,11 +52,12 @@ const USAGE = `usage: agent-sudo rules list [--proposed | --rejected | --activat
        agent-sudo rules reject ID --reason TEXT [--by NAME] [--policies DIR]
        agent-sudo rules learn [--min-runs N] [--policies DIR]`;
 
-/** The policies (--policies, else config's) and the proposals store: config's proposals_dir when set, else beside those policies. */
+/** The policies (--policies, else config's) and the proposals store: config's proposals_dir when set, else beside --policies, else config's default. */
 function locations(io: CliIo, policies: string | undefined): { keysDir: string; policiesDir: string; proposalsDir: string } {
   const config = loadConfig(io.env.AGENT_SUDO_HOME ? resolve(io.env.AGENT_SUDO_HOME) : defaultHome());
   const policiesDir = policies ? resolve(policies) : config.policiesDir;
-  return { keysDir: config.keysDir, policiesDir, proposalsDir: config.proposals_dir === undefined ? policiesDir : config.proposalsDir };
+  const beside = config.proposals_dir === undefined && policies !== undefined;
+  return { keysDir: config.keysDir, policiesDir, proposalsDir: beside ? policiesDir : config.proposalsDir };
 }
 
 function person(by: string | undefined, io: CliIo): string {

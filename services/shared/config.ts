@@ -207,9 +207,11 @@ const ConfigFile = z
     decision_ttl_s: z.number().int().min(1).max(300).default(30),
     policies_dir: z.string().min(1).optional(),
     // Where the proposals store (proposals.pending.json) lives: absolute, or
-    // relative to the state dir. Unset: beside the policies. `agent-sudo
-    // install` sets "state/proposals", the one directory the unprivileged
-    // rules-learn unit may write (the policies stay root's).
+    // relative to the agent-sudo home. Unset: beside the policies when
+    // policies_dir is set, else (the package's own policies, as `npm start`
+    // runs them from a checkout) state/proposals — never into the code.
+    // `agent-sudo install` sets "state/proposals", the one directory the
+    // unprivileged rules-learn unit may write (the policies stay root's).
     proposals_dir: z.string().min(1).optional(),
   })
   .strict();
@@ -282,6 +284,12 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** config's proposals_dir; unset, beside configured policies, or under the state dir for the package's own. */
+function proposalsDirOf(home: string, file: ConfigFileShape, policiesDir: string): string {
+  if (file.proposals_dir !== undefined) return resolve(home, file.proposals_dir);
+  return file.policies_dir !== undefined ? policiesDir : join(home, "state", "proposals");
+}
+
 export function loadConfig(home: string = defaultHome()): Config {
   const file = join(home, "config.json");
   let raw: Record<string, unknown> = {};
@@ -309,7 +317,7 @@ export function loadConfig(home: string = defaultHome()): Config {
     metricsTokensFile: join(home, "metrics-tokens.json"),
     consoleTokensFile: join(home, "console-tokens.json"),
     policiesDir,
-    proposalsDir: parsed.data.proposals_dir === undefined ? policiesDir : resolve(home, parsed.data.proposals_dir),
+    proposalsDir: proposalsDirOf(home, parsed.data, policiesDir),
     repoRoot,
   };
 }

@@ -22,7 +22,7 @@
 // activated shape stays in the file (`rejected`, `activated`) and is refused
 // when proposed again.
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 
@@ -203,6 +203,8 @@ function takeLock(lock: string): void {
 export function updatePending<T>(policiesDir: string, change: (file: PendingFile) => { result: T; write: boolean }): T {
   const path = pendingPath(policiesDir);
   const lock = `${path}.lock`;
+  // The default store (state/proposals) may not exist yet where no `agent-sudo start` or install made it.
+  mkdirSync(policiesDir, { recursive: true, mode: 0o755 });
   takeLock(lock);
   try {
     const file = readPending(policiesDir);

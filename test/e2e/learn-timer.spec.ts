@@ -2,13 +2,15 @@
 // for agent-sudo-rules-learn.timer): every AGENT_SUDO_RULES_LEARN_INTERVAL_S,
 // one run at a time, output in logs/rules-learn.log; a bad interval stops
 // the start before anything is touched. Policies are a copy (learn writes
-// proposals beside them).
+// proposals beside configured policies); with the package's own policies the
+// proposals go to the state dir, never into the checkout.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliMain, copyPolicies, startStack } from "../support/stack.js";
+import { PENDING_FILE } from "../../services/shared/proposals.js";
+import { cliMain, copyPolicies, repoRoot, startStack } from "../support/stack.js";
 
 const root = process.getuid?.() === 0;
 
@@ -30,6 +32,23 @@ describe.skipIf(!root)("the rules-learn timer under agent-sudo start", () => {
       expect(text).toMatch(/agent-sudo rules learn\n/);
       expect(text).toMatch(/read \d+ executed runs/);
       expect(text).toContain("--- exit 0");
+    } finally {
+      await stack.stop();
+    }
+  }, 150_000);
+
+  it("with the package's own policies, proposals go to the state dir, not into the checkout", async () => {
+    const inCheckout = join(repoRoot, "policies", PENDING_FILE);
+    const before = existsSync(inCheckout) ? statSync(inCheckout).mtimeMs : undefined;
+    const stack = await startStack({ env: { AGENT_SUDO_RULES_LEARN_INTERVAL_S: "1" } });
+    try {
+      const log = join(stack.home, "logs", "rules-learn.log");
+      const t0 = Date.now();
+      while (Date.now() - t0 < 15_000 && !(existsSync(log) && /--- exit 0/.test(readFileSync(log, "utf8"))))
+        await new Promise((r) => setTimeout(r, 200));
+      const text = readFileSync(log, "utf8");
+      expect(text).toContain(`proposals written to ${join(stack.home, "state", "proposals", PENDING_FILE)}`);
+      expect(existsSync(inCheckout) ? statSync(inCheckout).mtimeMs : undefined).toBe(before);
     } finally {
       await stack.stop();
     }

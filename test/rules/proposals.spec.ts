@@ -127,9 +127,11 @@ describe("where the store lives (config's proposals_dir)", () => {
     return loadConfig(dir);
   };
 
-  it("unset: beside the policies; relative: under the state dir; absolute: as given", () => {
+  it("unset: beside configured policies, else under the state dir; relative: under the home; absolute: as given", () => {
     const beside = withConfig({ policies_dir: join(dir, "pol") });
     expect(beside.proposalsDir).toBe(join(dir, "pol"));
+    // The package's own policies (npm start from a checkout): never into the code.
+    expect(withConfig({}).proposalsDir).toBe(join(dir, "state", "proposals"));
     expect(withConfig({ policies_dir: join(dir, "pol"), proposals_dir: "state/proposals" }).proposalsDir).toBe(
       join(dir, "state/proposals"),
     );
