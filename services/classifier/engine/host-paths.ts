@@ -61,6 +61,8 @@ export function certificateOnly(path: string): boolean {
 /** null: not there; "unknown": this process may not look (EACCES, a masked directory). */
 const stats = new Map<string, Stats | null | "unknown">();
 const realPaths = new Map<string, string | null>();
+/** Symbolic links' targets (null: could not be read). */
+const links = new Map<string, string | null>();
 /** Directory listings (null: could not be read), and small files read. */
 const listings = new Map<string, string[] | null>();
 const scripts = new Map<string, string | null>();
@@ -80,6 +82,7 @@ export function forget(m: Map<unknown, unknown>): void {
 export function beginCommand(): void {
   forget(stats);
   forget(realPaths);
+  forget(links);
   forget(listings);
   forget(scripts);
   for (const f of forgetters) f();
@@ -121,6 +124,20 @@ export function mayList(path: string): boolean {
   return st === "unknown" || st.isDirectory() || st.isSymbolicLink();
 }
 
+function readlink(path: string): string | null {
+  let target = links.get(path);
+  if (target === undefined) {
+    try {
+      target = readlinkSync(path);
+    } catch {
+      target = null;
+    }
+    if (links.size > 1024) links.clear();
+    links.set(path, target);
+  }
+  return target;
+}
+
 /**
  * The real path of an absolute path that exists, or null (missing,
  * unreadable, a loop). `..` is taken physically, after the links before it,
@@ -156,12 +173,8 @@ export function realPath(path: string, partial = false): string | null {
       out = next;
       continue;
     }
-    let target: string;
-    try {
-      target = readlinkSync(next);
-    } catch {
-      break;
-    }
+    const target = readlink(next);
+    if (target === null) break;
     if (++hops > 40) break;
     const rest = parts.slice(i + 1);
     parts = [...(target.startsWith("/") ? target : `${out}/${target}`).split("/").filter((x) => x !== "" && x !== "."), ...rest];

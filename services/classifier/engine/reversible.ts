@@ -21,10 +21,15 @@ import { forget, forgetWithCommand, notADirectory, readScript, realParent } from
 const lstats = new Map<string, BigIntStats | null | "unknown">();
 const repos = new Map<string, Repo | null>();
 const ignoreSets = new Map<string, Ignores>();
+/** Each repository's index (one stat of it per command), and each answer (a glob's name and real path are often one file). */
+const indexes = new Map<string, GitIndex | null>();
+const answers = new Map<string, string | null>();
 forgetWithCommand(() => {
   forget(lstats);
   forget(repos);
   forget(ignoreSets);
+  forget(indexes);
+  forget(answers);
 });
 const compiled = new Map<string, (path: string) => boolean>();
 
@@ -67,6 +72,16 @@ function statOf(path: string): BigIntStats | null | "unknown" {
 
 /** Why destroying `path` (a file or, for "tree", a directory) cannot be undone from git; null when it can. */
 export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): string | null {
+  const key = `${mode}\0${path}`;
+  let why = answers.get(key);
+  if (why === undefined) {
+    why = notHeld(path, mode);
+    answers.set(key, why);
+  }
+  return why;
+}
+
+function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null {
   const st = statOf(path);
   if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
   if (st === null) return null;
@@ -88,7 +103,11 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
     ignoreSets.set(repo.gitDir, ignores);
   }
   if (ignores.ignored(rel, st.isDirectory())) return null;
-  const index = readIndex(repo);
+  let index = indexes.get(repo.gitDir);
+  if (index === undefined) {
+    index = readIndex(repo);
+    indexes.set(repo.gitDir, index);
+  }
   if (index === null) return "the repository's index cannot be read here, so what git holds is not known";
   if (!st.isDirectory())
     return held(rel, real, index, repo)
