@@ -59,13 +59,13 @@ export function certificateOnly(path: string): boolean {
 // command (beginCommand), so a link made by the previous command is seen.
 // Lookups never throw: an exception costs more than the system call.
 /** null: not there; "unknown": this process may not look (EACCES, a masked directory). */
-const stats = new Map<string, Stats | null | "unknown">();
-const realPaths = new Map<string, string | null>();
+let stats = new Map<string, Stats | null | "unknown">();
+let realPaths = new Map<string, string | null>();
 /** Symbolic links' targets (null: could not be read). */
-const links = new Map<string, string | null>();
+let links = new Map<string, string | null>();
 /** Directory listings (null: could not be read), and small files read. */
-const listings = new Map<string, string[] | null>();
-const scripts = new Map<string, string | null>();
+let listings = new Map<string, string[] | null>();
+let scripts = new Map<string, string | null>();
 
 /** Other modules' per-command lookups (git repositories, ignore files), forgotten with these. */
 const forgetters: Array<() => void> = [];
@@ -73,18 +73,18 @@ export function forgetWithCommand(forget: () => void): void {
   forgetters.push(forget);
 }
 
-/** Empty `m` (clear() allocates a new table even for an empty map: most commands look nothing up). */
-export function forget(m: Map<unknown, unknown>): void {
-  if (m.size !== 0) m.clear();
-}
-
-/** Forget what was looked up for the previous command. */
+/**
+ * Forget what was looked up for the previous command. A map that holds
+ * something is replaced, not cleared: these maps live long, and clear() on
+ * an old map allocates its new table in the old generation (about a
+ * microsecond each, and garbage only a full collection frees).
+ */
 export function beginCommand(): void {
-  forget(stats);
-  forget(realPaths);
-  forget(links);
-  forget(listings);
-  forget(scripts);
+  if (stats.size !== 0) stats = new Map();
+  if (realPaths.size !== 0) realPaths = new Map();
+  if (links.size !== 0) links = new Map();
+  if (listings.size !== 0) listings = new Map();
+  if (scripts.size !== 0) scripts = new Map();
   for (const f of forgetters) f();
 }
 

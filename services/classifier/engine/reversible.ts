@@ -12,24 +12,25 @@ import { posix } from "node:path";
 import picomatch from "picomatch";
 import { blobId, readIndex, repoOf } from "./git-index.js";
 import type { GitIndex, Repo } from "./git-index.js";
-import { forget, forgetWithCommand, notADirectory, readScript, realParent } from "./host-paths.js";
+import { forgetWithCommand, notADirectory, readScript, realParent } from "./host-paths.js";
 
 // Looked up once per command (a glob's matches share them): lstats, the
 // repository of a directory and its ignore files. Forgotten before the next
 // command, so what it changed is seen. Compiled ignore patterns are pure
 // functions of their text: kept across commands.
-const lstats = new Map<string, BigIntStats | null | "unknown">();
-const repos = new Map<string, Repo | null>();
-const ignoreSets = new Map<string, Ignores>();
+let lstats = new Map<string, BigIntStats | null | "unknown">();
+let repos = new Map<string, Repo | null>();
+let ignoreSets = new Map<string, Ignores>();
 /** Each repository's index (one stat of it per command), and each answer (a glob's name and real path are often one file). */
-const indexes = new Map<string, GitIndex | null>();
-const answers = new Map<string, string | null>();
+let indexes = new Map<string, GitIndex | null>();
+let answers = new Map<string, string | null>();
+// Replaced, not cleared (host-paths.ts beginCommand says why).
 forgetWithCommand(() => {
-  forget(lstats);
-  forget(repos);
-  forget(ignoreSets);
-  forget(indexes);
-  forget(answers);
+  if (lstats.size !== 0) lstats = new Map();
+  if (repos.size !== 0) repos = new Map();
+  if (ignoreSets.size !== 0) ignoreSets = new Map();
+  if (indexes.size !== 0) indexes = new Map();
+  if (answers.size !== 0) answers = new Map();
 });
 const compiled = new Map<string, (path: string) => boolean>();
 
