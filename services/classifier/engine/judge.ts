@@ -223,7 +223,8 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (evaluated) floor = worse(floor ?? evaluated, evaluated);
   const program = normaliseProgram(name, ctx.remote ? "" : ctx.cwd);
   const args = words.slice(1);
-  const text = renderArgv([{ ...prog, text: program.name }, ...args]);
+  // The rendered command with the normalised program name (the same text as `source` when the name is as written).
+  const text = program.name === prog.text ? source : renderArgv([{ ...prog, text: program.name }, ...args]);
   if (args.length === 1 && /^--(help|version)$/.test(args[0]?.text ?? "") && program.scriptPath === null && !cmd.redirects.length) {
     return find(0, "help-flag", "a single help or version flag prints text and exits", text);
   }

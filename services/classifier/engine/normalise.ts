@@ -142,5 +142,15 @@ export function normaliseProgram(text: string, cwd: string): Program {
 
 /** Render argv as the normalised simple command the rules match against. */
 export function renderArgv(words: readonly Word[]): string {
-  return words.map((w) => w.text.replace(/[\n\r\t]/g, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : "\\r"))).join(" ");
+  // A loop, and no replace() for the usual word without a control character: this runs several times per command.
+  let out = "";
+  for (let i = 0; i < words.length; i++) {
+    const text = (words[i] as Word).text;
+    const shown = CONTROL.test(text) ? text.replace(CONTROLS, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : "\\r")) : text;
+    out = i === 0 ? shown : `${out} ${shown}`;
+  }
+  return out;
 }
+
+const CONTROL = /[\n\r\t]/;
+const CONTROLS = /[\n\r\t]/g;
