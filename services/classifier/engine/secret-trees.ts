@@ -128,6 +128,43 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "a
 
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
 const GREP_VALUES = ["-d", "--directories"];
+/** The options treeOperands splits off with their values. */
+const TREE_VALUES: ReadonlySet<string> = new Set([
+  "-e",
+  "-f",
+  "--file",
+  "-C",
+  "--directory",
+  "-T",
+  "--exclude",
+  "--include",
+  "-m",
+  "-A",
+  "-B",
+  "--max-count",
+  ...GREP_VALUES,
+]);
+/** Every program treeOperands names (its switch's cases): the others read no tree. */
+const TREE_READERS: ReadonlySet<string> = new Set([
+  "grep",
+  "egrep",
+  "fgrep",
+  "zgrep",
+  "rg",
+  "ack",
+  "ag",
+  "tar",
+  "bsdtar",
+  "zip",
+  "7z",
+  "7za",
+  "rsync",
+  "cp",
+  "diff",
+  "git",
+  "xargs",
+  "find",
+]);
 const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
 const DIFF_VALUES = new Set([
   "-x",
@@ -175,10 +212,9 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
 
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
 function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
-  const s = splitArgs(
-    args,
-    new Set(["-e", "-f", "--file", "-C", "--directory", "-T", "--exclude", "--include", "-m", "-A", "-B", "--max-count", ...GREP_VALUES]),
-  );
+  // Most programs read no tree: their arguments are not split (this runs for every command).
+  if (!TREE_READERS.has(name)) return [];
+  const s = splitArgs(args, TREE_VALUES);
   const has = (re: RegExp) => s.flags.some((f) => re.test(f));
   switch (name) {
     case "grep":
