@@ -30,7 +30,11 @@
 // The server relays the pipes to its parent as frames on stdout, reaps the
 // child, kills what it left in its session and cgroup, and reports the exit.
 // Perl's start and compile (~2.5 ms) and a spawn from a large node process
-// are paid once, not per command.
+// are paid once, not per command; once asked for a pid namespace, the server
+// keeps the next such child forked ahead whenever nothing runs (a spare,
+// `new_kid`: a fresh pid namespace, session and pipes, nothing of the host
+// read yet) and hands it the next request, so fork (~1–3 ms on these VMs)
+// leaves the request's path.
 export const ENVELOPE_PROGRAM = String.raw`use strict;
 # agent-sudo envelope (services/shared/envelope/program.ts): builds the
 # kernel's envelope around one command, then execs it. Spec: key=value words
@@ -283,41 +287,43 @@ sub put {
   }
 }
 sub refuse { my ($id, $why) = @_; put('S', $id, "error: $why\n"); put('X', $id, 'exit 125') }
-sub start_kid {
-  my ($id, $kind, $procs, $caps, $nenv, @rest) = @_;
-  my @env = splice(@rest, 0, $nenv // 0);
-  my @cap = map { 0 + ($_ // 0) } split /,/, ($caps // '');
-  if (($kind // '') eq 'xattrs') { put('O', $id, xattrs(@rest)); put('X', $id, 'exit 0'); return }
-  return refuse($id, 'bad request') unless @rest && $kind =~ /\A(?:envelope|exec|plain)\z/;
-  my (@r, @w);
-  for (0 .. 2) { pipe(my $r, my $w) or return refuse($id, "pipe: $!"); push @r, $r; push @w, $w }
-  # An envelope with its own pid namespace: the child is born as its pid 1 (one fork, not two).
-  my $pidns = 0;
-  if ($kind eq 'envelope') {
-    for my $w (@rest) { last if $w eq '--'; $pidns = 1 if $w =~ /\Ans=/ && grep { $_ eq 'pid' } split /,/, substr($w, 3) }
-  }
-  if ($pidns && syscall($S->{unshare}, 0x20000000) < 0) { return refuse($id, "unshare pid: $!") }
+# A child forked ahead for the next envelope that asks for a pid namespace: born as pid 1 of a
+# fresh one, its session and pipes set, blocked on its own control pipe until a request is handed
+# to it (fork and the new pid namespace cost milliseconds on some hosts; they leave the request's
+# path). It has read nothing of the host yet: the mount namespace, masks, cgroup, environment,
+# user and command all come from the request and are set up after it arrives, as for a child
+# forked then.
+my ($spare, $want_spare);    # { pid, ctl (write end), r => [stdout, stderr, status read ends] }; asked for a pid namespace once
+sub new_kid {
+  my ($pidns, $plain, $fields) = @_;    # $fields undef: a spare, which reads them from its control pipe
+  my (@r, @w, $cr, $cw);
+  for (0 .. 2) { pipe(my $r, my $w) or return "pipe: $!"; push @r, $r; push @w, $w }
+  if (!$fields) { pipe($cr, $cw) or return "pipe: $!" }
+  if ($pidns && syscall($S->{unshare}, 0x20000000) < 0) { return "unshare pid: $!" }
   my $pid = fork();
   # Later children are born in the server's own pid namespace again; if that fails, nothing here can be trusted to be fresh.
   if ($pidns && ($pid // 1) && syscall($S->{setns}, fileno($ownpidns), 0x20000000) < 0) { kill('KILL', $pid) if $pid; die "agent-sudo-envelope: setns back to its own pid namespace: $!\n" }
-  return refuse($id, "fork: $!") unless defined $pid;
+  return "fork: $!" unless defined $pid;
   if ($pid == 0) {
     $IN_PIDNS = $pidns;
     $SIG{$_} = 'DEFAULT' for qw(CHLD PIPE);
     # Perl counts handles per descriptor: none of the server's may alias the fds set below.
     close($_->[2]) for values %fd;
-    close($_) for $sigr, $sigw, $ownpidns, @r;
+    close($_) for $sigr, $sigw, $ownpidns, @r, grep { defined } $cw, $spare ? ($spare->{ctl}, @{$spare->{r}}) : ();
     # fd 0 from /dev/null; 1, 2 (and 3 but for a plain run) the pipes; everything else is close-on-exec
     open(STDIN, '<', '/dev/null') or exit 125;
-    for my $i (0 .. ($kind eq 'plain' ? 1 : 2)) {
+    for my $i (0 .. ($plain ? 1 : 2)) {
       my ($from, $to) = (fileno($w[$i]), $i + 1);
       if ($from == $to) { fcntl($w[$i], 2, 0) or exit 125 } else { syscall($S->{dup3}, $from, $to, 0) >= 0 or exit 125 }
     }
     # F_SETFD: perl's open sets close-on-exec; a wrapper (nsenter) passes fd 3 on to the envelope
-    open($status, '>&=', 3) && fcntl($status, 2, 0) || exit 125 if $kind ne 'plain';
+    open($status, '>&=', 3) && fcntl($status, 2, 0) || exit 125 if !$plain;
     sc('prctl', 1, 9, 0, 0, 0);    # dies with the server
     sc('setsid');                  # its own session and process group: one kill ends it all
-    if (length $procs) {           # and its own cgroup, before it starts anything
+    my @f = $fields ? @$fields : read_request($cr);
+    my ($kind, $procs, undef, $nenv, @rest) = @f;
+    my @env = splice(@rest, 0, $nenv // 0);
+    if (length $procs) {           # its own cgroup, before it starts anything
       open(my $c, '>', $procs) or fail("cgroup $procs: $!");
       syswrite($c, "$$") or fail("cgroup $procs: $!");
       close($c);
@@ -328,11 +334,55 @@ sub start_kid {
     print STDERR "agent-sudo-envelope: $rest[0]: $!\n";
     exit 127;
   }
-  close($_) for @w;
+  close($_) for @w, grep { defined } $cr;
+  return { pid => $pid, r => \@r, ctl => $cw };
+}
+# A spare's request: "LENGTH\n" and LENGTH bytes of the same NUL-separated fields; EOF first: the server is done with it.
+sub read_request {
+  my ($h) = @_;
+  my $in = '';
+  while ($in !~ /\A(\d+)\n/ || length($in) < length($&) + $1) {
+    my $n = sysread($h, $in, 65536, length $in);
+    next if !defined $n && $! + 0 == 4;
+    exit 0 unless $n;
+  }
+  $in =~ /\A(\d+)\n/;
+  close($h);
+  return split /\0/, substr($in, length $&, $1), -1;
+}
+sub start_kid {
+  my ($id, $kind, $procs, $caps, $nenv, @rest) = @_;
+  my @fields = ($kind, $procs, $caps, $nenv, @rest);
+  my @cap = map { 0 + ($_ // 0) } split /,/, ($caps // '');
+  if (($kind // '') eq 'xattrs') { put('O', $id, xattrs(@rest[($nenv // 0) .. $#rest])); put('X', $id, 'exit 0'); return }
+  return refuse($id, 'bad request') unless @rest > ($nenv // 0) && $kind =~ /\A(?:envelope|exec|plain)\z/;
+  # An envelope with its own pid namespace: the child is born as its pid 1 (one fork, not two).
+  my $pidns = 0;
+  if ($kind eq 'envelope') {
+    for my $w (@rest[($nenv // 0) .. $#rest]) { last if $w eq '--'; $pidns = 1 if $w =~ /\Ans=/ && grep { $_ eq 'pid' } split /,/, substr($w, 3) }
+  }
+  my $k;
+  if ($pidns && $spare) {
+    ($k, $spare) = ($spare, undef);
+    my $payload = join("\0", @fields);
+    my $buf = length($payload) . "\n" . $payload;
+    while (length $buf) {
+      my $n = syswrite($k->{ctl}, $buf);
+      if (!defined $n) { next if $! + 0 == 4; last }
+      substr($buf, 0, $n, '');
+    }
+    close($k->{ctl});
+    return refuse($id, "spare child: $!") if length $buf;    # it died meanwhile: its exit is reaped as nobody's
+  } else {
+    $k = new_kid($pidns, $kind eq 'plain', \@fields);
+    return refuse($id, $k) unless ref $k;
+  }
+  my ($pid, $r) = ($k->{pid}, $k->{r});
   $kid{$pid} = { id => $id, open => 3, procs => $procs };
   # Output past its cap (+1 byte: the caller sees it was cut) is read and dropped here, not relayed.
-  $fd{fileno($r[$_])} = [$pid, (qw(O E S))[$_], $r[$_], ($cap[$_] // 0) > 0 ? $cap[$_] + 1 : -1] for 0 .. 2;
+  $fd{fileno($r->[$_])} = [$pid, (qw(O E S))[$_], $r->[$_], ($cap[$_] // 0) > 0 ? $cap[$_] + 1 : -1] for 0 .. 2;
   put('P', $id, $pid);
+  $want_spare ||= $pidns;    # a server never asked for a pid namespace keeps no spare
 }
 sub serve {
   my %a = map { split /=/, $_, 2 } @_;
@@ -355,7 +405,7 @@ sub serve {
     if ($ready > 0 && $open && vec($rout, 0, 1)) {
       my $n = sysread(STDIN, $in, 65536, length $in);
       if (defined $n && $n == 0) {    # the service is gone: so is everything started for it
-        kill('KILL', -$_) for keys %kid;
+        kill('KILL', -$_) for keys %kid, $spare ? $spare->{pid} : ();
         exit 0;
       }
       while ($in =~ /\A(\d+) (\d+)\n/ && length($in) >= length($&) + $2) {
@@ -385,6 +435,7 @@ sub serve {
       }
     }
     while ((my $pid = waitpid(-1, 1)) > 0) {    # WNOHANG
+      if ($spare && $pid == $spare->{pid}) { close($_) for $spare->{ctl}, @{$spare->{r}}; undef $spare; next }
       my $k = $kid{$pid} or next;
       $k->{status} = $?;
       # What it left running ends with it: its process group, and its cgroup.
@@ -402,6 +453,8 @@ sub serve {
       put('X', $k->{id}, ($s & 127) ? 'signal ' . ($s & 127) : 'exit ' . ($s >> 8));
       delete $kid{$pid};
     }
+    # The next spare once nothing runs and its exit is reported: its fork would take a core from a running command.
+    if ($want_spare && !$spare && !%kid) { my $n = new_kid(1, 0, undef); $spare = $n if ref $n }
   }
 }
 

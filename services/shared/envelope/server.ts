@@ -2,7 +2,8 @@
 // that starts it: one perl process, started once, that forks a child per
 // command and builds that command's envelope in it — instead of a new perl
 // (start + compile ~2.5 ms) spawned from a large node process for every
-// command. SECURITY: the server is this process's own child and reads
+// command. Children for a pid namespace are forked one ahead (a spare that
+// has read nothing of the host until its request arrives). SECURITY: the server is this process's own child and reads
 // requests only from the pipe on its stdin; it runs what it is told (the
 // caller has verified the command first) and holds nothing secret. If it
 // dies, the commands in flight have an unknown outcome: `onLost` tells the
