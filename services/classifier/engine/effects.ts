@@ -184,7 +184,7 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
     (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
   if (METADATA.has(name) && !gitPrints) return null;
   const searcher = SEARCHERS.has(name);
-  const s = splitArgs(args, name === "ssh" || name === "scp" ? new Set(["-i"]) : searcher ? SEARCH_VALUES : new Set());
+  const s = splitArgs(args, name === "ssh" || name === "scp" ? IDENTITY_VALUE : searcher ? SEARCH_VALUES : NO_VALUES);
   // dd names its input as if=PATH.
   let operands = name === "dd" ? s.positional.map((w) => (w.text.startsWith("if=") ? { ...w, text: w.text.slice(3) } : w)) : s.positional;
   // A search's pattern is data, not a path (`grep -rn "id_rsa" docs/`): the first operand unless -e/-f gave the pattern.
@@ -201,6 +201,10 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   }
   return null;
 }
+
+/** ssh's and scp's identity file (-i KEY), and no option with a value: the sets secretReads splits with. */
+const IDENTITY_VALUE: ReadonlySet<string> = new Set(["-i"]);
+const NO_VALUES: ReadonlySet<string> = new Set();
 
 /** Programs whose operands are subcommands, names, hosts or URLs, never files they read. */
 const OPERANDS_NOT_FILES = new Set([

@@ -128,6 +128,22 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "a
 
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
 const GREP_VALUES = ["-d", "--directories"];
+/** Every program followsLinks names (its switch's cases): the others never follow links. */
+const LINK_FOLLOWERS: ReadonlySet<string> = new Set([
+  "grep",
+  "egrep",
+  "fgrep",
+  "zgrep",
+  "find",
+  "rg",
+  "ag",
+  "ack",
+  "tar",
+  "bsdtar",
+  "cp",
+  "rsync",
+  "zip",
+]);
 /** The options treeOperands splits off with their values. */
 const TREE_VALUES: ReadonlySet<string> = new Set([
   "-e",
@@ -193,6 +209,7 @@ function tarCreates(first: string, flags: readonly string[]): boolean {
  * print only sizes or counts of them (wc, du) are not in here.
  */
 function namesFromInput(name: string, args: readonly Word[]): string | undefined {
+  if (name !== "tar" && name !== "bsdtar" && name !== "sort" && name !== "cpio") return undefined;
   const t = args.map((w) => w.text);
   const opt = (re: RegExp) => t.find((x) => re.test(x));
   switch (name) {
@@ -278,6 +295,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
  * reading too much into an option only raises the verdict.
  */
 function followsLinks(name: string, args: readonly Word[]): boolean {
+  if (!LINK_FOLLOWERS.has(name)) return false;
   const t = args.map((w) => w.text);
   const short = (letters: RegExp) => t.some((x) => /^-[a-zA-Z]+$/.test(x) && letters.test(x.slice(1)));
   switch (name) {
