@@ -207,7 +207,7 @@ const classifyAs =
     verdict(tier, more);
 
 describe("the pipeline's order of calls, per tier", () => {
-  it("tier 0: classify → intent → execute → report → outcome", async () => {
+  it("tier 0: classify → intent → execute → outcome → report (a clean run's report off the answer's path)", async () => {
     const { answer, names, reports, audit } = await exec("ls /etc", {}, { cwd: "/tmp" });
     expect(answer.status).toBe(200);
     expect(names).toEqual([
@@ -215,8 +215,8 @@ describe("the pipeline's order of calls, per tier", () => {
       "classifier.classify",
       "audit.intent",
       "executor.execute",
-      "breaker.report",
       "audit.outcome",
+      "breaker.report",
     ]);
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_READ_ONLY, ok: true, refused: false, unaudited: false })]);
     expect(audit.records.map((r) => r.phase)).toEqual(["intent", "outcome"]);
@@ -226,6 +226,14 @@ describe("the pipeline's order of calls, per tier", () => {
       rule: "rule-0",
       evidence: { verdict: { tier: 0 }, signers: ["classifier"], stages_ms: expect.any(Object) },
     });
+  });
+
+  it("tier 0 that fails: the breaker hears it before the outcome is written (its failure ratio acts at once)", async () => {
+    const answers = { "executor.execute": () => ({ ...(happy["executor.execute"]?.({}) as object), exitCode: 1 }) };
+    const { answer, names, reports } = await exec("ls /nonexistent", { answers });
+    expect(answer.status).toBe(200);
+    expect(names.slice(-2)).toEqual(["breaker.report", "audit.outcome"]);
+    expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_READ_ONLY, ok: false, refused: false })]);
   });
 
   it("tier 0 in a cwd given another way: judged and audited where it runs", async () => {
@@ -239,7 +247,7 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(audit.records[0]?.ctx).toMatchObject({ cwd: "/srv/app", evidence: { cwd_given: "/srv/./app" } });
   });
 
-  it("tiers 1–2: classify → intent → run in the mirror → both judges and the lease → commit → report → outcome", async () => {
+  it("tiers 1–2: classify → intent → run in the mirror → both judges and the lease → commit → outcome → report", async () => {
     const { answer, names, reports, audit } = await exec("touch /etc/fake.conf", {
       answers: { "classifier.classify": classifyAs(Tier.TIER_REVERSIBLE) },
     });
@@ -247,7 +255,7 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(answer.body).toMatchObject({ tier: 1, committed: 1, undo_id: "undo-1", output: "ran\n" });
     expect(names.slice(0, 3)).toEqual(["classifier.classify", "audit.intent", "sandbox.run"]);
     expect(names.slice(3, 6).sort()).toEqual(["breaker.lease", "classifier.judgeEffects", "concurrence.judgeEffects"]);
-    expect(names.slice(6)).toEqual(["executor.commit", "breaker.report", "audit.outcome"]);
+    expect(names.slice(6)).toEqual(["executor.commit", "audit.outcome", "breaker.report"]);
     expect(names).not.toContain("executor.execute");
     expect(reports).toEqual([expect.objectContaining({ tier: Tier.TIER_REVERSIBLE, ok: true, refused: false })]);
     const evidence = audit.records[1]?.ctx.evidence;
@@ -288,7 +296,7 @@ describe("the pipeline's order of calls, per tier", () => {
     expect(audit.records[1]?.outcome).toMatchObject({ decision: "verify_failed", rollbackTaken: true });
   });
 
-  it("a package run: classify → trial → lease → intent → execute → report → outcome", async () => {
+  it("a package run: classify → trial → lease → intent → execute → outcome → report", async () => {
     const answers = { "classifier.classify": classifyAs(Tier.TIER_SANDBOX_FIRST, { packageRun: true }) };
     const { answer, names } = await exec("apt-get install -y htop", { answers });
     expect(answer.status).toBe(200);
@@ -298,8 +306,8 @@ describe("the pipeline's order of calls, per tier", () => {
       "breaker.lease",
       "audit.intent",
       "executor.execute",
-      "breaker.report",
       "audit.outcome",
+      "breaker.report",
     ]);
   });
 

@@ -18,8 +18,9 @@
 //     (tier 3) → lease (tier ≥ 1) → secret values → audit intent → executor
 //     Execute → tier 3: verify, on failure the breaker hears it and grants a
 //     rollback (verify-undo.ts)
-//   → finish(), for every answer: the breaker's report → the audit outcome
-//     (a refusal before anything ran: intent and outcome together).
+//   → finish(), for every answer: the breaker's report of a refusal or a
+//     failure → the audit outcome (a refusal before anything ran: intent and
+//     outcome together) → the report of a clean run below tier 3.
 // A part that says no refuses (403); a part that is down, or stalled so long
 // the decisions it was handed expired, answers 503 (retryable, nothing ran).
 // An intent that cannot be made durable answers 503 and nothing runs: the one
@@ -121,16 +122,20 @@ export class ExecPipeline {
     return { done, verdict, tier: (done.evidence.final_tier as TierNumber | undefined) ?? tier };
   }
 
-  /** Every answer but an unwritable intent's: the audit outcome first, then what the breaker hears. */
+  /** Every answer but an unwritable intent's: what the breaker must hear at once, the audit outcome, then the rest. */
   private async finish(run: Run, exit: Exit): Promise<HttpAnswer> {
     const end = "refusal" in exit ? refusalEnd(run, exit.refusal) : executedEnd(run, exit);
     const ctx = auditContext(run, true);
-    // The breaker hears first (a tier-4 attempt disarms it before its caller can send another request), then the audit.
-    for (const report of breakerReports(run, exit)) this.report(run.requestId, report);
+    // What the breaker must hear at once (a refusal, a failure: a tier-4 attempt disarms it before its caller can
+    // send another request) goes before the audit; a clean run only feeds its rate and mix counts, after the
+    // audit write, so its gRPC call and the breaker's work stay off this answer's path.
+    const reports = breakerReports(run, exit);
+    for (const report of reports) if (!routine(report)) this.report(run.requestId, report);
     // Nothing ran: intent and outcome together (the intent may already be there).
     const audited = await (run.intentWritten ? this.audit.outcome(ctx, end.outcome) : this.audit.decision(ctx, end.outcome)).catch(
       () => false,
     );
+    for (const report of reports) if (routine(report)) this.report(run.requestId, report);
     if (!audited && "refusal" in exit) {
       // The refusal stands (nothing ran), but the caller and /health are told it is not on the record.
       this.audit.noteUnaudited();
@@ -173,6 +178,11 @@ function refusalOf(run: Run, err: unknown): Refusal {
     return new Refusal(secretsAnswer(err, run.requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error");
   run.log.error({ err }, "pipeline failed");
   return new Refusal(answer("internal", { request_id: run.requestId }), "error");
+}
+
+/** A clean run below tier 3: nothing the breaker must act on before the caller's next request. */
+function routine(r: BreakerReport): boolean {
+  return r.ok && !r.refused && r.tier < 3;
 }
 
 /**
