@@ -4,17 +4,21 @@
 // checkout with its own dist/ (`git worktree add /tmp/before REV`, link
 // node_modules, `npx tsc -p tsconfig.json` there).
 // Run: npm run build && node dist/bench/tiers/ab.js /tmp/before [N]
+// (AGENT_SUDO_BENCH_CLIENT=http: a kept-alive node:http client for both, bench/stats.ts.)
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "../../test/support/stack.js";
-import { bare, median, pct } from "../stats.js";
+import { bare, execClient, median, pct } from "../stats.js";
 
 const other = resolve(process.argv[2] ?? "/tmp/before");
 const N = Number(process.argv[3] ?? 100);
 
+const clients = new Map<Stack, ReturnType<typeof execClient>>();
 async function timed(stack: Stack, command: string, tier: number): Promise<number> {
+  const client = clients.get(stack) ?? execClient(stack);
+  clients.set(stack, client);
   const t0 = performance.now();
-  const res = await stack.exec({ command });
+  const res = await client.exec({ command });
   if (res.status !== 200 || res.body.exit_code !== 0 || res.body.tier !== tier) throw new Error(`tier ${tier}: ${JSON.stringify(res)}`);
   return performance.now() - t0;
 }

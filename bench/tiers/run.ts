@@ -11,10 +11,11 @@
 // After each tier: the median of each stage the gateway timed (its log's
 // "answered" lines; the audit's evidence.stages_ms) — where the time goes.
 // Run: npm run build && node dist/bench/tiers/run.js [N]
+// (AGENT_SUDO_BENCH_CLIENT=http: a kept-alive node:http client instead of fetch, bench/stats.ts.)
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
-import { bare, median, pct } from "../stats.js";
+import { bare, execClient, median, pct } from "../stats.js";
 
 const N = Number(process.argv[2] ?? 200);
 const label = process.env.AGENT_SUDO_BENCH_LABEL ?? "this build";
@@ -44,18 +45,19 @@ const CASES: Array<{ tier: number; cmd: (i: number) => string }> = [
 
 // A benchmark is a burst of one tier after another: the rate and command-mix trips would disarm it part-way.
 const stack = await startStack({ env: { AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000", AGENT_SUDO_BREAKER_MIX_MAX_RISE: "1" } });
+const client = execClient(stack);
 try {
-  console.log(`bench/tiers (${label}), N=${N} sequential requests per tier`);
+  console.log(`bench/tiers (${label}), N=${N} sequential requests per tier, client ${client.name}`);
   for (const c of CASES) {
     for (let i = 0; i < 10; i++) {
-      const warm = await stack.exec({ command: c.cmd(i) });
+      const warm = await client.exec({ command: c.cmd(i) });
       if (warm.status !== 200 || warm.body.tier !== c.tier) throw new Error(`tier ${c.tier} warm-up: ${JSON.stringify(warm)}`);
     }
     const viaExec: number[] = [];
     const ids = new Set<string>();
     for (let i = 0; i < N; i++) {
       const t0 = performance.now();
-      const res = await stack.exec({ command: c.cmd(1000 + i) });
+      const res = await client.exec({ command: c.cmd(1000 + i) });
       if (res.status !== 200 || res.body.exit_code !== 0) throw new Error(`tier ${c.tier} request ${i}: ${JSON.stringify(res)}`);
       viaExec.push(performance.now() - t0);
       ids.add(String(res.body.request_id));
