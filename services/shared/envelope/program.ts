@@ -372,8 +372,10 @@ sub start_kid {
       substr($buf, 0, $n, '');
     }
     close($k->{ctl});
-    return refuse($id, "spare child: $!") if length $buf;    # it died meanwhile: its exit is reaped as nobody's
-  } else {
+    # It died before its request (EPIPE): its exit is reaped as nobody's; a fresh child takes the request.
+    if (length $buf) { close($_) for @{$k->{r}}; undef $k }
+  }
+  if (!$k) {
     $k = new_kid($pidns, $kind eq 'plain', \@fields);
     return refuse($id, $k) unless ref $k;
   }
