@@ -26,6 +26,8 @@ import { scanCode } from "./veto.js";
 export { PolicyError };
 
 const FILES: Record<Source, string> = { sudo: "SUDO.md", claude: "CLAUDE_CMDS.md" };
+/** No live-action rules (the hook's policy has none): one empty set, not a new one per command. */
+const NO_RULES: ReadonlySet<string> = new Set();
 /** Longer input is refused outright: nothing that long is an ordinary command. */
 export const MAX_COMMAND_BYTES = 64 * 1024;
 /** Code nested deeper than this (bash -c "bash -c …") is refused as obfuscation. */
@@ -91,7 +93,7 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
             package: r.attrs.package === true,
           };
         }),
-    classify: (input) => withAttrs(classify(input, judge, parser), attrs, input.source === "sudo" ? liveRules : new Set()),
+    classify: (input) => withAttrs(classify(input, judge, parser), attrs, input.source === "sudo" ? liveRules : NO_RULES),
     judgeEffects: (input) =>
       judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
   };
