@@ -129,38 +129,51 @@ export async function execute(
     const packages = packageRun || (tier >= 1 && changesPackages(req.command)) ? installedPackages() : [];
     const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
-    // fsynced before the command runs: the record, and the replay memory's durability.
-    state.journal.append({
-      event: "execute",
-      request_id: req.requestId,
-      tier,
-      command: redactCredentials(req.command),
-      cwd,
-      run_as: who.name,
-      signers: req.attestations.map((a) => a.signer),
-      undo_id: undoId,
-      snapshot,
-      nonces,
-      ...(network ? { network: true } : {}),
-      ...(packageRun ? { package_run: true } : {}),
-      ...(envNames.length > 0 ? { env_names: envNames } : {}),
+    // Built meanwhile, run only once this is fsynced: the record, and the replay memory's durability.
+    let journaled: (yes: boolean) => void = () => undefined;
+    const gate = new Promise<void>((open, shut) => {
+      journaled = (yes) => (yes ? open() : shut(new Error("not journaled")));
     });
-    log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
-    const recorded = ms(tq);
     const t2 = performance.now();
-    const result = await runCommand({
+    const running = runCommand({
       server: state.server,
       launch,
       timeoutS: req.timeoutS,
       env,
       stdoutCap: config.executor.stdout_cap_bytes,
       stderrCap: config.executor.stderr_cap_bytes,
+      gate,
       // Tier 0's envelope is its own pid namespace, born as its pid 1: when that exits the kernel kills
       // everything left in it (setsid and double forks included), so it needs no cgroup — joining one
       // costs ~10 ms per command (a cgroup migration waits for an RCU grace period). Live envelopes share
       // the host's pids: their cgroup is what ends everything they start.
       ...(state.cgroups && tier !== 0 ? { cgroups: state.cgroups } : {}),
     });
+    try {
+      state.journal.append({
+        event: "execute",
+        request_id: req.requestId,
+        tier,
+        command: redactCredentials(req.command),
+        cwd,
+        run_as: who.name,
+        signers: req.attestations.map((a) => a.signer),
+        undo_id: undoId,
+        snapshot,
+        nonces,
+        ...(network ? { network: true } : {}),
+        ...(packageRun ? { package_run: true } : {}),
+        ...(envNames.length > 0 ? { env_names: envNames } : {}),
+      });
+    } catch (err) {
+      journaled(false);
+      await running.catch(() => undefined);
+      throw err;
+    }
+    journaled(true);
+    log.info({ tier, network, package_run: packageRun, run_as: who.name, cwd, undo_id: undoId || undefined }, "executing");
+    const recorded = ms(tq);
+    const result = await running;
     if (result.setupError) {
       state.journal.appendSoon({ event: "outcome", request_id: req.requestId, not_run: result.setupError });
       throw new CodedError("ENVELOPE_FAILED", result.setupError);

@@ -3,7 +3,8 @@
 // cgroup (cgroup.ts), with no stdin, the given environment, capped output
 // and a timeout that kills all of it. When the command exits, the server
 // kills what it left in its session and cgroup: no process outlives its
-// request.
+// request. A gated run is built at once and runs only once its caller
+// releases it (the executor's journal entry made durable meanwhile).
 import { constants } from "node:os";
 import type { EnvelopeServer } from "../shared/envelope/server.js";
 import type { CommandCgroups } from "./cgroup.js";
@@ -27,6 +28,11 @@ export interface RunSpec {
   stderrCap: number;
   /** Per-command cgroups when the host has them; else session kills only. */
   cgroups?: CommandCgroups;
+  /**
+   * Built at once, run when this resolves (an envelope only): the caller's
+   * journal entry is made durable meanwhile. Rejected: killed unrun.
+   */
+  gate?: Promise<void>;
 }
 
 export interface RunResult {
@@ -67,6 +73,12 @@ function signalName(n: number): string {
 }
 
 export async function runCommand(spec: RunSpec): Promise<RunResult> {
+  // Only the envelope program waits for a release: any other launch starts once the gate opens.
+  if (spec.gate && spec.launch.kind !== "envelope") {
+    await spec.gate;
+    const { gate: _opened, ...rest } = spec;
+    return runCommand(rest);
+  }
   const started = process.hrtime.bigint();
   const cg = spec.cgroups?.create();
   const out = new CappedSink(spec.stdoutCap);
@@ -75,12 +87,14 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     kind: spec.launch.kind,
     args: spec.launch.args,
     env: spec.env,
+    ...(spec.gate ? { gated: true } : {}),
     ...(cg ? { cgroupProcs: cg.procs } : {}),
     caps: { stdout: spec.stdoutCap, stderr: spec.stderrCap },
     onStdout: (c) => out.push(c),
     onStderr: (c) => err.push(c),
   });
   let timedOut = false;
+  let unreleased = false;
   let pid: number | undefined;
   const killAll = () => {
     if (pid) {
@@ -95,7 +109,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   void run.pid.then(
     (p) => {
       pid = p;
-      if (timedOut) killAll();
+      if (timedOut || unreleased) killAll();
     },
     () => undefined,
   );
@@ -103,6 +117,13 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     timedOut = true;
     killAll();
   }, spec.timeoutS * 1000);
+  spec.gate?.then(
+    () => run.go(),
+    () => {
+      unreleased = true;
+      killAll();
+    },
+  );
   try {
     const exit = await run.done;
     const durationMs = Number((process.hrtime.bigint() - started) / 1_000_000n);
@@ -110,6 +131,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
     if (timedOut) exitCode = 124;
     if (spec.launch.kind !== "plain" && !exit.status.startsWith("ok\n")) {
       const why =
+        (unreleased ? "its caller did not release it (nothing ran)" : undefined) ??
         /^error: (.*)$/m.exec(exit.status)?.[1] ??
         (timedOut ? "timed out while setting up" : `exited ${exit.code ?? `on signal ${exit.signal}`} before it was set up`);
       return {

@@ -49,7 +49,7 @@ my %NR = (
              capset => 91, capget => 90, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157, dup3 => 24, clock_gettime => 113,
              setns => 268, llistxattr => 12, lgetxattr => 9 },
 );
-my (%o, @mask, @tmp, @layer, $status, $S);
+my (%o, @mask, @tmp, @layer, $status, $S, $GATE);
 my $IN_PIDNS = 0;    # the server forked this process as pid 1 of a new pid namespace already
 sub fail { my $m = "@_"; $m =~ s/\n/ /g; if ($status) { syswrite($status, "error: $m\n") } else { print STDERR "agent-sudo-envelope: $m\n" } exit 125 }
 sub sc { my $n = shift; my @a = map { my $x = $_; $x } @_; my $r = syscall($S->{$n}, @a); fail("$n: $!") if $r < 0; $r }
@@ -232,6 +232,13 @@ sub envelope {
       chdir($h) or fail("cwd $o{cwd}: $c: $!");
     }
   }
+  # A gated request: built, it waits for the server's release ("G": its caller made the run durable first).
+  if ($GATE) {
+    my ($b, $n) = ('');
+    do { $n = sysread($GATE, $b, 1) } while (!defined $n && $! + 0 == 4);
+    fail('not released to run') unless $n && $b eq 'G';
+    close($GATE);
+  }
   # Last: the seccomp filter (seccomp.ts), which would refuse some of the calls above.
   if (length($o{seccomp} // '')) {
     my $f = pack('H*', $o{seccomp});
@@ -268,7 +275,9 @@ sub xattrs {
 # ---- the warm server -------------------------------------------------------
 # Requests on stdin: "ID LENGTH\n" and LENGTH bytes of NUL-separated fields:
 #   kind, cgroup.procs path or "", "STDOUT,STDERR" caps in bytes (0: none; what
-#   is past a cap is read and dropped), number of env entries, the entries
+#   is past a cap is read and dropped), "1" when gated or "" (an envelope
+#   built waits, just before its seccomp filter and exec, until "ID go\n"
+#   comes on stdin; a kind envelope only), number of env entries, the entries
 #   (NAME=VALUE), then the envelope's words (kind envelope) or an argv to
 #   exec with fd 3 open (exec: a wrapper around the envelope) or closed (plain),
 #   or paths whose xattrs the server reads itself, no child (kind xattrs).
@@ -295,10 +304,11 @@ sub refuse { my ($id, $why) = @_; put('S', $id, "error: $why\n"); put('X', $id, 
 # forked then.
 my ($spare, $want_spare);    # { pid, ctl (write end), r => [stdout, stderr, status read ends] }; asked for a pid namespace once
 sub new_kid {
-  my ($pidns, $plain, $fields) = @_;    # $fields undef: a spare, which reads them from its control pipe
+  # $fields undef: a spare, which reads them from its control pipe; gated: the release comes on that pipe too
+  my ($pidns, $plain, $fields, $gated) = @_;
   my (@r, @w, $cr, $cw);
   for (0 .. 2) { pipe(my $r, my $w) or return "pipe: $!"; push @r, $r; push @w, $w }
-  if (!$fields) { pipe($cr, $cw) or return "pipe: $!" }
+  if (!$fields || $gated) { pipe($cr, $cw) or return "pipe: $!" }
   if ($pidns && syscall($S->{unshare}, 0x20000000) < 0) { return "unshare pid: $!" }
   my $pid = fork();
   # Later children are born in the server's own pid namespace again; if that fails, nothing here can be trusted to be fresh.
@@ -309,7 +319,7 @@ sub new_kid {
     $SIG{$_} = 'DEFAULT' for qw(CHLD PIPE);
     # Perl counts handles per descriptor: none of the server's may alias the fds set below.
     close($_->[2]) for values %fd;
-    close($_) for $sigr, $sigw, $ownpidns, @r, grep { defined } $cw, $spare ? ($spare->{ctl}, @{$spare->{r}}) : ();
+    close($_) for $sigr, $sigw, $ownpidns, @r, grep { defined } $cw, (map { $_->{gate} } values %kid), $spare ? ($spare->{ctl}, @{$spare->{r}}) : ();
     # fd 0 from /dev/null; 1, 2 (and 3 but for a plain run) the pipes; everything else is close-on-exec
     open(STDIN, '<', '/dev/null') or exit 125;
     for my $i (0 .. ($plain ? 1 : 2)) {
@@ -321,7 +331,8 @@ sub new_kid {
     sc('prctl', 1, 9, 0, 0, 0);    # dies with the server
     sc('setsid');                  # its own session and process group: one kill ends it all
     my @f = $fields ? @$fields : read_request($cr);
-    my ($kind, $procs, undef, $nenv, @rest) = @f;
+    my ($kind, $procs, undef, $gate, $nenv, @rest) = @f;
+    if ($gate) { $GATE = $cr } elsif ($cr) { close($cr) }
     my @env = splice(@rest, 0, $nenv // 0);
     if (length $procs) {           # its own cgroup, before it starts anything
       open(my $c, '>', $procs) or fail("cgroup $procs: $!");
@@ -338,24 +349,31 @@ sub new_kid {
   return { pid => $pid, r => \@r, ctl => $cw };
 }
 # A spare's request: "LENGTH\n" and LENGTH bytes of the same NUL-separated fields; EOF first: the server is done with it.
+# The pipe stays open for a gated request's release, so not a byte past the request is read here.
 sub read_request {
   my ($h) = @_;
-  my $in = '';
-  while ($in !~ /\A(\d+)\n/ || length($in) < length($&) + $1) {
-    my $n = sysread($h, $in, 65536, length $in);
+  my ($head, $body) = ('', '');
+  while ($head !~ /\n\z/) {
+    my $n = sysread($h, $head, 1, length $head);
+    next if !defined $n && $! + 0 == 4;
+    exit 0 unless $n;
+    exit 125 if length($head) > 12;
+  }
+  my ($len) = $head =~ /\A(\d+)\n\z/ or exit 125;
+  while (length($body) < $len) {
+    my $n = sysread($h, $body, $len - length($body), length $body);
     next if !defined $n && $! + 0 == 4;
     exit 0 unless $n;
   }
-  $in =~ /\A(\d+)\n/;
-  close($h);
-  return split /\0/, substr($in, length $&, $1), -1;
+  return split /\0/, $body, -1;
 }
 sub start_kid {
-  my ($id, $kind, $procs, $caps, $nenv, @rest) = @_;
-  my @fields = ($kind, $procs, $caps, $nenv, @rest);
+  my ($id, $kind, $procs, $caps, $gate, $nenv, @rest) = @_;
+  my @fields = ($kind, $procs, $caps, $gate, $nenv, @rest);
   my @cap = map { 0 + ($_ // 0) } split /,/, ($caps // '');
   if (($kind // '') eq 'xattrs') { put('O', $id, xattrs(@rest[($nenv // 0) .. $#rest])); put('X', $id, 'exit 0'); return }
   return refuse($id, 'bad request') unless @rest > ($nenv // 0) && $kind =~ /\A(?:envelope|exec|plain)\z/;
+  return refuse($id, 'bad request: only an envelope waits for a release') if $gate && $kind ne 'envelope';
   # An envelope with its own pid namespace: the child is born as its pid 1 (one fork, not two).
   my $pidns = 0;
   if ($kind eq 'envelope') {
@@ -371,20 +389,29 @@ sub start_kid {
       if (!defined $n) { next if $! + 0 == 4; last }
       substr($buf, 0, $n, '');
     }
-    close($k->{ctl});
     # It died before its request (EPIPE): its exit is reaped as nobody's; a fresh child takes the request.
-    if (length $buf) { close($_) for @{$k->{r}}; undef $k }
+    if (length $buf) { close($_) for $k->{ctl}, @{$k->{r}}; undef $k }
+    elsif (!$gate) { close($k->{ctl}); delete $k->{ctl} }
   }
   if (!$k) {
-    $k = new_kid($pidns, $kind eq 'plain', \@fields);
+    $k = new_kid($pidns, $kind eq 'plain', \@fields, $gate);
     return refuse($id, $k) unless ref $k;
   }
   my ($pid, $r) = ($k->{pid}, $k->{r});
-  $kid{$pid} = { id => $id, open => 3, procs => $procs };
+  $kid{$pid} = { id => $id, open => 3, procs => $procs, ($k->{ctl} ? (gate => $k->{ctl}) : ()) };
   # Output past its cap (+1 byte: the caller sees it was cut) is read and dropped here, not relayed.
   $fd{fileno($r->[$_])} = [$pid, (qw(O E S))[$_], $r->[$_], ($cap[$_] // 0) > 0 ? $cap[$_] + 1 : -1] for 0 .. 2;
   put('P', $id, $pid);
   $want_spare ||= $pidns;    # a server never asked for a pid namespace keeps no spare
+}
+# A gated child's release: one byte on its control pipe (a child gone already, or never gated, is left alone).
+sub release {
+  my ($id) = @_;
+  for my $k (values %kid) {
+    next unless $k->{id} eq $id && $k->{gate};
+    syswrite($k->{gate}, 'G');
+    close(delete $k->{gate});
+  }
 }
 sub serve {
   my %a = map { split /=/, $_, 2 } @_;
@@ -410,7 +437,9 @@ sub serve {
         kill('KILL', -$_) for keys %kid, $spare ? $spare->{pid} : ();
         exit 0;
       }
-      while ($in =~ /\A(\d+) (\d+)\n/ && length($in) >= length($&) + $2) {
+      for (;;) {
+        if ($in =~ /\A(\d+) go\n/) { my $id = $1; substr($in, 0, length $&, ''); release($id); next }
+        last unless $in =~ /\A(\d+) (\d+)\n/ && length($in) >= length($&) + $2;
         my ($id, $len, $hl) = ($1, $2, length $&);
         my @f = split /\0/, substr($in, $hl, $len), -1;
         substr($in, 0, $hl + $len, '');
@@ -440,6 +469,7 @@ sub serve {
       if ($spare && $pid == $spare->{pid}) { close($_) for $spare->{ctl}, @{$spare->{r}}; undef $spare; next }
       my $k = $kid{$pid} or next;
       $k->{status} = $?;
+      close(delete $k->{gate}) if $k->{gate};
       # What it left running ends with it: its process group, and its cgroup.
       kill('KILL', -$pid);
       if (length $k->{procs} && open(my $c, '>', $k->{procs} =~ s{/cgroup\.procs$}{/cgroup.kill}r)) { syswrite($c, '1'); close($c) }

@@ -26,6 +26,12 @@ export interface ServerRun {
   cgroupProcs?: string;
   /** Bytes of stdout and stderr relayed at most (one more says it was cut); the rest is dropped by the server. */
   caps?: { stdout: number; stderr: number };
+  /**
+   * An envelope built but not run until `go()`: the caller makes the run
+   * durable (the executor's journal) while the envelope is built. Never
+   * released, it does not run (its caller kills it, or its timeout does).
+   */
+  gated?: boolean;
   onStdout(chunk: Buffer): void;
   onStderr(chunk: Buffer): void;
 }
@@ -42,6 +48,8 @@ export interface Started {
   /** The child's pid (also its process group and session). */
   pid: Promise<number>;
   done: Promise<ServerExit>;
+  /** A gated run's release (once; nothing for a run that is not gated or has ended). */
+  go(): void;
 }
 
 interface Pending {
@@ -111,6 +119,7 @@ export class EnvelopeServer {
     let rejectPid: (e: Error) => void = () => undefined;
     const pid = new Promise<number>((res, rej) => ((resolvePid = res), (rejectPid = rej)));
     pid.catch(() => undefined);
+    let id = -1;
     const done = new Promise<ServerExit>((resolve, reject) => {
       if (this.lostWhy) return reject(new Error(`envelope server ${this.lostWhy}`));
       const env = Object.entries(run.env).map(([k, v]) => {
@@ -118,10 +127,11 @@ export class EnvelopeServer {
         return field(`${k}=${v}`);
       });
       const caps = `${run.caps?.stdout ?? 0},${run.caps?.stderr ?? 0}`;
+      const gate = run.gated ? "1" : "";
       const payload = Buffer.from(
-        [run.kind, field(run.cgroupProcs ?? ""), caps, String(env.length), ...env, ...run.args.map(field)].join("\0"),
+        [run.kind, field(run.cgroupProcs ?? ""), caps, gate, String(env.length), ...env, ...run.args.map(field)].join("\0"),
       );
-      const id = this.next++;
+      id = this.next++;
       this.pending.set(id, {
         run,
         status: [],
@@ -136,7 +146,13 @@ export class EnvelopeServer {
       this.child.stdin?.write(payload);
     });
     done.catch((e: Error) => rejectPid(e));
-    return { pid, done };
+    let released = false;
+    const go = () => {
+      if (released || !run.gated || id < 0 || !this.pending.has(id)) return;
+      released = true;
+      this.child.stdin?.write(`${id} go\n`);
+    };
+    return { pid, done, go };
   }
 
   /** Frames: "TYPE ID LENGTH\n" then LENGTH bytes. */
