@@ -11,7 +11,8 @@
 // After each tier: the median of each stage the gateway timed (its log's
 // "answered" lines; the audit's evidence.stages_ms) — where the time goes.
 // Run: npm run build && node dist/bench/tiers/run.js [N]
-// (AGENT_SUDO_BENCH_CLIENT=http: a kept-alive node:http client instead of fetch, bench/stats.ts.)
+// (AGENT_SUDO_BENCH_CLIENT=http: a kept-alive node:http client instead of fetch, bench/stats.ts;
+// AGENT_SUDO_BENCH_TIERS=0,1: only those tiers.)
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
@@ -37,11 +38,13 @@ function stages(home: string, ids: ReadonlySet<string>): string {
 const dir = mkdtempSync("/tmp/agent-sudo-bench-tiers-");
 chmodSync(dir, 0o755);
 writeFileSync(join(dir, "cfg"), "n=0\n");
-const CASES: Array<{ tier: number; cmd: (i: number) => string }> = [
+const ONLY = process.env.AGENT_SUDO_BENCH_TIERS?.split(",").map(Number);
+const ALL: Array<{ tier: number; cmd: (i: number) => string }> = [
   { tier: 0, cmd: () => "echo hi" },
   { tier: 1, cmd: (i) => `echo ${i} > ${dir}/f` },
   { tier: 2, cmd: (i) => `sed -i s/^n=.*/n=${i}/ ${dir}/cfg` },
 ];
+const CASES = ALL.filter((c) => !ONLY || ONLY.includes(c.tier));
 
 // A benchmark is a burst of one tier after another: the rate and command-mix trips would disarm it part-way.
 const stack = await startStack({ env: { AGENT_SUDO_BREAKER_MAX_REQUESTS_PER_MIN: "100000", AGENT_SUDO_BREAKER_MIX_MAX_RISE: "1" } });
