@@ -4,9 +4,10 @@
 // released, nothing runs. Real server, real kernel, a live envelope writing
 // into a scratch directory on the root disk (the write is what must not
 // happen before the release); needs root.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childPids } from "../../test/support/processes.js";
 import { EnvelopeServer } from "../shared/envelope/server.js";
 import { envelopeArch, envelopeWords, liveSpec, PERL, readOnlySpec } from "../shared/envelope/spec.js";
 import { runCommand } from "./run.js";
@@ -28,21 +29,6 @@ let server: EnvelopeServer;
 let dir = "";
 let lost = "";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The server's children (pids whose parent is the server), from /proc. */
-function childrenOf(pid: number): number[] {
-  const kids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) kids.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kids;
-}
 
 function gated(words: string[]) {
   const out: Buffer[] = [];
@@ -141,7 +127,7 @@ describe.skipIf(!!SKIP)("a gated run", () => {
     const pid = server.pid ?? 0;
     let spare: number | undefined;
     for (let i = 0; i < 100 && spare === undefined; i++) {
-      spare = childrenOf(pid)[0];
+      spare = childPids(pid)[0];
       if (spare === undefined) await sleep(20);
     }
     expect(spare).toBeDefined();

@@ -87,6 +87,7 @@
 //   - x86-64 and arm64 only (syscall numbers).
 // Timings here: entering ~0.1 s (17 overlays), a command ~7 ms, the whole
 // agent-sudo stack ready inside ~2.5-4 s.
+import { childPids } from "./processes.js";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
@@ -622,25 +623,6 @@ function hostArch(): Arch {
 function findBin(name: string): string {
   for (const dir of SAFE_PATH.split(":")) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
   throw new Error(`throwaway root: ${name} not found`);
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // Without CONFIG_PROC_CHILDREN: scan for processes whose parent is pid.
-    const out: number[] = [];
-    for (const d of readdirSync("/proc")) {
-      if (!/^\d+$/.test(d)) continue;
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-        if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(Number(d));
-      } catch {
-        /* gone */
-      }
-    }
-    return out;
-  }
 }
 
 function killGroup(child: ChildProcess): void {

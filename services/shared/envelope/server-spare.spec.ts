@@ -9,9 +9,10 @@
 // nothing); needs root.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childPids } from "../../../test/support/processes.js";
 import { EnvelopeServer } from "./server.js";
 import { envelopeArch, envelopeWords, PERL, readOnlySpec } from "./spec.js";
 
@@ -41,21 +42,6 @@ async function tier0(cmd: string, o: { masks?: string[]; env?: Record<string, st
   return { code: exit.code, status: exit.status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
 }
 
-/** The server's children (pids whose parent is the server), from /proc. */
-function childrenOf(pid: number): number[] {
-  const kids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) kids.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kids;
-}
-
 async function until(what: () => boolean, ms = 5000): Promise<boolean> {
   const end = Date.now() + ms;
   while (!what() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
@@ -79,8 +65,8 @@ describe.skipIf(!!SKIP)("the warm server's spare child", () => {
     const first = await tier0("echo $$");
     expect(first.stdout.trim()).toBe("1");
     const pid = server.pid ?? 0;
-    expect(await until(() => childrenOf(pid).length === 1)).toBe(true);
-    const [spare] = childrenOf(pid);
+    expect(await until(() => childPids(pid).length === 1)).toBe(true);
+    const [spare] = childPids(pid);
     // Not the server's pid namespace: born as pid 1 of a new one.
     expect(readFileSync(`/proc/${spare}/status`, "utf8")).toMatch(/^NSpid:\s+\d+\s+1$/m);
     expect(execFileSync("readlink", [`/proc/${spare}/ns/mnt`]).toString()).toBe(execFileSync("readlink", ["/proc/self/ns/mnt"]).toString());
@@ -119,13 +105,13 @@ describe.skipIf(!!SKIP)("the warm server's spare child", () => {
   it("a spare killed while waiting is reaped and replaced; requests still run", async () => {
     await tier0("true");
     const pid = server.pid ?? 0;
-    expect(await until(() => childrenOf(pid).length === 1)).toBe(true);
-    const [spare] = childrenOf(pid);
+    expect(await until(() => childPids(pid).length === 1)).toBe(true);
+    const [spare] = childPids(pid);
     process.kill(spare ?? 0, "SIGKILL");
     // Reaped (no zombie left) and, since nothing runs, replaced by a new one.
-    expect(await until(() => childrenOf(pid).length === 1 && childrenOf(pid)[0] !== spare)).toBe(true);
+    expect(await until(() => childPids(pid).length === 1 && childPids(pid)[0] !== spare)).toBe(true);
     for (let i = 0; i < 3; i++) expect((await tier0(`echo run${i}`)).stdout).toBe(`run${i}\n`);
-    expect(await until(() => childrenOf(pid).length === 1)).toBe(true);
+    expect(await until(() => childPids(pid).length === 1)).toBe(true);
     expect(lost).toBe("");
   });
 
@@ -134,8 +120,8 @@ describe.skipIf(!!SKIP)("the warm server's spare child", () => {
     const words = envelopeWords(readOnlySpec({ masks: [], cwd: "/", network: false }), ["/bin/true"]);
     await other.run({ kind: "envelope", args: words, env: ENV, onStdout: () => undefined, onStderr: () => undefined }).done;
     const pid = other.pid ?? 0;
-    expect(await until(() => childrenOf(pid).length === 1)).toBe(true);
-    const [spare] = childrenOf(pid);
+    expect(await until(() => childPids(pid).length === 1)).toBe(true);
+    const [spare] = childPids(pid);
     other.close();
     expect(await until(() => !existsSync(`/proc/${spare}`) || readFileSync(`/proc/${spare}/stat`, "utf8").includes(") Z "))).toBe(true);
   });
