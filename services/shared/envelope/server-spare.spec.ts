@@ -14,18 +14,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childPids } from "../../../test/support/processes.js";
 import { EnvelopeServer } from "./server.js";
-import { envelopeArch, envelopeWords, PERL, readOnlySpec } from "./spec.js";
+import { envelopeReadiness, envelopeWords, readOnlySpec } from "./spec.js";
 
-const SKIP =
-  process.platform !== "linux"
-    ? "not Linux"
-    : process.getuid?.() !== 0
-      ? "needs root (it unshares and mounts for real)"
-      : !envelopeArch()
-        ? `no system-call table for ${process.arch}`
-        : !existsSync(PERL)
-          ? `${PERL} is missing`
-          : undefined;
+// The executor's own check: Linux, a system-call table for this CPU, root, perl.
+const READY = envelopeReadiness();
+const SKIP = READY === "ok" ? undefined : READY;
 if (SKIP) console.log(`server-spare.spec.ts skipped: ${SKIP}`);
 
 const ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
