@@ -1,6 +1,9 @@
 // bench/tiers/ab: this build against another one, on one machine at one
 // time — a stack of each, requests alternating A, B, bare for every tier, so
-// whatever else the machine does weighs on both alike. The other build is a
+// whatever else the machine does weighs on both alike — except work a build
+// does after answering (the envelope server's spare fork): that lands in the
+// other build's next request and flatters the build that defers it; compare
+// such changes with whole `run.js` runs interleaved in time. The other build is a
 // checkout with its own dist/ (`git worktree add /tmp/before REV`, link
 // node_modules, `npx tsc -p tsconfig.json` there).
 // Run: npm run build && node dist/bench/tiers/ab.js /tmp/before [N]
