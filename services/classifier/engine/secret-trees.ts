@@ -128,22 +128,6 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "a
 
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
 const GREP_VALUES = ["-d", "--directories"];
-/** Every program followsLinks names (its switch's cases): the others never follow links. */
-const LINK_FOLLOWERS: ReadonlySet<string> = new Set([
-  "grep",
-  "egrep",
-  "fgrep",
-  "zgrep",
-  "find",
-  "rg",
-  "ag",
-  "ack",
-  "tar",
-  "bsdtar",
-  "cp",
-  "rsync",
-  "zip",
-]);
 /** The options treeOperands splits off with their values. */
 const TREE_VALUES: ReadonlySet<string> = new Set([
   "-e",
@@ -159,27 +143,6 @@ const TREE_VALUES: ReadonlySet<string> = new Set([
   "-B",
   "--max-count",
   ...GREP_VALUES,
-]);
-/** Every program treeOperands names (its switch's cases): the others read no tree. */
-const TREE_READERS: ReadonlySet<string> = new Set([
-  "grep",
-  "egrep",
-  "fgrep",
-  "zgrep",
-  "rg",
-  "ack",
-  "ag",
-  "tar",
-  "bsdtar",
-  "zip",
-  "7z",
-  "7za",
-  "rsync",
-  "cp",
-  "diff",
-  "git",
-  "xargs",
-  "find",
 ]);
 const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
 const DIFF_VALUES = new Set([
@@ -209,12 +172,12 @@ function tarCreates(first: string, flags: readonly string[]): boolean {
  * print only sizes or counts of them (wc, du) are not in here.
  */
 function namesFromInput(name: string, args: readonly Word[]): string | undefined {
-  if (name !== "tar" && name !== "bsdtar" && name !== "sort" && name !== "cpio") return undefined;
-  const t = args.map((w) => w.text);
-  const opt = (re: RegExp) => t.find((x) => re.test(x));
+  // The words' texts are taken only for the programs named below (this runs for every command).
+  const opt = (re: RegExp) => args.find((w) => re.test(w.text))?.text;
   switch (name) {
     case "tar":
     case "bsdtar": {
+      const t = args.map((w) => w.text);
       const list = opt(/^(-[A-Za-z]*T|--files-from)(=|$)/);
       return tarCreates(t[0] ?? "", t) && list ? list : undefined;
     }
@@ -229,27 +192,32 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
 
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
 function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
-  // Most programs read no tree: their arguments are not split (this runs for every command).
-  if (!TREE_READERS.has(name)) return [];
-  const s = splitArgs(args, TREE_VALUES);
-  const has = (re: RegExp) => s.flags.some((f) => re.test(f));
+  // Split only for the programs named below that need it (this runs for every command; most read no tree).
+  let split: ReturnType<typeof splitArgs> | undefined;
+  const sp = () => (split ??= splitArgs(args, TREE_VALUES));
+  const has = (re: RegExp) => sp().flags.some((f) => re.test(f));
   switch (name) {
     case "grep":
     case "egrep":
     case "fgrep":
-    case "zgrep":
+    case "zgrep": {
+      const s = sp();
       // The first operand is the pattern unless -e/-f gave it.
       return has(GREP_RECURSIVE) || GREP_VALUES.some((k) => s.values.get(k)?.text === "recurse")
         ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1)
         : [];
+    }
     case "rg":
-    case "ack":
+    case "ack": {
+      const s = sp();
       return s.positional.slice(s.values.has("-e") ? 0 : 1);
+    }
     case "ag":
       // ag's -f is --follow, not a pattern file.
       return splitArgs(args, new Set(["-G", "--file-search-regex", "--ignore", "-m", "-A", "-B", "-C"])).positional.slice(1);
     case "tar":
     case "bsdtar": {
+      const s = sp();
       // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
       const mode = tarCreates(args[0]?.text ?? "", s.flags);
       // -C DIR: the operands are read from there, so DIR counts as a tree too.
@@ -260,9 +228,9 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "7z":
     case "7za":
     case "rsync":
-      return s.positional;
+      return sp().positional;
     case "cp":
-      return has(CP_RECURSIVE) ? s.positional.slice(0, -1) : [];
+      return has(CP_RECURSIVE) ? sp().positional.slice(0, -1) : [];
     case "diff": {
       // `diff -r A B` prints what differs inside both trees (with -N, every file of either in full).
       const d = splitArgs(args, DIFF_VALUES);
@@ -295,32 +263,33 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
  * reading too much into an option only raises the verdict.
  */
 function followsLinks(name: string, args: readonly Word[]): boolean {
-  if (!LINK_FOLLOWERS.has(name)) return false;
-  const t = args.map((w) => w.text);
-  const short = (letters: RegExp) => t.some((x) => /^-[a-zA-Z]+$/.test(x) && letters.test(x.slice(1)));
+  // The words' texts are taken only for the programs named below (this runs for every command).
+  let texts: string[] | undefined;
+  const words = () => (texts ??= args.map((w) => w.text));
+  const short = (letters: RegExp) => words().some((x) => /^-[a-zA-Z]+$/.test(x) && letters.test(x.slice(1)));
   switch (name) {
     case "grep":
     case "egrep":
     case "fgrep":
     case "zgrep":
-      return short(/R/) || t.includes("--dereference-recursive");
+      return short(/R/) || words().includes("--dereference-recursive");
     case "find":
       return findFollowsLinks(args);
     case "rg":
-      return short(/L/) || t.includes("--follow");
+      return short(/L/) || words().includes("--follow");
     case "ag":
-      return short(/f/) || t.includes("--follow");
+      return short(/f/) || words().includes("--follow");
     case "ack":
-      return t.includes("--follow");
+      return words().includes("--follow");
     case "tar":
     case "bsdtar":
-      return short(/h/) || t.includes("--dereference") || /^[A-Za-z]*h[A-Za-z]*$/.test(t[0] ?? "");
+      return short(/h/) || words().includes("--dereference") || /^[A-Za-z]*h[A-Za-z]*$/.test(words()[0] ?? "");
     case "cp":
-      return short(/L/) || t.includes("--dereference");
+      return short(/L/) || words().includes("--dereference");
     case "rsync":
-      return short(/[Lk]/) || t.some((x) => /^--(copy-links|copy-unsafe-links|copy-dirlinks)$/.test(x));
+      return short(/[Lk]/) || words().some((x) => /^--(copy-links|copy-unsafe-links|copy-dirlinks)$/.test(x));
     case "zip":
-      return !short(/y/) && !t.includes("--symlinks");
+      return !short(/y/) && !words().includes("--symlinks");
     default:
       return false;
   }
