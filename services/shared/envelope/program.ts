@@ -286,14 +286,19 @@ sub xattrs {
 # "signal N", last, once its pipes are drained.
 my (%kid, %fd, $sigr, $sigw, $ownpidns);    # pid => { id, open, procs, status, until }; fileno => [pid, type, handle]; the SIGCHLD pipe
 sub now_s { my $b = "\0" x 16; syscall($S->{clock_gettime}, 1, $b) == 0 or return time; my ($s, $ns) = unpack('q2', $b); $s + $ns / 1e9 }
-sub put {
-  my ($type, $id, $data) = @_;
-  my $buf = "$type $id " . length($data) . "\n" . $data;
+# All of $buf to $h (EINTR retried); false when the reader is gone.
+sub write_all {
+  my ($h, $buf) = @_;
   while (length $buf) {
-    my $n = syswrite(STDOUT, $buf);
-    if (!defined $n) { next if $! + 0 == 4; exit 0 }    # EINTR; the parent is gone
+    my $n = syswrite($h, $buf);
+    if (!defined $n) { next if $! + 0 == 4; return 0 }
     substr($buf, 0, $n, '');
   }
+  1;
+}
+sub put {
+  my ($type, $id, $data) = @_;
+  write_all(\*STDOUT, "$type $id " . length($data) . "\n" . $data) or exit 0;    # the parent is gone
 }
 sub refuse { my ($id, $why) = @_; put('S', $id, "error: $why\n"); put('X', $id, 'exit 125') }
 # A child forked ahead for the next envelope that asks for a pid namespace: born as pid 1 of a
@@ -383,14 +388,8 @@ sub start_kid {
   if ($pidns && $spare) {
     ($k, $spare) = ($spare, undef);
     my $payload = join("\0", @fields);
-    my $buf = length($payload) . "\n" . $payload;
-    while (length $buf) {
-      my $n = syswrite($k->{ctl}, $buf);
-      if (!defined $n) { next if $! + 0 == 4; last }
-      substr($buf, 0, $n, '');
-    }
     # It died before its request (EPIPE): its exit is reaped as nobody's; a fresh child takes the request.
-    if (length $buf) { close($_) for $k->{ctl}, @{$k->{r}}; undef $k }
+    if (!write_all($k->{ctl}, length($payload) . "\n" . $payload)) { close($_) for $k->{ctl}, @{$k->{r}}; undef $k }
     elsif (!$gate) { close($k->{ctl}); delete $k->{ctl} }
   }
   if (!$k) {
