@@ -21,6 +21,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChaosRig, kindOf, TARGETS, type Outcome, type Target } from "../../test/chaos/harness.js";
+import { childPids } from "../../test/support/processes.js";
 import { cliMain } from "../../test/support/stack.js";
 
 const SECONDS = Number(process.argv[2] ?? 600);
@@ -62,17 +63,7 @@ interface Fault {
 
 /** The postmaster and its children (backends, checkpointer …). */
 function withChildren(pid: number): number[] {
-  const out = [pid];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return out;
+  return [pid, ...childPids(pid)];
 }
 
 function signal(pids: number[], sig: NodeJS.Signals): void {
