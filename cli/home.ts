@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Config, SERVICES } from "../services/shared/config.js";
+import { type Config, defaultProposalsStore, SERVICES } from "../services/shared/config.js";
 import { ensureKeys } from "../services/shared/keys.js";
 import { isRoot, lookupUser } from "../services/shared/privilege.js";
 import { hashToken, newToken, parseTokensFile, type TokensFileShape } from "../services/gateway/tokens.js";
@@ -57,7 +57,7 @@ export function prepareHome(config: Config, log: (line: string) => void): void {
   }
   mkdirSync(config.logsDir, { recursive: true, mode: 0o700 });
   // The default proposals store (state/proposals): the learner writes it, the console (the gateway's user) reads it.
-  if (config.proposals_dir === undefined && config.policies_dir === undefined) {
+  if (defaultProposalsStore(config)) {
     mkdirSync(config.proposalsDir, { recursive: true, mode: 0o755 });
     chmodSync(config.proposalsDir, 0o755);
   }

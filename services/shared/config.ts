@@ -284,10 +284,15 @@ function envOverrides(raw: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** Neither proposals_dir nor policies_dir set: the package's own policies, whose proposals go to state/proposals. */
+export function defaultProposalsStore(file: Pick<ConfigFileShape, "proposals_dir" | "policies_dir">): boolean {
+  return file.proposals_dir === undefined && file.policies_dir === undefined;
+}
+
 /** config's proposals_dir; unset, beside configured policies, or under the state dir for the package's own. */
 function proposalsDirOf(home: string, file: ConfigFileShape, policiesDir: string): string {
   if (file.proposals_dir !== undefined) return resolve(home, file.proposals_dir);
-  return file.policies_dir !== undefined ? policiesDir : join(home, "state", "proposals");
+  return defaultProposalsStore(file) ? join(home, "state", "proposals") : policiesDir;
 }
 
 export function loadConfig(home: string = defaultHome()): Config {
