@@ -21,7 +21,7 @@
 // never conflict at commit.
 //
 // Used by test/chaos/*.spec.ts (few requests) and bench/chaos/run.ts (many).
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import pg from "pg";
@@ -227,7 +227,7 @@ export class ChaosRig {
     mkdirSync(work, { mode: 0o777 });
     // The stand-in: records the command line in a file of its own and
     // executes nothing. One behaviour more: a command containing
-    // "chaos-slow" then keeps its shell alive for 10 s (the shell's argv
+    // "chaos-slow" then keeps its shell alive for 30 s (the shell's argv
     // holds the command, so /proc shows whether it still runs) — a test can
     // kill a service while a command is surely running, and see whether
     // that command outlives its timeout.
@@ -239,7 +239,7 @@ export class ChaosRig {
         "# test stand-in: records, never executes",
         `f='${rec}'/$(printf '%s' "$2" | md5sum | cut -c1-32)`,
         `printf '%s\\n' "$2" >> "$f"`,
-        `case "$2" in *chaos-slow*) i=0; while [ "$i" -lt 100 ]; do sleep 0.1; i=$((i+1)); done ;; esac`,
+        `case "$2" in *chaos-slow*) i=0; while [ "$i" -lt 300 ]; do sleep 0.1; i=$((i+1)); done ;; esac`,
         "echo recorded",
         "",
       ].join("\n"),
@@ -489,6 +489,33 @@ export class ChaosRig {
       }
     }
     return out;
+  }
+
+  /**
+   * What a process still running `command` is doing, for a failure message:
+   * its state and where it waits, its parent and pid namespace, how long it
+   * has run, and what the executor's journal says of the request.
+   */
+  describeRunning(command: string): string {
+    const ticks = 100; // USER_HZ on Linux
+    const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+    const lines = this.runningPids(command).map((pid) => {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, "utf8");
+        const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "m").exec(status)?.[1] ?? "?";
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+        const wchan = readFileSync(`/proc/${pid}/wchan`, "utf8");
+        const ns = readlinkSync(`/proc/${pid}/ns/pid`);
+        return `pid ${pid} state ${field("State")} wchan ${wchan || "-"} ppid ${field("PPid")} nspid ${field("NSpid")} ${ns} running ${(uptime - startTicks / ticks).toFixed(1)} s`;
+      } catch (err) {
+        return `pid ${pid}: ${(err as Error).message}`;
+      }
+    });
+    const journal = this.journal();
+    const ids = new Set(journal.filter((e) => e.command === command).map((e) => e.request_id));
+    const entries = journal.filter((e) => ids.has(e.request_id));
+    return [...lines, ...entries.map((e) => JSON.stringify(e))].join("\n");
   }
 
   /** Resolves once `command` is running (a process shows it), or throws. */
