@@ -9,7 +9,8 @@
 // than the trial + run it replaces (compare with the same bench on an older
 // build: AGENT_SUDO_BENCH_LABEL names the build in the output).
 // After each tier: the median of each stage the gateway timed (its log's
-// "answered" lines; the audit's evidence.stages_ms) — where the time goes.
+// "answered" lines; the audit's evidence.stages_ms) and those the executor
+// timed (its "executed" / "committed" lines) — where the time goes.
 // Run: npm run build && node dist/bench/tiers/run.js [N]
 // (AGENT_SUDO_BENCH_CLIENT=http: a kept-alive node:http client instead of fetch, bench/stats.ts;
 // AGENT_SUDO_BENCH_TIERS=0,1: only those tiers.)
@@ -21,13 +22,13 @@ import { bare, execClient, median, pct } from "../stats.js";
 const N = Number(process.argv[2] ?? 200);
 const label = process.env.AGENT_SUDO_BENCH_LABEL ?? "this build";
 
-/** Median of each stage over the requests `ids` (the gateway's "answered" log lines). */
-function stages(home: string, ids: ReadonlySet<string>): string {
+/** Median of each stage over the requests `ids`: a service's log lines with that message and `stages_ms`. */
+function stages(home: string, ids: ReadonlySet<string>, service = "gateway", message = "answered"): string {
   const logs = join(home, "logs");
-  const file = readdirSync(logs).find((f) => f.startsWith("gateway"));
+  const file = readdirSync(logs).find((f) => f.startsWith(service));
   const by = new Map<string, number[]>();
   for (const line of file ? readFileSync(join(logs, file), "utf8").split("\n") : []) {
-    if (!line.includes('"answered"')) continue;
+    if (!line.includes(`"${message}"`)) continue;
     const r = JSON.parse(line) as { request_id?: string; stages_ms?: Record<string, number> };
     if (!r.request_id || !ids.has(r.request_id)) continue;
     for (const [k, v] of Object.entries(r.stages_ms ?? {})) by.set(k, [...(by.get(k) ?? []), v]);
@@ -72,6 +73,8 @@ try {
       `tier ${c.tier}: /exec median ${median(viaExec).toFixed(2)} ms p95 ${pct(viaExec, 95).toFixed(2)} ms; bare median ${median(direct).toFixed(2)} ms; overhead ${over.toFixed(2)} ms`,
     );
     console.log(`tier ${c.tier}: stages (median ms) ${stages(stack.home, ids)}`);
+    const inExecutor = stages(stack.home, ids, "executor", c.tier === 0 ? "executed" : "committed");
+    if (inExecutor) console.log(`tier ${c.tier}: executor's stages (median ms) ${inExecutor}`);
   }
 } finally {
   await stack.stop();
