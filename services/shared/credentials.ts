@@ -11,6 +11,8 @@ interface Pattern {
   re: RegExp;
   /** The capture group that holds the secret (0: the whole match). */
   group: number;
+  /** Text every match contains, one of these (lower case: looked for in the lower-cased text): no hint, no search. */
+  hints: readonly string[];
 }
 
 /** A variable named as a secret: the word itself, or a name ending in _WORD (GH_TOKEN, DB_PASSWORD), or a known one. */
@@ -18,19 +20,34 @@ const SECRET_NAME =
   "(?:PGPASSWORD|MYSQL_PWD|(?:[A-Za-z0-9_]*_)?(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?))";
 
 const PATTERNS: Pattern[] = [
-  { kind: "private-key", re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, group: 0 },
-  { kind: "github-token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, group: 0 },
-  { kind: "gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g, group: 0 },
-  { kind: "slack-token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, group: 0 },
-  { kind: "aws-access-key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
-  { kind: "stripe-key", re: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, group: 0 },
-  { kind: "api-key", re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b/g, group: 0 },
-  { kind: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0 },
-  { kind: "bearer", re: /(\bauthorization\s*:\s*bearer\s+)([A-Za-z0-9._~+/=-]{8,})/gi, group: 2 },
-  { kind: "basic-auth", re: /(\bauthorization\s*:\s*basic\s+)([A-Za-z0-9+/=]{8,})/gi, group: 2 },
-  { kind: "url-password", re: /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@'"]+:)([^@\s/'"$]+)(@)/gi, group: 2 },
-  { kind: "password-option", re: /(--(?:password|passwd|token|api-key|secret)[= ])(?!\$)("[^"]*"|'[^']*'|[^\s;&|'"]+)/gi, group: 2 },
-  { kind: "secret-variable", re: new RegExp(`(\\b${SECRET_NAME}=)(?!\\$)("[^"$]+"|'[^']+'|[^\\s;&|'"$]+)`, "gi"), group: 2 },
+  {
+    kind: "private-key",
+    re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    group: 0,
+    hints: ["private key-----"],
+  },
+  {
+    kind: "github-token",
+    re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
+    group: 0,
+    hints: ["gh", "github_pat_"],
+  },
+  { kind: "gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}\b/g, group: 0, hints: ["glpat-"] },
+  { kind: "slack-token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, group: 0, hints: ["xox"] },
+  { kind: "aws-access-key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0, hints: ["akia", "asia"] },
+  { kind: "stripe-key", re: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, group: 0, hints: ["k_live_", "k_test_"] },
+  { kind: "api-key", re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b/g, group: 0, hints: ["sk-"] },
+  { kind: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0, hints: ["aiza"] },
+  { kind: "bearer", re: /(\bauthorization\s*:\s*bearer\s+)([A-Za-z0-9._~+/=-]{8,})/gi, group: 2, hints: ["authorization"] },
+  { kind: "basic-auth", re: /(\bauthorization\s*:\s*basic\s+)([A-Za-z0-9+/=]{8,})/gi, group: 2, hints: ["authorization"] },
+  { kind: "url-password", re: /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@'"]+:)([^@\s/'"$]+)(@)/gi, group: 2, hints: ["://"] },
+  {
+    kind: "password-option",
+    re: /(--(?:password|passwd|token|api-key|secret)[= ])(?!\$)("[^"]*"|'[^']*'|[^\s;&|'"]+)/gi,
+    group: 2,
+    hints: ["--"],
+  },
+  { kind: "secret-variable", re: new RegExp(`(\\b${SECRET_NAME}=)(?!\\$)("[^"$]+"|'[^']+'|[^\\s;&|'"$]+)`, "gi"), group: 2, hints: ["="] },
 ];
 
 export interface CredentialHit {
@@ -43,7 +60,9 @@ export interface CredentialHit {
 /** Every credential literal in `text`, in order, not overlapping. */
 export function findCredentials(text: string): CredentialHit[] {
   const hits: CredentialHit[] = [];
+  const lower = text.toLowerCase();
   for (const p of PATTERNS) {
+    if (!p.hints.some((h) => lower.includes(h))) continue;
     p.re.lastIndex = 0;
     for (const m of text.matchAll(p.re)) {
       const secret = m[p.group] ?? "";
