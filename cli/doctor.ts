@@ -5,11 +5,12 @@
 // once. Every problem comes with what to do; any failure exits 1.
 // Talks only to the configured gateway URL and the local hook socket.
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { gatewayUrl, tokenFilePath } from "./exec.js";
 import { gatewayHome, HOOK_SCRIPT, type Json, ourEntries, parseOurCommand, readSettings, REGISTRATIONS, settingsPath } from "./hook.js";
+import { findProgram, pathDirs } from "../services/shared/programs.js";
 
 type Level = "ok" | "warn" | "FAIL" | "info";
 interface Finding {
@@ -59,14 +60,7 @@ function parse(text: string): Json {
 }
 
 function onPath(program: string): boolean {
-  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return findProgram(program, pathDirs()) !== undefined;
 }
 
 /** Runs the real hook client once with a PreToolUse for `git status`. */

@@ -1,12 +1,6 @@
-// What this stack can do on this host, and what it cannot: one entry per
-// capability, from the configuration, the machine and the services' own
-// health details. `agent-sudo start` prints one line for every capability
-// that is not ok, before `ready`; `/health` reports them all under
-// `capabilities`. Nothing degrades silently.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Config } from "../shared/config.js";
 import type { ServiceHealth } from "./clients.js";
+import { findProgram, pathDirs } from "../shared/programs.js";
 
 export type CapabilityState = "ok" | "degraded" | "off";
 
@@ -18,7 +12,7 @@ export interface Capability {
 }
 
 function onPath(bin: string): boolean {
-  return (process.env.PATH ?? "/usr/bin:/bin").split(":").some((d) => d && existsSync(join(d, bin)));
+  return findProgram(bin, pathDirs(["/usr/bin", "/bin"])) !== undefined;
 }
 
 function parse(detail: string | undefined): Record<string, unknown> {

@@ -5,10 +5,10 @@
 // report.ts; this catches what the text says even when the run did not get
 // that far.
 import { spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { globPrefixRe, isUnder } from "./mounts.js";
 import { basename, effectiveWords, simpleCommands } from "./words.js";
+import { findProgram, pathDirs } from "../shared/programs.js";
 
 export interface StaticResult {
   errors: string[];
@@ -67,16 +67,7 @@ export function shellcheck(command: string, bin = "shellcheck"): Promise<StaticR
 
 /** `name` in a PATH directory, or in the system's (a service's PATH may hold directories it cannot search). */
 function onPath(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/local/bin", "/usr/bin", "/bin"].filter((d) => d.startsWith("/"));
-  for (const d of dirs) {
-    const p = join(d, name);
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      // not here, or not searchable by this user
-    }
-  }
-  return undefined;
+  return findProgram(name, [...pathDirs(), "/usr/local/bin", "/usr/bin", "/bin"]);
 }
 
 const NO_SHELLCHECK = "shellcheck is not installed: only bash -n syntax was checked (apt-get install shellcheck)";

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEARNER } from "../../cli/install-units.js";
 import { named } from "../support/needs.js";
 import { repoRoot } from "../support/stack.js";
+import { findProgram, pathDirs } from "../../services/shared/programs.js";
 
 const unitDir = join(repoRoot, "systemd");
 const units = readdirSync(unitDir)
@@ -25,8 +26,7 @@ const thresholds = JSON.parse(readFileSync(join(unitDir, "security-thresholds.js
 };
 
 function which(tool: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
-  return dirs.map((d) => join(d, tool)).find((p) => existsSync(p));
+  return findProgram(tool, [...pathDirs(), "/usr/bin", "/bin", "/usr/sbin", "/sbin"]);
 }
 const analyze = which("systemd-analyze");
 const systemUnits = ["/usr/lib/systemd/system", "/lib/systemd/system"].find((d) => existsSync(join(d, "sysinit.target")));

@@ -91,6 +91,7 @@ import { childPids } from "./processes.js";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
+import { findProgram } from "../../services/shared/programs.js";
 
 // ---------------------------------------------------------------- the plan
 
@@ -621,8 +622,9 @@ function hostArch(): Arch {
 }
 
 function findBin(name: string): string {
-  for (const dir of SAFE_PATH.split(":")) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
-  throw new Error(`throwaway root: ${name} not found`);
+  const found = findProgram(name, SAFE_PATH.split(":"));
+  if (!found) throw new Error(`throwaway root: ${name} not found`);
+  return found;
 }
 
 function killGroup(child: ChildProcess): void {

@@ -70,6 +70,7 @@ function asChange(c: ManifestChange): Change {
 import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "../mounts.js";
 import { envelopeArch, envelopeWords, mirrorSpec } from "../../shared/envelope/spec.js";
 import { EnvelopeServer } from "../../shared/envelope/server.js";
+import { findProgram } from "../../shared/programs.js";
 
 /** A started trial, whichever launcher runs it. */
 interface Launched {
@@ -210,9 +211,9 @@ function which(bin: string): string {
   return found;
 }
 
+/** The system's directories only: the launcher is root, and no PATH of anyone's is searched. */
 function findBin(bin: string): string | undefined {
-  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) if (existsSync(join(dir, bin))) return join(dir, bin);
-  return undefined;
+  return findProgram(bin, ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]);
 }
 
 /**
