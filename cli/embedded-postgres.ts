@@ -31,7 +31,7 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import type { Logger } from "../services/shared/log.js";
-import { isRoot, lookupUser, type Account } from "../services/shared/privilege.js";
+import { ensureSystemUser, isRoot, type Account } from "../services/shared/privilege.js";
 
 const execFileP = promisify(execFile);
 
@@ -77,24 +77,6 @@ async function binaries(): Promise<{ initdb: string; postgres: string }> {
     throw new EmbeddedPostgresError(`PostgreSQL binaries ${name} not installed: ${(err as Error).message}`);
   }
   throw new EmbeddedPostgresError(`${name} does not export initdb/postgres paths`);
-}
-
-async function ensureOsUser(name: string): Promise<Account> {
-  const existing = lookupUser(name);
-  if (existing) return existing;
-  await execFileP("useradd", [
-    "--system",
-    "--user-group",
-    "--no-create-home",
-    "--home-dir",
-    "/nonexistent",
-    "--shell",
-    "/usr/sbin/nologin",
-    name,
-  ]);
-  const created = lookupUser(name);
-  if (!created) throw new EmbeddedPostgresError(`useradd ${name} ran but the user does not exist`);
-  return created;
 }
 
 /** Every ancestor of `dir` must be searchable by the user PostgreSQL runs as. */
@@ -265,7 +247,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const database = opts.database ?? "agent_sudo";
   const log = opts.logger;
   const bin = await binaries();
-  const who = isRoot() ? await ensureOsUser(opts.osUser ?? EMBEDDED_PG_OS_USER) : undefined;
+  const who = isRoot() ? ensureSystemUser(opts.osUser ?? EMBEDDED_PG_OS_USER).account : undefined;
   const passwordFile = `${dataDir}.password`;
   const logFile = `${dataDir}.log`;
 

@@ -1,11 +1,8 @@
-// Preparing a state dir for a run: directories with their modes, the
-// service users (as root), signing keys, and the dev caller's token.
-import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Config, defaultProposalsStore, SERVICES } from "../services/shared/config.js";
 import { ensureKeys } from "../services/shared/keys.js";
-import { isRoot, lookupUser } from "../services/shared/privilege.js";
+import { ensureSystemUser, isRoot, lookupUser } from "../services/shared/privilege.js";
 import { hashToken, newToken, parseTokensFile, type TokensFileShape } from "../services/gateway/tokens.js";
 
 function chownRecursive(path: string, uid: number, gid: number): void {
@@ -29,18 +26,7 @@ function checkTraversable(dir: string): void {
 
 /** A system user with its own group, no home, no login (useradd --system). */
 export function ensureUser(name: string, log: (line: string) => void): void {
-  if (lookupUser(name)) return;
-  try {
-    execFileSync(
-      "useradd",
-      ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name],
-      { stdio: "pipe" },
-    );
-    log(`created system user ${name}`);
-  } catch (err) {
-    if (!lookupUser(name))
-      throw new Error(`cannot create user ${name}: ${(err as { stderr?: Buffer }).stderr?.toString().trim() ?? String(err)}`);
-  }
+  if (ensureSystemUser(name).created) log(`created system user ${name}`);
 }
 
 export function prepareHome(config: Config, log: (line: string) => void): void {

@@ -1,5 +1,6 @@
 // Users and the privilege drop. Node has no getpwnam, so /etc/passwd and
 // /etc/group are read directly (the system databases this project needs).
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 export interface Account {
@@ -23,6 +24,29 @@ export function lookupUser(name: string): Account | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A system user with its own group, no home and no login (useradd --system),
+ * made when missing (root only). Throws when it cannot be made.
+ */
+export function ensureSystemUser(name: string): { account: Account; created: boolean } {
+  const existing = lookupUser(name);
+  if (existing) return { account: existing, created: false };
+  let why = "";
+  try {
+    execFileSync(
+      "useradd",
+      ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name],
+      { stdio: "pipe" },
+    );
+  } catch (err) {
+    why = (err as { stderr?: Buffer }).stderr?.toString().trim() || String(err);
+  }
+  // Another process may have made it meanwhile: what counts is that it is there now.
+  const account = lookupUser(name);
+  if (!account) throw new Error(`cannot create user ${name}: ${why || "useradd ran but the user does not exist"}`);
+  return { account, created: why === "" };
 }
 
 /** The gid of a group by name, from /etc/group. */
