@@ -1,3 +1,5 @@
+// Preparing a state dir for a run: directories with their modes, the
+// service users (as root), signing keys, and the dev caller's token.
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Config, defaultProposalsStore, SERVICES } from "../services/shared/config.js";

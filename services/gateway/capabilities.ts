@@ -1,3 +1,8 @@
+// What this stack can do on this host, and what it cannot: one entry per
+// capability, from the configuration, the machine and the services' own
+// health details. `agent-sudo start` prints one line for every capability
+// that is not ok, before `ready`; `/health` reports them all under
+// `capabilities`. Nothing degrades silently.
 import type { Config } from "../shared/config.js";
 import type { ServiceHealth } from "./clients.js";
 import { findProgram, pathDirs } from "../shared/programs.js";
