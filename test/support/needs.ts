@@ -1,23 +1,17 @@
 // Tests that need a program the base system may lack skip with the reason in
 // their name (vitest prints it with the skipped test), never fail.
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname } from "node:path";
+import { findProgram, pathDirs } from "../../services/shared/programs.js";
 
-/** Why a test cannot run here (the first missing program), or undefined when all are present. */
+/**
+ * Why a test cannot run here (the first missing program), or undefined when
+ * all are present. Present means an executable file, not a path that merely
+ * exists (a program hidden by binding /dev/null over it): findProgram.
+ */
 export function missing(...programs: string[]): string | undefined {
-  const dirs = (process.env.PATH ?? "/usr/bin:/bin").split(":").filter(Boolean);
-  const absent = programs.find((p) => !(p.startsWith("/") ? installed(p) : dirs.some((d) => installed(join(d, p)))));
+  const dirs = pathDirs(["/usr/bin", "/bin"]);
+  const absent = programs.find((p) => (p.startsWith("/") ? findProgram(basename(p), [dirname(p)]) : findProgram(p, dirs)) === undefined);
   return absent ? `skipped: ${absent} is not installed (apt-get install ${PACKAGE[absent] ?? absent}; .ci/run installs it)` : undefined;
-}
-
-/** An executable file is there: not a path that merely exists (a program hidden by binding /dev/null over it). */
-function installed(path: string): boolean {
-  try {
-    const st = statSync(path);
-    return st.isFile() && (st.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
 }
 
 const PACKAGE: Record<string, string> = {
