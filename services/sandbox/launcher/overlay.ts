@@ -80,34 +80,29 @@ interface Launched {
 }
 
 /**
- * One warm envelope server for every mirror in this process (the launcher):
+ * A warm server of this process (the launcher), started on first use:
  * losing it loses the trials in flight, so the launcher exits and the
  * sandbox service with it (crash, don't limp).
  */
-let warm: EnvelopeServer | undefined;
-function envelopeServer(): EnvelopeServer {
-  warm ??= EnvelopeServer.start((why) => {
-    process.stderr.write(`agent-sudo sandbox: the envelope server ${why}; exiting\n`);
-    process.exit(70);
-  });
-  return warm;
+function warmServer(what: string): () => EnvelopeServer {
+  let server: EnvelopeServer | undefined;
+  return () =>
+    (server ??= EnvelopeServer.start((why) => {
+      process.stderr.write(`agent-sudo sandbox: the ${what} server ${why}; exiting\n`);
+      process.exit(70);
+    }));
 }
 
+/** One envelope server for every mirror's run. */
+const envelopeServer = warmServer("envelope");
 /**
- * Another warm server, for the manifests' extended attributes only: the
- * envelope server forks its next spare child as a run ends, which is just
- * when the manifest asks for the run's xattrs, and the answer waited for
- * that fork (the manifest's build: 4.1–4.3 ms with one server, 1.9–2.2 ms
- * with two, `echo N > FILE` in the mirror). This one never runs a command.
+ * Another, for the manifests' extended attributes only: the envelope server
+ * forks its next spare child as a run ends, which is just when the manifest
+ * asks for the run's xattrs, and the answer waited for that fork (the
+ * manifest's build: 4.1–4.3 ms with one server, 1.9–2.2 ms with two, `echo N >
+ * FILE` in the mirror). This one never runs a command.
  */
-let xattrWarm: EnvelopeServer | undefined;
-function xattrServer(): EnvelopeServer {
-  xattrWarm ??= EnvelopeServer.start((why) => {
-    process.stderr.write(`agent-sudo sandbox: the extended-attribute server ${why}; exiting\n`);
-    process.exit(70);
-  });
-  return xattrWarm;
-}
+const xattrServer = warmServer("extended-attribute");
 
 /** Capabilities a trial keeps (inside its user namespace): enough for package, file and account changes. */
 const TRIAL_CAPS = [
