@@ -31,13 +31,18 @@ export function ensureUser(name: string, log: (line: string) => void): void {
   if (ensureSystemUser(name).created) log(`created system user ${name}`);
 }
 
+/** The services' own users (all but the executor's root), made when missing. */
+export function ensureServiceUsers(users: Config["users"], log: (line: string) => void): void {
+  for (const service of SERVICES) if (service !== "executor") ensureUser(users[service], log);
+}
+
 export function prepareHome(config: Config, log: (line: string) => void): void {
   const root = isRoot();
   mkdirSync(config.home, { recursive: true, mode: 0o700 });
   if (root) {
     chmodSync(config.home, 0o711);
     checkTraversable(config.home);
-    for (const service of SERVICES) if (service !== "executor") ensureUser(config.users[service], log);
+    ensureServiceUsers(config.users, log);
   }
   for (const dir of [config.runDir, config.stateDir]) {
     mkdirSync(dir, { recursive: true, mode: 0o711 });
