@@ -8,10 +8,11 @@
 // PostgreSQL reported separately (postmaster and all its backends).
 // Clients honour the 429's Retry-After (1 s); RETRY_AFTER=0 makes them retry at once.
 // Run: npx tsc -p tsconfig.json && node dist/bench/load/run.js [seconds=60] [clients=200]
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { startStack } from "../../test/support/stack.js";
+import { childPids } from "../../test/support/processes.js";
 import { pct } from "../stats.js";
 
 const SECONDS = Number(process.argv[2] ?? 60);
@@ -31,18 +32,7 @@ function statusField(pid: number, field: "VmRSS" | "VmHWM"): number {
 
 /** The postmaster and every process whose parent is it (backends, checkpointer, walwriter …). */
 function postgresPids(postmaster: number): number[] {
-  const out = [postmaster];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === postmaster) out.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return out;
+  return [postmaster, ...childPids(postmaster)];
 }
 
 const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;

@@ -12,6 +12,7 @@
 // itself journaled. One writer per file: open it once per process, and one
 // process per file (lockJournal).
 import { createHash } from "node:crypto";
+import { startTicks } from "../shared/process-alive.js";
 import {
   closeSync,
   existsSync,
@@ -131,12 +132,7 @@ export class JournalInUse extends Error {}
 
 /** A process's start time (clock ticks since boot, /proc/PID/stat field 22): tells a reused pid apart. */
 function startTime(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
-  } catch {
-    return "";
-  }
+  return startTicks(pid) ?? "";
 }
 
 /**

@@ -26,15 +26,25 @@ function bootId(): string | undefined {
   }
 }
 
-/** A process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or undefined. */
-function startTicks(pid: number): string | undefined {
+/**
+ * The fields of /proc/PID/stat after the command name, from field 3 on
+ * ([0] state, [1] ppid, [2] pgrp … [19] starttime), or undefined when the
+ * process is gone. The name is cut at its last ")": it may hold spaces and
+ * parentheses itself.
+ */
+export function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-    return ticks && /^\d+$/.test(ticks) ? ticks : undefined;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }
+}
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or undefined. */
+export function startTicks(pid: number): string | undefined {
+  const ticks = statFields(pid)?.[19];
+  return ticks && /^\d+$/.test(ticks) ? ticks : undefined;
 }
 
 /** The stamp of a process (default: this one): "START_TICKS BOOT_ID", or "" where /proc cannot say. */

@@ -28,7 +28,7 @@ import pg from "pg";
 import { journalEntries, type JournalEntry } from "../support/journal.js";
 import { EXECUTE_QUORUM } from "../support/quorum.js";
 import { startStack, type Stack } from "../support/stack.js";
-import { processAlive } from "../../services/shared/process-alive.js";
+import { processAlive, startTicks } from "../../services/shared/process-alive.js";
 
 export type Target = "executor" | "classifier" | "concurrence" | "sandbox" | "breaker" | "gateway" | "postgres";
 export const TARGETS: readonly Target[] = ["executor", "classifier", "concurrence", "sandbox", "breaker", "gateway", "postgres"];
@@ -503,11 +503,10 @@ export class ChaosRig {
       try {
         const status = readFileSync(`/proc/${pid}/status`, "utf8");
         const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "m").exec(status)?.[1] ?? "?";
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+        const started = Number(startTicks(pid));
         const wchan = readFileSync(`/proc/${pid}/wchan`, "utf8");
         const ns = readlinkSync(`/proc/${pid}/ns/pid`);
-        return `pid ${pid} state ${field("State")} wchan ${wchan || "-"} ppid ${field("PPid")} nspid ${field("NSpid")} ${ns} running ${(uptime - startTicks / ticks).toFixed(1)} s`;
+        return `pid ${pid} state ${field("State")} wchan ${wchan || "-"} ppid ${field("PPid")} nspid ${field("NSpid")} ${ns} running ${(uptime - started / ticks).toFixed(1)} s`;
       } catch (err) {
         return `pid ${pid}: ${(err as Error).message}`;
       }

@@ -1,6 +1,7 @@
 // Processes as /proc shows them, for tests that check what a server started
 // or left behind.
 import { readdirSync, readFileSync } from "node:fs";
+import { statFields } from "../../services/shared/process-alive.js";
 
 /** The pids whose parent is `pid`: /proc's children list, or a scan of /proc without CONFIG_PROC_CHILDREN. */
 export function childPids(pid: number): number[] {
@@ -10,12 +11,7 @@ export function childPids(pid: number): number[] {
     const out: number[] = [];
     for (const d of readdirSync("/proc")) {
       if (!/^\d+$/.test(d)) continue;
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-        if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(Number(d));
-      } catch {
-        // gone meanwhile
-      }
+      if (Number(statFields(d)?.[1]) === pid) out.push(Number(d));
     }
     return out;
   }

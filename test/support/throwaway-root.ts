@@ -92,6 +92,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { findProgram } from "../../services/shared/programs.js";
+import { statFields } from "../../services/shared/process-alive.js";
 
 // ---------------------------------------------------------------- the plan
 
@@ -645,12 +646,7 @@ function groupMembers(pgid: number): number[] {
   const out: number[] = [];
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d) || Number(d) === pgid) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === pgid) out.push(Number(d));
-    } catch {
-      /* gone */
-    }
+    if (Number(statFields(d)?.[2]) === pgid) out.push(Number(d));
   }
   return out;
 }
