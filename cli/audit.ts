@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { verifyJournal } from "../services/executor/journal.js";
+import { verifyJournal } from "./journal-verify.js";
 import { defaultHome, loadConfig } from "../services/shared/config.js";
 import { labelRequest } from "../services/gateway/audit/label.js";
 import { dispatch, UsageError } from "./command.js";

@@ -13,24 +13,11 @@
 import { createHash } from "node:crypto";
 import { EntryKind, type Change, type Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
-import {
-  type Dir,
-  listAt,
-  lstatAt,
-  mkdirAt,
-  openDir,
-  openParent,
-  removeAt,
-  setOwnerModeAt,
-  symlinkAt,
-  UnsafePath,
-  writeFileAt,
-} from "./safe-fs.js";
+import { applyOrder, type Dir, listAt, lstatAt, openDir, placeAt, removeAt, withParent } from "./safe-fs.js";
 
 /** Paths no commit may write: kernel interfaces (the envelope's run never sees them either). */
 const NEVER = /^\/(?:proc|sys|dev)(?:\/|$)/;
 
-const depth = (p: string) => p.split("/").length;
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
 function sameKind(c: Change): boolean {
@@ -86,35 +73,29 @@ export function checkManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uin
 function applyOne(c: Change, blobs: ReadonlyMap<string, Uint8Array>): void {
   const after = c.after;
   if (!after) return;
-  const { dir, name } = openParent(c.path);
-  try {
-    const st = lstatAt(dir, name);
+  withParent(c.path, (dir, name) => {
     if (after.kind === EntryKind.ENTRY_KIND_ABSENT) {
-      if (st) removeAt(dir, name);
+      if (lstatAt(dir, name)) removeAt(dir, name);
       return;
     }
-    const contentSame =
-      sameKind(c) && (after.kind !== EntryKind.ENTRY_KIND_FILE || Buffer.from(after.sha256).equals(Buffer.from(c.before?.sha256 ?? [])));
-    if (after.kind === EntryKind.ENTRY_KIND_DIR) {
-      if (st?.isDirectory()) setOwnerModeAt(dir, name, after.mode, after.uid, after.gid);
-      else {
-        if (st) removeAt(dir, name);
-        mkdirAt(dir, name, after.mode, after.uid, after.gid);
-      }
-    } else if (after.kind === EntryKind.ENTRY_KIND_SYMLINK) {
-      if (st?.isDirectory()) removeAt(dir, name);
-      symlinkAt(dir, name, after.target, after.uid, after.gid);
-    } else if (contentSame && st?.isFile()) {
-      setOwnerModeAt(dir, name, after.mode, after.uid, after.gid);
-    } else {
-      if (st?.isDirectory()) removeAt(dir, name);
+    const { mode, uid, gid } = after;
+    // The same bytes as before (a mode or owner change): only those are set.
+    const same = sameKind(c) && Buffer.from(after.sha256).equals(Buffer.from(c.before?.sha256 ?? []));
+    const content = () => {
       const blob = blobs.get(hex(after.sha256));
       if (!blob) throw new CodedError("BAD_REQUEST", `content of ${c.path} missing`);
-      writeFileAt(dir, name, Buffer.from(blob), after.mode, after.uid, after.gid);
-    }
-  } finally {
-    dir.close();
-  }
+      return Buffer.from(blob);
+    };
+    placeAt(
+      dir,
+      name,
+      after.kind === EntryKind.ENTRY_KIND_DIR
+        ? { kind: "dir", mode, uid, gid }
+        : after.kind === EntryKind.ENTRY_KIND_SYMLINK
+          ? { kind: "symlink", target: after.target, uid, gid }
+          : { kind: "file", mode, uid, gid, content: same ? undefined : content },
+    );
+  });
 }
 
 /**
@@ -122,19 +103,13 @@ function applyOne(c: Change, blobs: ReadonlyMap<string, Uint8Array>): void {
  * caller rolls back from the undo record); returns how many paths it wrote.
  */
 export function applyManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uint8Array>): number {
-  const deletions = manifest.changes
-    .filter((c) => c.after?.kind === EntryKind.ENTRY_KIND_ABSENT)
-    .sort((a, b) => depth(b.path) - depth(a.path));
-  const writes = manifest.changes
-    .filter((c) => c.after?.kind !== EntryKind.ENTRY_KIND_ABSENT)
-    .sort((a, b) => depth(a.path) - depth(b.path));
   let applied = 0;
-  for (const c of [...deletions, ...writes]) {
+  for (const c of applyOrder(manifest.changes, (c) => c.after?.kind === EntryKind.ENTRY_KIND_ABSENT)) {
     try {
       applyOne(c, blobs);
     } catch (err) {
       if (err instanceof CodedError) throw err;
-      throw new CodedError("CONFLICT", `${c.path}: ${err instanceof UnsafePath ? err.message : (err as Error).message}`);
+      throw new CodedError("CONFLICT", `${c.path}: ${(err as Error).message}`);
     }
     applied++;
   }

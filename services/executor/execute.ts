@@ -3,7 +3,6 @@
 // (envelope.ts). Every one is checked first (veto, host, secret names,
 // quorum: verify.ts), journaled (fsynced, with the nonces it consumed)
 // before it starts, and its undo captured when it can change anything.
-import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { ExecuteRequest, ExecuteResponse } from "../../proto/gen/agent_sudo/v1/executor_pb.js";
@@ -21,7 +20,7 @@ import { launchFor } from "./network.js";
 import { changesPackages, installedPackages } from "./packages.js";
 import type { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
-import { snapshotDriver } from "./snapshot.js";
+import { timeshiftDriver } from "./snapshot.js";
 import type { CallContext } from "../shared/skeleton.js";
 import { redactCredentials } from "../shared/credentials.js";
 import type { UndoStore } from "./undo.js";
@@ -41,29 +40,37 @@ export interface ExecutorState {
   server: EnvelopeServer | undefined;
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
 export function account(runAs: string): Account {
   const found = runAs ? lookupUser(runAs) : lookupUid(process.getuid?.() ?? 0);
   if (!found) throw new CodedError("BAD_REQUEST", `no such user: ${runAs}`);
   return found;
 }
 
-/** The bound cwd must be a directory whose path holds no symlink: what was judged is where it runs. */
-export function checkedCwd(cwd: string, who: Account): string {
-  const dir = cwd || who.home || "/";
+/** The canonical path of an existing directory; BAD_REQUEST otherwise. */
+export function realDir(path: string): string {
   let real: string;
   try {
-    real = realpathSync(dir);
+    real = realpathSync(path);
+    if (statSync(real).isDirectory()) return real;
   } catch {
     throw new CodedError("BAD_REQUEST", "cwd does not exist");
   }
+  throw new CodedError("BAD_REQUEST", "cwd is not a directory");
+}
+
+/** The bound cwd must be a directory whose path holds no symlink: what was judged is where it runs. */
+export function checkedCwd(cwd: string, who: Account): string {
   // An empty cwd is the run-as user's home, chosen here, not bound: its resolved path is used.
-  if (cwd && real !== dir) throw new CodedError("BAD_REQUEST", `cwd is not canonical (it is ${real}): resolve it first`);
-  if (!statSync(real).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
+  const real = realDir(cwd || who.home || "/");
+  if (cwd && real !== cwd) throw new CodedError("BAD_REQUEST", `cwd is not canonical (it is ${real}): resolve it first`);
   return real;
+}
+
+/** Before any signature is looked at: the built-in veto, and this host. */
+export function precheck(req: { command: string; cwd: string; host: string }, config: Config): void {
+  const veto = vetoed(req.command, req.cwd);
+  if (veto) throw new CodedError("VETOED", veto);
+  if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
 }
 
 function scrubbedEnv(who: Account): Record<string, string> {
@@ -80,7 +87,7 @@ function scrubbedEnv(who: Account): Record<string, string> {
 /** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs (or is committed). */
 export async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
   if (config.executor.snapshot === "none") return "";
-  const result = await snapshotDriver(config.executor.snapshot).take(`agent-sudo ${requestId}`);
+  const result = await timeshiftDriver().take(`agent-sudo ${requestId}`);
   log.info({ snapshot: result }, "system snapshot before tier 3");
   if (!result.taken) throw new CodedError("UNAVAILABLE", `snapshot not taken: ${result.detail}`);
   return result.id ?? "taken";
@@ -98,9 +105,7 @@ export async function execute(
 ): Promise<ExecuteResponse> {
   const t0 = performance.now();
   const ms = (since: number) => Math.round((performance.now() - since) * 100) / 100;
-  const veto = vetoed(req.command, req.cwd || "/");
-  if (veto) throw new CodedError("VETOED", veto);
-  if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
+  precheck(req, config);
   const envNames = Object.keys(req.env).sort();
   const envProblem = envNamesProblem(envNames);
   if (envProblem) throw new CodedError("VETOED", `secret variable: ${envProblem}`);
@@ -209,17 +214,8 @@ export async function execute(
       },
       "executed",
     );
-    return {
-      exitCode: result.exitCode,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      truncated: result.truncated,
-      durationMs: result.durationMs,
-      timedOut: result.timedOut,
-      signal: result.signal,
-      undoId,
-      snapshot,
-    };
+    const { setupError: _, ...ran } = result;
+    return { ...ran, undoId, snapshot };
   } finally {
     release();
   }

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { openJournal, verifyJournal } from "./journal.js";
+import { verifyJournal } from "../../cli/journal-verify.js";
+import { openJournal } from "./journal.js";
 
 const root = mkdtempSync(join(tmpdir(), "agent-sudo-journal-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -23,7 +24,6 @@ describe("executor journal", () => {
     const path = makeJournal(5);
     expect(verifyJournal(path)).toEqual({ ok: true, entries: 5 });
     const j = openJournal(path);
-    expect(j.head().seq).toBe(5);
     j.append({ op: "undo" });
     j.close();
     expect(verifyJournal(path)).toEqual({ ok: true, entries: 6 });

@@ -4,15 +4,14 @@
 // where prev is the hash of line n-1 (64 zeros for line 1). Changing any
 // byte of a line breaks its own hash (reported at that line); rewriting a
 // line *with* a fresh hash breaks the next line's prev (reported there).
-// What it cannot see alone: the newest entries cut off the end. Anchor the
-// head (`head()`) elsewhere — e.g. in the audit outcome's evidence — to
-// catch that. Node built-ins only: the executor carries no dependencies.
+// What it cannot see alone: the newest entries cut off the end (the audit
+// holds every request the journal should). Node built-ins only: the executor carries no dependencies.
 // How it fails: append throws (the executor must then refuse to run the
 // command); a torn last line left by a crash is cut at open and the cut is
 // itself journaled. One writer per file: open it once per process, and one
 // process per file (lockJournal).
 import { createHash } from "node:crypto";
-import { startTicks } from "../shared/process-alive.js";
+import { holderAlive, processStamp } from "../shared/process-alive.js";
 import {
   closeSync,
   existsSync,
@@ -27,20 +26,18 @@ import {
   writeSync,
 } from "node:fs";
 
-const GENESIS = "0".repeat(64);
-const LINE = /^([0-9a-f]{64}) (.*)$/s;
+/** Line 1's prev, and every line's shape (verified by cli/journal-verify.ts). */
+export const GENESIS = "0".repeat(64);
+export const LINE = /^([0-9a-f]{64}) (.*)$/s;
 
 export interface Journal {
   append(entry: object): void;
   /** Appends without waiting for the disk; fsynced within `ms` or by the next append. */
   appendSoon(entry: object, ms?: number): void;
-  head(): { seq: number; hash: string };
   close(): void;
 }
 
-export type JournalVerdict = { ok: true; entries: number } | { ok: false; brokenAt: number; reason: string };
-
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+export const sha256 = (s: string): string => createHash("sha256").update(s).digest("hex");
 
 /** The last complete line of the file and the offset just past it. */
 function readTail(fd: number): { last: string | undefined; end: number } {
@@ -118,7 +115,6 @@ export function openJournal(path: string): Journal {
         });
       }, ms);
     },
-    head: () => ({ seq, hash }),
     close: () => {
       closed = true;
       clearTimeout(syncTimer);
@@ -130,14 +126,9 @@ export function openJournal(path: string): Journal {
 
 export class JournalInUse extends Error {}
 
-/** A process's start time (clock ticks since boot, /proc/PID/stat field 22): tells a reused pid apart. */
-function startTime(pid: number): string {
-  return startTicks(pid) ?? "";
-}
-
 /**
  * One executor per journal, with or without the supervisor: `<journal>.lock`,
- * created exclusively, holds the owner's pid and start time. A second
+ * created exclusively, holds the owner's pid and process stamp. A second
  * executor on the same state dir gets JournalInUse naming the holder — it is
  * taken before the executor binds its socket or opens the journal, so the
  * second one changes nothing. A lock whose process is gone (killed, a crash)
@@ -158,16 +149,9 @@ export function lockJournal(path: string): () => void {
       } catch {
         continue; // released meanwhile
       }
-      const [pidText = "", started = ""] = text.trim().split(/\s+/);
+      const [pidText = "", ...stamp] = text.trim().split(/\s+/);
       const pid = Number(pidText);
-      let alive = false;
-      try {
-        process.kill(pid, 0);
-        alive = true;
-      } catch (e) {
-        alive = (e as NodeJS.ErrnoException).code === "EPERM";
-      }
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive && (started === "" || startTime(pid) === started)) {
+      if (pid !== process.pid && holderAlive(pid, stamp.join(" "))) {
         throw new JournalInUse(
           `journal ${path} is in use by executor pid ${pid} (${lock}); one executor per state dir — stop that one first. Nothing was changed.`,
         );
@@ -175,7 +159,7 @@ export function lockJournal(path: string): () => void {
       rmSync(lock, { force: true });
       continue;
     }
-    writeSync(fd, `${process.pid} ${startTime(process.pid)}\n`);
+    writeSync(fd, `${`${process.pid} ${processStamp()}`.trim()}\n`);
     fsyncSync(fd);
     closeSync(fd);
     return () => {
@@ -187,35 +171,6 @@ export function lockJournal(path: string): () => void {
     };
   }
   throw new JournalInUse(`journal ${path}: could not take ${lock}`);
-}
-
-export function verifyJournal(path: string): JournalVerdict {
-  const lines = readFileSync(path, "utf8").split("\n");
-  const torn = lines.pop();
-  let prev = GENESIS;
-  for (const [i, line] of lines.entries()) {
-    const n = i + 1;
-    const m = LINE.exec(line);
-    if (!m) return { ok: false, brokenAt: n, reason: "malformed line" };
-    const [, h, json = ""] = m;
-    if (sha256(json) !== h) return { ok: false, brokenAt: n, reason: "hash mismatch: the entry was altered" };
-    let body: { seq?: unknown; prev?: unknown };
-    try {
-      body = JSON.parse(json) as typeof body;
-    } catch {
-      return { ok: false, brokenAt: n, reason: "entry is not JSON" };
-    }
-    if (body.prev !== prev)
-      return {
-        ok: false,
-        brokenAt: n,
-        reason: `chain broken: prev does not match entry ${n - 1} (entry ${n - 1} rewritten, or entries removed or inserted)`,
-      };
-    if (body.seq !== n) return { ok: false, brokenAt: n, reason: `sequence ${String(body.seq)} where ${n} was expected` };
-    prev = h ?? "";
-  }
-  if (torn) return { ok: false, brokenAt: lines.length + 1, reason: "torn last line (no newline): a crash during append" };
-  return { ok: true, entries: lines.length };
 }
 
 /**

@@ -23,7 +23,7 @@
 // On any doubt it refuses; on losing its replay memory it does not start; a
 // commit a crash interrupted is rolled back from its undo record at start; a
 // second executor on the same state dir exits before touching anything.
-import { mkdirSync, realpathSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import {
@@ -42,40 +42,41 @@ import { CodedError } from "../shared/errors.js";
 import { loadPublicKey, SIGNER_ROLES, SIGNERS } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
 import { isRoot } from "../shared/privilege.js";
-import { command, cwd, envNames, requestId, runAs } from "../shared/shapes.js";
+import { command, cwd, envNames, host, requestId, runAs } from "../shared/shapes.js";
 import { type CallContext, healthRpc, runService } from "../shared/skeleton.js";
 import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { CommandCgroups } from "./cgroup.js";
 import { applyManifest, checkManifest } from "./commit.js";
-import { execute, sha256, takeSnapshot, type ExecutorState } from "./execute.js";
-import { JournalInUse, lockJournal, openJournal, unfinishedCommits } from "./journal.js";
+import { execute, precheck, realDir, takeSnapshot, type ExecutorState } from "./execute.js";
+import { JournalInUse, lockJournal, openJournal, sha256, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
 import { UndoStore } from "./undo.js";
 import { checkCommit, checkGrant, type PinnedKey } from "./verify.js";
-import { vetoed } from "./veto.js";
 import { envelopeReadiness } from "../shared/envelope/spec.js";
 import { EnvelopeServer } from "../shared/envelope/server.js";
 
-const host = z.string().min(1).max(64);
-const attestations = z
-  .array(
-    z.object({
-      signer: z.string().max(32),
-      decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024),
-      signature: z.instanceof(Uint8Array),
-    }),
-  )
-  .max(8);
-
-const ExecuteShape = z.object({
+/** What Execute and Commit both carry: the binding and its signed decisions. */
+const bound = {
   requestId,
   command,
   cwd,
   host,
   runAs,
+  attestations: z
+    .array(
+      z.object({
+        signer: z.string().max(32),
+        decision: z.instanceof(Uint8Array).refine((d) => d.length <= 1024),
+        signature: z.instanceof(Uint8Array),
+      }),
+    )
+    .max(8),
+};
+
+const ExecuteShape = z.object({
+  ...bound,
   timeoutS: z.number().int().min(1).max(3600),
-  attestations,
   undoPaths: z.array(z.string().min(1).max(4096)).max(4096),
   // Secret variables: names re-judged, values capped; never journaled or logged.
   env: z.record(
@@ -89,13 +90,8 @@ const ExecuteShape = z.object({
 
 const MAX_COMMIT_BYTES = 64 * 1024 * 1024;
 const CommitShape = z.object({
-  requestId,
-  command,
-  cwd,
-  host,
-  runAs,
+  ...bound,
   envNames,
-  attestations,
   manifest: z.instanceof(Uint8Array).refine((m) => m.length <= 8 * 1024 * 1024),
   blobs: z
     .record(z.string().regex(/^[0-9a-f]{64}$/), z.instanceof(Uint8Array))
@@ -124,23 +120,22 @@ function prepare(config: Config, log: Logger): ExecutorState {
   const journal = openJournal(journalPath);
   // A commit a crash cut short: put back what it had begun to write.
   for (const c of unfinishedCommits(journalPath)) {
+    let result: object;
+    let failed: string | undefined;
     try {
-      const result = undo.has(c.undoId) ? undo.rollback(c.undoId) : undefined;
-      journal.append({
-        event: "commit-recovered",
-        request_id: c.requestId,
-        undo_id: c.undoId,
-        ...(result ?? { note: "no undo record left" }),
-      });
-      log.warn({ request_id: c.requestId, undo_id: c.undoId, result }, "interrupted commit rolled back");
+      result = undo.has(c.undoId) ? undo.rollback(c.undoId) : { note: "no undo record left" };
     } catch (err) {
       // Not a reason to stay down (every restart would hit it again): recorded, loudly, for a person.
-      journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, failed: (err as Error).message });
+      failed = (err as Error).message;
+      result = { failed };
+    }
+    journal.append({ event: "commit-recovered", request_id: c.requestId, undo_id: c.undoId, ...result });
+    if (failed === undefined) log.warn({ request_id: c.requestId, undo_id: c.undoId, result }, "interrupted commit rolled back");
+    else
       log.error(
-        { request_id: c.requestId, undo_id: c.undoId, err: (err as Error).message },
+        { request_id: c.requestId, undo_id: c.undoId, err: failed },
         "an interrupted commit could NOT be rolled back: a person must inspect these paths (agent-sudo audit verify-journal; the undo record)",
       );
-    }
   }
   journal.append({ event: "executor-start", pid: process.pid });
   undo.prune();
@@ -188,9 +183,7 @@ async function journaled<T>(state: ExecutorState, req: { requestId: string; comm
 }
 
 async function commit(req: CommitRequest, state: ExecutorState, config: Config, log: Logger): Promise<CommitResponse> {
-  const veto = vetoed(req.command, req.cwd || "/");
-  if (veto) throw new CodedError("VETOED", veto);
-  if (req.host !== config.host_id) throw new CodedError("ATTESTATION_MISMATCH", `host ${req.host} is not this host`);
+  precheck(req, config);
   const digest = manifestDigest(req.manifest);
   let manifest: Manifest;
   try {
@@ -208,7 +201,7 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   }
   const blobs = new Map(Object.entries(req.blobs));
   checkManifest(manifest, blobs);
-  const { tier, nonces } = checkCommit({ ...req, envNames: req.envNames }, digest, state.pinned, state.replay);
+  const { tier, nonces } = checkCommit(req, digest, state.pinned, state.replay);
   const release = await state.gate.acquire();
   try {
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
@@ -299,16 +292,7 @@ await runService<ExecutorState>({
     },
     Resolve: {
       schema: ResolveShape,
-      handle: async (req: ResolveRequest) => {
-        try {
-          const path = realpathSync(req.path);
-          if (!statSync(path).isDirectory()) throw new CodedError("BAD_REQUEST", "cwd is not a directory");
-          return { path };
-        } catch (err) {
-          if (err instanceof CodedError) throw err;
-          throw new CodedError("BAD_REQUEST", "cwd does not exist");
-        }
-      },
+      handle: async (req: ResolveRequest) => ({ path: realDir(req.path) }),
     },
     Health: healthRpc("executor", () =>
       JSON.stringify({ ...state.gate.load, envelope: state.envelope, cgroups: state.cgroups !== undefined }),

@@ -47,6 +47,9 @@ export interface RunResult {
   setupError?: string;
 }
 
+/** What a run the envelope could not set up answers (with why, in setupError). */
+const NOT_RUN = { exitCode: 125, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), truncated: false, signal: "" } as const;
+
 class CappedSink {
   private readonly chunks: Buffer[] = [];
   private size = 0;
@@ -134,16 +137,7 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
         (unreleased ? "its caller did not release it (nothing ran)" : undefined) ??
         /^error: (.*)$/m.exec(exit.status)?.[1] ??
         (timedOut ? "timed out while setting up" : `exited ${exit.code ?? `on signal ${exit.signal}`} before it was set up`);
-      return {
-        exitCode: 125,
-        stdout: Buffer.alloc(0),
-        stderr: Buffer.alloc(0),
-        truncated: false,
-        timedOut,
-        signal: "",
-        durationMs,
-        setupError: why,
-      };
+      return { ...NOT_RUN, timedOut, durationMs, setupError: why };
     }
     return {
       exitCode,

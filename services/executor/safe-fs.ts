@@ -95,6 +95,16 @@ export function openParent(path: string): { dir: Dir; name: string } {
   return { dir: openDir(`/${parts.join("/")}`), name };
 }
 
+/** `use` on the parent of `path` held open (closed after), with the last component's name. */
+export function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
+  const { dir, name } = openParent(path);
+  try {
+    return use(dir, name);
+  } finally {
+    dir.close();
+  }
+}
+
 export function lstatAt(dir: Dir, name: string): Stats | undefined {
   try {
     return lstatSync(dir.at(name));
@@ -203,4 +213,33 @@ export function removeAt(dir: Dir, name: string): void {
 /** The names in a directory held open. */
 export function listAt(dir: Dir): string[] {
   return readdirSync(`/proc/self/fd/${dir.fd}`);
+}
+
+/** What a commit or a rollback puts at a name: `content` undefined keeps a file's bytes (owner and mode only). */
+export type Placed =
+  | { kind: "dir"; mode: number; uid: number; gid: number }
+  | { kind: "symlink"; target: string; uid: number; gid: number }
+  | { kind: "file"; mode: number; uid: number; gid: number; content: (() => Buffer) | undefined };
+
+/** Puts `want` at `name`: a directory kept or made, anything else replacing what is there (a directory included). */
+export function placeAt(dir: Dir, name: string, want: Placed): void {
+  const st = lstatAt(dir, name);
+  if (want.kind === "dir" && st?.isDirectory()) setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
+  else if (want.kind === "dir") {
+    if (st) removeAt(dir, name);
+    mkdirAt(dir, name, want.mode, want.uid, want.gid);
+  } else if (want.kind === "file" && !want.content && st?.isFile()) setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
+  else {
+    if (st?.isDirectory()) removeAt(dir, name);
+    if (want.kind === "symlink") symlinkAt(dir, name, want.target, want.uid, want.gid);
+    else if (!want.content) throw new UnsafePath(`${name}: no content to write`);
+    else writeFileAt(dir, name, want.content(), want.mode, want.uid, want.gid);
+  }
+}
+
+/** The order a commit or rollback applies paths in: removals deepest first, then the rest parents first. */
+export function applyOrder<T extends { path: string }>(items: readonly T[], removes: (item: T) => boolean): T[] {
+  const depth = (p: string) => p.split("/").length;
+  const out = items.filter(removes).sort((a, b) => depth(b.path) - depth(a.path));
+  return [...out, ...items.filter((i) => !removes(i)).sort((a, b) => depth(a.path) - depth(b.path))];
 }

@@ -1,5 +1,5 @@
-// System snapshots before tier-3 work (seed D3): drivers `timeshift` and
-// `none`. The system takes snapshots and never restores one: restoring is a
+// System snapshots before tier-3 work (seed D3): the `timeshift` driver
+// (`none`, the default, takes nothing: execute.ts never calls it). The system takes snapshots and never restores one: restoring is a
 // person's act (and on primary a tier-4 command), so no driver has a restore.
 //
 // Timeshift can exit 0 when the snapshot failed (no space, device missing,
@@ -14,11 +14,8 @@
 // so the executor may import it as is.
 import { execFile } from "node:child_process";
 
-export type SnapshotDriverName = "timeshift" | "none";
-
 export interface SnapshotResult {
   taken: boolean;
-  driver: SnapshotDriverName;
   /** Timeshift's snapshot name (e.g. 2026-07-08_12-00-01), when taken. */
   id?: string;
   detail: string;
@@ -26,7 +23,6 @@ export interface SnapshotResult {
 }
 
 export interface SnapshotDriver {
-  readonly name: SnapshotDriverName;
   /** Takes a snapshot labelled `comment`; never throws, never restores. */
   take(comment: string): Promise<SnapshotResult>;
 }
@@ -94,12 +90,10 @@ export function timeshiftDriver(opts: TimeshiftOptions = {}): SnapshotDriver {
   const createTimeout = opts.createTimeoutMs ?? 30 * 60_000;
   const listTimeout = opts.listTimeoutMs ?? 60_000;
   return {
-    name: "timeshift",
     async take(comment) {
       const t0 = Date.now();
       const result = (taken: boolean, detail: string, id?: string): SnapshotResult => ({
         taken,
-        driver: "timeshift",
         detail,
         durationMs: Date.now() - t0,
         ...(id ? { id } : {}),
@@ -125,15 +119,4 @@ export function timeshiftDriver(opts: TimeshiftOptions = {}): SnapshotDriver {
       return result(false, `timeshift exit ${created.exitCode}, no success line: ${lastError(output)}`);
     },
   };
-}
-
-export const noneDriver: SnapshotDriver = {
-  name: "none",
-  async take() {
-    return { taken: false, driver: "none", detail: "snapshots disabled (driver none)", durationMs: 0 };
-  },
-};
-
-export function snapshotDriver(name: SnapshotDriverName, opts: TimeshiftOptions = {}): SnapshotDriver {
-  return name === "timeshift" ? timeshiftDriver(opts) : noneDriver;
 }

@@ -30,17 +30,16 @@ import { EntryKind, type EntryState, type Manifest } from "../../proto/gen/agent
 import { CodedError } from "../shared/errors.js";
 import { installedPackages, packageRevert, type PackageState } from "./packages.js";
 import {
+  applyOrder,
   type Dir,
   lstatAt,
-  mkdirAt,
-  openParent,
+  type Placed,
+  placeAt,
   readFileAt,
   readlinkAt,
   removeAt,
-  setOwnerModeAt,
-  symlinkAt,
   UnsafePath,
-  writeFileAt,
+  withParent,
 } from "./safe-fs.js";
 
 type Kind = "absent" | "file" | "dir" | "symlink" | "uncaptured";
@@ -118,15 +117,6 @@ function fsyncDir(path: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
-  const { dir, name } = openParent(path);
-  try {
-    return use(dir, name);
-  } finally {
-    dir.close();
   }
 }
 
@@ -220,7 +210,7 @@ export class UndoStore {
         const code = (err as NodeJS.ErrnoException).code;
         const inWay = code === "ENOENT" || ((code === "ENOTDIR" || err instanceof UnsafePath) && hasAncestor(c.path, madeDirs));
         if (inWay && c.before?.kind === EntryKind.ENTRY_KIND_ABSENT) return { path: c.path, kind: "absent" as const };
-        conflicts.push(`${c.path}: ${err instanceof UnsafePath ? err.message : (err as Error).message}`);
+        conflicts.push(`${c.path}: ${(err as Error).message}`);
         return { path: c.path, kind: "uncaptured" as const };
       }
     });
@@ -248,10 +238,9 @@ export class UndoStore {
   }
 
   rollback(undoId: string): RollbackResult {
-    if (!/^[0-9a-f-]{36}$/.test(undoId)) throw new CodedError("BAD_REQUEST", "malformed undo id");
+    if (!this.has(undoId)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
     const root = join(this.dir, undoId);
     const file = join(root, "manifest.json");
-    if (!existsSync(file)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
     const record = JSON.parse(readFileSync(file, "utf8")) as Record_;
     // Every parent must still be a plain directory reached without a symlink — unless the record
     // itself restores an ancestor as a directory first (a commit that replaced a directory by a
@@ -273,24 +262,20 @@ export class UndoStore {
     const out: RollbackResult = { restored: [], removed: [], failed: [] };
     if (record.packages && record.packagesAfter) revertPackages(record.packages, record.packagesAfter, out);
     else if (record.packages) out.failed.push("packages: no record of the state after the command");
-    const indexed = record.entries.map((e, i) => ({ e, i }));
-    const depth = (p: string) => p.split("/").length;
-    // Removals deepest first, then restorations parents first.
-    for (const { e } of indexed.filter(({ e }) => e.kind === "absent").sort((a, b) => depth(b.e.path) - depth(a.e.path))) {
-      this.attempt(e, out, (dir, name) => {
-        if (!lstatAt(dir, name)) return;
-        removeAt(dir, name);
-        out.removed.push(e.path);
-      });
-    }
-    for (const { e, i } of indexed.filter(({ e }) => e.kind !== "absent").sort((a, b) => depth(a.e.path) - depth(b.e.path))) {
+    const indexed = record.entries.map((e, i) => ({ e, i, path: e.path }));
+    for (const { e, i } of applyOrder(indexed, ({ e }) => e.kind === "absent")) {
       if (e.kind === "uncaptured") {
         out.failed.push(e.path);
         continue;
       }
       this.attempt(e, out, (dir, name) => {
-        restoreAt(dir, name, e, join(root, String(i)));
-        out.restored.push(e.path);
+        if (e.kind !== "absent") {
+          placeAt(dir, name, placed(e, join(root, String(i))));
+          out.restored.push(e.path);
+        } else if (lstatAt(dir, name)) {
+          removeAt(dir, name);
+          out.removed.push(e.path);
+        }
       });
     }
     return out;
@@ -325,27 +310,18 @@ function hasAncestor(path: string, set: ReadonlySet<string>): boolean {
   return false;
 }
 
-function restoreAt(dir: Dir, name: string, e: Entry, slot: string): void {
-  const st = lstatAt(dir, name);
-  const mode = e.mode ?? 0o644;
-  const [uid, gid] = [e.uid ?? 0, e.gid ?? 0];
-  if (e.kind === "dir") {
-    if (st?.isDirectory()) setOwnerModeAt(dir, name, mode, uid, gid);
-    else {
-      if (st) removeAt(dir, name);
-      mkdirAt(dir, name, mode, uid, gid);
-    }
-    return;
-  }
-  if (st?.isDirectory()) removeAt(dir, name);
-  if (e.kind === "symlink") symlinkAt(dir, name, e.target ?? "", uid, gid);
-  else {
+/** What a record's entry puts back: a file's saved bytes only if they are what was saved (else that path fails). */
+function placed(e: Entry, slot: string): Placed {
+  const [mode, uid, gid] = [e.mode ?? 0o644, e.uid ?? 0, e.gid ?? 0];
+  if (e.kind === "dir") return { kind: "dir", mode, uid, gid };
+  if (e.kind === "symlink") return { kind: "symlink", target: e.target ?? "", uid, gid };
+  const content = () => {
     const saved = readFileSync(slot);
-    // Never write back bytes that are not what was saved (a slot a crash or a person damaged): that path fails instead.
     if (e.sha256 !== undefined && createHash("sha256").update(saved).digest("hex") !== e.sha256)
       throw new Error(`${e.path}: saved content damaged`);
-    writeFileAt(dir, name, saved, mode, uid, gid);
-  }
+    return saved;
+  };
+  return { kind: "file", mode, uid, gid, content };
 }
 
 function revertPackages(before: PackageState[], after: PackageState[], out: RollbackResult): void {

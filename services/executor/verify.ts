@@ -139,11 +139,10 @@ export function checkExecute(
   if (tier >= 1) leaseCovers(need(byRole, Role.ROLE_BREAKER, "a lease"), tier);
   if (tier === 3 && tierFromEnum(need(byRole, Role.ROLE_CONCURRENCE, "tier 3").tier) === 4)
     throw new CodedError("TIER_REFUSED", "concurrence judged tier 4");
-  const trial = byRole.get(Role.ROLE_SANDBOX);
-  if (packageRun && !trial?.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
   // The undo plan is signed: the trial's touched list for a package run, the classifier's otherwise.
-  const planSigner = packageRun ? trial : classifier;
-  if (tier >= 1 && planSigner && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths)))
+  const planSigner = packageRun ? need(byRole, Role.ROLE_SANDBOX, "a package run") : classifier;
+  if (packageRun && !planSigner.trialOk) throw new CodedError("ATTESTATION_MISSING", "trial report not ok");
+  if (tier >= 1 && !sameBytes(planSigner.touchedDigest, touchedDigest(req.undoPaths)))
     throw new CodedError("ATTESTATION_MISMATCH", "undo plan is not the signed one");
   return { tier, byRole, nonces: consume(byRole, replay), packageRun };
 }

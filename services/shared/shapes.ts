@@ -16,6 +16,7 @@ export const runAs = z
   .string()
   .max(64)
   .regex(/^$|^[a-z_][a-z0-9_-]*\$?$/);
+export const host = z.string().min(1).max(64);
 /** Names of secret variables a command is given (judged by env-names.ts where it matters). */
 export const envNames = z.array(z.string().max(64)).max(32);
 
@@ -23,7 +24,7 @@ export const ClassifyShape = z.object({
   requestId,
   command,
   cwd,
-  host: z.string().min(1).max(64),
+  host,
   runAs,
   source: z.number().int(),
   envNames,
