@@ -4,7 +4,7 @@
 // paths. Globs (`*` within one segment) are expanded against the host each
 // time a command starts, so a home created later is covered; a symlink is
 // never followed (masking its target would hide a path nobody named).
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
 
 /** Data and secret paths no command sees (config `envelope.masks`). */
@@ -52,6 +52,15 @@ export function isUnder(path: string, prefix: string): boolean {
   return under(path, prefix);
 }
 
+/** One syscall for "is it there, and what is it": undefined where existsSync would say false. */
+function lstatOrNot(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function escapeRe(s: string): string {
   return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -90,10 +99,8 @@ export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
       paths = next;
     }
     for (const p of paths) {
-      const real = join(root, p);
-      if (p.includes("\n") || !existsSync(real)) continue;
-      const st = lstatSync(real);
-      if (st.isSymbolicLink()) continue;
+      const st = p.includes("\n") ? undefined : lstatOrNot(join(root, p));
+      if (!st || st.isSymbolicLink()) continue;
       found.set(p, { path: p, dir: st.isDirectory() });
     }
   }
