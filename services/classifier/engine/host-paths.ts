@@ -5,7 +5,7 @@
 // the classifier cannot read is "unknown", never "harmless": callers keep
 // their judgement of the text as written and add what is found here.
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
-import type { Stats } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 
@@ -59,7 +59,7 @@ export function certificateOnly(path: string): boolean {
 // command (beginCommand), so a link made by the previous command is seen.
 // Lookups never throw: an exception costs more than the system call.
 /** null: not there; "unknown": this process may not look (EACCES, a masked directory). */
-let stats = new Map<string, Stats | null | "unknown">();
+let stats = new Map<string, BigIntStats | null | "unknown">();
 let realPaths = new Map<string, string | null>();
 /** Symbolic links' targets (null: could not be read). */
 let links = new Map<string, string | null>();
@@ -88,7 +88,11 @@ export function beginCommand(): void {
   for (const f of forgetters) f();
 }
 
-function lstat(path: string): Stats | null | "unknown" {
+/**
+ * lstat, once per path per command (reversible.ts's git checks share it:
+ * bigint, the index's nanosecond times). Never throws.
+ */
+export function lstat(path: string): BigIntStats | null | "unknown" {
   let st = stats.get(path);
   if (st === undefined) {
     // Below a path this command found missing, or found to be neither a directory nor a link, nothing is there
@@ -96,7 +100,7 @@ function lstat(path: string): Stats | null | "unknown" {
     if (notADirectory(stats.get(posix.dirname(path)))) st = null;
     else
       try {
-        st = lstatSync(path, { throwIfNoEntry: false }) ?? null;
+        st = lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
       } catch (err) {
         st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
       }

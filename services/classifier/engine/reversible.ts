@@ -6,19 +6,18 @@
 // (build output, caches: regenerable by definition). Uncommitted or
 // untracked content, no repository, an index that cannot be read, or a tree
 // too large to look through here: not tier 1 for the hook.
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { blobId, readIndex, repoOf } from "./git-index.js";
 import type { GitIndex, Repo } from "./git-index.js";
-import { forgetWithCommand, notADirectory, readScript, realParent } from "./host-paths.js";
+import { forgetWithCommand, lstat, readScript, realParent } from "./host-paths.js";
 
-// Looked up once per command (a glob's matches share them): lstats, the
-// repository of a directory and its ignore files. Forgotten before the next
+// Looked up once per command (a glob's matches share them; lstats are
+// host-paths.ts's): the repository of a directory and its ignore files. Forgotten before the next
 // command, so what it changed is seen. Compiled ignore patterns are pure
 // functions of their text: kept across commands.
-let lstats = new Map<string, BigIntStats | null | "unknown">();
 let repos = new Map<string, Repo | null>();
 let ignoreSets = new Map<string, Ignores>();
 /** Each repository's index (one stat of it per command), and each answer (a glob's name and real path are often one file). */
@@ -26,7 +25,6 @@ let indexes = new Map<string, GitIndex | null>();
 let answers = new Map<string, string | null>();
 // Replaced, not cleared (host-paths.ts beginCommand says why).
 forgetWithCommand(() => {
-  if (lstats.size !== 0) lstats = new Map();
   if (repos.size !== 0) repos = new Map();
   if (ignoreSets.size !== 0) ignoreSets = new Map();
   if (indexes.size !== 0) indexes = new Map();
@@ -54,23 +52,6 @@ const MAX_WALK = 2000;
 /** Files larger than this are not hashed when their stat data differs from the index. */
 const MAX_HASH = 1024 * 1024;
 
-/** lstat that never throws: null when the path is not there, "unknown" when this process may not look (EACCES, a masked /home). */
-function statOf(path: string): BigIntStats | null | "unknown" {
-  let st = lstats.get(path);
-  if (st !== undefined) return st;
-  // Nothing is below a missing path or a file (host-paths.ts lstat): no system call, no ENOTDIR exception.
-  if (notADirectory(lstats.get(posix.dirname(path)))) st = null;
-  else
-    try {
-      st = lstatSync(path, { throwIfNoEntry: false, bigint: true }) ?? null;
-    } catch (err) {
-      st = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? null : "unknown";
-    }
-  if (lstats.size > 4096) lstats.clear();
-  lstats.set(path, st);
-  return st;
-}
-
 /** Why destroying `path` (a file or, for "tree", a directory) cannot be undone from git; null when it can. */
 export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): string | null {
   const key = `${mode}\0${path}`;
@@ -83,7 +64,7 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
 }
 
 function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null {
-  const st = statOf(path);
+  const st = lstat(path);
   if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
   if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
@@ -121,7 +102,7 @@ function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null
 function held(rel: string, abs: string, index: GitIndex, repo: Repo): boolean {
   const e = index.entries.get(rel);
   if (!e || e.incomplete) return false;
-  const st = statOf(abs);
+  const st = lstat(abs);
   if (st === "unknown") return false;
   if (st === null) return true;
   try {
@@ -162,7 +143,7 @@ function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ig
     const r = `${rel}/${name}`;
     const a = `${abs}/${name}`;
     if (name === ".git") return `${r} is a repository of its own`;
-    const st = statOf(a);
+    const st = lstat(a);
     if (st === "unknown") return `${r} cannot be looked at here, so whether git holds it is not known`;
     if (st === null) continue;
     if (ignores.ignored(r, st.isDirectory())) continue;
