@@ -11,20 +11,8 @@
 // itself journaled. One writer per file: open it once per process, and one
 // process per file (lockJournal).
 import { createHash } from "node:crypto";
-import { holderAlive, processStamp } from "../shared/process-alive.js";
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { takePidLock } from "../shared/pid-lock.js";
+import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 
 /** Line 1's prev, and every line's shape (verified by cli/journal-verify.ts). */
 export const GENESIS = "0".repeat(64);
@@ -137,40 +125,13 @@ export class JournalInUse extends Error {}
  */
 export function lockJournal(path: string): () => void {
   const lock = `${path}.lock`;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(lock, "wx", 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      let text = "";
-      try {
-        text = readFileSync(lock, "utf8");
-      } catch {
-        continue; // released meanwhile
-      }
-      const [pidText = "", ...stamp] = text.trim().split(/\s+/);
-      const pid = Number(pidText);
-      if (pid !== process.pid && holderAlive(pid, stamp.join(" "))) {
-        throw new JournalInUse(
+  return takePidLock(lock, [], (pid) =>
+    pid === 0
+      ? new JournalInUse(`journal ${path}: could not take ${lock}`)
+      : new JournalInUse(
           `journal ${path} is in use by executor pid ${pid} (${lock}); one executor per state dir — stop that one first. Nothing was changed.`,
-        );
-      }
-      rmSync(lock, { force: true });
-      continue;
-    }
-    writeSync(fd, `${`${process.pid} ${processStamp()}`.trim()}\n`);
-    fsyncSync(fd);
-    closeSync(fd);
-    return () => {
-      try {
-        if (readFileSync(lock, "utf8").startsWith(`${process.pid} `)) rmSync(lock, { force: true });
-      } catch {
-        // already gone
-      }
-    };
-  }
-  throw new JournalInUse(`journal ${path}: could not take ${lock}`);
+        ),
+  );
 }
 
 /**

@@ -1,0 +1,48 @@
+// A pid lock: a file created exclusively that holds its owner's pid, the
+// fields its caller records (one word each) and the owner's process stamp
+// (process-alive.ts). A lock whose holder is gone, or whose pid now names a
+// later process (a reboot, a new pid namespace), is stale and taken over; a
+// live holder's is not. Used by the supervisor's state-dir lock and the
+// executor's journal lock. Node built-ins only: the executor imports it.
+import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { holderAlive, processStamp } from "./process-alive.js";
+
+/**
+ * Takes the lock at `path`, or throws what `held(pid, fields)` makes when a
+ * live process holds it (pid 0: it changed hands under us three times).
+ * `fields` are recorded after the pid; the lock is fsynced before this
+ * returns. Returns the release, which removes the lock only while it is
+ * still this process's.
+ */
+export function takePidLock(path: string, fields: readonly string[], held: (pid: number, fields: string[]) => Error): () => void {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, "wx", 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue; // released meanwhile
+      }
+      const [pidText = "", ...rest] = text.trim().split(/\s+/);
+      const pid = Number(pidText);
+      if (pid !== process.pid && holderAlive(pid, rest.slice(fields.length).join(" "))) throw held(pid, rest.slice(0, fields.length));
+      rmSync(path, { force: true });
+      continue;
+    }
+    writeSync(fd, `${[process.pid, ...fields, processStamp()].join(" ").trim()}\n`);
+    fsyncSync(fd);
+    closeSync(fd);
+    return () => {
+      try {
+        if (readFileSync(path, "utf8").startsWith(`${process.pid} `)) rmSync(path, { force: true });
+      } catch {
+        // already gone
+      }
+    };
+  }
+  throw held(0, []);
+}
