@@ -33,6 +33,7 @@ import {
   mkdirAt,
   openDir,
   openParent,
+  placeAt,
   readFileAt,
   readlinkAt,
   removeAt,
@@ -395,5 +396,36 @@ describe("a parent swapped for a symlink", () => {
     } finally {
       if (swapper.exitCode === null && swapper.signalCode === null) swapper.kill("SIGKILL");
     }
+  });
+});
+
+describe("placeAt", () => {
+  it("keeps a file's bytes when told to (owner and mode only); refuses, removing nothing, where that file is no longer a file", () => {
+    writeFileSync(join(root, "f"), "kept\n", { mode: 0o600 });
+    mkdirSync(join(root, "d"));
+    writeFileSync(join(root, "d", "inside"), "x");
+    withDir(root, (d) => {
+      placeAt(d, "f", { kind: "file", mode: 0o640, uid: NOBODY, gid: NOBODY, content: undefined });
+      expect(() => placeAt(d, "d", { kind: "file", mode: 0o640, uid: 0, gid: 0, content: undefined })).toThrow(UnsafePath);
+      expect(() => placeAt(d, "gone", { kind: "file", mode: 0o640, uid: 0, gid: 0, content: undefined })).toThrow(UnsafePath);
+    });
+    expect(readFileSync(join(root, "f"), "utf8")).toBe("kept\n");
+    expect(lstatSync(join(root, "f"))).toMatchObject({ mode: 0o100640, uid: NOBODY });
+    expect(readFileSync(join(root, "d", "inside"), "utf8")).toBe("x");
+  });
+
+  it("replaces a directory in the way by a file or a link, and keeps a directory it is told to be", () => {
+    mkdirSync(join(root, "d1"));
+    writeFileSync(join(root, "d1", "x"), "x");
+    mkdirSync(join(root, "d2"));
+    mkdirSync(join(root, "d3"));
+    withDir(root, (d) => {
+      placeAt(d, "d1", { kind: "file", mode: 0o644, uid: 0, gid: 0, content: () => Buffer.from("now a file\n") });
+      placeAt(d, "d2", { kind: "symlink", target: "/etc", uid: 0, gid: 0 });
+      placeAt(d, "d3", { kind: "dir", mode: 0o700, uid: NOBODY, gid: NOBODY });
+    });
+    expect(readFileSync(join(root, "d1"), "utf8")).toBe("now a file\n");
+    expect(readlinkSync(join(root, "d2"))).toBe("/etc");
+    expect(lstatSync(join(root, "d3"))).toMatchObject({ mode: 0o40700, uid: NOBODY });
   });
 });

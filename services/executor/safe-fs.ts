@@ -224,17 +224,24 @@ export type Placed =
 /** Puts `want` at `name`: a directory kept or made, anything else replacing what is there (a directory included). */
 export function placeAt(dir: Dir, name: string, want: Placed): void {
   const st = lstatAt(dir, name);
-  if (want.kind === "dir" && st?.isDirectory()) setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
-  else if (want.kind === "dir") {
-    if (st) removeAt(dir, name);
-    mkdirAt(dir, name, want.mode, want.uid, want.gid);
-  } else if (want.kind === "file" && !want.content && st?.isFile()) setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
-  else {
-    if (st?.isDirectory()) removeAt(dir, name);
-    if (want.kind === "symlink") symlinkAt(dir, name, want.target, want.uid, want.gid);
-    else if (!want.content) throw new UnsafePath(`${name}: no content to write`);
-    else writeFileAt(dir, name, want.content(), want.mode, want.uid, want.gid);
+  if (want.kind === "dir") {
+    if (st?.isDirectory()) setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
+    else {
+      if (st) removeAt(dir, name);
+      mkdirAt(dir, name, want.mode, want.uid, want.gid);
+    }
+    return;
   }
+  const content = want.kind === "file" ? want.content : undefined;
+  if (want.kind === "file" && !content) {
+    // Bytes kept: only a regular file has them; anything else there now fails before anything is removed.
+    if (!st?.isFile()) throw new UnsafePath(`${name}: no longer the file whose bytes are kept`);
+    setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
+    return;
+  }
+  if (st?.isDirectory()) removeAt(dir, name);
+  if (want.kind === "symlink") symlinkAt(dir, name, want.target, want.uid, want.gid);
+  else if (content) writeFileAt(dir, name, content(), want.mode, want.uid, want.gid);
 }
 
 /** The order a commit or rollback applies paths in: removals deepest first, then the rest parents first. */

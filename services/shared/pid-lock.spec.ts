@@ -1,7 +1,7 @@
 // The pid lock on real files in a temp dir, with a real other process (a
 // `sleep`) as the live holder.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -57,6 +57,14 @@ describe("takePidLock", () => {
   it("a lock without a stamp (an older file) is judged by the pid alone", () => {
     writeFileSync(next(), `${other.pid}\n`);
     expect(() => takePidLock(path, [], held)).toThrow(`held by ${other.pid}`);
+  });
+
+  it("this process taking its own lock again takes it over (a restart that got the same pid); no temp file is left", () => {
+    const release = takePidLock(next(), [], held);
+    expect(readFileSync(path, "utf8").startsWith(`${process.pid} `)).toBe(true);
+    expect(() => takePidLock(path, [], (pid) => new Error(`held by ${pid}`))).not.toThrow();
+    release();
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   it("the release leaves a lock another process has taken since", () => {

@@ -4,7 +4,7 @@
 // later process (a reboot, a new pid namespace), is stale and taken over; a
 // live holder's is not. Used by the supervisor's state-dir lock and the
 // executor's journal lock. Node built-ins only: the executor imports it.
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { holderAlive, processStamp } from "./process-alive.js";
 
 /**
@@ -15,34 +15,46 @@ import { holderAlive, processStamp } from "./process-alive.js";
  * still this process's.
  */
 export function takePidLock(path: string, fields: readonly string[], held: (pid: number, fields: string[]) => Error): () => void {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(path, "wx", 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  // Written whole under a temp name, then linked into place: no other taker ever reads a lock without its pid.
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(tmp, "w", 0o600);
+  try {
+    writeSync(fd, `${[process.pid, ...fields, processStamp()].join(" ").trim()}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        linkSync(tmp, path);
+        return () => {
+          try {
+            if (ownerOf(readFileSync(path, "utf8")) === process.pid) rmSync(path, { force: true });
+          } catch {
+            // already gone
+          }
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      }
       let text: string;
       try {
         text = readFileSync(path, "utf8");
       } catch {
         continue; // released meanwhile
       }
-      const [pidText = "", ...rest] = text.trim().split(/\s+/);
-      const pid = Number(pidText);
+      const pid = ownerOf(text);
+      const rest = text.trim().split(/\s+/).slice(1);
       if (pid !== process.pid && holderAlive(pid, rest.slice(fields.length).join(" "))) throw held(pid, rest.slice(0, fields.length));
       rmSync(path, { force: true });
-      continue;
     }
-    writeSync(fd, `${[process.pid, ...fields, processStamp()].join(" ").trim()}\n`);
-    fsyncSync(fd);
-    closeSync(fd);
-    return () => {
-      try {
-        if (readFileSync(path, "utf8").startsWith(`${process.pid} `)) rmSync(path, { force: true });
-      } catch {
-        // already gone
-      }
-    };
+    throw held(0, []);
+  } finally {
+    rmSync(tmp, { force: true });
   }
-  throw held(0, []);
+}
+
+function ownerOf(text: string): number {
+  return Number(text.trim().split(/\s+/)[0]);
 }

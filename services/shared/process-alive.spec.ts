@@ -50,6 +50,12 @@ describe("process stamps", () => {
     expect(holderAlive(0, processStamp())).toBe(false);
     expect(holderAlive(Number.NaN, undefined)).toBe(false);
   });
+
+  it("a lock with the start tick alone (the executor's older format) still tells a reused pid apart", () => {
+    const ticks = processStamp(otherPid).split(" ")[0];
+    expect(holderAlive(otherPid, ticks)).toBe(true);
+    expect(holderAlive(otherPid, `${Number(ticks) + 1}`)).toBe(false);
+  });
 });
 
 describe("locks left by a process whose pid now names another", () => {

@@ -58,14 +58,15 @@ export function processStamp(pid: number = process.pid): string {
  * Whether the process a lock names still holds it: `pid` is alive and, when
  * the lock carries a stamp (processStamp), it is the same process — started
  * at that tick in this boot. A lock without a stamp (older files) is judged
- * by the pid alone.
+ * by the pid alone; one with the ticks alone, by pid and ticks.
  */
 export function holderAlive(pid: number, stamp: string | undefined): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return false;
   const [ticks, boot] = (stamp ?? "").trim().split(/\s+/);
-  if (!ticks || !boot) return true;
+  if (!ticks) return true;
+  // An older lock holds the start ticks alone (no boot id): they still tell a reused pid apart.
   const nowBoot = bootId();
-  if (nowBoot !== undefined && boot !== nowBoot) return false;
+  if (boot && nowBoot !== undefined && boot !== nowBoot) return false;
   const nowTicks = startTicks(pid);
   return nowTicks === undefined || nowTicks === ticks;
 }

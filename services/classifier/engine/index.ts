@@ -94,8 +94,11 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
           };
         }),
     classify: (input) => withAttrs(classify(input, judge, parser), attrs, input.source === "sudo" ? liveRules : NO_RULES),
-    judgeEffects: (input) =>
-      judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd }),
+    judgeEffects: (input) => {
+      // The host as it is now: nothing the last Classify looked up (a link since swapped, a file since changed).
+      beginCommand();
+      return judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd });
+    },
   };
 }
 

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Change, EntryKind, type EntryState, Manifest, type EffectsRequest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import type { HostId } from "../../shared/config.js";
@@ -469,5 +472,24 @@ describe("checkEffectsRequest", () => {
     expect(EffectsShape.safeParse(request({ contents: { "/x": Buffer.alloc(64 * 1024 + 1) } })).success).toBe(false);
     const many = Object.fromEntries(Array.from({ length: 4097 }, (_, i) => [`/tmp/${i}`, Buffer.alloc(1)]));
     expect(EffectsShape.safeParse(request({ contents: many })).success).toBe(false);
+  });
+});
+
+describe("the host as it is when the diff is judged", () => {
+  it("a directory swapped for a link since the last Classify is seen as the link: nothing Classify looked up is reused", () => {
+    const t = realpathSync(mkdtempSync(join(tmpdir(), "agent-sudo-effects-fresh-")));
+    try {
+      mkdirSync(join(t, "sub"));
+      const path = join(t, "sub", "agent");
+      // Classify resolves the read operand's directories (and caches what it found for that command).
+      engine.classify({ command: `cat ${path}`, cwd: t, host: "primary", source: "sudo" });
+      rmSync(join(t, "sub"), { recursive: true });
+      symlinkSync("/etc/sudoers.d", join(t, "sub"));
+      const v = judge(write(path, "agent ALL=(ALL) NOPASSWD: ALL\n"));
+      expect(v.tier).toBe(4);
+      expect(v.reasons.join("\n")).toContain("/etc/sudoers.d/agent");
+    } finally {
+      rmSync(t, { recursive: true, force: true });
+    }
   });
 });
