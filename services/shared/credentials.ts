@@ -11,7 +11,12 @@ interface Pattern {
   re: RegExp;
   /** The capture group that holds the secret (0: the whole match). */
   group: number;
-  /** Text every match contains, one of these (lower case: looked for in the lower-cased text): no hint, no search. */
+  /**
+   * Text every match contains, one of these (lower case: looked for in the
+   * lower-cased text): no hint, no search. Holds because no pattern has the
+   * `u` flag: with `iu`, `s` would match ſ and `k` the Kelvin sign, which no
+   * ASCII hint finds — keep the patterns without `u`, or the hints must grow.
+   */
   hints: readonly string[];
 }
 
