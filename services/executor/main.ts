@@ -205,7 +205,16 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   const release = await state.gate.acquire();
   try {
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
+    // Where a commit's time goes (each stage ends in its fsyncs): the undo record, commit-begin, the writes, commit-end.
+    const stages: Record<string, number> = {};
+    let t = performance.now();
+    const stage = (name: string) => {
+      const now = performance.now();
+      stages[name] = Math.round((now - t) * 100) / 100;
+      t = now;
+    };
     const undoId = state.undo.captureManifest(req.requestId, manifest);
+    stage("undo");
     // fsynced before the first write: a crash from here on is rolled back at the next start.
     state.journal.append({
       event: "commit-begin",
@@ -221,6 +230,7 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
       snapshot,
       nonces,
     });
+    stage("begin");
     let applied: number;
     try {
       applied = applyManifest(manifest, blobs);
@@ -235,8 +245,10 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
       log.error({ err: (err as Error).message, undo_id: undoId, rollback: back }, "commit failed part-way: rolled back");
       throw err;
     }
+    stage("apply");
     state.journal.append({ event: "commit-end", request_id: req.requestId, undo_id: undoId, applied });
-    log.info({ tier, undo_id: undoId, applied }, "committed");
+    stage("end");
+    log.info({ tier, undo_id: undoId, applied, stages_ms: stages }, "committed");
     return { undoId, applied, snapshot };
   } finally {
     release();
