@@ -52,13 +52,25 @@ export function isUnder(path: string, prefix: string): boolean {
   return under(path, prefix);
 }
 
-/** One syscall for "is it there, and what is it": undefined where existsSync would say false. */
+/** One syscall for "is it there, and what is it": undefined where existsSync would say false (a missing path throws nothing: an exception costs more than the call). */
 function lstatOrNot(path: string): Stats | undefined {
   try {
-    return lstatSync(path);
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
+}
+
+/** A glob segment's expression (a pure function of its text: kept). */
+const segmentRes = new Map<string, RegExp>();
+function segmentRe(seg: string): RegExp {
+  let re = segmentRes.get(seg);
+  if (re === undefined) {
+    re = new RegExp(`^${seg.split("*").map(escapeRe).join("[^/]*")}$`);
+    if (segmentRes.size > 256) segmentRes.clear();
+    segmentRes.set(seg, re);
+  }
+  return re;
 }
 
 function escapeRe(s: string): string {
@@ -78,6 +90,8 @@ export function globPrefixRe(pattern: string): RegExp {
  */
 export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
   const found = new Map<string, Mask>();
+  // Listings read once per call (`/home/*/.ssh` and `/home/*/.gnupg` list /home at the same instant).
+  const listings = new Map<string, string[]>();
   for (const pattern of patterns) {
     let paths = ["/"];
     for (const seg of pattern.split("/").filter(Boolean)) {
@@ -87,12 +101,15 @@ export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
           next.push(join(base, seg));
           continue;
         }
-        const re = new RegExp(`^${seg.split("*").map(escapeRe).join("[^/]*")}$`);
-        let names: string[] = [];
-        try {
-          names = readdirSync(join(root, base));
-        } catch {
-          names = [];
+        const re = segmentRe(seg);
+        let names = listings.get(base);
+        if (names === undefined) {
+          try {
+            names = readdirSync(join(root, base));
+          } catch {
+            names = [];
+          }
+          listings.set(base, names);
         }
         for (const n of names) if (re.test(n)) next.push(join(base, n));
       }
