@@ -47,9 +47,10 @@ export interface DiffResult {
 
 class Full extends Error {}
 
+/** lstat, or undefined where nothing can be looked at; a missing path throws nothing (an exception costs more than the call). */
 export function tryLstat(path: string): Stats | undefined {
   try {
-    return lstatSync(path);
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
