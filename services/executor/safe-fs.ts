@@ -105,13 +105,9 @@ export function withParent<T>(path: string, use: (dir: Dir, name: string) => T):
   }
 }
 
+/** undefined when nothing is there (without throwing: an exception costs more than the call); other errors throw. */
 export function lstatAt(dir: Dir, name: string): Stats | undefined {
-  try {
-    return lstatSync(dir.at(name));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
-  }
+  return lstatSync(dir.at(name), { throwIfNoEntry: false });
 }
 
 export function readlinkAt(dir: Dir, name: string): string {

@@ -21,6 +21,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { tryLstat } from "../../shared/fs-probe.js";
 import { readXattrsOf, type XattrEntry, type XattrReader } from "./xattrs.js";
 
 export type ChangeKind = "created" | "modified" | "deleted" | "metadata";
@@ -46,15 +47,6 @@ export interface DiffResult {
 }
 
 class Full extends Error {}
-
-/** lstat, or undefined where nothing can be looked at; a missing path throws nothing (an exception costs more than the call). */
-export function tryLstat(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
 
 /** overlayfs marks a deleted lower entry with a character device 0/0 in the upper layer. */
 export function isWhiteout(st: Stats): boolean {

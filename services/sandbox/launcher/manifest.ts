@@ -50,7 +50,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { type Change, EntryKind, type EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { isWhiteout, printable, readXattrsWith, tryLstat, type UpperLayer, type Xattrs } from "./diff.js";
+import { tryLstat } from "../../shared/fs-probe.js";
+import { isWhiteout, printable, readXattrsWith, type UpperLayer, type Xattrs } from "./diff.js";
 import { readXattrsOf, type XattrReader } from "./xattrs.js";
 
 export interface ManifestOptions {

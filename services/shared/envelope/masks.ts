@@ -4,8 +4,9 @@
 // paths. Globs (`*` within one segment) are expanded against the host each
 // time a command starts, so a home created later is covered; a symlink is
 // never followed (masking its target would hide a path nobody named).
-import { lstatSync, readdirSync, type Stats } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { tryLstat } from "../fs-probe.js";
 
 /** Data and secret paths no command sees (config `envelope.masks`). */
 export const DEFAULT_SECRET_MASKS = [
@@ -50,15 +51,6 @@ function under(path: string, prefix: string): boolean {
 
 export function isUnder(path: string, prefix: string): boolean {
   return under(path, prefix);
-}
-
-/** One syscall for "is it there, and what is it": undefined where existsSync would say false (a missing path throws nothing: an exception costs more than the call). */
-function lstatOrNot(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
 }
 
 /** A glob segment's expression (a pure function of its text: kept). */
@@ -116,7 +108,7 @@ export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
       paths = next;
     }
     for (const p of paths) {
-      const st = p.includes("\n") ? undefined : lstatOrNot(join(root, p));
+      const st = p.includes("\n") ? undefined : tryLstat(join(root, p));
       if (!st || st.isSymbolicLink()) continue;
       found.set(p, { path: p, dir: st.isDirectory() });
     }
