@@ -20,6 +20,7 @@ export interface StateLock {
 export function lockStateDir(home: string): StateLock {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = join(home, "supervisor.lock");
+  // The release may run twice (on stop and at exit): it removes the lock only while it is still this process's.
   const release = takePidLock(path, [new Date().toISOString()], (pid, [started = "unknown"]) =>
     pid === 0
       ? new StateDirInUse(`the state dir ${home}: could not take ${path}`)
@@ -27,13 +28,5 @@ export function lockStateDir(home: string): StateLock {
           `the state dir ${home} is in use by agent-sudo start, pid ${pid} (since ${started}); stop it first (kill ${pid}), or give this one another AGENT_SUDO_HOME. Nothing was changed.`,
         ),
   );
-  let released = false;
-  return {
-    path,
-    release() {
-      if (released) return;
-      released = true;
-      release();
-    },
-  };
+  return { path, release };
 }

@@ -30,7 +30,7 @@ export function takePidLock(path: string, fields: readonly string[], held: (pid:
         linkSync(tmp, path);
         return () => {
           try {
-            if (ownerOf(readFileSync(path, "utf8")) === process.pid) rmSync(path, { force: true });
+            if (Number(words(readFileSync(path, "utf8"))[0]) === process.pid) rmSync(path, { force: true });
           } catch {
             // already gone
           }
@@ -44,8 +44,8 @@ export function takePidLock(path: string, fields: readonly string[], held: (pid:
       } catch {
         continue; // released meanwhile
       }
-      const pid = ownerOf(text);
-      const rest = text.trim().split(/\s+/).slice(1);
+      const [owner, ...rest] = words(text);
+      const pid = Number(owner);
       if (pid !== process.pid && holderAlive(pid, rest.slice(fields.length).join(" "))) throw held(pid, rest.slice(0, fields.length));
       rmSync(path, { force: true });
     }
@@ -55,6 +55,7 @@ export function takePidLock(path: string, fields: readonly string[], held: (pid:
   }
 }
 
-function ownerOf(text: string): number {
-  return Number(text.trim().split(/\s+/)[0]);
+/** A lock's words: the pid, the caller's fields, the stamp. */
+function words(text: string): string[] {
+  return text.trim().split(/\s+/);
 }
