@@ -59,12 +59,20 @@ describe("takePidLock", () => {
     expect(() => takePidLock(path, [], held)).toThrow(`held by ${other.pid}`);
   });
 
-  it("this process taking its own lock again takes it over (a restart that got the same pid); no temp file is left", () => {
-    const release = takePidLock(next(), [], held);
-    expect(readFileSync(path, "utf8").startsWith(`${process.pid} `)).toBe(true);
-    expect(() => takePidLock(path, [], (pid) => new Error(`held by ${pid}`))).not.toThrow();
+  it("this process taking its own lock again is refused; no temp file is left", () => {
+    const release = takePidLock(next(), ["first"], held);
+    expect(readFileSync(path, "utf8").startsWith(`${process.pid} first `)).toBe(true);
+    expect(() => takePidLock(path, ["second"], held)).toThrow(`held by ${process.pid} [first]`);
     release();
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("a lock with this pid but another process's stamp (a restart that got the same pid) is taken over", () => {
+    writeFileSync(next(), `${process.pid} ${processStamp(other.pid)}\n`);
+    const release = takePidLock(path, [], held);
+    expect(readFileSync(path, "utf8")).toBe(`${process.pid} ${processStamp()}\n`);
+    release();
+    expect(existsSync(path)).toBe(false);
   });
 
   it("the release leaves a lock another process has taken since", () => {

@@ -9,7 +9,8 @@ import { holderAlive, processStamp } from "./process-alive.js";
 
 /**
  * Takes the lock at `path`, or throws what `held(pid, fields)` makes when a
- * live process holds it (pid 0: it changed hands under us three times).
+ * live process holds it — this one included (pid 0: it changed hands under
+ * us three times).
  * `fields` are recorded after the pid; the lock is fsynced before this
  * returns. Returns the release, which removes the lock only while it is
  * still this process's.
@@ -46,7 +47,9 @@ export function takePidLock(path: string, fields: readonly string[], held: (pid:
       }
       const [owner, ...rest] = words(text);
       const pid = Number(owner);
-      if (pid !== process.pid && holderAlive(pid, rest.slice(fields.length).join(" "))) throw held(pid, rest.slice(0, fields.length));
+      // This process's own lock (its pid and stamp) is held too: two owners in one process would interleave.
+      // The same pid with another stamp is an earlier process (a restart in a new pid namespace): stale.
+      if (holderAlive(pid, rest.slice(fields.length).join(" "))) throw held(pid, rest.slice(0, fields.length));
       rmSync(path, { force: true });
     }
     throw held(0, []);

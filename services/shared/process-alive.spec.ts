@@ -80,7 +80,8 @@ describe("locks left by a process whose pid now names another", () => {
     await expect(acquireSpoolLock(spool)).rejects.toThrow(`in use by pid ${otherPid}`);
     writeFileSync(lock, `${otherPid} ${otherBoot(otherPid)}`);
     const release = await acquireSpoolLock(spool);
-    expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${processStamp()}`);
+    expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${processStamp()}\n`);
+    await expect(acquireSpoolLock(spool)).rejects.toThrow("already open in this process");
     await release();
     expect(existsSync(lock)).toBe(false);
   });

@@ -11,7 +11,7 @@ import { accessSync, constants, promises as fsp, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../shared/log.js";
 import { decodeLine, scanLines } from "./spool-line.js";
-import { holderAlive, processStamp } from "../../shared/process-alive.js";
+import { takePidLock } from "../../shared/pid-lock.js";
 
 const SEGMENT = /^seg-(\d{10})\.log$/;
 
@@ -70,31 +70,14 @@ export async function writeCursor(dir: string, cursor: { segment: number; offset
   await fsyncDir(dir);
 }
 
-/** Takes the spool's pid lock; returns its release. */
+/** Takes the spool's pid lock (pid-lock.ts); returns its release. */
 export async function acquireSpoolLock(dir: string): Promise<() => Promise<void>> {
-  const path = join(dir, "spool.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fh = await fsp.open(path, "wx", 0o600);
-      await fh.writeFile(`${process.pid} ${processStamp()}`.trim());
-      await fh.sync();
-      await fh.close();
-      return async () => {
-        await fsp.rm(path, { force: true });
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const [pidText = "", ...stamp] = (await fsp.readFile(path, "utf8").catch(() => "")).trim().split(/\s+/);
-      const pid = Number(pidText);
-      // A holder that is gone — or a later process that got its pid (a reboot, a new pid namespace) — leaves a stale lock.
-      if (pid !== process.pid && holderAlive(pid, stamp.join(" "))) {
-        throw new Error(`audit spool ${dir} is in use by pid ${pid}`);
-      }
-      if (pid === process.pid) throw new Error(`audit spool ${dir} is already open in this process`);
-      await fsp.rm(path, { force: true });
-    }
-  }
-  throw new Error(`audit spool ${dir}: could not take the lock`);
+  const release = takePidLock(join(dir, "spool.lock"), [], (pid) =>
+    pid === process.pid
+      ? new Error(`audit spool ${dir} is already open in this process`)
+      : new Error(pid ? `audit spool ${dir} is in use by pid ${pid}` : `audit spool ${dir}: could not take the lock`),
+  );
+  return async () => release();
 }
 
 /**

@@ -71,6 +71,7 @@ function parseXattrs(out: Buffer, count: number): XattrEntry[] {
     const tag = String.fromCharCode(out[off++] ?? 0);
     if (tag === "E") {
       const errno = u32();
+      // ENOTSUP: the file system holds no xattrs at all, so this entry has none (no capability, no ACL) to carry.
       entries.push(errno === ENOTSUP ? { xattrs: [] } : { xattrs: [], error: `llistxattr: errno ${errno}` });
       continue;
     }
