@@ -98,7 +98,14 @@ function judgeEffects(req: EffectsRequest, state: State, config: Config): Effect
   const envProblem = envNamesProblem(req.envNames);
   const judged = envProblem
     ? { tier: 4 as const, reasons: [`secret variable: ${envProblem}`] }
-    : state.engine.judgeEffects({ manifest, contents, host: config.host_id, runAs: req.runAs, cwd: req.cwd });
+    : state.engine.judgeEffects({
+        manifest,
+        contents,
+        host: config.host_id,
+        runAs: req.runAs,
+        cwd: req.cwd,
+        guarded: [config.repoRoot, config.home, config.policiesDir],
+      });
   const attestation =
     judged.tier === 4
       ? undefined

@@ -70,6 +70,8 @@ export interface EffectsInput {
   runAs: string;
   /** The command's resolved working directory ("" when not known). */
   cwd: string;
+  /** agent-sudo's own trees (its code as it runs, its state, its policies): any change there is tier 4. */
+  guarded?: readonly string[];
 }
 
 export interface EffectsJudgement {

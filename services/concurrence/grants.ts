@@ -10,6 +10,7 @@ import { type Finding, finding, worst } from "./types.js";
 
 const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK } = EntryKind;
 
+const HOME_DIR = /^\/(root|home\/[^/]+)(\/\.[^/]+)?$/;
 const octal = (mode: number) => `0${(mode & 0o7777).toString(8)}`;
 /** The state has a permission bit (links have none). */
 const hasBit = (s: EntryState, bits: number) => s.kind !== ABSENT && s.kind !== SYMLINK && (s.mode & bits) !== 0;
@@ -40,6 +41,9 @@ function judgeWriters(p: string, before: EntryState, after: EntryState, later: L
   const mode = `uid ${after.uid}, gid ${after.gid}, mode ${octal(after.mode)}`;
   if (rootRun && (newOwner || groupWrite || (worldWrite && !stickyDir)))
     return finding(4, `hands what root runs or only root writes to others (${mode})`);
+  // A home or its dot-directory opened to others: they may replace what its user runs at every login.
+  if (after.kind === DIR && HOME_DIR.test(p) && (newOwner || groupWrite || worldWrite))
+    return finding(4, `lets others change a home's start-up files, what its user runs later (${mode})`);
   if (!worldWrite || placeOf(p) !== "system") return finding(0, "");
   if (after.kind === DIR && !stickyDir)
     return finding(4, `world-writable directory without the sticky bit: anyone may replace what is in it (${mode})`);

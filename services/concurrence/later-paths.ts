@@ -64,6 +64,15 @@ const SYSTEM_SHELL_DIR =
 const PATH_PROGRAM = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
 
+/** In a home, what a tool loads as code or instructions: Claude Code's memory, commands and settings, CLI plugins,
+ * kubectl's exec credentials, editor and tmux start-up, direnv, readline macros, npx's cache, Maven's mirrors, pyenv, container registries. */
+const HOME_CODE =
+  /\/(\.claude\/.|\.claude\.json$|\.docker\/cli-plugins\/.|\.kube\/config$|\.vimrc$|\.vim\/.|\.config\/nvim\/.|\.tmux\.conf$|\.config\/tmux\/.|\.config\/direnv\/.|\.direnvrc$|\.inputrc$|\.npm\/_npx\/.|\.m2\/settings\.xml$|\.pyenv\/.|\.config\/containers\/.)/;
+/** Sourced by a home's shells: rustup's env, completions, sensible-editor's choice. */
+const HOME_SHELL = /\/(\.cargo\/env|\.bash_completion|\.local\/share\/bash-completion\/.+|\.selected_editor)$/;
+/** Programs first on a home's PATH. */
+const HOME_PROGRAM = /^\/(root|home\/[^/]+)\/(\.local\/bin|\.cargo\/bin|bin)\/[^/]+$/;
+
 /** The owner of the home a path is in, and that home. */
 function homeFor(p: string): { user: string; home: string } | undefined {
   if (p === "/root" || p.startsWith("/root/")) return { user: "", home: "/root" };
@@ -102,8 +111,15 @@ export function laterKind(p: string): Later | undefined {
   }
   if (SYSTEM_SHELL_FILE.test(p) || SYSTEM_SHELL_DIR.test(p) || PATH_PROGRAM.test(p)) return of("shell", p);
   if (/^\/etc\/csh\.(cshrc|login|logout)$/.test(p) || /\/\.config\/fish\/./.test(p) || FOREIGN_RC.has(base)) return of("foreign-code", p);
-  // Every Python start imports these: .pth lines starting with `import` are executed.
-  if (/\/(site|dist)-packages\/([^/]+\.pth|(site|user)customize\.py)$/.test(p)) return of("foreign-code", p);
+  // Every Python start imports .pth (lines starting with `import` run) and *customize; any module there is code whoever imports it runs.
+  if (/\/(site|dist)-packages\/./.test(p)) return of("foreign-code", p);
+  // What an agent or a tool loads as code or instructions from a home: not sh, not judged.
+  if (HOME_CODE.test(p)) return of("foreign-code", p);
+  if (/\/\.git\/modules\/.+\/config$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
+  const bareHook = /^(.*)\/(\.git\/modules\/.+|[^/]+\.git)\/hooks\/[^/]+$/.exec(p);
+  if (bareHook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: bareHook[1] || "/", rootRun: false });
+  if (HOME_SHELL.test(p)) return of("shell", p);
+  if (HOME_PROGRAM.test(p)) return of("shell", p);
   if (SHELL_RC.has(base) || /\/\.bashrc\.d\/[^/]+$/.test(p)) return of("shell", p);
   if (p === "/etc/environment" || base === ".pam_environment" || /\/environment\.d\/[^/]+$/.test(p)) return of("environment", p);
   if (/^\/etc\/apt\/apt\.conf(\.d\/.+)?$/.test(p)) return of("apt-conf", p);

@@ -77,6 +77,10 @@ function judgeLink(at: string, real: string, after: EntryState, view: DiffView):
   if (placeOf(end) === "scratch" && placeOf(at) !== "scratch" && (isRootOnlyTree(at) || placeOf(at) === "system")) {
     f = worst(f, finding(4, `makes ${at} lead into scratch space anyone can write (${end})`));
   }
+  // The other way: what root writes at a name in scratch space would land in the system or a home.
+  if (placeOf(at) === "scratch" && placeOf(end) !== "scratch" && end !== "/dev/null") {
+    f = worst(f, finding(4, `makes ${at}, in scratch space, lead to ${end}: what root writes there would land there`));
+  }
   const inside = laterKind(at) ? undefined : laterKindInside(at);
   return inside ? worst(f, judgeDirectoryLink(at, real, after, inside, view)) : f;
 }

@@ -189,7 +189,8 @@ const WHOLE_ENTRY_TOP = new Set(["etc", "usr", "boot", "bin", "sbin", "lib", "li
 export type Place = "scratch" | "system" | "elsewhere";
 
 const SCRATCH = /^\/(tmp|var\/tmp|dev\/shm)\/./;
-const SYSTEM_TREE = /^\/(etc|usr|var|opt|srv|boot|efi|bin|sbin|lib|lib32|lib64|libx32|run|snap)(\/|$)|^\/(tmp|home)?$/;
+// Root's home is the system's: what is there, root runs or reads as its own configuration.
+const SYSTEM_TREE = /^\/(etc|usr|var|opt|srv|boot|efi|bin|sbin|lib|lib32|lib64|libx32|run|snap|root)(\/|$)|^\/(tmp|home)?$/;
 
 export function placeOf(p: string): Place {
   if (SCRATCH.test(p)) return "scratch";

@@ -9,9 +9,12 @@ import type { Finding, HostKind, JudgeContext } from "./types.js";
 
 export type { Finding, JudgeContext };
 
-/** Paths the autonomous system never touches through itself. */
-export function guardPaths(config: Pick<Config, "home" | "policiesDir">): string[] {
-  return [...new Set([config.home, config.policiesDir, "/etc/agent-sudo", "/var/lib/agent-sudo"])];
+type GuardConfig = Pick<Config, "home" | "policiesDir"> & Partial<Pick<Config, "repoRoot">>;
+
+/** Paths the autonomous system never touches through itself: its state, its policies, its code as it runs (a checkout too). */
+export function guardPaths(config: GuardConfig): string[] {
+  const code = config.repoRoot && config.repoRoot !== "/" ? [config.repoRoot] : [];
+  return [...new Set([config.home, config.policiesDir, ...code, "/etc/agent-sudo", "/var/lib/agent-sudo", "/opt/agent-sudo"])];
 }
 
 /** The executor runs in req.cwd, or else the run-as user's home (services/executor/main.ts). */
@@ -22,7 +25,7 @@ function effectiveCwd(req: Pick<ClassifyRequest, "cwd" | "runAs">): string | und
 }
 
 export function concurrenceContext(
-  config: Pick<Config, "host_id" | "home" | "policiesDir">,
+  config: Pick<Config, "host_id"> & GuardConfig,
   req: Pick<ClassifyRequest, "cwd" | "runAs">,
 ): JudgeContext {
   return { host: config.host_id as HostKind, cwd: effectiveCwd(req), runAs: req.runAs, guardPaths: guardPaths(config), depth: 0 };

@@ -97,7 +97,12 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
     judgeEffects: (input) => {
       // The host as it is now: nothing the last Classify looked up (a link since swapped, a file since changed).
       beginCommand();
-      return judgeManifest(effects, input.manifest, input.contents, { host: input.host, runAs: input.runAs, cwd: input.cwd });
+      return judgeManifest(effects, input.manifest, input.contents, {
+        host: input.host,
+        runAs: input.runAs,
+        cwd: input.cwd,
+        guarded: input.guarded ?? [],
+      });
     },
   };
 }

@@ -15,7 +15,7 @@ import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { PartVerdict, Verdict } from "../verdict.js";
 import { judgeTarget } from "./effects.js";
-import { catastrophicTree, inside, resolvePlace } from "./paths.js";
+import { catastrophicTree, inside, resolvePlace, scratch, systemPath } from "./paths.js";
 import type { Place } from "./paths.js";
 import type { Veto } from "./policy.js";
 import { CONFIG_READERS } from "./manifest-effects-configs.js";
@@ -43,6 +43,8 @@ export interface ManifestContext {
   runAs: string;
   /** The command's resolved working directory ("" when not known). */
   cwd: string;
+  /** agent-sudo's own trees: its code as it runs (a checkout or /opt/agent-sudo), its state, its policies. */
+  guarded: readonly string[];
 }
 
 export interface ManifestJudgement {
@@ -66,6 +68,7 @@ const LABEL: Record<Mode, string> = { write: "write", delete: "rm", tree: "rm -r
 
 interface Env {
   pathCtx: Context;
+  guarded: readonly string[];
   changes: ReadonlyMap<string, Change>;
   contents: ReadonlyMap<string, Buffer>;
   content: ContentJudge;
@@ -83,8 +86,9 @@ export function judgeManifest(
 ): ManifestJudgement {
   const changes = new Map<string, Change>();
   for (const c of manifest.changes) if (!changes.has(c.path)) changes.set(c.path, c);
-  const pathCtx = manifestPathContext(engine.pathContext(ctx.host, ctx.cwd));
-  const env: Env = { pathCtx, changes, contents, content: contentJudge(engine, ctx.host, pathCtx) };
+  const guarded = ctx.guarded.filter((g) => g.startsWith("/") && g !== "/");
+  const pathCtx = manifestPathContext(engine.pathContext(ctx.host, ctx.cwd), guarded);
+  const env: Env = { pathCtx, changes, contents, content: contentJudge(engine, ctx.host, pathCtx), guarded };
   const lines: Mark[] = [];
   const seen = new Set<string>();
   for (const c of manifest.changes) {
@@ -103,12 +107,20 @@ export function judgeManifest(
 }
 
 /**
- * The literal-write context, except that a working directory which is itself
- * a system tree or a home (`cd /etc`) is no workspace: a diff is never tier 1
- * for rewriting /etc because the command ran there.
+ * The literal-write context, except that a working directory is no workspace
+ * when it is a system tree or a home (`cd /etc`), lies anywhere in one (`cd
+ * /etc/systemd/system`, `cd /root/.cargo`), in a home's dot-directory or in
+ * agent-sudo's own trees: a diff is never tier 1 for rewriting what root
+ * runs because the command ran there.
  */
-function manifestPathContext(ctx: Context): Context {
-  const workspace = ctx.workspace.filter((root) => !catastrophicTree(resolvePlace(literalWord(root), ctx), true));
+function manifestPathContext(ctx: Context, guarded: readonly string[]): Context {
+  const workspace = ctx.workspace.filter(
+    (root) =>
+      !catastrophicTree(resolvePlace(literalWord(root), ctx), true) &&
+      !systemPath(root) &&
+      !/^\/home\/[^/]+\/\./.test(root) &&
+      !guarded.some((g) => inside(root, g) || inside(g, root)),
+  );
   return { ...ctx, workspace };
 }
 
@@ -170,18 +182,46 @@ function judgeChange(c: Change, env: Env): Mark[] {
   if (ak === null) return [mark(4, `${path}: an after state the judge does not recognise — never committed`)];
   if (ak === SPECIAL) return [mark(4, `create ${path}: a device node, fifo or socket — never committed`)];
   if (kernelPlace(path)) return [mark(4, `${path}: a device or kernel file system — never committed`)];
+  const own = guardedBy(path, c, env.guarded);
+  if (own) return [mark(4, `${path}: agent-sudo's own code, state or policies (${clip(own, 200)}) — never changed through itself`)];
   const marks = [pathMark(operation(c, bk, ak), path, env.pathCtx)];
   if (bk === null) marks.push(mark(2, "its state before the run is not recognised"));
   if (ak === ABSENT) return marks;
   const before = bk === null || bk === ABSENT ? undefined : c.before;
   const after = c.after as EntryState;
   marks.push(
+    ...scratchLink(path, after),
     ...setId(before, after),
     ...xattrs(before, after),
     ...newWriters(path, before, after, env),
     ...laterRuns(path, before, after, env),
   );
   return marks;
+}
+
+/**
+ * A link in scratch space that leads into the system or a home: whatever root
+ * later writes at that well-known name (a log, a lock, a temp file) lands
+ * where the link points, and protected_symlinks does not stop root following
+ * root's own link.
+ */
+function scratchLink(path: string, after: EntryState): Mark[] {
+  if (kindOf(after) !== SYMLINK || !scratch(path)) return [];
+  const target = posix.normalize(after.target.startsWith("/") ? after.target : posix.join(posix.dirname(path), after.target));
+  if (scratch(target) || target === "/dev/null") return [];
+  if (systemPath(target) || inside(target, "/home") || target === "/" || runsLater(target))
+    return [mark(4, `a link in scratch space to ${clip(target, 200)}: what root writes at ${clip(path, 200)} would land there`)];
+  return [];
+}
+
+/** The guarded tree this change is in, or the one it removes, replaces or opens to other writers from above. */
+function guardedBy(path: string, c: Change, guarded: readonly string[]): string | undefined {
+  const own = guarded.find((g) => inside(path, g));
+  if (own) return own;
+  const above = guarded.find((g) => inside(g, path));
+  if (!above) return undefined;
+  const before = kindOf(c.before) === DIR ? c.before : undefined;
+  return kindOf(c.after) !== DIR || [...writers(c.after)].some((w) => !writers(before).has(w)) ? above : undefined;
 }
 
 /** A new setuid/setgid bit on a regular file, or a set-id program whose content or owner changed. */
@@ -224,6 +264,8 @@ function newWriters(path: string, before: EntryState | undefined, after: EntrySt
   const dir = kindOf(after) === DIR;
   const r = dir ? runsLater(`${path === "/" ? "" : path}/x`) : runsLater(path);
   if (r?.asRoot) return [mark(4, `lets ${who.join(", ")} change what root runs later (${r.what})`)];
+  if (dir && /^\/(root|home\/[^/]+)(\/\.[^/]+)?$/.test(path))
+    return [mark(4, `lets ${who.join(", ")} change a home's start-up files: what its user runs later`)];
   if (dir && !inside(path, "/home") && catastrophicTree(resolvePlace(literalWord(path), env.pathCtx), false)) {
     return [mark(4, `lets ${who.join(", ")} change a top-level system tree`)];
   }
