@@ -166,6 +166,12 @@ export function realPath(path: string, partial = false): string | null {
       continue;
     }
     const next = `${out}/${part}`;
+    // /proc/self is the process that looks: here the classifier, not the command judged. Its fd, cwd and exe
+    // links lead to the classifier's own files, so a path through it (or /dev/fd, /dev/stdin) is kept by name.
+    if (out === "/proc" && (part === "self" || part === "thread-self")) {
+      real = posix.normalize(`${next}/${parts.slice(i + 1).join("/")}`);
+      break;
+    }
     const st = lstat(next);
     // partial: the first missing component and what follows it, where the kernel would create or look for them.
     if (st === null && partial) {

@@ -397,6 +397,15 @@ const SECRET_GLOBS = [
   "**/.my.cnf",
   ...HOST_SECRET_FILES,
   "/proc/*/environ",
+  // Another process's memory, its threads' environment, and its open files (a /proc fd link reopens the file it
+  // names, whatever its permissions now; map_files likewise for mapped files).
+  "/proc/*/task/*/environ",
+  "/proc/*/mem",
+  "/proc/*/task/*/mem",
+  "/proc/*/fd/*",
+  "/proc/*/task/*/fd/*",
+  "/proc/*/map_files/*",
+  "/proc/*/task/*/map_files/*",
   // A container's config carries its environment (the secrets passed with -e / env_file).
   "/var/lib/docker/containers/*/config.v2.json",
   "/var/lib/containers/storage/overlay-containers/*/userdata/config.json",
@@ -463,11 +472,55 @@ const SECRET_GLOBS = [
   "/dev/kmem",
   "/dev/port",
   "/proc/kcore",
+  // Cluster, service and host credentials: kubeadm's and k3s/rke2's admin configs, tokens and PKI; MySQL's
+  // maintenance account; registry logins; tailscale's node key; Kerberos keytabs and ticket caches; Wi-Fi and VPN
+  // secrets; the GitLab runner's token; old password hashes.
+  "/etc/kubernetes/*.conf",
+  "/etc/kubernetes/pki/**",
+  "/etc/rancher/*/*.yaml",
+  "/var/lib/rancher/*/server/token",
+  "/var/lib/rancher/*/server/node-token",
+  "/var/lib/rancher/*/server/agent-token",
+  "/var/lib/rancher/*/server/cred/**",
+  "/var/lib/rancher/*/server/tls/**",
+  "/etc/mysql/debian.cnf",
+  "**/.config/containers/auth.json",
+  "/run/containers/*/auth.json",
+  "/run/user/*/containers/auth.json",
+  "/var/lib/tailscale/**",
+  "**/*.keytab",
+  "/tmp/krb5cc_*",
+  "/etc/NetworkManager/system-connections/**",
+  "/etc/gitlab-runner/config.toml",
+  "**/.gitlab-runner/config.toml",
+  "/etc/security/opasswd",
+  // Cloud, deploy and backup CLIs' tokens in a home.
+  "**/.s3cfg",
+  "**/.boto",
+  "**/.yarnrc.yml",
+  "**/.databrickscfg",
+  "**/.fly/config.yml",
+  "**/.supabase/access-token",
+  "**/.config/netlify/**",
+  "**/.config/ngrok/**",
+  "**/.ngrok2/**",
+  "**/.local/share/com.vercel.cli/**",
+  "**/.wrangler/config/**",
+  "**/.config/.wrangler/**",
+  "**/.sentryclirc",
+  "**/.composer/auth.json",
+  "**/.config/composer/auth.json",
+  "**/.gradle/gradle.properties",
+  "**/.config/github-copilot/**",
+  "**/.restic-password",
+  "**/.config/borg/keys/**",
 ];
 const SECRET = globSet(SECRET_GLOBS);
 
 const NOT_SECRET_GLOBS = [
   "**/*.pub",
+  // A command's own standard streams (`cat /proc/self/fd/0` reads its stdin).
+  "/proc/@(self|thread-self)/fd/@(0|1|2)",
   "**/.ssh/known_hosts",
   "**/.ssh/known_hosts.old",
   "**/.ssh/authorized_keys",

@@ -284,6 +284,33 @@ const RISKY_ENV = new RegExp(
       "BUNDLE_GEMFILE",
       "GEM_PATH",
       "GEM_HOME",
+      // Variables that make a tool write a file of the caller's choosing (git's trace files take a path and append
+      // argv text to it; TLS key logs) or load options, config or code from elsewhere: zip's and unzip's option
+      // variables, curl's and wget's config file, Go's flags and env file, ripgrep's and bat's config, Terraform's
+      // CLI config and extra arguments, rustup's toolchain (a path runs that directory's binaries), cargo's home.
+      "GIT_TRACE[A-Z0-9_]*",
+      "SSLKEYLOGFILE",
+      "GIT_ALLOW_PROTOCOL",
+      "CURL_HOME",
+      "WGETRC",
+      "SYSTEM_WGETRC",
+      "UNZIP",
+      "UNZIPOPT",
+      "ZIPINFO",
+      "ZIPINFOOPT",
+      "ZIP",
+      "ZIPOPT",
+      "GOFLAGS",
+      "GOENV",
+      "GOTOOLCHAIN",
+      "RIPGREP_CONFIG_PATH",
+      "BAT_CONFIG_PATH",
+      "BAT_CONFIG_DIR",
+      "TF_CLI_CONFIG_FILE",
+      "TF_CLI_ARGS[A-Za-z0-9_]*",
+      "RUSTUP_TOOLCHAIN",
+      "RUSTUP_HOME",
+      "CARGO_HOME",
     ].join("|") +
     ")$",
 );

@@ -203,16 +203,25 @@ const SPECS: Record<string, Spec> = {
   mkdir: (a) => asTargets(splitArgs(a, new Set(["-m", "--mode", "-Z"])).positional, "write"),
   mkfifo: (a) => asTargets(splitArgs(a, new Set(["-m"])).positional, "write"),
   truncate: (a) => asTargets(splitArgs(a, new Set(["-s", "--size", "-r", "--reference"])).positional, "write"),
+  // fallocate punches, zeroes, collapses or inserts ranges of the file's content (-p, -z, -c, -i, -d).
+  fallocate: (a) => asTargets(splitArgs(a, new Set(["-o", "--offset", "-l", "--length"])).positional, "write"),
+  // ed's script (from stdin) may write the file it edits (`w`).
+  ed: (a) => asTargets(splitArgs(a, new Set(["-p", "--prompt"])).positional.slice(0, 1), "write"),
   tee: (a) => asTargets(splitArgs(a).positional, "write"),
   cp: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], CP_LONGS),
   install: lastWritten(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], ["-t", "--target-directory"], INSTALL_LONGS),
   ln: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], LN_LONGS),
-  rsync: lastWritten(
-    ["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f", "--chmod", "--chown"],
-    [],
-    [],
-    true,
-  ),
+  // An rsync:// URL names a daemon's module, like host::module: a place on another host.
+  rsync: (a) =>
+    lastWritten(
+      ["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f", "--chmod", "--chown"],
+      [],
+      [],
+      true,
+    )(a).map((t) => {
+      const m = /^rsync:\/\/([^/]*)\/?(.*)$/i.exec(t.word.text);
+      return m ? { ...t, word: { ...t.word, text: `${m[1]}::${m[2]}` } } : t;
+    }),
   scp: lastWritten(["-P", "-i", "-o", "-F", "-c", "-l", "-J", "-S"], [], [], true),
   mv: (raw) => {
     const a = expandLong(raw, MV_LONGS);

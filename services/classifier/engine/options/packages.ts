@@ -92,7 +92,9 @@ export const PACKAGES: Record<string, string> = {
   "poetry|pipenv|conda|mamba|pyenv|pipx":
     "@scripts -q -v --quiet --verbose --no-ansi --ansi --no-interaction -n --directory= -C= --json --all --tree --latest --outdated --top-level --only= --with= --without= --why --name= --prefix=",
   go: "@sub",
-  "go version|go env|go list|go doc|go help|go vet|go build|go test|go run|go fmt|go generate|go fix|go tool|go work|go install|go get|go clean": `-v -x -n -a -race -cover -json -m -u -e -f= -deps -test -short -count= -run= -bench= -benchmem -timeout= -tags= -o=> -ldflags= -gcflags=
+  // \`go env -w\`/\`-u\` write Go's env file (GOFLAGS=-toolexec=… runs a program in every later build): not on the table.
+  "go env": "-json -changed @posix",
+  "go version|go list|go doc|go help|go vet|go build|go test|go run|go fmt|go generate|go fix|go tool|go work|go install|go get|go clean": `-v -x -n -a -race -cover -json -m -u -e -f= -deps -test -short -count= -run= -bench= -benchmem -timeout= -tags= -o=> -ldflags= -gcflags=
     -trimpath -mod= -modfile=< -p= -cpu= -failfast -parallel= -coverprofile=> -covermode= -coverpkg= -benchtime= -shuffle= -fuzz= -fuzztime=
     -cpuprofile=> -memprofile=> -skip= -vet= -all -cmd -src -short -u -w -l -d -s -r= -buildvcs= -json=? -C= -modcacherw -overlay=<
     -buildmode= -pgo= -asan -msan -fullpath -old @posix`,

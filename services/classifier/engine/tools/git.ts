@@ -3,8 +3,9 @@
 // the code-bearing config it sets (git config KEY VALUE), and the files its
 // output options write (-o, --output, --output-directory; -C names where it works).
 import type { Analysis } from "../analyzers.js";
+import { splitArgs } from "../argv.js";
 import { optionValueSpec } from "../targets.js";
-import type { Spec } from "../targets.js";
+import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { firstOperand, joinWords, literalWord } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
@@ -127,8 +128,68 @@ export function gitConfigRuns(key: string, value: string | null): "shell" | "oth
   if (/^(pager\..+|core\.fsmonitor)$/.test(k) && value !== null && /^(true|false|yes|no|on|off|1|0)?$/i.test(v)) return null;
   if (/^(alias\..+|submodule\..+\.update)$/.test(k)) return v.startsWith("!") ? "shell" : k.startsWith("alias.") ? "other" : null;
   if (/^credential\.(.+\.)?helper$/.test(k)) return v.startsWith("!") || v.includes("/") ? "shell" : "other";
+  // Where git checks files out, and where a remote's objects come from (a path, an `ext::` command): a change
+  // of either, not a read of it (`git config --get remote.origin.url`).
+  if (/^(core\.worktree|remote\..+\.(url|pushurl))$/.test(k)) return value === null ? null : "other";
   if (GIT_SHELL_KEYS.test(k)) return "shell";
   return GIT_OTHER_KEYS.test(k) ? "other" : null;
+}
+
+/**
+ * Sections whose keys run commands, load other config, or decide where git
+ * works and what it fetches (core.fsmonitor, alias.*, filter.*.smudge,
+ * include.path, url.*.insteadOf, remote.*.url …).
+ */
+const CODE_SECTIONS = new Set([
+  "core",
+  "alias",
+  "filter",
+  "diff",
+  "difftool",
+  "merge",
+  "mergetool",
+  "credential",
+  "url",
+  "include",
+  "includeif",
+  "remote",
+  "protocol",
+  "uploadpack",
+  "receive",
+  "gpg",
+  "interactive",
+  "sequence",
+  "submodule",
+  "pager",
+  "sendemail",
+  "browser",
+  "man",
+  "tar",
+  "trailer",
+  "hook",
+  "instaweb",
+  "init",
+  "safe",
+  "web",
+  "gui",
+  "guitool",
+]);
+
+/**
+ * `git config --rename-section OLD NEW` / `git config rename-section OLD
+ * NEW`: the keys of OLD become NEW's (`foo.fsmonitor` becomes
+ * core.fsmonitor). The new section's name when it holds code keys (or is
+ * computed), else null.
+ */
+function renamedToCode(args: readonly Word[]): string | null {
+  const at = args.findIndex((w) => w.text === "--rename-section" || w.text === "rename-section");
+  if (at < 0) return null;
+  const operands = args.slice(at + 1).filter((w) => !w.text.startsWith("-"));
+  const to = operands[1];
+  if (!to) return operands[0]?.dynamic ? "a computed name" : null;
+  if (to.dynamic) return "a computed name";
+  const section = (to.text.split(".")[0] ?? "").toLowerCase();
+  return CODE_SECTIONS.has(section) ? section : null;
 }
 
 /** The shell code a code-bearing git config value runs (`!cmd` aliases and helpers lose their `!`). */
@@ -138,6 +199,19 @@ export function gitConfigCommand(value: string): string {
 
 /** `git -c KEY=VALUE …` and `git config KEY VALUE` with a key whose value runs: a floor, and the code to scan. */
 export function gitAnalysis(args: readonly Word[]): Analysis | null {
+  // The ext:: transport runs its URL as a command (`ext::sh -c rm% -rf% ~`; `% ` is a space, `%%` a percent)
+  // wherever git takes a remote: ls-remote, fetch, clone, pull, push, submodule, remote add.
+  const ext = args.find((w) => /^ext::/i.test(w.text));
+  if (ext)
+    return {
+      tier: 2,
+      rule: "analysis:git-ext-transport",
+      reason: "an ext:: remote runs its URL as a command",
+      kind: "floor",
+      code: ext.text.slice(5).replace(/%(.)/g, (_m, c: string) => (c === " " ? " " : c === "%" ? "%" : `%${c}`)),
+    };
+  const discards = gitDiscards(args);
+  if (discards !== null) return { tier: 2, rule: "analysis:git-discard", reason: discards, kind: "floor" };
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
     const next = args[i + 1]?.text ?? "";
@@ -153,6 +227,14 @@ export function gitAnalysis(args: readonly Word[]): Analysis | null {
       };
     }
     if (t === "config") {
+      const renamed = renamedToCode(args.slice(i + 1));
+      if (renamed !== null)
+        return {
+          tier: 2,
+          rule: "analysis:git-code-config",
+          reason: `git config renames a section to ${renamed}, whose keys run commands`,
+          kind: "floor",
+        };
       const rest = args.slice(i + 1).filter((w) => !w.text.startsWith("-"));
       const at = rest.findIndex((w, j) => gitConfigRuns(w.text, rest[j + 1]?.text ?? null) !== null);
       if (at >= 0) {
@@ -173,6 +255,8 @@ export function gitAnalysis(args: readonly Word[]): Analysis | null {
 
 /** What git writes: its output options' files, else where it works (-C, --git-dir, --work-tree, the cwd). */
 export const gitTargets: Spec = (args) => {
+  const made = checkoutDestination(args);
+  if (made !== null) return made;
   // Output options name a file written even by a read verb; -C/--git-dir/
   // --work-tree only say where the verb works (a write only for write verbs).
   const out = optionValueSpec(["--output", "--output-directory", "-o"], false)(args);
@@ -181,3 +265,148 @@ export const gitTargets: Spec = (args) => {
 };
 
 export const gitDelegate: Delegate = (_name, args) => git(args);
+
+const CLONE_VALUES = new Set([
+  "--depth",
+  "--branch",
+  "-b",
+  "-o",
+  "--origin",
+  "-u",
+  "--upload-pack",
+  "--reference",
+  "--reference-if-able",
+  "--separate-git-dir",
+  "--filter",
+  "--jobs",
+  "-j",
+  "--template",
+  "-c",
+  "--config",
+  "--server-option",
+  "--bundle-uri",
+  "--ref-format",
+  "--revision",
+  "--shallow-since",
+  "--shallow-exclude",
+]);
+const WORKTREE_VALUES = new Set(["-b", "-B", "--reason", "--expire"]);
+
+/**
+ * The directory `git clone SRC DEST`, `git worktree add DEST` and `git
+ * worktree move WT DEST` create and fill, like `mkdir DEST` / `cp -r x DEST`
+ * (relative to -C's directory when given); null for other verbs. Without a
+ * DEST, clone makes one in the directory it works in.
+ */
+function checkoutDestination(args: readonly Word[]): Target[] | null {
+  let i = 0;
+  let dir: Word | undefined;
+  for (; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (!t.startsWith("-") || t === "--") break;
+    if (t === "-C") dir = args[i + 1];
+    if (GIT_GLOBAL_VALUES.has(t) || t === "-c") i++;
+  }
+  const sub = args[i]?.text;
+  const rest = args.slice(i + 1);
+  let dest: Word | undefined;
+  if (sub === "clone") {
+    const a = splitArgs(rest, CLONE_VALUES);
+    if (a.positional.length < 2) return null;
+    dest = a.positional[1];
+  } else if (sub === "worktree" && (rest[0]?.text === "add" || rest[0]?.text === "move")) {
+    const a = splitArgs(rest.slice(1), WORKTREE_VALUES);
+    dest = a.positional[rest[0]?.text === "add" ? 0 : 1];
+  } else return null;
+  if (!dest) return null;
+  if (dir && !dir.dynamic && !dest.text.startsWith("/") && !dest.text.startsWith("~"))
+    return [{ word: { ...dest, text: `${dir.text.replace(/\/+$/, "")}/${dest.text}` }, mode: "write" }];
+  return [{ word: dest, mode: "write" }];
+}
+
+/** A subcommand's options and operands: its short letters (bundles split, up to a letter that takes a value), its long options, its operands. */
+function subArgs(rest: readonly Word[], valueShorts: string, valueLongs: readonly string[]) {
+  const letters = new Set<string>();
+  const longs: string[] = [];
+  const operands: Word[] = [];
+  let pathspec = false;
+  for (let i = 0; i < rest.length; i++) {
+    const t = (rest[i] as Word).text;
+    if (t === "--") {
+      pathspec = i + 1 < rest.length;
+      operands.push(...rest.slice(i + 1));
+      break;
+    }
+    if (t.startsWith("--")) {
+      longs.push(t);
+      if (!t.includes("=") && valueLongs.includes(t)) i++;
+    } else if (t.length > 1 && t.startsWith("-")) {
+      for (const [j, c] of [...t.slice(1)].entries()) {
+        letters.add(c);
+        if (valueShorts.includes(c)) {
+          if (j === t.length - 2) i++;
+          break;
+        }
+      }
+    } else operands.push(rest[i] as Word);
+  }
+  return { letters, longs, operands, pathspec };
+}
+
+/**
+ * git verbs that destroy work git may not hold (uncommitted changes, a
+ * branch's commits, unreachable objects): forced checkouts and switches,
+ * a pathspec checked out over the working tree, forced rm/mv, forced
+ * worktree removal and submodule deinit, forced branch deletes and
+ * renames, gc pruning. Why, or null.
+ */
+function gitDiscards(args: readonly Word[]): string | null {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (!t.startsWith("-") || t === "--") break;
+    if (GIT_GLOBAL_VALUES.has(t) || t === "-c") i++;
+  }
+  const sub = args[i]?.text;
+  const rest = args.slice(i + 1);
+  const force = (a: { letters: Set<string>; longs: string[] }) => a.letters.has("f") || a.longs.includes("--force");
+  switch (sub) {
+    case "checkout": {
+      const a = subArgs(rest, "bB", ["--orphan", "--conflict", "--pathspec-from-file"]);
+      if (force(a)) return "git checkout --force discards uncommitted changes";
+      if (a.pathspec || a.operands.length >= 2 || a.longs.some((l) => l.startsWith("--pathspec-from-file")))
+        return "git checkout of paths overwrites their uncommitted changes";
+      return null;
+    }
+    case "switch": {
+      const a = subArgs(rest, "cC", ["--create", "--force-create", "--orphan", "--conflict"]);
+      return force(a) || a.longs.includes("--discard-changes") ? "git switch --force discards uncommitted changes" : null;
+    }
+    case "rm": {
+      const a = subArgs(rest, "", ["--pathspec-from-file"]);
+      return force(a) && !a.longs.includes("--cached") ? "git rm --force deletes files with uncommitted changes" : null;
+    }
+    case "mv": {
+      const a = subArgs(rest, "", []);
+      return force(a) ? "git mv --force overwrites the destination" : null;
+    }
+    case "worktree": {
+      if (rest[0]?.text !== "remove") return null;
+      return force(subArgs(rest.slice(1), "", [])) ? "git worktree remove --force deletes a worktree's uncommitted changes" : null;
+    }
+    case "submodule": {
+      const at = rest.findIndex((w) => w.text === "deinit");
+      if (at < 0) return null;
+      return force(subArgs(rest.slice(at + 1), "", [])) ? "git submodule deinit --force deletes a submodule's working tree" : null;
+    }
+    case "branch": {
+      const a = subArgs(rest, "u", ["--set-upstream-to", "--sort", "--format", "--points-at"]);
+      const destroys = ["D", "M", "C"].some((c) => a.letters.has(c)) || force(a);
+      return destroys ? "git branch deletes or overwrites a branch (with its reflog) without checking it is merged" : null;
+    }
+    case "gc":
+      return rest.some((w) => w.text.startsWith("--prune=")) ? "git gc --prune= deletes unreachable objects" : null;
+    default:
+      return null;
+  }
+}
