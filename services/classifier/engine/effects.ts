@@ -2,6 +2,7 @@
 // find what it writes, deletes, re-permissions or reads, and the lowest tier
 // those effects allow. Workspace writes → 1, outside → ≥ 2, secrets read → ≥ 2,
 // block devices, critical files and recursive ops on system trees → 4.
+import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import {
   blockDevice,
@@ -23,6 +24,7 @@ import type { Place } from "./paths.js";
 import type { Context, Redirect, VerbClass, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
+import { linksIn, realPath } from "./host-paths.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
@@ -119,11 +121,31 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   const p = resolvePlace(t.word, ctx);
   let e = judgePlace(t, p, ctx);
   if (e.tier === 4) return e;
-  for (const real of hostPaths(p, t.mode !== "delete" && t.mode !== "tree")) {
+  const reals = hostPaths(p, t.mode !== "delete" && t.mode !== "tree");
+  for (const real of reals) {
     const r = judgePlace(t, resolvePlace(literalWord(real), ctx), ctx);
     if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
   }
-  return e;
+  return t.fills ? (max(e, throughLinks(p, reals, ctx)) ?? e) : e;
+}
+
+/**
+ * An extraction into a directory writes member paths not known here; one
+ * that starts with the name of a link already in that directory (`r/.ssh/
+ * authorized_keys` with r → /root) is written where the link leads.
+ */
+function throughLinks(p: Place, reals: readonly string[], ctx: Context): Effect | null {
+  const dir = reals.at(-1) ?? p.path;
+  if (dir === null || p.glob) return null;
+  const links = linksIn(dir);
+  if (links === null) return { tier: 2, reason: `extracts into ${p.raw}, a directory that cannot be listed for links` };
+  let worst: Effect | null = null;
+  for (const link of links) {
+    const e = judgeTarget({ word: literalWord(`${link}/x`), mode: "write" }, ctx);
+    if (e.tier > (worst?.tier ?? 1))
+      worst = { tier: e.tier, reason: `extracts into ${p.raw}, where the link ${link} leads out: ${e.reason}` };
+  }
+  return worst;
 }
 
 function judgePlace(t: Target, p: Place, ctx: Context): Effect {
@@ -371,7 +393,42 @@ export function effectFloor(
       worst = max(worst, { tier: 2, reason: `reads ${r.target.text}, a file not known until run time (it may be a secret)` });
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
+  if (name === "ln" && ctx.source === "claude") worst = max(worst, linkOut(args, ctx));
   return max(worst, secretReads(name, args, ctx));
+}
+
+/** A place in the workspace's own home, not the home itself nor a dot-entry of it (`ln -s ../shared shared`). */
+function besideInHome(real: string, ctx: Context): boolean {
+  const home = ctx.home;
+  if (!home || home === "/root" || real === home || !real.startsWith(`${home}/`)) return false;
+  return !real.slice(home.length + 1).startsWith(".");
+}
+
+const LN_VALUES = new Set(["-S", "--suffix", "-t", "--target-directory"]);
+
+/**
+ * A link from the hook's workspace to a place outside it (`ln -s /root r`,
+ * a hard link to /etc/passwd): every later write through it — an
+ * extraction, a copy, a tool writing under r/ — lands there, and the link
+ * alone passes as a write in the workspace. Scratch space is not raised.
+ */
+function linkOut(args: readonly Word[], ctx: Context): Effect | null {
+  const a = splitArgs(args, LN_VALUES);
+  const into = a.values.get("-t") ?? a.values.get("--target-directory");
+  const sources = into ? a.positional : a.positional.length > 1 ? a.positional.slice(0, -1) : a.positional;
+  const dest = into ?? (a.positional.length > 1 ? a.positional.at(-1) : undefined);
+  const symbolic = a.flags.some((f) => f === "--symbolic" || (!f.startsWith("--") && f.includes("s")));
+  const base = dest && !dest.dynamic && symbolic ? posix.dirname(dest.text) : ".";
+  for (const src of sources) {
+    if (src.dynamic) return { tier: 2, reason: `links to ${src.text}, a place not known until run time` };
+    const text = symbolic && !src.text.startsWith("/") && !src.text.startsWith("~") ? posix.join(base, src.text) : src.text;
+    const p = resolvePlace(literalWord(text), ctx);
+    if (p.path === null) return { tier: 2, reason: `links to ${src.text}, a place not known until run time` };
+    const real = realPath(p.path) ?? p.path;
+    if (!inWorkspace(real, ctx) && !scratch(real) && real !== "/dev/null" && !besideInHome(real, ctx))
+      return { tier: 2, reason: `links the workspace to ${real}: what later writes through the link lands there` };
+  }
+  return null;
 }
 
 export { judgeTarget };

@@ -143,6 +143,32 @@ function readlink(path: string): string | null {
 }
 
 /**
+ * The symbolic links directly in directory `dir` (absolute paths; at most
+ * MAX_ENTRIES names read): where an extraction into `dir` writes through
+ * them. null when `dir` cannot be listed.
+ */
+export function linksIn(dir: string): string[] | null {
+  let names = listings.get(dir);
+  if (names === undefined) {
+    try {
+      names = readdirSync(dir);
+    } catch (err) {
+      // Not there yet (`unzip -d new x.zip` makes it): no links in it.
+      names = ["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "") ? [] : null;
+    }
+    listings.set(dir, names);
+  }
+  if (names === null) return null;
+  const out: string[] = [];
+  for (const name of names.slice(0, MAX_ENTRIES)) {
+    const path = `${dir === "/" ? "" : dir}/${name}`;
+    const st = lstat(path);
+    if (st !== null && st !== "unknown" && st.isSymbolicLink()) out.push(path);
+  }
+  return out;
+}
+
+/**
  * The real path of an absolute path that exists, or null (missing,
  * unreadable, a loop). `..` is taken physically, after the links before it,
  * as the kernel takes it: `link/../x` with link → /usr/lib is /usr/x.

@@ -196,6 +196,9 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
   }
 }
 
+/** A searcher given no tree searches the working directory (`grep -R x`, `rg x`). */
+const orHere = (trees: Word[]): Word[] => (trees.length > 0 ? trees : [literalWord(".")]);
+
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
 function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
   // Split only for the programs named below that need it (this runs for every command; most read no tree).
@@ -208,19 +211,19 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "fgrep":
     case "zgrep": {
       const s = sp();
-      // The first operand is the pattern unless -e/-f gave it.
+      // The first operand is the pattern unless -e/-f gave it; with no tree named, a recursive grep reads ".".
       return has(GREP_RECURSIVE) || GREP_VALUES.some((k) => s.values.get(k)?.text === "recurse")
-        ? s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1)
+        ? orHere(s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1))
         : [];
     }
     case "rg":
     case "ack": {
       const s = sp();
-      return s.positional.slice(s.values.has("-e") ? 0 : 1);
+      return orHere(s.positional.slice(s.values.has("-e") ? 0 : 1));
     }
     case "ag":
       // ag's -f is --follow, not a pattern file.
-      return splitArgs(args, new Set(["-G", "--file-search-regex", "--ignore", "-m", "-A", "-B", "-C"])).positional.slice(1);
+      return orHere(splitArgs(args, new Set(["-G", "--file-search-regex", "--ignore", "-m", "-A", "-B", "-C"])).positional.slice(1));
     case "tar":
     case "bsdtar": {
       const s = sp();

@@ -14,6 +14,8 @@ export interface Target {
   implicit?: boolean;
   /** The content is moved elsewhere, not destroyed (mv's sources). */
   keeps?: boolean;
+  /** A directory filled with entries whose names are not known here (an extraction): its links are written through. */
+  fills?: boolean;
 }
 
 export type Spec = (args: readonly Word[]) => Target[];

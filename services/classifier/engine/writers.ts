@@ -208,6 +208,14 @@ const SPECS: Record<string, Spec> = {
   // ed's script (from stdin) may write the file it edits (`w`).
   ed: (a) => asTargets(splitArgs(a, new Set(["-p", "--prompt"])).positional.slice(0, 1), "write"),
   tee: (a) => asTargets(splitArgs(a).positional, "write"),
+  // In-place rewriters: sd FIND REPLACE FILE… (--preview writes nothing), rpl OLD NEW FILE…, dos2unix FILE….
+  sd: (a) => {
+    const s = splitArgs(a, new Set(["-f", "--flags", "-n", "--max-replacements"]));
+    return s.flags.some((f) => f === "-p" || f === "--preview") ? [] : asTargets(s.positional.slice(2), "write");
+  },
+  rpl: (a) => asTargets(splitArgs(a, new Set(["-x", "--encoding"])).positional.slice(2), "write"),
+  dos2unix: (a) => asTargets(splitArgs(a).positional, "write"),
+  unix2dos: (a) => asTargets(splitArgs(a).positional, "write"),
   cp: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], CP_LONGS),
   install: lastWritten(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], ["-t", "--target-directory"], INSTALL_LONGS),
   ln: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], LN_LONGS),

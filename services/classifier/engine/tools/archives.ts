@@ -61,7 +61,8 @@ export function tarTargets(args: readonly Word[]): Target[] {
   const mode =
     a.flags
       .filter((f) => !f.startsWith("--"))
-      .map((f) => f.slice(1))
+      // A letter that takes a value ends the bundle's letters: the rest is that value (`-cfu.txt` writes u.txt).
+      .map((f) => f.slice(1).replace(/^([^bCfFgHIKLNTVX]*[bCfFgHIKLNTVX]).*$/, "$1"))
       .join("") + (oldStyle ? (args[0]?.text ?? "") : "");
   if (/[xX]/.test(mode) || a.flags.includes("--extract") || a.flags.includes("--get")) {
     const dirs = allValues(args, "C", ["--directory"], "xctvzjJapkmUwWr");
@@ -73,13 +74,30 @@ export function tarTargets(args: readonly Word[]): Target[] {
       m.text.startsWith("/") || dir.text === "."
         ? m
         : { ...m, text: `${dir.text.replace(/\/+$/, "")}/${m.text}`, dynamic: m.dynamic || dir.dynamic, glob: m.glob || dir.glob };
-    return [{ word: dir, mode: "write" }, ...members.map((m) => ({ word: under(m), mode: "write" as Mode }))];
+    return [{ word: dir, mode: "write", fills: true }, ...members.map((m) => ({ word: under(m), mode: "write" as Mode }))];
   }
   if (/[cru]/.test(mode) || a.flags.includes("--create") || a.flags.includes("--append")) {
-    const f = a.values.get("-f") ?? a.values.get("--file");
+    const f = archiveFile(args, oldStyle);
     return f ? [{ word: f, mode: "write" }] : [];
   }
   return [];
+}
+
+/** The archive tar writes: `-f F`, `-cf F` (f ends a bundle), `-cfF`, `--file F`, `--file=F`, old-style `tar cf F`. */
+function archiveFile(args: readonly Word[], oldStyle: boolean): Word | undefined {
+  let f: Word | undefined;
+  if (oldStyle && /f/.test(args[0]?.text ?? "")) f = args[1];
+  for (let i = oldStyle ? 1 : 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === "--") break;
+    if (w.text === "--file") f = args[i + 1];
+    else if (w.text.startsWith("--file=")) f = { ...w, text: w.text.slice(7) };
+    else if (/^-[a-zA-Z]*f/.test(w.text) && !w.text.startsWith("--")) {
+      const rest = w.text.slice(w.text.indexOf("f") + 1);
+      f = rest ? { ...w, text: rest } : args[i + 1];
+    }
+  }
+  return f;
 }
 
 export function compressorTargets(args: readonly Word[]): Target[] {
@@ -91,7 +109,7 @@ export function compressorTargets(args: readonly Word[]): Target[] {
 export const zipTargets: Spec = (a) =>
   asTargets(splitArgs(a, new Set(["-b", "-n", "-t", "-tt", "-x", "-i", "-P"])).positional.slice(0, 1), "write");
 
-export const unzipTargets: Spec = optionValueSpec(["-d"], true);
+export const unzipTargets: Spec = (a) => optionValueSpec(["-d"], true)(a).map((t) => ({ ...t, fills: true }));
 
 export const tarDelegate: Delegate = (_name, args) => tar(args);
 
