@@ -5,7 +5,7 @@
 // entries in the system's tree, and extended attributes newly set.
 import { EntryKind, type EntryState } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { holdsRootRun, type Later } from "./later-paths.js";
-import { isRootOnlyTree, placeOf } from "./paths.js";
+import { isRootOnlyTree, isSecretPath, placeOf } from "./paths.js";
 import { type Finding, finding, worst } from "./types.js";
 
 const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_FILE: FILE, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK } = EntryKind;
@@ -61,6 +61,28 @@ function judgeXattrs(before: EntryState, after: EntryState): Finding {
   return f;
 }
 
+const SERVICE_TMP = /^\/(tmp|var\/tmp)\/systemd-private-[^/]+(\/|$)/;
+const PRIVATE_BY_NATURE = /^\/(swapfile|swap\.img)$|\/krb5cc_[^/]*$/;
+
+/** A service's private temporary directory changed, a sticky directory made non-sticky, a secret made readable. */
+function judgeExposure(p: string, before: EntryState, after: EntryState): Finding {
+  if (SERVICE_TMP.test(p)) return finding(4, "changes a service's private temporary directory");
+  if (before.kind === DIR && after.kind === DIR && before.mode & 0o1000 && !(after.mode & 0o1000))
+    return finding(
+      4,
+      `removes the sticky bit (${octal(before.mode)} → ${octal(after.mode)}): anyone who may write there may replace others' files`,
+    );
+  const opened = before.kind === FILE && after.kind === FILE ? after.mode & ~before.mode & 0o044 : 0;
+  if (opened && (isSecretPath(p) || PRIVATE_BY_NATURE.test(p)))
+    return finding(4, `makes a secret readable by others (${octal(after.mode)})`);
+  return finding(0, "");
+}
+
 export function judgeGrants(p: string, before: EntryState, after: EntryState, later: Later | undefined): Finding {
-  return [judgeSetId(before, after), judgeWriters(p, before, after, later), judgeXattrs(before, after)].reduce(worst);
+  return [
+    judgeSetId(before, after),
+    judgeWriters(p, before, after, later),
+    judgeXattrs(before, after),
+    judgeExposure(p, before, after),
+  ].reduce(worst);
 }

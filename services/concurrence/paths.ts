@@ -139,6 +139,11 @@ const isSecret = matcher([
   "/var/lib/agent-sudo",
 ]);
 
+/** A path that holds credentials, or lies in a tree that does. */
+export function isSecretPath(p: string): boolean {
+  return isSecret(p) || isSecretDir(p);
+}
+
 /** Stateful data: a restart can lose it, a delete cannot be undone by a scoped undo. */
 const isStateful = matcher([
   "/var/lib/docker",

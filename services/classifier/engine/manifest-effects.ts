@@ -15,7 +15,7 @@ import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { PartVerdict, Verdict } from "../verdict.js";
 import { judgeTarget } from "./effects.js";
-import { catastrophicTree, inside, resolvePlace, scratch, systemPath } from "./paths.js";
+import { catastrophicTree, inside, resolvePlace, scratch, secretPath, systemPath } from "./paths.js";
 import type { Place } from "./paths.js";
 import type { Veto } from "./policy.js";
 import { CONFIG_READERS } from "./manifest-effects-configs.js";
@@ -191,6 +191,7 @@ function judgeChange(c: Change, env: Env): Mark[] {
   const after = c.after as EntryState;
   marks.push(
     ...scratchLink(path, after),
+    ...exposes(path, before, after),
     ...setId(before, after),
     ...xattrs(before, after),
     ...newWriters(path, before, after, env),
@@ -211,6 +212,27 @@ function scratchLink(path: string, after: EntryState): Mark[] {
   if (scratch(target) || target === "/dev/null") return [];
   if (systemPath(target) || inside(target, "/home") || target === "/" || runsLater(target))
     return [mark(4, `a link in scratch space to ${clip(target, 200)}: what root writes at ${clip(path, 200)} would land there`)];
+  return [];
+}
+
+/** A service's private temporary directory (systemd's PrivateTmp): no one else's to change. */
+const SERVICE_TMP = /^\/(tmp|var\/tmp)\/systemd-private-[^/]+(\/|$)/;
+/** Files that hold secrets by what they are, wherever the secret lists stop: swap, Kerberos caches. */
+const PRIVATE_BY_NATURE = /^\/(swapfile|swap\.img)$|\/krb5cc_[^/]*$/;
+
+/**
+ * What a change opens that was closed: a service's private temporary
+ * directory, a sticky directory made non-sticky (anyone may then delete or
+ * replace others' files in it), a secret file made readable by its group or
+ * everyone.
+ */
+function exposes(path: string, before: EntryState | undefined, after: EntryState): Mark[] {
+  if (SERVICE_TMP.test(path)) return [mark(4, `${path}: a service's private temporary directory`)];
+  if (before && kindOf(before) === DIR && kindOf(after) === DIR && before.mode & 0o1000 && !(after.mode & 0o1000))
+    return [mark(4, `removes the sticky bit of ${path}: anyone who may write it may then delete or replace others' files there`)];
+  const opened = after.mode & ~(before?.mode ?? 0) & 0o044;
+  if (before && kindOf(before) === FILE && kindOf(after) === FILE && opened && (secretPath(path) || PRIVATE_BY_NATURE.test(path)))
+    return [mark(4, `makes ${path}, a secret, readable by ${opened & 0o004 ? "everyone" : "its group"}`)];
   return [];
 }
 
