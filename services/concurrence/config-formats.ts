@@ -25,6 +25,14 @@ export function udevCommands(text: string): Extracted {
         out.findings.push(finding(4, `${where}: gives devices mode ${value} (writable by anyone, or set-id)`));
       } else if (key === "OWNER" && assigns && value !== "root" && value !== "0") {
         out.findings.push(finding(4, `${where}: hands devices to ${value}`));
+      } else if (
+        (key === "GROUP" || key === "OWNER") &&
+        assigns &&
+        /\b(SUBSYSTEM|KERNEL)=="[^"]*(block|sd|nvme|vd|hd|xvd|mmcblk|dm-|md|loop|mem|kmem|port)/.test(line.text)
+      ) {
+        out.findings.push(finding(4, `${where}: gives ${value} raw disks or memory`));
+      } else if (key === "SYSCTL" || (key === "IMPORT" && attr === "file")) {
+        out.findings.push(finding(4, `${where}: ${key}{${attr ?? ""}} sets kernel parameters or reads settings from another file`));
       }
     }
   }
@@ -60,6 +68,8 @@ export function logrotateCommands(text: string): Extracted {
       out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
     if (directive === "compresscmd" || directive === "uncompresscmd")
       out.commands.push({ text: arg, where: `line ${i + 1} (${directive})` });
+    if (directive === "create" && /^[0-7]{3,4}$/.test(arg) && Number.parseInt(arg, 8) & 0o022)
+      out.findings.push(finding(4, `line ${i + 1}: create ${arg} leaves the rotated file writable by others`));
   });
   if (script) out.findings.push(finding(4, `${script.name} script (line ${script.n}) never ends`));
   return out;
@@ -68,20 +78,34 @@ export function logrotateCommands(text: string): Extracted {
 /** Kernel parameters naming a program the kernel itself runs as root. */
 const KERNEL_HELPER = /^kernel\.(core_pattern|modprobe|hotplug|poweroff_cmd)$/;
 
+/** Kernel parameters that are protections (link and dump restrictions, ptrace scope, ASLR, module and kexec locks). */
+const KERNEL_PROTECTION =
+  /^(fs\.protected_[a-z]+|fs\.suid_dumpable|kernel\.(yama\.ptrace_scope|kptr_restrict|dmesg_restrict|randomize_va_space|unprivileged_bpf_disabled|kexec_load_disabled|modules_disabled|sysrq|perf_event_paranoid)|vm\.mmap_min_addr|user\.max_user_namespaces)$/;
+
 export function sysctlFindings(text: string): Extracted {
   const out = extracted();
   for (const line of configLines(text)) {
     const key = /^-?\s*([^=\s]+)\s*=/.exec(line.text)?.[1]?.replace(/\//g, ".");
     if (key && KERNEL_HELPER.test(key)) out.findings.push(finding(4, `line ${line.n}: sets ${key}, a program the kernel runs as root`));
+    else if (key && /[*?[]/.test(key))
+      out.findings.push(finding(4, `line ${line.n}: ${key} is a pattern; which settings it sets is not known`));
+    else if (key && KERNEL_PROTECTION.test(key)) out.findings.push(finding(4, `line ${line.n}: sets ${key}, a kernel protection`));
   }
   return out;
 }
+
+/** Names that, set for every session, choose code, configuration, trust or a route (VIMINIT, OPENSSL_CONF, https_proxy …). */
+const SESSION_RISKY =
+  /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH)/i;
 
 export function environmentFindings(text: string): Extracted {
   const out = extracted();
   for (const line of configLines(text, /^#/)) {
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:DEFAULT|OVERRIDE)?\s*=\s*(.*)$/.exec(line.text);
-    if (m?.[1]) out.findings.push(judgeAssignment(m[1], unquote(m[2] ?? ""), `line ${line.n}`));
+    if (!m?.[1]) continue;
+    out.findings.push(judgeAssignment(m[1], unquote(m[2] ?? ""), `line ${line.n}`));
+    if (m[1] !== "PATH" && SESSION_RISKY.test(m[1]))
+      out.findings.push(finding(4, `line ${line.n}: sets ${m[1]} for every session (code, configuration, trust or a route)`));
   }
   return out;
 }
@@ -92,6 +116,9 @@ export function aptSourcesFindings(text: string): Extracted {
     if (/trusted\s*[=:]\s*yes|allow-(insecure|weak|downgrade-to-insecure)\s*[=:]\s*yes/i.test(line.text)) {
       out.findings.push(finding(4, `line ${line.n}: trusts a package source without its signature`));
     }
+    // deb822's Signed-By may hold the key itself: a new source with its own key is a new root of trust.
+    if (/BEGIN PGP PUBLIC KEY BLOCK/.test(line.text) || /^\s*signed-by\s*:\s*$/i.test(line.text))
+      out.findings.push(finding(4, `line ${line.n}: a package source that carries its own signing key`));
   }
   return out;
 }

@@ -94,6 +94,15 @@ function of(kind: LaterKind, p: string, over: Partial<Later> = {}): Later {
 
 /** What runs the content of `p` later, and how; undefined for a path whose content nothing runs. */
 export function laterKind(p: string): Later | undefined {
+  // sshd's options (SSHD_OPTS) and the boot target: read as shell or a unit link they would pass.
+  if (/^\/etc\/(default\/ssh|systemd\/system\/default\.target|inputrc)$/.test(p)) return of("foreign-code", p);
+  // systemd's own and its daemons' configuration, and drop-ins for every unit of a type: no unit's Exec lines.
+  if (
+    /^\/etc\/systemd\/([^/]+\.conf$|[^/]+\.conf\.d\/.|network\/.|(system|user)\/(service|socket|timer|target|mount|path|slice|scope|swap|automount|device)\.d\/.)/.test(
+      p,
+    )
+  )
+    return of("foreign-code", p);
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
   if (hook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: hook[1] || "/", rootRun: false });
@@ -129,8 +138,41 @@ export function laterKind(p: string): Later | undefined {
   if (/\/modprobe\.d\/./.test(p) || p === "/etc/modprobe.conf") return of("modprobe", p);
   if (/\/sysctl\.d\/./.test(p) || p === "/etc/sysctl.conf") return of("sysctl", p);
   if (/\/tmpfiles\.d\/./.test(p)) return of("tmpfiles", p);
+  if (/^\/usr\/share\/bash-completion\/./.test(p)) return of("shell", p);
+  if (ROOT_CODE.test(p)) return of("foreign-code", p);
   return undefined;
 }
+
+/** Code or trust root's tools load, in no format the concurrence reads: maintainer scripts, libraries and modules,
+ * OpenSSL, CA certificates, APT keys and pins, D-Bus, initramfs, pam-auth-update, git templates, vim, rsyslog,
+ * audit and firewall rules, sshd's and grub's defaults, the default boot target, the alternatives. */
+const ROOT_CODE = new RegExp(
+  "^/(" +
+    [
+      "var/lib/dpkg/info/.",
+      "etc/dpkg/dpkg\\.cfg($|\\.d/.)",
+      "etc/perl/.",
+      "usr/(local/)?share/perl5?/.",
+      "etc/python[^/]*/.",
+      "(usr/(local/)?)?lib(32|64|x32|exec)?/.",
+      "etc/ssl/(openssl\\.cnf($|\\.d/.)|certs/.)",
+      "usr/(local/)?share/ca-certificates/.",
+      "etc/ca-certificates(\\.conf$|/.)",
+      "etc/pki/.",
+      "etc/apt/(trusted\\.gpg($|\\.d/.)|keyrings/.|preferences($|\\.d/.))",
+      "usr/share/keyrings/.",
+      "(etc|usr/share)/dbus-1/.",
+      "(etc|usr/share)/initramfs-tools/.",
+      "usr/share/pam-configs/.",
+      "usr/share/git-core/templates/.",
+      "(etc|usr/share)/vim/.",
+      "etc/(needrestart|networkd-dispatcher|audit|iptables|ufw|fail2ban|rsyslog\\.d|alternatives)/.",
+      "etc/(rsyslog\\.conf|nftables\\.conf|default/ssh)$",
+      "etc/default/grub\\.d/.",
+      "etc/systemd/system/default\\.target$",
+    ].join("|") +
+    ")",
+);
 
 /** What runs the entries of directory `dir` later (cron.d, profile.d, a PATH directory, a unit directory …). */
 export function laterKindInside(dir: string): Later | undefined {

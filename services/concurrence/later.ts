@@ -109,7 +109,15 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
     case "shell":
       return shellCommands(text);
     case "foreign-code":
-      return extracted([], [finding(4, "csh, fish or Python start-up code, which the concurrence cannot judge")]);
+      return extracted(
+        [],
+        [
+          finding(
+            4,
+            "code or trust that runs later in a form the concurrence cannot judge (csh, fish, Python, Perl, libraries, keys, certificates, service and boot configuration)",
+          ),
+        ],
+      );
     case "unit":
       return unitFileCommands(text, path, later);
     case "environment":
@@ -210,6 +218,9 @@ function judgeLaterLink(at: string, real: string, before: EntryState, after: Ent
 /** A changed file or link in a place whose content runs later. */
 export function judgeLaterEntry(at: string, real: string, before: EntryState, after: EntryState, later: Later, view: DiffView): Finding {
   const f = later.floor > 0 ? finding(later.floor, `holds what runs later (${later.kind})`) : finding(0, "");
+  // What the concurrence cannot read is refused as a file and as a link alike (an alternative re-pointed, a boot target).
+  if (later.kind === "foreign-code" && (after.kind === EntryKind.ENTRY_KIND_SYMLINK || contentChanged(before, after)))
+    return finding(4, `code or trust that runs later in a form the concurrence cannot judge (${at})`);
   if (after.kind === EntryKind.ENTRY_KIND_SYMLINK) return worst(f, judgeLaterLink(at, real, before, after, later, view));
   const newlyExecutable = (after.mode & 0o111 & ~(before.kind === EntryKind.ENTRY_KIND_FILE ? before.mode : 0)) !== 0;
   if (!contentChanged(before, after) && !newlyExecutable) return f;

@@ -59,9 +59,16 @@ function printable(text: string): string {
   return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
 }
 
+/** A firewall, audit, confinement or update service's unit or its enablement link. */
+const SECURITY_UNIT =
+  /\/systemd\/(system|user)\/(.+\.(wants|requires)\/)?(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)$/;
+
 function judgeDelete(at: string, before: EntryState, ctx: JudgeContext): Finding {
+  if (SECURITY_UNIT.test(at)) return finding(4, "disables a security service");
   const tree = before.kind === DIR;
   let f = judgePathEffect(at, tree ? "delete-tree" : "delete", ctx);
+  if (laterKind(at)?.kind === "foreign-code")
+    f = worst(f, finding(4, "removes code or trust that runs later in a form the concurrence cannot judge"));
   if (laterKind(at)?.kind === "unit") {
     if (tree && /\.(wants|requires|upholds)$/.test(at)) f = worst(f, finding(4, `disables every unit ${posix.basename(at)} lists`));
     f = worst(f, judgeUnitLink(at, before, EntryState.create({ kind: ABSENT }), ctx) ?? finding(0, ""));
@@ -93,6 +100,7 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   const after = change.after;
   if (!after || !KNOWN_KINDS.has(after.kind) || !KNOWN_KINDS.has(before.kind)) return finding(4, "a state of unknown kind");
   if (after.kind === SPECIAL) return finding(4, "creates a device node, fifo or socket");
+  if (after.kind === SYMLINK && after.target === "/dev/null" && SECURITY_UNIT.test(at)) return finding(4, "masks a security service");
   if (after.kind === ABSENT) return judgeDelete(at, before, view.ctx);
   let f = judgePathEffect(at, "write", view.ctx);
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));

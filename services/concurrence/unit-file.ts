@@ -26,6 +26,9 @@ const EXEC = new Set([
 /** Exec* keys that are sandboxing, not commands. */
 const NOT_COMMANDS = new Set(["ExecPaths", "NoExecPaths"]);
 const ENVIRONMENT = new Set(["Environment", "DefaultEnvironment", "ManagerEnvironment"]);
+/** Another file bound over a program or library, another root or image, input from a file or inline text. */
+const UNIT_VIEW_KEYS =
+  /^(Bind(ReadOnly)?Paths|RootDirectory|RootImage|RootImageOptions|RootHash|RootVerity|MountImages|ExtensionImages|ExtensionDirectories|TemporaryFileSystem|StandardInputText|StandardInputData)$/;
 const KEY_VALUE = /^([A-Za-z][A-Za-z0-9_-]*(?:\[[^\]]*\])?)\s*=\s*(.*)$/;
 /** Where a mount unit may mount without covering part of the system. */
 const MOUNT_PLACES = /^\/(mnt|media|srv)(\/|$)/;
@@ -71,6 +74,8 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
       // Prefixes: @ (argv[0] follows), - (failure ignored), : (no substitution), + ! !! (privileges), | (through a shell).
       const command = value.replace(/^[-@:+!|]+/, "");
       if (command) out.commands.push({ text: specifiersAsDynamic(command), where, runAs, cwd });
+    } else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value))) {
+      out.findings.push(finding(4, `${where}: changes what the unit's programs see, load or read as input`));
     } else if (key.startsWith("Exec") && !NOT_COMMANDS.has(key)) {
       out.findings.push(finding(4, `${where}: changes where or how the unit's programs are found`));
     } else if (ENVIRONMENT.has(key)) {

@@ -67,7 +67,11 @@ function apt(text: string, j: ContentJudge): Mark[] {
 function aptSources(text: string): Mark[] {
   const insecure =
     /\b(trusted|allow-insecure|allow-weak|allow-downgrade-to-insecure)\s*=\s*yes\b|^\s*(Trusted|Allow-Insecure|Allow-Weak|Allow-Downgrade-To-Insecure)\s*:\s*yes\b/im;
-  return insecure.test(text) ? [mark(4, "a package source APT does not verify: what it installs runs as root")] : [];
+  if (insecure.test(text)) return [mark(4, "a package source APT does not verify: what it installs runs as root")];
+  // deb822's Signed-By may hold the key itself: a new source with its own key is a new root of trust.
+  if (/BEGIN PGP PUBLIC KEY BLOCK|^\s*Signed-By\s*:\s*$/im.test(text))
+    return [mark(4, "a package source that carries its own signing key: a new root of trust for what root installs")];
+  return [];
 }
 
 const TMPFILES_LINE = /^\s*(\S+)\s+(\S+)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+\S+)?(?:\s+\S+)?(?:\s+(.*))?$/;
@@ -117,6 +121,10 @@ function program(command: string, key: string, j: ContentJudge): Mark[] {
   return [j.code(command, key)];
 }
 
+/** Kernel settings that are protections: setting them at all from a diff is refused (a person does it). */
+export const SECURITY_SYSCTL =
+  /^(fs\.protected_[a-z]+|fs\.suid_dumpable|kernel\.(yama\.ptrace_scope|kptr_restrict|dmesg_restrict|randomize_va_space|unprivileged_bpf_disabled|kexec_load_disabled|modules_disabled|sysrq|perf_event_paranoid)|vm\.mmap_min_addr|user\.max_user_namespaces)$/;
+
 function sysctl(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
   for (const raw of lines(text)) {
@@ -124,7 +132,10 @@ function sysctl(text: string, j: ContentJudge): Mark[] {
     if (/^\s*([#;]|$)/.test(line) || !line.includes("=")) continue;
     const key = line.slice(0, line.indexOf("=")).trim().replace(/\//g, ".");
     const value = line.slice(line.indexOf("=") + 1).trim();
-    if (key === "kernel.core_pattern" && value.startsWith("|")) out.push(...program(value.slice(1), key, j));
+    // systemd-sysctl takes glob keys (`kernel.core_patter?`): which settings the line sets is not known here.
+    if (/[*?[]/.test(key)) out.push(mark(4, `${key}: a pattern key, so the settings it sets are not known here`));
+    else if (SECURITY_SYSCTL.test(key)) out.push(mark(4, `${key}: turns off a kernel protection`));
+    else if (key === "kernel.core_pattern" && value.startsWith("|")) out.push(...program(value.slice(1), key, j));
     else if (key === "kernel.poweroff_cmd") out.push(...program(value, key, j));
     else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && !rootOwnedPlace(value))
       out.push(mark(4, `${key} names ${value}, not in a place only root can change`));

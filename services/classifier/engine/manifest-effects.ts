@@ -186,7 +186,13 @@ function judgeChange(c: Change, env: Env): Mark[] {
   if (own) return [mark(4, `${path}: agent-sudo's own code, state or policies (${clip(own, 200)}) — never changed through itself`)];
   const marks = [pathMark(operation(c, bk, ak), path, env.pathCtx)];
   if (bk === null) marks.push(mark(2, "its state before the run is not recognised"));
-  if (ak === ABSENT) return marks;
+  if (SECURITY_UNIT.test(path) && (ak === ABSENT || (ak === SYMLINK && (c.after as EntryState).target === "/dev/null")))
+    return [mark(4, `${path}: disables or masks a security service`)];
+  if (ak === ABSENT) {
+    const r = runsLater(path);
+    if (r?.format === "refuse") marks.push(mark(4, `${r.what}: removing it is refused too`));
+    return marks;
+  }
   const before = bk === null || bk === ABSENT ? undefined : c.before;
   const after = c.after as EntryState;
   marks.push(
@@ -214,6 +220,10 @@ function scratchLink(path: string, after: EntryState): Mark[] {
     return [mark(4, `a link in scratch space to ${clip(target, 200)}: what root writes at ${clip(path, 200)} would land there`)];
   return [];
 }
+
+/** A firewall, audit, confinement or update service's unit or its enablement link. */
+export const SECURITY_UNIT =
+  /\/systemd\/(system|user)\/(.+\.(wants|requires)\/)?(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)$/;
 
 /** A service's private temporary directory (systemd's PrivateTmp): no one else's to change. */
 const SERVICE_TMP = /^\/(tmp|var\/tmp)\/systemd-private-[^/]+(\/|$)/;

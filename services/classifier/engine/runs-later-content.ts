@@ -150,11 +150,25 @@ export function variable(name: string, value: string, j: ContentJudge, where: st
 export const unquote = (v: string): string => v.trim().replace(/^"(.*)"$|^'(.*)'$/s, "$1$2");
 const ENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 
+/**
+ * Names that, set for every session, choose code, configuration, trust or a
+ * route for what root runs (VIMINIT, OPENSSL_CONF, SSL_CERT_FILE,
+ * https_proxy, DOTNET_STARTUP_HOOKS, PIP_INDEX_URL, MANPAGER, JAVA_HOME …):
+ * refused in the session environment files, whatever their value. PATH and
+ * the loader's variables are judged by where they point (`variable`).
+ */
+export const SESSION_RISKY =
+  /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH)/i;
+
 function environment(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [j.code(text, "content")];
   for (const line of lines(text)) {
     const m = ENV_LINE.exec(line);
-    if (m && !comment(line)) out.push(...variable(m[1] as string, unquote(m[2] as string), j, "a line"));
+    if (!m || comment(line)) continue;
+    const name = m[1] as string;
+    out.push(...variable(name, unquote(m[2] as string), j, "a line"));
+    if (name !== "PATH" && SESSION_RISKY.test(name))
+      out.push(mark(4, `a line sets ${name} for every session: it chooses code, configuration, trust or a route for what root runs`));
   }
   return out;
 }
@@ -188,6 +202,14 @@ function cronTable(pattern: RegExp, what: string): Reader {
   };
 }
 
+/**
+ * Unit settings that change what the unit's programs see, load or read:
+ * another file bound over a program or library, another root, an image,
+ * input from a file or inline text.
+ */
+export const UNIT_VIEW_KEYS =
+  /^(Bind(ReadOnly)?Paths|RootDirectory|RootImage|RootImageOptions|RootHash|RootVerity|MountImages|ExtensionImages|ExtensionDirectories|TemporaryFileSystem|StandardInputText|StandardInputData)$/;
+
 /** systemd units: Exec*= values with their -@:+! prefixes stripped; Environment= and EnvironmentFile= by what they name. */
 function systemd(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
@@ -198,6 +220,8 @@ function systemd(text: string, j: ContentJudge): Mark[] {
     const key = line.slice(0, eq).trim();
     const value = line.slice(eq + 1).trim();
     if (key === "ExecSearchPath") out.push(...variable("PATH", value, j, key));
+    else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value)))
+      out.push(mark(4, `${key}=: changes what the unit's programs see, load or read as input`));
     else if (/^Exec/.test(key) && key !== "ExecPaths") {
       const command = value.replace(/^[-@:+!]+/, "");
       if (command) out.push(j.code(command, key));
@@ -228,6 +252,8 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
     }
     const words = t.split(/\s+/);
     if (/^(prerotate|postrotate|firstaction|lastaction|preremove)$/.test(words[0] ?? "")) script = { kind: words[0] as string, body: [] };
+    else if (words[0] === "create" && /^[0-7]{3,4}$/.test(words[1] ?? "") && Number.parseInt(words[1] as string, 8) & 0o022)
+      out.push(mark(4, `create ${words[1]}: the rotated file is writable by others`));
     else if (/^(compresscmd|uncompresscmd|include)$/.test(words[0] ?? "") && words[1]?.includes("/") && !rootOwnedPlace(words[1])) {
       out.push(mark(4, `${words[0]} ${words[1]}: not a place only root can change`));
     }
@@ -243,9 +269,20 @@ function udev(text: string, j: ContentJudge): Mark[] {
     for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(?:\{([^}]*)\})?\s*(?:\+=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g)) {
       const [key, type, value] = [m[1] as string, m[2], m[3] as string];
       if (key === "RUN" && type === "builtin") continue;
+      // IMPORT{file} reads KEY=value pairs (ENV, and through them RUN's environment) from any file.
+      if (key === "IMPORT" && type === "file")
+        out.push(mark(4, `IMPORT{file}="${value}": settings read from a file the judge does not see`));
       if (key === "IMPORT" && type !== "program") continue;
       out.push(j.code(value, `${key}${type ? `{${type}}` : ""}`));
     }
+    // A group or owner given raw disks or memory can read and write every file.
+    if (
+      /\b(GROUP|OWNER)\s*:?=/.test(line) &&
+      /\b(SUBSYSTEM|KERNEL)=="[^"]*(block|sd|nvme|vd|hd|xvd|mmcblk|dm-|md|loop|mem|kmem|port)/.test(line)
+    )
+      out.push(mark(4, "gives a group or user raw disks or memory"));
+    // SYSCTL{key}= sets a kernel parameter when a device appears (kernel.core_pattern names a program).
+    if (/\bSYSCTL\{/.test(line)) out.push(mark(4, "SYSCTL{…}: sets kernel parameters when a device appears"));
   }
   return out;
 }
