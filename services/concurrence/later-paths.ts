@@ -149,7 +149,7 @@ export function laterKind(p: string): Later | undefined {
 const ROOT_CODE = new RegExp(
   "^/(" +
     [
-      "var/lib/dpkg/info/.",
+      "var/lib/dpkg/info/[^/]+\\.(preinst|postinst|prerm|postrm|config|triggers)$",
       "etc/dpkg/dpkg\\.cfg($|\\.d/.)",
       "etc/perl/.",
       "usr/(local/)?share/perl5?/.",

@@ -269,7 +269,7 @@ const TABLE: Entry[] = [
     runsAs: "root",
     what: "code or trust that root's tools load (package maintainer scripts and dpkg's hooks, libraries and language modules, OpenSSL's configuration, CA certificates, APT's keys and pins, D-Bus services, initramfs and pam-auth-update pieces, git templates, vim, rsyslog, audit and firewall rules, sshd's and grub's defaults, the default boot target), not judged by content",
     globs: [
-      "/var/lib/dpkg/info/**",
+      "/var/lib/dpkg/info/*.@(preinst|postinst|prerm|postrm|config|triggers)",
       "/etc/dpkg/dpkg.cfg",
       "/etc/dpkg/dpkg.cfg.d/**",
       "/etc/perl/**",
