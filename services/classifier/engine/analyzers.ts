@@ -264,7 +264,96 @@ function awk(args: readonly Word[]): Analysis | null {
   const bad = progs.find((p) => p.dynamic || AWK_EXEC.test(p.text));
   if (bad)
     return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: bad.text };
+  return awkEnv(progs);
+}
+
+// A variable name that says it holds a secret (as read-env-secret has it for `printenv NAME`).
+const SECRET_NAME = /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
+
+/**
+ * Where a program text reads the environment in a way that may print it all
+ * or a secret: each use of `pattern` must be followed by a literal, harmless
+ * name (`ENVIRON["HOME"]`, `env.USER`); anything else (a loop over it, a
+ * computed key, the whole object, a secret's name) is returned.
+ */
+function envDump(text: string, pattern: RegExp, named: RegExp): string | null {
+  for (const m of text.matchAll(pattern)) {
+    const rest = text.slice((m.index ?? 0) + m[0].length);
+    const name = named.exec(rest)?.[1];
+    if (name === undefined || SECRET_NAME.test(name)) return m[0] + rest.slice(0, 40);
+  }
   return null;
+}
+
+function envFloor(tool: string, code: string): Analysis {
+  return {
+    tier: 2,
+    rule: "analysis:env-dump",
+    reason: `${tool} prints the environment (or a secret in it), as printenv does: ${code}`,
+    kind: "floor",
+  };
+}
+
+/** awk's ENVIRON array: `for (k in ENVIRON)` dumps every variable, as printenv does. */
+function awkEnv(progs: readonly Word[]): Analysis | null {
+  for (const p of progs) {
+    const hit = envDump(p.text, /\bENVIRON\b/g, /^\s*\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]/);
+    if (hit) return envFloor("awk", hit);
+  }
+  return null;
+}
+
+const JQ_TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
+const JQ_ONE_VALUE = new Set(["--indent", "-L", "--library-path"]);
+
+/** jq's `env` builtin and `$ENV`: the whole environment as an object (`jq -n env`) or one variable (`env.X`). */
+function jq(args: readonly Word[]): Analysis | null {
+  let prog: Word | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === "-f" || t === "--from-file") return null;
+    if (JQ_TWO_VALUES.has(t)) i += 2;
+    else if (JQ_ONE_VALUE.has(t)) i += 1;
+    else if (t === "--args" || t === "--jsonargs" || (t.startsWith("-") && t.length > 1 && t !== "--")) continue;
+    else if (t === "--") {
+      prog = args[i + 1];
+      break;
+    } else {
+      prog = args[i];
+      break;
+    }
+  }
+  if (!prog) return null;
+  const hit = envDump(
+    prog.text,
+    /\$ENV\b|(?<![\w.$"])env\b(?!\s*:)/g,
+    /^\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\.?\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])/,
+  );
+  return hit ? envFloor("jq", hit) : null;
+}
+
+// docker/podman inspect with a --format that picks the container's Config.Env (its secrets, as config.v2.json
+// holds them) or the whole object. A plain `docker inspect NAME` prints it too but is in the safe set (allow.jsonl).
+function containerInspect(args: readonly Word[]): Analysis | null {
+  const i = args[0]?.text === "container" ? 1 : 0;
+  if (args[i]?.text !== "inspect") return null;
+  const rest = args.slice(i + 1);
+  let format: Word | undefined;
+  for (let k = 0; k < rest.length; k++) {
+    const t = (rest[k] as Word).text;
+    if (t === "-f" || t === "--format") format = rest[k + 1];
+    else if (/^--format=|^-f./.test(t)) format = { ...(rest[k] as Word), text: t.replace(/^--format=|^-f=?/, "") };
+  }
+  const refs = format ? [...format.text.matchAll(/\{\{(.*?)\}\}/gs)].map((m) => m[1] ?? "") : [];
+  if (!format) return null;
+  const dumps = format.dynamic || refs.some((r) => /env|\$/i.test(r) || /(^|[\s(])\.(Config)?\s*($|[\s)|])/.test(r));
+  if (!dumps) return null;
+  return {
+    tier: 2,
+    rule: "analysis:container-inspect",
+    reason: "prints the container's configuration with its environment (secrets passed to it)",
+    kind: "floor",
+  };
 }
 
 /** dc: `!` runs the rest of the line as a shell command; a program file's text is not known here. */
@@ -359,6 +448,13 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
       return dc(args);
     case "curl":
       return curlAnalysis(args);
+    case "jq":
+    case "gojq":
+    case "jaq":
+      return jq(args);
+    case "docker":
+    case "podman":
+      return containerInspect(args);
     case "http":
     case "https":
     case "xh":

@@ -110,7 +110,7 @@ const METADATA = new Set([
 ]);
 
 // Programs that only write where the rule says they work: the cwd (or -C dir).
-const CWD_WRITERS = new Set(["git", "make", "npm", "patch"]);
+const CWD_WRITERS = new Set(["git", "make", "npm", "patch", "ninja", "cargo", "gofmt", "goimports"]);
 
 /**
  * A write, delete or permission change of `t`, judged by the place its text

@@ -8,7 +8,7 @@ import type { Args } from "./argv.js";
 import { asTargets, cwdWord, optionValueSpec } from "./targets.js";
 import type { Mode, Spec, Target } from "./targets.js";
 import { compressorTargets, tarTargets, unzipTargets, zipTargets } from "./tools/archives.js";
-import { makeTargets } from "./tools/build.js";
+import { cargoTargets, gofmtTargets, makeTargets, ninjaTargets } from "./tools/build.js";
 import { editorTargets, viTargets, vimTargets } from "./tools/editors.js";
 import { findTargets } from "./tools/find.js";
 import { gitTargets } from "./tools/git.js";
@@ -292,6 +292,10 @@ const SPECS: Record<string, Spec> = {
       ? [{ word: literalWord("/var/log/journal"), mode: "delete" }]
       : [],
   make: makeTargets,
+  ninja: ninjaTargets,
+  cargo: cargoTargets,
+  gofmt: gofmtTargets,
+  goimports: gofmtTargets,
   npm: npmTargets,
   patch: optionValueSpec(["-d", "--directory", "-o", "--output"], true),
   // Python's tools that write where their operands say: a venv's directory (emptied first with --clear),

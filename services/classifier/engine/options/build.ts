@@ -38,7 +38,7 @@ export const BUILD: Record<string, string> = {
   "gcc|g++|cc|c++|clang|clang++": CC,
   "make|gmake|bmake": MAKE,
   cmake:
-    "-S= -B= -G= -D= -U= -C=< -E= --build= --install= --preset= --target= -t= --config= -j= --parallel=? --clean-first --verbose -v --fresh --list-presets=? --workflow -L -LA -LH -N -Wno-dev -Wdev --log-level= --graphviz=> --system-information --version",
+    "-S= -B=> -G= -D= -U= -C=< -E= --build=> --install= --preset= --target= -t= --config= -j= --parallel=? --clean-first --verbose -v --fresh --list-presets=? --workflow -L -LA -LH -N -Wno-dev -Wdev --log-level= --graphviz=> --system-information --version",
   ninja: "-C= -f=< -j= -k= -l= -n -v -d= -t= -w= --verbose --quiet --version",
   meson:
     "@scripts -C= --buildtype= --prefix= -D= --reconfigure --wipe --backend= --werror --warnlevel= -j= --num-processes= -v --verbose --suite= --no-rebuild --print-errorlogs --wrapper= --setup=",
@@ -107,7 +107,7 @@ export const BUILD: Record<string, string> = {
     --generateTrace=> --declarationDir=> --rootDir= --tsBuildInfoFile=> --preserveWatchOutput --version -v --help -h`,
   "svelte-check":
     "--workspace= --output= --watch --tsconfig=< --threshold= --fail-on-warnings --compiler-warnings= --diagnostic-sources= --ignore=",
-  eslint: `${JS_COMMON} --fix --fix-dry-run --fix-type= --ext= --max-warnings= -f= --format= -o=> --output-file=> --cache --cache-location=
+  eslint: `${JS_COMMON} --fix --fix-dry-run --fix-type= --ext= --max-warnings= -f= --format= -o=> --output-file=> --cache --cache-location=>
     --no-eslintrc --no-config-lookup --ignore-path=< --ignore-pattern= --no-ignore --no-error-on-unmatched-pattern --report-unused-disable-directives
     --quiet --stats --print-config=< --env= --global= --parser-options= --rule= --exit-on-fatal-error --no-warn-ignored --pass-on-no-patterns`,
   prettier: `${JS_COMMON} --write -w --check -c --list-different -l --ignore-path=< --no-config --no-editorconfig --log-level= --cache

@@ -1,7 +1,8 @@
 // Build tools: make's --eval text, SHELL= and $(shell …) variables; cmake -E
 // built-in commands and -P scripts; where make works.
-import { optionValueSpec } from "../targets.js";
-import type { Spec } from "../targets.js";
+import { splitArgs } from "../argv.js";
+import { asTargets, cwdWord, optionValueSpec } from "../targets.js";
+import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
@@ -97,3 +98,71 @@ export const makeDelegate: Delegate = (name, args) => make(name, args);
 export const cmakeDelegate: Delegate = (_name, args) => cmake(args);
 
 export const makeTargets: Spec = optionValueSpec(["-C", "--directory", "-f", "--file"], true);
+
+// ninja -C DIR runs DIR/build.ninja and writes there; -f FILE runs another file's rules (like make's).
+export const ninjaTargets: Spec = optionValueSpec(["-C", "-f"], true);
+
+/** The working directory, written by a build tool that runs there (dropped for a read verb: effects.ts CWD_WRITERS). */
+const implicitCwd = (): Target => ({ word: cwdWord(), mode: "write", implicit: true });
+
+// cargo's global options that take a value (before the subcommand).
+const CARGO_GLOBAL_VALUES = new Set(["--color", "-Z", "--config", "-C"]);
+// Values of the subcommands' options, so operands are found (new/init/vendor take a path).
+const CARGO_VALUES = new Set([
+  "--target-dir",
+  "--manifest-path",
+  "-p",
+  "--package",
+  "--vcs",
+  "--name",
+  "--edition",
+  "--registry",
+  "-s",
+  "--sync",
+  "--profile",
+  "--target",
+  "--features",
+  "-F",
+  "-j",
+  "--jobs",
+  "--color",
+  "-Z",
+  "--config",
+  "--lockfile-path",
+  "--artifact-dir",
+  "--out-dir",
+  "--root",
+]);
+
+/**
+ * What cargo writes besides its workspace: `--target-dir` (emptied whole by
+ * `cargo clean`), `--artifact-dir`/`--out-dir`, `cargo install --root`, the
+ * package `cargo new`/`init` creates, the directory `cargo vendor` fills
+ * (emptying it first unless `--no-delete`).
+ */
+export const cargoTargets: Spec = (args) => {
+  let i = 0;
+  while (i < args.length && (args[i] as Word).text.startsWith("-")) i += CARGO_GLOBAL_VALUES.has((args[i] as Word).text) ? 2 : 1;
+  const sub = args[i]?.text;
+  const a = splitArgs(args.slice(i + 1), CARGO_VALUES);
+  const out: Target[] = [implicitCwd()];
+  const dir = a.values.get("--target-dir");
+  if (dir) out.push({ word: dir, mode: sub === "clean" ? "tree" : "write" });
+  for (const o of ["--artifact-dir", "--out-dir", "--root"]) {
+    const v = a.values.get(o);
+    if (v) out.push({ word: v, mode: "write" });
+  }
+  if (sub === "new" || sub === "init") out.push(...asTargets(a.positional.slice(0, 1), "write"));
+  if (sub === "vendor") {
+    const into = a.positional.slice(0, 1);
+    out.push(...asTargets(into, a.flags.includes("--no-delete") ? "write" : "tree"));
+  }
+  return out;
+};
+
+/** gofmt/goimports -w rewrite their operands in place. */
+export const gofmtTargets: Spec = (args) => {
+  const a = splitArgs(args, new Set(["-r", "-cpuprofile", "-local", "-srcdir"]));
+  const writes = a.flags.some((f) => f === "-w" || f === "--w" || /^--?w=(true|1|t|T|TRUE|True)$/.test(f));
+  return [implicitCwd(), ...(writes ? asTargets(a.positional, "write") : [])];
+};

@@ -109,6 +109,11 @@ export function curlTargets(args: readonly Word[]): Target[] {
   const { opts, operands } = curlOptions(args);
   const out: Target[] = [];
   for (const [o, v] of opts) if (CURL_WRITES.has(o) && v && v.text !== "-" && v.text !== "%") out.push({ word: v, mode: "write" });
+  // `-w '%output{FILE}…'` / `%output{>>FILE}` sends the rest of the write-out text to FILE.
+  for (const [o, v] of opts) {
+    if ((o !== "-w" && o !== "--write-out") || !v) continue;
+    for (const m of v.text.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) out.push({ word: { ...v, text: m[1] ?? "" }, mode: "write" });
+  }
   if (opts.some(([o]) => o === "-O" || o === "--remote-name" || o === "--remote-name-all" || o === "-J")) {
     const dir = [...opts].reverse().find(([o]) => o === "--output-dir")?.[1] ?? cwdWord();
     out.push({ word: dir, mode: "write" });
@@ -135,31 +140,170 @@ const CURL_SENDS_FILE = (o: string, v: string): boolean =>
   (/^(-T|--upload-file)$/.test(o) && v !== "") ||
   /^(-K|--config)$/.test(o);
 
-export function curlAnalysis(args: readonly Word[]): Analysis | null {
-  const { opts } = curlOptions(args);
-  const sent = opts.filter(([o, v]) => v !== null && CURL_SENDS_FILE(o, v.text));
-  if (sent.length === 0) return null;
-  return {
-    tier: 3,
-    rule: "analysis:curl-upload",
-    reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`,
-    kind: "floor",
-  };
+// curl options that send a body or upload, in any spelling (`-d x`, `-sdx`, `-sLd x`, `--data=x`, `-sF a=b`, `-sT f`).
+const CURL_BODY =
+  /^(-d|--data|--data-binary|--data-raw|--data-ascii|--data-urlencode|--json|-F|--form|--form-string|-T|--upload-file|--mail-rcpt|--mail-from)$/;
+// Schemes that fetch (read) a resource. Others (gopher, dict, telnet, ldap, smb, mqtt, rtsp, smtp, imap, pop3, tftp …)
+// send the URL's bytes raw to a service: a redis `CONFIG SET`, a memcached `flush_all`.
+const CURL_READ_SCHEMES = /^(https?|ftps?|wss?|file)$/i;
+// Cloud instance metadata services (credentials of the machine's role): AWS/GCP/Azure/OpenStack link-local, ECS, Alibaba,
+// AWS's IPv6 address, GCP's name; the decimal, hex and octal spellings of 169.254.169.254.
+const METADATA =
+  /(^|[^0-9])169\.254\.|metadata\.google\.internal|\bmetadata\.azure|fd00:ec2::254|100\.100\.100\.200|\b2852039166\b|0xa9fea9fe|0xa9\.0xfe|0251\.0376/i;
+
+/** The scheme a curl URL operand names ("http" when it has none). */
+function urlScheme(url: string): string {
+  return /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase() ?? "http";
 }
 
-/** httpie/xh request items that embed or upload a file: `field@file`, `field=@file`, `field:=@file`, `@file` bodies. */
+export function curlAnalysis(args: readonly Word[]): Analysis | null {
+  const { opts, operands } = curlOptions(args);
+  const sent = opts.filter(([o, v]) => v !== null && CURL_SENDS_FILE(o, v.text));
+  if (sent.length > 0)
+    return {
+      tier: 3,
+      rule: "analysis:curl-upload",
+      reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`,
+      kind: "floor",
+    };
+  const method = opts.find(
+    ([o, v]) => (o === "-X" || o === "--request") && (v === null || v.dynamic || !/^(GET|HEAD|OPTIONS)$/i.test(v.text)),
+  );
+  const body = opts.find(([o]) => CURL_BODY.test(o));
+  if (method || body) {
+    const [o, v] = (method ?? body) as [string, Word | null];
+    return { tier: 3, rule: "analysis:curl-send", reason: `sends data to another system (${o} ${v?.text ?? ""})`.trimEnd(), kind: "floor" };
+  }
+  const urls = [...operands, ...opts.filter(([o]) => o === "--url").map(([, v]) => v as Word | null)].filter((w): w is Word => w !== null);
+  const raw = urls.find((u) => !u.dynamic && !CURL_READ_SCHEMES.test(urlScheme(u.text)));
+  if (raw)
+    return {
+      tier: 3,
+      rule: "analysis:curl-raw-scheme",
+      reason: `${urlScheme(raw.text)}:// sends the URL's bytes to a service as a request`,
+      kind: "floor",
+    };
+  const words = [...urls, ...opts.map(([, v]) => v).filter((w): w is Word => w !== null)];
+  const meta = words.find((w) => METADATA.test(w.text));
+  if (meta)
+    return {
+      tier: 2,
+      rule: "analysis:curl-metadata",
+      reason: `reads a cloud metadata service (instance credentials): ${meta.text}`,
+      kind: "floor",
+    };
+  const sock = opts.find(([o]) => o === "--unix-socket" || o === "--abstract-unix-socket");
+  if (sock)
+    return {
+      tier: 2,
+      rule: "analysis:curl-unix-socket",
+      reason: `talks to a local daemon's socket (docker's answers with container configs): ${sock[1]?.text ?? ""}`,
+      kind: "floor",
+    };
+  const format = opts.find(([o, v]) => (o === "-w" || o === "--write-out") && v !== null && (v.dynamic || /^@(?!-$)/.test(v.text)));
+  if (format)
+    return {
+      tier: 2,
+      rule: "analysis:curl-write-out",
+      reason: "a --write-out format from a file may write files (%output{})",
+      kind: "floor",
+    };
+  return null;
+}
+
+// httpie/xh options that take a value as the next word (so it is not read as the URL or an item).
+const HTTPIE_VALUES = new Set([
+  "-a",
+  "--auth",
+  "-A",
+  "--auth-type",
+  "--session",
+  "--session-read-only",
+  "-o",
+  "--output",
+  "-p",
+  "--print",
+  "-P",
+  "--history-print",
+  "-s",
+  "--style",
+  "--pretty",
+  "--verify",
+  "--cert",
+  "--cert-key",
+  "--cert-key-pass",
+  "--proxy",
+  "--timeout",
+  "--max-redirects",
+  "--boundary",
+  "--format-options",
+  "--response-charset",
+  "--response-mime",
+  "--ssl",
+  "--ciphers",
+  "--default-scheme",
+  "--raw",
+  "--bearer",
+  "--resolve",
+  "--interface",
+  "--unix-socket",
+  "--chunked-size",
+]);
+// Item separators, longest first at a position: `name:=@file`, `name=@file`, `name:=json`, `name==query`, `name=data`,
+// `Header:value`, `name@file`. Data items (a request body) are all but `==` and `:`.
+const HTTPIE_SEPARATORS = [":=@", "=@", ":=", "==", "=", ":", "@"];
+
+/** The separator an httpie request item uses (the earliest in the text), or null for none. */
+function itemSeparator(item: string): string | null {
+  for (let i = 0; i < item.length; i++) {
+    if (item[i] === "\\") {
+      i++;
+      continue;
+    }
+    const sep = HTTPIE_SEPARATORS.find((s) => item.startsWith(s, i));
+    if (sep) return sep;
+  }
+  return null;
+}
+
+/**
+ * httpie/xh requests that send: a method other than GET/HEAD/OPTIONS, a data
+ * item (`a=1`, `a:=1`, `a@file`), a raw body, form or multipart options; a
+ * local file embedded or uploaded (`field@file`, `@file` bodies) is worse.
+ */
 export function httpieAnalysis(args: readonly Word[]): Analysis | null {
-  const operands = args.filter((w) => !w.text.startsWith("-"));
-  const items = operands.slice(/^[A-Z]+$/.test(operands[0]?.text ?? "") ? 2 : 1);
+  const operands: Word[] = [];
+  const options: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (w.text.startsWith("-") && w.text.length > 1 && !w.dynamic) {
+      options.push(w);
+      if (HTTPIE_VALUES.has(w.text) && args[i + 1]) options.push(args[++i] as Word);
+    } else operands.push(w);
+  }
+  const methodFirst = /^[A-Za-z]+$/.test(operands[0]?.text ?? "") && itemSeparator(operands[0]?.text ?? "") === null;
+  const items = operands.slice(methodFirst ? 2 : 1);
   const files = items.filter((w) => /^(?:[^=:@\s]*(?:=|:=)?)@./.test(w.text) && !/^[a-z]+:\/\//i.test(w.text));
   const body = args.filter((w) => w.text.startsWith("@") || /^--raw=@/.test(w.text));
-  if (files.length + body.length === 0) return null;
-  return {
-    tier: 3,
-    rule: "analysis:http-upload",
-    reason: `sends a local file to another system (${[...files, ...body].map((w) => w.text).join(", ")})`,
-    kind: "floor",
-  };
+  if (files.length + body.length > 0)
+    return {
+      tier: 3,
+      rule: "analysis:http-upload",
+      reason: `sends a local file to another system (${[...files, ...body].map((w) => w.text).join(", ")})`,
+      kind: "floor",
+    };
+  const method = operands
+    .slice(0, 2)
+    .find((w) => /^(POST|PUT|DELETE|PATCH|CONNECT|TRACE|PROPFIND|MKCOL|MOVE|COPY|LOCK|UNLOCK|PURGE)$/i.test(w.text));
+  const data = items.find((w) => ["=", ":=", "=@", ":=@", "@"].includes(itemSeparator(w.text) ?? ""));
+  const sendOpt = options.find((w) => /^(--raw|--form|-f|--multipart|--chunked|-x|--compress)(=|$)/.test(w.text));
+  const why = method ?? data ?? sendOpt;
+  if (why) return { tier: 3, rule: "analysis:http-send", reason: `sends data to another system (${why.text})`, kind: "floor" };
+  return null;
 }
 
 export const wgetTargets: Spec = (a) => {
