@@ -17,7 +17,8 @@ export interface AuditDatabase {
 export async function startAuditDatabase(config: Config, say: (line: string) => void): Promise<AuditDatabase> {
   const external = process.env.DATABASE_URL;
   if (external) return { url: external, embedded: false, stop: async () => undefined };
-  const port = config.audit.embedded_port || (await freePort());
+  // Not a port the stack's own listeners are about to bind (found free now only because they have not yet).
+  const port = config.audit.embedded_port || (await freePort([config.http.port, config.console.port]));
   const dataDir = join(config.stateDir, "postgres");
   // The state dir's lock is held: a postmaster serving this data dir was left by a killed predecessor; adopt it.
   let pg: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir, port, adoptAnyPort: true });

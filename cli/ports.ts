@@ -27,11 +27,14 @@ function tryListen(port: number): Promise<number | undefined> {
   });
 }
 
-export async function freePort(): Promise<number> {
+/** A free port, never one of `avoid` (ports this stack will bind but has not yet: the gateway's, the console's). */
+export async function freePort(avoid: readonly number[] = []): Promise<number> {
   const high = ephemeralStart() - 1;
   const low = Math.max(10_000, high - 12_000);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await tryListen(low + Math.floor(Math.random() * (high - low)));
+    const pick = low + Math.floor(Math.random() * (high - low));
+    if (avoid.includes(pick)) continue;
+    const port = await tryListen(pick);
     if (port !== undefined) return port;
   }
   const any = await tryListen(0);
