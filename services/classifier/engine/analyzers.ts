@@ -344,7 +344,7 @@ function containerInspect(args: readonly Word[]): Analysis | null {
     if (t === "-f" || t === "--format") format = rest[k + 1];
     else if (/^--format=|^-f./.test(t)) format = { ...(rest[k] as Word), text: t.replace(/^--format=|^-f=?/, "") };
   }
-  const refs = format ? [...format.text.matchAll(/\{\{(.*?)\}\}/gs)].map((m) => m[1] ?? "") : [];
+  const refs = format ? templateRefs(format.text) : [];
   if (!format) return null;
   const dumps = format.dynamic || refs.some((r) => /env|\$/i.test(r) || /(^|[\s(])\.(Config)?\s*($|[\s)|])/.test(r));
   if (!dumps) return null;
@@ -462,5 +462,19 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
       return httpieAnalysis(args);
     default:
       return null;
+  }
+}
+
+/** The `{{…}}` actions of a Go template, by a linear scan (a lazy regex is quadratic on `{{{{…`). */
+function templateRefs(text: string): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("{{", at);
+    if (open < 0) return out;
+    const close = text.indexOf("}}", open + 2);
+    if (close < 0) return out;
+    out.push(text.slice(open + 2, close));
+    at = close + 2;
   }
 }

@@ -195,6 +195,13 @@ export function realPath(path: string, partial = false): string | null {
     // /proc/self is the process that looks: here the classifier, not the command judged. Its fd, cwd and exe
     // links lead to the classifier's own files, so a path through it (or /dev/fd, /dev/stdin) is kept by name.
     if (out === "/proc" && (part === "self" || part === "thread-self")) {
+      // …except its root, which is the command's "/" as much as the classifier's: resolving goes on from there
+      // (`/proc/self/root/WS/r/etc` with r -> / is /etc).
+      if (parts[i + 1] === "root") {
+        out = "";
+        i++;
+        continue;
+      }
       real = posix.normalize(`${next}/${parts.slice(i + 1).join("/")}`);
       break;
     }

@@ -440,13 +440,15 @@ function judgeListed(name: string, args: Word[], text: string, cmd: SimpleComman
   if (analysis?.kind === "decide") base = find(analysis.tier, analysis.rule, analysis.reason, text);
   else if (hit) base = find(hit.tier, hit.rule.id, hit.rule.rationale, text, true);
   else base = miss(args, text, ctx, name, proposed?.id ?? null);
-  if (analysis?.kind === "floor") base = worse(base, find(analysis.tier, analysis.rule, analysis.reason, text));
   // `*` after a read verb is not "any option": a verdict of 0–1 that left words open stands only for known options.
+  // Checked on the rule's own verdict, before an analysis floor raises it: a floor of 2 (`awk … ENVIRON`) must not
+  // hide an option that writes (`--profile=/etc/ld.so.preload`, tier 4).
   const open = analysis?.kind === "decide" || (hit ? hit.open : base.rule === "miss:heuristic");
   if (base.tier <= 1 && open) {
     const o = optionFloor(name, args, ctx, (w) => j.expand(w, ctx.cwd));
     if (o) base = worse(base, find(o.tier, o.rule, o.reason, text));
   }
+  if (analysis?.kind === "floor") base = worse(base, find(analysis.tier, analysis.rule, analysis.reason, text));
   if (analysis?.code !== undefined) {
     const v = scanCode(j.vetoes, analysis.code);
     if (v) base = worse(base, find(4, v.id, `code contains: ${v.rationale}`, text));

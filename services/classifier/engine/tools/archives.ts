@@ -64,7 +64,7 @@ export function tarTargets(args: readonly Word[]): Target[] {
       // A letter that takes a value ends the bundle's letters: the rest is that value (`-cfu.txt` writes u.txt).
       .map((f) => f.slice(1).replace(/^([^bCfFgHIKLNTVX]*[bCfFgHIKLNTVX]).*$/, "$1"))
       .join("") + (oldStyle ? (args[0]?.text ?? "") : "");
-  if (/[xX]/.test(mode) || a.flags.includes("--extract") || a.flags.includes("--get")) {
+  if (/x/.test(mode) || a.flags.includes("--extract") || a.flags.includes("--get")) {
     const dirs = allValues(args, "C", ["--directory"], "xctvzjJapkmUwWr");
     const dir = dirs[dirs.length - 1] ?? cwdWord();
     // Operands after the archive are the members extracted: the files written.
@@ -92,9 +92,16 @@ function archiveFile(args: readonly Word[], oldStyle: boolean): Word | undefined
     if (w.text === "--") break;
     if (w.text === "--file") f = args[i + 1];
     else if (w.text.startsWith("--file=")) f = { ...w, text: w.text.slice(7) };
-    else if (/^-[a-zA-Z]*f/.test(w.text) && !w.text.startsWith("--")) {
+    else if (/^-[^-bCfFgHIKLNTVX]*f/.test(w.text)) {
+      // f within a bundle's letters (before any letter that takes a value): the rest, or the next word, is the archive.
       const rest = w.text.slice(w.text.indexOf("f") + 1);
       f = rest ? { ...w, text: rest } : args[i + 1];
+      if (!rest) i++;
+    } else if (
+      /^-[^-]*[bCFgHIKLNTVX]$/.test(w.text) ||
+      /^--(directory|files-from|exclude-from|exclude|file|to-command|use-compress-program)$/.test(w.text)
+    ) {
+      i++; // a value-taking option's value is not an option
     }
   }
   return f;

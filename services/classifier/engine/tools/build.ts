@@ -142,7 +142,8 @@ const CARGO_VALUES = new Set([
  */
 export const cargoTargets: Spec = (args) => {
   let i = 0;
-  while (i < args.length && (args[i] as Word).text.startsWith("-")) i += CARGO_GLOBAL_VALUES.has((args[i] as Word).text) ? 2 : 1;
+  // Global options and rustup's `+toolchain` come before the subcommand.
+  while (i < args.length && /^[-+]/.test((args[i] as Word).text)) i += CARGO_GLOBAL_VALUES.has((args[i] as Word).text) ? 2 : 1;
   const sub = args[i]?.text;
   const a = splitArgs(args.slice(i + 1), CARGO_VALUES);
   const out: Target[] = [implicitCwd()];

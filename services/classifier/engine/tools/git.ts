@@ -192,6 +192,28 @@ function renamedToCode(args: readonly Word[]): string | null {
   return CODE_SECTIONS.has(section) ? section : null;
 }
 
+/**
+ * The command an ext:: URL runs, as shell text: git splits it into arguments
+ * at unescaped spaces, `% ` is a space within one and `%%` a percent; each
+ * argument holding a space is single-quoted, so `sh -c rm% -rf% ~` is
+ * judged as `sh -c 'rm -rf ~'`, what git runs.
+ */
+function extCommand(spec: string): string {
+  const words: string[] = [];
+  let word = "";
+  for (let i = 0; i < spec.length; i++) {
+    const c = spec[i] as string;
+    if (c === "%" && (spec[i + 1] === " " || spec[i + 1] === "%")) word += spec[++i];
+    else if (c === " ") {
+      if (word) words.push(word);
+      word = "";
+    } else word += c;
+  }
+  if (word) words.push(word);
+  // Quoted only where a word holds a space or quote: the vetoes read `rm -rf ~` as they would typed.
+  return words.map((w) => (/[\s'"\\]/.test(w) ? `'${w.replace(/'/g, "'\\''")}'` : w)).join(" ");
+}
+
 /** The shell code a code-bearing git config value runs (`!cmd` aliases and helpers lose their `!`). */
 export function gitConfigCommand(value: string): string {
   return value.trim().replace(/^!/, "");
@@ -208,7 +230,7 @@ export function gitAnalysis(args: readonly Word[]): Analysis | null {
       rule: "analysis:git-ext-transport",
       reason: "an ext:: remote runs its URL as a command",
       kind: "floor",
-      code: ext.text.slice(5).replace(/%(.)/g, (_m, c: string) => (c === " " ? " " : c === "%" ? "%" : `%${c}`)),
+      code: extCommand(ext.text.slice(5)),
     };
   const discards = gitDiscards(args);
   if (discards !== null) return { tier: 2, rule: "analysis:git-discard", reason: discards, kind: "floor" };

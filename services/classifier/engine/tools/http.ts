@@ -149,7 +149,7 @@ const CURL_READ_SCHEMES = /^(https?|ftps?|wss?|file)$/i;
 // Cloud instance metadata services (credentials of the machine's role): AWS/GCP/Azure/OpenStack link-local, ECS, Alibaba,
 // AWS's IPv6 address, GCP's name; the decimal, hex and octal spellings of 169.254.169.254.
 const METADATA =
-  /(^|[^0-9])169\.254\.|metadata\.google\.internal|\bmetadata\.azure|fd00:ec2::254|100\.100\.100\.200|\b2852039166\b|0xa9fea9fe|0xa9\.0xfe|0251\.0376/i;
+  /(^|[^0-9])169\.254\.|metadata\.google\.internal|\bmetadata\.azure|fd00:ec2::254|100\.100\.100\.200|\b2852039166\b|0xa9fea9fe|0xa9\.0xfe|0251\.0376|a9fe:a9fe|\/\/metadata(\/|:|$)|computeMetadata/i;
 
 /** The scheme a curl URL operand names ("http" when it has none). */
 function urlScheme(url: string): string {
