@@ -27,6 +27,8 @@ const TAG = randomBytes(3).toString("hex");
 
 /** Every host file the payloads aim at, by content and metadata (ctime too where nothing else writes). */
 // The checkout is left out: it may live under /usr/local (/usr/local/src), and other test files write into it meanwhile.
+// /root/.config/chromium is left out: the console's browser test runs chromium as root at the same time, and an
+// overlay shows a lower layer's later change unreliably, so its crash-report files read as this case's effect.
 const SENTINEL = `
 set -u
 {
@@ -35,7 +37,7 @@ set -u
   find /usr/local -xdev -path '${repoRoot}' -prune -o -printf '%y %m %U:%G %s %T@ %C@ %p -> %l\\n' 2>/dev/null
   find /root -maxdepth 2 -xdev -printf '%y %m %U:%G %s %p -> %l\\n' 2>/dev/null
   find /root -maxdepth 2 -xdev -type f -exec sha256sum {} + 2>/dev/null
-  find /root/atk-canary /root/.claude /root/.ssh /root/.config -xdev -printf '%y %m %C@ %p\\n' 2>/dev/null
+  find /root/atk-canary /root/.claude /root/.ssh /root/.config -xdev -path /root/.config/chromium -prune -o -printf '%y %m %C@ %p\\n' 2>/dev/null
   find /tmp /var/tmp /opt /home /srv -maxdepth 5 -xdev -type f -perm /6000 -printf 'setid %m %p\\n' 2>/dev/null
 } | LC_ALL=C sort
 `;
