@@ -67,9 +67,9 @@ function judgeDelete(at: string, before: EntryState, ctx: JudgeContext): Finding
   if (SECURITY_UNIT.test(at)) return finding(4, "disables a security service");
   const tree = before.kind === DIR;
   let f = judgePathEffect(at, tree ? "delete-tree" : "delete", ctx);
-  if (laterKind(at)?.kind === "foreign-code")
-    f = worst(f, finding(4, "removes code or trust that runs later in a form the concurrence cannot judge"));
-  if (laterKind(at)?.kind === "unit") {
+  const later = laterKind(at)?.kind;
+  if (later === "foreign-code") f = worst(f, finding(4, "removes code or trust that runs later in a form the concurrence cannot judge"));
+  if (later === "unit") {
     if (tree && /\.(wants|requires|upholds)$/.test(at)) f = worst(f, finding(4, `disables every unit ${posix.basename(at)} lists`));
     f = worst(f, judgeUnitLink(at, before, EntryState.create({ kind: ABSENT }), ctx) ?? finding(0, ""));
   }

@@ -143,21 +143,34 @@ function readlink(path: string): string | null {
 }
 
 /**
+ * The names in directory `dir`, once per command: [] where nothing is there
+ * or it is no directory, null where it cannot be read (anything may be in it).
+ */
+function listing(dir: string): string[] | null {
+  let names = listings.get(dir);
+  if (names === undefined) {
+    const st = lstat(dir);
+    names = st === null ? [] : null;
+    if (st !== null && st !== "unknown") {
+      try {
+        names = readdirSync(dir);
+      } catch (err) {
+        names = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? [] : null;
+      }
+    }
+    listings.set(dir, names);
+  }
+  return names;
+}
+
+/**
  * The symbolic links directly in directory `dir` (absolute paths; at most
  * MAX_ENTRIES names read): where an extraction into `dir` writes through
  * them. null when `dir` cannot be listed.
  */
 export function linksIn(dir: string): string[] | null {
-  let names = listings.get(dir);
-  if (names === undefined) {
-    try {
-      names = readdirSync(dir);
-    } catch (err) {
-      // Not there yet (`unzip -d new x.zip` makes it): no links in it.
-      names = ["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "") ? [] : null;
-    }
-    listings.set(dir, names);
-  }
+  // A directory not there yet (`unzip -d new x.zip` makes it) has no links in it.
+  const names = listing(dir);
   if (names === null) return null;
   const out: string[] = [];
   for (const name of names.slice(0, MAX_ENTRIES)) {
@@ -318,19 +331,7 @@ function walk(dir: string, segments: string[], out: Expansion): void {
     return;
   }
   // A directory that does not exist matches nothing; one that cannot be read may match anything.
-  let names = listings.get(dir);
-  if (names === undefined) {
-    const st = lstat(dir);
-    names = st === null ? [] : null;
-    if (st !== null && st !== "unknown") {
-      try {
-        names = readdirSync(dir);
-      } catch (err) {
-        names = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? [] : null;
-      }
-    }
-    listings.set(dir, names);
-  }
+  let names = listing(dir);
   if (names === null) {
     out.partial = true;
     return;
