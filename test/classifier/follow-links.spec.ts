@@ -25,6 +25,13 @@ beforeAll(async () => {
   for (let i = 0; i < 4100; i++) writeFileSync(join(ws, "big", `f${i}`), "");
   mkdirSync(join(ws, "deep", "x", "y"), { recursive: true });
   symlinkSync("/etc", join(ws, "deep", "x", "y", "conf"));
+  // 65 harmless links in one directory: more than the classifier judges one by one for an extraction.
+  mkdirSync(join(ws, "packed"));
+  writeFileSync(join(ws, "packed", "x.tar"), "");
+  for (let i = 0; i < 65; i++) symlinkSync("/usr/share/common-licenses", join(ws, "packed", `l${i}`));
+  mkdirSync(join(ws, "few"));
+  writeFileSync(join(ws, "few", "x.tar"), "");
+  for (let i = 0; i < 3; i++) symlinkSync("/usr/share/common-licenses", join(ws, "few", `l${i}`));
 });
 
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
@@ -45,5 +52,16 @@ describe("symlink-following recursive reads", () => {
   it("count a tree too large to search as reaching anywhere, and the same tree read without following as a read", () => {
     expect(tier("grep -R x big")).toBe(2);
     expect(tier("grep -r x big")).toBe(0);
+  });
+
+  it("count an extraction into a directory packed with links as not known, and one beside a few harmless links as the extraction it is", () => {
+    for (const source of ["claude", "sudo"] as const) {
+      const inPacked = engine.classify({ command: "tar xf x.tar", cwd: join(ws, "packed"), host: "primary", source });
+      expect(inPacked.tier, `${source}: ${inPacked.reason}`).toBeGreaterThanOrEqual(2);
+      if (source === "claude") expect(inPacked.reason).toMatch(/cannot be listed for links/);
+    }
+    expect(engine.classify({ command: "tar xf x.tar", cwd: join(ws, "few"), host: "primary", source: "claude" }).reason).not.toMatch(
+      /cannot be listed/,
+    );
   });
 });

@@ -144,6 +144,7 @@ function throughLinks(p: Place, reals: readonly string[], ctx: Context): Effect 
     const e = judgeTarget({ word: literalWord(`${link}/x`), mode: "write" }, ctx);
     if (e.tier > (worst?.tier ?? 1))
       worst = { tier: e.tier, reason: `extracts into ${p.raw}, where the link ${link} leads out: ${e.reason}` };
+    if (e.tier === 4) break;
   }
   return worst;
 }

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expandGlob, expandWordPaths, readScript, realParent, realPath, wordExpansions } from "./host-paths.js";
+import { beginCommand, expandGlob, expandWordPaths, linksIn, readScript, realParent, realPath, wordExpansions } from "./host-paths.js";
 import { hostPaths, resolvePlace, secretPath, secretPlace, setStateDir } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { literalWord } from "./unwrap.js";
@@ -88,5 +88,22 @@ describe("host paths", () => {
     expect(secretPath(join(root, "state/anything"))).toBe(false);
     expect(secretPath(join(root, "other/x"))).toBe(true);
     setStateDir(join(root, "state"));
+  });
+
+  it("finds the links in a directory from its listing, resolves through them, and gives up on a directory packed with links", () => {
+    beginCommand();
+    const ws = join(root, "ws");
+    expect(linksIn(ws)?.sort()).toEqual([join(ws, "out"), join(ws, "root"), join(ws, "st")]);
+    // After the listing, a link is resolved without its own lstat: the answer must not change.
+    expect(realPath(join(ws, "root/etc"))).toBe(realPath("/etc"));
+    expect(realParent(join(ws, "st/keys/x"))).toBe(join(realPath(join(root, "state/keys")) as string, "x"));
+    expect(linksIn(join(root, "missing"))).toEqual([]);
+    const packed = join(root, "packed");
+    mkdirSync(packed);
+    for (let i = 0; i < 65; i++) symlinkSync("/etc", join(packed, `l${i}`));
+    beginCommand();
+    expect(linksIn(packed)).toBeNull();
+    rmSync(packed, { recursive: true });
+    beginCommand();
   });
 });

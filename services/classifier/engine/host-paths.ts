@@ -64,7 +64,7 @@ let realPaths = new Map<string, string | null>();
 /** Symbolic links' targets (null: could not be read). */
 let links = new Map<string, string | null>();
 /** Directory listings (null: could not be read), and small files read. */
-let listings = new Map<string, string[] | null>();
+let listings = new Map<string, Listing | null>();
 let scripts = new Map<string, string | null>();
 
 /** Other modules' per-command lookups (git repositories, ignore files), forgotten with these. */
@@ -142,43 +142,57 @@ function readlink(path: string): string | null {
   return target;
 }
 
-/**
- * The names in directory `dir`, once per command: [] where nothing is there
- * or it is no directory, null where it cannot be read (anything may be in it).
- */
-function listing(dir: string): string[] | null {
-  let names = listings.get(dir);
-  if (names === undefined) {
-    const st = lstat(dir);
-    names = st === null ? [] : null;
-    if (st !== null && st !== "unknown") {
-      try {
-        names = readdirSync(dir);
-      } catch (err) {
-        names = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? [] : null;
-      }
-    }
-    listings.set(dir, names);
-  }
-  return names;
+interface Listing {
+  names: string[];
+  /** The names that are symbolic links (from the directory's own entry types, no lstat each). */
+  links: Set<string>;
 }
+const EMPTY: Listing = { names: [], links: new Set() };
 
 /**
- * The symbolic links directly in directory `dir` (absolute paths; at most
- * MAX_ENTRIES names read): where an extraction into `dir` writes through
- * them. null when `dir` cannot be listed.
+ * The entries of directory `dir`, once per command: none where nothing is
+ * there or it is no directory, null where it cannot be read (anything may be
+ * in it). Entry types come with the names (where a file system gives none,
+ * node looks each up), so finding the links costs no lstat per name.
+ */
+function listing(dir: string): Listing | null {
+  let found = listings.get(dir);
+  if (found === undefined) {
+    const st = lstat(dir);
+    found = st === null ? EMPTY : null;
+    if (st !== null && st !== "unknown") {
+      try {
+        const entries = readdirSync(dir, { withFileTypes: true });
+        found = { names: entries.map((e) => e.name), links: new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name)) };
+      } catch (err) {
+        found = (err as NodeJS.ErrnoException).code === "ENOTDIR" ? EMPTY : null;
+      }
+    }
+    listings.set(dir, found);
+  }
+  return found;
+}
+
+/** A directory holding more links than this is "cannot be listed": judging each would let a command stall the classifier. */
+const MAX_LINKS = 64;
+
+/**
+ * The symbolic links directly in directory `dir` (absolute paths): where an
+ * extraction into `dir` writes through them. null when `dir` cannot be
+ * listed or holds more than MAX_LINKS links.
  */
 export function linksIn(dir: string): string[] | null {
   // A directory not there yet (`unzip -d new x.zip` makes it) has no links in it.
-  const names = listing(dir);
-  if (names === null) return null;
-  const out: string[] = [];
-  for (const name of names.slice(0, MAX_ENTRIES)) {
-    const path = `${dir === "/" ? "" : dir}/${name}`;
-    const st = lstat(path);
-    if (st !== null && st !== "unknown" && st.isSymbolicLink()) out.push(path);
-  }
-  return out;
+  const found = listing(dir);
+  if (found === null || found.links.size > MAX_LINKS) return null;
+  return [...found.links].map((name) => `${dir === "/" ? "" : dir}/${name}`);
+}
+
+/** Whether this command's listing of the parent already shows `path` to be a symbolic link (no lstat needed). */
+function listedLink(path: string): boolean {
+  const cut = path.lastIndexOf("/");
+  const found = listings.get(cut === 0 ? "/" : path.slice(0, cut));
+  return found != null && found.links.has(path.slice(cut + 1));
 }
 
 /**
@@ -218,16 +232,18 @@ export function realPath(path: string, partial = false): string | null {
       real = posix.normalize(`${next}/${parts.slice(i + 1).join("/")}`);
       break;
     }
-    const st = lstat(next);
-    // partial: the first missing component and what follows it, where the kernel would create or look for them.
-    if (st === null && partial) {
-      real = posix.normalize(`${out}/${parts.slice(i).join("/")}`);
-      break;
-    }
-    if (st === null || st === "unknown") break;
-    if (!st.isSymbolicLink()) {
-      out = next;
-      continue;
+    if (!listedLink(next)) {
+      const st = lstat(next);
+      // partial: the first missing component and what follows it, where the kernel would create or look for them.
+      if (st === null && partial) {
+        real = posix.normalize(`${out}/${parts.slice(i).join("/")}`);
+        break;
+      }
+      if (st === null || st === "unknown") break;
+      if (!st.isSymbolicLink()) {
+        out = next;
+        continue;
+      }
     }
     const target = readlink(next);
     if (target === null) break;
@@ -331,7 +347,7 @@ function walk(dir: string, segments: string[], out: Expansion): void {
     return;
   }
   // A directory that does not exist matches nothing; one that cannot be read may match anything.
-  let names = listing(dir);
+  let names = listing(dir)?.names ?? null;
   if (names === null) {
     out.partial = true;
     return;

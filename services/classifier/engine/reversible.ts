@@ -64,11 +64,12 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
 }
 
 function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null {
-  const st = lstat(path);
+  // The same file as `path` (the kernel follows the links before its last part), by the lookups realPath made.
+  const real = realParent(path) ?? path;
+  const st = lstat(real);
   if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
   if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
-  const real = realParent(path) ?? path;
   const dir = posix.dirname(real);
   let repo = repos.get(dir);
   if (repo === undefined) {
