@@ -7,8 +7,9 @@ import type { TierNumber } from "../../shared/tier.js";
 import type { StdinSource, Word } from "./types.js";
 import { allValues, splitArgs } from "./argv.js";
 import { gitAnalysis } from "./tools/git.js";
-import { curlAnalysis, httpieAnalysis } from "./tools/http.js";
+import { curlAnalysis, httpieAnalysis, wgetAnalysis } from "./tools/http.js";
 import { sedAnalysis } from "./tools/sed.js";
+import { SECRET_NAME } from "./secret-names.js";
 
 export interface Analysis {
   tier: TierNumber;
@@ -267,9 +268,6 @@ function awk(args: readonly Word[]): Analysis | null {
   return awkEnv(progs);
 }
 
-// A variable name that says it holds a secret (as read-env-secret has it for `printenv NAME`).
-const SECRET_NAME = /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
-
 /**
  * Where a program text reads the environment in a way that may print it all
  * or a secret: each use of `pattern` must be followed by a literal, harmless
@@ -448,6 +446,8 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
       return dc(args);
     case "curl":
       return curlAnalysis(args);
+    case "wget":
+      return wgetAnalysis(args);
     case "jq":
     case "gojq":
     case "jaq":

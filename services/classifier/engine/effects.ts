@@ -30,6 +30,8 @@ import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
+import { bareRepoFile } from "./bare-repos.js";
+import { gitGlobals } from "./tools/git.js";
 
 export interface Effect {
   tier: TierNumber;
@@ -158,6 +160,11 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     return { tier: 4, reason: `${what}: the agent's hook settings or agent-sudo's own files — changing them switches the broker off` };
   if (p.path !== null && persistenceFile(p.path))
     return { tier: 3, reason: `${what}: a file whose content runs later (shell start-up, git hooks/config, user units, authorized_keys)` };
+  if (p.path !== null && bareRepoFile(p.path))
+    return {
+      tier: 3,
+      reason: `${what}: a bare repository's config or hooks, whose content git runs later (as .git/config and .git/hooks)`,
+    };
   if (t.mode === "tree" && catastrophicTree(p, true)) return { tier: 4, reason: `${what}: recursive delete/move of a system tree or home` };
   if (t.mode === "perm-tree" && catastrophicTree(p, false))
     return { tier: 4, reason: `${what}: recursive permission change of a top-level tree` };
@@ -395,7 +402,46 @@ export function effectFloor(
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   if (name === "ln" && ctx.source === "claude") worst = max(worst, linkOut(args, ctx));
+  if (name === "git" && ctx.source === "claude" && !ctx.remote) worst = max(worst, gitElsewhere(args, ctx));
   return max(worst, secretReads(name, args, ctx));
+}
+
+/**
+ * git in a repository outside the workspace (`git -C /tmp/e status`,
+ * `--git-dir=`, `--work-tree=`, `cd /tmp/e && git status`, `env -C`): git
+ * reads that repository's config, and core.fsmonitor, core.pager,
+ * diff.external, a filter or an alias there run commands — a read verb
+ * too, from whoever could write that config. From the hook that is not
+ * tier 0–1 unless the place is the workspace's (its config is judged where
+ * it is written: a persistence file) or in a tree only root writes (/etc,
+ * /usr …), which the hook writes at tier 3 at least. A directory not known
+ * until run time may be anywhere.
+ */
+/** Trees only root writes on a stock system (not /opt, /srv, /var/lib, /dev: /dev/shm is anyone's). */
+const ROOT_ONLY_TREES = /^\/(?:etc|usr|boot|lib|lib32|lib64|bin|sbin)(?:\/|$)/;
+
+function gitElsewhere(args: readonly Word[], ctx: Context): Effect | null {
+  const g = gitGlobals(args);
+  let dir: string | null = ctx.cwd === "" ? null : ctx.cwd;
+  for (const w of g.chdirs) dir = resolvePlace(w, { ...ctx, cwd: dir ?? "" }).path;
+  const places: [string | null, string][] = [[dir, g.chdirs.map((w) => w.text).join("/") || "the working directory"]];
+  for (const w of [g.gitDir, g.workTree]) if (w) places.push([resolvePlace(w, { ...ctx, cwd: dir ?? "" }).path, w.text]);
+  for (const [path, named] of places) {
+    if (path === null)
+      return {
+        tier: 2,
+        reason: `git works in ${named}, a directory not known until run time: a repository's config there may run commands`,
+      };
+    // A link in the workspace to a repository elsewhere (a checked-out symlink) is that repository.
+    const real = realPath(path);
+    const out = [path, ...(real !== null && real !== path ? [real] : [])].find((x) => !inWorkspace(x, ctx) && !ROOT_ONLY_TREES.test(x));
+    if (out !== undefined)
+      return {
+        tier: 2,
+        reason: `git works in ${out}, outside the workspace: that repository's config (core.fsmonitor, core.pager, diff.external …) may run commands`,
+      };
+  }
+  return null;
 }
 
 /** A place in the workspace's own home, not the home itself nor a dot-entry of it (`ln -s ../shared shared`). */

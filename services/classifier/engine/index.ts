@@ -22,6 +22,9 @@ import { defaultHome } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand } from "./types.js";
 import { scanCode } from "./veto.js";
+import { noteBareRepo } from "./bare-repos.js";
+import { resolvePlace } from "./paths.js";
+import { bareRepoMade, gitGlobals } from "./tools/git.js";
 
 export { PolicyError };
 
@@ -135,6 +138,8 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   let cwds = [ctx.cwd];
   // With CDPATH set, `cd etc` may go to /etc.
   const cdpath = /\bCDPATH=/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
+  // A bare repository the text makes: its config and hooks count as .git's wherever the text writes them.
+  if (text.includes("--bare") || text.includes("--mirror")) noteBareRepos(parsed.commands, ctx, cdpath);
   for (const cmd of parsed.commands) {
     const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
     parts?.push({
@@ -170,6 +175,25 @@ function splitList(text: string): string[] {
     .map((p) => p.trim())
     .filter(Boolean);
   return pieces.length > 1 && pieces.length <= 64 ? pieces : [];
+}
+
+/** Every bare repository `commands` make (bare-repos.ts), in each directory its git may run in. */
+function noteBareRepos(commands: readonly SimpleCommand[], ctx: Context, cdpath: boolean): void {
+  let cwds = [ctx.cwd];
+  for (const cmd of commands) {
+    const words = cmd.words;
+    const at = words.findIndex((w) => !w.dynamic && (w.text === "git" || w.text.endsWith("/git")));
+    const dir = at >= 0 ? bareRepoMade(words.slice(at + 1)) : null;
+    if (dir !== null) {
+      const { chdirs } = gitGlobals(words.slice(at + 1));
+      for (const cwd of cwds) {
+        let path: string | null = cwd;
+        for (const w of [...chdirs, dir]) path = resolvePlace(w, { ...ctx, cwd: path ?? "" }).path;
+        noteBareRepo(path);
+      }
+    }
+    cwds = afterCd(cmd, cwds, ctx, cdpath);
+  }
 }
 
 const MAX_CWDS = 4;

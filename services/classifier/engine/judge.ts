@@ -11,6 +11,7 @@ import { effectFloor } from "./effects.js";
 import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
+import { secretExpansion } from "./secret-names.js";
 import { judgeSourced } from "./sourced.js";
 import { optionFloor } from "./option-floor.js";
 import { TOOLS } from "./options/index.js";
@@ -63,7 +64,27 @@ export function judgeCommand(cmd: SimpleCommand, ctx: Context, j: Judge): Findin
     return find(0, "function-definition", "defines a function; its body is judged where it stands", `${name}()`);
   }
   if (cmd.words.length === 0) return judgeBare(cmd, ctx, j);
-  return judgeArgv(cmd.words, cmd, ctx, j);
+  return worse(judgeArgv(cmd.words, cmd, ctx, j), secretInput(cmd, ctx));
+}
+
+/**
+ * A here-string or unquoted here-document that expands a secret-named
+ * variable into the command's input (`cat <<< "$TOKEN"`, `base64 <<EOF` …
+ * `$GH_TOKEN`): whatever reads its input may print it, as `echo $TOKEN`
+ * does, so it is judged as that is (shell-print-secret, 2) by the hook's policy.
+ */
+function secretInput(cmd: SimpleCommand, ctx: Context): Finding | null {
+  const input = cmd.stdin;
+  if (input === null || !input.dynamic || input.kind === "pipe" || input.text === null || ctx.policy !== "claude") return null;
+  const name = secretExpansion(input.text);
+  if (name === null) return null;
+  const how = input.kind === "herestring" ? "a here-string" : "a here-document";
+  return find(
+    2,
+    "input-secret",
+    `${how} expands $${name}, a variable whose name says it holds a secret, into the command's input: printed as echo $${name} would print it`,
+    cmd.source,
+  );
 }
 
 function judgeBare(cmd: SimpleCommand, ctx: Context, j: Judge): Finding {

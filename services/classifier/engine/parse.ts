@@ -55,8 +55,10 @@ export async function loadBashParser(): Promise<BashParser> {
       const walker = new Walker(vars);
       walker.walk(root, null);
       const result: ParseResult = { commands: walker.commands, error, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
-      // Backticks the grammar left as text (heredoc bodies, parameter expansions) run as commands.
-      for (const code of text.includes("`") ? unparsedBackticks(root) : []) {
+      // Backticks the grammar left as text (heredoc bodies, parameter expansions) run as commands; so do
+      // `$(…)` in a heredoc body, which the grammar leaves as text after a line's leading blanks.
+      const heredocSubs = text.includes("<<") && text.includes("$(");
+      for (const code of text.includes("`") || heredocSubs ? unparsedBackticks(root) : []) {
         if (code === null) {
           result.error = true;
           continue;
@@ -376,6 +378,8 @@ function unparsedBackticks(root: Node): Array<string | null> {
     }
     if (n.type === "heredoc_body" || (LEAF_TEXT.has(n.type) && kids(n).length === 0)) {
       if (n.text.includes("`")) out.push(...backtickCode(n.text));
+      // Those the grammar did parse are judged twice: the same verdict.
+      if (n.type === "heredoc_body" && n.text.includes("$(")) out.push(...dollarParenCode(n.text));
       if (n.type !== "heredoc_body") continue;
     }
     stack.push(...kids(n));
@@ -403,6 +407,40 @@ function backtickCode(text: string): Array<string | null> {
   return out;
 }
 
+/**
+ * The `$(…)` substitutions in a heredoc body's text (each nested one too;
+ * `$((…))` is arithmetic, whose own substitutions are found as the scan
+ * goes on). A backslash quotes the next character; quotes count only inside
+ * a substitution; an unclosed one gives null.
+ */
+function dollarParenCode(text: string): Array<string | null> {
+  const out: Array<string | null> = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (text[i] !== "$" || text[i + 1] !== "(" || text[i + 2] === "(") continue;
+    let depth = 0;
+    let quote = "";
+    let j = i + 1;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (c === "\\" && quote !== "'") j++;
+      else if (quote !== "") {
+        if (c === quote) quote = "";
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === "(") depth++;
+      else if (c === ")" && --depth === 0) break;
+    }
+    out.push(j < text.length ? text.slice(i + 2, j) : null);
+  }
+  return out;
+}
+
+/** Text a heredoc body expands (`$X`, `${…}`, `$(…)`, `$((…))`, `` ` ``) unless a backslash quotes it. */
+const EXPANDS = /(?:^|[^\\])(?:\$[A-Za-z_{(!#@*?$0-9-]|`)/;
+
 /** `<<'EOF'`, `<<"EOF"`, `<<\EOF`: the body is text, nothing in it is expanded. */
 function quotedHeredoc(node: Node): boolean {
   return /['"\\]/.test(kids(node).find((c) => c.type === "heredoc_start")?.text ?? "");
@@ -411,7 +449,8 @@ function quotedHeredoc(node: Node): boolean {
 function heredoc(node: Node): StdinSource {
   const body = kids(node).find((c) => c.type === "heredoc_body");
   const quoted = quotedHeredoc(node);
-  const dynamic = !quoted && body !== undefined && kids(body).some((c) => c.type !== "heredoc_content");
+  // The grammar leaves an expansion after a line's leading blanks as text (`<<-EOF` bodies): the text says.
+  const dynamic = !quoted && body !== undefined && (kids(body).some((c) => c.type !== "heredoc_content") || EXPANDS.test(body.text));
   return { kind: "heredoc", text: body?.text ?? "", dynamic };
 }
 

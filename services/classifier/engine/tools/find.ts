@@ -28,18 +28,22 @@ export function findFollowsLinks(args: readonly Word[]): boolean {
 }
 
 function find(args: Word[]): Unwrap | null {
-  const roots = findStarts(args).map((w) => w.text);
-  const starts = roots.length ? roots : ["."];
+  const roots = findStarts(args);
+  const starts = roots.length ? roots : [literalWord(".")];
   const inner: Word[][] = [];
   for (let i = 0; i < args.length; i++) {
-    if (!/^-(exec|execdir|ok|okdir)$/.test((args[i] as Word).text)) continue;
+    const action = (args[i] as Word).text;
+    if (!/^-(exec|execdir|ok|okdir)$/.test(action)) continue;
     let j = i + 1;
     const cmd: Word[] = [];
     while (j < args.length && !/^[;+]$/.test((args[j] as Word).text)) cmd.push(args[j++] as Word);
+    // -execdir runs the command in the directory of each match (somewhere under a root), with {} as `./NAME`:
+    // judged as `env -C ROOT CMD ./{}` (git there reads that directory's repository).
+    const inDir = action.endsWith("dir");
     for (const root of starts) {
-      inner.push(
-        cmd.map((w) => (w.text.includes("{}") ? { ...w, text: w.text.replaceAll("{}", `${root.replace(/\/+$/, "")}/{}`), glob: true } : w)),
-      );
+      const base = inDir ? "." : root.text.replace(/\/+$/, "");
+      const argv = cmd.map((w) => (w.text.includes("{}") ? { ...w, text: w.text.replaceAll("{}", `${base}/{}`), glob: true } : w));
+      inner.push(inDir ? [literalWord("env"), literalWord("-C"), root, literalWord("--"), ...argv] : argv);
     }
     i = j;
   }

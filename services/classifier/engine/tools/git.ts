@@ -288,6 +288,62 @@ export const gitTargets: Spec = (args) => {
 
 export const gitDelegate: Delegate = (_name, args) => git(args);
 
+/** git's global options before the subcommand: where it works and which repository it uses. */
+export interface GitGlobals {
+  /** The -C directories, in order (each relative to the one before). */
+  chdirs: Word[];
+  /** --git-dir and --work-tree (relative to the last -C directory). */
+  gitDir: Word | null;
+  workTree: Word | null;
+  /** `git --bare …`: the working directory is the repository. */
+  bare: boolean;
+  /** The subcommand's index in the arguments (args.length when there is none). */
+  sub: number;
+}
+
+export function gitGlobals(args: readonly Word[]): GitGlobals {
+  const g: GitGlobals = { chdirs: [], gitDir: null, workTree: null, bare: false, sub: 0 };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (!t.startsWith("-") || t === "--") break;
+    const glued = /^--(git-dir|work-tree)=(.*)$/s.exec(t);
+    const value = glued ? { ...w, text: glued[2] ?? "" } : ["-C", "--git-dir", "--work-tree"].includes(t) ? args[++i] : undefined;
+    if (t === "-C" && value) g.chdirs.push(value);
+    else if ((glued?.[1] ?? t.slice(2)) === "git-dir" && value) g.gitDir = value;
+    else if ((glued?.[1] ?? t.slice(2)) === "work-tree" && value) g.workTree = value;
+    else if (t === "--bare") g.bare = true;
+    else if (GIT_GLOBAL_VALUES.has(t) || t === "-c") i++;
+  }
+  g.sub = i;
+  return g;
+}
+
+const INIT_VALUES = new Set(["-b", "--initial-branch", "--template", "--separate-git-dir", "--object-format", "--ref-format"]);
+
+/**
+ * The bare repository `git init --bare [DIR]` (or `git --bare init`) and
+ * `git clone --bare|--mirror SRC DEST` make, relative to git's last -C
+ * directory: its directory word ("." for the working directory), or null
+ * when the command makes none. A clone into its default directory makes
+ * `NAME.git`, which the path lists know by its suffix.
+ */
+export function bareRepoMade(args: readonly Word[]): Word | null {
+  const g = gitGlobals(args);
+  const sub = args[g.sub]?.text;
+  const rest = args.slice(g.sub + 1);
+  if (sub === "init") {
+    const a = splitArgs(rest, INIT_VALUES);
+    return g.bare || a.flags.includes("--bare") ? (a.positional[0] ?? literalWord(".")) : null;
+  }
+  if (sub === "clone") {
+    const a = splitArgs(rest, CLONE_VALUES);
+    return a.flags.includes("--bare") || a.flags.includes("--mirror") ? (a.positional[1] ?? null) : null;
+  }
+  return null;
+}
+
 const CLONE_VALUES = new Set([
   "--depth",
   "--branch",

@@ -5,6 +5,9 @@ import { splitArgs } from "../argv.js";
 import { cwdWord } from "../targets.js";
 import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
+import { checkOptions } from "../options/check.js";
+import { TOOLS } from "../options/index.js";
+import { secretExpansion } from "../secret-names.js";
 
 // curl's short options that take a value (`-fsSLo FILE` ends a cluster with one).
 const CURL_SHORT_VALUES = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
@@ -71,10 +74,17 @@ const CURL_WRITES = new Set([
   "--alt-svc",
 ]);
 
-/** curl's options and operands, short clusters split (`-fsSLo F` → -f -s -S -L -o F). */
-export function curlOptions(args: readonly Word[]): { opts: [string, Word | null][]; operands: Word[] } {
+/**
+ * curl's options and operands, short clusters split (`-fsSLo F` → -f -s -S
+ * -L -o F). An option given with curl's `--expand-` prefix (8.3+) is listed
+ * by its own name, its value computed at run time when it holds a `{{name}}`
+ * (a --variable, an environment variable or a file's content); `expanded`
+ * lists the prefixed options as written.
+ */
+export function curlOptions(args: readonly Word[]): { opts: [string, Word | null][]; operands: Word[]; expanded: string[] } {
   const opts: [string, Word | null][] = [];
   const operands: Word[] = [];
+  const expanded: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
@@ -88,8 +98,15 @@ export function curlOptions(args: readonly Word[]): { opts: [string, Word | null
     }
     if (t.startsWith("--")) {
       const eq = t.indexOf("=");
-      if (eq > 0) opts.push([t.slice(0, eq), { ...w, text: t.slice(eq + 1) }]);
-      else opts.push([t, CURL_LONG_VALUES.has(t) ? (args[++i] ?? null) : null]);
+      const name = eq > 0 ? t.slice(0, eq) : t;
+      // Every option that may be expanded takes a value.
+      const expand = name.startsWith("--expand-") && name.length > 9;
+      let value = eq > 0 ? { ...w, text: t.slice(eq + 1) } : CURL_LONG_VALUES.has(name) || expand ? (args[++i] ?? null) : null;
+      if (expand) {
+        expanded.push(name);
+        if (value?.text.includes("{{")) value = { ...value, dynamic: true };
+      }
+      opts.push([expand ? `--${name.slice(9)}` : name, value]);
       continue;
     }
     for (let k = 1; k < t.length; k++) {
@@ -102,7 +119,7 @@ export function curlOptions(args: readonly Word[]): { opts: [string, Word | null
       break;
     }
   }
-  return { opts, operands };
+  return { opts, operands, expanded };
 }
 
 export function curlTargets(args: readonly Word[]): Target[] {
@@ -138,7 +155,9 @@ const CURL_SENDS_FILE = (o: string, v: string): boolean =>
   (o === "--data-urlencode" && /^[^=]*@/.test(v)) ||
   (/^(-F|--form)$/.test(o) && /=[@<]/.test(v)) ||
   (/^(-T|--upload-file)$/.test(o) && v !== "") ||
-  /^(-K|--config)$/.test(o);
+  /^(-K|--config)$/.test(o) ||
+  // `--variable NAME@FILE` (`%NAME@FILE`: the file when NAME is not in the environment; `NAME[0-99]@FILE`, `NAME@-`).
+  (o === "--variable" && /^%?[A-Za-z0-9_]*(?:\[[^\]]*\])?@/.test(v));
 
 // curl options that send a body or upload, in any spelling (`-d x`, `-sdx`, `-sLd x`, `--data=x`, `-sF a=b`, `-sT f`).
 const CURL_BODY =
@@ -156,8 +175,111 @@ function urlScheme(url: string): string {
   return /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase() ?? "http";
 }
 
+/** The host a URL's text names, when it is written out (no expansion in scheme, credentials or host), else null. */
+function literalHost(url: string): string | null {
+  const authority = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#]*)/i.exec(url)?.[1] ?? "";
+  if (authority === "" || /[$`\\{]/.test(authority)) return null;
+  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
+  return hostPort.startsWith("[") ? hostPort.slice(0, hostPort.indexOf("]") + 1) : hostPort.replace(/:\d*$/, "");
+}
+
+/**
+ * The commands whose output is put into `text` (`$(…)`, `` `…` ``, each
+ * nested one too; `$((…))` is arithmetic), or null when one cannot be read.
+ */
+function substitutionBodies(text: string): string[] | null {
+  const out: string[] = [];
+  for (let i = text.indexOf("`"); i >= 0; ) {
+    const end = text.indexOf("`", i + 1);
+    if (end < 0) return null;
+    out.push(text.slice(i + 1, end));
+    i = text.indexOf("`", end + 1);
+  }
+  for (let i = text.indexOf("$("); i >= 0; i = text.indexOf("$(", i + 2)) {
+    if (text[i + 2] === "(") continue;
+    let depth = 0;
+    let quote = "";
+    let j = i + 1;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (quote !== "") {
+        if (c === quote) quote = "";
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === "(") depth++;
+      else if (c === ")" && --depth === 0) break;
+    }
+    if (j >= text.length) return null;
+    out.push(text.slice(i + 2, j));
+  }
+  return out;
+}
+
+/** Programs whose output depends on their arguments only (no file, no input): a request may carry it. */
+const GENERATORS = new Set(["date", "seq", "uuidgen", "echo", "printf", "expr", "basename", "dirname", "true", "false"]);
+
+/**
+ * A substitution whose output reveals no file: a generator (GENERATORS,
+ * `git rev-parse|describe|symbolic-ref`, `date` without -f) piped into `tr`
+ * at most. Anything else — a reader, a redirection, a filter of the
+ * command's own input (`$(tr -d x)`, `$(cat)`) — may carry a file's content.
+ */
+function generatedOnly(body: string): boolean {
+  if (/[<>]/.test(body)) return false;
+  return body.split(/\|\|?|&&?|;|\n/).every((stage, i) => {
+    const words = stage.trim().split(/\s+/);
+    const program = words[0] ?? "";
+    if (program === "") return true;
+    if (i > 0 && program === "tr") return true;
+    if (program === "git") return /^(rev-parse|describe|symbolic-ref)$/.test(words[1] ?? "");
+    if (program === "date") return !words.some((w) => /^(-[a-zA-Z]*f|--file)/.test(w));
+    return GENERATORS.has(program);
+  });
+}
+
+/**
+ * What the URLs of a request carry that the command computes: the output
+ * of a command (`?q=$(cat notes.md)`, `/$(base64 -w0 a.txt)`, xargs's
+ * items after a written host) — a local file's content, sent as `-d @FILE`
+ * sends it (3, whatever the host: `http://localhost/` reaches another one
+ * through a proxy the same command may set, `http_proxy=… curl …`); or a
+ * variable whose name says it holds a secret (`/bot$TOKEN/`,
+ * `?k=${API_KEY}`), which ends up in the other side's logs and in every
+ * proxy's (2). A header (`-H "Authorization: Bearer $TOKEN"`) is how a
+ * token is meant to be sent and is not judged here.
+ */
+export function urlsCarry(urls: readonly Word[]): Analysis | null {
+  let secret: Analysis | null = null;
+  for (const url of urls) {
+    if (!url.dynamic) continue;
+    // A variable the command pins to written words (`for u in …`) is judged by those.
+    for (const w of url.loopValues ?? [url]) {
+      if (!w.dynamic) continue;
+      const subs = w.text.includes("$(") || w.text.includes("`") ? substitutionBodies(w.text) : [];
+      const output = subs === null ? w.text : subs.find((b) => !generatedOnly(b));
+      // xargs's items after a written host are data sent to it; a whole URL from the input is what it fetches.
+      const item = w.stdinItem === true && literalHost(w.text) !== null;
+      if (output !== undefined || item)
+        return {
+          tier: 3,
+          rule: "analysis:url-output",
+          reason: `sends the output of a command (a file's content, not known here) to another system in the URL: ${output === undefined ? "xargs's input items" : subs === null ? w.text : `$(${output})`}`,
+          kind: "floor",
+        };
+      const name: string | null = secret === null ? secretExpansion(w.text) : null;
+      if (name !== null)
+        secret = {
+          tier: 2,
+          rule: "analysis:url-secret",
+          reason: `puts $${name}, a variable whose name says it holds a secret, into a URL (the other side's logs, every proxy's): send it in a header`,
+          kind: "floor",
+        };
+    }
+  }
+  return secret;
+}
+
 export function curlAnalysis(args: readonly Word[]): Analysis | null {
-  const { opts, operands } = curlOptions(args);
+  const { opts, operands, expanded } = curlOptions(args);
   const sent = opts.filter(([o, v]) => v !== null && CURL_SENDS_FILE(o, v.text));
   if (sent.length > 0)
     return {
@@ -183,6 +305,21 @@ export function curlAnalysis(args: readonly Word[]): Analysis | null {
       reason: `${urlScheme(raw.text)}:// sends the URL's bytes to a service as a request`,
       kind: "floor",
     };
+  const carried = urlsCarry(urls);
+  if (carried?.tier === 3) return carried;
+  // --variable imports an environment variable (`%NAME`) or a value computed here; an --expand- option puts
+  // variables' values (`{{NAME}}`, `{{NAME:b64}}`) into the request.
+  const imported = opts.find(([o, v]) => o === "--variable" && v !== null && (v.dynamic || v.text.startsWith("%")));
+  if (imported || expanded.length > 0)
+    return {
+      tier: 2,
+      rule: "analysis:curl-variable",
+      reason: imported
+        ? `imports ${imported[1]?.text} into curl's variables, which --expand- options send in a request`
+        : `${expanded[0]} puts curl variables (environment variables, files' contents) into the request`,
+      kind: "floor",
+    };
+  if (carried) return carried;
   const words = [...urls, ...opts.map(([, v]) => v).filter((w): w is Word => w !== null)];
   const meta = words.find((w) => METADATA.test(w.text));
   if (meta)
@@ -303,7 +440,26 @@ export function httpieAnalysis(args: readonly Word[]): Analysis | null {
   const sendOpt = options.find((w) => /^(--raw|--form|-f|--multipart|--chunked|-x|--compress)(=|$)/.test(w.text));
   const why = method ?? data ?? sendOpt;
   if (why) return { tier: 3, rule: "analysis:http-send", reason: `sends data to another system (${why.text})`, kind: "floor" };
-  return null;
+  // The URL and its query items (`q==$(cat f)`), which httpie appends to it.
+  const url = operands[methodFirst ? 1 : 0];
+  if (!url) return null;
+  const query = items
+    .filter((w) => itemSeparator(w.text) === "==")
+    .map((w) => ({ ...w, text: `${url.text}?${w.text}`, dynamic: w.dynamic || url.dynamic }));
+  return urlsCarry([url, ...query]);
+}
+
+/** wget's URLs (its operands: not options, not their values by wget's option table) and what they carry (urlsCarry). */
+export function wgetAnalysis(args: readonly Word[]): Analysis | null {
+  if (!args.some((w) => w.dynamic)) return null;
+  const values = new Set(checkOptions(TOOLS, "wget", args, () => null).values);
+  let ended = false;
+  const urls: Word[] = [];
+  for (const w of args) {
+    if (!ended && w.text === "--" && !w.dynamic) ended = true;
+    else if (ended || !(values.has(w) || (!w.dynamic && w.text.startsWith("-")))) urls.push(w);
+  }
+  return urlsCarry(urls);
 }
 
 export const wgetTargets: Spec = (a) => {

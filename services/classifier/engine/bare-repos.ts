@@ -1,0 +1,50 @@
+// Bare repositories by their contents, not their name: git uses a directory
+// holding HEAD, objects/ and refs/ as a repository (`git -C repo …`, `cd repo
+// && git log`, found walking up from a directory under it), and runs what its
+// `config` and `hooks/` say (core.fsmonitor, core.pager, a pre-commit hook)
+// as `.git/config` and `.git/hooks/` are run. A `NAME.git` directory is known
+// by its suffix (paths.ts); any other is known here by what this host holds
+// now, or because the command being judged makes it (`git init --bare repo`,
+// before or after it writes `repo/config`).
+import { posix } from "node:path";
+import { forgetWithCommand, lstat } from "./host-paths.js";
+
+/** Directories the command being judged makes bare repositories of; "any" when one is not known until run time. */
+let made = new Set<string>();
+let madeUnknown = false;
+forgetWithCommand(() => {
+  if (made.size !== 0) made = new Set();
+  madeUnknown = false;
+});
+
+/** Note a bare repository the command makes (null: in a directory not known until run time). */
+export function noteBareRepo(dir: string | null): void {
+  if (dir === null) madeUnknown = true;
+  else made.add(dir);
+}
+
+/** The files of a repository directory whose content git runs or obeys: config, hooks, the pointer to another's. */
+const REPO_PART = /^(.+?)\/(?:hooks(?:\/.*)?|config|config\.worktree|commondir|info\/attributes)$/s;
+
+/** A directory git takes for a repository: HEAD (a file, or an old-style link), objects/ and refs/. */
+function isRepository(dir: string): boolean {
+  const head = lstat(`${dir}/HEAD`);
+  if (head === null || head === "unknown" || head.isDirectory()) return false;
+  const dirLike = (p: string) => {
+    const st = lstat(p);
+    return st !== null && st !== "unknown" && (st.isDirectory() || st.isSymbolicLink());
+  };
+  return dirLike(`${dir}/objects`) && dirLike(`${dir}/refs`);
+}
+
+/** Whether `path` (absolute, normalised) is a bare repository's config, hooks or common-dir pointer. */
+export function bareRepoFile(path: string): boolean {
+  // Most paths written are none of these: one search each before the pattern.
+  if (!path.includes("/hooks") && !/(?:config|config\.worktree|commondir|attributes)$/.test(path)) return false;
+  const m = REPO_PART.exec(path);
+  if (m === null) return false;
+  const dir = m[1] as string;
+  // `.git/config` and `NAME.git/config` are persistence files by name already.
+  if (posix.basename(dir).endsWith(".git")) return false;
+  return madeUnknown || made.has(dir) || isRepository(dir);
+}

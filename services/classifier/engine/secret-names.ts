@@ -1,0 +1,27 @@
+// Variable names that say they hold a secret (GH_TOKEN, AWS_SECRET_ACCESS_KEY,
+// DB_PASS, api_key …), as read-env-secret and shell-print-secret have them for
+// `printenv NAME` / `echo $NAME`, and the places a command's text expands
+// one: a here-string or here-document fed to a command's input, a URL a
+// client requests. One list for the classifier (awk's ENVIRON, jq's env, the
+// input and URL checks), a little wider than the policy's patterns: an
+// expansion judged here is never judged more leniently than `echo $NAME`.
+
+/** A name that says it holds a secret (matched anywhere in the name, any case; PASS and DSN as a whole part). */
+export const SECRET_NAME = /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(?:^|_)(?:PASS|DSN)(?:$|_)|^MYSQL_PWD$/i;
+
+/**
+ * The first secret-named variable `text` expands (`$TOKEN`, `${GH_TOKEN}`,
+ * `${API_KEY:-x}`, `${TOKEN@Q}`, `${!TOKEN}` …), or null. `${#NAME}` (its
+ * length) reveals nothing, nor does `\$NAME` in a
+ * here-document. Text without a `$` costs one search.
+ */
+export function secretExpansion(text: string): string | null {
+  if (!text.includes("$")) return null;
+  for (const m of text.matchAll(/(\\?)\$(\{[#!]?)?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    // `\$TOKEN` in a here-document's body is the text `$TOKEN`.
+    if (m[1] === "\\" || m[2] === "{#") continue;
+    const name = m[3] as string;
+    if (SECRET_NAME.test(name)) return name;
+  }
+  return null;
+}
