@@ -11,6 +11,8 @@ import { effectFloor } from "./effects.js";
 import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
+import { runnerLoadsElsewhere } from "./runners.js";
+import { workspaceScript } from "./script-place.js";
 import { secretExpansion } from "./secret-names.js";
 import { judgeSourced } from "./sourced.js";
 import { optionFloor } from "./option-floor.js";
@@ -204,8 +206,7 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
   }
   if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
-  if (p.path !== null && (inWorkspace(p.path, ctx) || scratch(p.path)))
-    return find(1, "run-script", "runs a script from the workspace", text);
+  if (workspaceScript(p, ctx)) return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
 }
 
@@ -276,8 +277,12 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (name === "\u0000sourced") return judgeSourced(args[0] as Word, ctx, j, renderArgv(args));
   if (program.scriptPath !== null) {
     const outerF = outerEffect();
-    return worse(worse(judgeScript({ ...prog, text: program.scriptPath }, args, ctx, source), floor), outerF);
+    // `~/x.sh`, `~root/x.sh`: a home, which resolvePlace expands from the word as written.
+    const script = prog.text.startsWith("~") ? prog : { ...prog, text: program.scriptPath };
+    return worse(worse(judgeScript(script, args, ctx, source), floor), outerF);
   }
+  const elsewhere = runnerLoadsElsewhere(program.name, args, ctx);
+  if (elsewhere) floor = worse(floor ?? find(2, "runner-elsewhere", elsewhere, text), find(2, "runner-elsewhere", elsewhere, text));
   const unwrapped =
     prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {

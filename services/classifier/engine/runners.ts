@@ -1,0 +1,85 @@
+// Test runners, build tools and task runners run the code their operands
+// and options point at: a test path, a config file (jest, vitest, webpack,
+// eslint … configs are JavaScript), a project directory (`yarn --cwd`,
+// `pnpm -C`, `make -C`), a manifest (`cargo --manifest-path`), a preloaded
+// module (`node -r`), a remote module (`go run pkg@v`, `deno run
+// https:…`). Their rules are tier 1 "in the workspace"; from the hook that
+// code then runs unguarded, so a place outside the workspace (or not known
+// until run time, or downloaded) is code no one has seen: 2.
+import { resolvePlace } from "./paths.js";
+import { workspaceScript } from "./script-place.js";
+import type { Context, Word } from "./types.js";
+
+interface Runner {
+  /** Options whose value names code or a project to run (long options also as `--opt=value`). */
+  options: readonly string[];
+  /** Operands that look like paths (or remote modules) are code too. */
+  operands: boolean;
+}
+
+const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
+const PROJECT = ["--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--root", "--rootDir", "--rootdir"];
+const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"];
+
+const RUNNERS: ReadonlyMap<string, Runner> = new Map(
+  Object.entries({
+    pytest: { options: ["--rootdir", "-c", "--confcutdir"], operands: true },
+    "py.test": { options: ["--rootdir", "-c", "--confcutdir"], operands: true },
+    jest: { options: [...JS_CONFIG, ...PROJECT], operands: true },
+    vitest: { options: [...JS_CONFIG, ...PROJECT], operands: true },
+    mocha: { options: [...JS_CONFIG, "--require", "-r"], operands: true },
+    webpack: { options: JS_CONFIG, operands: false },
+    rollup: { options: JS_CONFIG, operands: false },
+    vite: { options: [...JS_CONFIG, ...PROJECT], operands: false },
+    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir"], operands: false },
+    babel: { options: JS_CONFIG, operands: false },
+    yarn: { options: PROJECT, operands: false },
+    pnpm: { options: PROJECT, operands: false },
+    npm: { options: PROJECT, operands: false },
+    bun: { options: [...PROJECT, ...NODE_PRELOAD], operands: true },
+    node: { options: NODE_PRELOAD, operands: false },
+    tsx: { options: NODE_PRELOAD, operands: true },
+    "ts-node": { options: [...NODE_PRELOAD, "--project", "-P"], operands: true },
+    deno: { options: [...JS_CONFIG, "--import-map"], operands: true },
+    go: { options: ["-C", "-modfile", "-overlay"], operands: true },
+    cargo: { options: ["--manifest-path", "-C", "--config"], operands: false },
+    make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
+    gmake: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
+  } satisfies Record<string, Runner>),
+);
+
+/** A module fetched and run: `pkg@version` (go), a URL or `npm:`/`jsr:` specifier (deno, bun). */
+const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z]{2,}\/\S*@/i;
+/** A word that names a place (a module name such as `ts-node/register` does not). */
+const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
+
+/** Why running `name args` from the hook runs code from outside the workspace, or null. */
+export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
+  const runner = RUNNERS.get(name);
+  if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  // [word, an option's value]: option values always name a place; operands only when they look like paths.
+  const named: Array<[Word, boolean]> = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (t === "--") {
+      if (runner.operands) for (const rest of args.slice(i + 1)) named.push([rest, false]);
+      break;
+    }
+    const opt = runner.options.find((o) => t === o || t.startsWith(`${o}=`) || (/^-[A-Za-z]$/.test(o) && t.startsWith(o)));
+    if (opt !== undefined) {
+      const value = t === opt ? args[++i] : { ...w, text: t.slice(opt.length + (t[opt.length] === "=" ? 1 : 0)) };
+      if (value !== undefined) named.push([value, true]);
+      continue;
+    }
+    if (runner.operands && !t.startsWith("-")) named.push([w, false]);
+  }
+  for (const [w, value] of named) {
+    if (REMOTE.test(w.text)) return `${name} downloads and runs ${w.text}: code no one has seen`;
+    // An operand that is no path (a subcommand, a test-name filter) names no code.
+    if (!value && !w.dynamic && !PATH_LIKE.test(w.text) && !w.text.includes("/")) continue;
+    if (!workspaceScript(resolvePlace(w, ctx), ctx))
+      return `${name} runs code from ${w.text}, outside the workspace (or not known until run time)`;
+  }
+  return null;
+}

@@ -1,0 +1,31 @@
+// Whether a script the hook would run (`./x.sh`, `bash /tmp/t.sh`) is code
+// the agent's own workspace holds. Judged by where it really is, not by how
+// it is named: `./etc/profile.d/x.sh` with etc → /etc runs /etc's file. A
+// scratch script (/tmp, /var/tmp, /dev/shm: anyone may write there) counts
+// only when it is the workspace owner's own file, no one else may write it
+// and any link to it is that owner's too — or when it is not there yet (the
+// same command writes it first, and that write is judged).
+import { danglingPath, lstat, realPath } from "./host-paths.js";
+import { inWorkspace, type Place, scratch } from "./paths.js";
+import type { Context } from "./types.js";
+
+export function workspaceScript(p: Place, ctx: Context): boolean {
+  if (p.path === null) return false;
+  const real = realPath(p.path);
+  // A script not there yet is judged where the links on its way lead (`./r/root/x.sh` with r → /).
+  const far = real ?? danglingPath(p.path);
+  const places = far !== null && far !== p.path ? [p.path, far] : [p.path];
+  if (places.every((x) => inWorkspace(x, ctx))) return true;
+  return places.every((x) => inWorkspace(x, ctx) || scratch(x)) && ownScratchFile(p.path, real, ctx);
+}
+
+function ownScratchFile(path: string, real: string | null, ctx: Context): boolean {
+  const st = lstat(path);
+  if (st === null) return true;
+  if (st === "unknown" || real === null) return false;
+  const root = ctx.workspace.find((w) => inWorkspace(ctx.cwd, { ...ctx, workspace: [w] })) ?? ctx.workspace[0];
+  const owner = root === undefined ? null : lstat(root);
+  const target = lstat(real);
+  if (owner === null || owner === "unknown" || target === null || target === "unknown") return false;
+  return [st, target].every((s) => s.uid === owner.uid && (s.isSymbolicLink() || (s.mode & 0o002n) === 0n));
+}
