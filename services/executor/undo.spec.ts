@@ -91,19 +91,36 @@ describe("UndoStore.capture and rollback", () => {
   it("never writes back saved content that is not what was saved: a damaged slot fails that path and leaves the file as it is", () => {
     const f = join(work, "sshd_config");
     const g = join(work, "other.conf");
-    writeFileSync(f, "PermitRootLogin no\n");
+    // Over 64 KiB: saved in a slot file of its own, not in the record.
+    const big = `PermitRootLogin no\n${"#".repeat(70_000)}\n`;
+    writeFileSync(f, big);
     writeFileSync(g, "kept=old\n");
     const id = store.capture("req-damaged", [f, g]);
     writeFileSync(f, "PermitRootLogin no\nPort 2222\n");
     writeFileSync(g, "kept=new\n");
     // The saved copy of the first path, cut short (what an unsynced write looks like after a crash).
     const slot = join(storeDir, id, "0");
-    expect(readFileSync(slot, "utf8")).toBe("PermitRootLogin no\n");
+    expect(readFileSync(slot, "utf8")).toBe(big);
+    expect(existsSync(join(storeDir, id, "1"))).toBe(false);
     writeFileSync(slot, "");
     const result = store.rollback(id);
     expect(result).toEqual({ restored: [g], removed: [], failed: [f] });
     expect(readFileSync(f, "utf8")).toBe("PermitRootLogin no\nPort 2222\n");
     expect(readFileSync(g, "utf8")).toBe("kept=old\n");
+  });
+
+  it("never writes back a small file's saved bytes (kept in the record) that are not what was saved", () => {
+    const f = join(work, "small.conf");
+    writeFileSync(f, "a=old\n");
+    const id = store.capture("req-inline", [f]);
+    writeFileSync(f, "a=new\n");
+    const record = join(storeDir, id, "manifest.json");
+    const saved = JSON.parse(readFileSync(record, "utf8")) as { entries: Array<{ content?: string }> };
+    expect(Buffer.from(saved.entries[0]?.content ?? "", "base64").toString()).toBe("a=old\n");
+    (saved.entries[0] as { content?: string }).content = Buffer.from("a=forged\n").toString("base64");
+    writeFileSync(record, JSON.stringify(saved));
+    expect(store.rollback(id)).toEqual({ restored: [], removed: [], failed: [f] });
+    expect(readFileSync(f, "utf8")).toBe("a=new\n");
   });
 
   it("restores a directory's mode and owner, and a symlink's target and owner", () => {
