@@ -8,6 +8,8 @@ import type { StdinSource, Word } from "./types.js";
 import { allValues, splitArgs } from "./argv.js";
 import { gitAnalysis } from "./tools/git.js";
 import { curlAnalysis, httpieAnalysis, wgetAnalysis } from "./tools/http.js";
+import { networkAnalysis } from "./tools/network.js";
+import { ffmpegAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { SECRET_NAME } from "./secret-names.js";
 
@@ -460,8 +462,12 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
     case "xh":
     case "xhs":
       return httpieAnalysis(args);
+    case "ffmpeg":
+      return ffmpegAnalysis(args);
+    case "tmux":
+      return tmuxAnalysis(args);
     default:
-      return null;
+      return networkAnalysis(name, args, stdin);
   }
 }
 

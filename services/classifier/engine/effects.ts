@@ -21,10 +21,10 @@ import {
   systemPath,
 } from "./paths.js";
 import type { Place } from "./paths.js";
-import type { Context, Redirect, VerbClass, Word } from "./types.js";
+import type { Context, Redirect, SimpleCommand, VerbClass, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
-import { linksIn, realPath } from "./host-paths.js";
+import { danglingPath, linksIn, realPath } from "./host-paths.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
@@ -32,6 +32,7 @@ import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
 import { bareRepoFile } from "./bare-repos.js";
 import { gitGlobals } from "./tools/git.js";
+import { sendsRedirectedInput } from "./tools/network.js";
 
 export interface Effect {
   tier: TierNumber;
@@ -143,7 +144,11 @@ function throughLinks(p: Place, reals: readonly string[], ctx: Context): Effect 
   if (links === null) return { tier: 2, reason: `extracts into ${p.raw}, a directory that cannot be listed for links` };
   let worst: Effect | null = null;
   for (const link of links) {
-    const e = judgeTarget({ word: literalWord(`${link}/x`), mode: "write" }, ctx);
+    // Judged where it leads (one lookup, no check of the link's own name as a workspace file): a link that
+    // stays in the workspace writes nowhere new; one that cannot be resolved is judged as named.
+    const to = realPath(link) ?? danglingPath(link);
+    if (to !== null && inWorkspace(to, ctx)) continue;
+    const e = judgeTarget({ word: literalWord(`${to ?? link}/x`), mode: "write" }, ctx);
     if (e.tier > (worst?.tier ?? 1))
       worst = { tier: e.tier, reason: `extracts into ${p.raw}, where the link ${link} leads out: ${e.reason}` };
     if (e.tier === 4) break;
@@ -394,6 +399,7 @@ export function effectFloor(
   for (const r of redirects) {
     if (WRITE_OPS.has(r.op)) worst = max(worst, judgeTarget({ word: r.target, mode: "write" }, ctx));
     if (!READ_OPS.has(r.op)) continue;
+    if (r.op !== "<>" && NET_SENDERS.has(name)) worst = max(worst, inputSentTo(name, args, r.target, ctx));
     // `< "$f"`: the literal words the command pins f to, or a file not known until run time (`< <(cmd)` is a pipe).
     const places = candidates(r.target).map((w) => resolvePlace(w, ctx));
     if (places.some((p) => secretPlace(p))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
@@ -404,6 +410,51 @@ export function effectFloor(
   if (name === "ln" && ctx.source === "claude") worst = max(worst, linkOut(args, ctx));
   if (name === "git" && ctx.source === "claude" && !ctx.remote) worst = max(worst, gitElsewhere(args, ctx));
   return max(worst, secretReads(name, args, ctx));
+}
+
+/**
+ * `true && ssh HOST cat < F`, `{ ssh HOST cat; } < F`: the grammar hangs the
+ * input redirection on the list or group; bash gives it to the list's last
+ * command, or to every command in the group. The network senders that read
+ * it (ssh, openssl s_client …), each with the redirections it reads.
+ */
+export function listInputs(commands: readonly SimpleCommand[]): Map<SimpleCommand, Redirect[]> | null {
+  let out: Map<SimpleCommand, Redirect[]> | null = null;
+  for (let i = 0; i < commands.length; i++) {
+    const bare = commands[i] as SimpleCommand;
+    if (bare.words.length > 0 || bare.fn) continue;
+    const inputs = bare.redirects.filter((r) => READ_OPS.has(r.op) && r.op !== "<>");
+    if (inputs.length === 0) continue;
+    // A group, subshell or loop feeds every command in it; a list (the grammar's reading of `a && b < F`) its last.
+    const compound = /^\s*(?:[({]|(?:while|until|for|if|case|select)\b)/.test(bare.source);
+    for (let k = i - 1; k >= 0 && (compound || k === i - 1); k--) {
+      const cmd = commands[k] as SimpleCommand;
+      if (!bare.source.includes(cmd.source)) break;
+      const name = posix.basename(cmd.words[0]?.text ?? "");
+      if (NET_SENDERS.has(name)) (out ??= new Map()).set(cmd, inputs);
+    }
+  }
+  return out;
+}
+
+/** The effect of a list's input redirections on one of its network senders (listInputs). */
+export function listInputEffect(cmd: SimpleCommand, inputs: readonly Redirect[], ctx: Context): Effect | null {
+  const name = posix.basename(cmd.words[0]?.text ?? "");
+  let worst: Effect | null = null;
+  for (const r of inputs) worst = max(worst, inputSentTo(name, cmd.words.slice(1), r.target, ctx));
+  return worst;
+}
+
+/** Network clients that send what their input holds (tools/network.ts says when). */
+const NET_SENDERS = new Set(["ssh", "openssl", "logger", "nslookup"]);
+
+/** `ssh HOST cmd < F`, `openssl s_client … < F`: F's content goes to another system, as with `nc HOST < F` (3). */
+function inputSentTo(name: string, args: readonly Word[], target: Word, ctx: Context): Effect | null {
+  if (target.text === "-" || (!target.dynamic && /^\d+$/.test(target.text))) return null;
+  const p = resolvePlace(target, ctx);
+  if (p.path !== null && sink(p.path)) return null;
+  const why = sendsRedirectedInput(name, args);
+  return why === null ? null : { tier: 3, reason: `${why}: sends ${target.text} to another system, as nc HOST < ${target.text} does` };
 }
 
 /**

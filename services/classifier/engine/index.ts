@@ -11,6 +11,7 @@ import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
 import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
+import { listInputEffect, listInputs } from "./effects.js";
 import { judgeManifest } from "./manifest-effects.js";
 import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
@@ -140,8 +141,13 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   const cdpath = /\bCDPATH=/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
   // A bare repository the text makes: its config and hooks count as .git's wherever the text writes them.
   if (text.includes("--bare") || text.includes("--mirror")) noteBareRepos(parsed.commands, ctx, cdpath);
+  // `true && ssh HOST cat < F`: a list's or group's input redirection feeds its network senders.
+  const inputs = text.includes("<") ? listInputs(parsed.commands) : null;
   for (const cmd of parsed.commands) {
-    const f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
+    let f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
+    const input = inputs?.get(cmd);
+    const sent = input ? listInputEffect(cmd, input, ctx) : null;
+    if (sent) f = worse(f, find(sent.tier, "effect", sent.reason, cmd.source));
     parts?.push({
       text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source,
       tier: f.tier,

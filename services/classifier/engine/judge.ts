@@ -21,7 +21,7 @@ import { featureBranchPush } from "./git-push.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
-import { inWorkspace, resolvePlace, scratch, secretPlace } from "./paths.js";
+import { resolvePlace, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
 import { literalWord } from "./unwrap.js";

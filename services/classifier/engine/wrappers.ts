@@ -349,14 +349,32 @@ const RISKY_ENV = new RegExp(
       "HELM_PLUGINS",
       "HELM_CONFIG_HOME",
       "HELM_DATA_HOME",
-      "PIP_CONFIG_FILE",
+      // pip reads every option from PIP_<OPTION> (PIP_PYTHON: the interpreter it runs; PIP_LOG: a file it appends
+      // to; index URLs, cert files, targets …): all but a few that only quieten it.
+      "PIP_(?!(?:DISABLE_PIP_VERSION_CHECK|NO_INPUT|QUIET|NO_COLOR|PROGRESS_BAR|ROOT_USER_ACTION|DEFAULT_TIMEOUT|TIMEOUT|RETRIES|NO_WARN_SCRIPT_LOCATION|REQUIRE_VIRTUALENV)$)[A-Za-z0-9_]+",
+      // Programs started from the environment: git's test hooks (GIT_TEST_FSMONITOR runs a program), vi's start-up
+      // commands and runtime files (a commit's editor runs them), rsync's daemon connector (a shell command) and
+      // remote shell; files written where a variable says: node's coverage, ffmpeg's report, node's REPL history.
+      "GIT_TEST_[A-Za-z0-9_]+",
+      "VIMINIT",
+      "GVIMINIT",
+      "EXINIT",
+      "VIMRUNTIME",
+      "VIM",
+      "MYVIMRC",
+      "RSYNC_CONNECT_PROG",
+      "RSYNC_RSH",
+      "NODE_V8_COVERAGE",
+      "NODE_REPL_HISTORY",
+      "NODE_COMPILE_CACHE",
+      "FFREPORT",
     ].join("|") +
     ")$",
 );
 
 /** Variables whose value is itself a command line (the program runs it through a shell or as argv). */
 const COMMAND_ENV =
-  /^(LESSOPEN|LESSCLOSE|LESSEDIT|MANPAGER|BROWSER|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH_COMMAND|GIT_SSH|GIT_EDITOR|GIT_SEQUENCE_EDITOR|PAGER|GIT_PAGER|EDITOR|VISUAL|FCEDIT|PROMPT_COMMAND|[A-Z]+_PAGER|[A-Z]+_EDITOR|[A-Z]+_BROWSER)$/;
+  /^(LESSOPEN|LESSCLOSE|LESSEDIT|MANPAGER|BROWSER|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH_COMMAND|GIT_SSH|RSYNC_CONNECT_PROG|GIT_EDITOR|GIT_SEQUENCE_EDITOR|PAGER|GIT_PAGER|EDITOR|VISUAL|FCEDIT|PROMPT_COMMAND|[A-Z]+_PAGER|[A-Z]+_EDITOR|[A-Z]+_BROWSER)$/;
 
 /** The command line a risky variable's literal value runs, for judging as shell code (`LESSOPEN='|cmd %s'` → `cmd "$FILE"`). */
 export function assignmentCode(name: string, value: string): string | null {

@@ -13,6 +13,21 @@ import { editorTargets, viTargets, vimTargets } from "./tools/editors.js";
 import { findTargets } from "./tools/find.js";
 import { gitTargets } from "./tools/git.js";
 import { curlTargets, wgetTargets } from "./tools/http.js";
+import { sshDestination, sshOptions } from "./tools/network.js";
+import {
+  cpioTargets,
+  csplitTargets,
+  ffmpegTargets,
+  lz4Targets,
+  magickTargets,
+  mogrifyTargets,
+  patchTargets,
+  screenTargets,
+  spongeTargets,
+  tmuxTargets,
+  yqTargets,
+  zstdOutputs,
+} from "./tools/outputs.js";
 import { npmTargets } from "./tools/node.js";
 import { sedTargets } from "./tools/sed.js";
 import { sortTargets, splitTargets } from "./tools/text.js";
@@ -208,6 +223,7 @@ const SPECS: Record<string, Spec> = {
   // ed's script (from stdin) may write the file it edits (`w`).
   ed: (a) => asTargets(splitArgs(a, new Set(["-p", "--prompt"])).positional.slice(0, 1), "write"),
   tee: (a) => asTargets(splitArgs(a).positional, "write"),
+  sponge: spongeTargets,
   // In-place rewriters: sd FIND REPLACE FILE… (--preview writes nothing), rpl OLD NEW FILE…, dos2unix FILE….
   sd: (a) => {
     const s = splitArgs(a, new Set(["-f", "--flags", "-n", "--max-replacements"]));
@@ -230,6 +246,7 @@ const SPECS: Record<string, Spec> = {
       const m = /^rsync:\/\/([^/]*)\/?(.*)$/i.exec(t.word.text);
       return m ? { ...t, word: { ...t.word, text: `${m[1]}::${m[2]}` } } : t;
     }),
+  ssh: sshTargets,
   scp: lastWritten(["-P", "-i", "-o", "-F", "-c", "-l", "-J", "-S"], [], [], true),
   mv: (raw) => {
     const a = expandLong(raw, MV_LONGS);
@@ -266,8 +283,19 @@ const SPECS: Record<string, Spec> = {
   bunzip2: compressorTargets,
   xz: compressorTargets,
   unxz: compressorTargets,
-  zstd: compressorTargets,
-  unzstd: compressorTargets,
+  zstd: (a) => [...compressorTargets(a), ...zstdOutputs(a)],
+  unzstd: (a) => [...compressorTargets(a), ...zstdOutputs(a)],
+  lz4: lz4Targets,
+  unlz4: lz4Targets,
+  cpio: cpioTargets,
+  csplit: csplitTargets,
+  yq: yqTargets,
+  ffmpeg: ffmpegTargets,
+  convert: magickTargets,
+  magick: magickTargets,
+  mogrify: mogrifyTargets,
+  tmux: tmuxTargets,
+  screen: screenTargets,
   curl: curlTargets,
   wget: wgetTargets,
   find: findTargets,
@@ -297,7 +325,7 @@ const SPECS: Record<string, Spec> = {
   gofmt: gofmtTargets,
   goimports: gofmtTargets,
   npm: npmTargets,
-  patch: optionValueSpec(["-d", "--directory", "-o", "--output"], true),
+  patch: patchTargets,
   // Python's tools that write where their operands say: a venv's directory (emptied first with --clear),
   // json.tool's second operand, the __pycache__ beside what compileall and py_compile compile.
   venv: venvTargets,
@@ -309,6 +337,14 @@ const SPECS: Record<string, Spec> = {
   // uv replaces an environment already at the path: judged as emptying it.
   uv: (a) => (a[0]?.text === "venv" ? venvTargets(a.slice(1), true) : []),
 };
+
+/** ssh appends a new host's key to the first UserKnownHostsFile (`-o UserKnownHostsFile=~/.bashrc`). */
+function sshTargets(args: readonly Word[]): Target[] {
+  if (!args.some((w) => /UserKnownHostsFile/i.test(w.text))) return [];
+  return sshOptions(args, sshDestination(args))
+    .config.filter(([key, value]) => key === "userknownhostsfile" && !/^\s*none\s*$/i.test(value))
+    .map(([, value, w]) => ({ word: { ...w, text: value.trim().split(/\s+/)[0] ?? "" }, mode: "write" as Mode }));
+}
 
 function venvTargets(a: readonly Word[], replaces = false): Target[] {
   const s = splitArgs(a, new Set(["-p", "--python", "--prompt", "--seed", "--index-url"]));

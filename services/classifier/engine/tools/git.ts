@@ -9,6 +9,7 @@ import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { firstOperand, joinWords, literalWord } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
+import { sentCarry, urlsCarry } from "./http.js";
 import { pullOptions, Runs, shQuote } from "./runs.js";
 import type { CodeOption } from "./runs.js";
 
@@ -220,6 +221,25 @@ export function gitConfigCommand(value: string): string {
 }
 
 /** `git -c KEY=VALUE …` and `git config KEY VALUE` with a key whose value runs: a floor, and the code to scan. */
+/** git's verbs that send their remote's URL (and refspecs) to another system. */
+const GIT_URL_VERBS = new Set(["ls-remote", "fetch", "pull", "clone"]);
+
+/**
+ * A remote URL (or a refspec, or a `-c` value such as http.extraHeader) of
+ * ls-remote/fetch/pull/clone that carries a command's output or a
+ * secret-named variable: sent to the URL's host as curl sends its URL (urlsCarry).
+ */
+function gitSends(args: readonly Word[]): Analysis | null {
+  if (!args.some((w) => w.dynamic)) return null;
+  const g = gitGlobals(args);
+  if (!GIT_URL_VERBS.has(args[g.sub]?.text ?? "")) return null;
+  const carried = urlsCarry(args.slice(g.sub + 1).filter((w) => w.dynamic));
+  if (carried) return carried;
+  const configs = args.slice(0, g.sub).filter((w, i) => w.dynamic && args[i - 1]?.text === "-c");
+  const header = sentCarry(configs, "git's configuration for the request", false);
+  return header && { ...header, rule: "analysis:url-output" };
+}
+
 export function gitAnalysis(args: readonly Word[]): Analysis | null {
   // The ext:: transport runs its URL as a command (`ext::sh -c rm% -rf% ~`; `% ` is a space, `%%` a percent)
   // wherever git takes a remote: ls-remote, fetch, clone, pull, push, submodule, remote add.
@@ -232,6 +252,8 @@ export function gitAnalysis(args: readonly Word[]): Analysis | null {
       kind: "floor",
       code: extCommand(ext.text.slice(5)),
     };
+  const sent = gitSends(args);
+  if (sent) return sent;
   const discards = gitDiscards(args);
   if (discards !== null) return { tier: 2, rule: "analysis:git-discard", reason: discards, kind: "floor" };
   for (let i = 0; i < args.length; i++) {
@@ -392,6 +414,9 @@ function checkoutDestination(args: readonly Word[]): Target[] | null {
     const a = splitArgs(rest, CLONE_VALUES);
     if (a.positional.length < 2) return null;
     dest = a.positional[1];
+  } else if (sub === "init") {
+    // `git init DIR` makes DIR/.git (config, hooks) at DIR.
+    dest = splitArgs(rest, INIT_VALUES).positional[0];
   } else if (sub === "worktree" && (rest[0]?.text === "add" || rest[0]?.text === "move")) {
     const a = splitArgs(rest.slice(1), WORKTREE_VALUES);
     dest = a.positional[rest[0]?.text === "add" ? 0 : 1];

@@ -157,7 +157,13 @@ const CURL_SENDS_FILE = (o: string, v: string): boolean =>
   (/^(-T|--upload-file)$/.test(o) && v !== "") ||
   /^(-K|--config)$/.test(o) ||
   // `--variable NAME@FILE` (`%NAME@FILE`: the file when NAME is not in the environment; `NAME[0-99]@FILE`, `NAME@-`).
-  (o === "--variable" && /^%?[A-Za-z0-9_]*(?:\[[^\]]*\])?@/.test(v));
+  (o === "--variable" && /^%?[A-Za-z0-9_]*(?:\[[^\]]*\])?@/.test(v)) ||
+  // `-H @FILE`: every line of FILE is a header sent (`@-`: the input).
+  (/^(-H|--header|--proxy-header)$/.test(o) && v.startsWith("@"));
+
+// curl options whose value goes into the request (headers, credentials, cookies, the proxy's and mail's names).
+const CURL_SENT_VALUES =
+  /^(-H|--header|--proxy-header|-A|--user-agent|-u|--user|-U|--proxy-user|-e|--referer|-b|--cookie|--oauth2-bearer|-x|--proxy|-X|--request|--resolve|--connect-to|--mail-from|--mail-rcpt|--mail-auth|--aws-sigv4|--login-options|--sasl-authzid)$/;
 
 // curl options that send a body or upload, in any spelling (`-d x`, `-sdx`, `-sLd x`, `--data=x`, `-sF a=b`, `-sT f`).
 const CURL_BODY =
@@ -230,10 +236,55 @@ function generatedOnly(body: string): boolean {
     const program = words[0] ?? "";
     if (program === "") return true;
     if (i > 0 && program === "tr") return true;
-    if (program === "git") return /^(rev-parse|describe|symbolic-ref)$/.test(words[1] ?? "");
+    if (program === "git")
+      return /^(rev-parse|describe|symbolic-ref)$/.test(words[1] ?? "") || (words[1] === "branch" && words[2] === "--show-current");
     if (program === "date") return !words.some((w) => /^(-[a-zA-Z]*f|--file)/.test(w));
     return GENERATORS.has(program);
   });
+}
+
+/**
+ * The command whose output `w` puts into what is sent (`$(cat a.txt)`, a
+ * backquoted reader; the whole text when a substitution cannot be read), or
+ * null when it holds none or only generators' output (generatedOnly).
+ */
+export function commandOutput(w: Word): string | null {
+  if (!w.dynamic || !(w.text.includes("$(") || w.text.includes("`"))) return null;
+  const subs = substitutionBodies(w.text);
+  if (subs === null) return w.text;
+  const body = subs.find((b) => !generatedOnly(b));
+  return body === undefined ? null : `$(${body})`;
+}
+
+/**
+ * What the words a command sends to another system (an ssh command line, a
+ * DNS name, a ping pattern, an SNI name, a header) carry that is computed
+ * here: a command's output (3, as a file sent with `-d @FILE`) or a
+ * secret-named variable (2, as in a URL; unless `secrets` is false: a
+ * header is how a token is meant to be sent). `what` names the place.
+ */
+export function sentCarry(words: readonly Word[], what: string, secrets = true): Analysis | null {
+  let secret: Analysis | null = null;
+  for (const w of words) {
+    if (!w.dynamic) continue;
+    const output = commandOutput(w);
+    if (output !== null)
+      return {
+        tier: 3,
+        rule: "analysis:sends-output",
+        reason: `sends the output of a command (a file's content, not known here) to another system in ${what}: ${output}`,
+        kind: "floor",
+      };
+    const name: string | null = secrets && secret === null ? secretExpansion(w.text) : null;
+    if (name !== null)
+      secret = {
+        tier: 2,
+        rule: "analysis:sends-secret",
+        reason: `sends $${name}, a variable whose name says it holds a secret, to another system in ${what}`,
+        kind: "floor",
+      };
+  }
+  return secret;
 }
 
 /**
@@ -288,6 +339,14 @@ export function curlAnalysis(args: readonly Word[]): Analysis | null {
       reason: `sends a local file to another system (${sent.map(([o, v]) => `${o} ${v?.text}`).join(", ")})`,
       kind: "floor",
     };
+  // A command's output in a header, the credentials, a cookie (`-H "X: $(base64 -w0 a.txt)"`): sent as in a URL.
+  // A secret variable there is how a token is meant to be sent (`-H "Authorization: Bearer $TOKEN"`).
+  const valueSent = sentCarry(
+    opts.filter(([o, v]) => v?.dynamic === true && CURL_SENT_VALUES.test(o)).map(([, v]) => v as Word),
+    "a header or credential",
+    false,
+  );
+  if (valueSent) return { ...valueSent, rule: "analysis:url-output" };
   const method = opts.find(
     ([o, v]) => (o === "-X" || o === "--request") && (v === null || v.dynamic || !/^(GET|HEAD|OPTIONS)$/i.test(v.text)),
   );

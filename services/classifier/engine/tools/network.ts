@@ -1,0 +1,280 @@
+// What network clients send besides their request: ssh's options that hand
+// the other host the agent, the environment or the display; the words a
+// probe puts on the wire (a DNS name, a ping pattern, an SNI name) when they
+// carry a command's output or a secret; files and input sent as data
+// (`dig -f F`, `logger -n H -f F`, `openssl s_client … < F`, `cat F | ssh H`),
+// which are judged as `nc HOST < F` is.
+import type { TierNumber } from "../../../shared/tier.js";
+import type { Analysis } from "../analyzers.js";
+import type { StdinSource, Word } from "../types.js";
+import { firstOperand } from "../unwrap.js";
+import { commandOutput, sentCarry } from "./http.js";
+
+/** An upstream or input document that is not literal text: what it holds is sent. */
+export function inputSent(stdin: StdinSource | null): string | null {
+  if (stdin === null || !stdin.dynamic) return null;
+  if (stdin.kind === "pipe") return stdin.text === null ? "the output of the command before the pipe" : null;
+  const out = stdin.text === null ? null : commandOutput({ text: stdin.text, dynamic: true, glob: false, confusable: false });
+  return out === null ? null : `the output of ${out} in its input document`;
+}
+
+export function inputUpload(tool: string, what: string): Analysis {
+  return {
+    tier: 3,
+    rule: "analysis:net-input",
+    reason: `${tool} sends its input (${what}) to another system, as nc HOST does`,
+    kind: "floor",
+  };
+}
+
+export const SSH_VALUES = new Set([
+  "-p",
+  "-i",
+  "-l",
+  "-o",
+  "-F",
+  "-J",
+  "-L",
+  "-R",
+  "-D",
+  "-W",
+  "-b",
+  "-c",
+  "-E",
+  "-e",
+  "-m",
+  "-O",
+  "-Q",
+  "-S",
+  "-w",
+  "-B",
+  "-I",
+]);
+
+/** The index of ssh's destination (its first operand). */
+export function sshDestination(args: readonly Word[]): number {
+  return firstOperand(args, SSH_VALUES);
+}
+
+// ssh's letters that take a value (the rest of a bundle, or the next word).
+const SSH_VALUE_LETTERS = "BbcDEeFIiJLlmOopQRSWw";
+// -o keys whose value is a local file or socket, not text sent to the other host.
+const SSH_LOCAL_KEYS =
+  /^(userknownhostsfile|globalknownhostsfile|identityfile|certificatefile|controlpath|identityagent|revokedhostkeys|xauthlocation|securitykeyprovider|pkcs11provider|include)$/;
+
+export interface SshOptions {
+  letters: Set<string>;
+  /** Option values by letter, in order (`-o` values as written). */
+  values: [string, Word][];
+  /** `-o` keys (lower case) and their values. */
+  config: [string, string, Word][];
+}
+
+/** ssh's options up to the destination (args[at]): bundles split, `-oKey=V` and `-o 'Key V'` read. */
+export function sshOptions(args: readonly Word[], at: number): SshOptions {
+  const out: SshOptions = { letters: new Set(), values: [], config: [] };
+  for (let i = 0; i < at; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (!t.startsWith("-") || t === "--" || w.dynamic) continue;
+    for (let k = 1; k < t.length; k++) {
+      const c = t[k] as string;
+      out.letters.add(c);
+      if (!SSH_VALUE_LETTERS.includes(c)) continue;
+      const value = k + 1 < t.length ? { ...w, text: t.slice(k + 1) } : args[i + 1];
+      if (k + 1 >= t.length) i++;
+      if (value) {
+        out.values.push([c, value]);
+        const m = c === "o" ? /^\s*([A-Za-z0-9]+)\s*(?:=|\s)\s*(.*)$/s.exec(value.text) : null;
+        if (m) out.config.push([(m[1] as string).toLowerCase(), m[2] as string, value]);
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+const SSH_SECRET_PASSING = /^(sendenv|setenv)$/;
+const SSH_FORWARDS = /^(forwardagent|forwardx11|forwardx11trusted|localforward|remoteforward|dynamicforward|tunnel|tunneldevice)$/;
+
+/**
+ * What an ssh command hands the other host besides its command line: the
+ * agent (`-A`, ForwardAgent: the other side signs with every key in it), the
+ * display (-X/-Y), local variables (SendEnv, SetEnv), a command's output or a
+ * secret-named variable expanded into the words it sends (the command line,
+ * the login name, the host's name), and its input. Null when none.
+ */
+export function sshSends(args: readonly Word[], at: number, stdin: StdinSource | null): { tier: TierNumber; reason: string } | null {
+  const o = sshOptions(args, at);
+  const sent: Word[] = [...args.slice(at)];
+  for (const [c, v] of o.values) if ("lJWpR".includes(c)) sent.push(v);
+  let worst: { tier: TierNumber; reason: string } | null = null;
+  const raise = (tier: TierNumber, reason: string) => {
+    if (worst === null || tier > worst.tier) worst = { tier, reason };
+  };
+  for (const [key, value, w] of o.config) {
+    if (!SSH_LOCAL_KEYS.test(key)) sent.push(w);
+    if (/^(pkcs11provider|securitykeyprovider|include)$/.test(key))
+      raise(2, `-o ${w.text} loads a library or a config file (whose options may run commands)`);
+    else if (SSH_SECRET_PASSING.test(key)) raise(2, `${key === "sendenv" ? "SendEnv" : "SetEnv"} sends local variables to the other host`);
+    else if (SSH_FORWARDS.test(key) && !/^\s*(no|false)\s*$/i.test(value))
+      raise(2, `-o ${w.text} forwards the agent, the display or a port to the other host`);
+  }
+  if (o.letters.has("A")) raise(2, "-A forwards the ssh agent: the other host can sign in with every key it holds");
+  if (o.letters.has("X") || o.letters.has("Y")) raise(2, "forwards the X display: the other host can read the screen and keystrokes");
+  const carried = sentCarry(sent, "the words ssh sends (command line, login, host)");
+  if (carried) raise(carried.tier, carried.reason);
+  const input = o.letters.has("n") || o.letters.has("f") || o.letters.has("N") ? null : inputSent(stdin);
+  if (input !== null) raise(3, `sends its input (${input}) to the other host, as nc HOST does`);
+  return worst;
+}
+
+const PROBES = new Set([
+  "ping",
+  "ping6",
+  "dig",
+  "host",
+  "nslookup",
+  "drill",
+  "delv",
+  "whois",
+  "traceroute",
+  "traceroute6",
+  "tracepath",
+  "mtr",
+  "arping",
+  "fping",
+  "httping",
+  "ssh-keyscan",
+  "nc",
+  "ncat",
+  "netcat",
+]);
+
+// logger's options that take a value (a short one: the rest of its bundle, or the next word).
+const LOGGER_VALUE_LETTERS = "fnPptuS";
+const LOGGER_LONG_VALUES = new Set([
+  "--file",
+  "--server",
+  "--port",
+  "--priority",
+  "--tag",
+  "--socket",
+  "--size",
+  "--sd-id",
+  "--sd-param",
+  "--msgid",
+]);
+
+/**
+ * logger's words: whether it sends to the network (`-n HOST`, `--server`,
+ * `--tcp`/`-T`, `--udp`/`-d`), the file it sends (-f), and its message.
+ */
+function loggerArgs(args: readonly Word[]): { remote: boolean; file: Word | null; message: Word[] } {
+  const out: { remote: boolean; file: Word | null; message: Word[] } = { remote: false, file: null, message: [] };
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (t === "--") {
+      out.message.push(...args.slice(i + 1));
+      break;
+    }
+    if (w.dynamic || !t.startsWith("-") || t === "-") {
+      out.message.push(w);
+      continue;
+    }
+    if (t.startsWith("--")) {
+      const eq = t.indexOf("=");
+      const name = eq > 0 ? t.slice(0, eq) : t;
+      const value = eq > 0 ? { ...w, text: t.slice(eq + 1) } : LOGGER_LONG_VALUES.has(name) ? (args[++i] ?? null) : null;
+      if (/^--(server|tcp|udp)$/.test(name)) out.remote = true;
+      if (name === "--file" && value) out.file = value;
+      continue;
+    }
+    for (let k = 1; k < t.length; k++) {
+      const c = t[k] as string;
+      if (c === "T" || c === "d") out.remote = true;
+      if (!LOGGER_VALUE_LETTERS.includes(c)) continue;
+      const value = k + 1 < t.length ? { ...w, text: t.slice(k + 1) } : (args[++i] ?? null);
+      if (c === "n") out.remote = true;
+      if (c === "f" && value) out.file = value;
+      break;
+    }
+  }
+  return out;
+}
+
+function logger(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
+  const l = loggerArgs(args);
+  if (!l.remote) return null;
+  if (l.file)
+    return {
+      tier: 3,
+      rule: "analysis:net-upload",
+      reason: `logger sends ${l.file.text} line by line to a remote syslog server`,
+      kind: "floor",
+    };
+  if (l.message.length === 0) {
+    const input = inputSent(stdin);
+    return input === null ? null : inputUpload("logger", input);
+  }
+  return sentCarry(l.message, "a syslog message to a remote server");
+}
+
+/** The words a probe puts on the wire; files whose lines it sends (`dig -f F`, `fping -f F`). */
+function probe(name: string, args: readonly Word[]): Analysis | null {
+  if (name === "dig" || name === "drill" || name === "delv" || name === "fping") {
+    const at = args.findIndex(
+      (w) => /^-[a-zA-Z]*f/.test(w.text) && !w.dynamic && (name !== "fping" || w.text === "-f" || /^-f./.test(w.text)),
+    );
+    if (at >= 0) {
+      const t = (args[at] as Word).text;
+      const k = t.indexOf("f");
+      const file = k + 1 < t.length ? t.slice(k + 1) : (args[at + 1]?.text ?? "-");
+      return {
+        tier: 3,
+        rule: "analysis:net-upload",
+        reason: `${name} -f sends every line of ${file} as a query (a file's content to the resolver and the name's servers)`,
+        kind: "floor",
+      };
+    }
+  }
+  if (!args.some((w) => w.dynamic)) return null;
+  return sentCarry(args, `what ${name} sends (a name, a pattern)`);
+}
+
+/** `openssl s_client`: its input goes over the connection; the host and SNI names are sent. */
+function sClient(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
+  if (!/^s_(client|time)$/.test(args[0]?.text ?? "")) return null;
+  const carried = args.some((w) => w.dynamic) ? sentCarry(args.slice(1), "the host or server name openssl connects to") : null;
+  if (carried?.tier === 3) return carried;
+  const input = inputSent(stdin);
+  return input !== null ? inputUpload("openssl s_client", input) : carried;
+}
+
+/** The network clients' analysis (null for other programs). */
+export function networkAnalysis(name: string, args: readonly Word[], stdin: StdinSource | null): Analysis | null {
+  if (name === "logger") return logger(args, stdin);
+  if (name === "openssl") return sClient(args, stdin);
+  if (PROBES.has(name)) return probe(name, args);
+  return null;
+}
+
+/** Programs that send a file given as their input (`< F`) to another system, with the reason; null for others. */
+export function sendsRedirectedInput(name: string, args: readonly Word[]): string | null {
+  if (name === "openssl")
+    return /^s_(client|time)$/.test(args[0]?.text ?? "") ? "openssl s_client sends its input over the connection" : null;
+  if (name === "logger") {
+    const l = loggerArgs(args);
+    return l.remote && l.file === null && l.message.length === 0 ? "logger sends its input to a remote syslog server" : null;
+  }
+  if (name === "ssh") {
+    const o = sshOptions(args, sshDestination(args));
+    return o.letters.has("n") || o.letters.has("f") || o.letters.has("N") || o.letters.has("G")
+      ? null
+      : "ssh sends its input to the other host";
+  }
+  if (name === "nslookup")
+    return args.every((w) => !w.dynamic && w.text.startsWith("-")) ? "nslookup sends every line of its input as a query" : null;
+  return null;
+}
