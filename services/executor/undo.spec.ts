@@ -109,6 +109,19 @@ describe("UndoStore.capture and rollback", () => {
     expect(readFileSync(g, "utf8")).toBe("kept=old\n");
   });
 
+  it("keeps at most 1 MiB of small files inside one record; the rest get slot files, and all roll back", () => {
+    const files = Array.from({ length: 20 }, (_, i) => join(work, `many-${i}.conf`));
+    for (const [i, f] of files.entries()) writeFileSync(f, `${i}`.padEnd(60_000, "x"));
+    const id = store.capture("req-many", files);
+    for (const f of files) writeFileSync(f, "changed");
+    const record = JSON.parse(readFileSync(join(storeDir, id, "manifest.json"), "utf8")) as { entries: Array<{ content?: string }> };
+    const inline = record.entries.filter((e) => e.content !== undefined).length;
+    expect(inline).toBe(17);
+    expect(existsSync(join(storeDir, id, "17"))).toBe(true);
+    expect(store.rollback(id).restored).toHaveLength(20);
+    for (const [i, f] of files.entries()) expect(readFileSync(f, "utf8")).toBe(`${i}`.padEnd(60_000, "x"));
+  });
+
   it("never writes back a small file's saved bytes (kept in the record) that are not what was saved", () => {
     const f = join(work, "small.conf");
     writeFileSync(f, "a=old\n");

@@ -76,8 +76,9 @@ export interface RollbackResult {
 const APT_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", DEBIAN_FRONTEND: "noninteractive" };
 const MAX_PATHS = 4096;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
-/** Files up to this size are saved inside the record (written and fsynced once with it). */
+/** Files up to this size are saved inside the record (written and fsynced once with it), up to INLINE_TOTAL per record. */
 const INLINE_BYTES = 64 * 1024;
+const INLINE_TOTAL = 1024 * 1024;
 const UNDOABLE = /^\/(?!proc(?:\/|$)|sys(?:\/|$)|dev(?:\/|$))/;
 
 function tryRun(argv: string[]): boolean {
@@ -90,7 +91,18 @@ function tryRun(argv: string[]): boolean {
 }
 
 /** The host's state of `name` in `dir`, its content copied to `slot`; undefined st → absent. */
-function describeAt(dir: Dir, name: string, path: string, slot: string): { entry: Entry; sha256?: Buffer; size?: number } {
+/** What one record may still keep inline (bytes): past it, saved files get slot files (the record stays small in memory). */
+interface InlineBudget {
+  left: number;
+}
+
+function describeAt(
+  dir: Dir,
+  name: string,
+  path: string,
+  slot: string,
+  budget: InlineBudget,
+): { entry: Entry; sha256?: Buffer; size?: number } {
   const st = lstatAt(dir, name);
   if (!st) return { entry: { path, kind: "absent" } };
   const owner = { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
@@ -101,8 +113,10 @@ function describeAt(dir: Dir, name: string, path: string, slot: string): { entry
     const entry: Entry = { path, kind: "file", ...owner, sha256: f.sha256.toString("hex") };
     // Durable before anything is written over the original (in the record, or in its own slot file for a
     // larger one): a rollback after a crash restores these bytes.
-    if (f.data.length <= INLINE_BYTES) entry.content = f.data.toString("base64");
-    else writeDurable(slot, f.data);
+    if (f.data.length <= INLINE_BYTES && f.data.length <= budget.left) {
+      entry.content = f.data.toString("base64");
+      budget.left -= f.data.length;
+    } else writeDurable(slot, f.data);
     return { entry, sha256: f.sha256, size: f.data.length };
   }
   return { entry: { path, kind: "uncaptured" } };
@@ -176,9 +190,10 @@ export class UndoStore {
     if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p) || p === "/"))
       throw new CodedError("BAD_REQUEST", "undo plan paths must be absolute and outside /proc, /sys, /dev");
     const { id, root } = this.fresh();
+    const budget = { left: INLINE_TOTAL };
     const entries = clean.map((path, i) => {
       try {
-        return withParent(path, (dir, name) => describeAt(dir, name, path, join(root, String(i))).entry);
+        return withParent(path, (dir, name) => describeAt(dir, name, path, join(root, String(i)), budget).entry);
       } catch (err) {
         // No such directory on the way: the path does not exist. A symlink on the way: not captured, and rollback says so.
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return { path, kind: "absent" as const };
@@ -202,12 +217,13 @@ export class UndoStore {
   captureManifest(requestId: string, manifest: Manifest): string {
     if (manifest.changes.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `manifest over ${MAX_PATHS} paths`);
     const { id, root } = this.fresh();
+    const budget = { left: INLINE_TOTAL };
     const conflicts: string[] = [];
     const madeDirs = new Set(manifest.changes.filter((c) => c.after?.kind === EntryKind.ENTRY_KIND_DIR).map((c) => c.path));
     const entries = manifest.changes.map((c, i) => {
       try {
         return withParent(c.path, (dir, name) => {
-          const got = describeAt(dir, name, c.path, join(root, String(i)));
+          const got = describeAt(dir, name, c.path, join(root, String(i)), budget);
           const why = matches(got.entry, c.before, got.sha256, got.size);
           if (why) conflicts.push(`${c.path}: ${why}`);
           return got.entry;

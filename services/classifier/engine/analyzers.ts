@@ -9,7 +9,7 @@ import { allValues, splitArgs } from "./argv.js";
 import { gitAnalysis } from "./tools/git.js";
 import { curlAnalysis, httpieAnalysis, wgetAnalysis } from "./tools/http.js";
 import { networkAnalysis } from "./tools/network.js";
-import { ffmpegAnalysis, tmuxAnalysis } from "./tools/outputs.js";
+import { ffmpegAnalysis, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { SECRET_NAME } from "./secret-names.js";
 
@@ -279,7 +279,10 @@ function awk(args: readonly Word[]): Analysis | null {
 function envDump(text: string, pattern: RegExp, named: RegExp): string | null {
   for (const m of text.matchAll(pattern)) {
     const rest = text.slice((m.index ?? 0) + m[0].length);
-    const name = named.exec(rest)?.[1];
+    const name = named
+      .exec(rest)
+      ?.slice(1)
+      .find((g) => g !== undefined);
     if (name === undefined || SECRET_NAME.test(name)) return m[0] + rest.slice(0, 40);
   }
   return null;
@@ -330,6 +333,49 @@ function jq(args: readonly Word[]): Analysis | null {
     /^\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\.?\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])/,
   );
   return hit ? envFloor("jq", hit) : null;
+}
+
+// yq's options that take a value (mikefarah's and python yq's), and the one that names the expression.
+const YQ_VALUES = new Set([
+  "-o",
+  "-I",
+  "-p",
+  "--output-format",
+  "--input-format",
+  "--indent",
+  "--front-matter",
+  "--xml-attribute-prefix",
+  "--xml-content-name",
+  "--lua-prefix",
+  "--csv-separator",
+  "--arg",
+  "--argjson",
+  "--indentless",
+]);
+
+/**
+ * yq's environment operators (mikefarah's `env(NAME)`, `strenv(NAME)`, bare
+ * `env`, `envsubst`; python yq's jq `env`/`$ENV`): judged as jq's are. An
+ * expression from a file (--from-file) is not known here.
+ */
+function yq(args: readonly Word[]): Analysis | null {
+  const p = getopt(args, "oIp", YQ_VALUES);
+  if (p.opts.some(([o]) => o === "--from-file")) return null;
+  let operands = p.operands;
+  if (/^(eval|e|eval-all|ea)$/.test(operands[0]?.text ?? "")) operands = operands.slice(1);
+  const exprs = [...p.opts.filter(([o, v]) => o === "--expression" && v !== null).map(([, v]) => v as Word), ...operands.slice(0, 1)];
+  for (const e of exprs) {
+    // envsubst fills every `${NAME}` in the document's strings from the environment.
+    const subst = /\benvsubst\b/.exec(e.text);
+    if (subst) return envFloor("yq", e.text.slice(subst.index, subst.index + 40));
+    const hit = envDump(
+      e.text,
+      /\$ENV\b|(?<![\w.$"])(?:str)?env\b(?!\s*:)/g,
+      /^\s*(?:\(\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*\)|\.\s*([A-Za-z_][A-Za-z0-9_]*)|\.?\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])/,
+    );
+    if (hit) return envFloor("yq", hit);
+  }
+  return null;
 }
 
 // docker/podman inspect with a --format that picks the container's Config.Env (its secrets, as config.v2.json
@@ -466,6 +512,15 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
       return ffmpegAnalysis(args);
     case "tmux":
       return tmuxAnalysis(args);
+    case "convert":
+    case "magick":
+    case "mogrify":
+    case "composite":
+    case "montage":
+    case "identify":
+      return magickAnalysis(args);
+    case "yq":
+      return yq(args);
     default:
       return networkAnalysis(name, args, stdin);
   }

@@ -24,7 +24,24 @@ export function noteBareRepo(dir: string | null): void {
 }
 
 /** The files of a repository directory whose content git runs or obeys: config, hooks, the pointer to another's. */
-const REPO_PART = /^(.+?)\/(?:hooks(?:\/.*)?|config|config\.worktree|commondir|info\/attributes)$/s;
+const REPO_FILE = /\/(?:config|config\.worktree|commondir|info\/attributes)$/;
+
+/**
+ * Every directory `path` is a repository file of: the part before each
+ * `/hooks` in it (`src/hooks/r/hooks/x` may be r's hook or a hook of src), and
+ * the part before a trailing config, config.worktree, commondir or
+ * info/attributes.
+ */
+function repoDirs(path: string): string[] {
+  const out: string[] = [];
+  for (let at = path.indexOf("/hooks"); at > 0; at = path.indexOf("/hooks", at + 1)) {
+    const after = path[at + 6];
+    if (after === undefined || after === "/") out.push(path.slice(0, at));
+  }
+  const m = REPO_FILE.exec(path);
+  if (m !== null && m.index > 0) out.push(path.slice(0, m.index));
+  return out;
+}
 
 /** A directory git takes for a repository: HEAD (a file, or an old-style link), objects/ and refs/. */
 function isRepository(dir: string): boolean {
@@ -39,12 +56,8 @@ function isRepository(dir: string): boolean {
 
 /** Whether `path` (absolute, normalised) is a bare repository's config, hooks or common-dir pointer. */
 export function bareRepoFile(path: string): boolean {
-  // Most paths written are none of these: one search each before the pattern.
+  // Most paths written are none of these: one search each before the candidates.
   if (!path.includes("/hooks") && !/(?:config|config\.worktree|commondir|attributes)$/.test(path)) return false;
-  const m = REPO_PART.exec(path);
-  if (m === null) return false;
-  const dir = m[1] as string;
   // `.git/config` and `NAME.git/config` are persistence files by name already.
-  if (posix.basename(dir).endsWith(".git")) return false;
-  return madeUnknown || made.has(dir) || isRepository(dir);
+  return repoDirs(path).some((dir) => !posix.basename(dir).endsWith(".git") && (madeUnknown || made.has(dir) || isRepository(dir)));
 }

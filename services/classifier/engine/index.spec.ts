@@ -65,6 +65,29 @@ describe("engine", () => {
   });
 });
 
+describe("code nested without end", () => {
+  it("refuses substitutions thousands deep, plain or in a here-document, instead of failing", () => {
+    for (const n of [2000, 5000]) {
+      const inner = `${"$(".repeat(n)}x${")".repeat(n)}`;
+      for (const command of [`echo ${inner}`, `cat <<EOF\n${inner}\nEOF`, `cat <<EOF\n\t${inner}\nEOF`]) {
+        for (const source of ["claude", "sudo"] as const) expect(run(command, { source }).rule, `${n} ${source}`).toBe("nesting-too-deep");
+      }
+    }
+  });
+
+  it("judges a here-document's nested substitutions once each: 300 levels with a deletion inside is still caught", () => {
+    const inner = `${"$(".repeat(300)}rm -rf ~${")".repeat(300)}`;
+    const v = run(`cat <<EOF\n\t${inner}\nEOF`);
+    expect(v.tier).toBe(4);
+  });
+
+  it("does not parse piece by piece more hidden code than a command line can sensibly hold", () => {
+    const many = Array.from({ length: 70 }, (_, i) => `\t$(echo ${i})`).join("\n");
+    const v = run(`cat <<EOF\n${many}\nEOF`);
+    expect(v.tier).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe("network grant (rules flagged `network` in SUDO.md)", () => {
   const net = (command: string) => run(command, { source: "sudo", host: "server-01" }).attrs?.network;
 

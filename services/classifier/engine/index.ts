@@ -263,7 +263,21 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
     };
   }
   const parts: PartVerdict[] = [];
-  let worst = judgeText(command, contextOf(input), judge, parser, parts);
+  let worst: Finding;
+  try {
+    worst = judgeText(command, contextOf(input), judge, parser, parts);
+  } catch (err) {
+    // `$($($(…)))` thousands deep exhausts the stack in the grammar's walk: refused as too deep, not an error.
+    if (!(err instanceof RangeError)) throw err;
+    const reason = "code nested deeper than the classifier can follow";
+    return {
+      tier: 4,
+      rule: "nesting-too-deep",
+      reason,
+      explicit: false,
+      parts: [{ text: command.slice(0, 200), tier: 4, rule: "nesting-too-deep", reason }],
+    };
+  }
   // The hook's fast path never takes a credential literal: it belongs in env_secrets (and out of the audit).
   const creds = input.source === "claude" ? findCredentials(command) : [];
   if (creds.length > 0) {

@@ -270,6 +270,9 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
     return outer && find(outer.tier, "effect", outer.reason, text);
   };
+  // A runner started by its path (`./node_modules/.bin/jest DIR`) loads code as it does by name.
+  const elsewhere = runnerLoadsElsewhere(program.scriptPath === null ? program.name : posix.basename(program.scriptPath), args, ctx);
+  if (elsewhere) floor = worse(floor ?? find(2, "runner-elsewhere", elsewhere, text), find(2, "runner-elsewhere", elsewhere, text));
   if (name === "\u0000script") {
     const outerF = outerEffect();
     return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
@@ -281,8 +284,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     const script = prog.text.startsWith("~") ? prog : { ...prog, text: program.scriptPath };
     return worse(worse(judgeScript(script, args, ctx, source), floor), outerF);
   }
-  const elsewhere = runnerLoadsElsewhere(program.name, args, ctx);
-  if (elsewhere) floor = worse(floor ?? find(2, "runner-elsewhere", elsewhere, text), find(2, "runner-elsewhere", elsewhere, text));
+
   const unwrapped =
     prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {

@@ -58,7 +58,13 @@ export async function loadBashParser(): Promise<BashParser> {
       // Backticks the grammar left as text (heredoc bodies, parameter expansions) run as commands; so do
       // `$(…)` in a heredoc body, which the grammar leaves as text after a line's leading blanks.
       const heredocSubs = text.includes("<<") && text.includes("$(");
-      for (const code of text.includes("`") || heredocSubs ? unparsedBackticks(root) : []) {
+      const found = text.includes("`") || heredocSubs ? unparsedBackticks(root) : [];
+      // More code than a command line can sensibly hide is not judged piece by piece: not known (a stall otherwise).
+      if (found.length > MAX_UNPARSED || found.reduce((n, c) => n + (c?.length ?? 0), 0) > MAX_UNPARSED_BYTES) {
+        result.error = true;
+        return result;
+      }
+      for (const code of found) {
         if (code === null) {
           result.error = true;
           continue;
@@ -74,6 +80,10 @@ export async function loadBashParser(): Promise<BashParser> {
   };
   return bash;
 }
+
+/** At most this many pieces of code the grammar left as text, and this much of it, are parsed and judged. */
+const MAX_UNPARSED = 64;
+const MAX_UNPARSED_BYTES = 16 * 1024;
 
 const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !== null);
 
@@ -434,6 +444,9 @@ function dollarParenCode(text: string): Array<string | null> {
       else if (c === ")" && --depth === 0) break;
     }
     out.push(j < text.length ? text.slice(i + 2, j) : null);
+    // The outermost only: parsing it finds the ones nested in it (pushing each again re-judged them all, roughly
+    // cubic in the nesting: 200 levels took seconds).
+    i = j;
   }
   return out;
 }

@@ -6,6 +6,7 @@
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
 // until run time, or downloaded) is code no one has seen: 2.
+import { lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
 import type { Context, Word } from "./types.js";
@@ -20,18 +21,32 @@ interface Runner {
 const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
 const PROJECT = ["--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--root", "--rootDir", "--rootdir"];
 const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"];
+/** Modules a JS test runner loads by name or path (reporters, setup files, environments, runners). */
+const JS_TEST_MODULES = [
+  "--reporter",
+  "--reporters",
+  "--globalSetup",
+  "--setupFiles",
+  "--setupFilesAfterEnv",
+  "--environment",
+  "--testEnvironment",
+  "--testRunner",
+  "--runner",
+  "--resolver",
+  "--testSequencer",
+];
 
 const RUNNERS: ReadonlyMap<string, Runner> = new Map(
   Object.entries({
     pytest: { options: ["--rootdir", "-c", "--confcutdir"], operands: true },
     "py.test": { options: ["--rootdir", "-c", "--confcutdir"], operands: true },
-    jest: { options: [...JS_CONFIG, ...PROJECT], operands: true },
-    vitest: { options: [...JS_CONFIG, ...PROJECT], operands: true },
-    mocha: { options: [...JS_CONFIG, "--require", "-r"], operands: true },
+    jest: { options: [...JS_CONFIG, ...PROJECT, ...JS_TEST_MODULES], operands: true },
+    vitest: { options: [...JS_CONFIG, ...PROJECT, ...JS_TEST_MODULES], operands: true },
+    mocha: { options: [...JS_CONFIG, "--require", "-r", "--reporter", "-R", "--file", "--ui", "-u", "--spec"], operands: true },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
     vite: { options: [...JS_CONFIG, ...PROJECT], operands: false },
-    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir"], operands: false },
+    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: false },
     babel: { options: JS_CONFIG, operands: false },
     yarn: { options: PROJECT, operands: false },
     pnpm: { options: PROJECT, operands: false },
@@ -49,7 +64,7 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
 );
 
 /** A module fetched and run: `pkg@version` (go), a URL or `npm:`/`jsr:` specifier (deno, bun). */
-const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z]{2,}\/\S*@/i;
+const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i;
 /** A word that names a place (a module name such as `ts-node/register` does not). */
 const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
 
@@ -66,20 +81,32 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
       if (runner.operands) for (const rest of args.slice(i + 1)) named.push([rest, false]);
       break;
     }
-    const opt = runner.options.find((o) => t === o || t.startsWith(`${o}=`) || (/^-[A-Za-z]$/.test(o) && t.startsWith(o)));
+    const opt = runner.options.find((o) => t === o || t.startsWith(`${o}=`));
     if (opt !== undefined) {
-      const value = t === opt ? args[++i] : { ...w, text: t.slice(opt.length + (t[opt.length] === "=" ? 1 : 0)) };
+      const value = t === opt ? args[++i] : { ...w, text: t.slice(opt.length + 1) };
       if (value !== undefined) named.push([value, true]);
+      continue;
+    }
+    // A bundle of short options (`-sC DIR`, `-kfMakefile`): the first letter that takes a value takes the rest, or the next word.
+    if (/^-[^-]/.test(t)) {
+      for (let k = 1; k < t.length; k++) {
+        if (!runner.options.includes(`-${t[k]}`)) continue;
+        const rest = t.slice(k + 1).replace(/^=/, "");
+        const value = rest !== "" ? { ...w, text: rest } : args[++i];
+        if (value !== undefined) named.push([value, true]);
+        break;
+      }
       continue;
     }
     if (runner.operands && !t.startsWith("-")) named.push([w, false]);
   }
   for (const [w, value] of named) {
     if (REMOTE.test(w.text)) return `${name} downloads and runs ${w.text}: code no one has seen`;
-    // An operand that is no path (a subcommand, a test-name filter) names no code.
-    if (!value && !w.dynamic && !PATH_LIKE.test(w.text) && !w.text.includes("/")) continue;
-    if (!workspaceScript(resolvePlace(w, ctx), ctx))
-      return `${name} runs code from ${w.text}, outside the workspace (or not known until run time)`;
+    const p = resolvePlace(w, ctx);
+    // An operand that is no path and names nothing here (a subcommand, a test-name filter) names no code; one
+    // that is there (`pytest etc`, etc -> /etc) is judged where it leads.
+    if (!value && !w.dynamic && !PATH_LIKE.test(w.text) && !w.text.includes("/") && (p.path === null || lstat(p.path) === null)) continue;
+    if (!workspaceScript(p, ctx)) return `${name} runs code from ${w.text}, outside the workspace (or not known until run time)`;
   }
   return null;
 }

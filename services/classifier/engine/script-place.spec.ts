@@ -27,6 +27,9 @@ beforeAll(async () => {
   lchownSync(join(root, "their-link.sh"), NOBODY, NOBODY);
   symlinkSync(join(root, "theirs.sh"), join(root, "my-link.sh"));
   symlinkSync("/etc", join(ws, "etc"));
+  // A directory another user owns: a script not there yet may be put there by them first.
+  mkdirSync(join(root, "theirs"));
+  chownSync(join(root, "theirs"), NOBODY, NOBODY);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -38,6 +41,11 @@ describe("scripts the hook runs from scratch space", () => {
     for (const run of ["bash", "sh", "python3"]) expect(tier(`${run} ${root}/mine.sh`), run).toBe(1);
     expect(tier(`${root}/mine.sh`)).toBe(1);
     expect(tier(`bash ${root}/not-yet.sh`)).toBe(1);
+  });
+
+  it("does not run a script not there yet in a directory another user owns", () => {
+    expect(tier(`bash ${root}/theirs/new.sh`)).toBe(2);
+    expect(tier(`bash ${root}/theirs/sub/new.sh`)).toBe(2);
   });
 
   it("does not run another user's file, one anyone may write, or either through a link", () => {

@@ -5,6 +5,7 @@
 // only when it is the workspace owner's own file, no one else may write it
 // and any link to it is that owner's too — or when it is not there yet (the
 // same command writes it first, and that write is judged).
+import { posix } from "node:path";
 import { danglingPath, lstat, realPath } from "./host-paths.js";
 import { inWorkspace, type Place, scratch } from "./paths.js";
 import type { Context } from "./types.js";
@@ -20,12 +21,28 @@ export function workspaceScript(p: Place, ctx: Context): boolean {
 }
 
 function ownScratchFile(path: string, real: string | null, ctx: Context): boolean {
-  const st = lstat(path);
-  if (st === null) return true;
-  if (st === "unknown" || real === null) return false;
   const root = ctx.workspace.find((w) => inWorkspace(ctx.cwd, { ...ctx, workspace: [w] })) ?? ctx.workspace[0];
   const owner = root === undefined ? null : lstat(root);
+  if (owner === null || owner === "unknown") return false;
+  const st = lstat(path);
+  // Not there yet: only the owner (or no one, in a sticky or root-only directory) can put it there first.
+  if (st === null) return safeParent(posix.dirname(path), owner.uid);
+  if (st === "unknown" || real === null) return false;
   const target = lstat(real);
-  if (owner === null || owner === "unknown" || target === null || target === "unknown") return false;
+  if (target === null || target === "unknown") return false;
   return [st, target].every((s) => s.uid === owner.uid && (s.isSymbolicLink() || (s.mode & 0o002n) === 0n));
+}
+
+/** The nearest existing directory above a path: the owner's or root's, and sticky if world-writable. */
+function safeParent(dir: string, uid: bigint): boolean {
+  for (let d = dir; ; d = posix.dirname(d)) {
+    const st = lstat(d);
+    if (st === "unknown") return false;
+    if (st !== null) {
+      const mine = st.uid === uid || st.uid === 0n;
+      // World-writable: only with the sticky bit (as /tmp), so no one else can replace what the owner makes there.
+      return mine && ((st.mode & 0o002n) === 0n || (st.mode & 0o1000n) !== 0n);
+    }
+    if (d === "/") return false;
+  }
 }

@@ -6,8 +6,14 @@
 // input and URL checks), a little wider than the policy's patterns: an
 // expansion judged here is never judged more leniently than `echo $NAME`.
 
-/** A name that says it holds a secret (matched anywhere in the name, any case; PASS and DSN as a whole part). */
-export const SECRET_NAME = /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(?:^|_)(?:PASS|DSN)(?:$|_)|^MYSQL_PWD$/i;
+/**
+ * A name that says it holds a secret (matched anywhere in the name, any case;
+ * PASS, PAT (a personal access token: GH_PAT, PAT_TOKEN) and DSN as a whole
+ * part; PWD as a last part after another, MYSQL_PWD, DB_PWD, never the shell's
+ * PWD or OLDPWD; DATABASE_URL and *_DATABASE_URL, which carry a password).
+ */
+export const SECRET_NAME =
+  /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(?:^|_)(?:PASS|PAT|DSN)(?:$|_)|._PWD$|(?:^|_)DATABASE_URL$/i;
 
 /**
  * The first secret-named variable `text` expands (`$TOKEN`, `${GH_TOKEN}`,

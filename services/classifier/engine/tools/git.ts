@@ -225,15 +225,45 @@ export function gitConfigCommand(value: string): string {
 const GIT_URL_VERBS = new Set(["ls-remote", "fetch", "pull", "clone"]);
 
 /**
+ * `git submodule add URL` (clones at once), `git remote add NAME URL`,
+ * `git remote set-url [--push|--add] NAME URL` (stored, then requested by
+ * every fetch and push): the URL is sent as a fetch's is.
+ */
+function storesUrl(sub: string, rest: readonly Word[]): boolean {
+  const verb = rest.find((w) => w.dynamic || !w.text.startsWith("-"))?.text ?? "";
+  if (sub === "submodule") return verb === "add";
+  if (sub === "remote") return verb === "add" || verb === "set-url";
+  return false;
+}
+
+/** `git archive --remote=URL` / `--remote URL`: the archive is requested from URL. */
+function archiveRemotes(rest: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i] as Word;
+    if (w.text === "--" && !w.dynamic) break;
+    if (w.text.startsWith("--remote=")) out.push({ ...w, text: w.text.slice("--remote=".length) });
+    else if (w.text === "--remote" && rest[i + 1]) out.push(rest[++i] as Word);
+  }
+  return out;
+}
+
+/**
  * A remote URL (or a refspec, or a `-c` value such as http.extraHeader) of
- * ls-remote/fetch/pull/clone that carries a command's output or a
+ * ls-remote/fetch/pull/clone, submodule add, remote add/set-url, archive --remote that carries a command's output or a
  * secret-named variable: sent to the URL's host as curl sends its URL (urlsCarry).
  */
 function gitSends(args: readonly Word[]): Analysis | null {
   if (!args.some((w) => w.dynamic)) return null;
   const g = gitGlobals(args);
-  if (!GIT_URL_VERBS.has(args[g.sub]?.text ?? "")) return null;
-  const carried = urlsCarry(args.slice(g.sub + 1).filter((w) => w.dynamic));
+  const sub = args[g.sub]?.text ?? "";
+  const rest = args.slice(g.sub + 1);
+  let urls: Word[];
+  if (GIT_URL_VERBS.has(sub)) urls = rest;
+  else if (storesUrl(sub, rest)) urls = rest;
+  else if (sub === "archive") urls = archiveRemotes(rest);
+  else return null;
+  const carried = urlsCarry(urls.filter((w) => w.dynamic));
   if (carried) return carried;
   const configs = args.slice(0, g.sub).filter((w, i) => w.dynamic && args[i - 1]?.text === "-c");
   const header = sentCarry(configs, "git's configuration for the request", false);

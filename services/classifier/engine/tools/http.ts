@@ -505,7 +505,43 @@ export function httpieAnalysis(args: readonly Word[]): Analysis | null {
   const query = items
     .filter((w) => itemSeparator(w.text) === "==")
     .map((w) => ({ ...w, text: `${url.text}?${w.text}`, dynamic: w.dynamic || url.dynamic }));
-  return urlsCarry([url, ...query]);
+  // Header items (`X-A:$(cat f)`) are sent as curl's -H values are (a secret variable there is a token sent as meant).
+  const headers = sentCarry(
+    items.filter((w) => w.dynamic && itemSeparator(w.text) === ":"),
+    "a header",
+    false,
+  );
+  return worse(urlsCarry([url, ...query]), headers);
+}
+
+/** The higher of two analyses (the first on a tie). */
+function worse(a: Analysis | null, b: Analysis | null): Analysis | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return b.tier > a.tier ? b : a;
+}
+
+// wget's options whose values it sends: headers, credentials, bodies (as curl's -H, -u, -d); the referer is a URL.
+const WGET_SENT =
+  /^(-U|--user-agent|--header|--user|--password|--http-user|--http-password|--proxy-user|--proxy-password|--ftp-user|--ftp-password|--post-data|--body-data)$/;
+const WGET_SENT_URL = /^--referer$/;
+
+/** The values of wget's options in `names` (`-U V`, `-UV`, `--header V`, `--header=V`). */
+function wgetValues(args: readonly Word[], names: RegExp): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (t === "--" && !w.dynamic) break;
+    if (w.dynamic || !t.startsWith("-")) continue;
+    const eq = t.startsWith("--") ? t.indexOf("=") : -1;
+    const name = eq > 0 ? t.slice(0, eq) : t.startsWith("--") ? t : t.slice(0, 2);
+    if (!names.test(name)) continue;
+    if (eq > 0) out.push({ ...w, text: t.slice(eq + 1) });
+    else if (!t.startsWith("--") && t.length > 2) out.push({ ...w, text: t.slice(2) });
+    else if (args[i + 1]) out.push(args[++i] as Word);
+  }
+  return out;
 }
 
 /** wget's URLs (its operands: not options, not their values by wget's option table) and what they carry (urlsCarry). */
@@ -518,7 +554,11 @@ export function wgetAnalysis(args: readonly Word[]): Analysis | null {
     if (!ended && w.text === "--" && !w.dynamic) ended = true;
     else if (ended || !(values.has(w) || (!w.dynamic && w.text.startsWith("-")))) urls.push(w);
   }
-  return urlsCarry(urls);
+  // A command's output in a header, the user agent, credentials or a body is sent as in a URL; a secret variable in
+  // a header or credential is how a token is meant to be sent (as for curl -H).
+  const sent = sentCarry(wgetValues(args, WGET_SENT), "a header, credential or body", false);
+  const referer = sentCarry(wgetValues(args, WGET_SENT_URL), "the referer");
+  return worse(worse(urlsCarry(urls), sent), referer);
 }
 
 export const wgetTargets: Spec = (a) => {

@@ -256,6 +256,10 @@ function sClient(args: readonly Word[], stdin: StdinSource | null): Analysis | n
 export function networkAnalysis(name: string, args: readonly Word[], stdin: StdinSource | null): Analysis | null {
   if (name === "logger") return logger(args, stdin);
   if (name === "openssl") return sClient(args, stdin);
+  if (name === "nslookup" && nslookupReadsInput(args)) {
+    const input = inputSent(stdin);
+    if (input !== null) return inputUpload("nslookup", input);
+  }
   if (PROBES.has(name)) return probe(name, args);
   return null;
 }
@@ -274,7 +278,18 @@ export function sendsRedirectedInput(name: string, args: readonly Word[]): strin
       ? null
       : "ssh sends its input to the other host";
   }
-  if (name === "nslookup")
-    return args.every((w) => !w.dynamic && w.text.startsWith("-")) ? "nslookup sends every line of its input as a query" : null;
+  if (name === "nslookup") return nslookupReadsInput(args) ? "nslookup sends every line of its input as a query" : null;
   return null;
+}
+
+/**
+ * nslookup's interactive mode: no name operand (none at all, or `-` first,
+ * then at most a server) — it reads its queries from its input and sends
+ * each line to the resolver. Options are `-x`/`-x=v` words.
+ */
+function nslookupReadsInput(args: readonly Word[]): boolean {
+  const operands = args.filter((w) => w.dynamic || !w.text.startsWith("-") || w.text === "-");
+  if (operands.length === 0) return true;
+  const first = operands[0] as Word;
+  return !first.dynamic && first.text === "-";
 }

@@ -7,6 +7,7 @@ import { asTargets, cwdWord } from "../targets.js";
 import type { Mode, Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { dynamicWord, literalWord } from "../unwrap.js";
+import { urlsCarry } from "./http.js";
 
 interface Parsed {
   /** Options in order: `-x` or `--long`, with their value (null for a flag). */
@@ -194,29 +195,79 @@ const NET_URL = /^(?!file:)[a-z][a-z0-9+.-]*:\/\//i;
 /** ffmpeg's output operands: words that are neither options nor their values (inputs are -i values). */
 function ffmpegOutputs(args: readonly Word[]): Word[] {
   const out: Word[] = [];
+  let tee = false;
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     if (!w.dynamic && w.text.startsWith("-") && w.text !== "-") {
+      if (w.text === "-f" && args[i + 1]?.text === "tee") tee = true;
       if (!FFMPEG_FLAGS.test(w.text)) i++;
       continue;
     }
-    if (!FFMPEG_NOT_FILE.test(w.text)) out.push(w);
+    if (FFMPEG_NOT_FILE.test(w.text)) continue;
+    // The tee muxer's output is `[OPTIONS]OUT|[OPTIONS]OUT…`: each part is an output of its own.
+    if (tee && w.text.includes("|")) {
+      for (const part of w.text.split("|")) {
+        const name = part.replace(/^\[[^\]]*\]/, "");
+        if (name !== "" && !FFMPEG_NOT_FILE.test(name)) out.push({ ...w, text: name });
+      }
+    } else out.push(w);
   }
   return out;
 }
 
-export const ffmpegTargets: Spec = (args) =>
-  ffmpegOutputs(args)
-    .filter((w) => !NET_URL.test(w.text))
-    .map((w) => write({ ...w, text: w.text.replace(/^file:(?!\/\/)/, "") }));
+/** The values of ffmpeg's options named in `names`. */
+function ffmpegValues(args: readonly Word[], names: RegExp): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.dynamic || !w.text.startsWith("-") || w.text === "-") continue;
+    if (names.test(w.text) && args[i + 1]) out.push(args[i + 1] as Word);
+    if (!FFMPEG_FLAGS.test(w.text)) i++;
+  }
+  return out;
+}
 
-/** ffmpeg's output to a network URL (`http://host/up`, `rtmp://`, `tcp://`): the media is uploaded. */
+/** Options naming files ffmpeg writes besides its outputs (the pass log is PREFIX-N.log, the segments a pattern). */
+const FFMPEG_WRITES = /^-(vstats_file|segment_list|hls_segment_filename|hls_fmp4_init_filename|dash_segment_filename)$/;
+const FFMPEG_PREFIXES = /^-passlogfile$/;
+
+export const ffmpegTargets: Spec = (args) => [
+  ...ffmpegOutputs(args)
+    .filter((w) => !NET_URL.test(w.text))
+    .map((w) => write({ ...w, text: w.text.replace(/^file:(?!\/\/)/, "") })),
+  ...ffmpegValues(args, FFMPEG_WRITES)
+    .filter((w) => !NET_URL.test(w.text))
+    .map((w) => (/%\d*d/.test(w.text) ? write({ ...w, text: w.text.replace(/%\d*d/g, "*"), glob: true }) : write(w))),
+  ...ffmpegValues(args, FFMPEG_PREFIXES).map(prefixed),
+];
+
+/**
+ * ffmpeg's output to a network URL (`http://host/up`, `rtmp://`, `tcp://`): the media is uploaded;
+ * an input URL (`-i http://host/$(cat f)`) carries what curl's would (urlsCarry).
+ */
 export function ffmpegAnalysis(args: readonly Word[]): Analysis | null {
   if (!args.some((w) => w.text.includes(":"))) return null;
   const url = ffmpegOutputs(args).find((w) => NET_URL.test(w.text));
-  return url
-    ? { tier: 3, rule: "analysis:net-upload", reason: `ffmpeg sends its output to another system: ${url.text}`, kind: "floor" }
-    : null;
+  if (url) return { tier: 3, rule: "analysis:net-upload", reason: `ffmpeg sends its output to another system: ${url.text}`, kind: "floor" };
+  return urlsCarry(ffmpegValues(args, /^-i$/).filter((w) => w.dynamic && /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)));
+}
+
+/**
+ * ImageMagick opens a file name starting with `|` (or `FORMAT:|…`) as a pipe
+ * through a shell (`convert '|touch x' out.png`, `convert in.png 'png:|sh'`):
+ * the rest runs as a command.
+ */
+export function magickAnalysis(args: readonly Word[]): Analysis | null {
+  const pipe = args.find((w) => w.text.startsWith("|") || w.text.includes(":|"));
+  if (!pipe) return null;
+  const at = pipe.text.indexOf("|");
+  return {
+    tier: 2,
+    rule: "analysis:magick-pipe",
+    reason: `ImageMagick runs a file name starting with | as a shell command: ${pipe.text}`,
+    kind: "floor",
+    code: pipe.text.slice(at + 1),
+  };
 }
 
 // ImageMagick's options that take no value; the others take the next word.
@@ -258,16 +309,76 @@ export function mogrifyTargets(args: readonly Word[]): Target[] {
   return out;
 }
 
-/** `tmux save-buffer [-a] [-b NAME] FILE`: the buffer (another pane's text) written to FILE. */
-export const tmuxTargets: Spec = (args) => {
-  const p = getopt(args, "LSf", new Set(), true);
-  const [sub, ...rest] = p.operands;
-  if (!/^(save-buffer|saveb)$/.test(sub?.text ?? "")) return [];
-  return getopt(rest, "b", new Set())
-    .operands.filter((w) => w.text !== "-")
-    .slice(0, 1)
-    .map((w) => write(w));
-};
+/**
+ * tmux's commands: global options, then commands separated by `;` words
+ * (`tmux ls \; run-shell X`, `';'`); a word ending in an unescaped `;`
+ * ends its command too (`ls\;` reaches tmux as `ls;`).
+ */
+function tmuxCommands(args: readonly Word[]): Word[][] {
+  const words = getopt(args, "LSfcT", new Set(), true).operands;
+  const out: Word[][] = [[]];
+  for (const w of words) {
+    const cur = out.at(-1) as Word[];
+    if (!w.dynamic && w.text === ";") out.push([]);
+    else if (!w.dynamic && w.text.endsWith(";") && !w.text.endsWith("\\;")) {
+      cur.push({ ...w, text: w.text.slice(0, -1) });
+      out.push([]);
+    } else cur.push(w);
+  }
+  return out.filter((c) => c.length > 0);
+}
+
+/** `tmux save-buffer [-a] [-b NAME] FILE`: the buffer (another pane's text) written to FILE, in each chained command. */
+export const tmuxTargets: Spec = (args) =>
+  tmuxCommands(args).flatMap(([sub, ...rest]) =>
+    /^(save-buffer|saveb)$/.test(sub?.text ?? "")
+      ? getopt(rest, "b", new Set())
+          .operands.filter((w) => w.text !== "-")
+          .slice(0, 1)
+          .map((w) => write(w))
+      : [],
+  );
+
+/** tmux commands that only print sessions, windows, panes or options. */
+const TMUX_READS =
+  /^(ls|list-sessions|lsw|list-windows|lsp|list-panes|display|display-message|has|has-session|show|show-options|showw|show-window-options)$/;
+
+/**
+ * tmux capture-pane: another pane's screen and scrollback (what was typed or
+ * printed there) printed here. Commands chained after the first (`ls \;
+ * run-shell X`, `\; send-keys …`) are judged too: any but a read runs or
+ * writes what the first command's rule does not show. A `#(…)` format runs a
+ * shell command.
+ */
+export function tmuxAnalysis(args: readonly Word[]): Analysis | null {
+  const cmds = tmuxCommands(args);
+  const subs = cmds.map((c) => c[0]?.text ?? "");
+  const shell = args.find((w) => w.text.includes("#("));
+  if (shell)
+    return {
+      tier: 2,
+      rule: "analysis:tmux-chain",
+      reason: "a tmux format's #(…) runs a shell command",
+      kind: "floor",
+      code: shell.text.slice(shell.text.indexOf("#(") + 2).replace(/\)[^)]*$/, ""),
+    };
+  if (subs.some((s) => /^(capture-pane|capturep)$/.test(s)))
+    return {
+      tier: 2,
+      rule: "analysis:pane-capture",
+      reason: "tmux capture-pane reads another terminal's screen and scrollback (passwords, tokens typed or printed there)",
+      kind: "floor",
+    };
+  const other = cmds.length > 1 ? cmds.find((c) => (c[0] as Word).dynamic || !TMUX_READS.test((c[0] as Word).text)) : undefined;
+  if (other)
+    return {
+      tier: 2,
+      rule: "analysis:tmux-chain",
+      reason: `tmux runs a chained command that is not a read: ${other.map((w) => w.text).join(" ")}`,
+      kind: "floor",
+    };
+  return null;
+}
 
 /** `screen -X hardcopy FILE`, `-X logfile FILE`, `-L -Logfile FILE`: a window's text written to FILE. */
 export const screenTargets: Spec = (args) => {
@@ -283,15 +394,3 @@ export const screenTargets: Spec = (args) => {
   }
   return out;
 };
-
-/** tmux capture-pane: another pane's screen and scrollback (what was typed or printed there) printed here. */
-export function tmuxAnalysis(args: readonly Word[]): Analysis | null {
-  const sub = getopt(args, "LSf", new Set(), true).operands[0]?.text ?? "";
-  if (!/^(capture-pane|capturep)$/.test(sub)) return null;
-  return {
-    tier: 2,
-    rule: "analysis:pane-capture",
-    reason: "tmux capture-pane reads another terminal's screen and scrollback (passwords, tokens typed or printed there)",
-    kind: "floor",
-  };
-}
