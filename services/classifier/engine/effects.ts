@@ -475,7 +475,10 @@ function gitElsewhere(args: readonly Word[], ctx: Context): Effect | null {
   const g = gitGlobals(args);
   let dir: string | null = ctx.cwd === "" ? null : ctx.cwd;
   for (const w of g.chdirs) dir = resolvePlace(w, { ...ctx, cwd: dir ?? "" }).path;
-  const places: [string | null, string][] = [[dir, g.chdirs.map((w) => w.text).join("/") || "the working directory"]];
+  // No cwd given (the gateway's own self-test, `agent-sudo doctor`) and nothing pointing elsewhere: judged as any
+  // command without a cwd is (Claude Code always sends one; `cd X && git …` and `-C X` are judged below).
+  const unpointed = ctx.cwd === "" && g.chdirs.length === 0;
+  const places: [string | null, string][] = unpointed ? [] : [[dir, g.chdirs.map((w) => w.text).join("/") || "the working directory"]];
   for (const w of [g.gitDir, g.workTree]) if (w) places.push([resolvePlace(w, { ...ctx, cwd: dir ?? "" }).path, w.text]);
   for (const [path, named] of places) {
     if (path === null)

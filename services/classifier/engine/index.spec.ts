@@ -25,6 +25,14 @@ describe("engine", () => {
     expect(v.parts.map((p) => p.tier)).toEqual([0, 3, 0]);
   });
 
+  it("judges the gateway's self-test probes as the self-test expects, with no cwd (git status 0, rm -rf / 4)", () => {
+    const probe = (command: string) => engine.classify({ command, cwd: "", host: "primary", source: "claude" }).tier;
+    expect(probe("git status")).toBe(0);
+    expect(probe("rm -rf /")).toBe(4);
+    // Pointed somewhere, git is judged there even without a cwd.
+    expect(probe("git -C /tmp/e status")).toBe(2);
+  });
+
   it("sets explicit only when an active rule decided", () => {
     expect(run("git status").explicit).toBe(true);
     expect(run("cat .env").explicit).toBe(false);
