@@ -20,8 +20,7 @@
 //     rollback (verify-undo.ts)
 //   → finish(), for every answer: the breaker's report of a refusal or a
 //     failure → the audit outcome (a refusal before anything ran: intent and
-//     outcome together; a tier-0 run answers without waiting for its outcome
-//     to be fsynced: it changed nothing) → the report of a clean run below tier 3.
+//     outcome together) → the report of a clean run below tier 3.
 // A part that says no refuses (403); a part that is down, or stalled so long
 // the decisions it was handed expired, answers 503 (retryable, nothing ran).
 // An intent that cannot be made durable answers 503 and nothing runs: the one
@@ -133,20 +132,9 @@ export class ExecPipeline {
     const reports = breakerReports(run, exit);
     for (const report of reports) if (!routine(report)) this.report(run.requestId, report);
     // Nothing ran: intent and outcome together (the intent may already be there).
-    const writing = (run.intentWritten ? this.audit.outcome(ctx, end.outcome) : this.audit.decision(ctx, end.outcome)).catch(() => false);
-    const readOnly = readOnlyRun(exit);
-    if (readOnly) {
-      // It ran in the read-only envelope: it changed nothing, so its outcome (queued above, fsynced with the
-      // spool's next group) need not be durable before its caller hears it. A gateway lost in between leaves
-      // the intent, which the reconciler closes as outcome_unknown; the executor's journal holds the run.
-      void writing.then(() => {
-        for (const report of reports) if (routine(report)) this.report(run.requestId, report);
-      });
-      mark(run, "outcome");
-      run.log.info({ tier: 0, exit_code: readOnly.done.exitCode, stages_ms: run.stages }, "answered");
-      return end.answer;
-    }
-    const audited = await writing;
+    const audited = await (run.intentWritten ? this.audit.outcome(ctx, end.outcome) : this.audit.decision(ctx, end.outcome)).catch(
+      () => false,
+    );
     for (const report of reports) if (routine(report)) this.report(run.requestId, report);
     if (!audited && "refusal" in exit) {
       // The refusal stands (nothing ran), but the caller and /health are told it is not on the record.
@@ -190,11 +178,6 @@ function refusalOf(run: Run, err: unknown): Refusal {
     return new Refusal(secretsAnswer(err, run.requestId), err.code === "SECRET_NOT_ALLOWED" ? "refused" : "error");
   run.log.error({ err }, "pipeline failed");
   return new Refusal(answer("internal", { request_id: run.requestId }), "error");
-}
-
-/** A command that ran in tier 0's read-only envelope (no judged diff, no live action). */
-function readOnlyRun(exit: Exit): Extract<Exit, { done: Executed }> | null {
-  return "done" in exit && exit.tier === 0 ? exit : null;
 }
 
 /** A clean run below tier 3: nothing the breaker must act on before the caller's next request. */
