@@ -239,29 +239,18 @@ function contextOf(input: ClassifyInput): Context {
   return { host: input.host, source: input.source, policy: input.source, cwd, workspace, home: inferHome(cwd), depth: 0, remote: false };
 }
 
+/** A verdict of tier 4 for the whole command, before or instead of judging its parts. */
+function refuseWhole(command: string, rule: string, reason: string): Verdict {
+  return { tier: 4, rule, reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule, reason }] };
+}
+
 function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdict {
   beginCommand();
   const command = input.command;
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
-    const reason = `command longer than ${MAX_COMMAND_BYTES} bytes`;
-    return {
-      tier: 4,
-      rule: "too-long",
-      reason,
-      explicit: false,
-      parts: [{ text: command.slice(0, 200), tier: 4, rule: "too-long", reason }],
-    };
+    return refuseWhole(command, "too-long", `command longer than ${MAX_COMMAND_BYTES} bytes`);
   }
-  if (command.includes("\0")) {
-    const reason = "NUL byte in the command";
-    return {
-      tier: 4,
-      rule: "nul-byte",
-      reason,
-      explicit: false,
-      parts: [{ text: command.slice(0, 200), tier: 4, rule: "nul-byte", reason }],
-    };
-  }
+  if (command.includes("\0")) return refuseWhole(command, "nul-byte", "NUL byte in the command");
   const parts: PartVerdict[] = [];
   let worst: Finding;
   try {
@@ -269,14 +258,7 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
   } catch (err) {
     // `$($($(…)))` thousands deep exhausts the stack in the grammar's walk: refused as too deep, not an error.
     if (!(err instanceof RangeError)) throw err;
-    const reason = "code nested deeper than the classifier can follow";
-    return {
-      tier: 4,
-      rule: "nesting-too-deep",
-      reason,
-      explicit: false,
-      parts: [{ text: command.slice(0, 200), tier: 4, rule: "nesting-too-deep", reason }],
-    };
+    return refuseWhole(command, "nesting-too-deep", "code nested deeper than the classifier can follow");
   }
   // The hook's fast path never takes a credential literal: it belongs in env_secrets (and out of the audit).
   const creds = input.source === "claude" ? findCredentials(command) : [];
