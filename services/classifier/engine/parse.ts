@@ -263,7 +263,9 @@ class Walker {
     const w = wordFromNode(c);
     if (!w.dynamic || this.vars === null) return w;
     const values = this.vars.wordValues(c);
-    return values ? { ...w, loopValues: values.map(valueWord) } : w;
+    if (values) return { ...w, loopValues: values.map(valueWord) };
+    const origins = this.vars.origins(w.text);
+    return origins.length > 0 ? { ...w, origins } : w;
   }
 
   private functionDef(node: Node): void {

@@ -26,6 +26,12 @@ export interface Word {
    * words, or (unquoted, split) each of them; a glob value stands for its matches.
    */
   loopValues?: Word[];
+  /**
+   * What the variables this word expands were assigned from, as written
+   * (`$(cat notes.md)` for `$X` after `X=$(cat notes.md)`; variables.ts
+   * origins): a word sent to another system carries these too.
+   */
+  origins?: string[];
 }
 
 export interface Redirect {

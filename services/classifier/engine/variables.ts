@@ -54,7 +54,16 @@ interface Assignment extends Scope {
   /** Possible values; null: not known (read, a command substitution …); undefined: resolve `value` lazily. */
   values: Value[] | null | undefined;
   value: Node | null;
+  /**
+   * The text its value comes from, as written (`$(cat notes.md)`, `$TOKEN`,
+   * a `for` loop's items, `$(read X)` for what read takes from its input),
+   * or null when it carries nothing from elsewhere (arithmetic, `declare x`).
+   */
+  origin?: string | null;
 }
+
+/** At most this many origin texts are followed for one word (variables assigned from variables …). */
+const MAX_ORIGINS = 16;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -175,6 +184,34 @@ export class Variables {
     return as.length > 0 && as.every((a) => a.numeric) && as.some((a) => this.holds(a, use));
   }
 
+  /**
+   * The texts the variables `text` expands may take their values from,
+   * wherever the assignment stands (`X=$(cat f); curl …/$X` → `$(cat f)`;
+   * `T=$TOKEN; … $T` → `$TOKEN`), followed through variables assigned from
+   * variables; empty when none is assigned here. A word sent to another
+   * system is judged by these as by its own text: a value laundered through
+   * a variable carries what it was made of.
+   */
+  origins(text: string): string[] {
+    const out: string[] = [];
+    if (!text.includes("$")) return out;
+    const seen = new Set<string>();
+    const follow = (t: string, depth: number): void => {
+      for (const m of t.matchAll(/(\\?)\$\{?[!]?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+        const name = m[2] as string;
+        if (m[1] === "\\" || seen.has(name) || out.length >= MAX_ORIGINS) continue;
+        seen.add(name);
+        for (const a of this.assignments.get(name) ?? []) {
+          if (a.origin === null || a.origin === undefined || out.length >= MAX_ORIGINS) continue;
+          out.push(a.origin);
+          if (depth < 4) follow(a.origin, depth + 1);
+        }
+      }
+    };
+    follow(text, 0);
+    return out;
+  }
+
   /** Whether the text assigns `name` at all. */
   assigns(name: string): boolean {
     return this.assignments.has(name);
@@ -274,8 +311,8 @@ export class Variables {
   }
 
   /** An assignment whose value is not known and that holds nowhere in particular (read, printf -v …). */
-  private unknown(name: string, how: string): void {
-    this.record(name, how, { numeric: false, values: null, value: null, within: null, after: 0, exclude: [] });
+  private unknown(name: string, how: string, origin: string | null = null): void {
+    this.record(name, how, { numeric: false, values: null, value: null, origin, within: null, after: 0, exclude: [] });
   }
 
   private computedName(text: string, how: string): void {
@@ -348,7 +385,7 @@ export class Variables {
     const literal = wordFromNode(value);
     const numeric = value.type === "array" ? value.namedChildren.every((c) => c?.type === "number") : numericValue(value);
     const values = value.type === "array" || append ? null : undefined;
-    this.record(name, how, { numeric, values, value, ...where }, literal.dynamic ? null : literal.text);
+    this.record(name, how, { numeric, values, value, origin: value.text, ...where }, literal.dynamic ? null : literal.text);
   }
 
   private declaration(n: Node): void {
@@ -470,13 +507,16 @@ export class Variables {
         const ev = evaluatedArgs(name, words);
         if ((name === "mapfile" || name === "readarray") && ev.code.length > 0)
           this.poisoned ??= `${name} -C runs a callback that may assign any variable`;
+        // What the names take: read and mapfile their input (a file's content), printf -v its arguments.
+        const origin =
+          name === "read" || name === "mapfile" || name === "readarray" ? `$(${name})` : name === "printf" ? n.text : null;
         for (const w of ev.names) {
-          if (ev.assigns) this.builtinName(w, name === "printf" ? "printf -v" : name === "wait" ? "wait -p" : name, n);
+          if (ev.assigns) this.builtinName(w, name === "printf" ? "printf -v" : name === "wait" ? "wait -p" : name, n, origin);
           else this.subscriptWord(w, n);
         }
         if (ev.assigns && ev.names.length === 0) {
-          if (name === "read") this.unknown("REPLY", "read");
-          if (name === "mapfile" || name === "readarray") this.unknown("MAPFILE", name);
+          if (name === "read") this.unknown("REPLY", "read", origin);
+          if (name === "mapfile" || name === "readarray") this.unknown("MAPFILE", name, origin);
         }
         if (name === "getopts") this.unknown("OPTARG", "getopts");
         return;
@@ -486,14 +526,14 @@ export class Variables {
   }
 
   /** A variable name a builtin assigns: computed, or a name with a subscript bash evaluates. */
-  private builtinName(w: Word, how: string, at: Node): void {
+  private builtinName(w: Word, how: string, at: Node, origin: string | null = null): void {
     const name = baseName(w.text);
     if (w.dynamic || /[$`]/.test(name)) {
       this.computedName(w.text, how);
       return;
     }
     if (!NAME.test(name)) return;
-    this.unknown(name, how);
+    this.unknown(name, how, origin);
     if (SPECIAL_NUMERIC.has(name)) this.touched.add(name);
     this.subscriptWord(w, at);
   }
@@ -518,10 +558,10 @@ export class Variables {
     const items: Node[] = [];
     for (let i = 0; i < n.childCount; i++) if (n.fieldNameForChild(i) === "value") items.push(n.child(i) as Node);
     const where = body ? { within: body, after: body.startIndex, exclude: [] } : NOWHERE;
-    if (select) this.unknown("REPLY", "select");
+    if (select) this.unknown("REPLY", "select", "$(read)");
     // `for x; do` walks the positional parameters.
     if (items.length === 0) {
-      this.record(variable, how, { numeric: false, values: null, value: null, ...where });
+      this.record(variable, how, { numeric: false, values: null, value: null, origin: "$@", ...where });
       return;
     }
     let values: Value[] | null = select ? [{ text: "", glob: false }] : [];
@@ -535,7 +575,8 @@ export class Variables {
       else values.push({ text: w.text, glob: w.glob });
     }
     if (values !== null && values.length > MAX_VALUES) values = null;
-    this.record(variable, how, { numeric, values, value: null, ...where });
+    const origin = select ? "$(read)" : items.map((i) => i.text).join(" ");
+    this.record(variable, how, { numeric, values, value: null, origin, ...where });
   }
 
   private cFor(n: Node): void {

@@ -249,11 +249,29 @@ function generatedOnly(body: string): boolean {
  * null when it holds none or only generators' output (generatedOnly).
  */
 export function commandOutput(w: Word): string | null {
-  if (!w.dynamic || !(w.text.includes("$(") || w.text.includes("`"))) return null;
-  const subs = substitutionBodies(w.text);
-  if (subs === null) return w.text;
-  const body = subs.find((b) => !generatedOnly(b));
-  return body === undefined ? null : `$(${body})`;
+  if (!w.dynamic) return null;
+  for (const text of carried(w)) {
+    if (!(text.includes("$(") || text.includes("`"))) continue;
+    const subs = substitutionBodies(text);
+    if (subs === null) return text;
+    const body = subs.find((b) => !generatedOnly(b));
+    if (body !== undefined) return `$(${body})`;
+  }
+  return null;
+}
+
+/** A word's text and what its variables were assigned from (`X=$(cat f); … $X` carries `$(cat f)`). */
+function carried(w: Word): readonly string[] {
+  return w.origins ? [w.text, ...w.origins] : [w.text];
+}
+
+/** The first secret-named variable a word expands, itself or through the variables it was made of. */
+function carriedSecret(w: Word): string | null {
+  for (const text of carried(w)) {
+    const name = secretExpansion(text);
+    if (name !== null) return name;
+  }
+  return null;
 }
 
 /**
@@ -275,7 +293,7 @@ export function sentCarry(words: readonly Word[], what: string, secrets = true):
         reason: `sends the output of a command (a file's content, not known here) to another system in ${what}: ${output}`,
         kind: "floor",
       };
-    const name: string | null = secrets && secret === null ? secretExpansion(w.text) : null;
+    const name: string | null = secrets && secret === null ? carriedSecret(w) : null;
     if (name !== null)
       secret = {
         tier: 2,
@@ -305,18 +323,17 @@ export function urlsCarry(urls: readonly Word[]): Analysis | null {
     // A variable the command pins to written words (`for u in …`) is judged by those.
     for (const w of url.loopValues ?? [url]) {
       if (!w.dynamic) continue;
-      const subs = w.text.includes("$(") || w.text.includes("`") ? substitutionBodies(w.text) : [];
-      const output = subs === null ? w.text : subs.find((b) => !generatedOnly(b));
+      const output = commandOutput(w);
       // xargs's items after a written host are data sent to it; a whole URL from the input is what it fetches.
       const item = w.stdinItem === true && literalHost(w.text) !== null;
-      if (output !== undefined || item)
+      if (output !== null || item)
         return {
           tier: 3,
           rule: "analysis:url-output",
-          reason: `sends the output of a command (a file's content, not known here) to another system in the URL: ${output === undefined ? "xargs's input items" : subs === null ? w.text : `$(${output})`}`,
+          reason: `sends the output of a command (a file's content, not known here) to another system in the URL: ${output ?? "xargs's input items"}`,
           kind: "floor",
         };
-      const name: string | null = secret === null ? secretExpansion(w.text) : null;
+      const name: string | null = secret === null ? carriedSecret(w) : null;
       if (name !== null)
         secret = {
           tier: 2,
