@@ -508,8 +508,7 @@ export class Variables {
         if ((name === "mapfile" || name === "readarray") && ev.code.length > 0)
           this.poisoned ??= `${name} -C runs a callback that may assign any variable`;
         // What the names take: read and mapfile their input (a file's content), printf -v its arguments.
-        const origin =
-          name === "read" || name === "mapfile" || name === "readarray" ? `$(${name})` : name === "printf" ? n.text : null;
+        const origin = name === "read" || name === "mapfile" || name === "readarray" ? `$(${name})` : name === "printf" ? n.text : null;
         for (const w of ev.names) {
           if (ev.assigns) this.builtinName(w, name === "printf" ? "printf -v" : name === "wait" ? "wait -p" : name, n, origin);
           else this.subscriptWord(w, n);
