@@ -12,6 +12,7 @@ import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { runnerLoadsElsewhere } from "./runners.js";
+import { scriptFirst, subcommandFirst } from "./subcommand-first.js";
 import { workspaceScript } from "./script-place.js";
 import { secretExpansion } from "./secret-names.js";
 import { judgeSourced } from "./sourced.js";
@@ -244,9 +245,11 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   const evaluated = evaluatedFloor(prog.text, words.slice(1), ctx, j, source);
   if (evaluated) floor = worse(floor ?? evaluated, evaluated);
   const program = normaliseProgram(name, ctx.remote ? "" : ctx.cwd);
-  const args = words.slice(1);
+  // `npm -w DIR test` is `npm test -w DIR`: judged in that order (subcommand-first.ts).
+  const reordered = subcommandFirst(program.name, words.slice(1));
+  const args = reordered ?? words.slice(1);
   // The rendered command with the normalised program name (the same text as `source` when the name is as written).
-  const text = program.name === prog.text ? source : renderArgv([{ ...prog, text: program.name }, ...args]);
+  const text = program.name === prog.text && reordered === null ? source : renderArgv([{ ...prog, text: program.name }, ...args]);
   if (args.length === 1 && /^--(help|version)$/.test(args[0]?.text ?? "") && program.scriptPath === null && !cmd.redirects.length) {
     return find(0, "help-flag", "a single help or version flag prints text and exits", text);
   }
@@ -463,7 +466,10 @@ function judgeListed(name: string, args: Word[], text: string, cmd: SimpleComman
       e && find(e.tier, "effect:git-push-feature", e.reason, text),
     );
   }
-  const { hit, proposed } = firstMatch(j.rules[ctx.policy], text, ctx.host);
+  // `npm run -s deploy` meets the rules as `npm run deploy -s` (subcommand-first.ts).
+  const scriptNamed = scriptFirst(name, args);
+  const matched = scriptNamed === null ? text : renderArgv([literalWord(name), ...scriptNamed]);
+  const { hit, proposed } = firstMatch(j.rules[ctx.policy], matched, ctx.host);
   let base: Finding;
   if (analysis?.kind === "decide") base = find(analysis.tier, analysis.rule, analysis.reason, text);
   else if (hit) base = find(hit.tier, hit.rule.id, hit.rule.rationale, text, true);

@@ -19,7 +19,7 @@ const NPM = `--json --long -l --parseable -p --global -g --workspace= -w= --work
   --legacy-peer-deps --strict-peer-deps --save --save-dev -D --save-exact -E --save-optional -O --save-peer --no-save --save-prod -P
   --before= --tag= --force -f --if-present --audit-level= --expect-results= --expect-result-count= --format= --sbom-format= --sbom-type=
   --install-links --no-package-lock --install-strategy= --no-progress --progress --fund --audit --no-browser
-  --usage -h --location= --scope= --init-author-name= --init-license= --init-version= --package= --call=`;
+  --usage -h --prefix= --location= --scope= --init-author-name= --init-license= --init-version= --package= --call=`;
 const PIP = `-v -q -l -o -u -e --verbose --quiet --local --outdated --uptodate --editable --user --path= --format= --not-required
   --exclude-editable --include-editable --exclude= --all --files -f --no-color --disable-pip-version-check --no-python-version-warning
   --pre --python= --isolated --no-input --no-cache-dir --json --names-only`;
