@@ -388,6 +388,8 @@ const OWN_OPTIONS = new Set([
   "bunx",
   "valgrind",
   "cmake",
+  "c8",
+  "nyc",
 ]);
 
 /** Assignments that change nothing about what a command runs or loads. */

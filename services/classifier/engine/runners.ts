@@ -43,6 +43,12 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     jest: { options: [...JS_CONFIG, ...PROJECT, ...JS_TEST_MODULES], operands: true },
     vitest: { options: [...JS_CONFIG, ...PROJECT, ...JS_TEST_MODULES], operands: true },
     mocha: { options: [...JS_CONFIG, "--require", "-r", "--reporter", "-R", "--file", "--ui", "-u", "--spec"], operands: true },
+    ava: { options: JS_CONFIG, operands: true },
+    tap: { options: [...JS_CONFIG, ...PROJECT, "--reporter", "-R", "--plugin", "-P", "--test-env", "--node-arg"], operands: true },
+    uvu: { options: ["-r", "--require", "--dir"], operands: true },
+    // Coverage tools load reporters and preloaded modules (the command they run is judged as a command).
+    c8: { options: [...JS_CONFIG, "--cwd", "--reporter", "-r", "--require", "-i", "--src"], operands: false },
+    nyc: { options: [...JS_CONFIG, "--cwd", "--reporter", "-r", "--require", "-i", "--src"], operands: false },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
     vite: { options: [...JS_CONFIG, ...PROJECT], operands: false },

@@ -1,6 +1,6 @@
 // Prefix wrappers that run the rest of their arguments as a command: sudo,
 // doas, su, env, nice, nohup, timeout, time, command, builtin, exec, stdbuf,
-// ionice, chroot, flock, setsid, strace, valgrind, taskset, systemd-run, runuser …
+// ionice, chroot, flock, setsid, strace, valgrind, taskset, systemd-run, runuser, c8, nyc …
 import type { TierNumber } from "../../shared/tier.js";
 import type { Word } from "./types.js";
 import { firstOperand, joinWords, unwrap } from "./unwrap.js";
@@ -13,6 +13,34 @@ interface PrefixSpec {
   floor?: TierNumber;
   why?: string;
 }
+
+const COVERAGE_VALUES = [
+  "-r",
+  "--reporter",
+  "-o",
+  "--reports-dir",
+  "--report-dir",
+  "--temp-directory",
+  "--temp-dir",
+  "-t",
+  "-n",
+  "--include",
+  "-x",
+  "--exclude",
+  "-e",
+  "--extension",
+  "-i",
+  "--require",
+  "--src",
+  "--lines",
+  "--functions",
+  "--branches",
+  "--statements",
+  "--per-file",
+  "--config",
+  "-c",
+  "--cwd",
+];
 
 const PREFIX: Record<string, PrefixSpec> = {
   nice: { values: ["-n", "--adjustment"] },
@@ -75,6 +103,10 @@ const PREFIX: Record<string, PrefixSpec> = {
   torsocks: { values: [] },
   caffeinate: { values: ["-t", "-w"] },
   sg: { values: [], skip: 1 },
+  // Coverage tools run the command after their options (`c8 npm test`, `nyc mocha`); every option that takes
+  // a separate value is listed, so no value is mistaken for the command (one not listed makes it an unknown program).
+  c8: { values: COVERAGE_VALUES, why: "runs the rest under coverage" },
+  nyc: { values: COVERAGE_VALUES, why: "runs the rest under coverage" },
 };
 
 // Wrappers that do nothing harmful with no command (exec alone only redirects).
@@ -452,6 +484,12 @@ export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
     if (c >= 0 && args[c + 1]) return unwrap("wrapper:flock", 0, "runs under a lock", { code: [(args[c + 1] as Word).text] });
   }
   let at = firstOperand(args, new Set(spec.values));
+  if (name === "c8" || name === "nyc") {
+    // Their own subcommands: a report from saved data is the rule's (js-tools); instrument and merge write where their operands say.
+    const sub = args[at]?.text ?? "";
+    if (sub === "report" || sub === "check-coverage") return null;
+    if (sub === "instrument" || sub === "merge") return unwrap(`wrapper:${name}`, 2, `${name} ${sub} writes where its operands say`);
+  }
   at += spec.skip ?? 0;
   const rest = args.slice(at);
   const floor = spec.floor ?? 0;

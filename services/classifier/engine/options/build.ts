@@ -20,6 +20,12 @@ const MAKE = `-j=? -k -s -n -B -C= -f=< -e -i -q -t -w -r -R -l=? -O=? -d -p -S 
   --no-print-directory --no-builtin-rules --no-builtin-variables --load-average=? --output-sync=? --trace --debug=? --print-data-base
   --no-keep-going --stop`;
 const JS_COMMON = `-c=< -w --config=< --watch --help --version --quiet --silent --verbose --debug --color --no-color --cwd= --ci --json`;
+/** Test runners and coverage tools (c8 and nyc add @posix: they run the command after their options). */
+const JS_TEST = `${JS_COMMON} --run --coverage --reporter= --bail=? -t= --testNamePattern= --testPathPattern= -u --update --updateSnapshot --ci
+    --passWithNoTests --runInBand -i --maxWorkers= --silent --watchAll --detectOpenHandles --forceExit --clearCache --listTests --onlyChanged -o
+    --changed=? --related --project= --environment= --globals --threads --no-threads --pool= --dir= --root= --mode= --typecheck
+    --timeout= --grep= -g= --recursive --exit --spec= --no-file-parallelism --sequence.shuffle --shard= --retry=
+    --reporter-option= --check-coverage --all --include= --exclude= --lines= --functions= --branches= --statements= --temp-directory=> --reports-dir=>`;
 const PYLINT = `-q -v --quiet --verbose --config=< --config-file=< --rcfile=< --select= --ignore= --extend-select= --extend-ignore= --exclude= --extend-exclude=
   --max-line-length= --line-length= -l= --diff --check --fix --no-fix --unsafe-fixes --show-fixes --statistics --output-format= --format=
   --show-source --count --exit-zero --strict --no-cache --cache-dir= --target-version= --py= --python-version= --ignore-missing-imports
@@ -118,11 +124,9 @@ export const BUILD: Record<string, string> = {
   stylelint: `${JS_COMMON} --fix --formatter= -f= --output-file=> -o=> --max-warnings= --ignore-path=< --cache --allow-empty-input --quiet --report-needless-disables`,
   "knip|depcheck|madge|size-limit|typedoc":
     "--production --strict --reporter= --include= --exclude= --workspace= --json --circular --extensions= --ts-config=< --image=> --out=> --entryPoints= --why --ignores= --skip-missing --no-color --warning --summary --orphans --leaves",
-  "vitest|jest|mocha|ava|tap|uvu|c8|nyc": `${JS_COMMON} --run --coverage --reporter= --bail=? -t= --testNamePattern= --testPathPattern= -u --update --updateSnapshot --ci
-    --passWithNoTests --runInBand -i --maxWorkers= --silent --watchAll --detectOpenHandles --forceExit --clearCache --listTests --onlyChanged -o
-    --changed=? --related --project= --environment= --globals --threads --no-threads --pool= --dir= --root= --mode= --typecheck
-    --timeout= --grep= -g= --recursive --exit --spec= --no-file-parallelism --sequence.shuffle --shard= --retry=
-    --reporter-option= --check-coverage --all --include= --exclude= --lines= --functions= --branches= --statements= --temp-directory=> --reports-dir=>`,
+  "vitest|jest|mocha|ava|tap|uvu": JS_TEST,
+  // c8 and nyc run the command after their options (wrappers.ts): their options end there.
+  "c8|nyc": `${JS_TEST} @posix -r= -n= -x= -e= -i= --require= --extension= --src= --per-file --report-dir= --temp-dir= --skip-full --exclude-after-remap --clean --no-clean`,
   "playwright|cypress": "@sub",
   "playwright test|cypress run":
     "--project= --grep= -g= --workers= -j= --reporter= --headed --retries= --timeout= --list --update-snapshots -u --shard= --max-failures= -x --forbid-only --browser= --spec= -s= --config-file=< --env= --quiet -q --no-exit",
