@@ -390,6 +390,7 @@ const OWN_OPTIONS = new Set([
   "cmake",
   "c8",
   "nyc",
+  "concurrently",
 ]);
 
 /** Assignments that change nothing about what a command runs or loads. */

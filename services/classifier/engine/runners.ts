@@ -49,6 +49,16 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // Coverage tools load reporters and preloaded modules (the command they run is judged as a command).
     c8: { options: [...JS_CONFIG, "--cwd", "--reporter", "-r", "--require", "-i", "--src"], operands: false },
     nyc: { options: [...JS_CONFIG, "--cwd", "--reporter", "-r", "--require", "-i", "--src"], operands: false },
+    // Tools whose configuration is JavaScript (or names plugins by path): a config from elsewhere is code.
+    cypress: { options: [...JS_CONFIG, "-C", "--project", "-P", "--reporter", "-r"], operands: false },
+    playwright: { options: [...JS_CONFIG, "--reporter", "--global-setup", "--global-teardown"], operands: false },
+    parcel: { options: JS_CONFIG, operands: false },
+    commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x"], operands: false },
+    cspell: { options: JS_CONFIG, operands: false },
+    "markdownlint-cli2": { options: JS_CONFIG, operands: false },
+    storybook: { options: [...JS_CONFIG, "--config-dir"], operands: false },
+    prettier: { options: [...JS_CONFIG, "--plugin"], operands: false },
+    stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: false },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
     vite: { options: [...JS_CONFIG, ...PROJECT], operands: false },

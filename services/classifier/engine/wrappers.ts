@@ -462,8 +462,64 @@ function commandBuiltin(args: Word[]): Unwrap {
   return unwrap("wrapper:command", 0, "runs a command bypassing functions", { inner: [args.slice(at)] });
 }
 
+/** concurrently's options that take a separate value. */
+const CONCURRENTLY_VALUES = new Set([
+  "-n",
+  "--names",
+  "-c",
+  "--prefix-colors",
+  "-p",
+  "--prefix",
+  "-l",
+  "--prefix-length",
+  "-t",
+  "--timestamp-format",
+  "-s",
+  "--success",
+  "-m",
+  "--max-processes",
+  "--restart-tries",
+  "--restart-after",
+  "--default-input-target",
+  "--name-separator",
+  "--cwd",
+  "--kill-signal",
+  "--teardown",
+]);
+
+/**
+ * concurrently runs each operand as a shell command (`concurrently "npm:watch" "tsc -w"`);
+ * `npm:NAME` (and yarn:, pnpm:, bun:) is the package manager's `run NAME`.
+ */
+function concurrently(args: Word[]): Unwrap {
+  const code: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (!w.dynamic && w.text.startsWith("-") && w.text !== "-") {
+      // --teardown CMD runs a command too.
+      if (w.text === "--teardown" || w.text.startsWith("--teardown="))
+        code.push(w.text === "--teardown" ? (args[i + 1]?.text ?? "") : w.text.slice(11));
+      if (CONCURRENTLY_VALUES.has(w.text)) i++;
+      continue;
+    }
+    const script = /^(npm|yarn|pnpm|bun):(.+)$/.exec(w.text);
+    code.push(script && !w.dynamic ? `${script[1]} run ${script[2]}` : w.text);
+  }
+  if (code.length === 0) return unwrap("wrapper:concurrently", 2, "runs no command given here");
+  return unwrap("wrapper:concurrently", 0, "runs each operand as a shell command", { code });
+}
+
 /** A prefix wrapper's unwrapping, or null when `name` is not one. */
 export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
+  if (name === "concurrently") return concurrently(args);
+  // `nx exec -- CMD` runs CMD (in each project with --projects/--all).
+  if (name === "nx" && args[0]?.text === "exec") {
+    const at = firstOperand(args, new Set(["-p", "--projects", "--exclude", "--parallel"]), 1);
+    const rest = args.slice(at);
+    return rest.length === 0
+      ? unwrap("wrapper:nx", 2, "nx exec with no command")
+      : unwrap("wrapper:nx", 0, "nx exec runs a command", { inner: [rest] });
+  }
   if (name === "sudo" || name === "doas" || name === "run0") return sudo(name, args);
   if (name === "su") return su(args);
   if (name === "env") return env(args);

@@ -129,7 +129,7 @@ export const BUILD: Record<string, string> = {
   "c8|nyc": `${JS_TEST} @posix -r= -n= -x= -e= -i= --require= --extension= --src= --per-file --report-dir= --temp-dir= --skip-full --exclude-after-remap --clean --no-clean`,
   "playwright|cypress": "@sub",
   "playwright test|cypress run":
-    "--project= --grep= -g= --workers= -j= --reporter= --headed --retries= --timeout= --list --update-snapshots -u --shard= --max-failures= -x --forbid-only --browser= --spec= -s= --config-file=< --env= --quiet -q --no-exit",
+    "-c= --config= --project= --grep= -g= --workers= -j= --reporter= --headed --retries= --timeout= --list --update-snapshots -u --shard= --max-failures= -x --forbid-only --browser= --spec= -s= --config-file=< --env= --quiet -q --no-exit",
   "webpack|vite|rollup|esbuild|tsup|swc|babel|parcel": `${JS_COMMON} --mode= --outDir=> --out-dir=> -d=> --outfile=> --bundle --minify --sourcemap=? --platform= --format= --target= --watch
     --port= --host= --base= --dts --clean --entry= -o=> --output=> --env= --analyze --stats= --silent --no-cache --dist-dir=>`,
   "next|nuxt|astro": "@sub",
