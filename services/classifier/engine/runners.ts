@@ -21,6 +21,8 @@ interface Runner {
 const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
 const PROJECT = ["--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--root", "--rootDir", "--rootdir"];
 const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"];
+/** Gradle's init scripts, build and settings files, project directory. */
+const GRADLE = ["--init-script", "-I", "-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir", "-Dorg.gradle.java.home"];
 /** Modules a JS test runner loads by name or path (reporters, setup files, environments, runners). */
 const JS_TEST_MODULES = [
   "--reporter",
@@ -74,6 +76,27 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     deno: { options: [...JS_CONFIG, "--import-map"], operands: true },
     go: { options: ["-C", "-modfile", "-overlay"], operands: true },
     cargo: { options: ["--manifest-path", "-C", "--config"], operands: false },
+    // Build and task tools whose recipes, build files, configs or source trees are code.
+    just: { options: ["--justfile", "-f", "--working-directory", "-d"], operands: false },
+    task: { options: ["--taskfile", "-t", "--dir", "-d"], operands: false },
+    rake: {
+      options: ["-f", "--rakefile", "-I", "--libdir", "-r", "--require", "-C", "--directory", "-R", "--rakelibdir"],
+      operands: false,
+    },
+    gradle: { options: GRADLE, operands: false },
+    gradlew: { options: GRADLE, operands: false },
+    dotnet: { options: ["--project", "-p"], operands: true },
+    cmake: { options: ["-C", "-P", "-S", "--toolchain"], operands: false },
+    ctest: { options: ["--test-dir"], operands: false },
+    meson: { options: ["--native-file", "--cross-file", "-C"], operands: true },
+    bazel: { options: ["--bazelrc"], operands: false },
+    mypy: { options: ["--config-file"], operands: false },
+    zig: { options: ["--build-file", "--build-runner", "--zig-lib-dir"], operands: true },
+    nx: { options: ["--runner"], operands: false },
+    sqlc: { options: ["-f", "--file"], operands: false },
+    coverage: { options: ["--rcfile"], operands: true },
+    "sphinx-build": { options: ["-c", "--conf-dir"], operands: true },
+    mkdocs: { options: ["-f", "--config-file"], operands: false },
     make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
     gmake: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
   } satisfies Record<string, Runner>),

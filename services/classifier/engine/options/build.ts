@@ -45,9 +45,18 @@ export const BUILD: Record<string, string> = {
   "make|gmake|bmake": MAKE,
   cmake:
     "-S= -B=> -G= -D= -U= -C=< -E= --build=> --install= --preset= --target= -t= --config= -j= --parallel=? --clean-first --verbose -v --fresh --list-presets=? --workflow -L -LA -LH -N -Wno-dev -Wdev --log-level= --graphviz=> --system-information --version",
+  ctest:
+    "--test-dir= -C= --build-config= -R= --tests-regex= -E= --exclude-regex= -L= --label-regex= -LE= --label-exclude= -j= --parallel=? --output-on-failure -V -VV --verbose --extra-verbose -N --show-only=? --rerun-failed --timeout= --repeat= --repeat-until-fail= --schedule-random --stop-on-failure -T= --no-tests= -I= --progress -Q --quiet --output-junit=> -O=> --output-log=>",
   ninja: "-C= -f=< -j= -k= -l= -n -v -d= -t= -w= --verbose --quiet --version",
-  meson:
-    "@scripts -C= --buildtype= --prefix= -D= --reconfigure --wipe --backend= --werror --warnlevel= -j= --num-processes= -v --verbose --suite= --no-rebuild --print-errorlogs --wrapper= --setup=",
+  // meson's subcommands take options after them (`meson test --wrapper=CMD` runs CMD: not listed); others are unknown.
+  meson: "@sub -v --version -h --help",
+  "meson setup|meson configure":
+    "-C= --buildtype= --prefix= -D= --reconfigure --wipe --backend= --werror --warnlevel= --native-file=< --cross-file=< --default-library= --optimization= --debug --unity= --layout= --fatal-meson-warnings --strip -h --help",
+  "meson compile": "-C= -j= --jobs= -v --verbose --clean -l= --load-average= -h --help",
+  "meson test":
+    "-C= --suite= --no-suite= --no-rebuild --print-errorlogs --setup= -j= --num-processes= -v --verbose --list --repeat= -t= --timeout-multiplier= --maxfail= -q --quiet --benchmark --no-stdsplit --logbase= -h --help",
+  "meson introspect":
+    "--targets --tests --benchmarks --buildoptions --dependencies --installed --projectinfo --buildsystem-files -a --all -i --indent -f --force-object-output -h --help",
   "clang-format":
     "-i -n --dry-run --Werror --style= --assume-filename= --fallback-style= --sort-includes --lines= --offset= --length= --dump-config --verbose -output-replacements-xml --ferror-limit=",
   "clang-tidy":
@@ -194,8 +203,9 @@ export const BUILD: Record<string, string> = {
   commitlint: "--from= --to= --edit=? -e=? --last --verbose -V --config=< -g=< --cwd= --strict --help-url=",
   turbo:
     "@scripts --filter= -F= --parallel --continue --dry-run=? --graph=? --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir= --summarize --affected --env-mode=",
+  // turbo reads its options after the task names too; only the words after `--` go to the tasks.
   "turbo run":
-    "@posix --filter= -F= --parallel --continue --dry-run=? --concurrency= --force --no-cache --output-logs= --log-order= --summarize --affected",
+    "--filter= -F= --parallel --continue --dry-run=? --concurrency= --force --no-cache --output-logs= --log-order= --summarize --affected --cache-dir=> --env-mode= --graph=?",
   nx: "@scripts --skip-nx-cache --parallel= --configuration= -c= --verbose --output-style= --projects= -p= --exclude= --all --base= --head= --watch",
   lerna: "@sub",
   "lerna run": "@posix --scope= --ignore= --stream --parallel --no-bail --concurrency= --since=",
