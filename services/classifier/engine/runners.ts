@@ -91,6 +91,11 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     meson: { options: ["--native-file", "--cross-file", "-C"], operands: true },
     bazel: { options: ["--bazelrc"], operands: false },
     mypy: { options: ["--config-file"], operands: false },
+    mage: { options: ["-d", "-w"], operands: false },
+    scons: {
+      options: ["-f", "--file", "--makefile", "--sconstruct", "-C", "--directory", "-I", "--include-dir", "--site-dir"],
+      operands: false,
+    },
     zig: { options: ["--build-file", "--build-runner", "--zig-lib-dir"], operands: true },
     nx: { options: ["--runner"], operands: false },
     sqlc: { options: ["-f", "--file"], operands: false },
