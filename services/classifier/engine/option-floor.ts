@@ -26,7 +26,12 @@ export function optionFloor(name: string, args: readonly Word[], ctx: Context, e
     if (secretPlace(resolvePlace(w, ctx)))
       return { tier: 2, rule: "option-reads-secret", reason: `an option of ${name} reads a secret: ${w.text}` };
   }
-  for (const w of v.writes) {
+  // A written value may carry a kind before the path (`--cov-report=html:/etc/x`): the path after it is what is written.
+  const written = v.writes.map((w) => {
+    const m = /^[A-Za-z][A-Za-z0-9_-]*:(?!\/\/)(.+)$/.exec(w.text);
+    return m ? { ...w, text: m[1] as string } : w;
+  });
+  for (const w of written) {
     const e = judgeTarget({ word: w, mode: "write" }, ctx);
     if (e.tier > (worst?.tier ?? 0)) worst = { tier: e.tier, rule: "option-writes", reason: `an option of ${name} writes: ${e.reason}` };
   }

@@ -91,6 +91,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     meson: { options: ["--native-file", "--cross-file", "-C"], operands: true },
     bazel: { options: ["--bazelrc"], operands: false },
     mypy: { options: ["--config-file"], operands: false },
+    uv: { options: ["--directory", "--project", "--config-file"], operands: true },
+    poetry: { options: ["--directory", "-C", "--project", "-P"], operands: false },
     mage: { options: ["-d", "-w"], operands: false },
     scons: {
       options: ["-f", "--file", "--makefile", "--sconstruct", "-C", "--directory", "-I", "--include-dir", "--site-dir"],

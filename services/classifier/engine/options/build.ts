@@ -28,14 +28,14 @@ const JS_TEST = `${JS_COMMON} --run --coverage --reporter= --bail=? -t= --testNa
     --reporter-option= --check-coverage --all --include= --exclude= --lines= --functions= --branches= --statements= --temp-directory=> --reports-dir=>`;
 const PYLINT = `-q -v --quiet --verbose --config=< --config-file=< --rcfile=< --select= --ignore= --extend-select= --extend-ignore= --exclude= --extend-exclude=
   --max-line-length= --line-length= -l= --diff --check --fix --no-fix --unsafe-fixes --show-fixes --statistics --output-format= --format=
-  --show-source --count --exit-zero --strict --no-cache --cache-dir= --target-version= --py= --python-version= --ignore-missing-imports
+  --show-source --count --exit-zero --strict --no-cache --cache-dir=> --target-version= --py= --python-version= --ignore-missing-imports
   --disallow-untyped-defs --pretty --no-error-summary --show-error-codes --recursive -r --in-place -i --aggressive -a --jobs= -j= --profile=
   --skip= --settings-path= --atomic --force-exclude --include= --preview --fast --skip-string-normalization -S -x -n --disable= --enable=
   --errors-only -E --reports= --score= --max-complexity= --docstring-convention= --severity-level= --confidence-level= -lll -ll -f= -o=>
   --no-incremental --follow-imports= --warn-unused-ignores --show-column-numbers --no-color-output --html-report=> --txt-report=>
   --watch --outputjson --level= --project= -p= --pythonversion= --verifytypes= --venvpath= --stats --lib --skipunannotated --warnings`;
 const PYTEST = `-q -v -vv -x -s -k= -m= -x --lf --ff --nf --sw --tb= -r= -l --co --collect-only --maxfail= --durations= --durations-min=
-  -n= --numprocesses= --dist= --cov=? --cov-report= --cov-fail-under= --no-cov --junitxml=> --junit-xml=> --color= --capture= --showlocals
+  -n= --numprocesses= --dist= --cov=? --cov-report=> --cov-fail-under= --no-cov --junitxml=> --junit-xml=> --color= --capture= --showlocals
   --last-failed --failed-first --exitfirst --strict-markers --disable-warnings -W= --pdb --no-header --no-summary -rA -ra --rootdir=
   --ignore= --deselect= --doctest-modules --import-mode= -c=< --override-ini= -o= --basetemp=> --timeout= --runxfail --maxprocesses=
   --log-level= --log-cli-level= --setup-show --fixtures --markers --version -V --help --verbose --quiet --cache-clear --lfnf= --benchmark-skip`;
@@ -202,7 +202,7 @@ export const BUILD: Record<string, string> = {
     "--no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",
   commitlint: "--from= --to= --edit=? -e=? --last --verbose -V --config=< -g=< --cwd= --strict --help-url=",
   turbo:
-    "@scripts --filter= -F= --parallel --continue --dry-run=? --graph=? --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir= --summarize --affected --env-mode=",
+    "@scripts --filter= -F= --parallel --continue --dry-run=? --graph=? --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir=> --summarize --affected --env-mode=",
   // turbo reads its options after the task names too; only the words after `--` go to the tasks.
   "turbo run":
     "--filter= -F= --parallel --continue --dry-run=? --concurrency= --force --no-cache --output-logs= --log-order= --summarize --affected --cache-dir=> --env-mode= --graph=?",

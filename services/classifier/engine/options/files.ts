@@ -148,7 +148,7 @@ export const FILES: Record<string, string> = {
   ln: `-b -f -i -L -n -P -r -s -S= -t= -T -v --backup=? --directory --force --interactive --logical --no-dereference --physical
     --relative --symbolic --suffix= --target-directory= --no-target-directory --verbose`,
   rsync: `-a -v -q -r -R -b -u -l -L -k -K -H -p -E -A -X -o -g -D -t -O -J -S -n -W -x -c -z -h -i -P -m -y -I -C -0 -4 -6
-    --archive --verbose --quiet --recursive --relative --backup --backup-dir= --suffix= --update --links --copy-links --safe-links
+    --archive --verbose --quiet --recursive --relative --backup --backup-dir=> --suffix= --update --links --copy-links --safe-links
     --hard-links --perms --executability --acls --xattrs --owner --group --devices --specials --times --omit-dir-times
     --omit-link-times --sparse --dry-run --whole-file --one-file-system --checksum --compress --compress-level= --human-readable
     --itemize-changes --progress --partial --prune-empty-dirs --delete --delete-before --delete-during --delete-after
