@@ -91,6 +91,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     meson: { options: ["--native-file", "--cross-file", "-C"], operands: true },
     bazel: { options: ["--bazelrc"], operands: false },
     mypy: { options: ["--config-file"], operands: false },
+    // actionlint runs the shellcheck and pyflakes it is pointed at.
+    actionlint: { options: ["-shellcheck", "-pyflakes", "--shellcheck", "--pyflakes"], operands: false },
     uv: { options: ["--directory", "--project", "--config-file"], operands: true },
     poetry: { options: ["--directory", "-C", "--project", "-P"], operands: false },
     mage: { options: ["-d", "-w"], operands: false },

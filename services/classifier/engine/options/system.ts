@@ -66,7 +66,7 @@ export const SYSTEM: Record<string, string> = {
   dmidecode:
     "-d=< -q -s= -t= -u -H= --dev-mem=< --quiet --string= --type= --dump --from-dump=< --oem-string= --no-sysfs --no-quirks --list",
   hwinfo:
-    "--short --all --cpu --disk --partition --network --netcard --usb --pci --gfxcard --monitor --memory --bios --block --storage --sound --keyboard --mouse --bluetooth --wlan --listmd --only= --save-config= --verbose",
+    "--short --all --cpu --disk --partition --network --netcard --usb --pci --gfxcard --monitor --memory --bios --block --storage --sound --keyboard --mouse --bluetooth --wlan --listmd --only= --verbose",
   inxi: `-A -b -B -C -d -D -E -f -F -G -i -I -j -J -l -L -m -M -n -N -o -p -P -r -R -s -S -t=? -u -v= -w -x -xx -xxx -y= -z -Z -a -c=
     --admin --audio --basic --battery --cpu --disk --optical --full --graphics --ip --info --swap --label --logical --memory --machine
     --network --partitions --processes --repos --raid --sensors --system --uuid --verbosity= --extra --filter --no-host
