@@ -537,6 +537,11 @@ const SECRET_GLOBS = [
   "**/.config/github-copilot/**",
   "**/.restic-password",
   "**/.config/borg/keys/**",
+  // Browsers' and chat apps' profiles: cookies (live sessions), saved logins and their keys, tokens in local storage.
+  "**/.mozilla/**",
+  "**/.config/@(google-chrome|google-chrome-beta|google-chrome-unstable|chromium|microsoft-edge|vivaldi|opera)/**",
+  "**/.config/BraveSoftware/**",
+  "**/.config/@(Slack|discord|Signal|Element)/**",
 ];
 const SECRET = globSet(SECRET_GLOBS);
 
