@@ -1,0 +1,163 @@
+// Formatters and fixers rewrite the files they are given, in place: black,
+// isort, ruff format, rustfmt always (unless only checking); prettier
+// --write, eslint --fix, biome --write, clang-format -i … when told to. Their
+// operands (files, or directories whose files they rewrite) are written
+// where they are — `black ~/x.py`, `biome check --write /etc` leave the
+// workspace. sass writes its output operand (`sass in.scss out.css`, `in:out`).
+// An option value these lists miss is taken for an operand: judged as a
+// write too, which only raises the verdict.
+import { splitArgs } from "../argv.js";
+import { asTargets } from "../targets.js";
+import type { Spec, Target } from "../targets.js";
+import type { Word } from "../types.js";
+
+/** `positional` written when `writes(flags)` says the run rewrites them. */
+function inPlace(values: readonly string[], writes: (flags: readonly string[]) => boolean, skip = 0): Spec {
+  const valueOpts = new Set(values);
+  return (args) => {
+    const a = splitArgs(args.slice(skip), valueOpts);
+    return writes(a.flags) ? asTargets(a.positional, "write") : [];
+  };
+}
+
+const has =
+  (...names: string[]) =>
+  (flags: readonly string[]): boolean =>
+    flags.some((f) => names.includes(f));
+const unless =
+  (...names: string[]) =>
+  (flags: readonly string[]): boolean =>
+    !flags.some((f) => names.includes(f));
+
+const BLACK_VALUES = [
+  "-l",
+  "--line-length",
+  "-t",
+  "--target-version",
+  "--include",
+  "--exclude",
+  "--extend-exclude",
+  "--force-exclude",
+  "--config",
+  "-W",
+  "--workers",
+  "--stdin-filename",
+  "--required-version",
+  "--python-cell-magics",
+];
+const ISORT_VALUES = [
+  "--settings-path",
+  "--sp",
+  "--settings-file",
+  "--settings",
+  "-l",
+  "--line-length",
+  "--profile",
+  "-p",
+  "--project",
+  "--src",
+  "--src-path",
+  "-m",
+  "--multi-line",
+  "--skip",
+  "-s",
+  "--skip-glob",
+  "--sg",
+  "--filter-files",
+  "-j",
+  "--jobs",
+];
+const RUFF_VALUES = [
+  "--config",
+  "--line-length",
+  "--target-version",
+  "--select",
+  "--ignore",
+  "--extend-select",
+  "--exclude",
+  "--extend-exclude",
+  "--stdin-filename",
+  "--output-format",
+  "--cache-dir",
+];
+const JS_VALUES = [
+  "-c",
+  "--config",
+  "--ignore-path",
+  "--ext",
+  "--plugin",
+  "--parser",
+  "--rule",
+  "-f",
+  "--format",
+  "-o",
+  "--output-file",
+  "--cache-location",
+  "--max-warnings",
+  "--resolve-plugins-relative-to",
+  "--rulesdir",
+  "--stdin-filepath",
+  "--log-level",
+  "--config-path",
+  "--reporter",
+  "--max-diagnostics",
+  "--custom-syntax",
+  "--formatter",
+  "--print-width",
+  "--tab-width",
+  "--end-of-line",
+];
+
+/** ruff: `format` rewrites unless --check/--diff; `check` with --fix. */
+const ruff: Spec = (args) => {
+  const sub = args[0]?.text;
+  if (sub === "format") return inPlace(RUFF_VALUES, unless("--check", "--diff"), 1)(args);
+  if (sub === "check" || (sub !== undefined && sub.startsWith("-")) || sub === undefined)
+    return inPlace(RUFF_VALUES, has("--fix", "--unsafe-fixes", "--fix-only"), sub === "check" ? 1 : 0)(args);
+  return [];
+};
+
+/** biome/oxlint: `format --write`, `check --write`/`--fix`/`--apply`, `lint --write`. */
+const biome: Spec = (args) => {
+  const sub = args[0]?.text ?? "";
+  const skip = /^[a-z]/.test(sub) ? 1 : 0;
+  return inPlace(JS_VALUES, has("--write", "--fix", "--apply", "--apply-unsafe", "--unsafe"), skip)(args);
+};
+
+/** sass IN OUT, sass IN:OUT (and DIR:DIR): the output is written. */
+const sass: Spec = (args) => {
+  const a = splitArgs(args, new Set(["--load-path", "-I", "--style", "-s", "--source-map-urls", "--charset"]));
+  const out: Target[] = [];
+  if (a.positional.length === 2) out.push(...asTargets([a.positional[1] as Word], "write"));
+  for (const w of a.positional) {
+    const colon = w.text.indexOf(":");
+    if (colon > 0) out.push({ word: { ...w, text: w.text.slice(colon + 1) }, mode: "write" });
+  }
+  return out;
+};
+
+export const FORMATTERS: Record<string, Spec> = {
+  black: inPlace(BLACK_VALUES, unless("--check", "--diff")),
+  isort: inPlace(ISORT_VALUES, unless("--check-only", "--check", "-c", "--diff", "--show-files")),
+  autopep8: inPlace(
+    ["--max-line-length", "--select", "--ignore", "-j", "--jobs", "--global-config", "--aggressive"],
+    has("-i", "--in-place"),
+  ),
+  yapf: inPlace(["--style", "-p", "--parallel", "-l", "--lines", "-e", "--exclude"], has("-i", "--in-place")),
+  ruff,
+  rustfmt: inPlace(["--edition", "--config", "--config-path", "--emit", "--color"], unless("--check")),
+  "clang-format": inPlace(["--style", "-style", "--assume-filename", "--fallback-style", "--lines", "--offset", "--length"], has("-i")),
+  prettier: inPlace(JS_VALUES, has("--write", "-w")),
+  eslint: inPlace(JS_VALUES, has("--fix", "--fix-type")),
+  stylelint: inPlace(JS_VALUES, has("--fix")),
+  "markdownlint-cli2": inPlace(["--config"], has("--fix")),
+  biome,
+  oxlint: biome,
+  shfmt: inPlace(["-i", "--indent", "-ln", "--language-dialect", "-f", "--find"], has("-w", "--write")),
+  codespell: inPlace(
+    ["-I", "--ignore-words", "-L", "--ignore-words-list", "-S", "--skip", "-D", "--dictionary", "--config"],
+    has("-w", "--write-changes"),
+  ),
+  typos: inPlace(["--config", "--exclude", "--format"], has("-w", "--write-changes")),
+  sass,
+};
