@@ -1,7 +1,7 @@
 // Test runners, build tools and task runners run the code their operands
 // and options point at: a test path, a config file (jest, vitest, webpack,
 // eslint … configs are JavaScript), a project directory (`yarn --cwd`,
-// `pnpm -C`, `make -C`), a manifest (`cargo --manifest-path`), a preloaded
+// `pnpm -C`, `make -C`, `just --justfile`), a manifest (`cargo --manifest-path`), a preloaded
 // module (`node -r`), a remote module (`go run pkg@v`, `deno run
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
@@ -60,6 +60,14 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     cargo: { options: ["--manifest-path", "-C", "--config"], operands: false },
     make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
     gmake: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
+    // Task runners: the recipe file (a justfile's, a Taskfile's, an SConstruct's commands) and the directory it is found in.
+    just: { options: ["--justfile", "-f", "--working-directory", "-d"], operands: false },
+    task: { options: ["--taskfile", "-t", "--dir", "-d"], operands: false },
+    scons: {
+      options: ["-f", "--file", "--makefile", "--sconstruct", "-C", "--directory", "-I", "--include-dir", "--site-dir"],
+      operands: false,
+    },
+    mage: { options: ["-d", "-w"], operands: false },
   } satisfies Record<string, Runner>),
 );
 
