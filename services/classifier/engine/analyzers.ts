@@ -8,7 +8,7 @@ import type { StdinSource, Word } from "./types.js";
 import { allValues, splitArgs } from "./argv.js";
 import { gitAnalysis } from "./tools/git.js";
 import { curlAnalysis, httpieAnalysis, wgetAnalysis } from "./tools/http.js";
-import { networkAnalysis } from "./tools/network.js";
+import { contactsCarry, networkAnalysis } from "./tools/network.js";
 import { ffmpegAnalysis, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { SECRET_NAME } from "./secret-names.js";
@@ -466,8 +466,19 @@ function mlr(args: readonly Word[]): Analysis | null {
   return null;
 }
 
-/** An analysis of arguments that are code, or null when the program takes none. */
+/**
+ * An analysis of arguments that are code, or null when the program takes
+ * none; with what a client's arguments send to the places they name
+ * (network.ts contactsCarry), the worse standing.
+ */
 export function analyze(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
+  const own = analyzeCode(name, args, stdin, host);
+  const sent = contactsCarry(name, args);
+  if (sent === null || (own !== null && own.tier >= sent.tier)) return own;
+  return own === null ? sent : { ...sent, kind: own.kind };
+}
+
+function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   switch (name) {
     case "psql":
     case "mysql":
@@ -495,7 +506,7 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
     case "curl":
       return curlAnalysis(args);
     case "wget":
-      return wgetAnalysis(args);
+      return wgetAnalysis(args, stdin);
     case "jq":
     case "gojq":
     case "jaq":
@@ -509,7 +520,9 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
     case "xhs":
       return httpieAnalysis(args);
     case "ffmpeg":
-      return ffmpegAnalysis(args);
+    case "ffprobe":
+    case "ffplay":
+      return ffmpegAnalysis(name, args);
     case "tmux":
       return tmuxAnalysis(args);
     case "convert":

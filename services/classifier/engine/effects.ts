@@ -446,7 +446,7 @@ export function listInputEffect(cmd: SimpleCommand, inputs: readonly Redirect[],
 }
 
 /** Network clients that send what their input holds (tools/network.ts says when). */
-const NET_SENDERS = new Set(["ssh", "openssl", "logger", "nslookup"]);
+const NET_SENDERS = new Set(["ssh", "openssl", "logger", "nslookup", "wget"]);
 
 /** `ssh HOST cmd < F`, `openssl s_client … < F`: F's content goes to another system, as with `nc HOST < F` (3). */
 function inputSentTo(name: string, args: readonly Word[], target: Word, ctx: Context): Effect | null {

@@ -114,7 +114,7 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
 /** Parse `text` and judge every simple command in it; parts are appended to `parts` when given. */
 function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser, parts: PartVerdict[] | null): Finding {
   if (ctx.depth > MAX_DEPTH) return find(4, "nesting-too-deep", "code nested deeper than the classifier follows", text.slice(0, 200));
-  const parsed = parser.parse(text);
+  const parsed = parser.parse(text, ctx.carried);
   let worst: Finding | null = null;
   if (parsed.error) {
     const hit = scanCode(judge.vetoes, text);

@@ -25,7 +25,7 @@ import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
 import { resolvePlace, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
-import { literalWord } from "./unwrap.js";
+import { handedTexts as wordTexts, literalWord } from "./unwrap.js";
 import type { Unwrap } from "./unwrap.js";
 import { builtinAssigned } from "./variables.js";
 import type { Assigned } from "./variables.js";
@@ -409,11 +409,13 @@ export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
 
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
   let f = find(u.floor, u.rule, u.reason, text);
+  const handed = handedTexts(u, cmd);
   const inner: Context = {
     ...ctx,
     policy: u.policy ?? ctx.policy,
     remote: ctx.remote || (u.remote ?? false),
     ...(u.chdir ? { cwd: chdirOf(u.chdir, ctx) } : {}),
+    ...(handed.length > 0 ? { carried: [...(ctx.carried ?? []), ...handed].slice(0, MAX_CARRIED) } : {}),
   };
   // A wrapper that switches policy (sudo → SUDO.md) never lowers the tier the
   // outer policy would give the same command: both judge, the worse stands.
@@ -439,6 +441,22 @@ function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, t
   if (ctx.policy === "sudo" && ctx.host === "primary" && (u.opaque.length > 0 || u.computed === true))
     f = worse(f, primaryNeverGuesses(u.reason, text));
   return f;
+}
+
+/** At most this many texts are carried into code (Context.carried). */
+const MAX_CARRIED = 32;
+
+/**
+ * The texts of values a wrapper or shell hands what it runs: its own
+ * (`env X=…`, Unwrap.carried), the command's prefix assignments
+ * (`X=$(cat f) sh -c …`) and, when it runs code, its words (`sh -c CODE
+ * ARGS…`: the arguments and the variables in the code, `watch curl …/$X`).
+ */
+function handedTexts(u: Unwrap, cmd: SimpleCommand): string[] {
+  const out = [...(u.carried ?? [])];
+  for (const a of cmd.assigns) if (a.value.dynamic) out.push(a.value.text, ...(a.value.origins ?? []));
+  if (u.code.length > 0) out.push(...wordTexts(cmd.words.slice(1)));
+  return out;
 }
 
 /** The directory `env -C DIR` / `sudo -D DIR` runs in ("" when not known). */

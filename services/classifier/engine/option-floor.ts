@@ -9,6 +9,8 @@ import { checkOptions } from "./options/check.js";
 import type { Expand } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { resolvePlace, secretPlace } from "./paths.js";
+import { workspaceScript } from "./script-place.js";
+import { cookieJars } from "./tools/http.js";
 import type { Context, Word } from "./types.js";
 
 export interface OptionFloor {
@@ -25,6 +27,16 @@ export function optionFloor(name: string, args: readonly Word[], ctx: Context, e
   for (const w of v.reads) {
     if (secretPlace(resolvePlace(w, ctx)))
       return { tier: 2, rule: "option-reads-secret", reason: `an option of ${name} reads a secret: ${w.text}` };
+  }
+  // A cookie jar is a store of credentials: one from outside the workspace sends the sessions it holds.
+  if (ctx.policy === "claude" && !ctx.remote) {
+    const jar = cookieJars(name, args).find((w) => w.text !== "-" && !workspaceScript(resolvePlace(w, ctx), ctx));
+    if (jar)
+      return {
+        tier: 2,
+        rule: "option-reads-secret",
+        reason: `${name} sends the cookies stored in ${jar.text}, a file outside the workspace (a store of credentials)`,
+      };
   }
   // A written value may carry a kind before the path (`--cov-report=html:/etc/x`): the path after it is what is written.
   const written = v.writes.map((w) => {

@@ -26,7 +26,8 @@ export interface ParseResult {
 }
 
 export interface BashParser {
-  parse(text: string): ParseResult;
+  /** `carried`: the texts values handed to this code come from (Context.carried). */
+  parse(text: string, carried?: readonly string[]): ParseResult;
 }
 
 let language: Language | null = null;
@@ -40,7 +41,7 @@ export async function loadBashParser(): Promise<BashParser> {
   const parser = new Parser();
   parser.setLanguage(language);
   const bash: BashParser = {
-    parse(text: string): ParseResult {
+    parse(text: string, carried?: readonly string[]): ParseResult {
       const tree = parser.parse(text);
       if (tree === null) return { commands: [], error: true, assigned: [], site: null };
       let root: Node;
@@ -52,7 +53,7 @@ export async function loadBashParser(): Promise<BashParser> {
         tree.delete();
       }
       const vars = mayUseVariables(text) ? new Variables(root, text) : null;
-      const walker = new Walker(vars);
+      const walker = new Walker(vars, carried !== undefined && carried.length > 0 ? carried : null);
       walker.walk(root, null);
       const result: ParseResult = { commands: walker.commands, error, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
       // Backticks the grammar left as text (heredoc bodies, parameter expansions) run as commands; so do
@@ -69,7 +70,7 @@ export async function loadBashParser(): Promise<BashParser> {
           result.error = true;
           continue;
         }
-        const inner = bash.parse(code);
+        const inner = bash.parse(code, carried);
         result.commands.push(...inner.commands);
         result.assigned.push(...inner.assigned);
         result.error ||= inner.error;
@@ -90,7 +91,10 @@ const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !==
 class Walker {
   readonly commands: SimpleCommand[] = [];
 
-  constructor(private readonly vars: Variables | null) {}
+  constructor(
+    private readonly vars: Variables | null,
+    private readonly carried: readonly string[] | null,
+  ) {}
 
   walk(node: Node, stdin: StdinSource | null): void {
     switch (node.type) {
@@ -104,7 +108,7 @@ class Walker {
         this.pipeline(node, stdin);
         return;
       case "variable_assignment":
-        if (validAssignment(node)) this.commands.push(bare(node, [], [assignment(node)]));
+        if (validAssignment(node)) this.commands.push(bare(node, [], [assignment(node, (n) => this.word(n))]));
         else this.commands.push({ words: [wordFromNode(node)], assigns: [], redirects: [], stdin, source: node.text });
         this.children(node);
         return;
@@ -162,7 +166,7 @@ class Walker {
       if (c === null || !c.isNamed) continue;
       const field = node.fieldNameForChild(i);
       // The grammar takes `--exec=sh` for an assignment; bash only takes NAME=… with NAME an identifier, and runs the rest.
-      if (c.type === "variable_assignment" && words.length === 0 && validAssignment(c)) assigns.push(assignment(c));
+      if (c.type === "variable_assignment" && words.length === 0 && validAssignment(c)) assigns.push(assignment(c, (n) => this.word(n)));
       else if (c.type === "variable_assignment") words.push(wordFromNode(c));
       else if (field === "redirect" || c.type.endsWith("_redirect")) {
         const r = redirectOf(c, (n) => this.word(n));
@@ -170,7 +174,7 @@ class Walker {
         // `find 2>/dev/null / -delete`: the grammar hangs the words after a
         // redirection's target on the redirection; they are arguments.
         words.push(...redirectArguments(c));
-        if (c.type === "herestring_redirect") input = herestring(c);
+        if (c.type === "herestring_redirect") input = this.carrying(herestring(c));
       } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(this.word(c));
     }
     words.push(...trailing);
@@ -190,7 +194,7 @@ class Walker {
       if (body !== null && r.id === body.id) continue;
       trailing.push(...redirectArguments(r));
       if (r.type === "heredoc_redirect") {
-        input = heredoc(r);
+        input = this.carrying(heredoc(r));
         for (const inner of kids(r)) {
           if (inner.type === "file_redirect") {
             const x = redirectOf(inner, (n) => this.word(n));
@@ -200,7 +204,7 @@ class Walker {
       } else {
         const x = redirectOf(r, (n) => this.word(n));
         if (x) redirects.push(x);
-        if (r.type === "herestring_redirect") input = herestring(r);
+        if (r.type === "herestring_redirect") input = this.carrying(herestring(r));
         else later.push(r);
       }
     }
@@ -261,11 +265,25 @@ class Walker {
    */
   private word(c: Node): Word {
     const w = wordFromNode(c);
-    if (!w.dynamic || this.vars === null) return w;
-    const values = this.vars.wordValues(c);
+    if (this.vars === null && this.carried === null) return w;
+    if (!w.dynamic) {
+      // A `$X` in a literal is code for a shell the command starts (`bash -c 'curl …/$X'` after `export X=…`).
+      const origins = this.vars !== null && w.text.includes("$") ? this.vars.origins(w.text) : [];
+      return origins.length > 0 ? { ...w, origins } : w;
+    }
+    const values = this.vars?.wordValues(c);
     if (values) return { ...w, loopValues: values.map(valueWord) };
-    const origins = this.vars.origins(w.text);
+    const own = this.vars?.origins(w.text) ?? [];
+    const origins = this.carried !== null && PARAMETER.test(w.text) ? [...own, ...this.carried] : own;
     return origins.length > 0 ? { ...w, origins } : w;
+  }
+
+  /** An input document or string with what its variables were made of (StdinSource.origins). */
+  private carrying(input: StdinSource): StdinSource {
+    if (!input.dynamic || input.text === null || (this.vars === null && this.carried === null)) return input;
+    const own = this.vars?.origins(input.text) ?? [];
+    const origins = this.carried !== null && PARAMETER.test(input.text) ? [...own, ...this.carried] : own;
+    return origins.length > 0 ? { ...input, origins } : input;
   }
 
   private functionDef(node: Node): void {
@@ -323,11 +341,14 @@ function validAssignment(node: Node): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\+?=/s.test(node.text);
 }
 
-function assignment(node: Node): { name: string; value: Word } {
+function assignment(node: Node, word: (n: Node) => Word): { name: string; value: Word } {
   const name = node.childForFieldName("name")?.text ?? "";
   const v = node.childForFieldName("value");
-  return { name, value: v ? wordFromNode(v) : literalWord("") };
+  return { name, value: v ? word(v) : literalWord("") };
 }
+
+/** A parameter expansion (`$X`, `${X…}`, `$1`, `$@`): what a value handed to the code may reach. */
+const PARAMETER = /\$(?:\{|[A-Za-z_0-9@*])/;
 
 /** Words the grammar put on a redirection after its target (they belong to the command). */
 function redirectArguments(node: Node): Word[] {

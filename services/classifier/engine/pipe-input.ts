@@ -47,12 +47,18 @@ export function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSo
   const name = words[0]?.text ?? "";
   if (EMITTERS.has(name)) {
     const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
-    return { kind: "pipe", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) };
+    const origins = args.flatMap((w) => w.origins ?? []);
+    return {
+      kind: "pipe",
+      text: args.map((w) => w.text).join(" "),
+      dynamic: args.some((w) => w.dynamic),
+      ...(origins.length > 0 ? { origins } : {}),
+    };
   }
   if (name === "find" && findPrintsNulPaths(words.slice(1)))
     return { kind: "pipe", text: null, dynamic: true, nulPaths: true, roots: findRoots(words.slice(1)) };
   if (name === "cat" && words.length === 1 && input && input.kind !== "pipe") {
-    return { kind: "pipe", text: input.text, dynamic: input.dynamic };
+    return { kind: "pipe", text: input.text, dynamic: input.dynamic, ...(input.origins ? { origins: input.origins } : {}) };
   }
   return unknownPipe();
 }

@@ -1,7 +1,7 @@
 // Test runners, build tools and task runners run the code their operands
 // and options point at: a test path, a config file (jest, vitest, webpack,
 // eslint … configs are JavaScript), a project directory (`yarn --cwd`,
-// `pnpm -C`, `make -C`), a manifest (`cargo --manifest-path`), a preloaded
+// `pnpm -C`, `make -C`, `just --justfile`), a manifest (`cargo --manifest-path`), a preloaded
 // module (`node -r`), a remote module (`go run pkg@v`, `deno run
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known

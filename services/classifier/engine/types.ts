@@ -51,6 +51,8 @@ export interface StdinSource {
   nulPaths?: boolean;
   /** With nulPaths: the roots every path begins with (`.` when find names none). */
   roots?: readonly string[];
+  /** What the variables the text expands were made of (Word.origins): `X=$(cat f); … <<< "$X"` carries `$(cat f)`. */
+  origins?: string[];
 }
 
 export interface SimpleCommand {
@@ -81,6 +83,11 @@ export interface Context {
   depth: number;
   /** True inside `ssh host '…'` or a container: workspace paths do not apply. */
   remote: boolean;
+  /**
+   * Code a command hands values (`X=$(cat f) sh -c '…$X'`, `env X=…`, `sh -c '…$1' _ "$(cat f)"`, an
+   * exported variable): the texts those values come from, which every parameter expansion in the code may carry.
+   */
+  carried?: readonly string[];
 }
 
 export interface Finding {

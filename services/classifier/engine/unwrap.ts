@@ -23,6 +23,8 @@ export interface Unwrap {
   chdir?: Word;
   /** Code that exists only at run time (piped into an interpreter, read from a descriptor): primary never guesses. */
   computed?: boolean;
+  /** The texts of values handed to the code or command run next (its arguments, variables set for it): Context.carried. */
+  carried?: string[];
 }
 
 /** What a delegating program runs from its arguments (tools/index.ts names one per program), or null. */
@@ -47,6 +49,21 @@ export function firstOperand(args: readonly Word[], values: ReadonlySet<string>,
 
 export const literalWord = (text: string): Word => ({ text, dynamic: false, glob: false, confusable: false });
 export const dynamicWord = (text: string): Word => ({ text, dynamic: true, glob: false, confusable: false });
+
+/**
+ * The texts the values of `words` come from, for code they are handed to
+ * (Context.carried): a computed word's text and origins, a literal's origins
+ * (`'…$X'` after `export X=…`), xargs's input for its items.
+ */
+export function handedTexts(words: readonly Word[]): string[] {
+  const out: string[] = [];
+  for (const w of words) {
+    if (w.stdinItem === true) out.push("$(xargs input)");
+    else if (w.dynamic) out.push(w.text);
+    if (w.origins) out.push(...w.origins);
+  }
+  return out;
+}
 
 export function joinWords(words: readonly Word[]): { text: string; dynamic: boolean } {
   return { text: words.map((w) => w.text).join(" "), dynamic: words.some((w) => w.dynamic) };

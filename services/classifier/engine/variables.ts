@@ -66,6 +66,8 @@ interface Assignment extends Scope {
 const MAX_ORIGINS = 16;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The key the positional parameters (`set -- …`, `$1`, `$@`) are kept under: no variable has this name. */
+const POSITIONAL = "@";
 
 /** Variables bash keeps numeric itself, whatever the environment held (unless the text unsets or redeclares them). */
 const SPECIAL_NUMERIC = new Set([
@@ -101,7 +103,7 @@ const VISITED = [
 ];
 /** A word that may name one of BUILTINS (quotes and backslashes may hide it: `'read'`, `\\let`). */
 const BUILTIN_WORD =
-  /\b(eval|source|trap|let|unset|declare|typeset|local|export|readonly|read|mapfile|readarray|printf|getopts|wait|test)\b|(^|[\s;&|(`{])[.[]\s/;
+  /\b(eval|source|trap|let|unset|declare|typeset|local|export|readonly|read|mapfile|readarray|printf|getopts|wait|test|set)\b|(^|[\s;&|(`{])[.[]\s/;
 
 /** The builtins command() reads, and the wrappers it looks through for them. */
 const BUILTINS = new Set([
@@ -124,6 +126,7 @@ const BUILTINS = new Set([
   "wait",
   "test",
   "[",
+  "set",
 ]);
 const WRAPPERS = new Set([
   "nohup",
@@ -156,6 +159,13 @@ export class Variables {
   poisoned: string | null = null;
   private readonly assignments = new Map<string, Assignment[]>();
   private readonly integer = new Set<string>();
+  /**
+   * What any variable may have been made of: the text of code that may assign any (`eval "X=\$(cat f)"`, a
+   * trap, a mapfile callback) and what a computed name takes (`read "$n" < f`).
+   */
+  private readonly anyOrigins: string[] = [];
+  /** Names declared with -n: their value names the variable they stand for. */
+  private readonly namerefs = new Set<string>();
   private readonly associative = new Set<string>(ASSOCIATIVE);
   /** Special variables the text unsets or redeclares: no longer kept numeric by bash. */
   private readonly touched = new Set<string>();
@@ -197,18 +207,25 @@ export class Variables {
     if (!text.includes("$")) return out;
     const seen = new Set<string>();
     const follow = (t: string, depth: number): void => {
-      for (const m of t.matchAll(/(\\?)\$\{?[!]?([A-Za-z_][A-Za-z0-9_]*)/g)) {
-        const name = m[2] as string;
+      // `$X`, `${X…}`, `${!X}` (the variable X names), `$1`, `$@`, `${*}` (the positional parameters, one set here).
+      for (const m of t.matchAll(/(\\?)\$(?:\{(!)?)?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])/g)) {
+        const name = /^[A-Za-z_]/.test(m[3] as string) ? (m[3] as string) : POSITIONAL;
         if (m[1] === "\\" || seen.has(name) || out.length >= MAX_ORIGINS) continue;
         seen.add(name);
         for (const a of this.assignments.get(name) ?? []) {
           if (a.origin === null || a.origin === undefined || out.length >= MAX_ORIGINS) continue;
           out.push(a.origin);
-          if (depth < 4) follow(a.origin, depth + 1);
+          // `n=GITHUB_TOKEN; … ${!n}`, `declare -n n=GITHUB_TOKEN; … $n`: the value is that of the variable n names.
+          const named = m[2] === "!" || this.namerefs.has(name) ? /^["']?([A-Za-z_][A-Za-z0-9_]*)["']?$/.exec(a.origin)?.[1] : undefined;
+          if (named !== undefined && out.length < MAX_ORIGINS) out.push(`$${named}`);
+          if (depth < 4) follow(named !== undefined ? `$${named}` : a.origin, depth + 1);
         }
       }
     };
     follow(text, 0);
+    if (this.anyOrigins.length > 0 && /\$(?:\{|[A-Za-z_0-9@*])/.test(text)) {
+      for (const o of this.anyOrigins) if (out.length < MAX_ORIGINS) out.push(o);
+    }
     return out;
   }
 
@@ -315,8 +332,9 @@ export class Variables {
     this.record(name, how, { numeric: false, values: null, value: null, origin, within: null, after: 0, exclude: [] });
   }
 
-  private computedName(text: string, how: string): void {
+  private computedName(text: string, how: string, origin: string | null = text): void {
     this.assigned.push({ name: text, how, computed: true, literal: null });
+    if (origin !== null) this.anyOrigins.push(origin);
     this.poisoned ??= `${how} assigns a variable whose name is computed at run time`;
   }
 
@@ -406,6 +424,8 @@ export class Variables {
     }
     for (const c of words) {
       if (/^[-+][a-zA-Z]/.test(c.text)) continue;
+      if (/-[a-zA-Z]*n/.test(flags) && (c.type === "variable_name" || c.type === "variable_assignment"))
+        this.namerefs.add(c.type === "variable_name" ? c.text : (c.childForFieldName("name")?.text ?? ""));
       if (c.type === "variable_name") {
         if (/A/.test(flags)) this.associative.add(c.text);
         if (/i/.test(flags)) this.integer.add(c.text);
@@ -481,7 +501,25 @@ export class Variables {
       case ".":
       case "trap":
         this.poisoned ??= `${name} runs code that may assign any variable`;
+        this.anyOrigins.push(n.text);
         return;
+      case "set": {
+        // `set -- a b`, `set a b`: the positional parameters take the words after the options (`-o NAME` takes one).
+        let k = 0;
+        while (k < words.length && /^[-+]/.test(words[k]?.text ?? "") && !/^(--|-)$/.test(words[k]?.text ?? ""))
+          k += /^[-+]o$/.test(words[k]?.text ?? "") ? 2 : 1;
+        if (/^(--|-)$/.test(words[k]?.text ?? "")) k++;
+        if (k < args.length) {
+          const origin = args
+            .slice(k)
+            .map((a) => a.text)
+            .join(" ");
+          const list = this.assignments.get(POSITIONAL) ?? [];
+          list.push({ name: POSITIONAL, numeric: false, values: null, value: null, origin, within: null, after: 0, exclude: [] });
+          this.assignments.set(POSITIONAL, list);
+        }
+        return;
+      }
       case "let":
         for (const a of args) this.arith(wordFromNode(a).text, a, a.startIndex, statementScope(n));
         return;
@@ -507,6 +545,7 @@ export class Variables {
         const ev = evaluatedArgs(name, words);
         if ((name === "mapfile" || name === "readarray") && ev.code.length > 0)
           this.poisoned ??= `${name} -C runs a callback that may assign any variable`;
+        if ((name === "mapfile" || name === "readarray") && ev.code.length > 0) this.anyOrigins.push(n.text);
         // What the names take: read and mapfile their input (a file's content), printf -v its arguments.
         const origin = name === "read" || name === "mapfile" || name === "readarray" ? `$(${name})` : name === "printf" ? n.text : null;
         for (const w of ev.names) {
@@ -517,7 +556,8 @@ export class Variables {
           if (name === "read") this.unknown("REPLY", "read", origin);
           if (name === "mapfile" || name === "readarray") this.unknown("MAPFILE", name, origin);
         }
-        if (name === "getopts") this.unknown("OPTARG", "getopts");
+        // getopts takes OPTARG from the words it parses (its own, or the positional parameters).
+        if (name === "getopts") this.unknown("OPTARG", "getopts", args.length > 2 ? n.text : "$@");
         return;
       }
       default:
@@ -528,7 +568,7 @@ export class Variables {
   private builtinName(w: Word, how: string, at: Node, origin: string | null = null): void {
     const name = baseName(w.text);
     if (w.dynamic || /[$`]/.test(name)) {
-      this.computedName(w.text, how);
+      this.computedName(w.text, how, origin);
       return;
     }
     if (!NAME.test(name)) return;

@@ -3,7 +3,7 @@
 // ionice, chroot, flock, setsid, strace, valgrind, taskset, systemd-run, runuser, c8, nyc …
 import type { TierNumber } from "../../shared/tier.js";
 import type { Word } from "./types.js";
-import { firstOperand, joinWords, unwrap } from "./unwrap.js";
+import { firstOperand, handedTexts, joinWords, unwrap } from "./unwrap.js";
 import type { Unwrap } from "./unwrap.js";
 
 interface PrefixSpec {
@@ -423,6 +423,7 @@ function env(args: Word[]): Unwrap {
   let floor: TierNumber = 0;
   let why = "sets variables for one command";
   const code: string[] = [];
+  const set: Word[] = [];
   let chdir: Word | undefined;
   while (i < args.length) {
     const t = (args[i] as Word).text;
@@ -448,11 +449,12 @@ function env(args: Word[]): Unwrap {
     }
     const run = (args[i] as Word).dynamic ? null : assignmentCode(m[1] ?? "", t.slice(t.indexOf("=") + 1));
     if (run !== null) code.push(run);
+    set.push(args[i] as Word);
     i++;
   }
   const rest = args.slice(i);
   if (rest.length === 0) return unwrap("wrapper:env", 2, "prints the environment, which may hold secrets");
-  return unwrap("wrapper:env", floor, why, { inner: [rest], code, ...(chdir ? { chdir } : {}) });
+  return unwrap("wrapper:env", floor, why, { inner: [rest], code, carried: handedTexts(set), ...(chdir ? { chdir } : {}) });
 }
 
 function commandBuiltin(args: Word[]): Unwrap {

@@ -97,7 +97,7 @@ export const BUILD: Record<string, string> = {
   hugo: "@scripts -D -E -F -s= -d=> -b= -e= -t= -w -v --buildDrafts --buildExpired --buildFuture --source= --destination=> --baseURL= --environment= --theme= --watch --minify --gc --cleanDestinationDir --verbose --quiet --logLevel=",
   "jekyll|mdbook|asciidoctor|plantuml|dot":
     "@posix -o=> -d=> -T= -K= -b= -a= -s -v -q --verbose --quiet --destination=> --source= --safe --config=< -tsvg -tpng -Tsvg -Tpng -Tpdf",
-  "convert|magick|identify":
+  "convert|magick|identify|mogrify":
     "-resize= -scale= -quality= -strip -crop= -rotate= -format= -verbose -density= -colorspace= -flatten -trim -background= -gravity= -extent= -thumbnail= -auto-orient -ping -depth= -type= -compress= -sample= -geometry=",
   "ffmpeg|ffprobe":
     "-i= -y -n -f= -c= -c:v= -c:a= -codec= -vcodec= -acodec= -b:v= -b:a= -r= -s= -ss= -t= -to= -vf= -af= -an -vn -sn -map= -preset= -crf= -pix_fmt= -hide_banner -loglevel= -v= -threads= -movflags= -shortest -stats -nostats -show_format -show_streams -show_entries= -of= -print_format= -select_streams= -count_frames -show_frames -show_packets -pretty -of= -frames:v= -q:v= -ac= -ar= -aspect= -vframes= -filter_complex= -nostdin",

@@ -4,7 +4,7 @@ import type { Analysis } from "../analyzers.js";
 import { splitArgs } from "../argv.js";
 import { cwdWord } from "../targets.js";
 import type { Spec, Target } from "../targets.js";
-import type { Word } from "../types.js";
+import type { StdinSource, Word } from "../types.js";
 import { checkOptions } from "../options/check.js";
 import { TOOLS } from "../options/index.js";
 import { secretExpansion } from "../secret-names.js";
@@ -161,9 +161,10 @@ const CURL_SENDS_FILE = (o: string, v: string): boolean =>
   // `-H @FILE`: every line of FILE is a header sent (`@-`: the input).
   (/^(-H|--header|--proxy-header)$/.test(o) && v.startsWith("@"));
 
-// curl options whose value goes into the request (headers, credentials, cookies, the proxy's and mail's names).
+// curl options whose value goes into the request (headers, credentials, cookies, the range, the proxy's, resolver's
+// and mail's names).
 const CURL_SENT_VALUES =
-  /^(-H|--header|--proxy-header|-A|--user-agent|-u|--user|-U|--proxy-user|-e|--referer|-b|--cookie|--oauth2-bearer|-x|--proxy|-X|--request|--resolve|--connect-to|--mail-from|--mail-rcpt|--mail-auth|--aws-sigv4|--login-options|--sasl-authzid)$/;
+  /^(-r|--range|--doh-url|--socks4|--socks4a|--socks5|--socks5-hostname|--preproxy|-H|--header|--proxy-header|-A|--user-agent|-u|--user|-U|--proxy-user|-e|--referer|-b|--cookie|--oauth2-bearer|-x|--proxy|-X|--request|--resolve|--connect-to|--mail-from|--mail-rcpt|--mail-auth|--aws-sigv4|--login-options|--sasl-authzid)$/;
 
 // curl options that send a body or upload, in any spelling (`-d x`, `-sdx`, `-sLd x`, `--data=x`, `-sF a=b`, `-sT f`).
 const CURL_BODY =
@@ -260,6 +261,9 @@ export function commandOutput(w: Word): string | null {
   return null;
 }
 
+/** The text xargs's delegate gives an input item (tools/xargs.ts). */
+const XARGS_ITEM = "$XARGS_INPUT";
+
 /** A word's text and what its variables were assigned from (`X=$(cat f); … $X` carries `$(cat f)`). */
 function carried(w: Word): readonly string[] {
   return w.origins ? [w.text, ...w.origins] : [w.text];
@@ -277,15 +281,18 @@ function carriedSecret(w: Word): string | null {
 /**
  * What the words a command sends to another system (an ssh command line, a
  * DNS name, a ping pattern, an SNI name, a header) carry that is computed
- * here: a command's output (3, as a file sent with `-d @FILE`) or a
- * secret-named variable (2, as in a URL; unless `secrets` is false: a
- * header is how a token is meant to be sent). `what` names the place.
+ * here: a command's output (3, as a file sent with `-d @FILE`) or xargs's
+ * input items inside a written word (`{}.example.com`; any item when
+ * `items`: a header from the input is data) or a secret-named variable (2,
+ * as in a URL; unless `secrets` is false: a header is how a token is meant
+ * to be sent). `what` names the place.
  */
-export function sentCarry(words: readonly Word[], what: string, secrets = true): Analysis | null {
+export function sentCarry(words: readonly Word[], what: string, secrets = true, items = false): Analysis | null {
   let secret: Analysis | null = null;
   for (const w of words) {
     if (!w.dynamic) continue;
-    const output = commandOutput(w);
+    const item = w.stdinItem === true && (items || w.text !== XARGS_ITEM) ? "xargs's input items" : null;
+    const output = commandOutput(w) ?? item;
     if (output !== null)
       return {
         tier: 3,
@@ -362,6 +369,7 @@ export function curlAnalysis(args: readonly Word[]): Analysis | null {
     opts.filter(([o, v]) => v?.dynamic === true && CURL_SENT_VALUES.test(o)).map(([, v]) => v as Word),
     "a header or credential",
     false,
+    true,
   );
   if (valueSent) return { ...valueSent, rule: "analysis:url-output" };
   const method = opts.find(
@@ -527,6 +535,7 @@ export function httpieAnalysis(args: readonly Word[]): Analysis | null {
     items.filter((w) => w.dynamic && itemSeparator(w.text) === ":"),
     "a header",
     false,
+    true,
   );
   return worse(urlsCarry([url, ...query]), headers);
 }
@@ -561,8 +570,29 @@ function wgetValues(args: readonly Word[], names: RegExp): Word[] {
   return out;
 }
 
-/** wget's URLs (its operands: not options, not their values by wget's option table) and what they carry (urlsCarry). */
-export function wgetAnalysis(args: readonly Word[]): Analysis | null {
+/**
+ * wget's URLs (its operands: not options, not their values by wget's option
+ * table) and what they carry (urlsCarry); `-i FILE` sends each line of FILE
+ * as a URL (to the --base host when one is given), as curl -K FILE does; `-i -`
+ * the lines of its input, judged as URLs written there.
+ */
+export function wgetAnalysis(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
+  const list = wgetValues(args, /^(-i|--input-file)$/)[0];
+  if (list !== undefined) {
+    const fromInput = !list.dynamic && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(list.text);
+    if (!fromInput)
+      return {
+        tier: 3,
+        rule: "analysis:net-upload",
+        reason: `wget -i sends every line of ${list.text} to another system as a URL`,
+        kind: "floor",
+      };
+    if (stdin !== null && stdin.dynamic) {
+      const lines: Word = { text: stdin.text ?? "$(cat)", dynamic: true, glob: false, confusable: false };
+      const carried = urlsCarry([stdin.origins ? { ...lines, origins: stdin.origins } : lines]);
+      if (carried) return carried;
+    }
+  }
   if (!args.some((w) => w.dynamic)) return null;
   const values = new Set(checkOptions(TOOLS, "wget", args, () => null).values);
   let ended = false;
@@ -573,9 +603,21 @@ export function wgetAnalysis(args: readonly Word[]): Analysis | null {
   }
   // A command's output in a header, the user agent, credentials or a body is sent as in a URL; a secret variable in
   // a header or credential is how a token is meant to be sent (as for curl -H).
-  const sent = sentCarry(wgetValues(args, WGET_SENT), "a header, credential or body", false);
+  const sent = sentCarry(wgetValues(args, WGET_SENT), "a header, credential or body", false, true);
   const referer = sentCarry(wgetValues(args, WGET_SENT_URL), "the referer");
   return worse(worse(urlsCarry(urls), sent), referer);
+}
+
+/**
+ * The cookie jars a client reads and sends the cookies of (`curl -b FILE`,
+ * a value without `=`; `wget --load-cookies FILE`).
+ */
+export function cookieJars(name: string, args: readonly Word[]): Word[] {
+  if (name === "curl")
+    return curlOptions(args)
+      .opts.filter(([o, v]) => (o === "-b" || o === "--cookie") && v !== null && !v.text.includes("="))
+      .map(([, v]) => v as Word);
+  return name === "wget" ? wgetValues(args, /^--load-cookies$/) : [];
 }
 
 export const wgetTargets: Spec = (a) => {

@@ -13,9 +13,19 @@ import { commandOutput, sentCarry } from "./http.js";
 /** An upstream or input document that is not literal text: what it holds is sent. */
 export function inputSent(stdin: StdinSource | null): string | null {
   if (stdin === null || !stdin.dynamic) return null;
-  if (stdin.kind === "pipe") return stdin.text === null ? "the output of the command before the pipe" : null;
-  const out = stdin.text === null ? null : commandOutput({ text: stdin.text, dynamic: true, glob: false, confusable: false });
-  return out === null ? null : `the output of ${out} in its input document`;
+  if (stdin.kind === "pipe" && stdin.text === null) return "the output of the command before the pipe";
+  // A document, or what echo/printf writes: the output of a command in it, or in a variable it expands.
+  const out =
+    stdin.text === null
+      ? null
+      : commandOutput({
+          text: stdin.text,
+          dynamic: true,
+          glob: false,
+          confusable: false,
+          ...(stdin.origins ? { origins: stdin.origins } : {}),
+        });
+  return out === null ? null : `the output of ${out} in ${stdin.kind === "pipe" ? "what it is piped" : "its input document"}`;
 }
 
 export function inputUpload(tool: string, what: string): Analysis {
@@ -264,6 +274,88 @@ export function networkAnalysis(name: string, args: readonly Word[], stdin: Stdi
   return null;
 }
 
+/**
+ * Clients that contact what their arguments name, besides those with an
+ * analysis of their own (curl, wget, httpie, ffmpeg, git, ssh, the probes):
+ * every argument of a fetcher or browser; the URLs (`s3://…` too) and the
+ * host, registry or endpoint options of package, database and cloud clients
+ * (a package name or a query is not sent anywhere a command names).
+ */
+const FETCHERS = new Set([
+  "aria2c",
+  "yt-dlp",
+  "youtube-dl",
+  "lynx",
+  "w3m",
+  "links",
+  "elinks",
+  "svn",
+  "hg",
+  "xdg-open",
+  "gio",
+  "sensible-browser",
+  "firefox",
+  "chromium",
+  "google-chrome",
+]);
+const CONTACTS = new Set([
+  "npm",
+  "pnpm",
+  "yarn",
+  "npx",
+  "pip",
+  "pip3",
+  "uv",
+  "cargo",
+  "gem",
+  "bundle",
+  "composer",
+  "psql",
+  "mysql",
+  "mariadb",
+  "redis-cli",
+  "valkey-cli",
+  "mongosh",
+  "mongo",
+  "aws",
+  "gsutil",
+  "gcloud",
+  "az",
+  "gh",
+]);
+/** A URL (`scheme://…`), or the value of an option naming a host or registry (`-h H`, `--host=H`, `--registry URL`, `--index-url`). */
+const CONTACT_OPTION = /^(-h|--host|--hostname|--registry|--index-url|--extra-index-url|--source|--uri|--url|--endpoint-url)$/;
+
+/** What a fetcher's, or a package or database client's, words carry to the places they name (sentCarry), or null. */
+export function contactsCarry(name: string, args: readonly Word[]): Analysis | null {
+  const fetcher = FETCHERS.has(name);
+  if (!(fetcher || CONTACTS.has(name)) || !args.some((w) => w.dynamic)) return null;
+  const sent: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (!w.dynamic && w.text.startsWith("-")) {
+      const eq = w.text.indexOf("=");
+      const opt = eq > 0 ? w.text.slice(0, eq) : w.text;
+      if (CONTACT_OPTION.test(opt)) {
+        const value = eq > 0 ? { ...w, text: w.text.slice(eq + 1) } : args[++i];
+        if (value) sent.push(value);
+      }
+      continue;
+    }
+    if (fetcher || /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)) sent.push(w);
+  }
+  return sentCarry(sent, `what ${name} contacts (a URL, a host)`);
+}
+
+/** `wget -i -` (`--input-file=-`, `-i /dev/stdin`): the URLs it requests are its input's lines. */
+function wgetReadsInput(args: readonly Word[]): boolean {
+  return args.some((w, i) => {
+    if (w.dynamic) return false;
+    const value = /^(-i|--input-file)$/.test(w.text) ? args[i + 1]?.text : /^(?:-i|--input-file=)(.+)$/.exec(w.text)?.[1];
+    return value !== undefined && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(value);
+  });
+}
+
 /** Programs that send a file given as their input (`< F`) to another system, with the reason; null for others. */
 export function sendsRedirectedInput(name: string, args: readonly Word[]): string | null {
   if (name === "openssl")
@@ -279,6 +371,7 @@ export function sendsRedirectedInput(name: string, args: readonly Word[]): strin
       : "ssh sends its input to the other host";
   }
   if (name === "nslookup") return nslookupReadsInput(args) ? "nslookup sends every line of its input as a query" : null;
+  if (name === "wget") return wgetReadsInput(args) ? "wget -i - sends every line of its input as a URL" : null;
   return null;
 }
 

@@ -245,11 +245,14 @@ export const ffmpegTargets: Spec = (args) => [
  * ffmpeg's output to a network URL (`http://host/up`, `rtmp://`, `tcp://`): the media is uploaded;
  * an input URL (`-i http://host/$(cat f)`) carries what curl's would (urlsCarry).
  */
-export function ffmpegAnalysis(args: readonly Word[]): Analysis | null {
+export function ffmpegAnalysis(name: string, args: readonly Word[]): Analysis | null {
   if (!args.some((w) => w.text.includes(":"))) return null;
+  const inputURL = (w: Word) => w.dynamic && /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text);
+  // ffprobe and ffplay read their operands (and -i): every one is an input.
+  if (name !== "ffmpeg") return urlsCarry(args.filter(inputURL));
   const url = ffmpegOutputs(args).find((w) => NET_URL.test(w.text));
   if (url) return { tier: 3, rule: "analysis:net-upload", reason: `ffmpeg sends its output to another system: ${url.text}`, kind: "floor" };
-  return urlsCarry(ffmpegValues(args, /^-i$/).filter((w) => w.dynamic && /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)));
+  return urlsCarry(ffmpegValues(args, /^-i$/).filter(inputURL));
 }
 
 /**
