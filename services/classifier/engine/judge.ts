@@ -273,6 +273,12 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     const outer = effectFloor(program.name, args, cmd.redirects, ctx, null);
     return outer && find(outer.tier, "effect", outer.reason, text);
   };
+  // `timeout 5 NAME=VALUE CMD`: the wrapper runs a program named NAME=VALUE (a path when VALUE has a slash), it sets
+  // nothing; never judged lower than the assignment it looks like would be.
+  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(prog.text)) {
+    const named = find(2, "assignment-as-program", "runs a program named like an assignment (NAME=VALUE): not known", text);
+    floor = floor ? worse(floor, named) : named;
+  }
   // A runner started by its path (`./node_modules/.bin/jest DIR`) loads code as it does by name.
   const elsewhere = runnerLoadsElsewhere(program.scriptPath === null ? program.name : posix.basename(program.scriptPath), args, ctx);
   if (elsewhere) floor = worse(floor ?? find(2, "runner-elsewhere", elsewhere, text), find(2, "runner-elsewhere", elsewhere, text));

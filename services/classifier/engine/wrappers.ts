@@ -210,6 +210,9 @@ const RISKY_ENV = new RegExp(
   "^(" +
     [
       "LD_[A-Z_]+",
+      // Where a CLI sends its credentials: a custom endpoint or host receives the signed requests or the token.
+      "AWS_ENDPOINT_URL[A-Z0-9_]*",
+      "GH_HOST",
       "BASH_ENV",
       "ENV",
       "PROMPT_COMMAND",

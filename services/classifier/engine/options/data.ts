@@ -60,7 +60,7 @@ export const DATA: Record<string, string> = {
   "pass ls|pass find": "",
   op: "@sub",
   "op whoami": "--account= --format=",
-  aws: "@sub --region= --profile= --output= --query= --no-cli-pager --debug --endpoint-url= --no-verify-ssl --no-paginate --color= --cli-read-timeout= --cli-connect-timeout= --no-sign-request --page-size= --max-items= --starting-token=",
+  aws: "@sub --region= --profile= --output= --query= --no-cli-pager --debug --no-verify-ssl --no-paginate --color= --cli-read-timeout= --cli-connect-timeout= --no-sign-request --page-size= --max-items= --starting-token=",
   ...Object.fromEntries(AWS_SERVICES.split(" ").map((svc) => [`aws ${svc}`, `${AWS_PARAMS} @also=aws`])),
   gcloud: "@sub --format= --filter= --project= --account= --verbosity= --quiet --all --limit= --sort-by= --flatten= --uri",
   "gcloud auth|gcloud config": "@sub @also=gcloud",

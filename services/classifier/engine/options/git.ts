@@ -175,8 +175,7 @@ export const GIT: Record<string, string> = {
   "git difftool": `${DIFF} -y --no-prompt --prompt -d --dir-diff -t= --tool= --tool-help --symlinks --no-symlinks -g --gui --no-gui --trust-exit-code`,
   "git-grep": GREP,
   gh: "@sub",
-  "gh api":
-    "-H= -i -q= -t= -p= --jq= --template= --include --paginate --slurp --silent --verbose --cache= --preview= --hostname= --header=",
+  "gh api": "-H= -i -q= -t= -p= --jq= --template= --include --paginate --slurp --silent --verbose --cache= --preview= --header=",
   "gh pr|gh issue|gh repo|gh run|gh workflow|gh release|gh auth|gh label": "@sub",
   "gh pr list|gh pr view|gh pr status|gh pr diff|gh pr checks|gh issue list|gh issue view|gh issue status|gh repo view|gh run list|gh run view|gh run watch|gh workflow list|gh workflow view|gh release list|gh release view|gh auth status|gh label list|gh status":
     GH_READ,
