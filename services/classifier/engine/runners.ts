@@ -28,6 +28,7 @@ const JS_TEST_MODULES = [
   "--reporter",
   "--reporters",
   "--globalSetup",
+  "--globalTeardown",
   "--setupFiles",
   "--setupFilesAfterEnv",
   "--environment",

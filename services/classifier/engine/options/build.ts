@@ -133,7 +133,10 @@ export const BUILD: Record<string, string> = {
   stylelint: `${JS_COMMON} --fix --formatter= -f= --output-file=> -o=> --max-warnings= --ignore-path=< --cache --allow-empty-input --quiet --report-needless-disables`,
   "knip|depcheck|madge|size-limit|typedoc":
     "--production --strict --reporter= --include= --exclude= --workspace= --json --circular --extensions= --ts-config=< --image=> --out=> --entryPoints= --why --ignores= --skip-missing --no-color --warning --summary --orphans --leaves",
-  "vitest|jest|mocha|ava|tap|uvu": JS_TEST,
+  "vitest|ava|tap|uvu": JS_TEST,
+  // The modules and files they load by these options are judged where they are (runners.ts).
+  mocha: `${JS_TEST} -r= --require= --file= -u= --ui= -R=`,
+  jest: `${JS_TEST} --setupFiles= --setupFilesAfterEnv= --globalSetup= --globalTeardown= --testEnvironment= --reporters= --testRunner= --testSequencer= --resolver=`,
   // c8 and nyc run the command after their options (wrappers.ts): their options end there.
   "c8|nyc": `${JS_TEST} @posix -r= -n= -x= -e= -i= --require= --extension= --src= --per-file --report-dir= --temp-dir= --skip-full --exclude-after-remap --clean --no-clean`,
   "playwright|cypress": "@sub",
