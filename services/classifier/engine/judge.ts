@@ -25,7 +25,7 @@ import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
 import { resolvePlace, secretPlace } from "./paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
-import { handedTexts as wordTexts, literalWord } from "./unwrap.js";
+import { handedTexts, literalWord } from "./unwrap.js";
 import type { Unwrap } from "./unwrap.js";
 import { builtinAssigned } from "./variables.js";
 import type { Assigned } from "./variables.js";
@@ -415,7 +415,7 @@ export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
 
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {
   let f = find(u.floor, u.rule, u.reason, text);
-  const handed = handedTexts(u, cmd);
+  const handed = handedBy(u, cmd);
   const inner: Context = {
     ...ctx,
     policy: u.policy ?? ctx.policy,
@@ -458,10 +458,10 @@ const MAX_CARRIED = 32;
  * (`X=$(cat f) sh -c …`) and, when it runs code, its words (`sh -c CODE
  * ARGS…`: the arguments and the variables in the code, `watch curl …/$X`).
  */
-function handedTexts(u: Unwrap, cmd: SimpleCommand): string[] {
+function handedBy(u: Unwrap, cmd: SimpleCommand): string[] {
   const out = [...(u.carried ?? [])];
   for (const a of cmd.assigns) if (a.value.dynamic) out.push(a.value.text, ...(a.value.origins ?? []));
-  if (u.code.length > 0) out.push(...wordTexts(cmd.words.slice(1)));
+  if (u.code.length > 0) out.push(...handedTexts(cmd.words.slice(1)));
   return out;
 }
 

@@ -11,6 +11,7 @@
 //   js-script-live as `npm run deploy` does).
 // An option the tool's table does not know leaves the words as written (the
 // option check judges it).
+import { lookup } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import type { Opt, ToolSpec } from "./options/spec.js";
 import type { Word } from "./types.js";
@@ -32,17 +33,18 @@ function knownOptions(spec: ToolSpec, args: readonly Word[], from: number): numb
     const eq = t.startsWith("--") ? t.indexOf("=") : -1;
     const glued = eq >= 0;
     const key = glued ? t.slice(0, eq) : t;
-    let opt: Opt | undefined;
-    for (const s of [spec, ...spec.also.map((k) => TOOLS.get(k))]) {
-      opt ??= t.startsWith("--") ? s?.long.get(key) : t.length === 2 ? s?.short.get(t.slice(1)) : undefined;
-    }
+    const opt: Opt | undefined = t.startsWith("--")
+      ? lookup(TOOLS, spec, (s) => s.long, key)
+      : t.length === 2
+        ? lookup(TOOLS, spec, (s) => s.short, t.slice(1))
+        : undefined;
     if (opt === undefined || (glued && opt.value === "none")) return null;
     i += opt.value === "required" && !glued ? 2 : 1;
   }
   return i - from;
 }
 
-/** The table of `name sub`, else of `name` (knownOptions also reads the tables it names with @also). */
+/** The table of `name sub`, else of `name` (knownOptions also reads the tables it names with @also, as the option check does). */
 function tableOf(name: string, sub = ""): ToolSpec | undefined {
   return (sub !== "" ? TOOLS.get(`${name} ${sub}`) : undefined) ?? TOOLS.get(name);
 }

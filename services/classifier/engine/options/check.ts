@@ -39,7 +39,8 @@ const NO_OPTIONS: Omit<ToolSpec, "key"> = {
   also: [],
 };
 
-function lookup(table: ToolTable, spec: ToolSpec, pick: (s: ToolSpec) => Map<string, Opt>, name: string, seen = 0): Opt | undefined {
+/** An option of `spec`, or of the tables it names with @also (`pick` chooses short, long or single-dash ones). */
+export function lookup(table: ToolTable, spec: ToolSpec, pick: (s: ToolSpec) => Map<string, Opt>, name: string, seen = 0): Opt | undefined {
   const own = pick(spec).get(name);
   if (own !== undefined || seen > 4) return own;
   for (const key of spec.also) {
