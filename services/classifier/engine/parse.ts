@@ -273,16 +273,20 @@ class Walker {
     }
     const values = this.vars?.wordValues(c);
     if (values) return { ...w, loopValues: values.map(valueWord) };
-    const own = this.vars?.origins(w.text) ?? [];
-    const origins = this.carried !== null && PARAMETER.test(w.text) ? [...own, ...this.carried] : own;
+    const origins = this.originsOf(w.text);
     return origins.length > 0 ? { ...w, origins } : w;
+  }
+
+  /** What the variables `text` expands were made of: assigned in this text, or handed to this code (Context.carried). */
+  private originsOf(text: string): string[] {
+    const own = this.vars?.origins(text) ?? [];
+    return this.carried !== null && PARAMETER.test(text) ? [...own, ...this.carried] : own;
   }
 
   /** An input document or string with what its variables were made of (StdinSource.origins). */
   private carrying(input: StdinSource): StdinSource {
     if (!input.dynamic || input.text === null || (this.vars === null && this.carried === null)) return input;
-    const own = this.vars?.origins(input.text) ?? [];
-    const origins = this.carried !== null && PARAMETER.test(input.text) ? [...own, ...this.carried] : own;
+    const origins = this.originsOf(input.text);
     return origins.length > 0 ? { ...input, origins } : input;
   }
 

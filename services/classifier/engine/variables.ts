@@ -543,9 +543,10 @@ export class Variables {
       case "test":
       case "[": {
         const ev = evaluatedArgs(name, words);
-        if ((name === "mapfile" || name === "readarray") && ev.code.length > 0)
+        if ((name === "mapfile" || name === "readarray") && ev.code.length > 0) {
           this.poisoned ??= `${name} -C runs a callback that may assign any variable`;
-        if ((name === "mapfile" || name === "readarray") && ev.code.length > 0) this.anyOrigins.push(n.text);
+          this.anyOrigins.push(n.text);
+        }
         // What the names take: read and mapfile their input (a file's content), printf -v its arguments.
         const origin = name === "read" || name === "mapfile" || name === "readarray" ? `$(${name})` : name === "printf" ? n.text : null;
         for (const w of ev.names) {

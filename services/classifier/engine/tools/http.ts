@@ -570,6 +570,9 @@ function wgetValues(args: readonly Word[], names: RegExp): Word[] {
   return out;
 }
 
+/** A file operand that names the program's own standard input (`-`, /dev/stdin, fd 0). */
+export const STDIN_NAME = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
 /**
  * wget's URLs (its operands: not options, not their values by wget's option
  * table) and what they carry (urlsCarry); `-i FILE` sends each line of FILE
@@ -579,7 +582,7 @@ function wgetValues(args: readonly Word[], names: RegExp): Word[] {
 export function wgetAnalysis(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
   const list = wgetValues(args, /^(-i|--input-file)$/)[0];
   if (list !== undefined) {
-    const fromInput = !list.dynamic && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(list.text);
+    const fromInput = !list.dynamic && STDIN_NAME.test(list.text);
     if (!fromInput)
       return {
         tier: 3,

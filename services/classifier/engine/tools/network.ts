@@ -8,7 +8,7 @@ import type { TierNumber } from "../../../shared/tier.js";
 import type { Analysis } from "../analyzers.js";
 import type { StdinSource, Word } from "../types.js";
 import { firstOperand } from "../unwrap.js";
-import { commandOutput, sentCarry } from "./http.js";
+import { commandOutput, sentCarry, STDIN_NAME } from "./http.js";
 
 /** An upstream or input document that is not literal text: what it holds is sent. */
 export function inputSent(stdin: StdinSource | null): string | null {
@@ -352,7 +352,7 @@ function wgetReadsInput(args: readonly Word[]): boolean {
   return args.some((w, i) => {
     if (w.dynamic) return false;
     const value = /^(-i|--input-file)$/.test(w.text) ? args[i + 1]?.text : /^(?:-i|--input-file=)(.+)$/.exec(w.text)?.[1];
-    return value !== undefined && /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(value);
+    return value !== undefined && STDIN_NAME.test(value);
   });
 }
 
