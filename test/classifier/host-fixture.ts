@@ -23,6 +23,8 @@ const FILES: Record<string, string> = {
   "home/.bashrc": "# placeholder\n",
   "home/.gitconfig": "[user]\n",
   "ws/a.txt": "a\n",
+  // A project's own secrets: an env file (the private key is certs/site.key.pem).
+  "ws/.env": "API_TOKEN=placeholder\n",
   "ws/notes.md": "# notes\n",
   "ws/.venv/bin/activate": 'export VIRTUAL_ENV=/tmp/agent-sudo-corpus/ws/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\n',
   "ws/scripts/ok.sh": "echo ok\n",

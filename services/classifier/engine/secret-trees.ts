@@ -3,7 +3,8 @@
 // `find / -name id_rsa -exec cat {} +`, `cp -a ~ /tmp/x`) and a glob that
 // can expand to one (`cat /etc/s*`). Such a command reveals what `cat
 // /etc/shadow` reveals, so it gets the same floor (2). Trees inside the
-// workspace are the caller's own and do not count.
+// workspace (and others that are no secret place as a whole) count by the
+// secret files they hold (secret-files.ts).
 import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
 import { mayList } from "./host-paths.js";
@@ -14,6 +15,7 @@ import type { Context, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
+import { gitSecretPath, secretFile, secretFileUnder, type TreeReading, treeReading } from "./secret-files.js";
 
 /** Where a host keeps secrets: a tree containing or inside one of these holds them. */
 const SECRET_ROOTS = ["/etc", "/root", "/home", "/run", "/proc", "/dev", "/var/lib", "/var/backups", "/srv", "/opt", "/mnt", "/media"];
@@ -150,6 +152,57 @@ const TREE_VALUES: ReadonlySet<string> = new Set([
   "--max-count",
   ...GREP_VALUES,
 ]);
+/** ripgrep's options that take a value (the pattern and the trees are the other words). */
+const RG_VALUES: ReadonlySet<string> = new Set([
+  "-e",
+  "--regexp",
+  "-f",
+  "--file",
+  "-g",
+  "--glob",
+  "--iglob",
+  "-t",
+  "--type",
+  "-T",
+  "--type-not",
+  "--type-add",
+  "--type-clear",
+  "-m",
+  "--max-count",
+  "-A",
+  "-B",
+  "-C",
+  "--after-context",
+  "--before-context",
+  "--context",
+  "-d",
+  "--max-depth",
+  "-j",
+  "--threads",
+  "-M",
+  "--max-columns",
+  "-r",
+  "--replace",
+  "-E",
+  "--encoding",
+  "--pre",
+  "--pre-glob",
+  "--sort",
+  "--sortr",
+  "--color",
+  "--colors",
+  "--ignore-file",
+  "--max-filesize",
+  "--engine",
+  "--context-separator",
+  "--field-match-separator",
+  "--field-context-separator",
+  "--path-separator",
+  "--dfa-size-limit",
+  "--regex-size-limit",
+]);
+/** cp's options that take a value. */
+const CP_VALUES: ReadonlySet<string> = new Set(["-t", "--target-directory", "-S", "--suffix", "--sparse", "--no-preserve"]);
 const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
 const DIFF_VALUES = new Set([
   "-x",
@@ -216,7 +269,12 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
         ? orHere(s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1))
         : [];
     }
-    case "rg":
+    case "rg": {
+      const s = splitArgs(args, RG_VALUES);
+      return orHere(
+        s.positional.slice(s.values.has("-e") || s.values.has("--regexp") || s.values.has("-f") || s.values.has("--file") ? 0 : 1),
+      );
+    }
     case "ack": {
       const s = sp();
       return orHere(s.positional.slice(s.values.has("-e") ? 0 : 1));
@@ -238,8 +296,12 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "7za":
     case "rsync":
       return sp().positional;
-    case "cp":
-      return has(CP_RECURSIVE) ? sp().positional.slice(0, -1) : [];
+    case "cp": {
+      // With -t DIR (alone or bundled, `-rt DIR`) every operand is a source; else the last is the destination.
+      const c = splitArgs(args, CP_VALUES);
+      if (!c.flags.some((f) => CP_RECURSIVE.test(f))) return [];
+      return c.flags.some((f) => /^-[a-zA-Z]*t[a-zA-Z]*$|^--target-directory$/.test(f)) ? c.positional : c.positional.slice(0, -1);
+    }
     case "diff": {
       // `diff -r A B` prints what differs inside both trees (with -N, every file of either in full).
       const d = splitArgs(args, DIFF_VALUES);
@@ -312,7 +374,8 @@ const LINK_SEARCH_LIMIT = 4000;
  * first link under it (followed on, as the reader would) whose target holds
  * secrets, or a reason when the trees are too large to search. Links made by
  * the same command later are not on disk yet: a command that makes links
- * does not get a tier-0 verdict anyway (ln, cp -s, tar x … write).
+ * does not get a tier-0 verdict anyway (ln, cp -s, tar x … write). A
+ * secret file met on the way (under the tree or a link's target) counts.
  */
 function linkEscape(root: string, ctx: Context): string | undefined {
   const seen = new Set<string>([root]);
@@ -332,6 +395,7 @@ function linkEscape(root: string, ctx: Context): string | undefined {
       if (++entries > LINK_SEARCH_LIMIT) return `follows symbolic links through more than ${LINK_SEARCH_LIMIT} entries under ${root}`;
       const path = `${dir === "/" ? "" : dir}/${e.name}`;
       if (e.isDirectory()) queue.push(path);
+      else if (e.isFile() && secretFile(path)) return path;
       if (!e.isSymbolicLink()) continue;
       let real: string;
       try {
@@ -339,7 +403,7 @@ function linkEscape(root: string, ctx: Context): string | undefined {
       } catch {
         continue; // dangling: nothing to read
       }
-      if (holdsSecrets(real, ctx)) return `${path} → ${real}`;
+      if (holdsSecrets(real, ctx) || secretFile(real)) return `${path} → ${real}`;
       if (![...seen].some((s) => inside(real, s))) {
         seen.add(real);
         queue.push(real);
@@ -431,13 +495,20 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   const listed = namesFromInput(name, args);
   if (listed !== undefined) return `reads the files named by its input (${listed}), not known until run time: they may be secrets`;
   const follows = followsLinks(name, args);
+  // How it reads a tree in the workspace, worked out for the first such tree (most commands read none).
+  let reading: TreeReading | null | undefined;
+  const readingOf = () => (reading === undefined ? (reading = treeReading(name, args)) : reading);
   // Loops, not spread and flatMap: this runs for every command.
   for (const list of [treeOperands(name, args, ctx), itemRoots(name, args)])
     for (const operand of list)
       for (const w of candidates(operand)) {
-        const why = treeSecret(w, ctx, follows);
+        const why = treeSecret(w, ctx, follows, readingOf, name, args);
         if (why !== undefined) return why;
       }
+  if (name === "git") {
+    const printed = gitSecretPath(args, ctx.cwd);
+    if (printed !== undefined) return `git prints ${printed}, a secret file`;
+  }
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
   if (!metadataOnly)
     for (const arg of args)
@@ -446,8 +517,19 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   return computedRead(name, args, ctx);
 }
 
-/** Why reading the tree `w` (recursively, following links when `follows`) may read secrets, or undefined. */
-function treeSecret(w: Word, ctx: Context, follows: boolean): string | undefined {
+/**
+ * Why reading the tree `w` (recursively, following links when `follows`)
+ * may read secrets, or undefined. A tree in the workspace is listed for the
+ * secret files `reading` says the program reads.
+ */
+function treeSecret(
+  w: Word,
+  ctx: Context,
+  follows: boolean,
+  reading: () => TreeReading | null,
+  name: string,
+  args: readonly Word[],
+): string | undefined {
   const p = resolvePlace(w, ctx);
   // A tree not known until run time (a variable, no cwd) may be any of them.
   if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
@@ -458,6 +540,14 @@ function treeSecret(w: Word, ctx: Context, follows: boolean): string | undefined
   for (const r of follows ? new Set([p.path, ...reals]) : []) {
     const reached = linkEscape(r, ctx);
     if (reached !== undefined) return `reads the tree ${w.text} following symbolic links, which reaches secrets: ${reached}`;
+  }
+  // A tree that is no secret place as a whole (the workspace, /tmp, /usr …) is listed for the secret files in it.
+  for (const r of new Set([p.path, ...reals])) {
+    const how = reading();
+    if (how === null) break;
+    const found = secretFileUnder(r, how, `${name}\0${args.map((a) => a.text).join("\0")}`);
+    if (found !== undefined)
+      return `reads the tree ${w.text} recursively, ${found.startsWith("/") ? `which holds the secret file ${found}` : `with ${found}`}`;
   }
   return undefined;
 }
