@@ -81,9 +81,15 @@ describe("trees holding secret files", () => {
     expect(tier('grep -r "" .', "clean")).toBe(0);
   });
 
-  it("follow a link into a secret tree only for a reader that follows links", () => {
+  it("follow a link into a secret tree for a reader that follows links or opens what it is handed", () => {
     expect(tier("grep -r x .", "linked")).toBe(0);
     expect(tier("grep -R x .", "linked")).toBeGreaterThanOrEqual(2);
+    // find hands its program a link by name and the program opens what it points at; diff follows links.
+    expect(tier("find . -exec cat {} +", "linked")).toBeGreaterThanOrEqual(2);
+    expect(tier("find . -print0 | xargs -0 cat", "linked")).toBeGreaterThanOrEqual(2);
+    expect(tier("diff -r . ../clean", "linked")).toBeGreaterThanOrEqual(2);
+    expect(tier("find . -type f -exec cat {} +", "linked")).toBe(0);
+    expect(tier("diff -r --no-dereference . ../clean", "linked")).toBe(0);
   });
 
   it("count a tree too large to list as holding a secret", () => {

@@ -9,7 +9,7 @@
 // reader would read: its hidden-file defaults and the name filters it was
 // given are honoured, so `rg TODO` (which skips dotfiles) and `grep -r
 // --include='*.ts' x .` stay reads of code.
-import { type Dirent, readdirSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
 import { certificateOnly, forgetWithCommand } from "./host-paths.js";
 import { secretPath } from "./paths.js";
@@ -23,6 +23,12 @@ export interface TreeReading {
   file?: (name: string, rel: string) => boolean;
   /** Skips this directory (by name). */
   skipDir?: (name: string) => boolean;
+  /**
+   * Opens each file it is handed by name, following a symbolic link among
+   * them (`find . -exec cat {} +`, `find -print0 | xargs -0 cat`): a link
+   * under the tree is read as what it points at.
+   */
+  opensLinks?: boolean;
 }
 
 /** Entries listed per tree, at most: a larger tree counts as holding a secret (it cannot be shown not to). */
@@ -56,6 +62,17 @@ export function secretFile(path: string): boolean {
   return secretPath(path) && !(CERT_NAME.test(path) && certificateOnly(path));
 }
 
+/** A reading of every file, hidden ones too, links left as links. */
+const EVERY_FILE: TreeReading = { hidden: true };
+
+function realPathOf(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null; // dangling: nothing to read
+  }
+}
+
 let scans = new Map<string, string | null>();
 forgetWithCommand(() => {
   scans = new Map();
@@ -65,17 +82,22 @@ forgetWithCommand(() => {
  * The first secret file under the tree `root` that this reading reads, a
  * reason when the tree is too large to list, or undefined.
  */
-export function secretFileUnder(root: string, reading: TreeReading, key: string): string | undefined {
+export function secretFileUnder(
+  root: string,
+  reading: TreeReading,
+  key: string,
+  holdsSecrets: (real: string) => boolean,
+): string | undefined {
   const id = `${key}\0${root}`;
   let found = scans.get(id);
   if (found === undefined) {
-    found = scan(root, reading) ?? null;
+    found = scan(root, reading, holdsSecrets) ?? null;
     scans.set(id, found);
   }
   return found ?? undefined;
 }
 
-function scan(root: string, reading: TreeReading): string | undefined {
+function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) => boolean): string | undefined {
   if (secretFile(root) && (reading.file?.(root.slice(root.lastIndexOf("/") + 1), "") ?? true)) return root;
   const queue: Array<[string, string]> = [[root, ""]];
   let entries = 0;
@@ -94,7 +116,18 @@ function scan(root: string, reading: TreeReading): string | undefined {
       const relPath = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (!NOT_SCANNED.has(e.name) && !reading.skipDir?.(e.name)) queue.push([path, relPath]);
-      } else if ((reading.file?.(e.name, relPath) ?? true) && secretFile(path)) return path;
+      } else if (reading.file?.(e.name, relPath) ?? true) {
+        if (secretFile(path)) return path;
+        if (reading.opensLinks && e.isSymbolicLink()) {
+          const real = realPathOf(path);
+          // A link to a directory is handed over too: a program that recurses (`-exec grep -r x {} +`) reads it whole.
+          if (
+            real !== null &&
+            (secretFile(real) || holdsSecrets(real) || (real !== root && scan(real, EVERY_FILE, holdsSecrets) !== undefined))
+          )
+            return `${path} → ${real}`;
+        }
+      }
     }
   }
   return undefined;
@@ -117,19 +150,29 @@ function nameMatcher(pattern: string, nocase = false): ((s: string) => boolean) 
   return m;
 }
 
-/** Values of an option, spelled `--name=V`, `--name V` or (short) `-x V` / `-xV`. */
-function optionValues(args: readonly Word[], long: readonly string[], short: readonly string[] = []): string[] {
-  const out: string[] = [];
+/**
+ * Values of an option, spelled `--name=V`, `--name V` or (short) `-x V` /
+ * `-xV`; null for a value computed at run time (it may be any pattern).
+ */
+function optionValues(args: readonly Word[], long: readonly string[], short: readonly string[] = []): Array<string | null> {
+  const out: Array<string | null> = [];
+  const value = (w: Word | undefined, text: string) => (w?.dynamic ? null : text);
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]?.text ?? "";
-    if (t === "--") break;
+    const w = args[i] as Word;
+    const t = w.text;
+    if (t === "--" && !w.dynamic) break;
     const eq = t.indexOf("=");
-    if (eq > 0 && long.includes(t.slice(0, eq))) out.push(t.slice(eq + 1));
-    else if ((long.includes(t) || short.includes(t)) && args[i + 1]) out.push(args[++i]?.text ?? "");
-    else for (const s of short) if (t.startsWith(s) && t.length > s.length && !t.startsWith("--")) out.push(t.slice(s.length));
+    if (eq > 0 && long.includes(t.slice(0, eq))) out.push(value(w, t.slice(eq + 1)));
+    else if ((long.includes(t) || short.includes(t)) && args[i + 1]) {
+      i++;
+      out.push(value(args[i], args[i]?.text ?? ""));
+    } else for (const s of short) if (t.startsWith(s) && t.length > s.length && !t.startsWith("--")) out.push(value(w, t.slice(s.length)));
   }
   return out;
 }
+
+/** A pattern's matcher; null (matches every name) for a computed one. */
+const patternMatcher = (g: string | null, nocase = false) => (g === null ? null : nameMatcher(g, nocase));
 
 /** Whether a find -exec/-ok runs a program that may print the files it is given: anything not known to print none. */
 function execReads(args: readonly Word[]): boolean {
@@ -190,9 +233,9 @@ export function treeReading(name: string, args: readonly Word[]): TreeReading | 
     case "fgrep":
     case "zgrep": {
       // GNU grep: --include/--exclude match a file's base name; --exclude-dir a directory's.
-      const include = optionValues(args, ["--include"]).map((g) => nameMatcher(g));
-      const exclude = optionValues(args, ["--exclude"]).map((g) => nameMatcher(g));
-      const excludeDir = optionValues(args, ["--exclude-dir"]).map((g) => nameMatcher(g));
+      const include = optionValues(args, ["--include"]).map((g) => patternMatcher(g));
+      const exclude = optionValues(args, ["--exclude"]).map((g) => patternMatcher(g));
+      const excludeDir = optionValues(args, ["--exclude-dir"]).map((g) => patternMatcher(g));
       return {
         hidden: true,
         file: (n) => (include.length === 0 || include.some((m) => m === null || m(n))) && !exclude.some((m) => m?.(n)),
@@ -203,16 +246,25 @@ export function treeReading(name: string, args: readonly Word[]): TreeReading | 
       // ripgrep skips hidden entries unless --hidden, -. or -uu (-u once lifts only the ignore files).
       const hidden =
         texts.includes("--hidden") || cluster(/\./) || texts.some((x) => /^-[a-zA-Z]*u[a-zA-Z]*u/.test(x) || x === "--unrestricted");
-      const globs = optionValues(args, ["--glob", "--iglob"], ["-g"]);
+      // --iglob and --glob-case-insensitive match regardless of case; a computed glob may match anything.
+      const nocase = texts.includes("--glob-case-insensitive");
+      const globs = [
+        ...optionValues(args, ["--glob"], ["-g"]).map((g) => ({ g, nocase })),
+        ...optionValues(args, ["--iglob"]).map((g) => ({ g, nocase: true })),
+      ];
       const positive: Array<readonly [boolean, ((s: string) => boolean) | null]> = globs
-        .filter((g) => !g.startsWith("!"))
-        .map((g) => [g.includes("/"), nameMatcher(g.replace(/^\//, ""))] as const);
+        .filter(({ g }) => g === null || !g.startsWith("!"))
+        .map(({ g, nocase }) => [g?.includes("/") ?? false, patternMatcher(g?.replace(/^\//, "") ?? null, nocase)] as const);
       // -t TYPE reads only that type's files (unknown types: every file).
       const types = optionValues(args, ["--type"], ["-t"]);
-      const typed = types.every((t) => RG_TYPES[t] !== undefined) ? types.map((t) => nameMatcher(RG_TYPES[t] as string)) : [];
+      const typed = types.every((t) => t !== null && RG_TYPES[t] !== undefined)
+        ? types.map((t) => nameMatcher(RG_TYPES[t ?? ""] as string))
+        : [];
       if (typed.length > 0) positive.push(...typed.map((m) => [false, m] as const));
       // A negated glob without a slash skips files and directories of that name (`-g '!certs'`).
-      const negative = globs.filter((g) => g.startsWith("!") && !g.includes("/")).map((g) => nameMatcher(g.slice(1)));
+      const negative = globs
+        .filter(({ g }) => g?.startsWith("!") && !g.includes("/"))
+        .map(({ g, nocase }) => nameMatcher((g ?? "").slice(1), nocase));
       return {
         hidden,
         file: (n, rel) =>
@@ -230,9 +282,11 @@ export function treeReading(name: string, args: readonly Word[]): TreeReading | 
       );
       const names: Array<((s: string) => boolean) | null> = [];
       for (let i = 0; i < texts.length; i++)
-        if ((texts[i] === "-name" || texts[i] === "-iname") && texts[i + 1] !== undefined)
-          names.push(nameMatcher(texts[i + 1] as string, texts[i++] === "-iname"));
-      return { hidden: true, file: complex ? undefined : (n) => names.every((m) => m === null || m(n)) };
+        if ((texts[i] === "-name" || texts[i] === "-iname") && args[i + 1] !== undefined)
+          names.push(args[i + 1]?.dynamic ? null : nameMatcher(texts[i + 1] as string, texts[i++] === "-iname"));
+      // The program opens what find hands it: a link too, unless `-type f` keeps links out (find does not follow them).
+      const regularOnly = texts.some((x, i) => x === "-type" && texts[i + 1] === "f");
+      return { hidden: true, file: complex ? undefined : (n) => names.every((m) => m === null || m(n)), opensLinks: !regularOnly };
     }
     case "git":
       // A repository's tree is read through its history and pathspecs, judged by gitSecretPath.

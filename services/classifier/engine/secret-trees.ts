@@ -361,6 +361,9 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
       return short(/[Lk]/) || words().some((x) => /^--(copy-links|copy-unsafe-links|copy-dirlinks)$/.test(x));
     case "zip":
       return !short(/y/) && !words().includes("--symlinks");
+    case "diff":
+      // diff compares what links point at, files and directories alike.
+      return !words().includes("--no-dereference");
     default:
       return false;
   }
@@ -499,12 +502,18 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   let reading: TreeReading | null | undefined;
   const readingOf = () => (reading === undefined ? (reading = treeReading(name, args)) : reading);
   // Loops, not spread and flatMap: this runs for every command.
-  for (const list of [treeOperands(name, args, ctx), itemRoots(name, args)])
-    for (const operand of list)
-      for (const w of candidates(operand)) {
-        const why = treeSecret(w, ctx, follows, readingOf, name, args);
-        if (why !== undefined) return why;
-      }
+  for (const operand of treeOperands(name, args, ctx))
+    for (const w of candidates(operand)) {
+      const why = treeSecret(w, ctx, follows, readingOf, name, args);
+      if (why !== undefined) return why;
+    }
+  // xargs hands the reader each name find printed, a link too: the reader opens what it points at.
+  const items = () => ({ ...(readingOf() ?? { hidden: true }), opensLinks: true });
+  for (const operand of itemRoots(name, args))
+    for (const w of candidates(operand)) {
+      const why = treeSecret(w, ctx, follows, items, name, args);
+      if (why !== undefined) return why;
+    }
   if (name === "git") {
     const printed = gitSecretPath(args, ctx.cwd);
     if (printed !== undefined) return `git prints ${printed}, a secret file`;
@@ -545,9 +554,11 @@ function treeSecret(
   for (const r of new Set([p.path, ...reals])) {
     const how = reading();
     if (how === null) break;
-    const found = secretFileUnder(r, how, `${name}\0${args.map((a) => a.text).join("\0")}`);
+    const found = secretFileUnder(r, how, `${how.opensLinks ? "L" : ""}${name}\0${args.map((a) => a.text).join("\0")}`, (real) =>
+      holdsSecrets(real, ctx),
+    );
     if (found !== undefined)
-      return `reads the tree ${w.text} recursively, ${found.startsWith("/") ? `which holds the secret file ${found}` : `with ${found}`}`;
+      return `reads the tree ${w.text} recursively, ${!found.startsWith("/") ? `with ${found}` : found.includes(" → ") ? `which holds a link to secrets: ${found}` : `which holds the secret file ${found}`}`;
   }
   return undefined;
 }
