@@ -33,7 +33,8 @@ const PYLINT = `-q -v --quiet --verbose --config=< --config-file=< --rcfile=< --
   --skip= --settings-path= --atomic --force-exclude --include= --preview --fast --skip-string-normalization -S -x -n --disable= --enable=
   --errors-only -E --reports= --score= --max-complexity= --docstring-convention= --severity-level= --confidence-level= -lll -ll -f= -o=>
   --no-incremental --follow-imports= --warn-unused-ignores --show-column-numbers --no-color-output --html-report=> --txt-report=>
-  --watch --outputjson --level= --project= -p= --pythonversion= --verifytypes= --venvpath= --stats --lib --skipunannotated --warnings`;
+  --watch --outputjson --level= --project= -p= --pythonversion= --verifytypes= --venvpath= --stats --lib --skipunannotated --warnings
+  --check-only --show-files`;
 const PYTEST = `-q -v -vv -x -s -k= -m= -x --lf --ff --nf --sw --tb= -r= -l --co --collect-only --maxfail= --durations= --durations-min=
   -n= --numprocesses= --dist= --cov=? --cov-report=> --cov-fail-under= --no-cov --junitxml=> --junit-xml=> --color= --capture= --showlocals
   --last-failed --failed-first --exitfirst --strict-markers --disable-warnings -W= --pdb --no-header --no-summary -rA -ra --rootdir=
@@ -236,7 +237,10 @@ export const BUILD: Record<string, string> = {
   xmllint:
     "--noout --valid --dtdvalid=< --relaxng=< --schema=< --format --encode= --nowarning --quiet --noblanks --recover --xpath= --nonet",
   "checkmake|editorconfig-checker|typos|vale|codespell":
-    "--config=< -c=< --format= --output= --exclude= -e= --disable= --no-color --debug -v --verbose --list-files --diff --format-type= --minAlertLevel= --ignore-words=< -L= -I=< -S= --skip= -q= --quiet-level= --count --check-filenames --check-hidden -H -f --hidden --no-check-filenames --exclude-file=< --locale= --no-exit",
+    "--config=< -c=< --format= --output= --exclude= -e= --disable= --no-color --debug -v --verbose --list-files --diff --format-type= --minAlertLevel= --ignore-words=< -L= -I=< -S= --skip= -q= --quiet-level= --count --check-filenames --check-hidden -H -f --hidden --no-check-filenames --exclude-file=< --locale= --no-exit -w --write-changes",
+  // shfmt: -w rewrites its operands in place (judged as writes by tools/formatters.ts); the rest print.
+  shfmt:
+    "-l -w -d -s -f -p -bn -ci -sr -kp -fn -mn -i= -ln= --list --write --diff --simplify --find --posix --binary-next-line --case-indent --space-redirects --keep-padding --func-next-line --minify --indent= --language-dialect= --filename= --apply-ignore --version",
   "neofetch|fastfetch|screenfetch|duf|dust|tokei|scc|cloc|sloccount|licensee|glances|btm":
     "-d= -n= -r -p -x -s -j --json --csv --sort= --by-file --exclude-dir= --include-ext= --exclude-ext= --languages --hidden --no-color --depth= --only= --all --inodes --output= -o= -l= --files --by-percent= --quiet --wide --no-gitignore",
   "ncdu|gdu": "-o= -n -x -q -r -e --exclude= --si --color= -x --one-file-system --no-color --non-interactive -p",

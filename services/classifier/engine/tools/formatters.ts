@@ -3,7 +3,8 @@
 // --write, eslint --fix, biome --write, clang-format -i … when told to. Their
 // operands (files, or directories whose files they rewrite) are written
 // where they are — `black ~/x.py`, `biome check --write /etc` leave the
-// workspace. sass writes its output operand (`sass in.scss out.css`, `in:out`).
+// workspace. sass writes its output operand (`sass in.scss out.css`, `in:out`);
+// `terraform fmt DIR` rewrites the .tf files there (`-chdir=DIR` moves it).
 // An option value these lists miss is taken for an operand: judged as a
 // write too, which only raises the verdict.
 import { splitArgs } from "../argv.js";
@@ -136,6 +137,26 @@ const sass: Spec = (args) => {
   return out;
 };
 
+/**
+ * terraform/tofu fmt rewrites the configuration files under its operands
+ * (the working directory when none; `-chdir=DIR` first moves there) unless
+ * only checking (`-check`, `-write=false`); `-` is standard input.
+ */
+const terraform: Spec = (args) => {
+  let i = 0;
+  let dir: Word | undefined;
+  for (; i < args.length && (args[i] as Word).text.startsWith("-"); i++) {
+    const w = args[i] as Word;
+    if (w.text.startsWith("-chdir=")) dir = { ...w, text: w.text.slice("-chdir=".length) };
+  }
+  if (args[i]?.text !== "fmt") return [];
+  const rest = args.slice(i + 1);
+  if (rest.some((w) => w.text === "-check" || w.text === "--check" || /^--?write=(false|0)$/.test(w.text))) return [];
+  const operands = rest.filter((w) => w.dynamic || !w.text.startsWith("-"));
+  const base = (w: Word): Word => (dir && !w.text.startsWith("/") ? { ...w, text: `${dir.text.replace(/\/+$/, "")}/${w.text}` } : w);
+  return asTargets(operands.length > 0 ? operands.map(base) : [dir ?? { ...(args[i] as Word), text: "." }], "write");
+};
+
 export const FORMATTERS: Record<string, Spec> = {
   black: inPlace(BLACK_VALUES, unless("--check", "--diff")),
   isort: inPlace(ISORT_VALUES, unless("--check-only", "--check", "-c", "--diff", "--show-files")),
@@ -160,4 +181,6 @@ export const FORMATTERS: Record<string, Spec> = {
   ),
   typos: inPlace(["--config", "--exclude", "--format"], has("-w", "--write-changes")),
   sass,
+  terraform,
+  tofu: terraform,
 };
