@@ -4,7 +4,9 @@
 // operands (files, or directories whose files they rewrite) are written
 // where they are — `black ~/x.py`, `biome check --write /etc` leave the
 // workspace. sass writes its output operand (`sass in.scss out.css`, `in:out`);
-// `terraform fmt DIR` rewrites the .tf files there (`-chdir=DIR` moves it).
+// `terraform fmt DIR` rewrites the .tf files there (`-chdir=DIR` moves it);
+// rubocop -a, php-cs-fixer fix, mix format, buf format -w, sqlfluff fix,
+// clang-tidy --fix rewrite theirs; pre-commit's hooks rewrite `--files`.
 // An option value these lists miss is taken for an operand: judged as a
 // write too, which only raises the verdict.
 import { splitArgs } from "../argv.js";
@@ -157,6 +159,24 @@ const terraform: Spec = (args) => {
   return asTargets(operands.length > 0 ? operands.map(base) : [dir ?? { ...(args[i] as Word), text: "." }], "write");
 };
 
+/** `SUB` then in-place rewriting of the operands: `php-cs-fixer fix`, `mix format`, `buf format -w`, `sqlfluff fix`. */
+function subInPlace(sub: string, values: readonly string[], writes: (flags: readonly string[]) => boolean): Spec {
+  return (args) => (args[0]?.text === sub ? inPlace(values, writes, 1)(args) : []);
+}
+
+/** pre-commit runs the configured hooks (formatters among them) on the files after `--files`. */
+const preCommit: Spec = (args) => {
+  if (args[0]?.text !== "run") return [];
+  const start = args.findIndex((w) => w.text === "--files");
+  if (start < 0) return [];
+  const files: Word[] = [];
+  for (const w of args.slice(start + 1)) {
+    if (!w.dynamic && w.text.startsWith("-")) break;
+    files.push(w);
+  }
+  return asTargets(files, "write");
+};
+
 export const FORMATTERS: Record<string, Spec> = {
   black: inPlace(BLACK_VALUES, unless("--check", "--diff")),
   isort: inPlace(ISORT_VALUES, unless("--check-only", "--check", "-c", "--diff", "--show-files")),
@@ -183,4 +203,68 @@ export const FORMATTERS: Record<string, Spec> = {
   sass,
   terraform,
   tofu: terraform,
+  packer: terraform,
+  rubocop: inPlace(
+    [
+      "-c",
+      "--config",
+      "-r",
+      "--require",
+      "-f",
+      "--format",
+      "-o",
+      "--out",
+      "--only",
+      "--except",
+      "--cache-root",
+      "--exclude-limit",
+      "--fail-level",
+      "-s",
+      "--stdin",
+    ],
+    has("-a", "-A", "-x", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all", "--fix-layout"),
+  ),
+  "php-cs-fixer": subInPlace(
+    "fix",
+    ["--config", "--rules", "--using-cache", "--cache-file", "--path-mode", "--format", "--allow-risky"],
+    unless("--dry-run"),
+  ),
+  mix: subInPlace("format", ["--dot-formatter"], unless("--check-formatted", "--dry-run")),
+  buf: subInPlace("format", ["--config", "-o", "--output", "--error-format", "--path", "--exclude-path"], has("-w", "--write")),
+  sqlfluff: subInPlace(
+    "fix",
+    [
+      "--dialect",
+      "--templater",
+      "--rules",
+      "--exclude-rules",
+      "--config",
+      "-p",
+      "--processes",
+      "--ignore",
+      "--logger",
+      "--bench",
+      "-x",
+      "--fixed-suffix",
+    ],
+    unless("--check"),
+  ),
+  "clang-tidy": inPlace(
+    [
+      "-p",
+      "--checks",
+      "-checks",
+      "--config-file",
+      "-config-file",
+      "--header-filter",
+      "-header-filter",
+      "--export-fixes",
+      "-export-fixes",
+      "--extra-arg",
+      "-extra-arg",
+      "--line-filter",
+    ],
+    has("--fix", "-fix", "--fix-errors", "-fix-errors", "--fix-notes", "-fix-notes"),
+  ),
+  "pre-commit": preCommit,
 };
