@@ -105,6 +105,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     nx: { options: ["--runner"], operands: false },
     sqlc: { options: ["-f", "--file"], operands: false },
     coverage: { options: ["--rcfile"], operands: true },
+    // nbconvert --execute runs the notebook's cells; its --config file is Python.
+    jupyter: { options: ["--config"], operands: true },
     "sphinx-build": { options: ["-c", "--conf-dir"], operands: true },
     mkdocs: { options: ["-f", "--config-file"], operands: false },
     make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },

@@ -28,6 +28,7 @@ import {
   yqTargets,
   zstdOutputs,
 } from "./tools/outputs.js";
+import { BESIDE } from "./tools/beside.js";
 import { FORMATTERS } from "./tools/formatters.js";
 import { npmTargets } from "./tools/node.js";
 import { sedTargets } from "./tools/sed.js";
@@ -338,6 +339,7 @@ const SPECS: Record<string, Spec> = {
   // uv replaces an environment already at the path: judged as emptying it.
   uv: (a) => (a[0]?.text === "venv" ? venvTargets(a.slice(1), true) : []),
   ...FORMATTERS,
+  ...BESIDE,
 };
 
 /** ssh appends a new host's key to the first UserKnownHostsFile (`-o UserKnownHostsFile=~/.bashrc`). */
