@@ -14,6 +14,7 @@ import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
+import { gitLocalSources } from "./tools/git.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
 import { gitSecretPath, secretFile, secretFileUnder, type TreeReading, treeReading } from "./secret-files.js";
 
@@ -308,7 +309,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
       return d.flags.some((f) => /^-[a-zA-Z]*r/.test(f) || f === "--recursive") ? d.positional : [];
     }
     case "git":
-      return gitRepositoryTrees(args);
+      return [...gitRepositoryTrees(args), ...gitLocalSources(args)];
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));

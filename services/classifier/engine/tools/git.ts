@@ -422,6 +422,59 @@ const CLONE_VALUES = new Set([
 ]);
 const WORKTREE_VALUES = new Set(["-b", "-B", "--reason", "--expire"]);
 
+/** A repository named by a local path (`/root/repo`, `../x`, `file:///etc/.git`), not a URL, an scp-like `host:path` or a remote's name. */
+function localRepository(w: Word, bareNameIsPath: boolean): Word | null {
+  const t = w.text;
+  if (t.startsWith("file://")) return { ...w, text: t.slice("file://".length) || "/" };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t) || /^[^/]*:/.test(t)) return null;
+  return w.dynamic || /^(\/|~|\.\.?(\/|$))/.test(t) || bareNameIsPath ? w : null;
+}
+
+/**
+ * The local repositories git copies from (`git clone /root/repo`, `git
+ * fetch ../x`, `git pull file:///etc/.git`, `git submodule add /root/r`):
+ * what they hold is read into the workspace, as `cp -r` of them would. A
+ * bare word is a path for clone and submodule add, a remote's name for
+ * fetch and pull.
+ */
+export function gitLocalSources(args: readonly Word[]): Word[] {
+  const g = gitGlobals(args);
+  const sub = args[g.sub]?.text;
+  const rest = args.slice(g.sub + 1);
+  let source: Word | undefined;
+  let bare = false;
+  if (sub === "clone") {
+    source = splitArgs(rest, CLONE_VALUES).positional[0];
+    bare = true;
+  } else if (sub === "fetch" || sub === "pull") {
+    source = splitArgs(
+      rest,
+      new Set([
+        "--depth",
+        "--deepen",
+        "--shallow-since",
+        "--shallow-exclude",
+        "-j",
+        "--jobs",
+        "--upload-pack",
+        "-o",
+        "--server-option",
+        "--refmap",
+        "--negotiation-tip",
+        "-s",
+        "--strategy",
+        "-X",
+        "--strategy-option",
+      ]),
+    ).positional[0];
+  } else if (sub === "submodule" && rest[0]?.text === "add") {
+    source = splitArgs(rest.slice(1), new Set(["-b", "--branch", "--name", "--reference", "--depth"])).positional[0];
+    bare = true;
+  }
+  const local = source ? localRepository(source, bare) : null;
+  return local ? [local] : [];
+}
+
 /**
  * The directory `git clone SRC DEST`, `git worktree add DEST` and `git
  * worktree move WT DEST` create and fill, like `mkdir DEST` / `cp -r x DEST`
