@@ -402,6 +402,41 @@ function containerInspect(args: readonly Word[]): Analysis | null {
   };
 }
 
+// make's short options that take a value: the rest of the bundle (or, for C f I o W E, the next word) is it.
+const MAKE_VALUE_LETTERS = "CfIoWEjlO";
+
+/**
+ * `make -p` / `--print-data-base` prints make's database: every variable
+ * with its value — the environment's (as printenv does) and those a
+ * makefile defines or includes (`include .env`). Read as getopt reads the
+ * words: `-np` and `-rRp` hold it, `-j4p` does not (4p is -j's value).
+ */
+function makeDatabase(args: readonly Word[]): Analysis | null {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === "--") break;
+    if (t === "--print-data-base" || (!t.startsWith("--") && /^-[a-zA-Z]/.test(t) && bundleHolds(t.slice(1), "p"))) {
+      return {
+        tier: 2,
+        rule: "analysis:make-database",
+        reason: "make -p prints every variable with its value: the environment and what the makefile includes (a .env), as printenv does",
+        kind: "floor",
+      };
+    }
+    if (/^-[CfIoWE]$/.test(t)) i++;
+  }
+  return null;
+}
+
+/** Whether a bundle of short make options (the letters after `-`) holds `letter` before a letter that takes a value. */
+function bundleHolds(letters: string, letter: string): boolean {
+  for (const c of letters) {
+    if (c === letter) return true;
+    if (MAKE_VALUE_LETTERS.includes(c)) return false;
+  }
+  return false;
+}
+
 /** dc: `!` runs the rest of the line as a shell command; a program file's text is not known here. */
 function dc(args: readonly Word[]): Analysis | null {
   const code = allValues(args, "e", ["--expression"]);
@@ -534,6 +569,10 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
       return magickAnalysis(args);
     case "yq":
       return yq(args);
+    case "make":
+    case "gmake":
+    case "bmake":
+      return makeDatabase(args);
     default:
       return networkAnalysis(name, args, stdin);
   }

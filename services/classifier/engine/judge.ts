@@ -183,6 +183,16 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
 }
 
 const LIVE_NAME = /deploy|release|publish|migrat|drop|destroy|wipe|reset|purge|prod|uninstall|teardown/i;
+/** A web framework's command-line script (Rails, Laravel, Django, Symfony): its tasks run with the app's secrets loaded. */
+const FRAMEWORK_CLI = /^(rails|artisan|manage\.py|console)$/;
+/**
+ * Framework tasks that print the app's secrets (decrypted credentials, the
+ * config with .env filled in, settings, a decrypted .env) or run code given
+ * on the command line or standard input inside the app (tinker, runner,
+ * shell, dbshell), which reads them as `cat .env` would.
+ */
+const SECRET_TASK =
+  /^(credentials:show|encrypted:show|credentials:edit|encrypted:edit|config:show|env:decrypt|secrets:reveal|secrets:decrypt-to-local|debug:dotenv|diffsettings|tinker|runner|r|console|c|dbconsole|db|shell|dbshell|--reveal|--env-vars?(=.*)?)$/;
 const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migrate|rollback|prod|production|release|publish|uninstall)$/i;
 
 /** On primary, code whose text is not known before it runs is a miss: tier 4, never a trial. */
@@ -207,6 +217,8 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
   }
   if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
+  if (FRAMEWORK_CLI.test(path.text.split("/").pop() ?? "") && args.some((w) => w.dynamic || SECRET_TASK.test(w.text)))
+    return find(2, "run-script", "a framework task that prints the app's secrets or runs code given to it inside the app", text);
   if (workspaceScript(p, ctx)) return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
 }

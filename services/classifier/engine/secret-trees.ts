@@ -13,6 +13,7 @@ import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
+import { composeConfigSecret } from "./compose-env.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
 import { gitLocalSources } from "./tools/git.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
@@ -519,6 +520,8 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
     const printed = gitSecretPath(args, ctx.cwd);
     if (printed !== undefined) return `git prints ${printed}, a secret file`;
   }
+  const compose = composeConfigSecret(name, args, ctx);
+  if (compose !== undefined) return compose;
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
   if (!metadataOnly)
     for (const arg of args)

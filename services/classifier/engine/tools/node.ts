@@ -1,5 +1,6 @@
 // JavaScript package tools: npx/bunx, npm exec, pnpm dlx|exec (and its shell
 // mode), yarn dlx|exec, bun x|exec, nodemon --exec; and where npm writes.
+import { scriptFirst } from "../subcommand-first.js";
 import { optionValueSpec } from "../targets.js";
 import type { Spec } from "../targets.js";
 import type { Word } from "../types.js";
@@ -25,6 +26,8 @@ function pnpm(args: Word[]): Unwrap | null {
   const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
   const sub = args[at]?.text;
   if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1));
+  // A name that is no pnpm command runs as `pnpm exec NAME`: printenv is never one, nor a script's usual name.
+  if (sub === "printenv") return npx("pnpm-exec", args.slice(at));
   if (sub !== "exec") return null;
   const after = args.slice(at + 1);
   const shellMode = [...args.slice(0, at), ...after].some((w) => w.text === "-c" || w.text === "--shell-mode");
@@ -46,6 +49,35 @@ function bun(args: Word[]): Unwrap | null {
   const runs = new Runs();
   runs.add(joinWords(code), 0, "bun exec runs shell code");
   return runs.result("delegate:bun-exec");
+}
+
+const RUN = new Set(["run", "run-script", "rum", "urn"]);
+
+/**
+ * `npm run env`, `yarn run env` (`yarn env`), `bun run env` (`bun env`):
+ * the package manager's built-in `env` script prints the environment its
+ * scripts get — bun's with the project's .env files loaded — so it is
+ * judged as `env` (a package.json script named env, which takes precedence,
+ * is judged so too). `tool` is the program, `args` its words after any
+ * leading options.
+ */
+function envScript(tool: string, args: Word[]): Unwrap | null {
+  const named = scriptFirst(tool, args) ?? args;
+  const sub = named[0]?.text ?? "";
+  const afterRun = named[1]?.text === "--" ? named[2] : named[1];
+  const script = RUN.has(sub) ? afterRun : tool !== "npm" ? named[0] : undefined;
+  if (script?.text !== "env" || script.dynamic) return null;
+  return unwrap(`delegate:${tool}-env`, 1, `${tool}'s built-in env script prints the environment its scripts get`, {
+    inner: [[literalWord("env")]],
+  });
+}
+
+/** The words after a bun's or yarn's own leading options (`bun --silent run env`): flags, and --cwd/--config/--env-file with their value. */
+function afterOptions(args: Word[]): Word[] {
+  let i = 0;
+  while (i < args.length && (args[i] as Word).text.startsWith("-"))
+    i += /^(--cwd|--config|-c|--env-file)$/.test((args[i] as Word).text) ? 2 : 1;
+  return args.slice(i);
 }
 
 const NODEMON_VALUES = new Set([
@@ -80,15 +112,16 @@ export const pnpmDelegate: Delegate = (_name, args) => pnpm(args);
 
 export const yarnDelegate: Delegate = (name, args) => {
   const sub = args[0]?.text ?? "";
-  return sub === "dlx" ? npx(`${name}-dlx`, args.slice(1)) : sub === "exec" ? npx(`${name}-exec`, args.slice(1)) : null;
+  if (sub === "dlx") return npx(`${name}-dlx`, args.slice(1));
+  return sub === "exec" ? npx(`${name}-exec`, args.slice(1)) : envScript("yarn", afterOptions(args));
 };
 
 export const npmDelegate: Delegate = (_name, args) => {
   const sub = args[0]?.text ?? "";
-  return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1)) : null;
+  return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1)) : envScript("npm", args);
 };
 
-export const bunDelegate: Delegate = (_name, args) => bun(args);
+export const bunDelegate: Delegate = (_name, args) => bun(args) ?? envScript("bun", afterOptions(args));
 
 export const nodemonDelegate: Delegate = (_name, args) => nodemon(args);
 
