@@ -6,10 +6,12 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEngine } from "../../services/classifier/engine/index.js";
 import { TREE_SCAN_LIMIT } from "../../services/classifier/engine/secret-files.js";
 import type { Engine } from "../../services/classifier/verdict.js";
+import { missing, named } from "../support/needs.js";
 import { policiesDir } from "./engine-fixture.js";
 
 let engine: Engine;
@@ -25,6 +27,8 @@ beforeAll(async () => {
     "app/deploy/keys/id_ed25519": "placeholder\n",
     // Only public material, a package's throwaway test key, an example env file: none is a secret to read.
     "clean/certs/ca.pem": CERT,
+    // A CA bundle larger than the 64 KiB a script is read to (certifi's is ~300 KiB): still only certificates.
+    "clean/certs/bundle.pem": CERT.repeat(1200),
     "clean/node_modules/pkg/test/fixtures/key.pem": "-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n",
     "clean/.env.example": "API_TOKEN=\n",
     "clean/src/index.js": "module.exports = 1;\n",
@@ -66,14 +70,21 @@ describe("trees holding secret files", () => {
     expect(tier(`grep -r x ${join(top, "app")}`, "clean")).toBeGreaterThanOrEqual(2);
   });
 
-  it("honour what the reader skips: rg's dotfiles, --include, -g, find -name, programs that print no content", () => {
+  it("honour what the reader skips: --include, -g, find -name before -exec, programs that print no content", () => {
     expect(tier("rg TOKEN src", "app")).toBe(0);
     expect(tier("grep -rn TOKEN --include='*.ts' .", "app")).toBe(0);
     expect(tier("rg -g '*.ts' TOKEN", "app")).toBe(0);
     expect(tier("find . -name '*.ts' -exec cat {} +", "app")).toBe(0);
     expect(tier("find . -type f -exec wc -l {} +", "app")).toBe(0);
-    // rg without --hidden still reads a key that is not a dotfile.
+    // rg's dotfile rule is lifted by an ignore file's !pattern, a glob or a type: dotfiles count.
     expect(tier("rg TOKEN", "app")).toBeGreaterThanOrEqual(2);
+    expect(tier("rg -g '.env' TOKEN", "app")).toBeGreaterThanOrEqual(2);
+    // A test after -exec filters nothing for it; file -f prints the lines of the file it is given.
+    expect(tier("find . -exec cat {} \\; -name '*.ts'", "app")).toBeGreaterThanOrEqual(2);
+    expect(tier("find . -name .env -exec file -f {} \\;", "app")).toBeGreaterThanOrEqual(2);
+    // grep: the last matching --include/--exclude decides.
+    expect(tier("grep -r --exclude='.env' --include='*' TOKEN .", "app")).toBeGreaterThanOrEqual(2);
+    expect(tier("grep -r --include='*' --exclude='.env' --exclude='id_*' TOKEN .", "app")).toBe(0);
     expect(tier("rg -g '*.ts' -g 'id_*' TOKEN", "app")).toBeGreaterThanOrEqual(2);
   });
 
@@ -115,4 +126,38 @@ describe("trees holding secret files", () => {
     ])
       expect(tier(command, "app"), command).toBe(0);
   });
+
+  const NO_GIT = missing("git");
+  it.skipIf(!!NO_GIT)(
+    named("route git's whole-repository printers in a repository that tracks a secret file, not in one that does not", NO_GIT),
+    () => {
+      const git = (dir: string, ...args: string[]) =>
+        execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: join(top, dir), stdio: "ignore" });
+      for (const [dir, tracked] of [
+        ["repo-secret", ["src/main.ts", "config/.env"]],
+        ["repo-clean", ["src/main.ts"]],
+      ] as const) {
+        mkdirSync(join(top, dir, "src"), { recursive: true });
+        mkdirSync(join(top, dir, "config"), { recursive: true });
+        writeFileSync(join(top, dir, "src/main.ts"), "export {};\n");
+        writeFileSync(join(top, dir, "config/.env"), "API_TOKEN=placeholder\n");
+        git(dir, "init", "-q");
+        git(dir, "add", ...tracked);
+        git(dir, "commit", "-qm", "x");
+      }
+      for (const command of [
+        "git log -p",
+        "git show",
+        "git grep TOKEN",
+        "git diff HEAD",
+        "git log -p -- config",
+        "git log --stat -p -- 'conf*'",
+      ])
+        expect(tier(command, "repo-secret"), command).toBeGreaterThanOrEqual(2);
+      for (const command of ["git log -p -- src", "git show HEAD:src/main.ts", "git log --oneline"])
+        expect(tier(command, "repo-secret"), command).toBe(0);
+      // An untracked .env is not in git's history: the same printers stay reads.
+      for (const command of ["git log -p", "git show", "git grep TOKEN"]) expect(tier(command, "repo-clean"), command).toBe(0);
+    },
+  );
 });

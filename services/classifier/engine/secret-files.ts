@@ -9,9 +9,11 @@
 // reader would read: its hidden-file defaults and the name filters it was
 // given are honoured, so `rg TODO` (which skips dotfiles) and `grep -r
 // --include='*.ts' x .` stay reads of code.
-import { type Dirent, readdirSync, realpathSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import picomatch from "picomatch";
-import { certificateOnly, forgetWithCommand } from "./host-paths.js";
+import { posix } from "node:path";
+import { type GitIndex, type Repo, readIndex, repoOf } from "./git-index.js";
+import { forgetWithCommand } from "./host-paths.js";
 import { secretPath } from "./paths.js";
 import type { Word } from "./types.js";
 
@@ -35,10 +37,11 @@ export interface TreeReading {
 export const TREE_SCAN_LIMIT = 20000;
 
 /**
- * Directories of other people's code and generated output: no one keeps
- * their secrets there, a package's test fixtures often hold throwaway
- * keys, and they are most of a large tree. Moving a secret into one is a
- * read of it, judged where it happens.
+ * Directories of installed packages, caches and version control, not
+ * listed: they are most of a large tree, packages' test fixtures hold
+ * throwaway keys, and a project's own secrets are not kept there (copying
+ * one in is a read of it, judged where it happens). Build output is listed
+ * (a Next.js standalone build copies .env into .next).
  */
 const NOT_SCANNED = new Set([
   "node_modules",
@@ -51,15 +54,30 @@ const NOT_SCANNED = new Set([
   ".tox",
   ".mypy_cache",
   ".pytest_cache",
-  ".next",
-  ".turbo",
 ]);
 
 const CERT_NAME = /\.(?:pem|crt|cer|csr)$/i;
+/** A PEM bundle is read this far for its labels (certifi's CA bundle is ~300 KB); a larger file counts as a key. */
+const PEM_READ_LIMIT = 4 * 1024 * 1024;
+
+/** A PEM file holding only certificates, CRLs or requests — public material, no key (read up to PEM_READ_LIMIT). */
+function certificatesOnly(path: string): boolean {
+  let text: string;
+  try {
+    if (statSync(path).size > PEM_READ_LIMIT) return false;
+    text = readFileSync(path, "latin1");
+  } catch {
+    return false;
+  }
+  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
+  return (
+    labels.length > 0 && labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l))
+  );
+}
 
 /** A file whose content is a secret: its name says so, and (for a PEM name) it holds more than certificates. */
 export function secretFile(path: string): boolean {
-  return secretPath(path) && !(CERT_NAME.test(path) && certificateOnly(path));
+  return secretPath(path) && !(CERT_NAME.test(path) && certificatesOnly(path));
 }
 
 /** A reading of every file, hidden ones too, links left as links. */
@@ -73,32 +91,40 @@ function realPathOf(path: string): string | null {
   }
 }
 
-let scans = new Map<string, string | null>();
+/** What a tree was found to hold: a secret file, a link to secrets, or a reason it may hold one (too large, not listable). */
+export type Found = { kind: "file"; path: string } | { kind: "link"; path: string; real: string } | { kind: "unknown"; reason: string };
+
+export function describeFound(f: Found): string {
+  return f.kind === "file"
+    ? `which holds the secret file ${f.path}`
+    : f.kind === "link"
+      ? `which holds a link to secrets: ${f.path} → ${f.real}`
+      : `with ${f.reason}`;
+}
+
+let scans = new Map<TreeReading, Map<string, Found | null>>();
 forgetWithCommand(() => {
   scans = new Map();
 });
 
 /**
- * The first secret file under the tree `root` that this reading reads, a
- * reason when the tree is too large to list, or undefined.
+ * The first secret file under the tree `root` that this reading reads (or
+ * why the tree may hold one), or undefined. Scans are kept per reading for
+ * the command being judged.
  */
-export function secretFileUnder(
-  root: string,
-  reading: TreeReading,
-  key: string,
-  holdsSecrets: (real: string) => boolean,
-): string | undefined {
-  const id = `${key}\0${root}`;
-  let found = scans.get(id);
+export function secretFileUnder(root: string, reading: TreeReading, holdsSecrets: (real: string) => boolean): Found | undefined {
+  let byRoot = scans.get(reading);
+  if (byRoot === undefined) scans.set(reading, (byRoot = new Map()));
+  let found = byRoot.get(root);
   if (found === undefined) {
     found = scan(root, reading, holdsSecrets) ?? null;
-    scans.set(id, found);
+    byRoot.set(root, found);
   }
   return found ?? undefined;
 }
 
-function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) => boolean): string | undefined {
-  if (secretFile(root) && (reading.file?.(root.slice(root.lastIndexOf("/") + 1), "") ?? true)) return root;
+function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) => boolean): Found | undefined {
+  if (secretFile(root) && (reading.file?.(root.slice(root.lastIndexOf("/") + 1), "") ?? true)) return { kind: "file", path: root };
   const queue: Array<[string, string]> = [[root, ""]];
   let entries = 0;
   while (queue.length > 0) {
@@ -106,18 +132,22 @@ function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) =
     let list: Dirent[];
     try {
       list = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // a file, or not there
+    } catch (err) {
+      // A file or nothing there has no entries; a directory this process may not list may hold anything.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOTDIR" || code === "ENOENT") continue;
+      return { kind: "unknown", reason: `${dir}, which cannot be listed here (${code ?? "error"})` };
     }
     for (const e of list) {
-      if (++entries > TREE_SCAN_LIMIT) return `more than ${TREE_SCAN_LIMIT} entries under ${root}, not searched for secret files`;
+      if (++entries > TREE_SCAN_LIMIT)
+        return { kind: "unknown", reason: `more than ${TREE_SCAN_LIMIT} entries under ${root}, not searched for secret files` };
       if (!reading.hidden && e.name.startsWith(".")) continue;
       const path = `${dir}/${e.name}`;
       const relPath = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (!NOT_SCANNED.has(e.name) && !reading.skipDir?.(e.name)) queue.push([path, relPath]);
       } else if (reading.file?.(e.name, relPath) ?? true) {
-        if (secretFile(path)) return path;
+        if (secretFile(path)) return { kind: "file", path };
         if (reading.opensLinks && e.isSymbolicLink()) {
           const real = realPathOf(path);
           // A link to a directory is handed over too: a program that recurses (`-exec grep -r x {} +`) reads it whole.
@@ -125,7 +155,7 @@ function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) =
             real !== null &&
             (secretFile(real) || holdsSecrets(real) || (real !== root && scan(real, EVERY_FILE, holdsSecrets) !== undefined))
           )
-            return `${path} → ${real}`;
+            return { kind: "link", path, real };
         }
       }
     }
@@ -150,41 +180,75 @@ function nameMatcher(pattern: string, nocase = false): ((s: string) => boolean) 
   return m;
 }
 
+/** A name filter in command-line order: include (`--include`, rg's `-g GLOB`) or exclude (`--exclude`, `-g !GLOB`). */
+interface NameFilter {
+  include: boolean;
+  /** null: a pattern computed at run time, or one that cannot be compiled — it may match any name. */
+  match: ((name: string) => boolean) | null;
+}
+
 /**
- * Values of an option, spelled `--name=V`, `--name V` or (short) `-x V` /
- * `-xV`; null for a value computed at run time (it may be any pattern).
+ * Whether a file passes filters where the last one that matches decides
+ * (GNU grep's --include/--exclude, ripgrep's globs); when none matches, it
+ * passes unless `firstIncludes` (grep: the first option is --include; rg:
+ * any positive glob was given). A computed filter matches every name: an
+ * include that may match counts as matching, an exclude that may not does
+ * not exclude.
  */
-function optionValues(args: readonly Word[], long: readonly string[], short: readonly string[] = []): Array<string | null> {
-  const out: Array<string | null> = [];
-  const value = (w: Word | undefined, text: string) => (w?.dynamic ? null : text);
+function passes(filters: readonly NameFilter[], name: string, noneMatched: boolean): boolean {
+  for (let i = filters.length - 1; i >= 0; i--) {
+    const f = filters[i] as NameFilter;
+    if (f.match === null) {
+      if (f.include) return true;
+      continue;
+    }
+    if (f.match(name)) return f.include;
+  }
+  return noneMatched;
+}
+
+/** The name filters given by these options, in order: `--opt=V`, `--opt V` (and, in `shorts`, `-xV`, `-x V`). */
+function filtersOf(
+  args: readonly Word[],
+  kinds: Readonly<Record<string, "include" | "exclude" | "glob">>,
+  shorts = "",
+  nocase = false,
+): NameFilter[] {
+  const out: NameFilter[] = [];
+  const add = (kind: "include" | "exclude" | "glob", w: Word | undefined, text: string, anyCase: boolean) => {
+    if (w?.dynamic) return out.push({ include: kind !== "exclude", match: null });
+    const negated = kind === "glob" && text.startsWith("!");
+    const pattern = negated ? text.slice(1) : text;
+    // A glob with a slash is matched against a path relative to where the program runs, not the name: it may match any.
+    const m = pattern.includes("/") ? null : nameMatcher(pattern, anyCase);
+    out.push({ include: kind === "include" || (kind === "glob" && !negated), match: m === null && negated ? () => false : m });
+  };
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
     if (t === "--" && !w.dynamic) break;
     const eq = t.indexOf("=");
-    if (eq > 0 && long.includes(t.slice(0, eq))) out.push(value(w, t.slice(eq + 1)));
-    else if ((long.includes(t) || short.includes(t)) && args[i + 1]) {
-      i++;
-      out.push(value(args[i], args[i]?.text ?? ""));
-    } else for (const s of short) if (t.startsWith(s) && t.length > s.length && !t.startsWith("--")) out.push(value(w, t.slice(s.length)));
+    const long = eq > 0 ? t.slice(0, eq) : t;
+    const kind = kinds[long];
+    if (kind !== undefined && t.startsWith("--")) {
+      const anyCase = nocase || long === "--iglob";
+      if (eq > 0) add(kind, w, t.slice(eq + 1), anyCase);
+      else if (args[i + 1]) add(kind, args[i + 1], args[++i]?.text ?? "", anyCase);
+      continue;
+    }
+    // A short option, alone or last in a bundle of flags (`-g GLOB`, `-gGLOB`, `-ig GLOB`).
+    const short = shorts ? new RegExp(`^-[a-zA-Z.]*?([${shorts}])(.*)$`).exec(t) : null;
+    if (short && !t.startsWith("--")) {
+      const k = kinds[`-${short[1]}`];
+      if (k === undefined) continue;
+      if (short[2]) add(k, w, short[2], nocase);
+      else if (args[i + 1]) add(k, args[i + 1], args[++i]?.text ?? "", nocase);
+    }
   }
   return out;
 }
 
-/** A pattern's matcher; null (matches every name) for a computed one. */
-const patternMatcher = (g: string | null, nocase = false) => (g === null ? null : nameMatcher(g, nocase));
-
-/** Whether a find -exec/-ok runs a program that may print the files it is given: anything not known to print none. */
-function execReads(args: readonly Word[]): boolean {
-  for (let i = 0; i < args.length; i++) {
-    if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]?.text ?? "")) continue;
-    const program = args[i + 1];
-    if (!program || program.dynamic || !SHOWS_NO_CONTENT.has(program.text)) return true;
-  }
-  return false;
-}
-
-/** What find -exec commonly runs that prints no file's content: names, sizes, types (a change it makes is judged elsewhere). */
+/** Programs that print no file's content unless told to read a list of names from a file (`file -f F`, `wc --files0-from=F`). */
 const SHOWS_NO_CONTENT = new Set([
   "ls",
   "stat",
@@ -203,96 +267,92 @@ const SHOWS_NO_CONTENT = new Set([
   "test",
   "true",
 ]);
+/** Options that make file, wc or du read a file of names, and print its lines in their errors (GTFOBins). */
+const NAME_LIST_OPTION = /^(-[a-zA-Z]*f|--files0?-from(=|$)|--files-from(=|$))/;
 
-/** ripgrep's common file types, as the names they match (its own definitions, `rg --type-list`, trimmed to what judging needs). */
-const RG_TYPES: Readonly<Record<string, string>> = {
-  py: "*.{py,pyi}",
-  js: "*.{js,jsx,mjs,cjs,vue}",
-  ts: "*.{ts,tsx,cts,mts}",
-  rust: "*.rs",
-  go: "*.go",
-  c: "*.{c,h,H,cats}",
-  cpp: "*.{C,cc,cpp,cxx,c++,h,hh,hpp,hxx,inl}",
-  java: "*.{java,jsp,jspx,properties}",
-  md: "*.{md,markdown,mdown,mdwn,mkd,mkdn,mdx,ron}",
-  markdown: "*.{md,markdown,mdown,mdwn,mkd,mkdn,mdx,ron}",
-  sh: "{*.{bash,bashrc,csh,cshrc,ksh,kshrc,sh,tcsh,zsh},.bash_login,.bash_logout,.bash_profile,.bashrc,.cshrc,.kshrc,.login,.logout,.profile,.tcshrc,.zlogin,.zlogout,.zprofile,.zshenv,.zshrc}",
-  html: "*.{htm,html,ejs}",
-  css: "*.{css,scss}",
-  ruby: "{*.{gemspec,rb,rbw},.irbrc,Gemfile,config.ru}",
-  php: "*.{php,php3,php4,php5,php7,php8,pht,phtml}",
-};
+/** Whether a find -exec/-ok runs a program that may print the files it is given: anything not known to print none. */
+function execReads(args: readonly Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]?.text ?? "")) continue;
+    const program = args[i + 1];
+    if (!program || program.dynamic || !SHOWS_NO_CONTENT.has(program.text)) return true;
+    for (let j = i + 2; j < args.length && !/^[;+]$/.test((args[j] as Word).text); j++)
+      if ((args[j] as Word).dynamic || NAME_LIST_OPTION.test((args[j] as Word).text)) return true;
+  }
+  return false;
+}
 
-/** How this recursive reader reads a tree, or null when it prints no file's content from it. */
-export function treeReading(name: string, args: readonly Word[]): TreeReading | null {
+/**
+ * How find hands files to its -exec programs: the -name/-iname and
+ * `-type f` tests before the first action filter them when the expression
+ * is a plain "and" of tests (a test after an action filters nothing for
+ * it; -o, !, parentheses, -path or -regex: every file, every link).
+ */
+function findReading(args: readonly Word[]): TreeReading | null {
+  if (!execReads(args)) return null;
   const texts = args.map((w) => w.text);
-  const cluster = (letters: RegExp) => texts.some((x) => /^-[a-zA-Z.]+$/.test(x) && letters.test(x.slice(1)));
+  const action = texts.findIndex((x) => /^-(exec|execdir|ok|okdir)$/.test(x));
+  const before = texts.slice(0, action);
+  const complex = texts.some((x) => /^(-o|-or|!|-not|\(|\)|,|-path|-ipath|-wholename|-iwholename|-regex|-iregex|-lname|-ilname)$/.test(x));
+  if (complex) return { hidden: true, opensLinks: true };
+  const names: Array<((s: string) => boolean) | null> = [];
+  for (let i = 0; i < before.length; i++)
+    if ((before[i] === "-name" || before[i] === "-iname") && args[i + 1] !== undefined)
+      names.push(args[i + 1]?.dynamic ? null : nameMatcher(before[i + 1] as string, before[i++] === "-iname"));
+  // The program opens what find hands it: a link too, unless `-type f` keeps links out (find does not follow them).
+  const regularOnly = before.some((x, i) => x === "-type" && before[i + 1] === "f");
+  return { hidden: true, file: (n) => names.every((m) => m === null || m(n)), opensLinks: !regularOnly };
+}
+
+/** git reads files on disk, not only what it tracks: `grep --no-index`/`--untracked`, `diff --no-index`. */
+const GIT_ON_DISK = /^--(no-index|untracked)$/;
+
+/**
+ * How this recursive reader reads a tree, or null when it prints no file's
+ * content from it. ripgrep and ag skip dotfiles by default, but an ignore
+ * file's `!pattern` (one the same command may write), a glob or a type
+ * brings them back, so dotfiles always count; globs (`-g`) keep their
+ * order-dependent filtering.
+ */
+export function treeReading(name: string, args: readonly Word[]): TreeReading | null {
   switch (name) {
     case "grep":
     case "egrep":
     case "fgrep":
     case "zgrep": {
-      // GNU grep: --include/--exclude match a file's base name; --exclude-dir a directory's.
-      const include = optionValues(args, ["--include"]).map((g) => patternMatcher(g));
-      const exclude = optionValues(args, ["--exclude"]).map((g) => patternMatcher(g));
-      const excludeDir = optionValues(args, ["--exclude-dir"]).map((g) => patternMatcher(g));
+      // GNU grep: --include/--exclude match a file's base name, the last matching one wins; --exclude-dir a directory's.
+      const filters = filtersOf(args, { "--include": "include", "--exclude": "exclude" });
+      const firstIncludes = filters[0]?.include === true;
+      const excludeDir = filtersOf(args, { "--exclude-dir": "exclude" });
       return {
         hidden: true,
-        file: (n) => (include.length === 0 || include.some((m) => m === null || m(n))) && !exclude.some((m) => m?.(n)),
-        skipDir: (n) => excludeDir.some((m) => m?.(n)),
+        file: (n) => passes(filters, n, !firstIncludes),
+        skipDir: (n) => excludeDir.some((f) => f.match?.(n) === true),
       };
     }
     case "rg": {
-      // ripgrep skips hidden entries unless --hidden, -. or -uu (-u once lifts only the ignore files).
-      const hidden =
-        texts.includes("--hidden") || cluster(/\./) || texts.some((x) => /^-[a-zA-Z]*u[a-zA-Z]*u/.test(x) || x === "--unrestricted");
-      // --iglob and --glob-case-insensitive match regardless of case; a computed glob may match anything.
-      const nocase = texts.includes("--glob-case-insensitive");
-      const globs = [
-        ...optionValues(args, ["--glob"], ["-g"]).map((g) => ({ g, nocase })),
-        ...optionValues(args, ["--iglob"]).map((g) => ({ g, nocase: true })),
-      ];
-      const positive: Array<readonly [boolean, ((s: string) => boolean) | null]> = globs
-        .filter(({ g }) => g === null || !g.startsWith("!"))
-        .map(({ g, nocase }) => [g?.includes("/") ?? false, patternMatcher(g?.replace(/^\//, "") ?? null, nocase)] as const);
-      // -t TYPE reads only that type's files (unknown types: every file).
-      const types = optionValues(args, ["--type"], ["-t"]);
-      const typed = types.every((t) => t !== null && RG_TYPES[t] !== undefined)
-        ? types.map((t) => nameMatcher(RG_TYPES[t ?? ""] as string))
-        : [];
-      if (typed.length > 0) positive.push(...typed.map((m) => [false, m] as const));
-      // A negated glob without a slash skips files and directories of that name (`-g '!certs'`).
-      const negative = globs
-        .filter(({ g }) => g?.startsWith("!") && !g.includes("/"))
-        .map(({ g, nocase }) => nameMatcher((g ?? "").slice(1), nocase));
+      // Overrides (-g/--glob, --iglob) win over ignore files and types: the last matching glob decides; with a positive
+      // glob given, a file no glob matches is skipped. A directory a negated glob matches is skipped whole.
+      const globs = filtersOf(
+        args,
+        { "--glob": "glob", "--iglob": "glob", "-g": "glob" },
+        "g",
+        args.some((w) => w.text === "--glob-case-insensitive"),
+      );
+      const anyPositive = globs.some((f) => f.include);
       return {
-        hidden,
-        file: (n, rel) =>
-          (positive.length === 0 || positive.some(([slash, m]) => m === null || m(slash ? rel : n))) && !negative.some((m) => m?.(n)),
-        skipDir: (n) => negative.some((m) => m?.(n)),
+        hidden: true,
+        file: (n) => passes(globs, n, !anyPositive),
+        skipDir: (n) => globs.some((f) => !f.include && f.match?.(n) === true) && !globs.some((f) => f.include && f.match?.(n) !== false),
       };
     }
-    case "ag":
-      return { hidden: texts.includes("--hidden") || cluster(/u/) || texts.includes("--unrestricted") };
-    case "find": {
-      if (!execReads(args)) return null;
-      // Only -name/-iname tests joined by "and" are followed; anything else (-o, !, -path, -regex …) reads every file.
-      const complex = texts.some((x) =>
-        /^(-o|-or|!|-not|\(|\)|,|-path|-ipath|-wholename|-iwholename|-regex|-iregex|-lname|-ilname)$/.test(x),
-      );
-      const names: Array<((s: string) => boolean) | null> = [];
-      for (let i = 0; i < texts.length; i++)
-        if ((texts[i] === "-name" || texts[i] === "-iname") && args[i + 1] !== undefined)
-          names.push(args[i + 1]?.dynamic ? null : nameMatcher(texts[i + 1] as string, texts[i++] === "-iname"));
-      // The program opens what find hands it: a link too, unless `-type f` keeps links out (find does not follow them).
-      const regularOnly = texts.some((x, i) => x === "-type" && texts[i + 1] === "f");
-      return { hidden: true, file: complex ? undefined : (n) => names.every((m) => m === null || m(n)), opensLinks: !regularOnly };
-    }
+    case "find":
+      return findReading(args);
     case "git":
-      // A repository's tree is read through its history and pathspecs, judged by gitSecretPath.
-      return null;
+      // A repository's history and index are judged by gitSecretPath; the work tree only when git reads it from disk.
+      return args.some((w) => GIT_ON_DISK.test(w.text)) ? EVERY_FILE : null;
     default:
-      return { hidden: true };
+      return EVERY_FILE;
   }
 }
 
@@ -312,10 +372,45 @@ const GIT_PRINTS = new Set([
   "range-diff",
 ]);
 
+/** git log/whatchanged options that print a patch (-p, -u, -U3, --cc, --binary, -W, --patch-with-stat …). */
+export const GIT_PATCH =
+  /^(-p|-u|-U\d*|--unified(=.*)?|--patch|--patch-with-stat|--patch-with-raw|--full-diff|--binary|--cc|-c|--combined-all-paths|--remerge-diff|-m|--diff-merges(=.*)?|-W|--function-context|--word-diff(=.*)?|--color-words(=.*)?|--ext-diff|--textconv|-L.*|-[a-zA-Z]*[pu][a-zA-Z]*)$/;
+
+/** The secret-named files a repository's index tracks (kept per parsed index), or null when its index cannot be read. */
+const trackedCache = new WeakMap<GitIndex, string[]>();
+function trackedSecrets(repo: Repo): string[] | null {
+  const index = readIndex(repo);
+  if (index === null) return existsSync(posix.join(repo.gitDir, "index")) ? null : [];
+  let secrets = trackedCache.get(index);
+  if (secrets === undefined) {
+    secrets = [...index.entries.keys()].filter((rel) => secretPath(`${repo.worktree}/${rel}`));
+    trackedCache.set(index, secrets);
+  }
+  return secrets;
+}
+
+/** Whether the pathspec `spec` (relative to the work tree) covers the tracked path `t`: itself, a directory above it, a glob matching it. */
+function covers(spec: string, t: string): boolean {
+  if (spec === "" || spec === "." || t === spec || t.startsWith(`${spec}/`)) return true;
+  if (!/[*?[]/.test(spec)) return false;
+  // git's pathspec wildcards (fnmatch without FNM_PATHNAME) cross slashes: `conf*` matches `config/.env`.
+  try {
+    const re = spec
+      .replace(/[.+^${}()|\\]/g, "\\$&")
+      .replaceAll("*", ".*")
+      .replaceAll("?", ".");
+    return new RegExp(`^${re}(/|$)`).test(t);
+  } catch {
+    return true; // a bracket expression that does not compile: it may match
+  }
+}
+
 /**
- * A secret-named file git is asked to print (`git show HEAD:.env`,
- * `git cat-file -p :0:keys/id_rsa`, `git log -p -- .env`, `git blame
- * .env`): its path, or undefined. `log` counts only with a patch.
+ * A secret file git is asked to print (`git show HEAD:.env`, `git
+ * cat-file -p :0:keys/id_rsa`, `git log -p -- .env`, `git blame .env`, a
+ * pathspec that covers one the index tracks, or no pathspec in a
+ * repository that tracks one): what names it, or undefined. `log` counts
+ * only with a patch. A word computed at run time may name any.
  */
 export function gitSecretPath(args: readonly Word[], cwd: string): string | undefined {
   let i = 0;
@@ -327,23 +422,39 @@ export function gitSecretPath(args: readonly Word[], cwd: string): string | unde
   const sub = args[i]?.text ?? "";
   if (!GIT_PRINTS.has(sub)) return undefined;
   const rest = args.slice(i + 1);
-  if ((sub === "log" || sub === "whatchanged") && !rest.some((w) => /^(-p|-u|--patch|--full-diff|-L.*|-[a-zA-Z]*p[a-zA-Z]*)$/.test(w.text)))
-    return undefined;
+  if ((sub === "log" || sub === "whatchanged") && !rest.some((w) => GIT_PATCH.test(w.text))) return undefined;
   // git grep's first operand is its pattern unless -e/-f gave one (`git grep -n "secrets.json"`).
-  const patternGiven = rest.some((w) => /^(-[a-zA-Z]*[ef]|--regexp|--file)(=|$)/.test(w.text));
+  const patternGiven = rest.some((w) => /^(-[a-zA-Z]*[ef]|--regexp(=|$)|--file(=|$))/.test(w.text));
   let pattern = sub === "grep" && !patternGiven;
   let ended = false;
+  const paths: string[] = [];
   for (const w of rest) {
-    if (w.text === "--") ended = true;
-    if ((!ended && w.text.startsWith("-")) || w.dynamic || w.text === "--") continue;
+    if (w.text === "--" && !w.dynamic) {
+      ended = true;
+      continue;
+    }
+    if (!ended && w.text.startsWith("-") && !w.dynamic) continue;
     if (pattern && !ended) {
       pattern = false;
       continue;
     }
-    // REV:PATH and :N:PATH name a file of a commit or the index; other words may be paths (after `--` or not).
-    const spec = /^[^:]*:(?:[0-3]:)?(.+)$/.exec(w.text)?.[1] ?? w.text;
-    const path = spec.startsWith("/") ? spec : `${cwd}/${spec.replace(/^(\.\/)+/, "")}`;
-    if (secretPath(path)) return w.text;
+    const texts = w.loopValues?.map((v) => v.text) ?? (w.dynamic ? null : [w.text]);
+    if (texts === null) return `${w.text} (not known until run time: it may name a secret file)`;
+    for (const text of texts) {
+      // REV:PATH and :N:PATH name a file of a commit or the index; other words may be paths (after `--` or not).
+      const rev = /^[^:]*:(?:[0-3]:)?(.*)$/.exec(text);
+      const spec = rev ? (rev[1] as string) : text;
+      const path = posix.normalize(spec.startsWith("/") ? spec : `${cwd}/${spec}`);
+      if (secretPath(path)) return `${text}, a secret file`;
+      if (ended || rev || existsSync(path)) paths.push(path);
+    }
   }
-  return undefined;
+  // What the index tracks: a pathspec covering a tracked secret, or none (the whole repository: its history and files).
+  const repo = repoOf(cwd);
+  if (repo === null) return undefined;
+  const tracked = trackedSecrets(repo);
+  if (tracked === null) return `the repository at ${repo.worktree}, whose index cannot be read here (it may track a secret file)`;
+  const specs = paths.map((p) => posix.relative(repo.worktree, p));
+  const hit = tracked.find((t) => (specs.length === 0 ? true : specs.some((spec) => !spec.startsWith("..") && covers(spec, t))));
+  return hit === undefined ? undefined : `${hit}, a secret file the repository tracks`;
 }

@@ -12,12 +12,12 @@ import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Word } from "./types.js";
-import { splitArgs } from "./argv.js";
+import { allValues } from "./argv.js";
 import { composeConfigSecret } from "./compose-env.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
-import { gitLocalSources } from "./tools/git.js";
+import { gitDiskTrees, gitLocalSources } from "./tools/git.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
-import { gitSecretPath, secretFile, secretFileUnder, type TreeReading, treeReading } from "./secret-files.js";
+import { describeFound, GIT_PATCH, gitSecretPath, secretFile, secretFileUnder, type TreeReading, treeReading } from "./secret-files.js";
 
 /** Where a host keeps secrets: a tree containing or inside one of these holds them. */
 const SECRET_ROOTS = ["/etc", "/root", "/home", "/run", "/proc", "/dev", "/var/lib", "/var/backups", "/srv", "/opt", "/mnt", "/media"];
@@ -137,89 +137,7 @@ const CONTENT_READERS = new Set([
 const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"]);
 
 const GREP_RECURSIVE = /^-[a-zA-Z]*[rR]|^--(recursive|dereference-recursive)$/;
-const GREP_VALUES = ["-d", "--directories"];
-/** The options treeOperands splits off with their values. */
-const TREE_VALUES: ReadonlySet<string> = new Set([
-  "-e",
-  "-f",
-  "--file",
-  "-C",
-  "--directory",
-  "-T",
-  "--exclude",
-  "--include",
-  "-m",
-  "-A",
-  "-B",
-  "--max-count",
-  ...GREP_VALUES,
-]);
-/** ripgrep's options that take a value (the pattern and the trees are the other words). */
-const RG_VALUES: ReadonlySet<string> = new Set([
-  "-e",
-  "--regexp",
-  "-f",
-  "--file",
-  "-g",
-  "--glob",
-  "--iglob",
-  "-t",
-  "--type",
-  "-T",
-  "--type-not",
-  "--type-add",
-  "--type-clear",
-  "-m",
-  "--max-count",
-  "-A",
-  "-B",
-  "-C",
-  "--after-context",
-  "--before-context",
-  "--context",
-  "-d",
-  "--max-depth",
-  "-j",
-  "--threads",
-  "-M",
-  "--max-columns",
-  "-r",
-  "--replace",
-  "-E",
-  "--encoding",
-  "--pre",
-  "--pre-glob",
-  "--sort",
-  "--sortr",
-  "--color",
-  "--colors",
-  "--ignore-file",
-  "--max-filesize",
-  "--engine",
-  "--context-separator",
-  "--field-match-separator",
-  "--field-context-separator",
-  "--path-separator",
-  "--dfa-size-limit",
-  "--regex-size-limit",
-]);
-/** cp's options that take a value. */
-const CP_VALUES: ReadonlySet<string> = new Set(["-t", "--target-directory", "-S", "--suffix", "--sparse", "--no-preserve"]);
 const CP_RECURSIVE = /^-[a-zA-Z]*[rRa]|^--(recursive|archive)$/;
-const DIFF_VALUES = new Set([
-  "-x",
-  "--exclude",
-  "-X",
-  "--exclude-from",
-  "-I",
-  "--ignore-matching-lines",
-  "-F",
-  "-L",
-  "--label",
-  "-C",
-  "-U",
-  "-W",
-]);
 
 /** tar creates an archive: `-c`/`--create`, or a first word of bundled letters holding c (`tar czf …`). */
 function tarCreates(first: string, flags: readonly string[]): boolean {
@@ -251,66 +169,65 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
   }
 }
 
+/** grep reads trees: -r/-R (in a bundle too), --recursive, or -d/--directories recurse. */
+function grepRecursive(args: readonly Word[]): boolean {
+  return args.some(
+    (w, i) =>
+      GREP_RECURSIVE.test(w.text) ||
+      /^(--directories=|-d)recurse$/.test(w.text) ||
+      ((w.text === "-d" || w.text === "--directories") && args[i + 1]?.text === "recurse"),
+  );
+}
+
 /** A searcher given no tree searches the working directory (`grep -R x`, `rg x`). */
 const orHere = (trees: Word[]): Word[] => (trees.length > 0 ? trees : [literalWord(".")]);
 
 /** The operands this program reads as whole trees, or [] when it reads none that way. */
 function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[] {
-  // Split only for the programs named below that need it (this runs for every command; most read no tree).
-  let split: ReturnType<typeof splitArgs> | undefined;
-  const sp = () => (split ??= splitArgs(args, TREE_VALUES));
-  const has = (re: RegExp) => sp().flags.some((f) => re.test(f));
+  // The operands come from the program's option table (fileOperands), which knows which options take a value in
+  // every spelling (`-eX`, `--context 3`, `-ig GLOB`); a search's pattern is not among them.
   switch (name) {
     case "grep":
     case "egrep":
     case "fgrep":
-    case "zgrep": {
-      const s = sp();
-      // The first operand is the pattern unless -e/-f gave it; with no tree named, a recursive grep reads ".".
-      return has(GREP_RECURSIVE) || GREP_VALUES.some((k) => s.values.get(k)?.text === "recurse")
-        ? orHere(s.positional.slice(s.values.has("-e") || s.values.has("-f") || s.values.has("--file") ? 0 : 1))
-        : [];
-    }
-    case "rg": {
-      const s = splitArgs(args, RG_VALUES);
-      return orHere(
-        s.positional.slice(s.values.has("-e") || s.values.has("--regexp") || s.values.has("-f") || s.values.has("--file") ? 0 : 1),
-      );
-    }
-    case "ack": {
-      const s = sp();
-      return orHere(s.positional.slice(s.values.has("-e") ? 0 : 1));
-    }
+    case "zgrep":
+      // With no tree named, a recursive grep reads ".".
+      return grepRecursive(args) ? orHere(fileOperands(name, args)) : [];
+    case "rg":
+    case "ack":
     case "ag":
-      // ag's -f is --follow, not a pattern file.
-      return orHere(splitArgs(args, new Set(["-G", "--file-search-regex", "--ignore", "-m", "-A", "-B", "-C"])).positional.slice(1));
+      return orHere(fileOperands(name, args));
     case "tar":
     case "bsdtar": {
-      const s = sp();
-      // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash.
-      const mode = tarCreates(args[0]?.text ?? "", s.flags);
-      // -C DIR: the operands are read from there, so DIR counts as a tree too.
-      const dir = s.values.get("-C") ?? s.values.get("--directory");
-      return mode ? [...s.positional.filter((w) => w !== args[0]), ...(dir ? [dir] : [])] : [];
+      // Creating an archive reads its operands; `tar czf …` may spell the mode without a dash. -C DIR: the operands
+      // are read from there, so DIR counts as a tree too.
+      if (
+        !tarCreates(
+          args[0]?.text ?? "",
+          args.map((w) => w.text),
+        )
+      )
+        return [];
+      const dirs = allValues(args, "C", ["--directory"]);
+      return [...fileOperands(name, args).filter((w) => w !== args[0]), ...dirs];
     }
     case "zip":
     case "7z":
     case "7za":
     case "rsync":
-      return sp().positional;
+      return fileOperands(name, args);
     case "cp": {
-      // With -t DIR (alone or bundled, `-rt DIR`) every operand is a source; else the last is the destination.
-      const c = splitArgs(args, CP_VALUES);
-      if (!c.flags.some((f) => CP_RECURSIVE.test(f))) return [];
-      return c.flags.some((f) => /^-[a-zA-Z]*t[a-zA-Z]*$|^--target-directory$/.test(f)) ? c.positional : c.positional.slice(0, -1);
+      // With -t DIR (`-t DIR`, `-tDIR`, `-rt DIR`, `--target-directory=DIR`) every operand is a source; else the last is the destination.
+      if (!args.some((w) => CP_RECURSIVE.test(w.text))) return [];
+      const sources = fileOperands(name, args);
+      return args.some((w) => /^-[a-zA-Z]*t|^--target-directory(=|$)/.test(w.text)) ? sources : sources.slice(0, -1);
     }
-    case "diff": {
-      // `diff -r A B` prints what differs inside both trees (with -N, every file of either in full).
-      const d = splitArgs(args, DIFF_VALUES);
-      return d.flags.some((f) => /^-[a-zA-Z]*r/.test(f) || f === "--recursive") ? d.positional : [];
-    }
+    case "diff":
+      // diff compares two directories' files (with -r, their trees); -N prints a file found on one side only in full.
+      // `<(cmd)` is a pipe whose command is judged on its own.
+      return [...fileOperands(name, args), ...allValues(args, "", ["--from-file", "--to-file"])].filter((w) => !/^[<>]\(/.test(w.text));
     case "git":
-      return [...gitRepositoryTrees(args), ...gitLocalSources(args)];
+      return [...gitRepositoryTrees(args), ...gitLocalSources(args), ...gitDiskTrees(args)];
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));
@@ -453,7 +370,7 @@ function gitRepositoryTrees(args: readonly Word[]): Word[] {
   if (places.length === 0) return [];
   const sub = args[i]?.text ?? "";
   const rest = args.slice(i + 1).map((w) => w.text);
-  const patch = rest.some((x) => /^(-p|-u|--patch|--full-diff|-L.*|-[a-zA-Z]*p[a-zA-Z]*)$/.test(x));
+  const patch = rest.some((x) => GIT_PATCH.test(x));
   return GIT_METADATA.has(sub) && !(sub === "log" && patch) ? [] : places;
 }
 
@@ -489,6 +406,8 @@ function globReachesSecret(word: Word): boolean {
   return verdict;
 }
 
+const ITEMS: TreeReading = { hidden: true, opensLinks: true };
+
 /** A reader of xargs's items from `find ROOTS -print0` reads what find finds: each root, as a tree. */
 function itemRoots(name: string, args: readonly Word[]): Word[] {
   if (!CONTENT_READERS.has(name)) return [];
@@ -506,19 +425,20 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   // Loops, not spread and flatMap: this runs for every command.
   for (const operand of treeOperands(name, args, ctx))
     for (const w of candidates(operand)) {
-      const why = treeSecret(w, ctx, follows, readingOf, name, args);
+      const why = treeSecret(w, ctx, follows, readingOf);
       if (why !== undefined) return why;
     }
   // xargs hands the reader each name find printed, a link too: the reader opens what it points at.
-  const items = () => ({ ...(readingOf() ?? { hidden: true }), opensLinks: true });
+  // Files handed over by name are read whatever the reader's own tree filters say (rg's globs skip no operand).
+  const items = () => ITEMS;
   for (const operand of itemRoots(name, args))
     for (const w of candidates(operand)) {
-      const why = treeSecret(w, ctx, follows, items, name, args);
+      const why = treeSecret(w, ctx, follows, items);
       if (why !== undefined) return why;
     }
   if (name === "git") {
     const printed = gitSecretPath(args, ctx.cwd);
-    if (printed !== undefined) return `git prints ${printed}, a secret file`;
+    if (printed !== undefined) return `git prints ${printed}`;
   }
   const compose = composeConfigSecret(name, args, ctx);
   if (compose !== undefined) return compose;
@@ -535,14 +455,7 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
  * may read secrets, or undefined. A tree in the workspace is listed for the
  * secret files `reading` says the program reads.
  */
-function treeSecret(
-  w: Word,
-  ctx: Context,
-  follows: boolean,
-  reading: () => TreeReading | null,
-  name: string,
-  args: readonly Word[],
-): string | undefined {
+function treeSecret(w: Word, ctx: Context, follows: boolean, reading: () => TreeReading | null): string | undefined {
   const p = resolvePlace(w, ctx);
   // A tree not known until run time (a variable, no cwd) may be any of them.
   if (p.path === null || holdsSecrets(p.path, ctx)) return `reads the tree ${w.text}, which may hold secrets, recursively`;
@@ -558,11 +471,8 @@ function treeSecret(
   for (const r of new Set([p.path, ...reals])) {
     const how = reading();
     if (how === null) break;
-    const found = secretFileUnder(r, how, `${how.opensLinks ? "L" : ""}${name}\0${args.map((a) => a.text).join("\0")}`, (real) =>
-      holdsSecrets(real, ctx),
-    );
-    if (found !== undefined)
-      return `reads the tree ${w.text} recursively, ${!found.startsWith("/") ? `with ${found}` : found.includes(" → ") ? `which holds a link to secrets: ${found}` : `which holds the secret file ${found}`}`;
+    const found = secretFileUnder(r, how, (real) => holdsSecrets(real, ctx));
+    if (found !== undefined) return `reads the tree ${w.text} recursively, ${describeFound(found)}`;
   }
   return undefined;
 }
@@ -608,6 +518,8 @@ function fileOperands(name: string, args: readonly Word[]): Word[] {
     if (values.has(w) || (!ended && !w.dynamic && w.text.startsWith("-") && w.text !== "-")) continue;
     out.push(w);
   }
-  const patternGiven = args.some((w) => /^(-[a-zA-Z]*[ef]|--regexp|--file)(=|$)/.test(w.text) && !w.dynamic);
-  return PATTERN_FIRST.has(name) && !patternGiven ? out.slice(1) : out;
+  // A short cluster holding e or f anywhere (`-eX`, `-reX`, `-rf LIST`) counts: taking the pattern for a file only raises.
+  const patternGiven = args.some((w) => /^(-[a-zA-Z]*[ef]|--regexp(=|$)|--file(=|$))/.test(w.text) && !w.dynamic);
+  // ag's -f is --follow and ack's -f lists files: their pattern is always the first operand.
+  return PATTERN_FIRST.has(name) && (!patternGiven || name === "ag" || name === "ack") ? out.slice(1) : out;
 }

@@ -431,6 +431,25 @@ function localRepository(w: Word, bareNameIsPath: boolean): Word | null {
 }
 
 /**
+ * The trees git reads from disk rather than from what it tracks: `git grep
+ * --no-index|--untracked` searches the work tree's files, ignored and
+ * untracked ones too (its operands after the pattern, else "."); `git diff
+ * --no-index A B` compares two paths as diff does.
+ */
+export function gitDiskTrees(args: readonly Word[]): Word[] {
+  const g = gitGlobals(args);
+  const sub = args[g.sub]?.text;
+  const rest = args.slice(g.sub + 1);
+  if (!rest.some((w) => /^--(no-index|untracked)$/.test(w.text))) return [];
+  if (sub === "diff") return rest.filter((w) => w.dynamic || !w.text.startsWith("-"));
+  if (sub !== "grep") return [];
+  // Pathspecs after `--` are the trees; without them, the operands (an -e value among them, which only raises) and ".".
+  const end = rest.findIndex((w) => w.text === "--" && !w.dynamic);
+  if (end >= 0 && end < rest.length - 1) return rest.slice(end + 1);
+  return [...rest.filter((w) => w.dynamic || !w.text.startsWith("-")), literalWord(".")];
+}
+
+/**
  * The local repositories git copies from (`git clone /root/repo`, `git
  * fetch ../x`, `git pull file:///etc/.git`, `git submodule add /root/r`):
  * what they hold is read into the workspace, as `cp -r` of them would. A
