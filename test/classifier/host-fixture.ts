@@ -25,6 +25,11 @@ const FILES: Record<string, string> = {
   "ws/a.txt": "a\n",
   // A project's own secrets: an env file (the private key is certs/site.key.pem).
   "ws/.env": "API_TOKEN=placeholder\n",
+  // A checkout whose config holds a token (as actions/checkout leaves one): the config is a secret file.
+  "credws/.git/config":
+    '[remote "origin"]\n\turl = https://x-access-token:placeholder@example.com/o/r.git\n[http "https://example.com/"]\n\textraheader = AUTHORIZATION: basic cGxhY2Vob2xkZXI=\n',
+  "credws/.git/HEAD": "ref: refs/heads/main\n",
+  "credws/src/a.ts": "export {};\n",
   "ws/notes.md": "# notes\n",
   "ws/.venv/bin/activate": 'export VIRTUAL_ENV=/tmp/agent-sudo-corpus/ws/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\n',
   "ws/scripts/ok.sh": "echo ok\n",

@@ -12,6 +12,7 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import picomatch from "picomatch";
 import { posix } from "node:path";
+import { configHoldsCredential } from "./git-credentials.js";
 import { type GitIndex, type Repo, readIndex, repoOf } from "./git-index.js";
 import { forgetWithCommand } from "./host-paths.js";
 import { secretPath } from "./paths.js";
@@ -145,6 +146,8 @@ function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) =
       const path = `${dir}/${e.name}`;
       const relPath = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
+        // A repository's own directory is not listed, but its config may hold a credential (a token in a remote URL).
+        if (e.name === ".git" && configHoldsCredential(`${path}/config`)) return { kind: "file", path: `${path}/config` };
         if (!NOT_SCANNED.has(e.name) && !reading.skipDir?.(e.name)) queue.push([path, relPath]);
       } else if (reading.file?.(e.name, relPath) ?? true) {
         if (secretFile(path)) return { kind: "file", path };

@@ -15,7 +15,8 @@ import type { Context, Word } from "./types.js";
 import { allValues } from "./argv.js";
 import { composeConfigSecret } from "./compose-env.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
-import { gitDiskTrees, gitLocalSources } from "./tools/git.js";
+import { gitDiskTrees, gitGlobals, gitLocalSources } from "./tools/git.js";
+import { configHoldsCredential, gitConfigFile, gitPrintsCredential } from "./git-credentials.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
 import { describeFound, GIT_PATCH, gitSecretPath, secretFile, secretFileUnder, type TreeReading, treeReading } from "./secret-files.js";
 
@@ -439,7 +440,17 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   if (name === "git") {
     const printed = gitSecretPath(args, ctx.cwd);
     if (printed !== undefined) return `git prints ${printed}`;
+    const g = gitGlobals(args);
+    const credential = gitPrintsCredential(args[g.sub]?.text ?? "", args.slice(g.sub + 1), ctx.cwd);
+    if (credential !== undefined) return credential;
   }
+  // A repository's config that holds a credential is a secret file (`cat .git/config`).
+  if (CONTENT_READERS.has(name))
+    for (const w of args) {
+      if (!w.text.endsWith("config")) continue;
+      const p = resolvePlace(w, ctx).path;
+      if (p !== null && gitConfigFile(p) && configHoldsCredential(p)) return `reads ${w.text}, a git config that holds a credential`;
+    }
   const compose = composeConfigSecret(name, args, ctx);
   if (compose !== undefined) return compose;
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.

@@ -1,0 +1,77 @@
+// A repository's config can hold a credential: a remote URL with a token in
+// it (`https://x-access-token:TOKEN@github.com/…`, `https://TOKEN@host/…`)
+// or an `http.extraheader` carrying an Authorization header (what
+// actions/checkout writes unless persist-credentials is off). Such a config
+// is a secret file: printing it (`cat .git/config`, `git config --list`,
+// `git remote -v`, `grep -r x .`, which reads `.git`) prints the credential.
+import { posix } from "node:path";
+import { repoOf } from "./git-index.js";
+import { readScript } from "./host-paths.js";
+import type { Word } from "./types.js";
+
+/** A URL with a password, or an http(s) URL with any user (a token given as the user name). */
+const URL_CREDENTIAL = /^\s*(?:push)?url\s*=\s*"?(?:[a-z][a-z0-9+.-]*:\/\/[^/\s@:]+:[^/\s@]+@|https?:\/\/[^/\s@]+@)/im;
+/** An extra header carrying credentials (`extraheader = AUTHORIZATION: basic …`). */
+const HEADER_CREDENTIAL = /^\s*extraheader\s*=.*\b(?:authorization|private-token|job-token)\b/im;
+
+/**
+ * Whether the git config file at `path` holds a credential (read once per
+ * command). A config too large or unreadable here counts as not holding one:
+ * the file's name alone makes no secret of it.
+ */
+export function configHoldsCredential(path: string): boolean {
+  const text = readScript(path);
+  return text !== null && (URL_CREDENTIAL.test(text) || HEADER_CREDENTIAL.test(text));
+}
+
+/** A path that is a repository's config file (`…/.git/config`, a bare repository's `config` beside its `HEAD`). */
+export function gitConfigFile(path: string): boolean {
+  return (
+    path.endsWith("/.git/config") || (posix.basename(path) === "config" && readScript(posix.join(posix.dirname(path), "HEAD")) !== null)
+  );
+}
+
+/**
+ * git subcommands that print the repository's config values or its remotes'
+ * URLs: `config --list`/`-l`/`--get*`/`get`/`list`, `remote -v`/`get-url`/
+ * `show`, `ls-remote --get-url`.
+ */
+function printsConfig(sub: string, rest: readonly Word[]): boolean {
+  const t = rest.map((w) => w.text);
+  switch (sub) {
+    case "config": {
+      if (t.some((x) => /^(-l|--list|--get-regexp|--get-urlmatch)$/.test(x) || x === "list")) return true;
+      // A single key read (`--get KEY`, `get KEY`, `KEY`): one that holds a URL or a header.
+      if (
+        t.some((x) => /^(--unset|--add|--replace-all|--rename-section|--remove-section|-e|--edit)/.test(x) || x === "set" || x === "unset")
+      )
+        return false;
+      const keys = t.filter((x) => !x.startsWith("-") && x !== "get");
+      return (
+        keys.length > 0 &&
+        CREDENTIAL_KEY.test(keys[0] as string) &&
+        (keys.length === 1 || t.some((x) => /^--get(-all)?$/.test(x) || x === "get"))
+      );
+    }
+    case "remote":
+      return t.includes("-v") || t.includes("--verbose") || t[0] === "get-url" || t[0] === "show";
+    case "ls-remote":
+      return t.includes("--get-url");
+    default:
+      return false;
+  }
+}
+
+/** Config keys whose values may carry a credential. */
+const CREDENTIAL_KEY = /url|extraheader|^remote\.|^http\.|^credential/i;
+
+/** Why this git command prints a credential its repository's config holds, or undefined. */
+export function gitPrintsCredential(sub: string, rest: readonly Word[], cwd: string): string | undefined {
+  if (!printsConfig(sub, rest) || !cwd) return undefined;
+  const repo = repoOf(cwd);
+  if (repo === null) return undefined;
+  const config = posix.join(repo.gitDir, "config");
+  return configHoldsCredential(config)
+    ? `prints ${config}, which holds a credential (a token in a remote URL or an Authorization header)`
+    : undefined;
+}
