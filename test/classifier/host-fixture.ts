@@ -31,6 +31,8 @@ const FILES: Record<string, string> = {
   "credws/.git/HEAD": "ref: refs/heads/main\n",
   "credws/src/a.ts": "export {};\n",
   "ws/notes.md": "# notes\n",
+  // A package of a monorepo with its own scripts (`yarn --cwd packages/web build` runs one).
+  "ws/packages/web/package.json": '{"name":"web","scripts":{"build":"tsc","test":"vitest"}}\n',
   "ws/.venv/bin/activate": 'export VIRTUAL_ENV=/tmp/agent-sudo-corpus/ws/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\n',
   "ws/scripts/ok.sh": "echo ok\n",
   "ws/scripts/wipe.sh": "rm -rf ~\n",

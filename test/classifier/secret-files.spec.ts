@@ -154,6 +154,10 @@ describe("trees holding secret files", () => {
         "git log --stat -p -- 'conf*'",
       ])
         expect(tier(command, "repo-secret"), command).toBeGreaterThanOrEqual(2);
+      // Pathspec magic and bracket negation may cover the tracked secret; -C moves into the repository.
+      for (const command of ["git log -p -- ':!src'", "git log -p -- ':/'", "git diff HEAD -- ':(top)'", "git log -p -- 'c[!x]nfig'"])
+        expect(tier(command, "repo-secret"), command).toBeGreaterThanOrEqual(2);
+      expect(tier("git -C repo-secret log -p", "")).toBeGreaterThanOrEqual(2);
       for (const command of ["git log -p -- src", "git show HEAD:src/main.ts", "git log --oneline"])
         expect(tier(command, "repo-secret"), command).toBe(0);
       // An untracked .env is not in git's history: the same printers stay reads.

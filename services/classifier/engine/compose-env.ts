@@ -1,9 +1,9 @@
 // `docker compose config` prints the project's compose file as Compose
 // reads it: `${VAR}` filled in from the project directory's `.env` and each
 // service's `env_file:` entries copied into its `environment:` — the
-// secrets a `cat .env` would print. So it is a secret read when the project
-// holds a `.env` or a compose file with `env_file:`; the options that print
-// only names (`--services`, `--volumes` …) or nothing (`-q`) are not.
+// secrets a `cat .env` would print — and `${VAR}` from the process
+// environment. So it is a secret read; the options that print only names
+// (`--services`, `--volumes` …) or nothing (`-q`) are not.
 import { existsSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { resolvePlace } from "./paths.js";
@@ -52,9 +52,12 @@ export function composeConfigSecret(name: string, args: readonly Word[], ctx: Co
   const c = composeConfig(name, args);
   if (c === null || c.after.some((w) => NAMES_ONLY.test(w.text))) return undefined;
   const dir = c.dir === null ? ctx.cwd || null : resolvePlace(c.dir, ctx).path;
-  if (dir === null) return "prints a compose configuration from a project directory not known until run time (its .env may hold secrets)";
-  const dotenv = posix.join(dir, ".env");
-  if (existsSync(dotenv) && secretFile(dotenv)) return `prints the compose configuration with ${dotenv} filled in`;
-  if (loadsEnvFile(dir)) return `prints the compose configuration with the env_file of its services (in ${dir}) filled in`;
-  return undefined;
+  if (dir !== null) {
+    const dotenv = posix.join(dir, ".env");
+    if (existsSync(dotenv) && secretFile(dotenv)) return `prints the compose configuration with ${dotenv} filled in`;
+    if (loadsEnvFile(dir)) return `prints the compose configuration with the env_file of its services (in ${dir}) filled in`;
+  }
+  // Compose also finds its file and .env in a parent directory, takes COMPOSE_FILE, reads env_file in any syntax and
+  // override files, and fills `${VAR}` from the process environment: any configuration it prints may hold them.
+  return "prints the compose configuration with variables filled in from the environment and the project's env files";
 }

@@ -11,6 +11,6 @@ import type { StdinSource, Word } from "./types.js";
 import type { Unwrap } from "./unwrap.js";
 
 /** A delegating command's unwrapping, or null when `name args` delegates nothing. */
-export function delegate(name: string, args: Word[], stdin: StdinSource | null = null): Unwrap | null {
-  return DELEGATES.get(name)?.(name, args, stdin) ?? null;
+export function delegate(name: string, args: Word[], stdin: StdinSource | null = null, cwd?: string): Unwrap | null {
+  return DELEGATES.get(name)?.(name, args, stdin, cwd) ?? null;
 }

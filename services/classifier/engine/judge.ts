@@ -192,7 +192,7 @@ const FRAMEWORK_CLI = /^(rails|artisan|manage\.py|console)$/;
  * shell, dbshell), which reads them as `cat .env` would.
  */
 const SECRET_TASK =
-  /^(credentials:show|encrypted:show|credentials:edit|encrypted:edit|config:show|env:decrypt|secrets:reveal|secrets:decrypt-to-local|debug:dotenv|diffsettings|tinker|runner|r|console|c|dbconsole|db|shell|dbshell|--reveal|--env-vars?(=.*)?)$/;
+  /^(credentials:show|encrypted:show|credentials:edit|encrypted:edit|config:show|config:cache|env:decrypt|shell_plus|print_settings|secrets:reveal|secrets:decrypt-to-local|debug:dotenv|diffsettings|tinker|runner|r|console|c|dbconsole|db|shell|dbshell|--reveal|--env-vars?(=.*)?)$/;
 const LIVE_ARG = /^-{0,2}(drop|flush|reset|destroy|delete|purge|wipe|deploy|migrate|rollback|prod|production|release|publish|uninstall)$/i;
 
 /** On primary, code whose text is not known before it runs is a miss: tier 4, never a trial. */
@@ -217,7 +217,12 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
   }
   if (ctx.policy === "sudo") return find(2, "run-script", "runs a script as root or another user", text);
-  if (FRAMEWORK_CLI.test(path.text.split("/").pop() ?? "") && args.some((w) => w.dynamic || SECRET_TASK.test(w.text)))
+  // The task is the first word after the script's own options (`bin/rails generate model c` is no console).
+  const task = args.find((w) => w.dynamic || !w.text.startsWith("-"));
+  if (
+    FRAMEWORK_CLI.test(path.text.split("/").pop() ?? "") &&
+    ((task !== undefined && (task.dynamic || SECRET_TASK.test(task.text))) || args.some((w) => /^--(reveal|env-vars?)(=|$)/.test(w.text)))
+  )
     return find(2, "run-script", "a framework task that prints the app's secrets or runs code given to it inside the app", text);
   if (workspaceScript(p, ctx)) return find(1, "run-script", "runs a script from the workspace", text);
   return find(2, "run-script", "runs a program or script outside the workspace", text);
@@ -307,7 +312,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   }
 
   const unwrapped =
-    prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin) ?? interpreter(program.name, args, cmd.stdin);
+    prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin, ctx.cwd) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {
     const outerF = outerEffect();
     // A wrapper's own options (up to the command it runs) are checked like a rule's: `ssh -F cfg`, `timeout --x`.
@@ -422,7 +427,10 @@ export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
   const program = normaliseProgram((cmd.words[0] as Word).text, ctx.cwd);
   if (program.scriptPath !== null) return false;
   const args = cmd.words.slice(1);
-  return (prefixWrapper(program.name, args) ?? delegate(program.name, args) ?? interpreter(program.name, args, cmd.stdin)) === null;
+  return (
+    (prefixWrapper(program.name, args) ?? delegate(program.name, args, null, ctx.cwd) ?? interpreter(program.name, args, cmd.stdin)) ===
+    null
+  );
 }
 
 function judgeUnwrapped(u: Unwrap, cmd: SimpleCommand, ctx: Context, j: Judge, text: string): Finding {

@@ -15,6 +15,7 @@ import { posix } from "node:path";
 import { configHoldsCredential } from "./git-credentials.js";
 import { type GitIndex, type Repo, readIndex, repoOf } from "./git-index.js";
 import { forgetWithCommand } from "./host-paths.js";
+import { gitGlobals } from "./tools/git.js";
 import { secretPath } from "./paths.js";
 import type { Word } from "./types.js";
 
@@ -167,13 +168,15 @@ function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) =
 }
 
 const matchers = new Map<string, (s: string) => boolean>();
-/** A shell-style name pattern as a matcher (cached), or null when it cannot be compiled. */
-function nameMatcher(pattern: string, nocase = false): ((s: string) => boolean) | null {
-  const id = `${nocase ? "i" : ""}${pattern}`;
+/** A shell-style name pattern as a matcher (cached), or null when it cannot be compiled (it may then match anything). */
+function nameMatcher(pattern: string, nocase = false, braces = false): ((s: string) => boolean) | null {
+  const id = `${nocase ? "i" : ""}${braces ? "b" : ""}${pattern}`;
   let m = matchers.get(id);
   if (m === undefined) {
     try {
-      m = picomatch(pattern, { dot: true, nocase });
+      // As fnmatch (grep, find) and globset (rg) read it: `[!x]` negates, a leading `!` and `!(…)`/`@(…)` are
+      // literal, braces only for rg.
+      m = picomatch(pattern, { dot: true, nocase, posix: true, nonegate: true, noextglob: true, nobrace: !braces });
     } catch {
       return null;
     }
@@ -216,6 +219,7 @@ function filtersOf(
   kinds: Readonly<Record<string, "include" | "exclude" | "glob">>,
   shorts = "",
   nocase = false,
+  braces = false,
 ): NameFilter[] {
   const out: NameFilter[] = [];
   const add = (kind: "include" | "exclude" | "glob", w: Word | undefined, text: string, anyCase: boolean) => {
@@ -223,7 +227,7 @@ function filtersOf(
     const negated = kind === "glob" && text.startsWith("!");
     const pattern = negated ? text.slice(1) : text;
     // A glob with a slash is matched against a path relative to where the program runs, not the name: it may match any.
-    const m = pattern.includes("/") ? null : nameMatcher(pattern, anyCase);
+    const m = pattern.includes("/") ? null : nameMatcher(pattern, anyCase, braces);
     out.push({ include: kind === "include" || (kind === "glob" && !negated), match: m === null && negated ? () => false : m });
   };
   for (let i = 0; i < args.length; i++) {
@@ -341,6 +345,7 @@ export function treeReading(name: string, args: readonly Word[]): TreeReading | 
         { "--glob": "glob", "--iglob": "glob", "-g": "glob" },
         "g",
         args.some((w) => w.text === "--glob-case-insensitive"),
+        true,
       );
       const anyPositive = globs.some((f) => f.include);
       return {
@@ -352,8 +357,9 @@ export function treeReading(name: string, args: readonly Word[]): TreeReading | 
     case "find":
       return findReading(args);
     case "git":
-      // A repository's history and index are judged by gitSecretPath; the work tree only when git reads it from disk.
-      return args.some((w) => GIT_ON_DISK.test(w.text)) ? EVERY_FILE : null;
+      // A repository's history and index are judged by gitSecretPath; the work tree only when git reads it from disk
+      // (grep --no-index/--untracked; diff --no-index, or of two paths one of which is outside the repository).
+      return args.some((w) => GIT_ON_DISK.test(w.text)) || args[gitGlobals(args).sub]?.text === "diff" ? EVERY_FILE : null;
     default:
       return EVERY_FILE;
   }
@@ -401,7 +407,9 @@ function covers(spec: string, t: string): boolean {
     const re = spec
       .replace(/[.+^${}()|\\]/g, "\\$&")
       .replaceAll("*", ".*")
-      .replaceAll("?", ".");
+      .replaceAll("?", ".")
+      .replaceAll("[!", "[^")
+      .replaceAll("[\\^", "[^");
     return new RegExp(`^${re}(/|$)`).test(t);
   } catch {
     return true; // a bracket expression that does not compile: it may match
@@ -415,12 +423,14 @@ function covers(spec: string, t: string): boolean {
  * repository that tracks one): what names it, or undefined. `log` counts
  * only with a patch. A word computed at run time may name any.
  */
-export function gitSecretPath(args: readonly Word[], cwd: string): string | undefined {
-  let i = 0;
-  for (; i < args.length; i++) {
-    const t = args[i]?.text ?? "";
-    if (["-C", "-c", "--git-dir", "--work-tree", "--namespace"].includes(t)) i++;
-    else if (!t.startsWith("-")) break;
+export function gitSecretPath(args: readonly Word[], where: string): string | undefined {
+  const g = gitGlobals(args);
+  const i = g.sub;
+  // git works where its last -C says (relative to the one before); a computed one may be any repository.
+  let cwd = where;
+  for (const c of g.chdirs) {
+    if (c.dynamic) return `${c.text} (a repository not known until run time: it may track a secret file)`;
+    cwd = posix.resolve(cwd || "/", c.text);
   }
   const sub = args[i]?.text ?? "";
   if (!GIT_PRINTS.has(sub)) return undefined;
@@ -430,6 +440,7 @@ export function gitSecretPath(args: readonly Word[], cwd: string): string | unde
   const patternGiven = rest.some((w) => /^(-[a-zA-Z]*[ef]|--regexp(=|$)|--file(=|$))/.test(w.text));
   let pattern = sub === "grep" && !patternGiven;
   let ended = false;
+  let whole = false;
   const paths: string[] = [];
   for (const w of rest) {
     if (w.text === "--" && !w.dynamic) {
@@ -444,6 +455,11 @@ export function gitSecretPath(args: readonly Word[], cwd: string): string | unde
     const texts = w.loopValues?.map((v) => v.text) ?? (w.dynamic ? null : [w.text]);
     if (texts === null) return `${w.text} (not known until run time: it may name a secret file)`;
     for (const text of texts) {
+      // Pathspec magic (`:/`, `:!x`, `:^x`, `:(top)`, `:(exclude)x`, `:(icase)…`) may cover any tracked file.
+      if (/^:[/!^(]/.test(text)) {
+        whole = true;
+        continue;
+      }
       // REV:PATH and :N:PATH name a file of a commit or the index; other words may be paths (after `--` or not).
       const rev = /^[^:]*:(?:[0-3]:)?(.*)$/.exec(text);
       const spec = rev ? (rev[1] as string) : text;
@@ -458,6 +474,6 @@ export function gitSecretPath(args: readonly Word[], cwd: string): string | unde
   const tracked = trackedSecrets(repo);
   if (tracked === null) return `the repository at ${repo.worktree}, whose index cannot be read here (it may track a secret file)`;
   const specs = paths.map((p) => posix.relative(repo.worktree, p));
-  const hit = tracked.find((t) => (specs.length === 0 ? true : specs.some((spec) => !spec.startsWith("..") && covers(spec, t))));
+  const hit = tracked.find((t) => whole || specs.length === 0 || specs.some((spec) => !spec.startsWith("..") && covers(spec, t)));
   return hit === undefined ? undefined : `${hit}, a secret file the repository tracks`;
 }

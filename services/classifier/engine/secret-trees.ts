@@ -7,7 +7,7 @@
 // secret files they hold (secret-files.ts).
 import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
-import { mayList } from "./host-paths.js";
+import { mayList, realPath } from "./host-paths.js";
 import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
@@ -16,6 +16,7 @@ import { allValues } from "./argv.js";
 import { composeConfigSecret } from "./compose-env.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
 import { gitDiskTrees, gitGlobals, gitLocalSources } from "./tools/git.js";
+import { repoOf } from "./git-index.js";
 import { configHoldsCredential, gitConfigFile, gitPrintsCredential } from "./git-credentials.js";
 import { dynamicWord, literalWord } from "./unwrap.js";
 import { describeFound, GIT_PATCH, gitSecretPath, secretFile, secretFileUnder, type TreeReading, treeReading } from "./secret-files.js";
@@ -170,13 +171,24 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
   }
 }
 
+/** Options whose value is a name filter (ripgrep, grep, find, fd), not a path. */
+const NAME_FILTER = /^(-g|--glob|--iglob|--include|--exclude|--exclude-dir|-name|-iname|-path|-ipath|-wholename)$/;
+
+/** A path operand outside the repository git works in (or any, when there is none). */
+function outsideRepository(w: Word, ctx: Context): boolean {
+  const p = resolvePlace(w, ctx).path;
+  if (p === null || !ctx.cwd) return true;
+  const repo = repoOf(ctx.cwd);
+  return repo === null || !inside(realPath(p) ?? p, repo.worktree);
+}
+
 /** grep reads trees: -r/-R (in a bundle too), --recursive, or -d/--directories recurse. */
 function grepRecursive(args: readonly Word[]): boolean {
   return args.some(
     (w, i) =>
       GREP_RECURSIVE.test(w.text) ||
-      /^(--directories=|-d)recurse$/.test(w.text) ||
-      ((w.text === "-d" || w.text === "--directories") && args[i + 1]?.text === "recurse"),
+      /^(--directories=|-d)rec/.test(w.text) ||
+      ((w.text === "-d" || w.text === "--directories") && /^rec/.test(args[i + 1]?.text ?? "")),
   );
 }
 
@@ -228,7 +240,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
       // `<(cmd)` is a pipe whose command is judged on its own.
       return [...fileOperands(name, args), ...allValues(args, "", ["--from-file", "--to-file"])].filter((w) => !/^[<>]\(/.test(w.text));
     case "git":
-      return [...gitRepositoryTrees(args), ...gitLocalSources(args), ...gitDiskTrees(args)];
+      return [...gitRepositoryTrees(args), ...gitLocalSources(args), ...gitDiskTrees(args, (w) => outsideRepository(w, ctx))];
     case "xargs": {
       // `… | xargs cat` as root (or nowhere known): it reads whatever files arrive on stdin.
       const program = args.find((w) => !w.text.startsWith("-"));
@@ -455,9 +467,12 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
   if (compose !== undefined) return compose;
   // A program that reads names and metadata only (ls, stat …) shows no secret a glob reaches.
   if (!metadataOnly)
-    for (const arg of args)
+    for (const [i, arg] of args.entries()) {
+      // A name filter's value is matched against names, never expanded to paths (`rg -g '!{node_modules,dist}'`).
+      if (NAME_FILTER.test(args[i - 1]?.text ?? "")) continue;
       for (const w of candidates(arg))
         if (!w.text.startsWith("-") && globReachesSecret(w)) return `the pattern ${w.text} can expand to a secret file`;
+    }
   return computedRead(name, args, ctx);
 }
 

@@ -28,7 +28,8 @@ export interface Unwrap {
 }
 
 /** What a delegating program runs from its arguments (tools/index.ts names one per program), or null. */
-export type Delegate = (name: string, args: Word[], stdin: StdinSource | null) => Unwrap | null;
+/** `cwd`: where the command runs, when known (a package manager runs a script of the package.json there or a program). */
+export type Delegate = (name: string, args: Word[], stdin: StdinSource | null, cwd?: string) => Unwrap | null;
 
 export function unwrap(rule: string, floor: TierNumber, reason: string, parts: Partial<Unwrap> = {}): Unwrap {
   return { rule, floor, reason, inner: [], code: [], opaque: [], ...parts };

@@ -434,14 +434,18 @@ function localRepository(w: Word, bareNameIsPath: boolean): Word | null {
  * The trees git reads from disk rather than from what it tracks: `git grep
  * --no-index|--untracked` searches the work tree's files, ignored and
  * untracked ones too (its operands after the pattern, else "."); `git diff
- * --no-index A B` compares two paths as diff does.
+ * --no-index A B` compares two paths as diff does, and so does `git diff A
+ * B` when one of them (`outsideRepo`) is outside the repository.
  */
-export function gitDiskTrees(args: readonly Word[]): Word[] {
+export function gitDiskTrees(args: readonly Word[], outsideRepo: (w: Word) => boolean): Word[] {
   const g = gitGlobals(args);
   const sub = args[g.sub]?.text;
   const rest = args.slice(g.sub + 1);
+  const operands = rest.filter((w) => w.dynamic || !w.text.startsWith("-"));
+  // `git diff A B` compares the paths on disk, as --no-index does, when one is outside the repository (or there is none).
+  if (sub === "diff" && operands.length === 2 && operands.some(outsideRepo)) return operands;
   if (!rest.some((w) => /^--(no-index|untracked)$/.test(w.text))) return [];
-  if (sub === "diff") return rest.filter((w) => w.dynamic || !w.text.startsWith("-"));
+  if (sub === "diff") return operands;
   if (sub !== "grep") return [];
   // Pathspecs after `--` are the trees; without them, the operands (an -e value among them, which only raises) and ".".
   const end = rest.findIndex((w) => w.text === "--" && !w.dynamic);
@@ -486,6 +490,15 @@ export function gitLocalSources(args: readonly Word[]): Word[] {
         "--strategy-option",
       ]),
     ).positional[0];
+  } else if (sub === "archive") {
+    // `git archive --remote=/root/repo HEAD` writes that repository's tree.
+    const remote = rest.find((w) => w.text.startsWith("--remote="));
+    const i = rest.findIndex((w) => w.text === "--remote");
+    source = remote ? { ...remote, text: remote.text.slice("--remote=".length) } : i >= 0 ? rest[i + 1] : undefined;
+  } else if (sub === "remote" && rest[0]?.text === "add" && rest.some((w) => w.text === "-f" || w.text === "--fetch")) {
+    // `git remote add -f NAME URL` fetches from URL at once.
+    source = splitArgs(rest.slice(1), new Set(["-t", "-m", "--mirror"])).positional[1];
+    bare = true;
   } else if (sub === "submodule" && rest[0]?.text === "add") {
     source = splitArgs(rest.slice(1), new Set(["-b", "--branch", "--name", "--reference", "--depth"])).positional[0];
     bare = true;

@@ -6,6 +6,7 @@ import type { Spec } from "../targets.js";
 import type { Word } from "../types.js";
 import { firstOperand, joinWords, literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
+import { BUN_COMMANDS, PNPM_COMMANDS, runsAsProgram, YARN_COMMANDS } from "./run-fallback.js";
 import { pullOptions, Runs, shQuote } from "./runs.js";
 
 const NPX_VALUES = new Set(["-p", "--package", "-c", "--call", "--prefix", "-w", "--workspace"]);
@@ -22,12 +23,13 @@ function npx(tool: string, args: Word[]): Unwrap {
 }
 
 /** pnpm's shell mode (`pnpm -c exec 'CMD'`, `pnpm exec --shell-mode CMD`): the command line runs through a shell. */
-function pnpm(args: Word[]): Unwrap | null {
+function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
   const sub = args[at]?.text;
   if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1));
-  // A name that is no pnpm command runs as `pnpm exec NAME`: printenv is never one, nor a script's usual name.
-  if (sub === "printenv") return npx("pnpm-exec", args.slice(at));
+  // A name that is no pnpm command and no script runs as `pnpm exec NAME` (`pnpm sh -c …`, `pnpm printenv`).
+  const name = args[at];
+  if (name && !PNPM_COMMANDS.has(name.text) && runsAsProgram(name, cwd, args.slice(0, at))) return npx("pnpm-exec", args.slice(at));
   if (sub !== "exec") return null;
   const after = args.slice(at + 1);
   const shellMode = [...args.slice(0, at), ...after].some((w) => w.text === "-c" || w.text === "--shell-mode");
@@ -108,12 +110,18 @@ function nodemon(args: Word[]): Unwrap | null {
 
 export const npxDelegate: Delegate = (name, args) => npx(name, args);
 
-export const pnpmDelegate: Delegate = (_name, args) => pnpm(args);
+export const pnpmDelegate: Delegate = (_name, args, _stdin, cwd) => pnpm(args, cwd);
 
-export const yarnDelegate: Delegate = (name, args) => {
+export const yarnDelegate: Delegate = (name, args, _stdin, cwd) => {
   const sub = args[0]?.text ?? "";
   if (sub === "dlx") return npx(`${name}-dlx`, args.slice(1));
-  return sub === "exec" ? npx(`${name}-exec`, args.slice(1)) : envScript("yarn", afterOptions(args));
+  if (sub === "exec") return npx(`${name}-exec`, args.slice(1));
+  // A name that is no yarn command and no script runs as a program (`yarn rimraf ~`: a binary of node_modules/.bin).
+  const rest = afterOptions(args);
+  const first = rest[0];
+  if (first && !first.text.startsWith("-") && !YARN_COMMANDS.has(first.text) && runsAsProgram(first, cwd, args))
+    return npx(`${name}-exec`, rest);
+  return envScript("yarn", rest);
 };
 
 export const npmDelegate: Delegate = (_name, args) => {
@@ -121,7 +129,38 @@ export const npmDelegate: Delegate = (_name, args) => {
   return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1)) : envScript("npm", args);
 };
 
-export const bunDelegate: Delegate = (_name, args) => bun(args) ?? envScript("bun", afterOptions(args));
+/** bun's commands that install, remove, upgrade or publish packages (network, install scripts), or scaffold a project. */
+const BUN_INSTALLS = new Set([
+  "a",
+  "add",
+  "i",
+  "install",
+  "remove",
+  "rm",
+  "update",
+  "upgrade",
+  "link",
+  "unlink",
+  "pm",
+  "publish",
+  "patch",
+  "create",
+  "c",
+  "init",
+]);
+
+export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
+  const own = bun(args);
+  if (own) return own;
+  const rest = afterOptions(args);
+  const first = rest[0];
+  if (first && BUN_INSTALLS.has(first.text))
+    return unwrap("delegate:bun-install", 2, "bun installs, removes, upgrades or publishes packages, or scaffolds a project");
+  // A name that is no bun command, no file and no script runs as a program (`bun sh -c …`).
+  if (first && !first.text.startsWith("-") && !/[./]/.test(first.text) && !BUN_COMMANDS.has(first.text) && runsAsProgram(first, cwd, args))
+    return npx("bun-run", rest);
+  return envScript("bun", rest);
+};
 
 export const nodemonDelegate: Delegate = (_name, args) => nodemon(args);
 
