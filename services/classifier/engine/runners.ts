@@ -105,6 +105,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     nx: { options: ["--runner"], operands: false },
     sqlc: { options: ["-f", "--file"], operands: false },
     coverage: { options: ["--rcfile"], operands: true },
+    // tsc -p DIR builds the project there: its tsconfig says what is read and where output goes.
+    tsc: { options: ["-p", "--project"], operands: false },
     // nbconvert --execute runs the notebook's cells; its --config file is Python.
     jupyter: { options: ["--config"], operands: true },
     "sphinx-build": { options: ["-c", "--conf-dir"], operands: true },

@@ -383,7 +383,7 @@ const GIT_PRINTS = new Set([
 
 /** git log/whatchanged options that print a patch (-p, -u, -U3, --cc, --binary, -W, --patch-with-stat …). */
 export const GIT_PATCH =
-  /^(-p|-u|-U\d*|--unified(=.*)?|--patch|--patch-with-stat|--patch-with-raw|--full-diff|--binary|--cc|-c|--combined-all-paths|--remerge-diff|-m|--diff-merges(=.*)?|-W|--function-context|--word-diff(=.*)?|--color-words(=.*)?|--ext-diff|--textconv|-L.*|-[a-zA-Z]*[pu][a-zA-Z]*)$/;
+  /^(-p|-u|-U\d*|--unified(=.*)?|--patch|--patch-with-stat|--patch-with-raw|--full-diff|--binary|--cc|-c|--combined-all-paths|--remerge-diff|--dd|-m|--diff-merges(=.*)?|-W|--function-context|--word-diff(=.*)?|--color-words(=.*)?|--ext-diff|--textconv|-L.*|-[a-zA-Z]*[pu][a-zA-Z]*)$/;
 
 /** The secret-named files a repository's index tracks (kept per parsed index), or null when its index cannot be read. */
 const trackedCache = new WeakMap<GitIndex, string[]>();

@@ -23,10 +23,13 @@ function inPlace(values: readonly string[], writes: (flags: readonly string[]) =
   };
 }
 
+/** One of these flags is given, a one-letter one also inside a bundle (`buf format -dw`: taking too much only raises). */
 const has =
   (...names: string[]) =>
   (flags: readonly string[]): boolean =>
-    flags.some((f) => names.includes(f));
+    flags.some(
+      (f) => names.includes(f) || names.some((n) => /^-[a-zA-Z]$/.test(n) && /^-[a-zA-Z]+$/.test(f) && f.includes(n[1] as string)),
+    );
 const unless =
   (...names: string[]) =>
   (flags: readonly string[]): boolean =>
@@ -159,9 +162,9 @@ const terraform: Spec = (args) => {
   return asTargets(operands.length > 0 ? operands.map(base) : [dir ?? { ...(args[i] as Word), text: "." }], "write");
 };
 
-/** `SUB` then in-place rewriting of the operands: `php-cs-fixer fix`, `mix format`, `buf format -w`, `sqlfluff fix`. */
-function subInPlace(sub: string, values: readonly string[], writes: (flags: readonly string[]) => boolean): Spec {
-  return (args) => (args[0]?.text === sub ? inPlace(values, writes, 1)(args) : []);
+/** `SUB` then in-place rewriting of the operands: `php-cs-fixer fix` (or `fi`, `f`: Symfony takes a prefix), `mix format`, `buf format -w`, `sqlfluff fix|format`. */
+function subInPlace(subs: readonly string[], values: readonly string[], writes: (flags: readonly string[]) => boolean): Spec {
+  return (args) => (subs.includes(args[0]?.text ?? "") ? inPlace(values, writes, 1)(args) : []);
 }
 
 /** pre-commit runs the configured hooks (formatters among them) on the files after `--files`. */
@@ -225,14 +228,14 @@ export const FORMATTERS: Record<string, Spec> = {
     has("-a", "-A", "-x", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all", "--fix-layout"),
   ),
   "php-cs-fixer": subInPlace(
-    "fix",
+    ["fix", "fi", "f"],
     ["--config", "--rules", "--using-cache", "--cache-file", "--path-mode", "--format", "--allow-risky"],
     unless("--dry-run"),
   ),
-  mix: subInPlace("format", ["--dot-formatter"], unless("--check-formatted", "--dry-run")),
-  buf: subInPlace("format", ["--config", "-o", "--output", "--error-format", "--path", "--exclude-path"], has("-w", "--write")),
+  mix: subInPlace(["format"], ["--dot-formatter"], unless("--check-formatted", "--dry-run")),
+  buf: subInPlace(["format"], ["--config", "-o", "--output", "--error-format", "--path", "--exclude-path"], has("-w", "--write")),
   sqlfluff: subInPlace(
-    "fix",
+    ["fix", "format"],
     [
       "--dialect",
       "--templater",
