@@ -40,7 +40,9 @@ function printsConfig(sub: string, rest: readonly Word[]): boolean {
   const t = rest.map((w) => w.text);
   switch (sub) {
     case "config": {
-      if (t.some((x) => /^(-l|--list|--get-regexp|--get-urlmatch)$/.test(x) || x === "list")) return true;
+      // -l alone or in a bundle (`-lz`, `-zl`), `list`, `get --regexp|--all|--url`.
+      if (t.some((x) => /^(-[a-z]*l[a-z]*|--list|--get-regexp|--get-urlmatch|--regexp|--all|--url(=.*)?)$/.test(x) || x === "list"))
+        return true;
       // A single key read (`--get KEY`, `get KEY`, `KEY`): one that holds a URL or a header.
       if (
         t.some((x) => /^(--unset|--add|--replace-all|--rename-section|--remove-section|-e|--edit)/.test(x) || x === "set" || x === "unset")
@@ -57,6 +59,8 @@ function printsConfig(sub: string, rest: readonly Word[]): boolean {
       return t.includes("-v") || t.includes("--verbose") || t[0] === "get-url" || t[0] === "show";
     case "ls-remote":
       return t.includes("--get-url");
+    case "var":
+      return t.includes("-l");
     default:
       return false;
   }
@@ -68,10 +72,23 @@ const CREDENTIAL_KEY = /url|extraheader|^remote\.|^http\.|^credential/i;
 /** Why this git command prints a credential its repository's config holds, or undefined. */
 export function gitPrintsCredential(sub: string, rest: readonly Word[], cwd: string): string | undefined {
   if (!printsConfig(sub, rest) || !cwd) return undefined;
+  const config = credentialConfig(cwd);
+  return config === null ? undefined : `prints ${config}, which holds a credential (a token in a remote URL or an Authorization header)`;
+}
+
+/**
+ * The config of the repository `cwd` is in that holds a credential, or
+ * null: its own, and for a linked worktree the main repository's (its
+ * `commondir`), which it shares.
+ */
+export function credentialConfig(cwd: string): string | null {
   const repo = repoOf(cwd);
-  if (repo === null) return undefined;
-  const config = posix.join(repo.gitDir, "config");
-  return configHoldsCredential(config)
-    ? `prints ${config}, which holds a credential (a token in a remote URL or an Authorization header)`
-    : undefined;
+  if (repo === null) return null;
+  const common = readScript(posix.join(repo.gitDir, "commondir"))?.trim();
+  const dirs = [repo.gitDir, ...(common ? [posix.resolve(repo.gitDir, common)] : [])];
+  for (const d of dirs) {
+    const config = posix.join(d, "config");
+    if (configHoldsCredential(config)) return config;
+  }
+  return null;
 }

@@ -5,6 +5,7 @@
 // symlinks, a glob's matches), which callers judge too — never instead.
 import { posix } from "node:path";
 import { globSet } from "./glob-set.js";
+import { configHoldsCredential, gitConfigFile } from "./git-credentials.js";
 import { certificateOnly, danglingPath, expandWordPaths, realParent, realPath } from "./host-paths.js";
 import type { Context, Word } from "./types.js";
 
@@ -598,7 +599,15 @@ export function secretPlace(p: Place, host = true): boolean {
   const named =
     (p.path !== null && secretPath(p.path)) || (asPath !== p.path && secretPath(asPath)) || (host && hostPaths(p, true).some(secretPath));
   // `*.pem`, `*.crt` name keys and certificates alike: a file that holds only certificates is public.
-  return named && !(p.path !== null && !p.glob && !p.remote && CERT_NAME.test(p.path) && !inStateDir(p.path) && certificateOnly(p.path));
+  if (named) return !(p.path !== null && !p.glob && !p.remote && CERT_NAME.test(p.path) && !inStateDir(p.path) && certificateOnly(p.path));
+  // A repository config that holds a credential (`cat .git/config`, `less < .git/config`, `cat .git/*`).
+  return host && p.path !== null && !p.remote && (p.glob ? gitConfigAt(p.path) : gitConfigFile(p.path) && configHoldsCredential(p.path));
 }
 
 const CERT_NAME = /\.(?:pem|crt|cer|csr)$/i;
+
+/** A glob naming files in a `.git` directory: does that directory's config hold a credential? */
+function gitConfigAt(pattern: string): boolean {
+  const m = /^(.*\/\.git)(\/|$)/.exec(pattern);
+  return m !== null && !/[*?[]/.test(m[1] as string) && configHoldsCredential(`${m[1]}/config`);
+}

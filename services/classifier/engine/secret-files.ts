@@ -151,7 +151,8 @@ function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) =
         if (e.name === ".git" && configHoldsCredential(`${path}/config`)) return { kind: "file", path: `${path}/config` };
         if (!NOT_SCANNED.has(e.name) && !reading.skipDir?.(e.name)) queue.push([path, relPath]);
       } else if (reading.file?.(e.name, relPath) ?? true) {
-        if (secretFile(path)) return { kind: "file", path };
+        if (secretFile(path) || (e.name === "config" && dir.endsWith("/.git") && configHoldsCredential(path)))
+          return { kind: "file", path };
         if (reading.opensLinks && e.isSymbolicLink()) {
           const real = realPathOf(path);
           // A link to a directory is handed over too: a program that recurses (`-exec grep -r x {} +`) reads it whole.

@@ -6,7 +6,7 @@ import type { Spec } from "../targets.js";
 import type { Word } from "../types.js";
 import { firstOperand, joinWords, literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
-import { BUN_COMMANDS, PNPM_COMMANDS, runsAsProgram, YARN_COMMANDS } from "./run-fallback.js";
+import { BUN_COMMANDS, isWorkspaceScript, PNPM_COMMANDS, runsAsProgram, YARN_COMMANDS } from "./run-fallback.js";
 import { pullOptions, Runs, shQuote } from "./runs.js";
 
 const NPX_VALUES = new Set(["-p", "--package", "-c", "--call", "--prefix", "-w", "--workspace"]);
@@ -31,18 +31,24 @@ function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   const name = args[at];
   if (name && !PNPM_COMMANDS.has(name.text) && runsAsProgram(name, cwd, args.slice(0, at))) return npx("pnpm-exec", args.slice(at));
   if (sub !== "exec") return null;
+  // exec's own options come before the command; a -c after the command is the command's own (`pnpm exec sh -c …`).
   const after = args.slice(at + 1);
-  const shellMode = [...args.slice(0, at), ...after].some((w) => w.text === "-c" || w.text === "--shell-mode");
-  if (!shellMode) return npx("pnpm-exec", after);
-  const cmd = after.filter((w) => w.text !== "-c" && w.text !== "--shell-mode");
+  let i = 0;
+  while (i < after.length && !(after[i] as Word).dynamic && (after[i] as Word).text.startsWith("-"))
+    i += /^(--filter|-F|--resume-from|--workspace-concurrency|--report-summary-file)$/.test((after[i] as Word).text) ? 2 : 1;
+  const own = [...args.slice(0, at), ...after.slice(0, i)];
+  const shellMode = own.some((w) => w.text === "-c" || w.text === "--shell-mode");
+  if (!shellMode) return npx("pnpm-exec", after.slice(i));
+  const cmd = after.slice(i);
   const runs = new Runs();
   if (cmd.length) runs.add(joinWords(cmd), 1, "pnpm runs a command line through a shell");
   else runs.raise(2, "pnpm exec without a command");
   return runs.result("delegate:pnpm-exec");
 }
 
-/** `bun x …` is bunx; `bun exec 'code'` runs code with Bun's shell. */
-function bun(args: Word[]): Unwrap | null {
+/** `bun x …` is bunx; `bun exec 'code'` runs code with Bun's shell (after bun's own options: `bun --silent x …`). */
+function bun(all: Word[]): Unwrap | null {
+  const args = afterOptions(all);
   const sub = args[0]?.text;
   if (sub === "x") return npx("bun-x", args.slice(1));
   if (sub !== "exec") return null;
@@ -78,7 +84,7 @@ function envScript(tool: string, args: Word[]): Unwrap | null {
 function afterOptions(args: Word[]): Word[] {
   let i = 0;
   while (i < args.length && (args[i] as Word).text.startsWith("-"))
-    i += /^(--cwd|--config|-c|--env-file)$/.test((args[i] as Word).text) ? 2 : 1;
+    i += /^(--cwd|--config|-c|--env-file|--filter|-F|--elide-lines)$/.test((args[i] as Word).text) ? 2 : 1;
   return args.slice(i);
 }
 
@@ -112,12 +118,25 @@ export const npxDelegate: Delegate = (name, args) => npx(name, args);
 
 export const pnpmDelegate: Delegate = (_name, args, _stdin, cwd) => pnpm(args, cwd);
 
-export const yarnDelegate: Delegate = (name, args, _stdin, cwd) => {
-  const sub = args[0]?.text ?? "";
-  if (sub === "dlx") return npx(`${name}-dlx`, args.slice(1));
-  if (sub === "exec") return npx(`${name}-exec`, args.slice(1));
-  // A name that is no yarn command and no script runs as a program (`yarn rimraf ~`: a binary of node_modules/.bin).
+export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
+  // The subcommand comes after yarn's own options (`yarn --silent exec …`).
   const rest = afterOptions(args);
+  const sub = rest[0]?.text ?? "";
+  if (sub === "dlx") return npx(`${name}-dlx`, rest.slice(1));
+  if (sub === "exec") return npx(`${name}-exec`, rest.slice(1));
+  // `yarn node ARGS` runs node with yarn's environment.
+  if (sub === "node") return npx(`${name}-node`, rest);
+  // `yarn workspace W CMD…` runs another yarn command in W; `workspaces foreach` runs one in every workspace.
+  if (sub === "workspace" && rest.length > 2) {
+    const inner = rest.slice(2);
+    const script = inner[0];
+    // A script of one of the workspace's packages keeps yarn's rule; anything else is judged as yarn would run it.
+    if (script && !script.dynamic && !YARN_COMMANDS.has(script.text) && isWorkspaceScript(script.text, cwd)) return null;
+    return yarnDelegate(name, inner, stdin, cwd);
+  }
+  if (sub === "workspaces" && rest[1]?.text === "foreach")
+    return unwrap(`delegate:${name}-foreach`, 2, "yarn workspaces foreach runs a command in every workspace");
+  // A name that is no yarn command and no script runs as a program (`yarn rimraf ~`: a binary of node_modules/.bin).
   const first = rest[0];
   if (first && !first.text.startsWith("-") && !YARN_COMMANDS.has(first.text) && runsAsProgram(first, cwd, args))
     return npx(`${name}-exec`, rest);
@@ -156,9 +175,17 @@ export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
   const first = rest[0];
   if (first && BUN_INSTALLS.has(first.text))
     return unwrap("delegate:bun-install", 2, "bun installs, removes, upgrades or publishes packages, or scaffolds a project");
-  // A name that is no bun command, no file and no script runs as a program (`bun sh -c …`).
-  if (first && !first.text.startsWith("-") && !/[./]/.test(first.text) && !BUN_COMMANDS.has(first.text) && runsAsProgram(first, cwd, args))
-    return npx("bun-run", rest);
+  // A name that is no bun command, no file and no script runs as a program (`bun sh -c …`, `bun run sh -c …`).
+  const runAt = first?.text === "run" ? (rest[1]?.text === "--" ? 2 : 1) : 0;
+  const named = rest[runAt];
+  if (
+    named &&
+    !named.text.startsWith("-") &&
+    !/[./]/.test(named.text) &&
+    (runAt > 0 || !BUN_COMMANDS.has(named.text)) &&
+    runsAsProgram(named, cwd, args)
+  )
+    return npx("bun-run", rest.slice(runAt));
   return envScript("bun", rest);
 };
 

@@ -4,8 +4,9 @@
 // from node_modules/.bin) — `pnpm sh -c 'rm -rf ~'` is `sh -c 'rm -rf ~'`.
 // So a NAME that is no script of the nearest package.json is judged as the
 // program it runs; a script keeps the tool's own rule.
+import { type Dirent, readdirSync } from "node:fs";
 import { posix } from "node:path";
-import { readScript } from "../host-paths.js";
+import { lstat, readScript } from "../host-paths.js";
 import type { Word } from "../types.js";
 
 /** pnpm's commands and their aliases (pnpm 8–10). */
@@ -30,11 +31,58 @@ export const BUN_COMMANDS = new Set(
   run test unlink update upgrade x why`.split(/\s+/),
 );
 
-/** Programs that are never a package.json script's name. */
-const NEVER_A_SCRIPT = new Set(
-  `sh bash zsh dash ksh fish csh tcsh busybox env printenv node deno python python3 perl ruby php lua awk gawk sed curl wget nc
-  ncat netcat socat ssh scp rsync rm rmdir mv cp dd cat tee chmod chown ln find xargs eval exec sudo su kill pkill git docker`.split(/\s+/),
-);
+/** Whether `name` is a script of one of the packages of the workspace holding `cwd`. */
+export function isWorkspaceScript(name: string, cwd: string | undefined): boolean {
+  return workspaceScripts(cwd).has(name);
+}
+
+/** Directories listed, at most, looking for a workspace's package.json files (a larger workspace: the root's only). */
+const WORKSPACE_DIRS = 2000;
+
+/**
+ * The scripts of every package.json in the workspace holding `cwd`: from
+ * the nearest directory with a pnpm-workspace.yaml (else the nearest
+ * package.json) down to three levels, node_modules left out.
+ */
+function workspaceScripts(cwd: string | undefined): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (!cwd) return out;
+  let root = cwd;
+  for (let d = cwd; d.startsWith("/"); d = posix.dirname(d)) {
+    if (readScript(posix.join(d, "pnpm-workspace.yaml")) !== null) {
+      root = d;
+      break;
+    }
+    if (d === "/") break;
+  }
+  const queue: Array<[string, number]> = [[root, 0]];
+  let dirs = 0;
+  while (queue.length > 0 && dirs++ < WORKSPACE_DIRS) {
+    const [dir, depth] = queue.shift() as [string, number];
+    for (const s of scriptsIn(dir)) out.add(s);
+    if (depth >= 3) continue;
+    let names: Dirent[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of names)
+      if (e.isDirectory() && e.name !== "node_modules" && !e.name.startsWith(".")) queue.push([posix.join(dir, e.name), depth + 1]);
+  }
+  return out;
+}
+
+function scriptsIn(dir: string): string[] {
+  const text = readScript(posix.join(dir, "package.json"));
+  if (text === null) return [];
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: Record<string, unknown> }).scripts;
+    return scripts && typeof scripts === "object" ? Object.keys(scripts) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** The scripts of the package.json nearest above `cwd`, or null when there is none that can be read. */
 function scriptsNear(cwd: string): ReadonlySet<string> | null {
@@ -61,12 +109,34 @@ function scriptsNear(cwd: string): ReadonlySet<string> | null {
  */
 export function runsAsProgram(name: Word, cwd: string | undefined, args: readonly Word[] = []): boolean {
   if (name.dynamic) return true;
-  // --filter/-r select the workspace's packages, whose scripts are not read here: the name is taken for a script
-  // unless it is a program no one names a script after (a shell, an interpreter, a network or file tool).
-  if (args.some((w) => /^(--filter|-F|-r|--recursive|--workspace-root|-w)(=|$)/.test(w.text))) return NEVER_A_SCRIPT.has(name.text);
   const dir = projectDir(args, cwd);
-  const scripts = dir ? scriptsNear(dir) : null;
+  const nearest = dir ? scriptsNear(dir) : null;
+  // --filter/-r select the workspace's packages: the name is a script when one of their package.json files has it.
+  const filtered = args.some((w) => /^(--filter|-F|-r|--recursive)(=|$)/.test(w.text));
+  const scripts = filtered ? workspaceScripts(dir) : nearest;
+  // With no package.json to read, the tool can only run a program: one that is there (PATH, node_modules/.bin).
+  if (nearest === null && (scripts === null || scripts.size === 0)) return onPath(name.text, dir);
   return scripts === null || !scripts.has(name.text);
+}
+
+/** Where programs are looked for: the standard directories, the classifier's PATH, node_modules/.bin up the tree. */
+function onPath(name: string, dir: string | undefined): boolean {
+  if (name.includes("/")) return true;
+  const dirs = new Set([
+    "/usr/local/sbin",
+    "/usr/local/bin",
+    "/usr/sbin",
+    "/usr/bin",
+    "/sbin",
+    "/bin",
+    ...(process.env.PATH ?? "").split(":"),
+  ]);
+  for (let d = dir; d?.startsWith("/"); d = posix.dirname(d)) {
+    dirs.add(posix.join(d, "node_modules/.bin"));
+    if (d === "/") break;
+  }
+  for (const d of dirs) if (d.startsWith("/") && lstat(posix.join(d, name)) !== null) return true;
+  return false;
 }
 
 /** Where the tool runs: its `--cwd`/`-C`/`--dir` option (before the name), relative to `cwd`; a computed one is not known. */
