@@ -5,6 +5,7 @@
 // instead of changing this machine. Callers reach the gateway through a
 // forwarded loopback port; files are read and written inside with `sh`.
 import { randomBytes } from "node:crypto";
+import { request } from "node:http";
 import { join } from "node:path";
 import { cliMain } from "./stack.js";
 import { startThrowawayRoot, type ExecResult, type Forward, type ThrowawayRoot } from "./throwaway-root.js";
@@ -72,16 +73,14 @@ export async function startRootedStack(opts: RootedStackOptions = {}): Promise<R
     url,
     token,
     async exec(body) {
-      const res = await fetch(`${url}/exec`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
+      // A connection of its own per request: a kept-alive one the gateway closes after 5 s idle (keepAliveTimeout)
+      // just as the next request is written fails that request ("other side closed"); attack cases wait that long
+      // between their first step and their command while the host is snapshotted.
+      const { status, text } = await postOnce(`${url}/exec`, token, JSON.stringify(body));
       try {
-        return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+        return { status, body: JSON.parse(text) as Record<string, unknown> };
       } catch {
-        return { status: res.status, body: { raw: text } };
+        return { status, body: { raw: text } };
       }
     },
     sh: (script, o = {}) => root.exec(["/bin/sh", "-c", script], { cwd: o.cwd ?? "/", timeoutMs: o.timeoutMs ?? 60_000 }),
@@ -119,4 +118,26 @@ export async function startRootedStack(opts: RootedStackOptions = {}): Promise<R
       await root.close();
     },
   };
+}
+
+/** POST on a fresh connection (no keep-alive agent), answered as status and text. */
+function postOnce(url: string, token: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
