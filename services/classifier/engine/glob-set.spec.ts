@@ -83,6 +83,18 @@ describe("glob sets: the literal prefilter answers as picomatch does", () => {
     });
   }
 
+  it("keeps every glob reachable when one has no literal, and reads literals with regex characters as text", () => {
+    // `**` needs no literal: the one-alternation prefilter must not hide it.
+    const withBare = globSet(["**/.ssh/**", "**"]);
+    expect(withBare("/srv/plain.txt")).toBe(true);
+    // `.` `+` `$` in a literal are text: `a+b.c` must not match "aab-c".
+    const meta = globSet(["**/a+b.c", "**/x$y/**"]);
+    expect(meta("/p/a+b.c")).toBe(true);
+    expect(meta("/p/aab-c")).toBe(false);
+    expect(meta("/p/x$y/z")).toBe(true);
+    expect(meta("/p/xy/z")).toBe(false);
+  });
+
   it("agrees on random paths built from the lists' own literals and path noise", () => {
     const globs = Object.values(PATH_GLOB_LISTS).flat();
     const fast = globSet(globs);
