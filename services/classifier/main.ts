@@ -105,6 +105,7 @@ function judgeEffects(req: EffectsRequest, state: State, config: Config): Effect
         runAs: req.runAs,
         cwd: req.cwd,
         guarded: [config.repoRoot, config.home, config.policiesDir],
+        command: req.command,
       });
   const attestation =
     judged.tier === 4

@@ -72,6 +72,8 @@ export interface EffectsInput {
   cwd: string;
   /** agent-sudo's own trees (its code as it runs, its state, its policies): any change there is tier 4. */
   guarded?: readonly string[];
+  /** The command that ran: a secret it reads makes what it wrote for others to read a quorum's decision. */
+  command?: string;
 }
 
 export interface EffectsJudgement {

@@ -11,7 +11,7 @@ import type { TierNumber } from "../../shared/tier.js";
 import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs } from "../verdict.js";
 import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
-import { listInputEffect, listInputs } from "./effects.js";
+import { listInputEffect, listInputs, readsSecret } from "./effects.js";
 import { judgeManifest } from "./manifest-effects.js";
 import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
@@ -19,7 +19,7 @@ import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { beginCommand, wordExpansions } from "./host-paths.js";
 import { inferHome, setStateDir } from "./paths.js";
-import { defaultHome } from "../../shared/config.js";
+import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand } from "./types.js";
 import { scanCode } from "./veto.js";
@@ -101,14 +101,26 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
     judgeEffects: (input) => {
       // The host as it is now: nothing the last Classify looked up (a link since swapped, a file since changed).
       beginCommand();
+      const readsSecret = input.command ? secretReadBy(input.command, input.cwd, input.host, parser) : null;
       return judgeManifest(effects, input.manifest, input.contents, {
         host: input.host,
         runAs: input.runAs,
         cwd: input.cwd,
         guarded: input.guarded ?? [],
+        readsSecret,
       });
     },
   };
+}
+
+/** The first secret a command's simple commands read, as /exec runs it (the sudo policy's context), or null. */
+function secretReadBy(command: string, cwd: string, host: HostId, parser: BashParser): string | null {
+  const ctx = contextOf({ command, cwd, host, source: "sudo" });
+  for (const cmd of parser.parse(command).commands) {
+    const found = readsSecret(cmd, ctx);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Parse `text` and judge every simple command in it; parts are appended to `parts` when given. */

@@ -286,6 +286,69 @@ describe("other refusals", () => {
   });
 });
 
+describe("review 12: what a diff plants outside the listed system trees", () => {
+  const shadowLine = "root:$6$abcdefgh$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH:19000:0:99999:7:::\n";
+  const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+
+  it("refuses secret material left where everyone may read it, and asks a quorum where another user may", () => {
+    expect(judge(write("/tmp/s", shadowLine)).tier).toBe(4);
+    expect(judge(write("/tmp/k", key)).tier).toBe(4);
+    expect(judge(write("/var/www/c", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")).tier).toBe(4);
+    expect(judge(write("/tmp/s", shadowLine, undefined, { mode: 0o600, uid: 1000 })).tier).toBe(3);
+    // Kept from others: what a literal write there gets.
+    expect(judge(write("/tmp/s", shadowLine, undefined, { mode: 0o600 })).tier).toBe(1);
+    expect(judge(write("/tmp/x", "hello\n")).tier).toBe(1);
+  });
+
+  it("asks a quorum when a command that reads a secret writes what others may read and cannot be checked", () => {
+    const manifest = Manifest.fromPartial({
+      requestId: "r1",
+      commandDigest: Buffer.alloc(32),
+      host: "primary",
+      changes: [{ path: "/tmp/etc.tgz", before: absent(), after: state({ size: 10_000_000, sha256: sha(Buffer.from("x")) }) }],
+    });
+    const at = (command: string) =>
+      engine.judgeEffects({ manifest, contents: new Map(), host: "primary", runAs: "root", cwd: "/root", command });
+    const copy = at("cp /etc/shadow /tmp/etc.tgz");
+    expect(copy.tier).toBe(3);
+    expect(copy.reasons.join("\n")).toMatch(/reads a secret: \/etc\/shadow and writes \/tmp\/etc\.tgz, readable by everyone/);
+    expect(at("cp /etc/hostname /tmp/etc.tgz").tier).toBe(1);
+  });
+
+  it("refuses what polkit, systemd-shutdown, sysusers, sudo's timestamps, incron and atd take from /run and /var/spool", () => {
+    const rule = "polkit.addRule(function(a, s) { return polkit.Result.YES; });\n";
+    for (const p of ["/run/polkit-1/rules.d/00-x.rules", "/usr/local/share/polkit-1/rules.d/00-x.rules"])
+      expect(judge(write(p, rule)).tier).toBe(4);
+    expect(judge(write("/run/initramfs/shutdown", "#!/bin/sh\ntrue\n", undefined, { mode: 0o755 })).tier).toBe(4);
+    expect(judge(write("/run/sysusers.d/x.conf", "m agent docker\n")).tier).toBe(4);
+    expect(judge(write("/etc/sysusers.d/x.conf", "m agent docker\n")).tier).toBe(4);
+    expect(judge(write("/run/sudo/ts/agent", "x")).tier).toBe(4);
+    expect(judge(write("/var/spool/incron/root", "/tmp IN_CREATE true\n")).tier).toBe(4);
+    expect(judge(write("/var/spool/at/a00001", "#!/bin/sh\ntrue\n", undefined, { mode: 0o755 })).tier).toBe(4);
+    expect(judge(write("/run/environment.d/x.conf", "LD_PRELOAD=/tmp/x.so\n")).tier).toBe(4);
+    // Any other runtime or spool place: a quorum's decision, not an automatic commit.
+    expect(judge(write("/run/app/x", "1\n")).tier).toBe(3);
+  });
+
+  it("refuses a parent of a place root runs later handed to a user, and a link in place of such a directory", () => {
+    for (const p of ["/run/udev", "/run/systemd", "/run/user/0", "/var/spool"])
+      expect(judge({ changes: [{ path: p, before: dir(), after: dir({ uid: 1000 }) }] }).tier).toBe(4);
+    // A service's own runtime directory holds nothing root runs later: what a literal chown there gets.
+    expect(judge({ changes: [{ path: "/run/app", before: dir(), after: dir({ uid: 1000 }) }] }).tier).toBe(3);
+    for (const p of ["/run/udev/rules.d", "/run/tmpfiles.d", "/run/modprobe.d", "/run/binfmt.d", "/run/sysctl.d"])
+      expect(judge({ changes: [{ path: p, before: dir(), after: link("/home/agent/x") }] }).tier).toBe(4);
+  });
+
+  it("asks a quorum for another home's start-up and tool files, an opened home, deleted login records", () => {
+    for (const p of ["/home/u/.forward", "/home/u/.gemini/settings.json", "/home/u/.config/i3/config", "/home/u/go/bin/ls"])
+      expect(judge(write(p, "x\n")).tier).toBeGreaterThanOrEqual(3);
+    expect(judge({ changes: [{ path: "/home/u", before: dir({ mode: 0o700 }), after: dir({ mode: 0o755 }) }] }).tier).toBe(3);
+    expect(judge({ changes: [{ path: "/var/log/audit/audit.log", before: file("x"), after: absent() }] }).tier).toBe(3);
+    // The command's own workspace in a home stays what a literal write there gets.
+    expect(judge({ ...write("/home/u/proj/.eslintrc", "{}\n"), cwd: "/home/u/proj" }).tier).toBeLessThan(3);
+  });
+});
+
 describe("benign diffs", () => {
   it("an empty manifest is tier 0 with no reasons", () => {
     expect(judge({ changes: [] })).toEqual({ tier: 0, reasons: [] });

@@ -21,10 +21,11 @@ import type { Veto } from "./policy.js";
 import { CONFIG_READERS } from "./manifest-effects-configs.js";
 import { CONTENT_READERS } from "./runs-later-content.js";
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
-import { contentFormat, rootOwnedPlace, runsLater } from "./runs-later.js";
+import { contentFormat, holdsRunsLater, rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format, RunsLater } from "./runs-later.js";
 import type { Context, Word } from "./types.js";
 import { scanCode } from "./veto.js";
+import { findCredentials } from "../../shared/credentials.js";
 import type { Mode } from "./targets.js";
 import { literalWord } from "./unwrap.js";
 
@@ -45,6 +46,8 @@ export interface ManifestContext {
   cwd: string;
   /** agent-sudo's own trees: its code as it runs (a checkout or /opt/agent-sudo), its state, its policies. */
   guarded: readonly string[];
+  /** A secret the command reads (effects.ts secretReads over its simple commands), or null: what a file it writes may carry. */
+  readsSecret?: string | null;
 }
 
 export interface ManifestJudgement {
@@ -68,6 +71,7 @@ const LABEL: Record<Mode, string> = { write: "write", delete: "rm", tree: "rm -r
 
 interface Env {
   pathCtx: Context;
+  readsSecret: string | null;
   guarded: readonly string[];
   changes: ReadonlyMap<string, Change>;
   contents: ReadonlyMap<string, Buffer>;
@@ -88,7 +92,14 @@ export function judgeManifest(
   for (const c of manifest.changes) if (!changes.has(c.path)) changes.set(c.path, c);
   const guarded = ctx.guarded.filter((g) => g.startsWith("/") && g !== "/");
   const pathCtx = manifestPathContext(engine.pathContext(ctx.host, ctx.cwd), guarded);
-  const env: Env = { pathCtx, changes, contents, content: contentJudge(engine, ctx.host, pathCtx), guarded };
+  const env: Env = {
+    pathCtx,
+    changes,
+    contents,
+    content: contentJudge(engine, ctx.host, pathCtx),
+    guarded,
+    readsSecret: ctx.readsSecret ?? null,
+  };
   const lines: Mark[] = [];
   const seen = new Set<string>();
   for (const c of manifest.changes) {
@@ -191,13 +202,16 @@ function judgeChange(c: Change, env: Env): Mark[] {
   if (ak === ABSENT) {
     const r = runsLater(path);
     if (r?.format === "refuse") marks.push(mark(4, `${r.what}: removing it is refused too`));
+    if (LOGIN_RECORDS.test(path)) marks.push(mark(3, `${path}: the audit trail or the record of logins — deleting it hides what happened`));
     return marks;
   }
   const before = bk === null || bk === ABSENT ? undefined : c.before;
   const after = c.after as EntryState;
   marks.push(
+    ...runtimePlace(path, env.pathCtx),
     ...scratchLink(path, after),
     ...exposes(path, before, after),
+    ...leaks(path, before, after, env),
     ...setId(before, after),
     ...xattrs(before, after),
     ...newWriters(path, before, after, env),
@@ -225,6 +239,11 @@ function scratchLink(path: string, after: EntryState): Mark[] {
 export const SECURITY_UNIT =
   /\/systemd\/(system|user)\/(.+\.(wants|requires)\/)?(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)$/;
 
+/** Homes and the directories that hold keys: closed to others on purpose. */
+const PRIVATE_DIR = /^\/(?:root|home\/[^/]+)$|\/\.(?:ssh|gnupg|aws|kube|docker|password-store)$/;
+/** The audit log and the records of who logged in. */
+const LOGIN_RECORDS = /^\/var\/log\/(?:audit\/.+|auth\.log(?:\.\d+)?|secure|wtmp|btmp|lastlog|faillog)$/;
+
 /** A service's private temporary directory (systemd's PrivateTmp): no one else's to change. */
 const SERVICE_TMP = /^\/(tmp|var\/tmp)\/systemd-private-[^/]+(\/|$)/;
 /** Files that hold secrets by what they are, wherever the secret lists stop: swap, Kerberos caches. */
@@ -241,10 +260,81 @@ function exposes(path: string, before: EntryState | undefined, after: EntryState
   if (before && kindOf(before) === DIR && kindOf(after) === DIR && before.mode & 0o1000 && !(after.mode & 0o1000))
     return [mark(4, `removes the sticky bit of ${path}: anyone who may write it may then delete or replace others' files there`)];
   const opened = after.mode & ~(before?.mode ?? 0) & 0o044;
+  if (before && kindOf(before) === DIR && kindOf(after) === DIR && opened && PRIVATE_DIR.test(path))
+    return [mark(3, `opens ${path}, a home or a directory of keys, to ${opened & 0o004 ? "everyone" : "its group"}`)];
   if (before && kindOf(before) === FILE && kindOf(after) === FILE && opened && (secretPath(path) || PRIVATE_BY_NATURE.test(path)))
     return [mark(4, `makes ${path}, a secret, readable by ${opened & 0o004 ? "everyone" : "its group"}`)];
   return [];
 }
+
+/** Who besides root may read this file: everyone (o+r), its non-root group (g+r), its non-root owner. */
+function readers(s: EntryState): "everyone" | "others" | null {
+  if (s.mode & 0o004) return "everyone";
+  return (s.mode & 0o040 && s.gid !== 0) || s.uid !== 0 ? "others" : null;
+}
+
+/** Secret material in a file's text: private keys, password hashes as /etc/shadow holds them, service tokens. */
+const KEY_MATERIAL =
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|^PuTTY-User-Key-File-\d+:|^[A-Za-z0-9._-]+:\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5)\$[^:\s]+/m;
+const TOKEN_KINDS = new Set(["github-token", "gitlab-token", "slack-token", "aws-access-key", "stripe-key", "api-key", "google-api-key"]);
+
+function secretMaterial(buf: Buffer): string | null {
+  // latin1: every byte is one character, so a key inside a binary file is found as well.
+  const text = buf.toString("latin1");
+  const key = KEY_MATERIAL.exec(text);
+  if (key) return key[0].startsWith("-----") || key[0].startsWith("PuTTY") ? "a private key" : "password hashes";
+  const token = findCredentials(text).find((h) => TOKEN_KINDS.has(h.kind));
+  return token ? `a credential (${token.kind})` : null;
+}
+
+/**
+ * A file this run wrote that others may read, holding secret material (a
+ * copy of /etc/shadow or of a private key left world-readable): refused. When
+ * the command reads a secret and what it wrote cannot be checked here (no
+ * content given, or not text: an archive, a compressed or encoded copy), a
+ * quorum decides.
+ */
+function leaks(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
+  if (kindOf(after) !== FILE) return [];
+  const who = readers(after);
+  if (who === null) return [];
+  const prev = before && kindOf(before) === FILE ? before : undefined;
+  if (prev && !contentChanged(prev, after) && readers(prev) === who && prev.uid === after.uid && prev.gid === after.gid) return [];
+  const buf = env.contents.get(path);
+  const given = buf !== undefined && createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256));
+  const found = given ? secretMaterial(buf) : null;
+  if (found)
+    return [
+      mark(
+        who === "everyone" ? 4 : 3,
+        `leaves ${found} in ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}`,
+      ),
+    ];
+  if (env.readsSecret && (!given || textOf(buf) === null))
+    return [
+      mark(
+        3,
+        `the command ${clip(env.readsSecret, 200)} and writes ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}, whose content cannot be checked here`,
+      ),
+    ];
+  return [];
+}
+
+/**
+ * Runtime and spool places outside the workspace (/run, /var/spool, the
+ * audit log): what daemons read as root, at least a quorum's decision even
+ * where no runs-later entry names the file.
+ */
+function runtimePlace(path: string, ctx: Context): Mark[] {
+  if (ctx.workspace.some((w) => inside(path, w))) return [];
+  if (RUNTIME.test(path)) return [mark(3, `${clip(path, 200)}: a runtime or spool place root's daemons read`)];
+  if (OTHER_HOME.test(path)) return [mark(3, `${clip(path, 200)}: a home's start-up or tool configuration: what its user runs later`)];
+  return [];
+}
+
+const RUNTIME = /^\/(?:run|var\/run|var\/spool|var\/log\/audit)(?:\/|$)/;
+/** A home's dot-files and directories, and the program directories tools put on its user's PATH. */
+const OTHER_HOME = /^\/home\/[^/]+\/(?:\.[^/]+|go\/bin|bin)(?:\/|$)/;
 
 /** The guarded tree this change is in, or the one it removes, replaces or opens to other writers from above. */
 function guardedBy(path: string, c: Change, guarded: readonly string[]): string | undefined {
@@ -296,6 +386,8 @@ function newWriters(path: string, before: EntryState | undefined, after: EntrySt
   const dir = kindOf(after) === DIR;
   const r = dir ? runsLater(`${path === "/" ? "" : path}/x`) : runsLater(path);
   if (r?.asRoot) return [mark(4, `lets ${who.join(", ")} change what root runs later (${r.what})`)];
+  if (dir && holdsRunsLater(path))
+    return [mark(4, `lets ${who.join(", ")} rename or replace a directory below it whose files root runs later`)];
   if (dir && /^\/(root|home\/[^/]+)(\/\.[^/]+)?$/.test(path))
     return [mark(4, `lets ${who.join(", ")} change a home's start-up files: what its user runs later`)];
   if (dir && !inside(path, "/home") && catastrophicTree(resolvePlace(literalWord(path), env.pathCtx), false)) {
@@ -314,7 +406,12 @@ function laterRuns(path: string, before: EntryState | undefined, after: EntrySta
   const kind = kindOf(after);
   if (kind === DIR) return [];
   const r = runsLater(path);
-  if (!r) return [];
+  if (!r) {
+    // A link in place of a directory whose files run later (`/run/udev/rules.d` → a user's directory): its target is that directory.
+    const inner = kind === SYMLINK ? runsLater(`${path}/x`) : null;
+    if (!inner) return [];
+    return [mark(3, `a link in place of a directory whose files run later (${inner.what})`), ...linkTarget(path, after.target, inner, env)];
+  }
   if (r.format === "refuse") return [mark(4, `${r.what}: any change here is refused`)];
   if (kind === SYMLINK) return [mark(3, `a link in a place that runs later (${r.what})`), ...linkTarget(path, after.target, r, env)];
   const format = contentFormat(r, path, after.mode);

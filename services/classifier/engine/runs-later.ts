@@ -78,11 +78,32 @@ const TABLE: Entry[] = [
     globs: [
       "/etc/polkit-1/rules.d/**",
       "/usr/share/polkit-1/rules.d/**",
+      // polkit 125 and later read these too.
+      "/run/polkit-1/**",
+      "/usr/local/share/polkit-1/**",
       "/etc/polkit-1/localauthority/**",
       "/var/lib/polkit-1/localauthority/**",
     ],
   },
   { format: "refuse", runsAs: "root", what: "the agent's hook settings", globs: ["**/.claude/settings*.json"] },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "what root's daemons run or trust at the next event: the initramfs systemd-shutdown runs as PID 1, users and groups systemd-sysusers makes, sudo's timestamps (sudo without a password), incron's tables, at jobs",
+    globs: [
+      "/run/initramfs/**",
+      "/etc/sysusers.d/**",
+      "/run/sysusers.d/**",
+      "/run/sudo/**",
+      "/var/run/sudo/**",
+      "/var/lib/sudo/**",
+      "/var/db/sudo/**",
+      "/etc/incron.d/**",
+      "/etc/incron.allow",
+      "/var/spool/incron/**",
+      "/var/spool/at/**",
+    ],
+  },
   {
     format: "refuse",
     runsAs: "user",
@@ -202,7 +223,12 @@ const TABLE: Entry[] = [
       "**/.selected_editor",
     ],
   },
-  { format: "environment", runsAs: "root", what: "the environment of every session", globs: ["/etc/environment", "/etc/environment.d/*"] },
+  {
+    format: "environment",
+    runsAs: "root",
+    what: "the environment of every session",
+    globs: ["/etc/environment", "/etc/environment.d/*", "/run/environment.d/*"],
+  },
   {
     format: "environment",
     runsAs: "user",
@@ -341,7 +367,42 @@ const COMPILED = TABLE.map((e) => ({ ...e, test: picomatch(e.globs, { dot: true,
 export function runsLater(path: string): RunsLater | null {
   const e = COMPILED.find((c) => c.test(path));
   if (!e) return null;
-  return { format: e.format, what: e.what, asRoot: e.runsAs === "root" || inside(path, "/root") };
+  return { format: e.format, what: e.what, asRoot: e.runsAs === "root" || inside(path, "/root") || ROOT_CRONTAB.test(path) };
+}
+
+const ROOT_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?root$/;
+
+/** systemd's configuration roots: its table entry (any `systemd` directory) has no fixed prefix to find them by. */
+const SYSTEMD_ROOTS = [
+  "/etc/systemd/",
+  "/run/systemd/",
+  "/usr/lib/systemd/",
+  "/lib/systemd/",
+  "/usr/local/lib/systemd/",
+  "/run/user/0/systemd/",
+  "/root/.config/systemd/",
+];
+
+/** The fixed part of every root entry's globs (up to the last slash before a special character): where root's later code lives. */
+const ROOT_PREFIXES = [
+  ...TABLE.filter((e) => e.runsAs === "root")
+    .flatMap((e) => e.globs)
+    .filter((g) => g.startsWith("/"))
+    .map((g) => {
+      const fixed = g.slice(0, g.search(/[*?[{(!@+]|$/));
+      return fixed.slice(0, fixed.lastIndexOf("/") + 1) || "/";
+    }),
+  ...SYSTEMD_ROOTS,
+];
+
+/**
+ * A directory at or above a place whose files root runs later: whoever may
+ * write it may rename that place away and put their own in its stead
+ * (`/run/udev` owned by a user: `rules.d` replaced).
+ */
+export function holdsRunsLater(dir: string): boolean {
+  const d = dir === "/" ? "/" : `${dir}/`;
+  return ROOT_PREFIXES.some((p) => p.startsWith(d));
 }
 
 /**
