@@ -234,12 +234,13 @@ function redis(args: readonly Word[], host: HostId): Analysis {
 }
 
 // system(), pipes to and from commands (`cmd | getline`, `print | "cmd"`, gawk's
-// coprocess `|&`), file output, gawk's @load/@include of other code, and its
+// coprocess `|&`), file output, files it opens itself (`getline VAR < F`, a
+// name put into ARGV), gawk's @load/@include of other code, and its
 // indirect calls (`f="system"; @f("id")`: `@` and a name, blanks or a
 // backslash-newline between, a namespace allowed), which call any function
 // by a name known only at run time.
 const AWK_EXEC =
-  /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\s*<|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
+  /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\b[^;{}|]*<|\bARGV\s*\[[^\]]*\]\s*=(?!=)|\bARGC\s*(?:=(?!=)|\+\+|\+=)|\+\+\s*ARGC\b|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
 const AWK_VALUES = new Set([
   "-F",
   "-v",
@@ -266,7 +267,13 @@ function awk(args: readonly Word[]): Analysis | null {
   const progs = [...sources, ...(sources.length === 0 && a.positional[0] ? [a.positional[0]] : [])];
   const bad = progs.find((p) => p.dynamic || AWK_EXEC.test(p.text));
   if (bad)
-    return { tier: 2, rule: "analysis:awk-exec", reason: "awk program that runs commands or writes files", kind: "floor", code: bad.text };
+    return {
+      tier: 2,
+      rule: "analysis:awk-exec",
+      reason: "awk program that runs commands, writes files or opens files it names itself",
+      kind: "floor",
+      code: bad.text,
+    };
   return awkEnv(progs);
 }
 
@@ -365,6 +372,15 @@ function yq(args: readonly Word[]): Analysis | null {
   if (/^(eval|e|eval-all|ea)$/.test(operands[0]?.text ?? "")) operands = operands.slice(1);
   const exprs = [...p.opts.filter(([o, v]) => o === "--expression" && v !== null).map(([, v]) => v as Word), ...operands.slice(0, 1)];
   for (const e of exprs) {
+    // load, load_str, load_base64, load_xml, load_props read the file their argument names (`load_str("key")`).
+    const load = /\bload(?:_str|_base64|_xml|_props|_yaml|_json)?\s*\(/.exec(e.text);
+    if (load)
+      return {
+        tier: 2,
+        rule: "analysis:yq-load",
+        reason: `yq reads a file its expression names: ${e.text.slice(load.index, load.index + 60)}`,
+        kind: "floor",
+      };
     // envsubst fills every `${NAME}` in the document's strings from the environment.
     const subst = /\benvsubst\b/.exec(e.text);
     if (subst) return envFloor("yq", e.text.slice(subst.index, subst.index + 40));

@@ -11,6 +11,7 @@ import {
   criticalFile,
   guardFile,
   hostPaths,
+  inside,
   inWorkspace,
   isWorkspaceRoot,
   persistenceFile,
@@ -24,7 +25,8 @@ import type { Place } from "./paths.js";
 import type { Context, Redirect, SimpleCommand, VerbClass, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
-import { danglingPath, linksIn, realPath } from "./host-paths.js";
+import { danglingPath, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
+import { repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
@@ -199,6 +201,9 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     }
     return { tier: 1, reason: `${what}: inside the workspace` };
   }
+  // Scratch space that holds the workspace (`rm -rf ..` from /tmp/x/ws) deletes the workspace with it.
+  if ((t.mode === "tree" || t.mode === "delete") && ctx.workspace.some((w) => inside(w, p.path as string)))
+    return { tier: 2, reason: `${what}: deletes a directory that holds the workspace` };
   if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
   if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };
   return { tier: 2, reason: `${what}: outside the workspace` };
@@ -227,7 +232,11 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   const values = [...s.values.entries()].filter(([k]) => k !== "-i" && !(searcher && SEARCH_DATA.has(k))).map(([, v]) => v);
   const words = [...operands, ...values];
   // Operands of tools that never read them as files (subcommands, names, hosts) are judged by their text only.
-  const host = !OPERANDS_NOT_FILES.has(name);
+  // man and info read a file they are given by path (`man -l F`, `man ./F`, `info -f F`, `info -d DIR NODE`): its link is followed.
+  const docFile =
+    (name === "man" || name === "info") &&
+    args.some((w) => /^(-l|--local-file|-f|--file|-d|--directory)(=|$)/.test(w.text) || w.text.includes("/"));
+  const host = !OPERANDS_NOT_FILES.has(name) || docFile;
   for (const w of words) {
     for (const c of candidates(w)) {
       if (secretPlace(resolvePlace(c, ctx), host || values.includes(w)))
@@ -235,6 +244,21 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
     }
   }
   return null;
+}
+
+/**
+ * A secret this simple command reads — an operand, a tree holding one, an
+ * input redirection — or null: for the diff judge, what a file the command
+ * writes may carry (manifest-effects.ts). The command's own words only: a
+ * wrapper's or an interpreter's inner command is not followed.
+ */
+export function readsSecret(cmd: SimpleCommand, ctx: Context): string | null {
+  for (const r of cmd.redirects)
+    if (READ_OPS.has(r.op) && candidates(r.target).some((w) => secretPlace(resolvePlace(w, ctx))))
+      return `reads a secret: ${r.target.text}`;
+  const [first, ...args] = cmd.words;
+  if (!first || first.dynamic) return null;
+  return secretReads(posix.basename(first.text), args, ctx)?.reason ?? null;
 }
 
 /** ssh's and scp's identity file (-i KEY), and no option with a value: the sets secretReads splits with. */
@@ -408,7 +432,7 @@ export function effectFloor(
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   if (name === "ln" && ctx.source === "claude") worst = max(worst, linkOut(args, ctx));
-  if (name === "git" && ctx.source === "claude" && !ctx.remote) worst = max(worst, gitElsewhere(args, ctx));
+  if (name === "git" && ctx.source === "claude" && !ctx.remote) worst = max(max(worst, gitElsewhere(args, ctx)), checkoutOfPath(args, ctx));
   return max(worst, secretReads(name, args, ctx));
 }
 
@@ -470,6 +494,44 @@ function inputSentTo(name: string, args: readonly Word[], target: Word, ctx: Con
  */
 /** Trees only root writes on a stock system (not /opt, /srv, /var/lib, /dev: /dev/shm is anyone's). */
 const ROOT_ONLY_TREES = /^\/(?:etc|usr|boot|lib|lib32|lib64|bin|sbin)(?:\/|$)/;
+
+/**
+ * `git checkout NAME` with no `--`: git takes NAME as a branch when one is
+ * named so, else as a path, whose uncommitted changes it overwrites. A NAME
+ * that is a file or directory here and no branch, tag or remote branch of
+ * the repository is that path.
+ */
+function checkoutOfPath(args: readonly Word[], ctx: Context): Effect | null {
+  const g = gitGlobals(args);
+  if (args[g.sub]?.text !== "checkout" || g.chdirs.length > 0 || g.gitDir || g.workTree) return null;
+  const rest = args.slice(g.sub + 1);
+  if (rest.some((w) => w.text === "--" || w.text.startsWith("-"))) return null;
+  const [only, ...more] = rest;
+  if (!only || more.length > 0 || only.dynamic || ctx.cwd === "") return null;
+  const place = resolvePlace(only, ctx);
+  if (place.path === null || !inWorkspace(place.path, ctx) || lstat(place.path) === null) return null;
+  const repo = repoOf(ctx.cwd);
+  if (repo === null || namesRef(repo.gitDir, only.text)) return null;
+  return {
+    tier: 2,
+    reason: `git checkout ${only.text}: no branch is named so, so git takes the path ${only.text} and overwrites its uncommitted changes`,
+  };
+}
+
+/** A local branch, tag or remote-tracking branch of the repository at `gitDir` named `name` (loose or packed). */
+function namesRef(gitDir: string, name: string): boolean {
+  if (/(^|\/)\.\.?(\/|$)|[\s~^:?*[\\]/.test(name)) return false;
+  const remotes = readScript(`${gitDir}/packed-refs`) ?? "";
+  for (const ref of [`refs/heads/${name}`, `refs/tags/${name}`, name === "HEAD" || name === "@" ? "HEAD" : ""]) {
+    if (ref === "") continue;
+    if (lstat(`${gitDir}/${ref}`) !== null || remotes.includes(` ${ref}\n`)) return true;
+  }
+  // `git checkout NAME` also makes a branch from a remote's NAME (its DWIM): any remote's.
+  if (new RegExp(` refs/remotes/[^/\n]+/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`).test(remotes)) return true;
+  for (const remote of listDir(`${gitDir}/refs/remotes`) ?? []) if (lstat(`${gitDir}/refs/remotes/${remote}/${name}`) !== null) return true;
+  // A commit id or a revision expression is no path.
+  return /^[0-9a-f]{4,64}$/i.test(name);
+}
 
 function gitElsewhere(args: readonly Word[], ctx: Context): Effect | null {
   const g = gitGlobals(args);

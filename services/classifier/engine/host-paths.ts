@@ -173,6 +173,11 @@ function listing(dir: string): Listing | null {
   return found;
 }
 
+/** The names in directory `dir` (once per command), or null when it cannot be read. */
+export function listDir(dir: string): string[] | null {
+  return listing(dir)?.names ?? null;
+}
+
 /** A directory holding more links than this is "cannot be listed": judging each would let a command stall the classifier. */
 const MAX_LINKS = 64;
 

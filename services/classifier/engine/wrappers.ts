@@ -102,7 +102,6 @@ const PREFIX: Record<string, PrefixSpec> = {
   proxychains4: { values: ["-f"] },
   torsocks: { values: [] },
   caffeinate: { values: ["-t", "-w"] },
-  sg: { values: [], skip: 1 },
   // Coverage tools run the command after their options (`c8 npm test`, `nyc mocha`); every option that takes
   // a separate value is listed, so no value is mistaken for the command (one not listed makes it an unknown program).
   c8: { values: COVERAGE_VALUES, why: "runs the rest under coverage" },
@@ -213,6 +212,33 @@ const RISKY_ENV = new RegExp(
       // Where a CLI sends its credentials: a custom endpoint or host receives the signed requests or the token.
       "AWS_ENDPOINT_URL[A-Z0-9_]*",
       "GH_HOST",
+      // Where a client sends its requests and whom it trusts: a proxy of the caller's choosing, given a trust root of
+      // the caller's, reads the token a forge, registry or git read carries (`HTTPS_PROXY=… SSL_CERT_FILE=… gh api user`).
+      "[Hh][Tt][Tt][Pp][Ss]?_[Pp][Rr][Oo][Xx][Yy]",
+      "[Aa][Ll][Ll]_[Pp][Rr][Oo][Xx][Yy]",
+      "[Nn][Oo]_[Pp][Rr][Oo][Xx][Yy]",
+      "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
+      "NODE_EXTRA_CA_CERTS",
+      "NODE_TLS_REJECT_UNAUTHORIZED",
+      "GIT_SSL_[A-Z_]+",
+      "CURL_CA_BUNDLE",
+      "REQUESTS_CA_BUNDLE",
+      "AWS_CA_BUNDLE",
+      "PIP_CERT",
+      "PIP_INDEX_URL",
+      "PIP_EXTRA_INDEX_URL",
+      "CARGO_HTTP_[A-Z_]+",
+      "GOPROXY",
+      "GOSUMDB",
+      "GONOSUMDB",
+      "GONOSUMCHECK",
+      "GOINSECURE",
+      "GOPRIVATE",
+      "GONOPROXY",
+      "GOFLAGS",
+      "NPM_CONFIG_[A-Z_]+",
+      "npm_config_[a-z_]+",
       "BASH_ENV",
       "ENV",
       "PROMPT_COMMAND",
@@ -430,8 +456,12 @@ function env(args: Word[]): Unwrap {
   let chdir: Word | undefined;
   while (i < args.length) {
     const t = (args[i] as Word).text;
-    if (t === "-S" || t === "--split-string") {
-      code.push(joinWords(args.slice(i + 1)).text);
+    // `-S STR`, `-SSTR`, `-iS STR` (a cluster: -i, -0 and -v take no value), `--split-string=STR` and its
+    // abbreviations: STR is split into words that run before the rest.
+    const split = splitString(t);
+    if (split !== null) {
+      const words = split === "" ? args.slice(i + 1) : [{ ...(args[i] as Word), text: split }, ...args.slice(i + 1)];
+      code.push(joinWords(words).text);
       return unwrap("wrapper:env", floor, why, { code });
     }
     if (t === "--") {
@@ -458,6 +488,55 @@ function env(args: Word[]): Unwrap {
   const rest = args.slice(i);
   if (rest.length === 0) return unwrap("wrapper:env", 2, "prints the environment, which may hold secrets");
   return unwrap("wrapper:env", floor, why, { inner: [rest], code, carried: handedTexts(set), ...(chdir ? { chdir } : {}) });
+}
+
+/**
+ * env's split string in word `t`: "" when it is the next word (`-S`,
+ * `--split-string`), the attached text (`-SSTR`, `-iSSTR`,
+ * `--split-string=STR`, `--s=STR`), or null when `t` is no -S.
+ */
+function splitString(t: string): string | null {
+  const long = /^--s(?:p(?:l(?:i(?:t(?:-(?:s(?:t(?:r(?:i(?:ng?)?)?)?)?)?)?)?)?)?)?(=|$)/.exec(t);
+  if (long) return long[1] === "=" ? t.slice(t.indexOf("=") + 1) : "";
+  if (!/^-[^-]/.test(t)) return null;
+  for (let k = 1; k < t.length; k++) {
+    const c = t[k] as string;
+    if (c === "S") return t.slice(k + 1);
+    // A letter that takes a value ends the cluster (`-uSOME`: unset SOME); one env does not know, too.
+    if (!"i0v".includes(c)) return null;
+  }
+  return null;
+}
+
+/** The command strace's output option names (`-o '|CMD'`, `-o!CMD`, `--output=|CMD`), or null. */
+function straceOutputCommand(options: Word[]): string | null {
+  for (let i = 0; i < options.length; i++) {
+    const t = (options[i] as Word).text;
+    const value =
+      t === "-o" || t === "--output"
+        ? options[i + 1]?.text
+        : t.startsWith("--output=")
+          ? t.slice(9)
+          : /^-o./.test(t)
+            ? t.slice(2)
+            : undefined;
+    if (value !== undefined && /^[|!]/.test(value)) return value.slice(1);
+  }
+  return null;
+}
+
+/** sg GROUP [-c] COMMAND: shadow's sg runs COMMAND with /bin/sh -c; `sg -` gives a login environment first. */
+function sg(args: Word[]): Unwrap {
+  let i = 0;
+  if (args[i]?.text === "-") i++;
+  const group = args[i];
+  if (!group) return unwrap("wrapper:sg", 2, "starts a shell in another group");
+  i++;
+  if (args[i]?.text === "-c") i++;
+  const command = args[i];
+  if (!command) return unwrap("wrapper:sg", 2, "starts a shell in another group");
+  if (args.length > i + 1) return unwrap("wrapper:sg", 2, "sg with words after its command: not known how they are read");
+  return unwrap("wrapper:sg", 0, "runs a command in another group", { code: [command.text] });
 }
 
 function commandBuiltin(args: Word[]): Unwrap {
@@ -528,6 +607,7 @@ export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
   if (name === "sudo" || name === "doas" || name === "run0") return sudo(name, args);
   if (name === "su") return su(args);
   if (name === "env") return env(args);
+  if (name === "sg") return sg(args);
   if (name === "command") return commandBuiltin(args);
   if (name === "runuser") {
     const i = args.findIndex((w) => w.text === "-c" || w.text === "--command");
@@ -553,6 +633,10 @@ export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
   }
   at += spec.skip ?? 0;
   const rest = args.slice(at);
+  // strace -o '|CMD' (or '!CMD') pipes the trace into CMD, run by /bin/sh -c.
+  const piped = name === "strace" ? straceOutputCommand(args.slice(0, at)) : null;
+  if (piped !== null)
+    return unwrap("wrapper:strace", 2, "pipes its trace into a command", { code: [piped], ...(rest.length ? { inner: [rest] } : {}) });
   const floor = spec.floor ?? 0;
   const why = spec.why ?? `runs the rest under ${name}`;
   if (rest.length === 0) return unwrap(`wrapper:${name}`, Math.max(floor, BARE_OK.has(name) ? 0 : 2) as TierNumber, why);

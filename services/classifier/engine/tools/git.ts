@@ -594,8 +594,22 @@ function gitDiscards(args: readonly Word[]): string | null {
       if (force(a)) return "git checkout --force discards uncommitted changes";
       if (a.pathspec || a.operands.length >= 2 || a.longs.some((l) => l.startsWith("--pathspec-from-file")))
         return "git checkout of paths overwrites their uncommitted changes";
+      // --ours/--theirs/--merge/--conflict/--patch take paths; so does an operand no branch can be named (`.`, `:/`, a glob).
+      const pathsOnly =
+        ["--ours", "--theirs", "--merge", "--patch"].some((l) => a.longs.includes(l)) || a.longs.some((l) => l.startsWith("--conflict"));
+      if (a.operands.length > 0 && (pathsOnly || a.letters.has("m") || a.letters.has("p")))
+        return "git checkout of paths overwrites their uncommitted changes";
+      if (a.operands.some((w) => /^(?:\.{1,2}(?:\/.*)?|:.*|\.\/.*|.*[*?[].*)$/.test(w.text)))
+        return "git checkout of paths overwrites their uncommitted changes";
       return null;
     }
+    case "merge":
+    case "rebase":
+    case "cherry-pick":
+    case "revert":
+    case "am":
+      // `--abort` is `git reset --merge`: conflict resolutions made by hand in the work tree were never stored.
+      return rest.some((w) => w.text === "--abort") ? `git ${sub} --abort discards the work tree's uncommitted conflict resolutions` : null;
     case "switch": {
       const a = subArgs(rest, "cC", ["--create", "--force-create", "--orphan", "--conflict"]);
       return force(a) || a.longs.includes("--discard-changes") ? "git switch --force discards uncommitted changes" : null;
