@@ -522,6 +522,36 @@ function mlr(args: readonly Word[]): Analysis | null {
  * none; with what a client's arguments send to the places they name
  * (network.ts contactsCarry), the worse standing.
  */
+/**
+ * patch writes the files its diff names, not its arguments: a diff piped in
+ * from a command (`curl … | patch -p1`) names files not known here, and a
+ * git diff may create `.git/hooks/pre-commit` with mode 755 or rewrite
+ * `.git/config`, which the next git command runs. A diff whose text is
+ * known (a heredoc, printf) is read for such names.
+ */
+function patchInput(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
+  if (stdin === null || args.some((w) => /^(-i|--input)(=|$)|^-i./.test(w.text))) return null;
+  if (stdin.text === null || stdin.dynamic)
+    return {
+      tier: 2,
+      rule: "analysis:patch-input",
+      reason: "patch applies a diff only known when it runs: the names in it decide what it writes",
+      kind: "floor",
+    };
+  const names = [...stdin.text.matchAll(/^(?:---|\+\+\+) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm)].flatMap(
+    (m) => m.slice(1).filter((x): x is string => x !== undefined),
+  );
+  const bad = names.find((n) => n.startsWith("/") || /(^|\/)(\.git|\.\.)(\/|$)/.test(n.trim()));
+  return bad === undefined
+    ? null
+    : {
+        tier: 2,
+        rule: "analysis:patch-input",
+        reason: `patch's diff names ${bad.trim()}: a repository's own files or a place outside it`,
+        kind: "floor",
+      };
+}
+
 export function analyze(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   const own = analyzeCode(name, args, stdin, host);
   const sent = contactsCarry(name, args);
@@ -550,6 +580,8 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
       return awk(args);
     case "git":
       return gitAnalysis(args);
+    case "patch":
+      return patchInput(args, stdin);
     case "mlr":
       return mlr(args);
     case "dc":
