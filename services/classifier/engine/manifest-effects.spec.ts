@@ -344,6 +344,10 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
       expect(judge(write(p, "x\n")).tier).toBeGreaterThanOrEqual(3);
     expect(judge({ changes: [{ path: "/home/u", before: dir({ mode: 0o700 }), after: dir({ mode: 0o755 }) }] }).tier).toBe(3);
     expect(judge({ changes: [{ path: "/var/log/audit/audit.log", before: file("x"), after: absent() }] }).tier).toBe(3);
+    // A secret handed to another owner or a reading group; /snap, which root's PATH and units trust.
+    const k = file("-----BEGIN OPENSSH PRIVATE KEY-----\n", { mode: 0o600, uid: 1000 });
+    expect(judge({ changes: [{ path: "/home/u/.ssh/id_ed25519", before: k, after: { ...k, uid: 1001 } }] }).tier).toBe(3);
+    expect(judge(write("/snap/bin/certbot", "#!/bin/sh\ntrue\n", undefined, { mode: 0o755 })).tier).toBeGreaterThanOrEqual(3);
     // The command's own workspace in a home stays what a literal write there gets.
     expect(judge({ ...write("/home/u/proj/.eslintrc", "{}\n"), cwd: "/home/u/proj" }).tier).toBeLessThan(3);
   });

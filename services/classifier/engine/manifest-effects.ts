@@ -262,8 +262,18 @@ function exposes(path: string, before: EntryState | undefined, after: EntryState
   const opened = after.mode & ~(before?.mode ?? 0) & 0o044;
   if (before && kindOf(before) === DIR && kindOf(after) === DIR && opened && PRIVATE_DIR.test(path))
     return [mark(3, `opens ${path}, a home or a directory of keys, to ${opened & 0o004 ? "everyone" : "its group"}`)];
-  if (before && kindOf(before) === FILE && kindOf(after) === FILE && opened && (secretPath(path) || PRIVATE_BY_NATURE.test(path)))
+  const secret = secretPath(path) || PRIVATE_BY_NATURE.test(path);
+  if (before && kindOf(before) === FILE && kindOf(after) === FILE && opened && secret)
     return [mark(4, `makes ${path}, a secret, readable by ${opened & 0o004 ? "everyone" : "its group"}`)];
+  // A secret handed to another owner, or to another group that may read it (a key given to a service's user): a quorum's decision.
+  if (
+    before &&
+    kindOf(before) === FILE &&
+    kindOf(after) === FILE &&
+    secret &&
+    (after.uid !== before.uid || (after.gid !== before.gid && after.mode & 0o040))
+  )
+    return [mark(3, `hands ${path}, a secret, to ${after.uid !== before.uid ? `uid ${after.uid}` : `gid ${after.gid}`}`)];
   return [];
 }
 
@@ -327,12 +337,12 @@ function leaks(path: string, before: EntryState | undefined, after: EntryState, 
  */
 function runtimePlace(path: string, ctx: Context): Mark[] {
   if (ctx.workspace.some((w) => inside(path, w))) return [];
-  if (RUNTIME.test(path)) return [mark(3, `${clip(path, 200)}: a runtime or spool place root's daemons read`)];
+  if (RUNTIME.test(path)) return [mark(3, `${clip(path, 200)}: a runtime, spool or snap place what root runs reads`)];
   if (OTHER_HOME.test(path)) return [mark(3, `${clip(path, 200)}: a home's start-up or tool configuration: what its user runs later`)];
   return [];
 }
 
-const RUNTIME = /^\/(?:run|var\/run|var\/spool|var\/log\/audit)(?:\/|$)/;
+const RUNTIME = /^\/(?:run|var\/run|var\/spool|var\/log\/audit|snap)(?:\/|$)/;
 /** A home's dot-files and directories, and the program directories tools put on its user's PATH. */
 const OTHER_HOME = /^\/home\/[^/]+\/(?:\.[^/]+|go\/bin|bin)(?:\/|$)/;
 
