@@ -5,9 +5,11 @@
 // openssl -engine/-provider/-config, nc -e/-c/-l, ncat --exec/--sh-exec/
 // --lua-exec, ss -K/-D, iptables-save -M, ip -b/-batch/-force, nmcli -s/
 // --show-secrets, tailscale status --web, ntpq -c, httpie --session.
+// curl's -n/--netrc/--netrc-optional are left out too: ~/.netrc's login for the
+// URL's host (its `default` entry for any host) goes with the request.
 // Values that may name a file to send or print (`curl -H @F`, `-w @F`,
 // `-b F`, `dig -f F`, `wget -i F`) are judged as reads.
-const CURL = `-s -S -L -f -k -v -i -I -G -N -# -0 -1 -2 -3 -4 -6 -j -l -n -p -q -R -Z -o=> -O -J -D=> -c=> -b=< -H=< -w=< -A= -e= -u= -x=
+const CURL = `-s -S -L -f -k -v -i -I -G -N -# -0 -1 -2 -3 -4 -6 -j -l -p -q -R -Z -o=> -O -J -D=> -c=> -b=< -H=< -w=< -A= -e= -u= -x=
   -U= -m= -r= -C= -z= -y= -Y= -t= -E= --silent --show-error --location --location-trusted --fail --fail-with-body --insecure --verbose
   --include --head --get --no-buffer --progress-bar --compressed --http1.0 --http1.1 --http2 --http2-prior-knowledge --http3 --ipv4
   --ipv6 --remote-name --remote-name-all --remote-header-name --remote-time --create-dirs --output=> --output-dir=> --dump-header=>
@@ -20,7 +22,7 @@ const CURL = `-s -S -L -f -k -v -i -I -G -N -# -0 -1 -2 -3 -4 -6 -j -l -n -p -q 
   --etag-save=> --etag-compare=< --hsts=> --alt-svc=> --ssl --ssl-reqd --no-keepalive --tcp-nodelay --tcp-fastopen --parallel
   --parallel-max= --fail-early --styled-output --no-styled-output --raw --ignore-content-length --keepalive-time= --expect100-timeout=
   --happy-eyeballs-timeout-ms= --doh-url= --mail-from= --mail-rcpt= --json= --data= --data-raw= --data-binary= --data-ascii=
-  --data-urlencode= -d= -F= --form= --form-string= -X= --upload-file= -T= --variable= --expand-url= --netrc-optional --netrc`;
+  --data-urlencode= -d= -F= --form= --form-string= -X= --upload-file= -T= --variable= --expand-url=`;
 const DNS = "-4 -6 -b= -c= -f=< -k= -m -p= -q= -r -t= -u -x= -v";
 const OPENSSL_IN = "-in=< -inform= -noout -text";
 const openssl = (subs: string, opts: string): Record<string, string> => ({ [`openssl ${subs.split(" ").join("|")}`]: opts });
