@@ -196,10 +196,11 @@ describe("the concurrence's judgment of a diff", () => {
 
   it("refuses secret material left where everyone may read it, and raises it to 3 where another user may", () => {
     const shadow = "root:$6$abcdefgh$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH:19000:0:99999:7:::\n";
-    const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+    const key =
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n";
     expect(judge([write("/tmp/s", shadow)]).tier).toBe(4);
     expect(judge([write("/srv/k", key)]).tier).toBe(4);
-    expect(judge([write("/tmp/c", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")]).tier).toBe(4);
+    expect(judge([write("/tmp/c", "aws_access_key_id = AKIAZ3MSJV4WUYQ7K2LD\n")]).tier).toBe(4);
     expect(judge([write("/tmp/s", shadow, { mode: 0o600, uid: 1000 })]).tier).toBe(3);
     expect(judge([write("/tmp/s", shadow, { mode: 0o600 })]).tier).toBe(1);
     expect(judge([write("/tmp/x", "hello\n")]).tier).toBe(1);

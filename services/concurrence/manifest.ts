@@ -107,7 +107,7 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));
   const later = laterKind(at);
   f = worst(f, judgeGrants(at, before, after, later));
-  f = worst(f, judgeSecretContent(at, after, view.contents.get(change.path)));
+  f = worst(f, judgeSecretContent(at, after, view.contents.get(change.path), view.ctx.cwd));
   if (later && (after.kind === FILE || after.kind === SYMLINK)) f = worst(f, judgeLaterEntry(at, change.path, before, after, later, view));
   if (after.kind === SYMLINK) f = worst(f, judgeLink(at, change.path, after, view));
   return f;

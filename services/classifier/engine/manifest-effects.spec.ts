@@ -288,16 +288,21 @@ describe("other refusals", () => {
 
 describe("review 12: what a diff plants outside the listed system trees", () => {
   const shadowLine = "root:$6$abcdefgh$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH:19000:0:99999:7:::\n";
-  const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+  const key =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n";
 
   it("refuses secret material left where everyone may read it, and asks a quorum where another user may", () => {
     expect(judge(write("/tmp/s", shadowLine)).tier).toBe(4);
     expect(judge(write("/tmp/k", key)).tier).toBe(4);
-    expect(judge(write("/var/www/c", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")).tier).toBe(4);
+    expect(judge(write("/var/www/c", "aws_access_key_id = AKIAZ3MSJV4WUYQ7K2LD\n")).tier).toBe(4);
     expect(judge(write("/tmp/s", shadowLine, undefined, { mode: 0o600, uid: 1000 })).tier).toBe(3);
     // Kept from others: what a literal write there gets.
     expect(judge(write("/tmp/s", shadowLine, undefined, { mode: 0o600 })).tier).toBe(1);
     expect(judge(write("/tmp/x", "hello\n")).tier).toBe(1);
+    // Not secrets: a PEM header in code that parses keys, AWS's documented example id, a workspace's own test key.
+    expect(judge(write("/srv/app/pem.js", 'if (s.startsWith("-----BEGIN RSA PRIVATE KEY-----")) parse(s);\n')).tier).toBeLessThan(4);
+    expect(judge(write("/srv/app/README", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")).tier).toBeLessThan(4);
+    expect(judge({ ...write("/home/u/proj/test/key.pem", key), cwd: "/home/u/proj" }).tier).toBeLessThan(3);
   });
 
   it("asks a quorum when a command that reads a secret writes what others may read and cannot be checked", () => {
@@ -313,6 +318,22 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
     expect(copy.tier).toBe(3);
     expect(copy.reasons.join("\n")).toMatch(/reads a secret: \/etc\/shadow and writes \/tmp\/etc\.tgz, readable by everyone/);
     expect(at("cp /etc/hostname /tmp/etc.tgz").tier).toBe(1);
+    // A text transform of what it read carries it past any pattern: base64, cut.
+    const text = Manifest.fromPartial({
+      requestId: "r1",
+      commandDigest: Buffer.alloc(32),
+      host: "primary",
+      changes: [{ path: "/tmp/s.b64", before: absent(), after: file("cm9vdDokNiRhYmMK\n") }],
+    });
+    const b64 = engine.judgeEffects({
+      manifest: text,
+      contents: new Map([["/tmp/s.b64", Buffer.from("cm9vdDokNiRhYmMK\n")]]),
+      host: "primary",
+      runAs: "root",
+      cwd: "/root",
+      command: "base64 /etc/shadow > /tmp/s.b64",
+    });
+    expect(b64.tier).toBe(3);
   });
 
   it("refuses what polkit, systemd-shutdown, sysusers, sudo's timestamps, incron and atd take from /run and /var/spool", () => {
@@ -334,7 +355,7 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
     for (const p of ["/run/udev", "/run/systemd", "/run/user/0", "/var/spool"])
       expect(judge({ changes: [{ path: p, before: dir(), after: dir({ uid: 1000 }) }] }).tier).toBe(4);
     // A service's own runtime directory holds nothing root runs later: what a literal chown there gets.
-    expect(judge({ changes: [{ path: "/run/app", before: dir(), after: dir({ uid: 1000 }) }] }).tier).toBe(3);
+    expect(judge({ changes: [{ path: "/run/app", before: dir(), after: dir({ uid: 1000 }) }] }).tier).toBe(2);
     for (const p of ["/run/udev/rules.d", "/run/tmpfiles.d", "/run/modprobe.d", "/run/binfmt.d", "/run/sysctl.d"])
       expect(judge({ changes: [{ path: p, before: dir(), after: link("/home/agent/x") }] }).tier).toBe(4);
   });
@@ -344,6 +365,13 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
       expect(judge(write(p, "x\n")).tier).toBeGreaterThanOrEqual(3);
     expect(judge({ changes: [{ path: "/home/u", before: dir({ mode: 0o700 }), after: dir({ mode: 0o755 }) }] }).tier).toBe(3);
     expect(judge({ changes: [{ path: "/var/log/audit/audit.log", before: file("x"), after: absent() }] }).tier).toBe(3);
+    expect(judge({ changes: [{ path: "/var/log/wtmp", before: file("records"), after: file("") }] }).tier).toBe(3);
+    expect(judge({ changes: [{ path: "/var/log/lastlog", before: file("records"), after: link("/dev/null") }] }).tier).toBe(3);
+    // What starting a daemon leaves, a rotated log, a download cache: not raised.
+    expect(judge(write("/run/nginx.pid", "42\n")).tier).toBe(2);
+    expect(judge({ changes: [{ path: "/run/php", before: absent(), after: dir() }] }).tier).toBe(2);
+    expect(judge({ changes: [{ path: "/var/log/auth.log.1", before: file("x"), after: absent() }] }).tier).toBe(2);
+    expect(judge(write("/home/u/.cache/pip/x", "x")).tier).toBe(2);
     // A secret handed to another owner or a reading group; /snap, which root's PATH and units trust.
     const k = file("-----BEGIN OPENSSH PRIVATE KEY-----\n", { mode: 0o600, uid: 1000 });
     expect(judge({ changes: [{ path: "/home/u/.ssh/id_ed25519", before: k, after: { ...k, uid: 1001 } }] }).tier).toBe(3);

@@ -205,10 +205,13 @@ function judgeChange(c: Change, env: Env): Mark[] {
     if (LOGIN_RECORDS.test(path)) marks.push(mark(3, `${path}: the audit trail or the record of logins — deleting it hides what happened`));
     return marks;
   }
+  // Emptied, shrunk or replaced (`: > /var/log/wtmp`, a link to /dev/null) hides it as well as deleting it.
+  if (LOGIN_RECORDS.test(path) && bk === FILE && (ak !== FILE || (c.after as EntryState).size < (c.before as EntryState).size))
+    marks.push(mark(3, `${path}: the audit trail or the record of logins — emptied or replaced, it hides what happened`));
   const before = bk === null || bk === ABSENT ? undefined : c.before;
   const after = c.after as EntryState;
   marks.push(
-    ...runtimePlace(path, env.pathCtx),
+    ...runtimePlace(path, ak, env.pathCtx),
     ...scratchLink(path, after),
     ...exposes(path, before, after),
     ...leaks(path, before, after, env),
@@ -242,7 +245,7 @@ export const SECURITY_UNIT =
 /** Homes and the directories that hold keys: closed to others on purpose. */
 const PRIVATE_DIR = /^\/(?:root|home\/[^/]+)$|\/\.(?:ssh|gnupg|aws|kube|docker|password-store)$/;
 /** The audit log and the records of who logged in. */
-const LOGIN_RECORDS = /^\/var\/log\/(?:audit\/.+|auth\.log(?:\.\d+)?|secure|wtmp|btmp|lastlog|faillog)$/;
+const LOGIN_RECORDS = /^\/var\/log\/(?:audit\/.+|journal\/.+\.journal|auth\.log|secure|wtmp|btmp|lastlog|faillog)$/;
 
 /** A service's private temporary directory (systemd's PrivateTmp): no one else's to change. */
 const SERVICE_TMP = /^\/(tmp|var\/tmp)\/systemd-private-[^/]+(\/|$)/;
@@ -284,16 +287,23 @@ function readers(s: EntryState): "everyone" | "others" | null {
 }
 
 /** Secret material in a file's text: private keys, password hashes as /etc/shadow holds them, service tokens. */
+/**
+ * Secret material in a file's text: a private key with its body (a PEM
+ * header alone is code or documentation), a PuTTY key, password hashes as
+ * /etc/shadow holds them (a locked account's `!` before the hash included).
+ */
 const KEY_MATERIAL =
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|^PuTTY-User-Key-File-\d+:|^[A-Za-z0-9._-]+:\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5)\$[^:\s]+/m;
-const TOKEN_KINDS = new Set(["github-token", "gitlab-token", "slack-token", "aws-access-key", "stripe-key", "api-key", "google-api-key"]);
+  /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----\r?\n(?:[A-Za-z-]+: [^\n]*\r?\n)*\s*[A-Za-z0-9+/=]{40,}|^PuTTY-User-Key-File-\d+:|^[A-Za-z0-9._-]+:[!*]*\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5)\$[^:\s]{8,}/m;
+/** Service tokens by their own prefix (a generic `sk-…` is too common in text to count). */
+const TOKEN_KINDS = new Set(["github-token", "gitlab-token", "slack-token", "aws-access-key", "stripe-key", "google-api-key"]);
 
 function secretMaterial(buf: Buffer): string | null {
   // latin1: every byte is one character, so a key inside a binary file is found as well.
   const text = buf.toString("latin1");
   const key = KEY_MATERIAL.exec(text);
   if (key) return key[0].startsWith("-----") || key[0].startsWith("PuTTY") ? "a private key" : "password hashes";
-  const token = findCredentials(text).find((h) => TOKEN_KINDS.has(h.kind));
+  // AWS's documented example ids (AKIAIOSFODNN7EXAMPLE) fill docs and SDKs' tests.
+  const token = findCredentials(text).find((h) => TOKEN_KINDS.has(h.kind) && !text.slice(h.start, h.end).endsWith("EXAMPLE"));
   return token ? `a credential (${token.kind})` : null;
 }
 
@@ -305,7 +315,8 @@ function secretMaterial(buf: Buffer): string | null {
  * quorum decides.
  */
 function leaks(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
-  if (kindOf(after) !== FILE) return [];
+  // The command's workspace holds the caller's own files (a test key, a fixture): what a literal write there gets.
+  if (kindOf(after) !== FILE || env.pathCtx.workspace.some((w) => inside(path, w))) return [];
   const who = readers(after);
   if (who === null) return [];
   const prev = before && kindOf(before) === FILE ? before : undefined;
@@ -320,11 +331,12 @@ function leaks(path: string, before: EntryState | undefined, after: EntryState, 
         `leaves ${found} in ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}`,
       ),
     ];
-  if (env.readsSecret && (!given || textOf(buf) === null))
+  // A transform of what it read (base64, cut, an archive, a compressed copy) carries the secret past any pattern.
+  if (env.readsSecret)
     return [
       mark(
         3,
-        `the command ${clip(env.readsSecret, 200)} and writes ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}, whose content cannot be checked here`,
+        `the command ${clip(env.readsSecret, 200)} and writes ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}: what it read may be in it`,
       ),
     ];
   return [];
@@ -335,14 +347,21 @@ function leaks(path: string, before: EntryState | undefined, after: EntryState, 
  * audit log): what daemons read as root, at least a quorum's decision even
  * where no runs-later entry names the file.
  */
-function runtimePlace(path: string, ctx: Context): Mark[] {
+function runtimePlace(path: string, kind: EntryKind | null, ctx: Context): Mark[] {
   if (ctx.workspace.some((w) => inside(path, w))) return [];
-  if (RUNTIME.test(path)) return [mark(3, `${clip(path, 200)}: a runtime, spool or snap place what root runs reads`)];
-  if (OTHER_HOME.test(path)) return [mark(3, `${clip(path, 200)}: a home's start-up or tool configuration: what its user runs later`)];
+  // A daemon's own pid file, socket, lock or runtime directory is what starting it leaves.
+  if (RUNTIME.test(path) && kind !== DIR && !RUNTIME_OWN.test(path))
+    return [mark(3, `${clip(path, 200)}: a runtime, spool or snap place what root runs reads`)];
+  if (OTHER_HOME.test(path) && !HOME_CACHE.test(path))
+    return [mark(3, `${clip(path, 200)}: a home's start-up or tool configuration: what its user runs later`)];
   return [];
 }
 
 const RUNTIME = /^\/(?:run|var\/run|var\/spool|var\/log\/audit|snap)(?:\/|$)/;
+const RUNTIME_OWN = /\.(?:pid|sock|socket|lock)$|^\/(?:var\/)?(?:run|lock)\/lock\/|^\/run\/user\/[1-9][0-9]*\//;
+/** Download and build caches: data a tool fetches again, no start-up code (pre-commit's cache holds hook repositories). */
+const HOME_CACHE =
+  /^\/home\/[^/]+\/(?:\.cache\/(?!pre-commit)|\.npm\/_cacache\/|\.m2\/repository\/|\.gradle\/caches\/|\.cargo\/(?:registry|git)\/)/;
 /** A home's dot-files and directories, and the program directories tools put on its user's PATH. */
 const OTHER_HOME = /^\/home\/[^/]+\/(?:\.[^/]+|go\/bin|bin)(?:\/|$)/;
 
