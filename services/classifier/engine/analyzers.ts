@@ -240,7 +240,7 @@ function redis(args: readonly Word[], host: HostId): Analysis {
 // backslash-newline between, a namespace allowed), which call any function
 // by a name known only at run time.
 const AWK_EXEC =
-  /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline\b[^;{}|]*<|\bARGV\s*\[[^\]]*\]\s*=(?!=)|\bARGC\s*(?:=(?!=)|\+\+|\+=)|\+\+\s*ARGC\b|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
+  /system\s*\(|\|&|\|\s*getline|\|\s*["$]|print[f]?[^;{}|]*\|(?!\|)|print[f]?[^;{}]*>\s*["$(\w]|print[f]?[^;{}]*>>|getline(?:\s+[\w$[\]]+)?\s*<|\bARGV\b(?!\s*\[\s*0\s*\])|\bARGC\s*(?:=(?!=)|\+\+|\+=|-=|--)|(?:\+\+|--)\s*ARGC\b|fflush|close\s*\(|@\s*(load|include)\b|@(?:\s|\\\n)*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)?\s*\(/;
 const AWK_VALUES = new Set([
   "-F",
   "-v",
@@ -530,7 +530,10 @@ function mlr(args: readonly Word[]): Analysis | null {
  * known (a heredoc, printf) is read for such names.
  */
 function patchInput(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
-  if (stdin === null || args.some((w) => /^(-i|--input)(=|$)|^-i./.test(w.text))) return null;
+  // `-i -` and `-i /dev/stdin` read standard input too.
+  const input = args.findIndex((w) => /^(-i|--input)(=|$)|^-i./.test(w.text));
+  const named = input < 0 ? null : args[input]?.text.replace(/^(--input=|-i)/, "") || args[input + 1]?.text;
+  if (stdin === null || (named !== null && named !== "-" && named !== "/dev/stdin")) return null;
   if (stdin.text === null || stdin.dynamic)
     return {
       tier: 2,
@@ -541,13 +544,19 @@ function patchInput(args: readonly Word[], stdin: StdinSource | null): Analysis 
   const names = [...stdin.text.matchAll(/^(?:---|\+\+\+) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm)].flatMap(
     (m) => m.slice(1).filter((x): x is string => x !== undefined),
   );
-  const bad = names.find((n) => n.startsWith("/") || /(^|\/)(\.git|\.\.)(\/|$)/.test(n.trim()));
+  // GNU patch reads C-quoted names ("b/\056git/…"); /dev/null names no file (a diff that creates or deletes one).
+  const unquoted = names.map((n) =>
+    n
+      .trim()
+      .replace(/^"(.*)"$/, (_m, q: string) => q.replace(/\\([0-7]{3})/g, (_e, o: string) => String.fromCharCode(Number.parseInt(o, 8)))),
+  );
+  const bad = unquoted.find((n) => n !== "/dev/null" && (n.startsWith("/") || /(^|\/)(\.git|\.\.)(\/|$)/.test(n)));
   return bad === undefined
     ? null
     : {
         tier: 2,
         rule: "analysis:patch-input",
-        reason: `patch's diff names ${bad.trim()}: a repository's own files or a place outside it`,
+        reason: `patch's diff names ${bad}: a repository's own files or a place outside it`,
         kind: "floor",
       };
 }

@@ -202,7 +202,7 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     return { tier: 1, reason: `${what}: inside the workspace` };
   }
   // Scratch space that holds the workspace (`rm -rf ..` from /tmp/x/ws) deletes the workspace with it.
-  if ((t.mode === "tree" || t.mode === "delete") && ctx.workspace.some((w) => inside(w, p.path as string)))
+  if ((t.mode === "tree" || t.mode === "delete") && !p.glob && ctx.workspace.some((w) => inside(w, p.path as string)))
     return { tier: 2, reason: `${what}: deletes a directory that holds the workspace` };
   if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
   if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };
@@ -503,14 +503,21 @@ const ROOT_ONLY_TREES = /^\/(?:etc|usr|boot|lib|lib32|lib64|bin|sbin)(?:\/|$)/;
  */
 function checkoutOfPath(args: readonly Word[], ctx: Context): Effect | null {
   const g = gitGlobals(args);
-  if (args[g.sub]?.text !== "checkout" || g.chdirs.length > 0 || g.gitDir || g.workTree) return null;
-  const rest = args.slice(g.sub + 1);
-  if (rest.some((w) => w.text === "--" || w.text.startsWith("-"))) return null;
-  const [only, ...more] = rest;
-  if (!only || more.length > 0 || only.dynamic || ctx.cwd === "") return null;
-  const place = resolvePlace(only, ctx);
+  if (args[g.sub]?.text !== "checkout" || g.gitDir || g.workTree) return null;
+  const operands: Word[] = [];
+  for (const w of args.slice(g.sub + 1)) {
+    // These make NAME a branch to create, a start point or a path after `--`: not this question.
+    if (/^(--|-[bBt]|--orphan|--detach|--track|--no-track)(=|$)/.test(w.text) || /^-[a-zA-Z]*[bB]/.test(w.text)) return null;
+    if (!w.text.startsWith("-")) operands.push(w);
+  }
+  const [only, ...more] = operands;
+  if (!only || more.length > 0 || only.dynamic) return null;
+  let dir: string | null = ctx.cwd === "" ? null : ctx.cwd;
+  for (const w of g.chdirs) dir = dir === null ? null : resolvePlace(w, { ...ctx, cwd: dir }).path;
+  if (dir === null) return null;
+  const place = resolvePlace(only, { ...ctx, cwd: dir });
   if (place.path === null || !inWorkspace(place.path, ctx) || lstat(place.path) === null) return null;
-  const repo = repoOf(ctx.cwd);
+  const repo = repoOf(dir);
   if (repo === null || namesRef(repo.gitDir, only.text)) return null;
   return {
     tier: 2,
@@ -521,15 +528,21 @@ function checkoutOfPath(args: readonly Word[], ctx: Context): Effect | null {
 /** A local branch, tag or remote-tracking branch of the repository at `gitDir` named `name` (loose or packed). */
 function namesRef(gitDir: string, name: string): boolean {
   if (/(^|\/)\.\.?(\/|$)|[\s~^:?*[\\]/.test(name)) return false;
-  const remotes = readScript(`${gitDir}/packed-refs`) ?? "";
-  for (const ref of [`refs/heads/${name}`, `refs/tags/${name}`, name === "HEAD" || name === "@" ? "HEAD" : ""]) {
-    if (ref === "") continue;
-    if (lstat(`${gitDir}/${ref}`) !== null || remotes.includes(` ${ref}\n`)) return true;
-  }
+  // A linked worktree's refs live in the main repository's directory (its commondir).
+  const common = readScript(`${gitDir}/commondir`)?.trim();
+  const refsDir = common ? posix.resolve(gitDir, common) : gitDir;
+  const packed = readScript(`${refsDir}/packed-refs`) ?? "";
+  const isFile = (path: string) => {
+    const st = lstat(path);
+    return st !== null && st !== "unknown" && st.isFile();
+  };
+  if (name === "HEAD" || name === "@" || name === "-") return true;
+  for (const ref of [`refs/heads/${name}`, `refs/tags/${name}`])
+    if (isFile(`${refsDir}/${ref}`) || packed.includes(` ${ref}\n`)) return true;
   // `git checkout NAME` also makes a branch from a remote's NAME (its DWIM): any remote's.
-  if (new RegExp(` refs/remotes/[^/\n]+/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`).test(remotes)) return true;
-  for (const remote of listDir(`${gitDir}/refs/remotes`) ?? []) if (lstat(`${gitDir}/refs/remotes/${remote}/${name}`) !== null) return true;
-  // A commit id or a revision expression is no path.
+  if (new RegExp(` refs/remotes/[^/\n]+/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`).test(packed)) return true;
+  for (const remote of listDir(`${refsDir}/refs/remotes`) ?? []) if (isFile(`${refsDir}/refs/remotes/${remote}/${name}`)) return true;
+  // A commit id is no path.
   return /^[0-9a-f]{4,64}$/i.test(name);
 }
 

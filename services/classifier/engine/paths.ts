@@ -319,19 +319,9 @@ const PERSISTENCE_GLOBS = [
   "**/.cargo/config",
   "**/rust-toolchain.toml",
   "**/rust-toolchain",
-  // asdf's and mise's version files (a `path:DIR` version runs DIR's binaries through the shims), pyenv's, rbenv's, nodenv's.
-  "**/.tool-versions",
-  "**/mise.toml",
-  "**/.mise.toml",
-  "**/mise.local.toml",
-  "**/.mise.local.toml",
-  "**/.config/mise.toml",
+  // mise's own configuration (its tasks, hooks and `path:` tools run later); a project's version pins
+  // (.tool-versions, .python-version, mise.toml) are everyday files and are not listed.
   "**/.config/mise/**",
-  "**/.mise/config.toml",
-  "**/.rtx.toml",
-  "**/.python-version",
-  "**/.ruby-version",
-  "**/.node-version",
   "**/.config/pip/**",
   "**/.bash_aliases",
   "**/.local/bin",

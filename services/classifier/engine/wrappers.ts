@@ -461,7 +461,11 @@ function env(args: Word[]): Unwrap {
     const split = splitString(t);
     if (split !== null) {
       const words = split === "" ? args.slice(i + 1) : [{ ...(args[i] as Word), text: split }, ...args.slice(i + 1)];
-      code.push(joinWords(words).text);
+      // env's own escapes in the string: `\_` separates words, `\c` ends the string (and the words after it).
+      const [first, ...after] = words;
+      if (first === undefined) return unwrap("wrapper:env", 2, "env -S with no string");
+      const ended = first.text.includes("\\c");
+      code.push(joinWords([{ ...first, text: envEscapes(first.text) }, ...(ended ? [] : after)]).text);
       return unwrap("wrapper:env", floor, why, { code });
     }
     if (t === "--") {
@@ -490,6 +494,12 @@ function env(args: Word[]): Unwrap {
   return unwrap("wrapper:env", floor, why, { inner: [rest], code, carried: handedTexts(set), ...(chdir ? { chdir } : {}) });
 }
 
+/** GNU env's escapes in a -S string: `\_` is a blank between words, `\c` ends the string. */
+function envEscapes(text: string): string {
+  const cut = text.indexOf("\\c");
+  return (cut >= 0 ? text.slice(0, cut) : text).replaceAll("\\_", " ");
+}
+
 /**
  * env's split string in word `t`: "" when it is the next word (`-S`,
  * `--split-string`), the attached text (`-SSTR`, `-iSSTR`,
@@ -512,17 +522,58 @@ function splitString(t: string): string | null {
 function straceOutputCommand(options: Word[]): string | null {
   for (let i = 0; i < options.length; i++) {
     const t = (options[i] as Word).text;
-    const value =
-      t === "-o" || t === "--output"
-        ? options[i + 1]?.text
-        : t.startsWith("--output=")
-          ? t.slice(9)
-          : /^-o./.test(t)
-            ? t.slice(2)
-            : undefined;
+    let value: string | undefined;
+    if (t === "--output") value = options[i + 1]?.text;
+    else if (t.startsWith("--output=")) value = t.slice(9);
+    else if (/^-[^-]/.test(t)) {
+      // A cluster: `-fo FILE`, `-ffoFILE`; a letter that takes a value ends it.
+      const { letter, rest } = straceCluster(t);
+      if (letter === "o") value = rest === "" ? options[i + 1]?.text : rest;
+    }
     if (value !== undefined && /^[|!]/.test(value)) return value.slice(1);
   }
   return null;
+}
+
+/** strace's short options that take a value. */
+const STRACE_VALUE_LETTERS = "eosuabIOPSXpU";
+
+/** The first letter of a short-option cluster that takes a value, and what follows it in the word. */
+function straceCluster(t: string): { letter: string | null; rest: string } {
+  for (let k = 1; k < t.length; k++)
+    if (STRACE_VALUE_LETTERS.includes(t[k] as string)) return { letter: t[k] as string, rest: t.slice(k + 1) };
+  return { letter: null, rest: "" };
+}
+
+/** strace's long options that take a separate value. */
+const STRACE_LONG_VALUES = new Set([
+  "--output",
+  "--trace",
+  "--signal",
+  "--string-limit",
+  "--attach",
+  "--user",
+  "--env",
+  "--columns",
+  "--trace-path",
+  "--secontext",
+  "--kvm",
+]);
+
+/** Where strace's command starts: after its options and their values, clusters (`-fo FILE`) and long options included. */
+function straceCommandAt(args: Word[]): number {
+  let i = 0;
+  while (i < args.length) {
+    const t = (args[i] as Word).text;
+    if (t === "--") return i + 1;
+    if (!t.startsWith("-") || t === "-") return i;
+    if (t.startsWith("--")) i += t.includes("=") || !STRACE_LONG_VALUES.has(t) ? 1 : 2;
+    else {
+      const { letter, rest } = straceCluster(t);
+      i += letter !== null && rest === "" ? 2 : 1;
+    }
+  }
+  return i;
 }
 
 /** sg GROUP [-c] COMMAND: shadow's sg runs COMMAND with /bin/sh -c; `sg -` gives a login environment first. */
@@ -624,7 +675,7 @@ export function prefixWrapper(name: string, args: Word[]): Unwrap | null {
     const c = args.findIndex((w) => w.text === "-c" || w.text === "--command");
     if (c >= 0 && args[c + 1]) return unwrap("wrapper:flock", 0, "runs under a lock", { code: [(args[c + 1] as Word).text] });
   }
-  let at = firstOperand(args, new Set(spec.values));
+  let at = name === "strace" ? straceCommandAt(args) : firstOperand(args, new Set(spec.values));
   if (name === "c8" || name === "nyc") {
     // Their own subcommands: a report from saved data is the rule's (js-tools); instrument and merge write where their operands say.
     const sub = args[at]?.text ?? "";

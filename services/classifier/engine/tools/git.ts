@@ -594,11 +594,10 @@ function gitDiscards(args: readonly Word[]): string | null {
       if (force(a)) return "git checkout --force discards uncommitted changes";
       if (a.pathspec || a.operands.length >= 2 || a.longs.some((l) => l.startsWith("--pathspec-from-file")))
         return "git checkout of paths overwrites their uncommitted changes";
-      // --ours/--theirs/--merge/--conflict/--patch take paths; so does an operand no branch can be named (`.`, `:/`, a glob).
-      const pathsOnly =
-        ["--ours", "--theirs", "--merge", "--patch"].some((l) => a.longs.includes(l)) || a.longs.some((l) => l.startsWith("--conflict"));
-      if (a.operands.length > 0 && (pathsOnly || a.letters.has("m") || a.letters.has("p")))
-        return "git checkout of paths overwrites their uncommitted changes";
+      // --ours/--theirs/--patch take paths; so does an operand no branch can be named (`.`, `:/`, a glob). -m, --merge and
+      // --conflict also carry changes across a branch switch: their operand decides (here and in effects.ts checkoutOfPath).
+      const pathsOnly = ["--ours", "--theirs", "--patch"].some((l) => a.longs.includes(l));
+      if (a.operands.length > 0 && (pathsOnly || a.letters.has("p"))) return "git checkout of paths overwrites their uncommitted changes";
       if (a.operands.some((w) => /^(?:\.{1,2}(?:\/.*)?|:.*|\.\/.*|.*[*?[].*)$/.test(w.text)))
         return "git checkout of paths overwrites their uncommitted changes";
       return null;
