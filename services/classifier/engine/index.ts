@@ -23,6 +23,7 @@ import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand } from "./types.js";
 import { scanCode } from "./veto.js";
+import { liveActionPlain, packageRunPlain } from "./host-run.js";
 import { noteBareRepo } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
 import { bareRepoMade, gitGlobals } from "./tools/git.js";
@@ -63,6 +64,8 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
     rules: { sudo: compileRules(sudo.rules), claude: compileRules(claude.rules) },
     vetoes: [...claude.vetoes, ...sudo.vetoes],
     plainCheckRules: new Set([...[...attrs].filter(([, a]) => a.network || a.package).map(([id]) => id), ...liveRules]),
+    packageRules: new Set([...attrs].filter(([, a]) => a.package).map(([id]) => id)),
+    liveRules,
     judgeCode: (code, ctx) => judgeText(code, ctx, judge, parser, null),
     judgeCodeParts: (code, ctx) => {
       const parts: PartVerdict[] = [];
@@ -123,6 +126,12 @@ function secretReadBy(command: string, cwd: string, host: HostId, parser: BashPa
   return null;
 }
 
+/** A package run's or a live action's words carry nothing of the caller's choosing to the host (host-run.ts). */
+function hostRunPlain(rule: string, cmd: SimpleCommand, ctx: Context, judge: Judge): boolean {
+  if (judge.packageRules.has(rule) && !packageRunPlain(cmd)) return false;
+  return !judge.liveRules.has(rule) || liveActionPlain(cmd);
+}
+
 /** Parse `text` and judge every simple command in it; parts are appended to `parts` when given. */
 function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser, parts: PartVerdict[] | null): Finding {
   if (ctx.depth > MAX_DEPTH) return find(4, "nesting-too-deep", "code nested deeper than the classifier follows", text.slice(0, 200));
@@ -165,7 +174,7 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
       tier: f.tier,
       rule: f.rule,
       reason: f.reason,
-      plain: judge.plainCheckRules.has(f.rule) && plainCommand(cmd, ctx),
+      plain: judge.plainCheckRules.has(f.rule) && plainCommand(cmd, ctx) && hostRunPlain(f.rule, cmd, ctx, judge),
     });
     worst = worst === null ? f : worse(worst, f);
     cwds = afterCd(cmd, cwds, ctx, cdpath);

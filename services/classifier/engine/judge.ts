@@ -38,6 +38,10 @@ export interface Judge {
   /** Ids of active rules flagged `network` (only their parts need the plain-command check). */
   /** Rules whose parts are checked for being plain commands (network, package and live-service rules). */
   plainCheckRules: ReadonlySet<string>;
+  /** Rules flagged `package`: their parts run on the host only with apt's short option list (host-run.ts). */
+  packageRules: ReadonlySet<string>;
+  /** The sudo policy's live-service rules: their parts run on the host only when they name no caller's file (host-run.ts). */
+  liveRules: ReadonlySet<string>;
   /** Parse and judge shell code found inside a command (bash -c, eval, ssh …). */
   judgeCode(code: string, ctx: Context): Finding;
   /** The same, part by part. */
@@ -422,7 +426,17 @@ const NEUTRAL_ASSIGNS = new Set(["DEBIAN_FRONTEND", "NEEDRESTART_MODE", "APT_LIS
 /** See PartVerdict.plain: the command is exactly what its rule matched, nothing runs through it. */
 export function plainCommand(cmd: SimpleCommand, ctx: Context): boolean {
   if (cmd.fn || cmd.words.length === 0 || cmd.redirects.length > 0 || cmd.stdin !== null) return false;
-  if (!cmd.assigns.every((a) => NEUTRAL_ASSIGNS.has(a.name) && !a.value.dynamic)) return false;
+  // A locale or zone by name (`TZ=Europe/Berlin`), not a file (`TZ=/tmp/tz`, `LANG=../../tmp/x`: libc loads it).
+  if (
+    !cmd.assigns.every(
+      (a) =>
+        NEUTRAL_ASSIGNS.has(a.name) &&
+        !a.value.dynamic &&
+        /^[A-Za-z0-9_.@:+-]*(\/[A-Za-z0-9_+-]+)?$/.test(a.value.text) &&
+        !a.value.text.includes(".."),
+    )
+  )
+    return false;
   if (cmd.words.some((w) => w.dynamic || w.confusable)) return false;
   const program = normaliseProgram((cmd.words[0] as Word).text, ctx.cwd);
   if (program.scriptPath !== null) return false;

@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getEngine } from "../../../test/classifier/engine-fixture.js";
+import type { Engine } from "../verdict.js";
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await getEngine();
+});
+
+/** Where /exec would run it: on the host (a package run, a live action) or in the mirror (its diff judged), or refused. */
+function where(command: string): "package" | "live" | "mirror" | "refused" {
+  const v = engine.classify({ command, cwd: "/root", host: "primary", source: "sudo" });
+  if (v.tier === 4) return "refused";
+  if (v.attrs?.packageRun) return "package";
+  if (v.attrs?.liveAction) return "live";
+  return "mirror";
+}
+
+describe("what leaves the mirror (review 15: each of these ran on the host)", () => {
+  it("keeps a package run to apt's short option list and package names", () => {
+    for (const c of [
+      "apt-get install -y nginx",
+      "apt install -y --no-install-recommends nginx",
+      "apt-get install -y nginx=1.2",
+      "DEBIAN_FRONTEND=noninteractive apt-get install -y nginx",
+    ])
+      expect(where(c), c).toBe("package");
+    for (const c of [
+      "apt-get install -y -o Dpkg::Options::=--status-logger=id nginx",
+      "apt-get install -yoDPkg::Pre-Invoke::=id nginx",
+      "apt-get install -yc apt.conf nginx",
+      "apt-get install -y --allow-unauthenticated nginx",
+      "LANG=/tmp/x apt-get install -y nginx",
+      "TZ=/tmp/tz apt-get install -y nginx",
+      "apt-get install -y ./x.deb",
+    ])
+      expect(where(c), c).not.toBe("package");
+  });
+
+  it("keeps a live action to names and places only root changes", () => {
+    for (const c of [
+      "systemctl restart nginx",
+      "nginx -s reload",
+      "ip link set eth0 up",
+      "ip route add 10.0.0.0/8 via 192.0.2.1",
+      "iptables -A INPUT -s 10.0.0.0/8 -j ACCEPT",
+      "useradd -m -s /bin/bash alice",
+    ])
+      expect(where(c), c).toBe("live");
+    for (const c of [
+      "ip vrf exec default sh -c 'id'",
+      "ip netns exec x rm -rf /",
+      "ip -batch x",
+      "systemctl enable --now /tmp/evil.service",
+      "systemctl enable ./x.service",
+      "systemctl set-environment LD_PRELOAD=/tmp/x.so",
+      "systemctl set-property nginx.service ExecStartPre=/tmp/x",
+      "systemctl restart nginx -H evil",
+      "systemctl stop 'agent-?udo'",
+      "crontab x",
+      "at -f x now",
+      "insmod /tmp/x.ko",
+      "modprobe -C /tmp/m.conf x",
+      "nginx -c /tmp/x.conf",
+      "apachectl -f x.conf -k graceful",
+      "wg-quick up /tmp/wg0.conf",
+      "mount --bind r /etc",
+      "service ../../tmp/x reload",
+      "docker compose -f /tmp/c.yml up -d",
+      "incus config set c raw.lxc=lxc.hook.pre-start=/tmp/x",
+      "certbot renew --deploy-hook 'id'",
+      "ss -D /etc/cron.d/x",
+      "tailscale file get /etc/cron.d",
+      "sysctl -p x.conf",
+    ])
+      expect(where(c), c).not.toBe("live");
+  });
+
+  it("refuses a second root, a kernel helper and a start of the power targets on primary", () => {
+    for (const c of [
+      "useradd -o -u 0 -p x toor",
+      "usermod -u 0 bob",
+      "groupmod -g 0 bob",
+      "sysctl -w kernel.core_pattern='|/tmp/x'",
+      "systemctl start reboot.target",
+    ])
+      expect(where(c), c).toBe("refused");
+  });
+});
