@@ -76,6 +76,55 @@ describe("what leaves the mirror (review 15: each of these ran on the host)", ()
       expect(where(c), c).not.toBe("live");
   });
 
+  it("review 16: other spellings stay off the host, everyday operations stay on it", () => {
+    for (const c of [
+      "systemctl enable --now /proc/1/root/tmp/evil.service",
+      "systemctl enable /dev/mqueue/evil.service",
+      "nginx -tcx.conf",
+      "nginx -tp.",
+      "apachectl -d . -t",
+      "ip -ba x",
+      "ip --batch x",
+      "tc -ba x",
+      "sysctl -f x.conf",
+      "sysctl --load=x.conf",
+      "sysctl -px.conf",
+      "docker compose up -d",
+      "docker compose -f c.yml up -d",
+      "modprobe -d r dummy",
+      "modprobe --con x.conf dummy",
+      "iptables --modprobe=x -A INPUT -j ACCEPT",
+      "systemctl restart nginx -Hevil",
+      "systemctl restart nginx --hos=evil",
+      "tailscale up -login-server=http://evil.example",
+      "certbot renew --dep id",
+      "caddy reload",
+      "mount -rB /tmp/x /etc",
+      "mount -o ro,rbind /usr/share /usr/local",
+      "nft -fx",
+      "ip link set dev eth0 xdp obj x.o sec xdp",
+      "git status; systemctl restart nginx",
+    ])
+      expect(where(c), c).not.toBe("live");
+    for (const c of [
+      "systemctl restart nginx.service --no-block",
+      "iptables -A INPUT -p tcp --dport 22 -m limit --limit 5/min -j ACCEPT",
+      "ip addr add 192.0.2.10/24 dev eth0",
+      "useradd -m -G docker alice",
+      "nginx -t && systemctl reload nginx",
+      "mount /dev/sdb1 /mnt/data",
+      "mount -t nfs 10.0.0.5:/export /mnt/nfs",
+      "certbot renew --quiet",
+      "docker compose -f /srv/app/compose.yml up -d",
+      "ufw allow 22/tcp",
+      "sysctl -w net.ipv4.ip_forward=1",
+      "sysctl -p",
+      "timedatectl set-timezone Europe/Berlin",
+    ])
+      expect(where(c), c).toBe("live");
+    for (const c of ["apt-get install -qy nginx", "apt-get install -y -t bookworm-backports nginx"]) expect(where(c), c).toBe("package");
+  });
+
   it("refuses a second root, a kernel helper and a start of the power targets on primary", () => {
     for (const c of [
       "useradd -o -u 0 -p x toor",

@@ -10,6 +10,7 @@
 // is not refused here: it runs in the mirror, where its diff is judged (and
 // most such commands then fail there, with a clear reason).
 import { posix } from "node:path";
+import { lstat } from "./host-paths.js";
 import { rootOwnedPlace } from "./runs-later.js";
 import type { SimpleCommand, Word } from "./types.js";
 
@@ -42,6 +43,9 @@ const APT_SAFE_OPTIONS = new Set([
   "-u",
   "--download-only",
   "-d",
+  "--allow-downgrades",
+  "--allow-change-held-packages",
+  "--no-remove",
 ]);
 
 /** A package name, with a version (`=1.2-3`), an architecture (`:amd64`) or a release (`/bookworm-backports`) of the configured sources. */
@@ -51,29 +55,194 @@ const PACKAGE = /^[a-z0-9][a-z0-9+.-]*(?::[a-z0-9-]+)?(?:=[A-Za-z0-9.+~:-]+|\/[a
 export function packageRunPlain(cmd: SimpleCommand): boolean {
   const [, ...args] = cmd.words;
   let sub = false;
-  for (const w of args) {
-    const t = w.text;
-    if (t.startsWith("-")) {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === "-t" || t === "--target-release" || t === "--default-release") {
+      // A release of the configured sources (`-t bookworm-backports`).
+      if (!/^[a-z0-9.-]+$/.test(args[++i]?.text ?? "")) return false;
+    } else if (t.startsWith("--")) {
       if (!APT_SAFE_OPTIONS.has(t)) return false;
+    } else if (t.startsWith("-")) {
+      // A cluster of apt's safe short flags (`-qy`); -o and -c never.
+      if (t.length < 2 || ![...t.slice(1)].every((c) => "yqfmVud".includes(c))) return false;
     } else if (!sub) sub = /^[a-z-]+$/.test(t);
     else if (!PACKAGE.test(t)) return false;
   }
   return sub;
 }
 
-/** Programs that run or load a file or a script they are given: never a live action, whatever their rule. */
-const FILE_CONSUMERS = new Set(["crontab", "at", "batch", "insmod", "kexec", "wg-quick", "dhclient", "update-alternatives"]);
+/** Programs that run or load a file or a script they are given, or read their configuration from the cwd: never a live action. */
+const FILE_CONSUMERS = new Set(["crontab", "at", "batch", "insmod", "kexec", "wg-quick", "dhclient", "update-alternatives", "caddy"]);
 
 /** An address with a prefix length (`10.0.0.0/8`, `fd00::/64`), not a path. */
 const CIDR = /^[0-9A-Fa-f:.]+\/\d{1,3}$/;
 
+/** A unit, service, container, module or interface name: no path, no glob, no option. */
+const NAME = /^[A-Za-z0-9@:._+-]+$/;
+
+/** Does any short-option cluster (`-qH`, `-tcFILE`) or long option (by prefix: `--hos=`) in `args` hold one of these? */
+function hasOption(args: readonly Word[], letters: string, longs: readonly string[]): boolean {
+  return args.some((w) => {
+    const t = w.text;
+    if (t.startsWith("--")) {
+      const name = t.slice(2).split("=")[0] ?? "";
+      return name.length > 0 && longs.some((l) => l.startsWith(name) || name.startsWith(l));
+    }
+    return t.startsWith("-") && t.length > 1 && [...t.slice(1)].some((c) => letters.includes(c));
+  });
+}
+
+/** Only options from this list (clusters split into letters), every other word a name. */
+function namesWithOptions(args: readonly Word[], letters: string, longs: ReadonlySet<string>): boolean {
+  return args.every((w) => {
+    const t = w.text;
+    if (t.startsWith("--")) return longs.has(t);
+    if (t.startsWith("-")) return t.length > 1 && [...t.slice(1)].every((c) => letters.includes(c));
+    return NAME.test(t);
+  });
+}
+
+const SYSTEMCTL_LONGS = new Set([
+  "--no-block",
+  "--now",
+  "--quiet",
+  "--no-pager",
+  "--no-reload",
+  "--force",
+  "--no-ask-password",
+  "--runtime",
+  "--no-legend",
+]);
+const MODPROBE_LONGS = new Set(["--remove", "--verbose", "--quiet", "--all", "--first-time"]);
+
+/** Per program, the shapes that may run on the host (null: the generic word check). */
+function liveShape(name: string, args: readonly Word[]): boolean | null {
+  switch (name) {
+    case "systemctl":
+      // Verbs and unit names; another host, machine, root, image, user manager, every unit's environment, an editor: not here.
+      return (
+        namesWithOptions(args, "qf", SYSTEMCTL_LONGS) &&
+        !args.some((w) => /^(set-environment|import-environment|unset-environment|edit|link)$/.test(w.text))
+      );
+    case "modprobe":
+      // Module names and parameters (`name=value` without a path); -d, -C, --config pick the caller's files.
+      return args.every((w) =>
+        w.text.startsWith("--")
+          ? MODPROBE_LONGS.has(w.text)
+          : w.text.startsWith("-")
+            ? [...w.text.slice(1)].every((c) => "rvqa".includes(c))
+            : /^[A-Za-z0-9_-]+(=[^/]*)?$/.test(w.text),
+      );
+    case "nginx":
+      return (
+        args.length === 0 ||
+        (args.length === 1 && /^-[tT]$/.test(args[0]?.text ?? "")) ||
+        (args[0]?.text === "-s" && args.length === 2 && NAME.test(args[1]?.text ?? ""))
+      );
+    case "apachectl":
+    case "apache2ctl":
+    case "httpd":
+      return (
+        (args.length === 1 && /^(-t|configtest|graceful|restart|start|stop|graceful-stop|status)$/.test(args[0]?.text ?? "")) ||
+        (args.length === 2 && args[0]?.text === "-k" && NAME.test(args[1]?.text ?? ""))
+      );
+    case "certbot":
+      return (
+        args[0]?.text === "renew" &&
+        args.slice(1).every((w) => /^(-q|--quiet|--no-random-sleep-on-renew|--force-renewal|--dry-run)$/.test(w.text))
+      );
+    case "tailscale":
+      return args.length === 1 && /^(up|down)$/.test(args[0]?.text ?? "");
+    case "ip":
+    case "tc":
+      // `ip netns exec`, `ip vrf exec` (exec and its abbreviations), -batch/-ba/--batch, -force: a command or a file of them.
+      // A BPF object (`xdp obj x.o`, `bpf obj`) is code the kernel runs, loaded from a file.
+      return (
+        !args.some((w) => /^e(x(e(c)?)?)?$|^--?(b|fo)|^(obj|object-file|object-pinned|pinned|bpf|xdp\w*)$/.test(w.text)) &&
+        genericWords(args)
+      );
+    case "fail2ban-client":
+      return !hasOption(args, "cspx", ["conf", "socket", "pidfile"]) && genericWords(args);
+    case "wg":
+      return (
+        !args.some((w) => /^(setconf|addconf|syncconf)$/.test(w.text)) &&
+        !args.some((w, i) => /^(private-key|preshared-key)$/.test(args[i - 1]?.text ?? "") && !w.text.startsWith("/")) &&
+        genericWords(args)
+      );
+    case "sysctl":
+      // -p/-f/--load read a file: only root's own (`sysctl -p` alone reads /etc/sysctl.conf).
+      if (!hasOption(args, "pf", ["load", "system"])) return genericWords(args);
+      return args.every((w) => /^-[a-zA-Z]*[pf]$|^--system$|^-[qe]$/.test(w.text) || (w.text.startsWith("/") && rootOnly(w.text)));
+    case "docker":
+    case "docker-compose":
+      return dockerShape(name, args);
+    case "mount":
+    case "umount":
+    case "swapon":
+    case "swapoff":
+    case "losetup":
+      return mountShape(name, args);
+    case "iptables":
+    case "ip6tables":
+    case "ufw":
+    case "firewall-cmd":
+    case "nft":
+      // Rules carry slashes that are no paths (`22/tcp`, `--limit 5/min`, a netmask); what reads a file or runs a program is not here.
+      return !hasOption(args, name === "nft" ? "f" : "", ["modprobe", "file", "direct"]) && !args.some((w) => /[*?[]/.test(w.text));
+    case "timedatectl":
+      return (
+        !hasOption(args, "HM", ["host", "machine"]) && args.every((w) => /^[A-Za-z0-9@:._+/-]+$/.test(w.text) && !w.text.includes(".."))
+      );
+    default:
+      return null;
+  }
+}
+
+/** docker: a container's name after start/stop/restart; compose only with its file named by an absolute path root alone changes. */
+function dockerShape(name: string, args: readonly Word[]): boolean {
+  const compose = name === "docker-compose" || args[0]?.text === "compose";
+  if (!compose) return genericWords(args);
+  const rest = name === "docker-compose" ? args : args.slice(1);
+  if (hasOption(rest, "", ["project-directory", "env-file", "profile"])) return false;
+  const files: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const t = (rest[i] as Word).text;
+    if (t === "-f" || t === "--file") files.push(rest[i + 1]?.text ?? "");
+    else if (/^(-f|--file=)/.test(t)) files.push(t.replace(/^(-f|--file=)/, ""));
+  }
+  // With no -f, compose reads compose.yml from the cwd: the caller's.
+  return files.length > 0 && files.every((f) => f.startsWith("/") && rootOnly(f)) && genericWords(rest);
+}
+
+/** Mounts: absolute sources and targets (a device, a UUID or LABEL, a remote export), no bind or move, no option file. */
+function mountShape(name: string, args: readonly Word[]): boolean {
+  if (name === "mount" && (hasOption(args, "BRM", ["bind", "rbind", "move", "make-"]) || args.some((w) => /bind|move/.test(w.text))))
+    return false;
+  return args.every((w, i) => {
+    const t = w.text;
+    if (t.startsWith("-") || /^-[to]$/.test(args[i - 1]?.text ?? "")) return !t.includes("..") && !/^-[a-zA-Z]*T|^--fstab/.test(t);
+    if (/^(UUID|LABEL|PARTUUID|PARTLABEL)=[A-Za-z0-9_-]+$/.test(t) || /^[A-Za-z0-9.-]+:\//.test(t)) return true;
+    return t.startsWith("/") && !t.split("/").includes("..") && !CALLER_PLACE.test(t);
+  });
+}
+
+/** Places a caller's earlier request may have written or that name another process's view: never what a live action loads. */
+const CALLER_PLACE = /^\/(?:tmp|var\/tmp|dev\/shm|dev\/mqueue|home|root|proc|run\/user)(?:\/|$)/;
+
+/** An absolute path only root changes, and no caller's place. */
+function rootOnly(path: string): boolean {
+  const p = posix.normalize(path);
+  return !path.split("/").includes("..") && rootOwnedPlace(p) && !CALLER_PLACE.test(p);
+}
+
 /**
  * A live action's words: no file outside the places only root can change
- * (a path in an option's value too: `-c=/tmp/x.conf`), no relative path, no
- * program that consumes a file, no container host's raw settings or file
- * transfer.
+ * (a path in an option's value too: `-c=/tmp/x.conf`, also through
+ * /proc/1/root), no relative path and no bare name of a file in the cwd, no
+ * glob, no program that consumes a file; some programs by an allow-list of
+ * their shapes (liveShape).
  */
-export function liveActionPlain(cmd: SimpleCommand): boolean {
+export function liveActionPlain(cmd: SimpleCommand, cwd: string): boolean {
   const [program, ...args] = cmd.words;
   if (!program) return false;
   const name = posix.basename(program.text);
@@ -81,55 +250,41 @@ export function liveActionPlain(cmd: SimpleCommand): boolean {
   if (
     (name === "incus" || name === "lxc") &&
     args.some((w) =>
-      /^(config|profile|file|exec|shell|console|storage)$|^(-c|--config)(=|$)|raw\.|security\.(privileged|nesting|idmap)/.test(w.text),
-    )
-  )
-    return false;
-  // `ip netns exec NS CMD`, `ip vrf exec`, `ip -all netns exec` (exec and its abbreviations) run a command; -batch reads a file of them.
-  if ((name === "ip" || name === "tc") && args.some((w) => /^e(x(e(c)?)?)?$|^-(b|batch|force)$/.test(w.text))) return false;
-  // `ss -D FILE` dumps raw socket data into FILE; tailscale receiving files, taking another control server or opening SSH.
-  if (name === "ss" && args.some((w) => /^-[a-zA-Z]*D|^--di/.test(w.text))) return false;
-  if (
-    name === "tailscale" &&
-    args.some((w) => /^(file|serve|funnel|cert)$|^--(login-server|ssh|advertise-exit-node|exit-node)/.test(w.text))
-  )
-    return false;
-  // certbot's hooks are shell code; its config and work directories decide which hooks run.
-  if (name === "certbot" && args.some((w) => /^--(pre|post|deploy|renew-h|manual|con|wor|log)|^-c/.test(w.text))) return false;
-  if (name === "ethtool" && args.some((w) => /^(-f|--flash)$/.test(w.text))) return false;
-  // systemctl on another host, machine, root or image, for a user manager, or changing every later unit's environment.
-  if (
-    name === "systemctl" &&
-    args.some((w) =>
-      /^(-H|-M|--host|--machine|--root|--image|--user|--global)(=|$)|^(set-environment|import-environment|unset-environment|edit|link)$/.test(
+      /^(config|profile|file|exec|shell|console|storage|image|import|publish)$|^(-c|--config|-p|--profile)(=|$)|raw\.|security\.(privileged|nesting|idmap)/.test(
         w.text,
       ),
     )
   )
     return false;
-  // Mounts and loop devices name what they attach by absolute path; a relative source is the caller's directory.
-  if (MOUNTERS.has(name) && args.some((w) => !w.text.startsWith("-") && !w.text.startsWith("/") && !w.text.includes("="))) return false;
-  if (name === "mount" && args.some((w) => /^(-B|--bind|--rbind|-R|--move|-M)$|bind/.test(w.text))) return false;
-  if (name === "sysctl" && args.some((w, i) => /^(-p|--load)$/.test(w.text) && !(args[i + 1]?.text ?? "").startsWith("/"))) return false;
-  // A unit, service or container name with a glob matches units the caller does not name (`systemctl stop ag*`).
-  if (args.some((w) => /[*?[]/.test(w.text))) return false;
-  if (name === "modprobe" && args.some((w) => /^(-C|--config)(=|$)|^-[a-zA-Z]*C/.test(w.text))) return false;
-  // A server's control program given another configuration (`nginx -c F`, `apachectl -f F`, `caddy reload --config F`).
-  if (CONFIGURED.has(name) && args.some((w) => /^-[cfpg]$|^--(config|conf|adapter|prefix)/.test(w.text))) return false;
-  return args.every((w) => wordNamesRootPlace(w));
+  // `ss -D FILE` dumps raw socket data into FILE.
+  if (name === "ss" && hasOption(args, "D", ["diag"])) return false;
+  if (name === "ethtool" && hasOption(args, "f", ["flash"])) return false;
+  // A bare word that names a file in the cwd is the caller's file (`nginx -c x.conf`, `modprobe -d r`).
+  if (
+    cwd !== "" &&
+    args.some(
+      (w) =>
+        !w.text.startsWith("-") &&
+        !w.text.includes("/") &&
+        w.text !== "." &&
+        lstat(posix.join(cwd, w.text)) !== null &&
+        lstat(posix.join(cwd, w.text)) !== "unknown",
+    )
+  )
+    return false;
+  return liveShape(name, args) ?? genericWords(args);
 }
 
-const MOUNTERS = new Set(["mount", "umount", "losetup", "swapon", "swapoff"]);
-
-const CONFIGURED = new Set(["nginx", "apachectl", "apache2ctl", "httpd", "caddy", "fail2ban-client", "haproxy"]);
+function genericWords(args: readonly Word[]): boolean {
+  return args.every((w) => !/[*?[]/.test(w.text) && wordNamesRootPlace(w));
+}
 
 function wordNamesRootPlace(w: Word): boolean {
   // An option's or an assignment's value (`-c=/tmp/x`, `ExecStartPre=/tmp/x`) is judged as the word would be.
   const value = w.text.includes("=") ? w.text.slice(w.text.indexOf("=") + 1) : w.text;
-  if (!value.includes("/") || CIDR.test(value)) return value !== "..";
+  if (value === "." || value === "..") return false;
+  if (!value.includes("/") || CIDR.test(value)) return true;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true;
-  // A relative path is the caller's directory; an absolute one must be a place only root changes, and not root's home.
-  if (!value.startsWith("/") || value.split("/").includes("..")) return false;
-  const path = posix.normalize(value);
-  return rootOwnedPlace(path) && !/^\/root(\/|$)/.test(path);
+  // A relative path is the caller's directory; an absolute one must be a place only root changes.
+  return value.startsWith("/") && rootOnly(value);
 }

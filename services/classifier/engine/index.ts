@@ -129,7 +129,7 @@ function secretReadBy(command: string, cwd: string, host: HostId, parser: BashPa
 /** A package run's or a live action's words carry nothing of the caller's choosing to the host (host-run.ts). */
 function hostRunPlain(rule: string, cmd: SimpleCommand, ctx: Context, judge: Judge): boolean {
   if (judge.packageRules.has(rule) && !packageRunPlain(cmd)) return false;
-  return !judge.liveRules.has(rule) || liveActionPlain(cmd);
+  return !judge.liveRules.has(rule) || liveActionPlain(cmd, ctx.cwd);
 }
 
 /** Parse `text` and judge every simple command in it; parts are appended to `parts` when given. */
@@ -315,6 +315,9 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
  * cannot see) is not a live action: it runs in the mirror and its diff is
  * judged like any other. A live action beside such parts is "mixed".
  */
+/** A server's check of its own configuration, exactly (no other file named). */
+const CONFIG_TEST = /^(?:nginx -[tT]|apache2?ctl (?:-t|configtest)|sshd -t|visudo -c)$/;
+
 function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>, liveRules: ReadonlySet<string>): Verdict {
   // A plain assignment (`DEBIAN_FRONTEND=noninteractive apt-get …`) is its own part and grants nothing itself.
   const deciding = v.parts.filter((p) => p.rule !== "shell-variable");
@@ -324,15 +327,20 @@ function withAttrs(v: Verdict, attrs: ReadonlyMap<string, RuleAttrs>, liveRules:
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => x !== undefined))];
   const live = (p: PartVerdict) => p.tier === 3 && p.plain === true && liveRules.has(p.rule);
   const liveParts = v.tier === 3 ? deciding.filter(live) : [];
-  const writers = v.tier === 3 ? deciding.filter((p) => p.tier >= 1 && !live(p)) : [];
+  // Every other part would run on the host with it, outside any envelope (a read misjudged as one too): none may ride along.
+  // (A configuration test before a reload, `nginx -t && systemctl reload nginx`, is the one companion kept.)
+  const others = v.tier === 3 ? deciding.filter((p) => !live(p) && !(p.tier === 0 && CONFIG_TEST.test(p.text))) : [];
+  const writers = others.filter((p) => p.tier >= 1);
   const liveMixed =
-    liveParts.length > 0 && writers.length > 0
-      ? `a live action (${liveParts[0]?.text ?? ""}) in one command with parts that change files (${writers[0]?.text ?? ""}): changes reach the host only as a judged diff, so send them as two requests — first the change, then the live action`
+    liveParts.length > 0 && others.length > 0
+      ? writers.length > 0
+        ? `a live action (${liveParts[0]?.text ?? ""}) in one command with parts that change files (${writers[0]?.text ?? ""}): changes reach the host only as a judged diff, so send them as two requests — first the change, then the live action`
+        : `a live action (${liveParts[0]?.text ?? ""}) in one command with other parts (${others[0]?.text ?? ""}): a live action runs on the host alone, so send the other parts as their own request`
       : "";
   const out: VerdictAttrs = {
     network: every("network"),
     packageRun: v.tier === 2 && every("package"),
-    liveAction: liveParts.length > 0 && writers.length === 0,
+    liveAction: liveParts.length > 0 && others.length === 0,
     liveMixed,
     verify: unique(found.map((a) => a?.verify)),
     redeploy: unique(found.map((a) => a?.redeploy)),
