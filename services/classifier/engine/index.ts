@@ -23,6 +23,8 @@ import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand } from "./types.js";
 import { scanCode } from "./veto.js";
+import { prefixWrapper } from "./wrappers.js";
+import { interpreter } from "./interpreters.js";
 import { liveActionPlain, packageRunPlain } from "./host-run.js";
 import { noteBareRepo } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
@@ -117,10 +119,39 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
 }
 
 /** The first secret a command's simple commands read, as /exec runs it (the sudo policy's context), or null. */
-function secretReadBy(command: string, cwd: string, host: HostId, parser: BashParser): string | null {
+function secretReadBy(command: string, cwd: string, host: HostId, parser: BashParser, depth = 0): string | null {
+  if (depth > 3) return null;
   const ctx = contextOf({ command, cwd, host, source: "sudo" });
-  for (const cmd of parser.parse(command).commands) {
-    const found = readsSecret(cmd, ctx);
+  const commands = parser.parse(command).commands;
+  // Each command in every directory an earlier `cd` may have left it in (`cd / && tar czf /tmp/x.tgz etc`).
+  let cwds = [ctx.cwd];
+  for (const cmd of commands) {
+    for (const dir of cwds) {
+      const at = dir === ctx.cwd ? ctx : { ...ctx, cwd: dir };
+      const found = readsSecretThrough(cmd, at, (code) => secretReadBy(code, dir, host, parser, depth + 1));
+      if (found) return found;
+    }
+    cwds = afterCd(cmd, cwds, ctx, false).filter((d) => d !== "");
+    if (cwds.length === 0) cwds = [ctx.cwd];
+  }
+  return null;
+}
+
+/** readsSecret of a simple command and of what a wrapper runs (`nice tar …`, `sudo -u x cat …`, `sh -c '…'`). */
+function readsSecretThrough(cmd: SimpleCommand, ctx: Context, inCode: (code: string) => string | null, depth = 0): string | null {
+  const own = readsSecret(cmd, ctx);
+  if (own || depth > 3) return own;
+  const [program, ...args] = cmd.words;
+  if (!program || program.dynamic) return null;
+  const name = posix.basename(program.text);
+  const u = prefixWrapper(name, args) ?? interpreter(name, args, cmd.stdin);
+  if (!u) return null;
+  for (const argv of u.inner) {
+    const found = readsSecretThrough({ ...cmd, words: argv, assigns: [], redirects: [] }, ctx, inCode, depth + 1);
+    if (found) return found;
+  }
+  for (const code of u.code) {
+    const found = inCode(code);
     if (found) return found;
   }
   return null;

@@ -334,6 +334,9 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
       command: "base64 /etc/shadow > /tmp/s.b64",
     });
     expect(b64.tier).toBe(3);
+    // Through a cd, a wrapper or sh -c (review 14).
+    for (const command of ["cd / && cp etc/shadow /tmp/etc.tgz", "sh -c 'cp /etc/shadow /tmp/etc.tgz'", "nice cp /etc/shadow /tmp/etc.tgz"])
+      expect(at(command).tier, command).toBe(3);
   });
 
   it("refuses what polkit, systemd-shutdown, sysusers, sudo's timestamps, incron and atd take from /run and /var/spool", () => {
