@@ -199,8 +199,9 @@ describe("the concurrence's judgment of a diff", () => {
     const key =
       "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n";
     expect(judge([write("/tmp/s", shadow)]).tier).toBe(4);
-    expect(judge([write("/srv/k", key)]).tier).toBe(4);
-    expect(judge([write("/tmp/c", "aws_access_key_id = AKIAZ3MSJV4WUYQ7K2LD\n")]).tier).toBe(4);
+    // A key or token may have arrived with a tree (a project's test keys): 3, a quorum's decision.
+    expect(judge([write("/srv/k", key)]).tier).toBe(3);
+    expect(judge([write("/tmp/c", "aws_access_key_id = AKIAZ3MSJV4WUYQ7K2LD\n")]).tier).toBe(3);
     expect(judge([write("/tmp/s", shadow, { mode: 0o600, uid: 1000 })]).tier).toBe(3);
     expect(judge([write("/tmp/s", shadow, { mode: 0o600 })]).tier).toBe(1);
     expect(judge([write("/tmp/x", "hello\n")]).tier).toBe(1);

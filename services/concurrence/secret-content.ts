@@ -8,7 +8,10 @@ import { type Finding, finding } from "./types.js";
 
 const MARKERS: ReadonlyArray<[RegExp, string]> = [
   // With its body: a header alone is code or documentation that parses keys.
-  [/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----\r?\n(?:[A-Za-z-]+: [^\n]*\r?\n)*\s*[A-Za-z0-9+/=]{40,}/, "a private key"],
+  [
+    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n|\\n)(?:[A-Za-z-]+: [^\n]*(?:\r?\n|\\n))*\s*[A-Za-z0-9+/=]{40,}/,
+    "a private key",
+  ],
   [/^PuTTY-User-Key-File-\d+:/m, "a private key"],
   // user:$id$salt$hash — crypt(3) hashes as /etc/shadow and /etc/gshadow hold them.
   [/^[^:\s]+:[!*]*\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5)\$[^:\s]{8,}/m, "password hashes"],
@@ -33,11 +36,16 @@ export function judgeSecretContent(path: string, after: EntryState, content: Buf
   // Under the command's working directory, when that is a project (no system tree, root's home or a dot-directory):
   // the caller's own files, a test key among them.
   const project = cwd !== undefined && cwd.split("/").length > 2 && placeOf(cwd) !== "system" && !isRootOnlyTree(cwd) && !/\/\./.test(cwd);
-  if (project && (path === cwd || path.startsWith(`${cwd}/`))) return finding(0, "");
+  const what = secretIn(content);
+  if (what === null) return finding(0, "");
+  // Password hashes are a copy of the host's accounts wherever they land; a key or token under a project is its own.
+  if (what !== "password hashes" && project && (path === cwd || path.startsWith(`${cwd}/`))) return finding(0, "");
   const everyone = (after.mode & 0o004) !== 0;
   const others = everyone || ((after.mode & 0o040) !== 0 && after.gid !== 0) || after.uid !== 0;
   if (!others) return finding(0, "");
-  const what = secretIn(content);
-  if (what === null) return finding(0, "");
-  return finding(everyone ? 4 : 3, `leaves ${what} in ${path}, readable by ${everyone ? "everyone" : "a user other than root"}`);
+  // Refused for hashes readable by everyone; a key or token that may have arrived with a tree (a project's test keys) is 3.
+  return finding(
+    everyone && what === "password hashes" ? 4 : 3,
+    `leaves ${what} in ${path}, readable by ${everyone ? "everyone" : "a user other than root"}`,
+  );
 }

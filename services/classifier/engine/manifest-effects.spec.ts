@@ -293,8 +293,9 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
 
   it("refuses secret material left where everyone may read it, and asks a quorum where another user may", () => {
     expect(judge(write("/tmp/s", shadowLine)).tier).toBe(4);
-    expect(judge(write("/tmp/k", key)).tier).toBe(4);
-    expect(judge(write("/var/www/c", "aws_access_key_id = AKIAZ3MSJV4WUYQ7K2LD\n")).tier).toBe(4);
+    // A key or token with no secret read seen (a project's test keys arriving with a tree): a quorum's decision.
+    expect(judge(write("/tmp/k", key)).tier).toBe(3);
+    expect(judge(write("/var/www/c", "aws_access_key_id = AKIAZ3MSJV4WUYQ7K2LD\n")).tier).toBe(3);
     expect(judge(write("/tmp/s", shadowLine, undefined, { mode: 0o600, uid: 1000 })).tier).toBe(3);
     // Kept from others: what a literal write there gets.
     expect(judge(write("/tmp/s", shadowLine, undefined, { mode: 0o600 })).tier).toBe(1);
@@ -318,16 +319,43 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
     expect(copy.tier).toBe(3);
     expect(copy.reasons.join("\n")).toMatch(/reads a secret: \/etc\/shadow and writes \/tmp\/etc\.tgz, readable by everyone/);
     expect(at("cp /etc/hostname /tmp/etc.tgz").tier).toBe(1);
+    // Review 17: a count of what it read holds no secret; a key copied where everyone may read it is refused; the
+    // workspace exemption does not cover what the command read.
+    const small = (path: string, text: string, command: string, cwd = "/root") =>
+      engine.judgeEffects({
+        manifest: Manifest.fromPartial({
+          requestId: "r1",
+          commandDigest: Buffer.alloc(32),
+          host: "primary",
+          changes: [{ path, before: absent(), after: file(text) }],
+        }),
+        contents: new Map([[path, Buffer.from(text)]]),
+        host: "primary",
+        runAs: "root",
+        cwd,
+        command,
+      }).tier;
+    expect(small("/tmp/count", "27\n", "cat /etc/shadow | wc -l > /tmp/count")).toBe(1);
+    expect(small("/tmp/k", key, "cat /root/.ssh/id_ed25519 > /tmp/k")).toBe(4);
+    expect(small("/home/bob/public_html/s.txt", shadowLine, "cat /etc/shadow > s.txt", "/home/bob/public_html")).toBe(4);
     // A text transform of what it read carries it past any pattern: base64, cut.
     const text = Manifest.fromPartial({
       requestId: "r1",
       commandDigest: Buffer.alloc(32),
       host: "primary",
-      changes: [{ path: "/tmp/s.b64", before: absent(), after: file("cm9vdDokNiRhYmMK\n") }],
+      changes: [
+        {
+          path: "/tmp/s.b64",
+          before: absent(),
+          after: file("cm9vdDokNiRhYmNkZWZnaCQwMTIzNDU2Nzg5YWJjZGVmZ2hpams6MTkwMDA6MDo5OTk5OTo3Ojo6Cg==\n"),
+        },
+      ],
     });
     const b64 = engine.judgeEffects({
       manifest: text,
-      contents: new Map([["/tmp/s.b64", Buffer.from("cm9vdDokNiRhYmMK\n")]]),
+      contents: new Map([
+        ["/tmp/s.b64", Buffer.from("cm9vdDokNiRhYmNkZWZnaCQwMTIzNDU2Nzg5YWJjZGVmZ2hpams6MTkwMDA6MDo5OTk5OTo3Ojo6Cg==\n")],
+      ]),
       host: "primary",
       runAs: "root",
       cwd: "/root",
@@ -367,6 +395,8 @@ describe("review 12: what a diff plants outside the listed system trees", () => 
     for (const p of ["/home/u/.forward", "/home/u/.gemini/settings.json", "/home/u/.config/i3/config", "/home/u/go/bin/ls"])
       expect(judge(write(p, "x\n")).tier).toBeGreaterThanOrEqual(3);
     expect(judge({ changes: [{ path: "/home/u", before: dir({ mode: 0o700 }), after: dir({ mode: 0o755 }) }] }).tier).toBe(3);
+    // Taking permissions away is no new start-up code.
+    expect(judge({ changes: [{ path: "/home/u/.ssh", before: dir({ mode: 0o755 }), after: dir({ mode: 0o700 }) }] }).tier).toBeLessThan(3);
     expect(judge({ changes: [{ path: "/var/log/audit/audit.log", before: file("x"), after: absent() }] }).tier).toBe(3);
     expect(judge({ changes: [{ path: "/var/log/wtmp", before: file("records"), after: file("") }] }).tier).toBe(3);
     expect(judge({ changes: [{ path: "/var/log/lastlog", before: file("records"), after: link("/dev/null") }] }).tier).toBe(3);

@@ -211,7 +211,7 @@ function judgeChange(c: Change, env: Env): Mark[] {
   const before = bk === null || bk === ABSENT ? undefined : c.before;
   const after = c.after as EntryState;
   marks.push(
-    ...runtimePlace(path, ak, env.pathCtx),
+    ...runtimePlace(path, ak, env.pathCtx, narrows(before, after)),
     ...scratchLink(path, after),
     ...exposes(path, before, after),
     ...leaks(path, before, after, env),
@@ -280,6 +280,12 @@ function exposes(path: string, before: EntryState | undefined, after: EntryState
   return [];
 }
 
+/** Only permissions taken away (`chmod 700 ~bob/.ssh`): same kind, content, target, owner and group, no bit added. */
+function narrows(before: EntryState | undefined, after: EntryState): boolean {
+  if (!before || kindOf(before) !== kindOf(after) || contentChanged(before, after) || before.target !== after.target) return false;
+  return before.uid === after.uid && before.gid === after.gid && (after.mode & ~before.mode & 0o7777) === 0 && before.mode !== after.mode;
+}
+
 /** Who besides root may read this file: everyone (o+r), its non-root group (g+r), its non-root owner. */
 function readers(s: EntryState): "everyone" | "others" | null {
   if (s.mode & 0o004) return "everyone";
@@ -293,15 +299,19 @@ function readers(s: EntryState): "everyone" | "others" | null {
  * /etc/shadow holds them (a locked account's `!` before the hash included).
  */
 const KEY_MATERIAL =
-  /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----\r?\n(?:[A-Za-z-]+: [^\n]*\r?\n)*\s*[A-Za-z0-9+/=]{40,}|^PuTTY-User-Key-File-\d+:|^[A-Za-z0-9._-]+:[!*]*\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5)\$[^:\s]{8,}/m;
+  /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY(?: BLOCK)?-----(?:\r?\n|\\n)(?:[A-Za-z-]+: [^\n]*(?:\r?\n|\\n))*\s*[A-Za-z0-9+/=]{40,}|^PuTTY-User-Key-File-\d+:/m;
+/** Password hashes as /etc/shadow holds them (a locked account's `!` before the hash included). */
+const PASSWORD_HASHES = /^[A-Za-z0-9._-]+:[!*]*\$(?:1|2[abxy]?|5|6|7|y|gy|sha1|md5)\$[^:\s]{8,}/m;
+/** A run of base64 or hex long enough to carry a key or a hash: a count or a report of names has none. */
+const ENCODED_RUN = /[A-Za-z0-9+/=$._-]{20,}/;
 /** Service tokens by their own prefix (a generic `sk-…` is too common in text to count). */
 const TOKEN_KINDS = new Set(["github-token", "gitlab-token", "slack-token", "aws-access-key", "stripe-key", "google-api-key"]);
 
 function secretMaterial(buf: Buffer): string | null {
   // latin1: every byte is one character, so a key inside a binary file is found as well.
   const text = buf.toString("latin1");
-  const key = KEY_MATERIAL.exec(text);
-  if (key) return key[0].startsWith("-----") || key[0].startsWith("PuTTY") ? "a private key" : "password hashes";
+  if (PASSWORD_HASHES.test(text)) return "password hashes";
+  if (KEY_MATERIAL.test(text)) return "a private key";
   // AWS's documented example ids (AKIAIOSFODNN7EXAMPLE) fill docs and SDKs' tests.
   const token = findCredentials(text).find((h) => TOKEN_KINDS.has(h.kind) && !text.slice(h.start, h.end).endsWith("EXAMPLE"));
   return token ? `a credential (${token.kind})` : null;
@@ -315,8 +325,9 @@ function secretMaterial(buf: Buffer): string | null {
  * quorum decides.
  */
 function leaks(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
-  // The command's workspace holds the caller's own files (a test key, a fixture): what a literal write there gets.
-  if (kindOf(after) !== FILE || env.pathCtx.workspace.some((w) => inside(path, w))) return [];
+  if (kindOf(after) !== FILE) return [];
+  // The command's workspace holds the caller's own files (a test key, a fixture) — unless the command read a secret.
+  if (!env.readsSecret && env.pathCtx.workspace.some((w) => inside(path, w))) return [];
   const who = readers(after);
   if (who === null) return [];
   const prev = before && kindOf(before) === FILE ? before : undefined;
@@ -324,19 +335,24 @@ function leaks(path: string, before: EntryState | undefined, after: EntryState, 
   const buf = env.contents.get(path);
   const given = buf !== undefined && createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256));
   const found = given ? secretMaterial(buf) : null;
+  const readable = who === "everyone" ? "everyone" : "a user other than root";
+  // Refused when everyone may read what the command read, or password hashes; a key or token that arrived with a
+  // tree (a project's test keys, checked out 0644) is a quorum's decision.
   if (found)
     return [
       mark(
-        who === "everyone" ? 4 : 3,
-        `leaves ${found} in ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}`,
+        who === "everyone" && (env.readsSecret || found === "password hashes") ? 4 : 3,
+        `leaves ${found} in ${clip(path, 200)}, readable by ${readable}`,
       ),
     ];
-  // A transform of what it read (base64, cut, an archive, a compressed copy) carries the secret past any pattern.
-  if (env.readsSecret)
+  // A transform of what it read (base64, cut, an archive, a compressed copy) carries the secret past any pattern;
+  // a text with no run long enough to hold a key or a hash (a count, a list of names) does not.
+  const text = given ? textOf(buf) : null;
+  if (env.readsSecret && (text === null || ENCODED_RUN.test(text)))
     return [
       mark(
         3,
-        `the command ${clip(env.readsSecret, 200)} and writes ${clip(path, 200)}, readable by ${who === "everyone" ? "everyone" : "a user other than root"}: what it read may be in it`,
+        `the command ${clip(env.readsSecret, 200)} and writes ${clip(path, 200)}, readable by ${readable}: what it read may be in it`,
       ),
     ];
   return [];
@@ -347,8 +363,8 @@ function leaks(path: string, before: EntryState | undefined, after: EntryState, 
  * audit log): what daemons read as root, at least a quorum's decision even
  * where no runs-later entry names the file.
  */
-function runtimePlace(path: string, kind: EntryKind | null, ctx: Context): Mark[] {
-  if (ctx.workspace.some((w) => inside(path, w))) return [];
+function runtimePlace(path: string, kind: EntryKind | null, ctx: Context, narrowing: boolean): Mark[] {
+  if (narrowing || ctx.workspace.some((w) => inside(path, w))) return [];
   // A daemon's own pid file, socket, lock or runtime directory is what starting it leaves.
   if (RUNTIME.test(path) && kind !== DIR && !RUNTIME_OWN.test(path))
     return [mark(3, `${clip(path, 200)}: a runtime, spool or snap place what root runs reads`)];

@@ -408,6 +408,23 @@ const HOST_SECRET_FILES = [
 ];
 
 const SECRET_GLOBS = [
+  // Daemons' credentials in plain text (review 17): Wi-Fi and VPN secrets, mail relays' passwords, Ceph keyrings,
+  // Samba's and sssd's secrets and caches (password hashes), Dropbear's host keys, GitLab's secrets.
+  "/etc/wpa_supplicant/**",
+  "/etc/NetworkManager/system-connections/**",
+  "/etc/ppp/chap-secrets",
+  "/etc/ppp/pap-secrets",
+  "/etc/ipsec.secrets",
+  "/etc/ipsec.d/private/**",
+  "/etc/swanctl/private/**",
+  "/etc/postfix/sasl_passwd*",
+  "/etc/exim4/passwd.client",
+  "/etc/ceph/*.keyring",
+  "/var/lib/samba/private/**",
+  "/etc/sssd/sssd.conf",
+  "/var/lib/sss/db/**",
+  "/etc/dropbear/*_key",
+  "/etc/gitlab/gitlab-secrets.json",
   "**/.ssh/**",
   "**/.aws/**",
   "**/.gnupg/**",
