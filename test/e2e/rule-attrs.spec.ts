@@ -50,8 +50,9 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
   /** Request ids of earlier cases the training-signal case reads back. */
   const ids: Record<string, string> = {};
   const flag = `/tmp/agent-sudo-attrs-ok-${process.pid}`;
-  // The test rule makes these a tier-3 live action wherever they are: a scratch dir, never /etc.
-  const etcFile = (n: string) => `/tmp/agent-sudo-attrs-live-${process.pid}-${n}`;
+  // The test rule makes these a tier-3 live action. A live action names only places root alone changes (host-run.ts: nothing under /tmp): a harmless,
+  // uniquely named file under /var/lib, removed after the suite.
+  const etcFile = (n: string) => `/var/lib/agent-sudo-attrs-live-${process.pid}-${n}`;
 
   beforeAll(async () => {
     web = await listen();
@@ -62,7 +63,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
       "|---|---|---|---|---|---|---|---|",
       `| test-net-fetch | \`curl -fsS http://127.0.0.1:${web.port}/net\` | 0 | read | | active | network | test: granted network |`,
       `| test-nonet-fetch | \`curl -fsS http://127.0.0.1:${web.port}/nonet\` | 0 | read | | active | - | test: no network |`,
-      `| test-t3-touch | \`touch /tmp/agent-sudo-attrs-live-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
+      `| test-t3-touch | \`touch /var/lib/agent-sudo-attrs-live-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
       "",
       "",
     ].join("\n");

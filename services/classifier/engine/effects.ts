@@ -258,7 +258,9 @@ export function readsSecret(cmd: SimpleCommand, ctx: Context): string | null {
       return `reads a secret: ${r.target.text}`;
   const [first, ...args] = cmd.words;
   if (!first || first.dynamic) return null;
-  return secretReads(posix.basename(first.text), args, ctx)?.reason ?? null;
+  // What names a secret, not what only may (a file not known until run time: with no cwd, every relative operand).
+  const found = secretReads(posix.basename(first.text), args, ctx)?.reason ?? null;
+  return found !== null && /not known until run time/.test(found) ? null : found;
 }
 
 /** ssh's and scp's identity file (-i KEY), and no option with a value: the sets secretReads splits with. */
