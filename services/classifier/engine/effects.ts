@@ -26,7 +26,7 @@ import type { Context, Redirect, SimpleCommand, VerbClass, Word } from "./types.
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
 import { danglingPath, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
-import { repoOf } from "./git-index.js";
+import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
@@ -531,8 +531,7 @@ function checkoutOfPath(args: readonly Word[], ctx: Context): Effect | null {
 function namesRef(gitDir: string, name: string): boolean {
   if (/(^|\/)\.\.?(\/|$)|[\s~^:?*[\\]/.test(name)) return false;
   // A linked worktree's refs live in the main repository's directory (its commondir).
-  const common = readScript(`${gitDir}/commondir`)?.trim();
-  const refsDir = common ? posix.resolve(gitDir, common) : gitDir;
+  const refsDir = commonDir(gitDir);
   const packed = readScript(`${refsDir}/packed-refs`) ?? "";
   const isFile = (path: string) => {
     const st = lstat(path);

@@ -5,7 +5,7 @@
 // is a secret file: printing it (`cat .git/config`, `git config --list`,
 // `git remote -v`, `grep -r x .`, which reads `.git`) prints the credential.
 import { posix } from "node:path";
-import { repoOf } from "./git-index.js";
+import { commonDir, repoOf } from "./git-index.js";
 import { readScript } from "./host-paths.js";
 import type { Word } from "./types.js";
 
@@ -84,8 +84,8 @@ export function gitPrintsCredential(sub: string, rest: readonly Word[], cwd: str
 export function credentialConfig(cwd: string): string | null {
   const repo = repoOf(cwd);
   if (repo === null) return null;
-  const common = readScript(posix.join(repo.gitDir, "commondir"))?.trim();
-  const dirs = [repo.gitDir, ...(common ? [posix.resolve(repo.gitDir, common)] : [])];
+  const common = commonDir(repo.gitDir);
+  const dirs = common === repo.gitDir ? [repo.gitDir] : [repo.gitDir, common];
   for (const d of dirs) {
     const config = posix.join(d, "config");
     if (configHoldsCredential(config)) return config;

@@ -53,6 +53,12 @@ export function repoOf(dir: string): Repo | null {
   return null;
 }
 
+/** The git directory a linked worktree shares with its main repository (its `commondir`), or `gitDir` itself. */
+export function commonDir(gitDir: string): string {
+  const common = readScript(posix.join(gitDir, "commondir"))?.trim();
+  return common ? posix.resolve(gitDir, common) : gitDir;
+}
+
 const cache = new Map<string, GitIndex | null>();
 
 /** The parsed index of `repo`, or null when it cannot be read or understood. */

@@ -365,14 +365,7 @@ export function liveActionPlain(cmd: SimpleCommand, cwd: string): boolean {
   // A bare word that names a file in the cwd is the caller's file (`nginx -c x.conf`, `modprobe -d r`).
   if (
     cwd !== "" &&
-    args.some(
-      (w) =>
-        !w.text.startsWith("-") &&
-        !w.text.includes("/") &&
-        w.text !== "." &&
-        lstat(posix.join(cwd, w.text)) !== null &&
-        lstat(posix.join(cwd, w.text)) !== "unknown",
-    )
+    args.some((w) => !w.text.startsWith("-") && !w.text.includes("/") && w.text !== "." && fileHere(posix.join(cwd, w.text)))
   )
     return false;
   return liveShape(name, args) ?? genericWords(args);
@@ -384,6 +377,12 @@ export function liveActionPlain(cmd: SimpleCommand, cwd: string): boolean {
  * option longer than one letter — a value may be attached to it (`-Rx`:
  * chroot into the caller's `x`) and which letters take one is not known here.
  */
+/** Something this process sees at `path` (one it may not look at counts as not there). */
+function fileHere(path: string): boolean {
+  const st = lstat(path);
+  return st !== null && st !== "unknown";
+}
+
 function genericWords(args: readonly Word[]): boolean {
   return args.every((w) => {
     const t = w.text;
