@@ -618,17 +618,20 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     }
   });
 
-  it("no socket of any family (inet, inet6, netlink, packet, unix; the host's network namespace is not its to use); socketpair still works; with `network`, inet but still no unix", async () => {
+  it("no socket of any family (inet, inet6, netlink, packet, unix; the host's network namespace is not its to use); stream and seqpacket socketpairs still work, a datagram pair does not (it could sendto any abstract or path socket: review 19); with `network`, inet but still no unix", async () => {
     // perl: socket() per family, each line "family=ok|errno"; socketpair last.
-    const probe = `perl -e 'for my $f ([inet=>2,1],[inet6=>10,1],[netlink=>16,3],[packet=>17,3],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } print "pair=", (socketpair(my $a, my $b, 1, 1, 0) ? "ok" : ($!+0)), "\\n"'`;
+    const probe = `perl -e 'for my $f ([inet=>2,1],[inet6=>10,1],[netlink=>16,3],[packet=>17,3],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } for my $p ([pair=>1],[dgrampair=>2],[seqpair=>5],[dgrampaircloexec=>2|0x80000]) { my ($n,$t)=@$p; print "$n=", (socketpair(my $a, my $b, 1, $t, 0) ? "ok" : ($!+0)), "\\n" }'`;
     const r = await inEnvelope(readOnly(), probe);
     expect(r.status).toBe("ok\n");
-    expect(r.stdout).toBe("inet=1\ninet6=1\nnetlink=1\npacket=1\nunix=1\npair=ok\n");
+    expect(r.stdout).toBe("inet=1\ninet6=1\nnetlink=1\npacket=1\nunix=1\npair=ok\ndgrampair=1\nseqpair=ok\ndgrampaircloexec=1\n");
     const withNet = await inEnvelope(readOnlySpec({ masks: [S, SF], cwd: "/", network: true }), probe);
     expect(withNet.stdout).toMatch(/^inet=ok\n/);
     expect(withNet.stdout).toContain("unix=1\n");
+    expect(withNet.stdout).toContain("pair=ok\ndgrampair=1\nseqpair=ok\ndgrampaircloexec=1\n");
     // Bare, the same probe opens every one (packet needs CAP_NET_RAW: root has it here).
-    expect((await bare(probe)).stdout).toMatch(/^inet=ok\ninet6=(ok|97)\nnetlink=ok\npacket=ok\nunix=ok\npair=ok\n$/);
+    expect((await bare(probe)).stdout).toMatch(
+      /^inet=ok\ninet6=(ok|97)\nnetlink=ok\npacket=ok\nunix=ok\npair=ok\ndgrampair=ok\nseqpair=ok\ndgrampaircloexec=ok\n$/,
+    );
   });
 
   it("reads ordinary host files: /etc/hostname is the host's", async () => {
@@ -758,6 +761,59 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
       const host = spawnSync(PERL, ["-e", search, desc], { encoding: "utf8" });
       const id = Number(host.stdout.trim());
       if (id > 0) spawnSync(PERL, ["-e", `syscall(${NR.keyctl}, 9, ${id}, -4)`]);
+    }
+  });
+
+  // Review 19: a read-only mount still opens a device node for reading and writing (only regular
+  // files, directories and links get EROFS), so a disk's node in a chroot's or a container root's
+  // /dev read the raw disk past every mask and wrote it. Stand-ins here: /dev/zero's and /dev/null's numbers.
+  it("a device node outside /dev does not open, for reading or writing (the read-only view is nodev)", async () => {
+    const dir = join(B, "nodes");
+    fs.mkdirSync(dir);
+    expect(spawnSync("mknod", [join(dir, "zero"), "c", "1", "5"]).status).toBe(0);
+    expect(spawnSync("mknod", [join(dir, "null"), "c", "1", "3"]).status).toBe(0);
+    const probe = `head -c 4 ${dir}/zero | od -An -tx1; echo read=$?; echo x > ${dir}/null; echo write=$?`;
+    const b = await bare(probe);
+    expect(b.stdout).toContain("00 00 00 00");
+    expect(b.stdout).toContain("write=0");
+    const r = await inEnvelope(readOnly(), probe);
+    expect(r.status).toBe("ok\n");
+    expect(r.stdout).not.toContain("00 00 00 00");
+    expect(r.stdout).toMatch(/write=1/);
+    expect(r.stderr).toMatch(/Permission denied/);
+    // /dev's own nodes still work.
+    const d = await inEnvelope(readOnly(), "head -c 2 /dev/zero | od -An -tx1; echo y > /dev/null && echo null-ok");
+    expect(d.stdout).toContain("00 00");
+    expect(d.stdout).toContain("null-ok");
+  });
+
+  // Review 19: the kernel runs a `|helper` core_pattern (apport, systemd-coredump) as root in the
+  // host's namespaces for a crash inside the envelope. A core limit of 1 byte makes it skip the helper.
+  it("no core dump: RLIMIT_CORE is 1 byte, hard, in the read-only and mirror envelopes; the command cannot raise it", async () => {
+    const probe = "grep '^Max core file size' /proc/self/limits; ulimit -c unlimited 2>/dev/null; echo raise=$?";
+    for (const mode of ["read-only", "mirror"] as const) {
+      const r = await runIn(mode, probe);
+      expect(r.status, mode).toBe("ok\n");
+      expect(r.stdout, mode).toMatch(/^Max core file size\s+1\s+1\s+bytes/m);
+      expect(r.stdout, mode).toContain("raise=1");
+    }
+  });
+
+  // Review 19: a descriptor the envelope's caller left without close-on-exec reached the command.
+  it("a descriptor the caller leaks (fd 4, no close-on-exec) does not reach the command", async () => {
+    const leak = join(B, "leaked-fd");
+    fs.writeFileSync(leak, "x");
+    const fd = fs.openSync(leak, "r");
+    try {
+      const cmd = "readlink /proc/self/fd/4 || echo none";
+      const run = (file: string, args: string[]) =>
+        spawnSync(file, args, { stdio: ["ignore", "pipe", "pipe", "pipe", fd], env: ENV, cwd: "/", encoding: "utf8" });
+      expect(run("/bin/bash", ["-c", cmd]).stdout).toContain(leak);
+      const a = envelopeArgv(readOnly(), ["/bin/bash", "-c", cmd]);
+      const r = run(a.file, a.args);
+      expect(r.stdout.trim()).toBe("none");
+    } finally {
+      fs.closeSync(fd);
     }
   });
 });

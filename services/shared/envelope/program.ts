@@ -6,7 +6,9 @@
 //   unshare(mount [+ pid, net, ipc, uts]); mounts private; fork when a pid
 //   namespace is asked (the child is its pid 1, killed with the parent);
 //   mirror: one overlay per host layer under the trial's root;
-//   read-only: mount_setattr(AT_RECURSIVE, RDONLY|NOSUID) on the whole tree;
+//   read-only: mount_setattr(AT_RECURSIVE, RDONLY|NOSUID|NODEV) on the whole
+//   tree (a read-only mount still opens a device node for writing: a disk's
+//   node in a chroot's /dev would read past every mask and write the disk);
 //   a fresh minimal /dev (null zero full random urandom tty, devpts, shm);
 //   scratch: tmpfs, or an overlay whose reads see the host and whose writes vanish;
 //   masks: agent-sudo's state and secret paths, empty and read-only (after the
@@ -15,8 +17,10 @@
 //   /proc/sys, sysrq-trigger, irq and bus read-only; loopback up in a new net
 //   namespace; the bounding set cut to the listed capabilities, none ambient
 //   or inheritable; groups, gid, uid; no_new_privs; the cwd walked one
-//   component at a time with O_PATH|O_NOFOLLOW; the seccomp filter
-//   (seccomp.ts); "ok" on fd 3; exec.
+//   component at a time with O_PATH|O_NOFOLLOW; read-only and mirror: a core
+//   limit of 1 byte, hard (the kernel then runs no core_pattern pipe helper:
+//   that helper runs as root outside every namespace); every descriptor from
+//   4 up closed; the seccomp filter (seccomp.ts); "ok" on fd 3; exec.
 // Any failure before exec writes "error: …" to fd 3 and exits 125: the
 // command has not run. Syscall numbers for x86-64 and arm64.
 //
@@ -44,10 +48,10 @@ export const ENVELOPE_PROGRAM = String.raw`use strict;
 my %NR = (
   x64   => { O_DIRECTORY => 0200000, O_NOFOLLOW => 0400000, unshare => 272, mount => 165, umount2 => 166, pivot_root => 155, mount_setattr => 442, prctl => 157,
              capset => 126, capget => 125, setgroups => 116, setresuid => 117, setresgid => 119, mknodat => 259, setsid => 112, dup3 => 292, clock_gettime => 228,
-             setns => 308, llistxattr => 195, lgetxattr => 192 },
+             setns => 308, llistxattr => 195, lgetxattr => 192, prlimit64 => 302, close_range => 436 },
   arm64 => { O_DIRECTORY => 040000, O_NOFOLLOW => 0100000, unshare => 97, mount => 40, umount2 => 39, pivot_root => 41, mount_setattr => 442, prctl => 167,
              capset => 91, capget => 90, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157, dup3 => 24, clock_gettime => 113,
-             setns => 268, llistxattr => 12, lgetxattr => 9 },
+             setns => 268, llistxattr => 12, lgetxattr => 9, prlimit64 => 261, close_range => 436 },
 );
 my (%o, @mask, @tmp, @layer, $status, $S, $GATE);
 my $IN_PIDNS = 0;    # the server forked this process as pid 1 of a new pid namespace already
@@ -58,7 +62,8 @@ sub mnt { my ($src, $dst, $fs, $fl, $data) = @_; sc('mount', $src, $dst, $fs // 
 # Plain numbers, not use constant or Fcntl: each module costs a millisecond on every one-shot command.
 my ($MS_RDONLY, $MS_NOSUID, $MS_NODEV, $MS_NOEXEC, $MS_REMOUNT, $MS_BIND, $MS_REC, $MS_PRIVATE) = (1, 2, 4, 8, 32, 4096, 16384, 1 << 18);
 sub ro_remount { my ($p) = @_; mnt($NONE, $p, undef, $MS_REMOUNT | $MS_BIND | $MS_RDONLY | $MS_NOSUID | $MS_NODEV) }
-sub setattr_ro { my ($p) = @_; sc('mount_setattr', -100, $p, 0x8000, pack('QQQQ', 1 | 2, 0, 0, 0), 32) }
+# MOUNT_ATTR_RDONLY | NOSUID | NODEV, recursively (AT_RECURSIVE).
+sub setattr_ro { my ($p) = @_; sc('mount_setattr', -100, $p, 0x8000, pack('QQQQ', 1 | 2 | 4, 0, 0, 0), 32) }
 
 # A fresh minimal /dev: no disks, no host devpts; /dev/shm a directory of it (one mount fewer).
 sub dev_setup {
@@ -239,6 +244,12 @@ sub envelope {
     fail('not released to run') unless $n && $b eq 'G';
     close($GATE);
   }
+  # A crash makes no core: with a limit of 1 byte the kernel skips a core_pattern pipe helper (apport,
+  # systemd-coredump), which would run as root in the host's namespaces; hard, so the command cannot raise it.
+  sc('prlimit64', 0, 4, pack('QQ', 1, 1), 0) if $o{ro} || ($o{mode} // '') eq 'mirror';    # RLIMIT_CORE
+  # Nothing this process inherited reaches the command but fds 0-3 (close-on-exec is the opener's promise, not ours).
+  # ENOSYS before Linux 5.9: those kernels keep relying on close-on-exec.
+  syscall($S->{close_range}, 4, 0xffffffff, 0);
   # Last: the seccomp filter (seccomp.ts), which would refuse some of the calls above.
   if (length($o{seccomp} // '')) {
     my $f = pack('H*', $o{seccomp});

@@ -11,9 +11,11 @@
 //     any other architecture's or x32 calls.
 //   tier 0 also: socket() of every family ("none": it has no network
 //     namespace of its own, so no socket at all — no inet, no netlink, no
-//     abstract or path Unix socket; socketpair stays), or, for a command of a
-//     rule flagged `network`, socket(AF_UNIX) only ("no-unix": a read-only
-//     mount does not stop connect() on a host daemon's socket file).
+//     abstract or path Unix socket), or, for a command of a rule flagged
+//     `network`, socket(AF_UNIX) only ("no-unix": a read-only mount does not
+//     stop connect() on a host daemon's socket file). Either way socketpair
+//     stays for stream and seqpacket pairs only: a datagram socket, even one
+//     of a pair, may sendto() any abstract or path address (review 19).
 // The BPF assembler is shared with the test suite's throwaway root.
 
 export type SeccompArch = "x64" | "arm64";
@@ -55,6 +57,7 @@ export const SECCOMP_ARCH: Record<SeccompArch, { audit: number; x32: boolean; nr
       clone: 56,
       clone3: 435,
       socket: 41,
+      socketpair: 53,
       adjtimex: 159,
       clock_adjtime: 305,
     },
@@ -94,6 +97,7 @@ export const SECCOMP_ARCH: Record<SeccompArch, { audit: number; x32: boolean; nr
       clone: 220,
       clone3: 435,
       socket: 198,
+      socketpair: 199,
       adjtimex: 171,
       clock_adjtime: 266,
     },
@@ -177,6 +181,9 @@ const DENIED = [
 ];
 const CLONE_NEWUSER = 0x10000000;
 const AF_UNIX = 1;
+const SOCK_DGRAM = 2;
+/** The socket type's bits in socketpair's args[1] (SOCK_NONBLOCK and SOCK_CLOEXEC above them). */
+const SOCK_TYPE_MASK = 0xf;
 
 const cache = new Map<string, string>();
 
@@ -201,10 +208,18 @@ export function envelopeFilter(arch: SeccompArch, opts: { sockets: SocketRule })
   ops.push({ code: BPF.JEQ, k: nr("clone"), jt: "newuser0" });
   if (opts.sockets === "none") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "deny" });
   if (opts.sockets === "no-unix") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "socket" });
+  if (opts.sockets !== "any") ops.push({ code: BPF.JEQ, k: nr("socketpair"), jt: "pair" });
   ops.push({ code: BPF.RET, k: RET_ALLOW });
   ops.push({ label: "newuser0" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JSET, k: CLONE_NEWUSER, jt: "deny", jf: "allow" });
   if (opts.sockets === "no-unix")
     ops.push({ label: "socket" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" });
+  if (opts.sockets !== "any")
+    ops.push(
+      { label: "pair" },
+      { code: BPF.LD, k: arg(1) },
+      { code: BPF.AND, k: SOCK_TYPE_MASK },
+      { code: BPF.JEQ, k: SOCK_DGRAM, jt: "deny", jf: "allow" },
+    );
   ops.push({ label: "nosys" }, { code: BPF.RET, k: RET_ENOSYS });
   ops.push({ label: "allow" }, { code: BPF.RET, k: RET_ALLOW }, { label: "deny" }, { code: BPF.RET, k: RET_EPERM });
   const hex = assemble(ops);
