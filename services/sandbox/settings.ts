@@ -74,7 +74,7 @@ export function settingsPath(config: Pick<Config, "home">): string {
   return join(config.home, "sandbox.json");
 }
 
-export function loadSandboxSettings(config: Pick<Config, "home" | "repoRoot" | "policiesDir">): SandboxSettings {
+export function loadSandboxSettings(config: Pick<Config, "home" | "repoRoot" | "policiesDir" | "envelope">): SandboxSettings {
   const file = settingsPath(config);
   let raw: Record<string, unknown> = {};
   if (existsSync(file)) raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
@@ -87,9 +87,15 @@ export function loadSandboxSettings(config: Pick<Config, "home" | "repoRoot" | "
   }
   const s = parsed.data;
   // The broker's own state is always masked and never writable from a trial:
-  // keys, tokens, journal, undo store, and the policy it judges by.
-  const own = [config.home, config.policiesDir, config.repoRoot];
-  return { ...s, masks: unique([...s.masks, config.home]), forbidden: unique([...s.forbidden, ...own]) };
+  // keys, tokens, journal, undo store, and the policy it judges by. So are the
+  // other stacks' state dirs and every secret path the executor's envelopes mask
+  // (config `envelope`): a mirror run hides no less than a tier-0 one (review 19).
+  const own = [config.home, config.policiesDir, config.repoRoot, ...config.envelope.state_dirs];
+  return {
+    ...s,
+    masks: unique([...s.masks, config.home, ...config.envelope.state_dirs, ...config.envelope.masks]),
+    forbidden: unique([...s.forbidden, ...own]),
+  };
 }
 
 function unique(list: string[]): string[] {

@@ -3,7 +3,8 @@
 // fingerprints the host paths it touches before and after: a trial must
 // never change the host.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:net";
@@ -125,6 +126,26 @@ describe.each(LAUNCHERS)("overlay driver (launcher %s): trials on a copy-on-writ
         const r = await sbx.trial("echo x >> /etc/shadow; true");
         expect(r.ok).toBe(false);
         expect(r.findings.join("\n")).toMatch(/masked path \/etc\/shadow/);
+      });
+
+      // Review 19: the masks were expanded once, when the sandbox started: a home made since showed its ~/.ssh.
+      it("a secret made after the sandbox started is masked too (/home/*/.ssh is expanded for each trial)", async () => {
+        const home = `/home/agent-sudo-masktest-${process.pid}-${launcher}`;
+        const marker = `KEY-${randomBytes(8).toString("hex")}`;
+        mkdirSync(join(home, ".ssh"), { recursive: true });
+        try {
+          writeFileSync(join(home, ".ssh/id_test"), marker);
+          const r = await sbx.trial(`cat ${home}/.ssh/id_test; ls -A ${home}/.ssh; echo end`);
+          expect(Buffer.from(r.stdout).toString()).toBe("end\n");
+          expect(Buffer.from(r.stdout).toString() + Buffer.from(r.stderr).toString()).not.toContain(marker);
+        } finally {
+          rmSync(home, { recursive: true, force: true });
+        }
+      });
+
+      it("a crash makes no core: RLIMIT_CORE is 1 byte, hard", async () => {
+        const r = await sbx.trial("grep '^Max core file size' /proc/self/limits; ulimit -c unlimited 2>/dev/null; echo raise=$?");
+        expect(Buffer.from(r.stdout).toString()).toMatch(/^Max core file size\s+1\s+1\s+bytes\s*\nraise=1\n$/);
       });
 
       describe("network", () => {

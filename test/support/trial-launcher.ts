@@ -8,6 +8,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { join } from "node:path";
 import { type LauncherHandle, startLauncher } from "../../services/sandbox/privsep.js";
 import { loadSandboxSettings } from "../../services/sandbox/settings.js";
+import { DEFAULT_SECRET_MASKS, DEFAULT_STATE_DIRS } from "../../services/shared/envelope/masks.js";
 import { TrialRunner } from "../../services/sandbox/trial.js";
 import { repoRoot } from "./stack.js";
 
@@ -24,7 +25,12 @@ export interface TrialLauncherOptions {
 
 /** Starts the launcher with `home` as the state dir (its trials under home/run/sandbox-trials, home itself never mirrored); a lost launcher throws. */
 export async function startTrialLauncher(home: string, o: TrialLauncherOptions): Promise<{ handle: LauncherHandle; runner: TrialRunner }> {
-  const settings = loadSandboxSettings({ home, repoRoot, policiesDir: join(repoRoot, "policies") });
+  const settings = loadSandboxSettings({
+    home,
+    repoRoot,
+    policiesDir: join(repoRoot, "policies"),
+    envelope: { state_dirs: DEFAULT_STATE_DIRS, masks: DEFAULT_SECRET_MASKS },
+  });
   const handle = await startLauncher(
     launcherEntry,
     {

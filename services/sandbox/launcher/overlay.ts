@@ -296,7 +296,6 @@ class Sink {
 export class OverlayMirror {
   private readonly layers: Layer[];
   readonly unmirrored: string[];
-  private readonly masks: Mask[];
   private readonly usernsFd: number | undefined;
   private readonly bins: { unshare: string; bwrap: string };
   readonly launcher: "bwrap" | "envelope";
@@ -307,7 +306,7 @@ export class OverlayMirror {
       throw new Error(`trials directory ${opts.trialsRoot} has characters overlay options cannot carry`);
     this.launcher = chooseLauncher(opts.launcher);
     this.bins = { unshare: which("unshare"), bwrap: this.launcher === "bwrap" ? which("bwrap") : "" };
-    if (this.launcher === "bwrap") which("setpriv");
+    if (this.launcher === "bwrap") for (const b of ["setpriv", "prlimit"]) which(b);
     which("tar");
     if (opts.lowerRoot === "/") {
       const host = readHostLayers(opts.masks, [...opts.skip, opts.trialsRoot]);
@@ -318,7 +317,6 @@ export class OverlayMirror {
       this.layers = [{ lower: opts.lowerRoot, target: "/" }];
       this.unmirrored = [];
     }
-    this.masks = expandMasks(opts.masks, opts.lowerRoot);
     mkdirSync(opts.trialsRoot, { recursive: true, mode: 0o700 });
     if (!isMountPoint(opts.trialsRoot))
       run("mount", ["-t", "tmpfs", "-o", `size=${opts.tmpfsSizeMb}m,mode=0700,nosuid,nodev`, "agent-sudo-trials", opts.trialsRoot]);
@@ -328,11 +326,7 @@ export class OverlayMirror {
   }
 
   describe(): string {
-    return `overlay of ${this.layers.map((l) => l.target).join(", ")}; ${this.masks.length} masks; launcher ${this.launcher}`;
-  }
-
-  maskedPaths(): string[] {
-    return this.masks.map((m) => m.path);
+    return `overlay of ${this.layers.map((l) => l.target).join(", ")}; ${this.opts.masks.length} mask patterns; launcher ${this.launcher}`;
   }
 
   close(): void {
@@ -370,6 +364,7 @@ export class OverlayMirror {
   /** The shared envelope program, through the warm server: mounts, pivot_root, namespaces, capabilities, cwd, then the command. */
   private startEnvelope(
     d: string,
+    masks: readonly Mask[],
     input: OverlayTrialInput,
     user: PasswdEntry,
     cwd: string,
@@ -385,7 +380,7 @@ export class OverlayMirror {
         work: join(d, `w${i}`),
         target: l.target === "/" ? "" : l.target,
       })),
-      maskBinds: this.masks.map((m, i) => ({ src: join(d, `mask${i}`), dst: m.path })),
+      maskBinds: masks.map((m, i) => ({ src: join(d, `mask${i}`), dst: m.path })),
       cwd,
       network: input.network === true,
       ...(input.runAs ? { user: { uid: user.uid, gid: user.gid, groups: groupsIn(this.opts.lowerRoot, input.runAs, user.gid) } } : {}),
@@ -418,6 +413,7 @@ export class OverlayMirror {
   /** bubblewrap in the identity-mapped user namespace, after a shell mounted the overlays. */
   private startBwrap(
     d: string,
+    masks: readonly Mask[],
     input: OverlayTrialInput,
     user: PasswdEntry,
     cwd: string,
@@ -426,7 +422,7 @@ export class OverlayMirror {
     err: Sink,
   ): Launched {
     const mountArgs = this.layers.flatMap((l) => [l.lower, l.target === "/" ? "" : l.target]);
-    const maskArgs = this.masks.flatMap((m, i) => ["--bind", join(d, `mask${i}`), m.path]);
+    const maskArgs = masks.flatMap((m, i) => ["--bind", join(d, `mask${i}`), m.path]);
     const priv = [
       "--no-new-privs",
       "--inh-caps=-all",
@@ -465,6 +461,10 @@ export class OverlayMirror {
       "--",
       "/usr/bin/setpriv",
       ...priv,
+      "--",
+      // A crash makes no core (a limit of 1 byte, hard: the kernel runs no core_pattern pipe helper, as root outside the mirror).
+      "/usr/bin/prlimit",
+      "--core=1:1",
       "--",
       this.opts.shell,
       "-c",
@@ -518,7 +518,9 @@ export class OverlayMirror {
       mkdirSync(join(d, `w${i}`));
     });
     mkdirSync(join(d, "m"));
-    this.masks.forEach((m, i) => {
+    // Expanded for this run, as the executor's envelopes are: a home, a key or a data dir made since the start is covered.
+    const masks = expandMasks(this.opts.masks, root);
+    masks.forEach((m, i) => {
       const src = join(d, `mask${i}`);
       if (m.dir) mkdirSync(src, { mode: 0o700 });
       else writeFileSync(src, "", { mode: 0o600 });
@@ -538,8 +540,8 @@ export class OverlayMirror {
     const err = new Sink(this.opts.stderrCap);
     const child =
       this.launcher === "envelope"
-        ? this.startEnvelope(d, input, user, cwd, env, out, err)
-        : this.startBwrap(d, input, user, cwd, env, out, err);
+        ? this.startEnvelope(d, masks, input, user, cwd, env, out, err)
+        : this.startBwrap(d, masks, input, user, cwd, env, out, err);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -569,7 +571,7 @@ export class OverlayMirror {
         })
       : undefined;
     const diff = built ? { changes: built.manifest.changes.map(asChange), truncated: false } : diffLayers(uppers, this.opts.maxPaths);
-    const maskWrites = this.masks
+    const maskWrites = masks
       .filter((m, i) => {
         const src = join(d, `mask${i}`);
         return m.dir ? readdirSync(src).length > 0 : statSync(src).size > 0;

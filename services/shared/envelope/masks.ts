@@ -2,10 +2,13 @@
 // state dir and the other stacks' on the host — keys, tokens, database URL,
 // AppRole secret, journal, spool, undo store) and the configured secret
 // paths. Globs (`*` within one segment) are expanded against the host each
-// time a command starts, so a home created later is covered; a symlink is
-// never followed (masking its target would hide a path nobody named).
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+// time a command starts, so a home created later is covered. A link a glob
+// matches is never followed (a user's `~/.ssh -> /etc` must not hide /etc);
+// a path named literally that is a link root made in a directory only root
+// writes (a state dir moved to another disk, `/etc/ssl/private -> /srv/pki`)
+// is masked where it leads: skipping it would show what it was to hide.
+import { readdirSync, realpathSync, type Stats } from "node:fs";
+import { dirname, join } from "node:path";
 import { tryLstat } from "../fs-probe.js";
 
 /** Data and secret paths no command sees (config `envelope.masks`). */
@@ -109,13 +112,32 @@ export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
     }
     for (const p of paths) {
       const st = p.includes("\n") ? undefined : tryLstat(join(root, p));
-      if (!st || st.isSymbolicLink()) continue;
-      found.set(p, { path: p, dir: st.isDirectory() });
+      if (!st) continue;
+      const real = st.isSymbolicLink() ? rootsLink(p, st, root, pattern) : p;
+      const rst = real === p ? st : real === null ? undefined : tryLstat(real);
+      if (real === null || !rst || rst.isSymbolicLink() || real.includes("\n")) continue;
+      found.set(real, { path: real, dir: rst.isDirectory() });
     }
   }
   // A mask inside another mask is already covered.
   const all = [...found.values()].sort((a, b) => a.path.length - b.path.length);
   return all.filter((m, i) => !all.slice(0, i).some((o) => o.dir && under(m.path, o.path)));
+}
+
+/**
+ * Where a link named literally (no glob) leads, when root made it where only
+ * root writes: the link is root's and its directory is root's and writable by
+ * no one else. Else null (not followed). Only against the host's own root.
+ */
+function rootsLink(path: string, st: Stats, root: string, pattern: string): string | null {
+  if (root !== "/" || pattern.includes("*") || st.uid !== 0) return null;
+  const parent = tryLstat(dirname(path));
+  if (!parent?.isDirectory() || parent.uid !== 0 || (parent.mode & 0o022) !== 0) return null;
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Every path a command's envelope masks on this host now: state dirs first, then secrets. */
