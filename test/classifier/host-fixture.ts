@@ -46,6 +46,13 @@ const FILES: Record<string, string> = {
   "ws/.git/config": '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = https://example.com/r.git\n',
   "ws/.git/HEAD": "ref: refs/heads/feature/x\n",
   "ws/.git/refs/remotes/origin/HEAD": "ref: refs/remotes/origin/main\n",
+  // Diffs a hook command applies (review 20): names in them write a git hook, the agent's own settings, direnv's file.
+  "ws/evil.patch":
+    "diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/pre-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+id\n",
+  "ws/claude.patch":
+    "diff --git a/.claude/settings.json b/.claude/settings.json\nnew file mode 100644\n--- /dev/null\n+++ b/.claude/settings.json\n@@ -0,0 +1 @@\n+{}\n",
+  "ws/envrc.patch": "diff --git a/.envrc b/.envrc\nnew file mode 100644\n--- /dev/null\n+++ b/.envrc\n@@ -0,0 +1 @@\n+id\n",
+  "ws/ok.patch": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n",
   "dash/--compress-program=sh": "",
   "dash/-rf": "",
   "dash/a.txt": "a\n",

@@ -12,6 +12,7 @@ import { contactsCarry, networkAnalysis } from "./tools/network.js";
 import { ffmpegAnalysis, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { SECRET_NAME } from "./secret-names.js";
+import { guardFile, persistenceFile } from "./paths.js";
 
 export interface Analysis {
   tier: TierNumber;
@@ -541,8 +542,36 @@ function patchInput(args: readonly Word[], stdin: StdinSource | null): Analysis 
       reason: "patch applies a diff only known when it runs: the names in it decide what it writes",
       kind: "floor",
     };
-  const names = [...stdin.text.matchAll(/^(?:---|\+\+\+) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm)].flatMap(
-    (m) => m.slice(1).filter((x): x is string => x !== undefined),
+  return diffNames(stdin.text);
+}
+
+/** `git apply` / `git am` reading standard input: the names in a diff piped in decide what they write, as patch's do. */
+function gitApplyInput(args: readonly Word[], stdin: StdinSource | null): Analysis | null {
+  const sub = args[0]?.text;
+  if ((sub !== "apply" && sub !== "am") || stdin === null) return null;
+  const files = args.slice(1).filter((w) => !w.text.startsWith("-"));
+  if (files.some((w) => w.text !== "-")) return null;
+  if (stdin.text === null || stdin.dynamic)
+    return {
+      tier: 2,
+      rule: "analysis:patch-input",
+      reason: `git ${sub} applies a diff only known when it runs: the names in it decide what it writes`,
+      kind: "floor",
+    };
+  return diffNames(stdin.text);
+}
+
+/**
+ * The worst name a diff's text writes (`+++ b/.git/hooks/pre-commit`,
+ * `diff --git a/.claude/settings.json …`, `rename to ../../x`): a
+ * repository's own files, a place outside it, or a file whose content runs
+ * later or switches the broker off (.envrc, .vscode/tasks.json,
+ * .claude/settings.json …), as a direct write there would be judged. Null
+ * when it names none.
+ */
+export function diffNames(text: string): Analysis | null {
+  const names = [...text.matchAll(/^(?:---|\+\+\+) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm)].flatMap((m) =>
+    m.slice(1).filter((x): x is string => x !== undefined),
   );
   // GNU patch reads C-quoted names ("b/\056git/…"); /dev/null names no file (a diff that creates or deletes one).
   const unquoted = names.map((n) =>
@@ -550,13 +579,16 @@ function patchInput(args: readonly Word[], stdin: StdinSource | null): Analysis 
       .trim()
       .replace(/^"(.*)"$/, (_m, q: string) => q.replace(/\\([0-7]{3})/g, (_e, o: string) => String.fromCharCode(Number.parseInt(o, 8)))),
   );
-  const bad = unquoted.find((n) => n !== "/dev/null" && (n.startsWith("/") || /(^|\/)(\.git|\.\.)(\/|$)/.test(n)));
+  const bad = unquoted.find(
+    (n) =>
+      n !== "/dev/null" && (n.startsWith("/") || /(^|\/)(\.git|\.\.)(\/|$)/.test(n) || persistenceFile(`/w/${n}`) || guardFile(`/w/${n}`)),
+  );
   return bad === undefined
     ? null
     : {
         tier: 2,
         rule: "analysis:patch-input",
-        reason: `patch's diff names ${bad}: a repository's own files or a place outside it`,
+        reason: `the diff names ${bad}: a repository's own files, a place outside it, or a file whose content runs later`,
         kind: "floor",
       };
 }
@@ -588,7 +620,7 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "nawk":
       return awk(args);
     case "git":
-      return gitAnalysis(args);
+      return gitAnalysis(args) ?? gitApplyInput(args, stdin);
     case "patch":
       return patchInput(args, stdin);
     case "mlr":

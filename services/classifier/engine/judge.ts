@@ -5,7 +5,8 @@
 import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
-import { analyze } from "./analyzers.js";
+import { analyze, diffNames } from "./analyzers.js";
+import { getopt, PATCH_LONGS } from "./tools/outputs.js";
 import { delegate } from "./delegates.js";
 import { effectFloor } from "./effects.js";
 import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
@@ -14,7 +15,7 @@ import { interpreter } from "./interpreters.js";
 import { runnerLoadsElsewhere } from "./runners.js";
 import { scriptFirst, subcommandFirst } from "./subcommand-first.js";
 import { workspaceScript } from "./script-place.js";
-import { secretExpansion } from "./secret-names.js";
+import { SECRET_NAME, secretExpansion } from "./secret-names.js";
 import { judgeSourced } from "./sourced.js";
 import { optionFloor } from "./option-floor.js";
 import { TOOLS } from "./options/index.js";
@@ -23,6 +24,7 @@ import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
 import { resolvePlace, secretPlace } from "./paths.js";
+import { readScript, realPath } from "./host-paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
 import { handedTexts, literalWord } from "./unwrap.js";
@@ -70,8 +72,73 @@ export function judgeCommand(cmd: SimpleCommand, ctx: Context, j: Judge): Findin
     if (recursive) return find(2, "recursive-function", `function ${name} calls itself`, cmd.source);
     return find(0, "function-definition", "defines a function; its body is judged where it stands", `${name}()`);
   }
-  if (cmd.words.length === 0) return judgeBare(cmd, ctx, j);
-  return worse(judgeArgv(cmd.words, cmd, ctx, j), secretInput(cmd, ctx));
+  if (cmd.words.length === 0) return worse(judgeBare(cmd, ctx, j), secretCopy(cmd, ctx));
+  return worse(worse(judgeArgv(cmd.words, cmd, ctx, j), secretInput(cmd, ctx)), secretCopy(cmd, ctx));
+}
+
+/** Names that match SECRET_NAME but hold no secret: a socket path, a desktop session's names. */
+const NOT_SECRET = /^(SSH_AUTH_SOCK|XDG_SESSION_\w+|DBUS_SESSION_BUS_ADDRESS|SESSION_MANAGER|XAUTHORITY|GPG_AGENT_INFO|KEYTIMEOUT)$/;
+
+/** The first secret-named variable a word expands, itself, through the variables it was made of, or a loop's values. */
+function wordSecret(w: Word): string | null {
+  for (const text of [w.text, ...(w.origins ?? []), ...(w.loopValues ?? []).map((v) => v.text)]) {
+    if (!text.includes("$")) continue;
+    for (const m of text.matchAll(/(\\?)\$(\{[#!]?)?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      if (m[1] === "\\" || m[2] === "{#") continue;
+      const name = m[3] as string;
+      if (SECRET_NAME.test(name) && !NOT_SECRET.test(name)) return name;
+    }
+  }
+  return null;
+}
+
+/**
+ * A secret-named variable's value printed or copied where its name no longer
+ * says so (hook only): `echo $DB_PASS` / `printenv DATABASE_URL` (names the
+ * policy's narrower patterns miss), `x=$GH_TOKEN; echo $x`, `export T=$TOKEN;
+ * printenv T`, `for t in "$TOKEN"; do echo $t; done`, `set -- $TOKEN`. Each
+ * prints the secret as `echo $GH_TOKEN` (shell-print-secret, 2) would.
+ */
+function secretCopy(cmd: SimpleCommand, ctx: Context): Finding | null {
+  if (ctx.source !== "claude") return null;
+  const pairs: [string, Word][] = cmd.assigns.map((a) => [a.name, a.value]);
+  const prog = cmd.words[0];
+  const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
+  if (["export", "declare", "typeset", "local", "readonly"].includes(name)) {
+    for (const w of cmd.words.slice(1)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=/.exec(w.text);
+      if (m) pairs.push([m[1] as string, { ...w, text: w.text.slice(m[0].length) }]);
+    }
+  }
+  for (const [to, value] of pairs) {
+    if (SECRET_NAME.test(to)) continue;
+    const from = wordSecret(value);
+    if (from !== null)
+      return find(
+        2,
+        "secret-copy",
+        `copies $${from}, a variable whose name says it holds a secret, into $${to}, whose name does not`,
+        cmd.source,
+      );
+  }
+  return null;
+}
+
+/** The printing half of secretCopy, on an argv (after wrappers too: `sudo echo $DB_PASS`, `env X=1 printenv DB_PASS`). */
+function secretPrint(words: readonly Word[], ctx: Context, source: string): Finding | null {
+  if (ctx.source !== "claude") return null;
+  const name = posix.basename(words[0]?.text ?? "");
+  if (name === "echo" || name === "printf" || name === "set") {
+    for (const w of words.slice(1)) {
+      const from = wordSecret(w);
+      if (from !== null) return find(2, "secret-print", `prints $${from}, a variable whose name says it holds a secret`, source);
+    }
+  }
+  if (name === "printenv") {
+    const named = words.slice(1).find((w) => !w.text.startsWith("-") && SECRET_NAME.test(w.text) && !NOT_SECRET.test(w.text));
+    if (named) return find(2, "secret-print", `prints $${named.text}, a variable whose name says it holds a secret`, source);
+  }
+  return null;
 }
 
 /**
@@ -245,7 +312,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
       e && find(e.tier, "effect", e.reason, source),
     );
   }
-  let floor: Finding | null = null;
+  let floor: Finding | null = secretPrint(words, ctx, source);
   let name = prog.text;
   if (prog.confusable || words.some((w) => w.confusable && /^\S?[-\u2010-\u2015\u2212\uff0d]/.test(w.text))) {
     floor = find(2, "confusable", "Unicode look-alike characters in a command or flag", source);
@@ -511,7 +578,52 @@ function deeper(wrapper: Finding, wrapped: Finding): Finding {
   return wrapped.tier >= wrapper.tier ? wrapped : wrapper;
 }
 
+/**
+ * The diff files patch (`-i FILE`, `< FILE`, `patch ORIG FILE`) and `git
+ * apply`/`git am` (their operands, or `< FILE`) read, read here: their names
+ * are judged as a piped diff's are (analyzers.ts diffNames). A file not there
+ * is left to the rule (it may be made first: `curl -o x.diff …`); one there
+ * that cannot be read here (larger than 64 KiB, not text) is tier 2.
+ */
+function diffFiles(name: string, args: readonly Word[], cmd: SimpleCommand, ctx: Context, text: string): Finding | null {
+  if (ctx.remote || !ctx.cwd) return null;
+  const input = cmd.redirects.filter((r) => r.op === "<").map((r) => r.target);
+  let files: Word[] = [];
+  if (name === "patch") {
+    const p = getopt(args, "iodpDFrBYzVg", PATCH_LONGS);
+    const named = p.opts
+      .filter(([o]) => o === "-i" || o === "--input")
+      .map(([, v]) => v)
+      .filter((v): v is Word => v != null);
+    files = named.length ? named : p.operands[1] ? [p.operands[1]] : input;
+  } else if (name === "git" && (args[0]?.text === "apply" || args[0]?.text === "am")) {
+    const ops = args.slice(1).filter((w) => !w.text.startsWith("-"));
+    files = ops.length ? ops : input;
+  }
+  for (const f of files) {
+    if (f.dynamic || f.text === "-") continue;
+    const place = resolvePlace(f, ctx);
+    if (place.path === null || place.glob || realPath(place.path) === null) continue;
+    const body = readScript(place.path);
+    if (body === null)
+      return find(
+        2,
+        "analysis:patch-input",
+        `${name} applies the diff in ${f.text}, which cannot be read here: the names in it decide what it writes`,
+        text,
+      );
+    const a = diffNames(body);
+    if (a) return find(a.tier, a.rule, `${a.reason} (in ${f.text})`, text);
+  }
+  return null;
+}
+
 function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
+  const f = judgeListedRule(name, args, text, cmd, ctx, j);
+  return name === "patch" || name === "git" ? worse(f, diffFiles(name, args, cmd, ctx, text)) : f;
+}
+
+function judgeListedRule(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
   const analysis = analyze(name, args, cmd.stdin, ctx.host);
   // From the hook, a feature branch pushed to a configured remote is reversible (git-push.ts).
   if (name === "git" && args[0]?.text === "push" && ctx.policy === "claude" && !ctx.remote && featureBranchPush(args.slice(1), ctx.cwd)) {

@@ -431,6 +431,8 @@ const SECRET_GLOBS = [
   "**/.kube/config",
   "**/.docker/config.json",
   "**/.netrc",
+  // The agent's caller token for `agent-sudo exec` (README: ~/.config/agent-sudo/token, AGENT_SUDO_TOKEN_FILE's default).
+  "**/.config/agent-sudo/token",
   "**/.pgpass",
   "**/.git-credentials",
   "**/.pypirc",

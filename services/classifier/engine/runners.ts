@@ -10,12 +10,15 @@ import { lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
 import type { Context, Word } from "./types.js";
+import { literalWord } from "./unwrap.js";
 
 interface Runner {
   /** Options whose value names code or a project to run (long options also as `--opt=value`). */
   options: readonly string[];
   /** Operands that look like paths (or remote modules) are code too. */
   operands: boolean;
+  /** It loads a configuration that is code (or runs commands it lists) from the working directory. */
+  cwd?: boolean;
 }
 
 const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
@@ -56,17 +59,25 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     cypress: { options: [...JS_CONFIG, "-C", "--project", "-P", "--reporter", "-r"], operands: false },
     playwright: { options: [...JS_CONFIG, "--reporter", "--global-setup", "--global-teardown"], operands: false },
     parcel: { options: JS_CONFIG, operands: false },
-    commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x"], operands: false },
-    cspell: { options: JS_CONFIG, operands: false },
-    "markdownlint-cli2": { options: JS_CONFIG, operands: false },
+    commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x"], operands: false, cwd: true },
+    cspell: { options: JS_CONFIG, operands: false, cwd: true },
+    "markdownlint-cli2": { options: JS_CONFIG, operands: false, cwd: true },
     storybook: { options: [...JS_CONFIG, "--config-dir"], operands: false },
-    prettier: { options: [...JS_CONFIG, "--plugin"], operands: false },
-    stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: false },
+    prettier: { options: [...JS_CONFIG, "--plugin"], operands: false, cwd: true },
+    stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: false, cwd: true },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
     vite: { options: [...JS_CONFIG, ...PROJECT], operands: false },
-    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: false },
-    babel: { options: JS_CONFIG, operands: false },
+    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: false, cwd: true },
+    babel: { options: JS_CONFIG, operands: false, cwd: true },
+    // Configs found in the working directory that are code or list commands to run: pre-commit's hooks
+    // (`language: system`), lint-staged's tasks, rubocop's `require:`, pylint's `init-hook`, hatch's scripts.
+    "pre-commit": { options: ["-c", "--config"], operands: false, cwd: true },
+    "lint-staged": { options: ["-c", "--config", "--cwd"], operands: false, cwd: true },
+    rubocop: { options: ["-c", "--config", "-r", "--require"], operands: false, cwd: true },
+    pylint: { options: ["--rcfile"], operands: false, cwd: true },
+    hatch: { options: [], operands: false, cwd: true },
+    markdownlint: { options: JS_CONFIG, operands: false, cwd: true },
     yarn: { options: PROJECT, operands: false },
     pnpm: { options: PROJECT, operands: false },
     npm: { options: PROJECT, operands: false },
@@ -153,6 +164,9 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     }
     if (runner.operands && !t.startsWith("-")) named.push([w, false]);
   }
+  // Started in a directory outside the workspace (`cd ../other && npx eslint .`): the configuration it finds there is code.
+  if (runner.cwd === true && !workspaceScript(resolvePlace(literalWord("."), ctx), ctx))
+    return `${name} loads its configuration (code, or commands it runs) from ${ctx.cwd}, outside the workspace`;
   for (const [w, value] of named) {
     if (REMOTE.test(w.text)) return `${name} downloads and runs ${w.text}: code no one has seen`;
     const p = resolvePlace(w, ctx);

@@ -7,7 +7,7 @@ import { allValues, expandLong, hasShort, splitArgs } from "./argv.js";
 import type { Args } from "./argv.js";
 import { asTargets, cwdWord, optionValueSpec } from "./targets.js";
 import type { Mode, Spec, Target } from "./targets.js";
-import { compressorTargets, tarTargets, unzipTargets, zipTargets } from "./tools/archives.js";
+import { compressorTargets, jarTargets, sevenZipTargets, tarTargets, unrarTargets, unzipTargets, zipTargets } from "./tools/archives.js";
 import { cargoTargets, gofmtTargets, makeTargets, ninjaTargets } from "./tools/build.js";
 import { editorTargets, viTargets, vimTargets } from "./tools/editors.js";
 import { findTargets } from "./tools/find.js";
@@ -279,6 +279,10 @@ const SPECS: Record<string, Spec> = {
   uniq: (a) => asTargets(splitArgs(a, new Set(["-f", "-s", "-w"])).positional.slice(1, 2), "write"),
   tar: tarTargets,
   unzip: unzipTargets,
+  "7z": sevenZipTargets,
+  "7za": sevenZipTargets,
+  unrar: unrarTargets,
+  jar: jarTargets,
   gzip: compressorTargets,
   gunzip: compressorTargets,
   bzip2: compressorTargets,

@@ -121,3 +121,32 @@ export const unzipTargets: Spec = (a) => optionValueSpec(["-d"], true)(a).map((t
 export const tarDelegate: Delegate = (_name, args) => tar(args);
 
 export const zipDelegate: Delegate = (_name, args) => zip(args);
+
+/**
+ * 7z/7za `x`/`e` and unrar `x`/`e`: an extraction into -oDIR (7z) or a
+ * trailing `DIR/` operand (unrar), else the working directory, which it
+ * fills with member names not known here (judged for links that lead out,
+ * as tar's and unzip's are).
+ */
+export const sevenZipTargets: Spec = (a) => {
+  const cmd = a.find((w) => !w.text.startsWith("-"));
+  if (!cmd || !/^[ex]$/.test(cmd.text)) return [];
+  const o = a.filter((w) => /^-o./.test(w.text)).at(-1);
+  const dir = o ? { ...o, text: o.text.slice(2) } : cwdWord();
+  return [{ word: dir, mode: "write", fills: true }];
+};
+
+export const unrarTargets: Spec = (a) => {
+  const ops = a.filter((w) => !w.text.startsWith("-"));
+  if (!ops[0] || !/^[ex]$/.test(ops[0].text)) return [];
+  const last = ops.length > 2 ? ops.at(-1) : undefined;
+  const dir = last && last.text.endsWith("/") ? last : cwdWord();
+  return [{ word: dir, mode: "write", fills: true }];
+};
+
+/** `jar xf F` / `jar -xf F` / `jar --extract`: members into the working directory. */
+export const jarTargets: Spec = (a) => {
+  const first = a[0]?.text ?? "";
+  const extract = /^-?[a-zA-Z]*x/.test(first) || a.some((w) => w.text === "--extract" || /^-[a-zA-Z]*x[a-zA-Z]*$/.test(w.text));
+  return extract ? [{ word: cwdWord(), mode: "write", fills: true }] : [];
+};

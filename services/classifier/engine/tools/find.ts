@@ -133,7 +133,13 @@ export function findTargets(args: readonly Word[]): Target[] {
             w.text,
           ) && !/^(\*|\.\*|\.?\/?\*\*?)$/.test(a[k + 1]?.text ?? ""),
       );
-    const starts = roots.length ? roots : [cwdWord()];
+    // -H and -L (or -follow) follow a starting point that is a link (`find -H link -delete` with link → ..):
+    // judged as `link/` is, where the link leads.
+    const lead = roots[0] ? args.slice(0, args.indexOf(roots[0])) : args;
+    const follows = findFollowsLinks(args) || lead.some((w) => /^-[HPL]*H[HPL]*$/.test(w.text));
+    const starts = (roots.length ? roots : [cwdWord()]).map((r) =>
+      follows && !r.text.endsWith("/") && r.text !== "." ? { ...r, text: `${r.text}/` } : r,
+    );
     if (filtered)
       out.push(...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode })));
     else out.push(...asTargets(starts, "tree"));

@@ -331,6 +331,20 @@ export function gitAnalysis(args: readonly Word[]): Analysis | null {
 export const gitTargets: Spec = (args) => {
   const made = checkoutDestination(args);
   if (made !== null) return made;
+  // `git mv SRC… DEST` writes DEST (or DEST/NAME), as mv does: `git mv tpl/.envrc .envrc` plants what direnv runs.
+  const g = gitGlobals(args);
+  if (args[g.sub]?.text === "mv" && g.chdirs.length === 0 && g.workTree === null) {
+    const ops = args.slice(g.sub + 1).filter((w) => !w.text.startsWith("-"));
+    const dest = ops.at(-1);
+    if (dest && ops.length >= 2)
+      return [
+        { word: dest, mode: "write" },
+        ...ops.slice(0, -1).map((src) => ({
+          word: { ...dest, text: `${dest.text.replace(/\/+$/, "")}/${src.text.replace(/\/+$/, "").split("/").pop() ?? ""}` },
+          mode: "write" as const,
+        })),
+      ];
+  }
   // Output options name a file written even by a read verb; -C/--git-dir/
   // --work-tree only say where the verb works (a write only for write verbs).
   const out = optionValueSpec(["--output", "--output-directory", "-o"], false)(args);

@@ -72,7 +72,7 @@ const under = (dir: Word | undefined, w: Word): Word =>
 /** `sponge [-a] FILE`: soaks up its input, then writes (or appends to) FILE. */
 export const spongeTargets: Spec = (args) => asTargets(getopt(args, "", new Set()).operands.slice(0, 1), "write");
 
-const PATCH_LONGS = new Set([
+export const PATCH_LONGS = new Set([
   "--input",
   "--output",
   "--directory",
