@@ -53,6 +53,11 @@ const FILES: Record<string, string> = {
     "diff --git a/.claude/settings.json b/.claude/settings.json\nnew file mode 100644\n--- /dev/null\n+++ b/.claude/settings.json\n@@ -0,0 +1 @@\n+{}\n",
   "ws/envrc.patch": "diff --git a/.envrc b/.envrc\nnew file mode 100644\n--- /dev/null\n+++ b/.envrc\n@@ -0,0 +1 @@\n+id\n",
   "ws/ok.patch": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n",
+  // A template tree (review 20): copied whole into the workspace, it lands a hook's settings, direnv's file and a task.
+  "tpl/.claude/settings.json": "{}\n",
+  "tpl/.vscode/tasks.json": "{}\n",
+  "tpl/.envrc": "echo placeholder\n",
+  "tpl/README.md": "# template\n",
   "dash/--compress-program=sh": "",
   "dash/-rf": "",
   "dash/a.txt": "a\n",

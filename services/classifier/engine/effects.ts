@@ -125,6 +125,7 @@ const CWD_WRITERS = new Set(["git", "make", "npm", "patch", "ninja", "cargo", "g
 function judgeTarget(t: Target, ctx: Context): Effect {
   const p = resolvePlace(t.word, ctx);
   let e = judgePlace(t, p, ctx);
+  if (t.tree) e = max(e, treeLands(t.tree, p, ctx)) ?? e;
   if (e.tier === 4) return e;
   const reals = hostPaths(p, t.mode !== "delete" && t.mode !== "tree");
   for (const real of reals) {
@@ -132,6 +133,43 @@ function judgeTarget(t: Target, ctx: Context): Effect {
     if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
   }
   return t.fills ? (max(e, throughLinks(p, reals, ctx)) ?? e) : e;
+}
+
+/** At most this many entries of a tree copied, moved or linked are looked at; a larger tree is "cannot be known". */
+const MAX_TREE = 512;
+
+/**
+ * A tree that lands under `dest` (`cp -r tpl/. .`, `rsync -a tpl/ .`, `cp -a
+ * tpl/.vscode .`, `mv`, `ln -s tpl .vscode`): each entry is judged as a write
+ * there, so `tpl/.claude/settings.json` copied into the workspace is what a
+ * write of `.claude/settings.json` is. Directories whose names start with a
+ * dot are followed (what runs later lives there: .git/hooks, .vscode/tasks.json,
+ * .claude/); the others' entries are judged by their own names only. The
+ * verdict is at most 2: such copies are everyday (`cp -r repo backup/`), and
+ * what lands is judged again where it runs (the hook's next command, /exec's diff).
+ */
+function treeLands(tree: Word, dest: Place, ctx: Context): Effect | null {
+  if (tree.dynamic || dest.path === null || dest.glob || ctx.remote) return null;
+  const src = resolvePlace(tree, ctx);
+  const root = src.path === null || src.glob ? null : realPath(src.path);
+  if (root === null || root === "/") return null;
+  let worst: Effect | null = null;
+  let seen = 0;
+  const stack: [string, string][] = [[root, dest.path]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop() as [string, string];
+    for (const name of listDir(from) ?? []) {
+      if (++seen > MAX_TREE)
+        return max(worst, { tier: 2, reason: `write ${dest.raw}: ${tree.text} lands there, a tree too large to look through here` });
+      const at = `${to === "/" ? "" : to}/${name}`;
+      const e = judgePlace({ word: literalWord(at), mode: "write" }, resolvePlace(literalWord(at), ctx), ctx);
+      if (e.tier >= 2 && worst === null) worst = { tier: 2, reason: `${e.reason} (${tree.text} lands there)` };
+      if (worst !== null) return worst;
+      const st = name.startsWith(".") ? lstat(`${from}/${name}`) : null;
+      if (st && st !== "unknown" && st.isDirectory()) stack.push([`${from}/${name}`, at]);
+    }
+  }
+  return worst;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface Target {
   keeps?: boolean;
   /** A directory filled with entries whose names are not known here (an extraction): its links are written through. */
   fills?: boolean;
+  /** A tree whose entries land under this target (a recursive copy, a move, a link to a directory): each is judged as a write there. */
+  tree?: Word;
 }
 
 export type Spec = (args: readonly Word[]) => Target[];

@@ -56,41 +56,63 @@ function deleter(args: readonly Word[]): Target[] {
   return asTargets(a.positional, recursive(a) ? "tree" : "delete");
 }
 
-/** What `cp SRC DIR/` writes: DIR/basename(SRC) (any name when SRC is computed). */
-function into(dir: Word, src: Word, remoteSrc: boolean): Target | null {
+/** What `cp SRC DIR/` writes: DIR/basename(SRC) (any name when SRC is computed); with `tree`, SRC's entries land under it. */
+function into(dir: Word, src: Word, remoteSrc: boolean, tree = false): Target | null {
   let path = remoteSrc ? src.text.replace(/^[^/:]+:/, "") : src.text;
   if (/\/$/.test(path) && path !== "/") path = path.replace(/\/+$/, "");
   const base = path.split("/").pop() ?? "";
   if (base === "" || base === "." || base === ".." || dir.dynamic) return null;
   const text = `${dir.text.replace(/\/+$/, "")}/${src.dynamic ? "*" : base}`;
-  return { word: { ...dir, text, glob: dir.glob || src.glob || src.dynamic }, mode: "write" };
+  const t: Target = { word: { ...dir, text, glob: dir.glob || src.glob || src.dynamic }, mode: "write" };
+  // A source on another host (`host:path`) has no tree here to look through.
+  return tree && !/^[^/]*:/.test(src.text) ? { ...t, tree: src } : t;
 }
+
+/** A source copied as its contents (`cp -r SRC/. DIR`, rsync's `SRC/`): its entries land in the destination itself. */
+const contentsOf = (src: Word, rsyncLike: boolean): boolean => /(^|\/)\.$/.test(src.text) || (rsyncLike && /\/$/.test(src.text));
 
 /**
  * Copy-like programs: the last operand (or -t DIR) is written; when it is a
  * directory the file written is DIR/basename(SRC), so that path is a target too.
  */
-function lastWritten(valueOpts: string[], dirOpt: string[], longs: string[] = [], remote = false): Spec {
+function lastWritten(
+  valueOpts: string[],
+  dirOpt: string[],
+  longs: string[] = [],
+  remote = false,
+  trees: (a: Args) => boolean = () => false,
+): Spec {
   return (raw) => {
     const args = expandLong(raw, longs);
     const a = splitArgs(args, new Set([...valueOpts, ...dirOpt]));
     const noDir = a.flags.includes("--no-target-directory") || hasShort(a.flags, /T/);
     const contents = (w: Word) => remote && /\/$/.test(w.text);
+    // A recursive copy (or a link to a directory) lands its source's entries under what it writes: each is judged there.
+    const tree = trees(a);
     const dirs = dirOpt.flatMap((o) =>
       o.startsWith("--") ? allValues(args, "", [o]) : allValues(args, o.slice(1), [], "abdfHilLnPpRrsuvx"),
     );
     if (dirs.length)
       return dirs.flatMap((d) => [
         { word: d, mode: "write" as Mode },
-        ...a.positional.map((s) => into(d, s, remote)).filter((t): t is Target => t !== null),
+        ...a.positional.map((s) => into(d, s, remote, tree)).filter((t): t is Target => t !== null),
       ]);
     const last = a.positional[a.positional.length - 1];
     const mode: Mode = a.flags.includes("--delete") || a.flags.some((f) => f.startsWith("--delete")) ? "tree" : "write";
     if (a.positional.length === 1 && last)
-      return [{ word: cwdWord(), mode }, ...[into(cwdWord(), last, remote)].filter((t): t is Target => t !== null && !contents(last))];
+      return [
+        { word: cwdWord(), mode },
+        ...[into(cwdWord(), last, remote, tree)].filter((t): t is Target => t !== null && !contents(last)),
+      ];
     if (!last) return [];
     const sources = noDir ? [] : a.positional.slice(0, -1).filter((w) => !contents(w));
-    return [{ word: last, mode }, ...sources.map((s) => into(last, s, remote)).filter((t): t is Target => t !== null)];
+    // Copied as contents (`SRC/.`, rsync's `SRC/`, `-T`): the entries land in the destination itself.
+    const whole = tree ? a.positional.slice(0, -1).filter((w) => noDir || contentsOf(w, remote)) : [];
+    return [
+      { word: last, mode },
+      ...whole.filter((s) => !s.dynamic && !/^[^/]*:/.test(s.text)).map((s) => ({ word: last, mode: "write" as Mode, tree: s })),
+      ...sources.map((s) => into(last, s, remote, tree)).filter((t): t is Target => t !== null),
+    ];
   };
 }
 
@@ -234,9 +256,21 @@ const SPECS: Record<string, Spec> = {
   rpl: (a) => asTargets(splitArgs(a, new Set(["-x", "--encoding"])).positional.slice(2), "write"),
   dos2unix: (a) => asTargets(splitArgs(a).positional, "write"),
   unix2dos: (a) => asTargets(splitArgs(a).positional, "write"),
-  cp: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], CP_LONGS),
+  cp: lastWritten(
+    ["-S", "--suffix"],
+    ["-t", "--target-directory"],
+    CP_LONGS,
+    false,
+    (a) => recursive(a) || hasShort(a.flags, /a/) || a.flags.includes("--archive"),
+  ),
   install: lastWritten(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], ["-t", "--target-directory"], INSTALL_LONGS),
-  ln: lastWritten(["-S", "--suffix"], ["-t", "--target-directory"], LN_LONGS),
+  ln: lastWritten(
+    ["-S", "--suffix"],
+    ["-t", "--target-directory"],
+    LN_LONGS,
+    false,
+    (a) => hasShort(a.flags, /s/) || a.flags.includes("--symbolic"),
+  ),
   // An rsync:// URL names a daemon's module, like host::module: a place on another host.
   rsync: (a) =>
     lastWritten(
@@ -244,6 +278,7 @@ const SPECS: Record<string, Spec> = {
       [],
       [],
       true,
+      (f) => recursive(f) || hasShort(f.flags, /a/) || f.flags.includes("--archive"),
     )(a).map((t) => {
       const m = /^rsync:\/\/([^/]*)\/?(.*)$/i.exec(t.word.text);
       return m ? { ...t, word: { ...t.word, text: `${m[1]}::${m[2]}` } } : t;
@@ -254,14 +289,16 @@ const SPECS: Record<string, Spec> = {
     const a = expandLong(raw, MV_LONGS);
     const s = splitArgs(a, new Set(["-S", "--suffix", "-t", "--target-directory"]));
     const ts = [...allValues(a, "t", [], "bfinuvTZ"), ...allValues(a, "", ["--target-directory"])];
-    const moved = (d: Word) => s.positional.map((src) => into(d, src, false)).filter((t): t is Target => t !== null);
+    const moved = (d: Word) => s.positional.map((src) => into(d, src, false, true)).filter((t): t is Target => t !== null);
     const keep = (ws: Word[]) => asTargets(ws, "tree").map((t) => ({ ...t, keeps: true }));
     if (ts.length) return [...keep(s.positional), ...ts.flatMap((t) => [{ word: t, mode: "write" as Mode }, ...moved(t)])];
     const dest = s.positional[s.positional.length - 1];
     const sources = s.positional.slice(0, -1);
     const noDir = s.flags.includes("--no-target-directory") || hasShort(s.flags, /T/);
-    const inDest = dest && !noDir ? sources.map((src) => into(dest, src, false)).filter((t): t is Target => t !== null) : [];
-    return [...keep(sources), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...inDest];
+    const inDest = dest && !noDir ? sources.map((src) => into(dest, src, false, true)).filter((t): t is Target => t !== null) : [];
+    // `mv -T SRC DEST`, or DEST a new name: SRC's entries land under DEST itself.
+    const renamed = dest && sources.length === 1 && sources[0] ? [{ word: dest, mode: "write" as Mode, tree: sources[0] }] : [];
+    return [...keep(sources), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...renamed, ...inDest];
   },
   chmod: permission,
   chown: permission,
