@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mountAliases } from "../shared/envelope/masks.js";
 import { expandMasks, hostLayers, parseMountinfo } from "./mounts.js";
 
 const INFO = [
@@ -63,4 +64,20 @@ describe("mounts", () => {
       }
     },
   );
+  it("finds the other paths a masked path is mounted at (bind mounts, a second mount of its disk)", () => {
+    const info = [
+      "22 1 254:0 / / rw - ext4 /dev/vda rw",
+      "30 22 254:1 / /data rw - ext4 /dev/vdb rw",
+      "31 22 254:1 /agent-sudo /var/lib/agent-sudo rw - ext4 /dev/vdb rw",
+      "32 22 254:0 /var/lib /mnt/var\\040lib rw - ext4 /dev/vda rw",
+      "33 22 254:1 /agent-sudo/keys /srv/keys rw - ext4 /dev/vdb rw",
+      "34 22 0:40 / /tmp rw - tmpfs tmpfs rw",
+    ].join("\n");
+    expect(mountAliases("/var/lib/agent-sudo", info).sort()).toEqual(["/data/agent-sudo"]);
+    // A mount of only part of it (its keys) shows that part.
+    expect(mountAliases("/var/lib/agent-sudo/keys", info).sort()).toEqual(["/data/agent-sudo/keys", "/srv/keys"]);
+    expect(mountAliases("/var/lib/postgresql", info)).toEqual(["/mnt/var lib/postgresql"]);
+    expect(mountAliases("/etc/shadow", info)).toEqual([]);
+    expect(mountAliases("/tmp/x", info)).toEqual([]);
+  });
 });

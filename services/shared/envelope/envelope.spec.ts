@@ -35,6 +35,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missing, named } from "../../../test/support/needs.js";
+import { hostMasks } from "./masks.js";
 import { EnvelopeServer } from "./server.js";
 import {
   CAP,
@@ -761,6 +762,26 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
       const host = spawnSync(PERL, ["-e", search, desc], { encoding: "utf8" });
       const id = Number(host.stdout.trim());
       if (id > 0) spawnSync(PERL, ["-e", `syscall(${NR.keyctl}, 9, ${id}, -4)`]);
+    }
+  });
+
+  // Review 19: masks were by path: the state dir bind-mounted elsewhere (fstab's `/data/agent-sudo
+  // /var/lib/agent-sudo none bind`) was readable through its other path.
+  it("the state dir reached through another mount of it (a bind mount) is masked there too", async () => {
+    const alias = join(B, "bind-alias");
+    fs.mkdirSync(alias);
+    expect(spawnSync("mount", ["--bind", S, alias]).status).toBe(0);
+    try {
+      const masks = hostMasks({ home: S, stateDirs: [], secrets: [SF] });
+      expect(masks).toContain(alias);
+      const probe = `cat ${alias}/keys/classifier.key ${alias}/dev-token; ls -A ${alias}; echo end`;
+      expect((await bare(probe)).stdout).toContain(MARKER);
+      const r = await inEnvelope(readOnlySpec({ masks, cwd: "/", network: false }), probe);
+      expect(r.status).toBe("ok\n");
+      expect(r.stdout).toBe("end\n");
+      noMarker(r);
+    } finally {
+      spawnSync("umount", [alias]);
     }
   });
 

@@ -7,8 +7,8 @@
 // a path named literally that is a link root made in a directory only root
 // writes (a state dir moved to another disk, `/etc/ssl/private -> /srv/pki`)
 // is masked where it leads: skipping it would show what it was to hide.
-import { readdirSync, realpathSync, type Stats } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync, realpathSync, type Stats } from "node:fs";
+import { dirname, join, posix } from "node:path";
 import { tryLstat } from "../fs-probe.js";
 
 /** Data and secret paths no command sees (config `envelope.masks`). */
@@ -119,6 +119,16 @@ export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
       found.set(real, { path: real, dir: rst.isDirectory() });
     }
   }
+  // The same directory or file reachable through another mount (a bind mount's source, a second mount of
+  // the disk) is masked there too: a mask is by path, and the other path would show what it hides.
+  if (root === "/" && found.size > 0) {
+    const info = mountinfo();
+    for (const m of [...found.values()])
+      for (const alias of mountAliases(m.path, info)) {
+        const st = alias.includes("\n") ? undefined : tryLstat(alias);
+        if (st && !st.isSymbolicLink() && st.isDirectory() === m.dir) found.set(alias, { path: alias, dir: m.dir });
+      }
+  }
   // A mask inside another mask is already covered.
   const all = [...found.values()].sort((a, b) => a.path.length - b.path.length);
   return all.filter((m, i) => !all.slice(0, i).some((o) => o.dir && under(m.path, o.path)));
@@ -138,6 +148,42 @@ function rootsLink(path: string, st: Stats, root: string, pattern: string): stri
   } catch {
     return null;
   }
+}
+
+function mountinfo(): string {
+  try {
+    return readFileSync("/proc/self/mountinfo", "utf8");
+  } catch {
+    return "";
+  }
+}
+
+const octal = (field: string): string => field.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+
+/**
+ * The other paths at which `path` is mounted (mountinfo's text): the mount
+ * that holds it gives its device and its path inside that file system; every
+ * other mount of the same device whose root lies above that path shows it
+ * too, at its mount point plus the rest of the path.
+ */
+export function mountAliases(path: string, info: string): string[] {
+  const mounts: { dev: string; root: string; point: string }[] = [];
+  for (const line of info.split("\n")) {
+    const f = line.split(" ");
+    if (f.length >= 5 && f[2] && f[3] && f[4]) mounts.push({ dev: f[2], root: octal(f[3]), point: octal(f[4]) });
+  }
+  // The mount that holds `path`: the deepest mount point above it (the last listed of equals: it is on top).
+  let holder: (typeof mounts)[number] | undefined;
+  for (const m of mounts) if (under(path, m.point) && (!holder || m.point.length >= holder.point.length)) holder = m;
+  if (!holder) return [];
+  const inFs = posix.join(holder.root, holder.point === "/" ? path : path.slice(holder.point.length));
+  const out = new Set<string>();
+  for (const m of mounts) {
+    if (m === holder || m.dev !== holder.dev || !under(inFs, m.root)) continue;
+    const alias = posix.join(m.point, m.root === "/" ? inFs : inFs.slice(m.root.length));
+    if (alias !== path) out.add(alias);
+  }
+  return [...out];
 }
 
 /** Every path a command's envelope masks on this host now: state dirs first, then secrets. */
