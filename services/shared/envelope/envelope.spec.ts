@@ -267,7 +267,10 @@ function live(o: { user?: EnvelopeUser; cwd?: string } = {}): EnvelopeSpec {
  * layer whose lower is the host's `/`, upper/work beside it, masks bound from
  * empty sources in the trial dir. Kept until afterAll (the tmpfs goes then).
  */
-async function inMirror(cmd: string, o: { user?: EnvelopeUser; cwd?: string } = {}): Promise<Result & { trial: string; upper: string }> {
+async function inMirror(
+  cmd: string,
+  o: { user?: EnvelopeUser; cwd?: string; network?: boolean } = {},
+): Promise<Result & { trial: string; upper: string }> {
   const d = fs.mkdtempSync(join(TRIALS, "t"));
   const upper = join(d, "u0");
   fs.mkdirSync(upper);
@@ -286,7 +289,7 @@ async function inMirror(cmd: string, o: { user?: EnvelopeUser; cwd?: string } = 
       { src: join(d, "mask1"), dst: SF },
     ],
     cwd: o.cwd ?? "/",
-    network: false,
+    network: o.network === true,
     ...(o.user ? { user: o.user } : {}),
   });
   return { ...(await viaServer(envelopeWords(spec, ["/bin/bash", "-c", cmd]))), trial: d, upper };
@@ -763,6 +766,17 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
       const id = Number(host.stdout.trim());
       if (id > 0) spawnSync(PERL, ["-e", `syscall(${NR.keyctl}, 9, ${id}, -4)`]);
     }
+  });
+
+  // Review 19: a mirror run of a `network` rule shares the sandbox's network namespace (the host's under
+  // npm start): a host daemon's abstract Unix socket took root's connection and acted outside the judged diff.
+  it("a mirror run with the network opens inet sockets but no Unix socket (abstract or path); a datagram pair neither", async () => {
+    const probe = `perl -e 'for my $f ([inet=>2,1],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } for my $p ([pair=>1],[dgrampair=>2]) { my ($n,$t)=@$p; print "$n=", (socketpair(my $a, my $b, 1, $t, 0) ? "ok" : ($!+0)), "\\n" }'`;
+    const withNet = await inMirror(probe, { network: true });
+    expect(withNet.status).toBe("ok\n");
+    expect(withNet.stdout).toBe("inet=ok\nunix=1\npair=ok\ndgrampair=1\n");
+    // Without the network (its own namespace, loopback only) a Unix socket reaches nothing of the host's: allowed.
+    expect((await inMirror(probe)).stdout).toBe("inet=ok\nunix=ok\npair=ok\ndgrampair=ok\n");
   });
 
   // Review 19: masks were by path: the state dir bind-mounted elsewhere (fstab's `/data/agent-sudo

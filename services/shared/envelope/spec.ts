@@ -12,8 +12,9 @@
 //     CAP_SYS_MODULE … (the masks cannot be unmounted, no raw disk, no
 //     other process's memory or root).
 //   mirror (tiers 1–2) — the sandbox's copy-on-write overlays of the host as
-//     `/` (pivot_root), own pid, net, ipc and uts namespaces, a file-owner's
-//     capabilities only; what it writes lands in the upper layers.
+//     `/` (pivot_root), own pid, net, ipc and uts namespaces (a rule flagged
+//     `network`: the sandbox's network, and then no Unix socket), a
+//     file-owner's capabilities only; what it writes lands in the upper layers.
 // Every kind also gets the seccomp filter of seccomp.ts (file handles,
 // keyrings, ptrace, io_uring, bpf, new user namespaces …).
 // This module turns a spec into the argv of the envelope program
@@ -191,7 +192,17 @@ export function envelopeWords(spec: EnvelopeSpec, program: readonly string[]): s
   if (spec.cwd) words.push(singleLine("cwd", spec.cwd));
   if (spec.user) words.push(`uid=${spec.user.uid}`, `gid=${spec.user.gid}`, `groups=${spec.user.groups.join(",")}`);
   // Tier 0 opens no socket (no network); with network, no Unix socket (a read-only mount does not stop connect() on a daemon's socket file).
-  words.push(`seccomp=${envelopeFilter(arch, { sockets: spec.kind !== "read-only" ? "any" : spec.network ? "no-unix" : "none" })}`);
+  // A mirror run with the network shares the sandbox's network namespace, and with it every host daemon's abstract
+  // Unix socket: no Unix socket there either (review 19). Live runs talk to host daemons by design.
+  const sockets =
+    spec.kind === "read-only"
+      ? spec.network
+        ? "no-unix"
+        : "none"
+      : spec.kind === "mirror" && !spec.namespaces.includes("net")
+        ? "no-unix"
+        : "any";
+  words.push(`seccomp=${envelopeFilter(arch, { sockets })}`);
   for (const p of program) if (p.includes("\0")) throw new Error("envelope: NUL byte in the program's arguments");
   return [...words, "--", ...program];
 }
