@@ -258,6 +258,19 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
   });
 });
 
+describe("setOwnerModeAt and hard links (review 21)", () => {
+  it("refuses a file with other hard links: a masked secret linked elsewhere keeps its owner and mode", () => {
+    writeFileSync(join(outside, "secret"), "s", { mode: 0o600 });
+    linkSync(join(outside, "secret"), join(root, "alias"));
+    const was = lstatSync(join(outside, "secret"));
+    withDir(root, (d) => {
+      expect(() => setOwnerModeAt(d, "alias", 0o644, NOBODY, NOBODY)).toThrow(/hard links/);
+    });
+    const now = lstatSync(join(outside, "secret"));
+    expect([now.mode, now.uid, now.gid]).toEqual([was.mode, was.uid, was.gid]);
+  });
+});
+
 describe("removeAt", () => {
   it("removes a tree but never follows a symlink inside it", () => {
     const tree = join(root, "tree");

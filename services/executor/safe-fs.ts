@@ -183,6 +183,10 @@ export function setOwnerModeAt(dir: Dir, name: string, mode: number, uid: number
   try {
     const st = fstatSync(fd);
     if (!st.isFile() && !st.isDirectory()) throw new UnsafePath(`${dir.path}/${name} is neither a file nor a directory`);
+    // A file with other hard links is one inode under several names (a masked secret linked elsewhere, review 21):
+    // its owner and mode would change under every name, not the one judged.
+    if (st.isFile() && st.nlink > 1)
+      throw new UnsafePath(`${dir.path}/${name} has ${st.nlink} hard links: its owner and mode are not changed in place`);
     own(fd, mode, uid, gid);
   } finally {
     closeSync(fd);

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -59,6 +59,15 @@ describe("mounts", () => {
         ]);
         // A glob's match is never followed (a user's ~/.ssh -> /etc must not hide /etc), nor a link in a directory others write.
         expect(expandMasks([join(base, "st*"), join(base, "se*t"), join(base, "shared/state")])).toEqual([]);
+        // …but a user's own link to their own files is (`~/.ssh -> ~/dotfiles/ssh`, review 21).
+        mkdirSync(join(base, "home/u/dotfiles/ssh"), { recursive: true });
+        symlinkSync(join(base, "home/u/dotfiles/ssh"), join(base, "home/u/.ssh"));
+        chownSync(join(base, "home/u/dotfiles/ssh"), 65534, 65534);
+        lchownSync(join(base, "home/u/.ssh"), 65534, 65534);
+        expect(expandMasks([join(base, "home/*/.ssh")])).toEqual([{ path: join(base, "home/u/dotfiles/ssh"), dir: true }]);
+        // A user's link to what is not theirs is not.
+        chownSync(join(base, "home/u/dotfiles/ssh"), 0, 0);
+        expect(expandMasks([join(base, "home/*/.ssh")])).toEqual([]);
       } finally {
         rmSync(base, { recursive: true, force: true });
       }
@@ -73,11 +82,21 @@ describe("mounts", () => {
       "33 22 254:1 /agent-sudo/keys /srv/keys rw - ext4 /dev/vdb rw",
       "34 22 0:40 / /tmp rw - tmpfs tmpfs rw",
     ].join("\n");
-    expect(mountAliases("/var/lib/agent-sudo", info).sort()).toEqual(["/data/agent-sudo"]);
+    // Its keys mounted alone at /srv/keys show a part of it (review 21).
+    expect(mountAliases("/var/lib/agent-sudo", info).sort()).toEqual(["/data/agent-sudo", "/srv/keys"]);
     // A mount of only part of it (its keys) shows that part.
     expect(mountAliases("/var/lib/agent-sudo/keys", info).sort()).toEqual(["/data/agent-sudo/keys", "/srv/keys"]);
     expect(mountAliases("/var/lib/postgresql", info)).toEqual(["/mnt/var lib/postgresql"]);
     expect(mountAliases("/etc/shadow", info)).toEqual([]);
+    // Review 21: a bind of a part of it, and an overlay whose layer holds it (not the sandbox's own trial overlays).
+    const more = [
+      info,
+      "35 22 254:0 /var/lib/postgresql/15/main /srv/pg rw - ext4 /dev/vda rw",
+      "36 22 0:50 / /merged rw - overlay overlay rw,lowerdir=/var/lib:/usr,upperdir=/up/u,workdir=/up/w",
+      "37 22 0:51 / /run/t/m rw - overlay agent-sudo-trial rw,lowerdir=/,upperdir=/t/u,workdir=/t/w",
+      "38 22 0:52 / /m2 rw - overlay overlay rw,lowerdir=/var/lib/postgresql/15,upperdir=/up2/u,workdir=/up2/w",
+    ].join("\n");
+    expect(mountAliases("/var/lib/postgresql", more).sort()).toEqual(["/m2", "/merged/postgresql", "/mnt/var lib/postgresql", "/srv/pg"]);
     expect(mountAliases("/tmp/x", info)).toEqual([]);
   });
 });

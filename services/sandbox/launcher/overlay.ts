@@ -444,6 +444,12 @@ export class OverlayMirror {
       "--ro-bind",
       "/proc/sys",
       "/proc/sys",
+      // What reaches the host's hardware or file systems through /proc (a SCSI disk removed, ACPI wake-up), read-only.
+      ...["/proc/sysrq-trigger", "/proc/scsi", "/proc/acpi", "/proc/fs", "/proc/driver", "/proc/mtrr"].flatMap((p) => [
+        "--ro-bind-try",
+        p,
+        p,
+      ]),
       "--perms",
       "0755",
       "--tmpfs",

@@ -624,17 +624,19 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
 
   it("no socket of any family (inet, inet6, netlink, packet, unix; the host's network namespace is not its to use); stream and seqpacket socketpairs still work, a datagram pair does not (it could sendto any abstract or path socket: review 19); with `network`, inet but still no unix", async () => {
     // perl: socket() per family, each line "family=ok|errno"; socketpair last.
-    const probe = `perl -e 'for my $f ([inet=>2,1],[inet6=>10,1],[netlink=>16,3],[packet=>17,3],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } for my $p ([pair=>1],[dgrampair=>2],[seqpair=>5],[dgrampaircloexec=>2|0x80000]) { my ($n,$t)=@$p; print "$n=", (socketpair(my $a, my $b, 1, $t, 0) ? "ok" : ($!+0)), "\\n" }'`;
+    const probe = `perl -e 'for my $f ([inet=>2,1],[inet6=>10,1],[netlink=>16,3],[packet=>17,3],[unix=>1,1]) { my ($n,$d,$t)=@$f; print "$n=", (socket(my $s,$d,$t,0) ? "ok" : ($!+0)), "\\n" } for my $p ([pair=>1],[dgrampair=>2],[seqpair=>5],[dgrampaircloexec=>2|0x80000],[rawpair=>3]) { my ($n,$t)=@$p; print "$n=", (socketpair(my $a, my $b, 1, $t, 0) ? "ok" : ($!+0)), "\\n" }'`;
     const r = await inEnvelope(readOnly(), probe);
     expect(r.status).toBe("ok\n");
-    expect(r.stdout).toBe("inet=1\ninet6=1\nnetlink=1\npacket=1\nunix=1\npair=ok\ndgrampair=1\nseqpair=ok\ndgrampaircloexec=1\n");
+    expect(r.stdout).toBe(
+      "inet=1\ninet6=1\nnetlink=1\npacket=1\nunix=1\npair=ok\ndgrampair=1\nseqpair=ok\ndgrampaircloexec=1\nrawpair=1\n",
+    );
     const withNet = await inEnvelope(readOnlySpec({ masks: [S, SF], cwd: "/", network: true }), probe);
     expect(withNet.stdout).toMatch(/^inet=ok\n/);
     expect(withNet.stdout).toContain("unix=1\n");
-    expect(withNet.stdout).toContain("pair=ok\ndgrampair=1\nseqpair=ok\ndgrampaircloexec=1\n");
+    expect(withNet.stdout).toContain("pair=ok\ndgrampair=1\nseqpair=ok\ndgrampaircloexec=1\nrawpair=1\n");
     // Bare, the same probe opens every one (packet needs CAP_NET_RAW: root has it here).
     expect((await bare(probe)).stdout).toMatch(
-      /^inet=ok\ninet6=(ok|97)\nnetlink=ok\npacket=ok\nunix=ok\npair=ok\ndgrampair=ok\nseqpair=ok\ndgrampaircloexec=ok\n$/,
+      /^inet=ok\ninet6=(ok|97)\nnetlink=ok\npacket=ok\nunix=ok\npair=ok\ndgrampair=ok\nseqpair=ok\ndgrampaircloexec=ok\nrawpair=ok\n$/,
     );
   });
 
@@ -820,6 +822,17 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     const d = await inEnvelope(readOnly(), "head -c 2 /dev/zero | od -An -tx1; echo y > /dev/null && echo null-ok");
     expect(d.stdout).toContain("00 00");
     expect(d.stdout).toContain("null-ok");
+  });
+
+  // Review 21: the fresh /proc was writable: /proc/scsi/scsi (a host disk detached), /proc/acpi/wakeup …
+  it("tier 0's /proc is read-only (its own files too); the host's value is unchanged", async () => {
+    const probe = "echo 0 > /proc/self/oom_score_adj; echo rc=$?; head -1 /proc/self/status";
+    expect((await bare(probe)).stdout).toContain("rc=0");
+    const r = await inEnvelope(readOnly(), probe);
+    expect(r.status).toBe("ok\n");
+    expect(r.stdout).toContain("rc=1");
+    expect(r.stdout).toMatch(/^Name:/m);
+    expect(r.stderr).toMatch(/Read-only file system/);
   });
 
   // Review 19: the kernel runs a `|helper` core_pattern (apport, systemd-coredump) as root in the
@@ -1085,6 +1098,19 @@ describe.skipIf(!!SKIP)("3. live (liveSpec)", () => {
     ]);
     expect(masks.trim()).toBe("");
     expect(blocks.trim()).toBe("0");
+  });
+
+  // Review 21: nodev was the read-only view's only: a disk's node in a chroot's /dev opened in live.
+  it("a device node outside /dev does not open (every mount nodev)", async () => {
+    const dir = join(B, "livenodes");
+    fs.mkdirSync(dir);
+    expect(spawnSync("mknod", [join(dir, "zero"), "c", "1", "5"]).status).toBe(0);
+    const probe = `head -c 4 ${dir}/zero | od -An -tx1; echo read=$?`;
+    expect((await bare(probe)).stdout).toContain("00 00 00 00");
+    const r = await inEnvelope(live(), probe);
+    expect(r.status).toBe("ok\n");
+    expect(r.stdout).not.toContain("00 00 00 00");
+    expect(r.stderr).toMatch(/Permission denied/);
   });
 
   it("mknod and raw disks are out of reach", async () => {

@@ -3,7 +3,8 @@
 // AppRole secret, journal, spool, undo store) and the configured secret
 // paths. Globs (`*` within one segment) are expanded against the host each
 // time a command starts, so a home created later is covered. A link a glob
-// matches is never followed (a user's `~/.ssh -> /etc` must not hide /etc);
+// matches is followed only to its owner's own files (a user's `~/.ssh ->
+// ~/dotfiles/ssh`; never `~/.ssh -> /etc`, which must not hide /etc);
 // a path named literally that is a link root made in a directory only root
 // writes (a state dir moved to another disk, `/etc/ssl/private -> /srv/pki`)
 // is masked where it leads: skipping it would show what it was to hide.
@@ -140,7 +141,9 @@ export function expandMasks(patterns: readonly string[], root = "/"): Mask[] {
  * no one else. Else null (not followed). Only against the host's own root.
  */
 function rootsLink(path: string, st: Stats, root: string, pattern: string): string | null {
-  if (root !== "/" || pattern.includes("*") || st.uid !== 0) return null;
+  if (root !== "/") return null;
+  // A user's own link to their own files (`~/.ssh -> ~/dotfiles/ssh`, stow, chezmoi): hiding it hides only theirs.
+  if (pattern.includes("*") || st.uid !== 0) return ownersLink(path, st);
   const parent = tryLstat(dirname(path));
   if (!parent?.isDirectory() || parent.uid !== 0 || (parent.mode & 0o022) !== 0) return null;
   try {
@@ -168,22 +171,48 @@ const octal = (field: string): string => field.replace(/\\([0-7]{3})/g, (_m, o: 
  */
 export function mountAliases(path: string, info: string): string[] {
   const mounts: { dev: string; root: string; point: string }[] = [];
+  const out = new Set<string>();
   for (const line of info.split("\n")) {
     const f = line.split(" ");
-    if (f.length >= 5 && f[2] && f[3] && f[4]) mounts.push({ dev: f[2], root: octal(f[3]), point: octal(f[4]) });
+    if (f.length < 5 || !f[2] || !f[3] || !f[4]) continue;
+    const point = octal(f[4]);
+    mounts.push({ dev: f[2], root: octal(f[3]), point });
+    // An overlay shows its layers' trees at its mount point (not the sandbox's own trial overlays).
+    const [fsType, source, options] = (line.split(" - ")[1] ?? "").split(" ");
+    if (fsType === "overlay" && source !== "agent-sudo-trial" && source !== "agent-sudo-scratch")
+      for (const [, key, value] of (options ?? "").matchAll(/(?:^|,)(lowerdir|upperdir)=([^,]*)/g))
+        for (const layer of key === "lowerdir" ? (value ?? "").split(":") : [value ?? ""]) {
+          const dir = octal(layer).replace(/\\(.)/g, "$1");
+          if (!dir.startsWith("/")) continue;
+          if (under(path, dir)) out.add(posix.join(point, path.slice(dir.length)));
+          else if (under(dir, path)) out.add(point);
+        }
   }
   // The mount that holds `path`: the deepest mount point above it (the last listed of equals: it is on top).
   let holder: (typeof mounts)[number] | undefined;
   for (const m of mounts) if (under(path, m.point) && (!holder || m.point.length >= holder.point.length)) holder = m;
   if (!holder) return [];
   const inFs = posix.join(holder.root, holder.point === "/" ? path : path.slice(holder.point.length));
-  const out = new Set<string>();
   for (const m of mounts) {
-    if (m === holder || m.dev !== holder.dev || !under(inFs, m.root)) continue;
-    const alias = posix.join(m.point, m.root === "/" ? inFs : inFs.slice(m.root.length));
-    if (alias !== path) out.add(alias);
+    if (m === holder || m.dev !== holder.dev) continue;
+    // A mount of a tree above it shows it below its mount point; a mount of a part of it shows that part.
+    if (under(inFs, m.root)) out.add(posix.join(m.point, m.root === "/" ? inFs : inFs.slice(m.root.length)));
+    else if (under(m.root, inFs)) out.add(m.point);
   }
+  out.delete(path);
   return [...out];
+}
+
+/** Where a non-root user's link leads when what it leads to is theirs too (never root's, never another's). */
+function ownersLink(path: string, st: Stats): string | null {
+  if (st.uid === 0) return null;
+  try {
+    const real = realpathSync(path);
+    const target = tryLstat(real);
+    return target && target.uid === st.uid ? real : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Every path a command's envelope masks on this host now: state dirs first, then secrets. */

@@ -13,8 +13,9 @@
 //   scratch: tmpfs, or an overlay whose reads see the host and whose writes vanish;
 //   masks: agent-sudo's state and secret paths, empty and read-only (after the
 //   scratch overlays, which would otherwise show what a mask hid);
-//   mirror: pivot_root into it; a fresh /proc for a new pid namespace, its
-//   /proc/sys, sysrq-trigger, irq and bus read-only; loopback up in a new net
+//   mirror: pivot_root into it; a fresh /proc for a new pid namespace (tier 0:
+//   read-only), its /proc/sys, sysrq-trigger, irq, bus, scsi, acpi, fs, driver
+//   and mtrr read-only; live: nodev on every mount; loopback up in a new net
 //   namespace; the bounding set cut to the listed capabilities, none ambient
 //   or inheritable; groups, gid, uid; no_new_privs; the cwd walked one
 //   component at a time with O_PATH|O_NOFOLLOW; read-only and mirror: a core
@@ -131,6 +132,9 @@ sub envelope {
     }
   } elsif ($o{ro}) {
     setattr_ro('/');
+  } else {
+    # Live: the host's tree as it is, but no device node outside the fresh /dev opens (a disk's node in a chroot).
+    sc('mount_setattr', -100, '/', 0x8000, pack('QQQQ', 4, 0, 0, 0), 32);    # MOUNT_ATTR_NODEV, AT_RECURSIVE
   }
   dev_setup("$base/dev");
   # Private scratch: tmpfs, or an overlay whose reads see the host and whose writes vanish ("tmp=overlay:/tmp").
@@ -181,10 +185,12 @@ sub envelope {
   }
   if ($flags & $NS{pid}) {
     # A fresh /proc for the new pid namespace; its sysctls and sysrq trigger read-only.
-    mnt('proc', '/proc', 'proc', $MS_NOSUID | $MS_NODEV | $MS_NOEXEC);
+    # Read-only for tier 0; in the mirror, the files that reach the host's hardware or file systems (a SCSI
+    # device removed through /proc/scsi/scsi, ACPI wake-up, CIFS flags) read-only too.
+    mnt('proc', '/proc', 'proc', $MS_NOSUID | $MS_NODEV | $MS_NOEXEC | ($o{ro} ? $MS_RDONLY : 0));
     mnt('/proc/sys', '/proc/sys', undef, $MS_BIND | $MS_REC);
     ro_remount('/proc/sys');
-    for my $f ('/proc/sysrq-trigger', '/proc/irq', '/proc/bus') {
+    for my $f ('/proc/sysrq-trigger', '/proc/irq', '/proc/bus', '/proc/scsi', '/proc/acpi', '/proc/fs', '/proc/driver', '/proc/mtrr') {
       next unless -e $f;
       mnt($f, $f, undef, $MS_BIND);
       ro_remount($f);

@@ -15,7 +15,8 @@
 //     `network`, socket(AF_UNIX) only ("no-unix": a read-only mount does not
 //     stop connect() on a host daemon's socket file). Either way socketpair
 //     stays for stream and seqpacket pairs only: a datagram socket, even one
-//     of a pair, may sendto() any abstract or path address (review 19).
+//     of a pair, may sendto() any abstract or path address (review 19), and
+//     the kernel makes a SOCK_RAW pair a datagram one (review 21).
 // The BPF assembler is shared with the test suite's throwaway root.
 
 export type SeccompArch = "x64" | "arm64";
@@ -181,7 +182,8 @@ const DENIED = [
 ];
 const CLONE_NEWUSER = 0x10000000;
 const AF_UNIX = 1;
-const SOCK_DGRAM = 2;
+const SOCK_STREAM = 1;
+const SOCK_SEQPACKET = 5;
 /** The socket type's bits in socketpair's args[1] (SOCK_NONBLOCK and SOCK_CLOEXEC above them). */
 const SOCK_TYPE_MASK = 0xf;
 
@@ -218,7 +220,8 @@ export function envelopeFilter(arch: SeccompArch, opts: { sockets: SocketRule })
       { label: "pair" },
       { code: BPF.LD, k: arg(1) },
       { code: BPF.AND, k: SOCK_TYPE_MASK },
-      { code: BPF.JEQ, k: SOCK_DGRAM, jt: "deny", jf: "allow" },
+      { code: BPF.JEQ, k: SOCK_STREAM, jt: "allow" },
+      { code: BPF.JEQ, k: SOCK_SEQPACKET, jt: "allow", jf: "deny" },
     );
   ops.push({ label: "nosys" }, { code: BPF.RET, k: RET_ENOSYS });
   ops.push({ label: "allow" }, { code: BPF.RET, k: RET_ALLOW }, { label: "deny" }, { code: BPF.RET, k: RET_EPERM });
