@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EntryKind, EntryState, Manifest, type Change } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { CodedError } from "../shared/errors.js";
-import { applyManifest, checkManifest } from "./commit.js";
+import { applyManifest, checkManifest, checkMasks } from "./commit.js";
 import { entryState, treeSnapshot } from "../../test/support/tree-state.js";
 import { UndoStore } from "./undo.js";
 
@@ -174,6 +174,33 @@ describe("applyManifest writes exactly the `after` states", () => {
 });
 
 // ---- refusals before anything is written ---------------------------------------------------
+
+// Review 21: a write through another path to a masked file (a bind of a part of the state dir, a hard
+// link) came out of the mirror as an ordinary change; the executor checks its own mask list too.
+describe("checkMasks: nothing lands in agent-sudo's state or a secret path", () => {
+  const masks = ["/var/lib/agent-sudo", "/etc/shadow", "/root/.ssh"];
+  it("refuses a change inside a mask, of the mask itself, or a deleted directory that holds one", () => {
+    for (const c of [
+      change("/var/lib/agent-sudo/keys/classifier.key", file("x\n"), file("y\n")),
+      change("/etc/shadow", file("x\n"), file("y\n", 0o644)),
+      change("/root/.ssh", dir(), ABSENT),
+      change("/root", dir(), ABSENT),
+    ])
+      expect(
+        codeOf(() => checkMasks(manifest([c]), masks)),
+        c.path,
+      ).toBe("REFUSED");
+  });
+  it("lets everything else through: siblings, a name that only starts the same, a parent's mode", () => {
+    for (const c of [
+      change("/var/lib/agent-sudo-other/x", ABSENT, file("x\n")),
+      change("/etc/shadow.bak", ABSENT, file("x\n")),
+      change("/root/.bashrc", file("x\n"), file("y\n")),
+      change("/root", dir(), dir(0o700)),
+    ])
+      expect(() => checkMasks(manifest([c]), masks), c.path).not.toThrow();
+  });
+});
 
 describe("checkManifest refuses before anything is written", () => {
   /** A manifest with a harmless first change, and `bad`. */

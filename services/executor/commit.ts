@@ -24,6 +24,30 @@ function sameKind(c: Change): boolean {
   return c.before?.kind === c.after?.kind;
 }
 
+const within = (path: string, dir: string): boolean => dir === "/" || path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * No change lands in what every command is kept from — agent-sudo's state
+ * dirs and the secret paths, as masked on this host now — nor deletes or
+ * replaces a directory holding one. The mirror shows them empty and a write
+ * into one refuses the run; this holds too where the mirror saw one by
+ * another path (a mount or a hard link the masks missed, review 21).
+ */
+export function checkMasks(manifest: Manifest, masks: readonly string[]): void {
+  for (const c of manifest.changes) {
+    const hit = masks.find(
+      (m) =>
+        within(c.path, m) ||
+        (within(m, c.path) && c.before?.kind === EntryKind.ENTRY_KIND_DIR && c.after?.kind !== EntryKind.ENTRY_KIND_DIR),
+    );
+    if (hit)
+      throw new CodedError(
+        "REFUSED",
+        `manifest: ${c.path} changes ${hit}, which no command may touch (agent-sudo's state or a secret path)`,
+      );
+  }
+}
+
 /** Checks the manifest's shape and the blobs before anything is captured or written. */
 export function checkManifest(manifest: Manifest, blobs: ReadonlyMap<string, Uint8Array>): void {
   const seen = new Set<string>();

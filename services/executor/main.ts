@@ -46,7 +46,8 @@ import { command, cwd, envNames, host, requestId, runAs } from "../shared/shapes
 import { type CallContext, healthRpc, runService } from "../shared/skeleton.js";
 import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { CommandCgroups } from "./cgroup.js";
-import { applyManifest, checkManifest } from "./commit.js";
+import { applyManifest, checkManifest, checkMasks } from "./commit.js";
+import { hostMasks } from "../shared/envelope/masks.js";
 import { execute, precheck, realDir, takeSnapshot, type ExecutorState } from "./execute.js";
 import { JournalInUse, lockJournal, openJournal, sha256, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
@@ -201,6 +202,7 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   }
   const blobs = new Map(Object.entries(req.blobs));
   checkManifest(manifest, blobs);
+  checkMasks(manifest, hostMasks({ home: config.home, stateDirs: config.envelope.state_dirs, secrets: config.envelope.masks }));
   const { tier, nonces } = checkCommit(req, digest, state.pinned, state.replay);
   const release = await state.gate.acquire();
   try {
