@@ -275,6 +275,18 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
     (name === "man" || name === "info") &&
     args.some((w) => /^(-l|--local-file|-f|--file|-d|--directory)(=|$)/.test(w.text) || w.text.includes("/"));
   const host = !OPERANDS_NOT_FILES.has(name) || docFile;
+  // curl reads a file: URL's path, percent-decoded and with its own {a,b} / [a-z] globs expanded, following links.
+  if (name === "curl") {
+    const globoff = args.some((w) => w.text === "-g" || w.text === "--globoff");
+    for (const w of words) {
+      const paths = fileUrlPaths(w, globoff);
+      if (paths === null) continue;
+      if (paths === "many" || w.dynamic)
+        return { tier: 2, reason: `reads ${w.text}, a file not known until run time (it may be a secret)` };
+      for (const c of paths)
+        if (secretPlace(resolvePlace(c, ctx), true)) return { tier: 2, reason: `reads a secret: ${w.text} (${c.text})` };
+    }
+  }
   for (const w of words) {
     for (const c of candidates(w)) {
       if (secretPlace(resolvePlace(c, ctx), host || values.includes(w)))
@@ -282,6 +294,54 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
     }
   }
   return null;
+}
+
+/**
+ * The paths curl reads for a `file:` URL word (null: not a file URL): the
+ * path percent-decoded (`%2e` is `.`), each of curl's URL globs expanded
+ * (`{a,b}` sets, `[a-z]` / `[0-9]` ranges) unless `-g`; "many" past 64.
+ */
+function fileUrlPaths(w: Word, globoff: boolean): Word[] | "many" | null {
+  const m = /^file:(?:\/\/(?:localhost)?)?(.*)$/i.exec(w.text);
+  if (!m) return null;
+  let texts = [m[1] as string];
+  if (!globoff) {
+    for (let round = 0; round < 8; round++) {
+      const next: string[] = [];
+      let changed = false;
+      for (const t of texts) {
+        const set = /\{([^{}]*)\}/.exec(t);
+        const range = /\[([a-zA-Z0-9])-([a-zA-Z0-9])(?::\d+)?\]/.exec(t);
+        const g = set && (!range || set.index < range.index) ? set : range;
+        if (!g) {
+          next.push(t);
+          continue;
+        }
+        changed = true;
+        const head = t.slice(0, g.index);
+        const tail = t.slice(g.index + g[0].length);
+        if (g === set) for (const alt of (g[1] as string).split(",")) next.push(head + alt + tail);
+        else {
+          const a = (g[1] as string).charCodeAt(0);
+          const b = (g[2] as string).charCodeAt(0);
+          if (b - a > 64) return "many";
+          for (let c = a; c <= b; c++) next.push(head + String.fromCharCode(c) + tail);
+        }
+        if (next.length > 64) return "many";
+      }
+      texts = next;
+      if (!changed) break;
+    }
+  }
+  return texts.map((t) => {
+    let path = t;
+    try {
+      path = decodeURIComponent(t);
+    } catch {
+      // a stray % stays as written
+    }
+    return { ...w, text: path };
+  });
 }
 
 /**

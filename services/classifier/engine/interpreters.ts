@@ -138,6 +138,13 @@ function source(args: Word[]): Unwrap {
 }
 
 function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
+  // clojure -Sdeps EDN adds dependencies (a git URL, a Maven version, a local root) the project does not declare;
+  // -Ttools install installs a tool every later `clj -T` runs. Neither value is a script.
+  if (
+    (family === "clojure" || family === "clj") &&
+    args.some((w, i) => /^-Sdeps/.test(w.text) || (w.text === "-Ttools" && /^install/.test(args[i + 1]?.text ?? "")))
+  )
+    return unwrap(`interpreter:${family}`, 2, `${name} adds dependencies or tools named on the command line: code no one has seen`);
   const flag = INLINE[family];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
@@ -208,6 +215,94 @@ function dc(args: Word[], stdin: StdinSource | null): Unwrap | null {
   );
 }
 
+const JAVA_VALUES = new Set([
+  "-cp",
+  "-classpath",
+  "--class-path",
+  "-p",
+  "--module-path",
+  "--add-modules",
+  "-d",
+  "--source",
+  "--upgrade-module-path",
+]);
+
+/**
+ * Compilers and runners whose operands or options name code they run: java
+ * (`-jar F`, a class path, `-javaagent:F`, a `.java` source file, `@argfile`),
+ * javac (annotation processors, `-J` JVM options), kotlin/kotlinc (a `.kts`
+ * script, `-e` / `-expression` code), crystal (`eval CODE`, `run F`), nim
+ * (`--eval:CODE`, `e F`). Each file is judged as a script (its place decides);
+ * inline code is tier 2. Null when nothing names code.
+ */
+function jvmAndCompiled(name: string, args: Word[]): Unwrap | null {
+  const scripts: Word[] = [];
+  const code: string[] = [];
+  let computed = false;
+  const push = (w: Word, text: string) => {
+    for (const part of text.split(":")) if (part) scripts.push({ ...w, text: part.replace(/\/\*$/, "") });
+  };
+  if (name === "java" || name === "javac") {
+    for (let i = 0; i < args.length; i++) {
+      const w = args[i] as Word;
+      const t = w.text;
+      if (t.startsWith("@")) computed = true;
+      else if (t === "-jar" && args[i + 1]) {
+        scripts.push(args[i + 1] as Word);
+        break;
+      } else if (
+        /^(-cp|-classpath|--class-path|-p|--module-path|-processorpath|--processor-path|--processor-module-path)$/.test(t) &&
+        args[i + 1]
+      )
+        push(args[i + 1] as Word, (args[++i] as Word).text);
+      else if (/^--(class-path|module-path|processor-path)=/.test(t)) push(w, t.slice(t.indexOf("=") + 1));
+      else if (/^(-J)?-(javaagent|agentpath|agentlib):/.test(t))
+        push(w, t.replace(/^(-J)?-(javaagent|agentpath|agentlib):/, "").split("=")[0] as string);
+      else if (/^(-J)?-XX:(OnError|OnOutOfMemoryError)=/.test(t)) code.push(t.slice(t.indexOf("=") + 1));
+      else if (JAVA_VALUES.has(t)) i++;
+      else if (name === "java" && !t.startsWith("-")) {
+        if (/\.java$/.test(t) || w.dynamic) scripts.push(w);
+        break;
+      }
+    }
+  } else if (name === "kotlin" || name === "kotlinc") {
+    for (let i = 0; i < args.length; i++) {
+      const t = (args[i] as Word).text;
+      if ((t === "-e" || t === "-expression") && args[i + 1]) code.push((args[++i] as Word).text);
+      else if (t === "-script" && args[i + 1]) scripts.push(args[++i] as Word);
+      else if (t === "-d" || t === "-jdk-home" || t === "-kotlin-home") i++;
+      else if (/^(-cp|-classpath)$/.test(t) && args[i + 1]) push(args[i + 1] as Word, (args[++i] as Word).text);
+      else if (!t.startsWith("-") && /\.(kts|jar)$/.test(t)) scripts.push(args[i] as Word);
+    }
+  } else if (name === "crystal") {
+    const sub = args[0]?.text;
+    if ((sub === "eval" || sub === "e") && args.length > 1) code.push(...args.slice(1).map((w) => w.text));
+    else if (sub === "run" || sub === "r" || sub === "spec" || sub === "build" || /\.cr$/.test(sub ?? ""))
+      scripts.push(
+        ...args.slice(sub?.endsWith(".cr") ? 0 : 1).filter((w) => !w.text.startsWith("-") && (w.dynamic || /\.cr$/.test(w.text))),
+      );
+  } else if (name === "nim") {
+    for (const w of args) if (/^--eval[:=]/.test(w.text)) code.push(w.text.replace(/^--eval[:=]/, ""));
+    if (args[0]?.text === "e")
+      scripts.push(
+        ...args
+          .slice(1)
+          .filter((w) => !w.text.startsWith("-"))
+          .slice(0, 1),
+      );
+  } else return null;
+  if (code.length || computed)
+    return unwrap(`interpreter:${name}`, 2, computed ? `${name} reads its options from a file (@argfile)` : `${name} runs inline code`, {
+      opaque: code,
+    });
+  // Libraries the system's packages installed (`/usr/share/java/junit.jar`) are no one's new code.
+  const own = scripts.filter((w) => w.dynamic || !/^\/usr\/(share|lib)\//.test(w.text) || w.text.split("/").includes(".."));
+  if (own.length === 0) return null;
+  return unwrap(`interpreter:${name}`, 0, `${name} runs code from these files`, {
+    inner: own.map((w) => [literalWord("\u0000script"), w]),
+  });
+}
+
 /** An interpreter's unwrapping, or null when `name` is not one (or is asked only for its version). */
 export function interpreter(name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
   if (SHELLS.has(name)) {
@@ -218,6 +313,8 @@ export function interpreter(name: string, args: Word[], stdin: StdinSource | nul
   if (name === "trap") return trap(args);
   if (name === "source" || name === ".") return source(args);
   if (name === "dc") return dc(args, stdin);
+  const compiled = jvmAndCompiled(name, args);
+  if (compiled) return compiled;
   const family = interpreterFamily(name);
   if (family === null || family === "awk") return null;
   return other(family, name, args, stdin);

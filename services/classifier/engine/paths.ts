@@ -456,6 +456,8 @@ const SECRET_GLOBS = [
   "/var/lib/docker/containers/*/config.v2.json",
   "/var/lib/containers/storage/overlay-containers/*/userdata/config.json",
   "/run/secrets/**",
+  // /var/run is /run (a link) on every current distribution: a container's or a pod's secrets (the service-account token) by its usual name.
+  "/var/run/secrets/**",
   "**/.env",
   "**/.env.*",
   "**/*.env",

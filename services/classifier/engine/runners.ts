@@ -75,6 +75,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     "pre-commit": { options: ["-c", "--config"], operands: false, cwd: true },
     "lint-staged": { options: ["-c", "--config", "--cwd"], operands: false, cwd: true },
     rubocop: { options: ["-c", "--config", "-r", "--require"], operands: false, cwd: true },
+    // rspec loads its spec files (operands), required files, load paths and an options file (which can -r more).
+    rspec: { options: ["-r", "--require", "-I", "--default-path", "-O", "--options"], operands: true },
     pylint: { options: ["--rcfile"], operands: false, cwd: true },
     hatch: { options: [], operands: false, cwd: true },
     markdownlint: { options: JS_CONFIG, operands: false, cwd: true },

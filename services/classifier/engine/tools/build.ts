@@ -15,6 +15,16 @@ function makeShell(text: string): string[] {
   return out;
 }
 
+/** make variables (and cmake cache entries) naming a program the build runs. */
+const TOOL_VAR =
+  /^(?:-D)?((?:CMAKE_[A-Z]+_COMPILER(?:_LAUNCHER)?|CMAKE_(?:LINKER|AR|RANLIB|MAKE_PROGRAM|STRIP|OBJCOPY|NM)|CC|CXX|CPP|LD|AR|AS|FC|RANLIB|STRIP|NM|OBJCOPY|OBJDUMP|YACC|LEX|M4|PKG_CONFIG|PYTHON|PERL|INSTALL|GO|CARGO|RUSTC|NODE|HOSTCC|CROSS_COMPILE))(?::[A-Z]+)?[:?]?=(.*)$/s;
+
+/** A program named by path that is not the system's (`/usr/bin/clang` is as `clang`): its place decides. */
+function foreignProgram(value: string): boolean {
+  const prog = value.trim().split(/[\s;]+/)[0] ?? "";
+  return prog.includes("/") && !(/^\/(usr\/|bin\/|sbin\/)/.test(prog) && !prog.split("/").includes(".."));
+}
+
 /** make --eval/-E TEXT (makefile text: `$(shell …)`, new recipes), SHELL= overrides and variables holding `$(shell …)`. */
 function make(name: string, args: Word[]): Unwrap | null {
   const runs = new Runs();
@@ -29,7 +39,12 @@ function make(name: string, args: Word[]): Unwrap | null {
     const shellVar = /^(SHELL|\.SHELLFLAGS|MAKESHELL)[:?]?=(.*)$/s.exec(w.text);
     const assign = /^[A-Za-z_.][\w.]*([:+?!]?)=(.*)$/s.exec(w.text);
     const why = "a make variable given on the command line runs a shell command";
-    if (shellVar) {
+    const tool = TOOL_VAR.exec(w.text);
+    if (tool && foreignProgram(tool[2] ?? "")) {
+      // `make CC=/opt/x`: the build runs the program the variable names (its place decides; `CC=clang` is on PATH).
+      runs.inner.push([literalWord("\u0000script"), { ...w, text: (tool[2] ?? "").trim().split(/\s+/)[0] ?? "" }]);
+      runs.raise(0, `make runs ${tool[1]} as its ${tool[1]} program`);
+    } else if (shellVar) {
       runs.opaque.push(shellVar[2] ?? "");
       runs.raise(2, `make runs its recipes through ${shellVar[1]}`);
     } else if (assign?.[1] === "!") runs.add({ ...w, text: assign[2] ?? "" }, 2, why);
@@ -90,6 +105,23 @@ function cmake(args: Word[]): Unwrap | null {
   const p = args.findIndex((w) => w.text === "-P");
   const script = p >= 0 ? args[p + 1] : undefined;
   if (script) return unwrap("delegate:cmake-P", 0, "cmake runs a CMake script", { inner: [[literalWord("\u0000script"), script]] });
+  // `-DCMAKE_C_COMPILER=/opt/x` (also `-D NAME=VALUE`): the build runs the program the cache entry names.
+  const progs: Word[] = [];
+  const others: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const pair = w.text === "-D" && args[i + 1] !== undefined;
+    const text = pair ? `-D${(args[i + 1] as Word).text}` : w.text;
+    const m = text.startsWith("-D") ? TOOL_VAR.exec(text) : null;
+    if (m && foreignProgram(m[2] ?? "")) {
+      progs.push({ ...w, text: (m[2] ?? "").trim().split(/[\s;]+/)[0] ?? "" });
+      if (pair) i++;
+    } else others.push(w);
+  }
+  if (progs.length)
+    return unwrap("delegate:cmake-D", 0, "cmake's build runs the programs its cache entries name", {
+      inner: [[literalWord("cmake"), ...others], ...progs.map((w) => [literalWord("\u0000script"), w])],
+    });
   return null;
 }
 

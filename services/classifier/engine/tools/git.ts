@@ -118,6 +118,18 @@ const GIT_SHELL_KEYS =
 const GIT_OTHER_KEYS =
   /^(core\.hookspath|init\.templatedir|include\.|includeif\.|url\.|protocol\.|uploadpack\.|receive\.|remote\..+\.vcs|filter\.|credential\.|safe\.directory)/;
 
+// git config keys naming a file that later, read-only git commands read and echo: blame's
+// ignore-revs file (its first bad line in the error), the attributes file (`git check-attr -a`
+// prints every word of a matching line as an attribute), the mailmap, the commit template, the
+// excludes file (`git check-ignore -v` prints the pattern), ssh signing's allowed signers.
+const GIT_FILE_KEYS =
+  /^(core\.(attributesfile|excludesfile)|blame\.ignorerevsfile|mailmap\.file|commit\.template|gpg\.ssh\.(allowedsignersfile|revocationfile)|sendemail\.aliasesfile)$/;
+
+/** A config value naming a file outside the workspace: absolute, in the home directory, up the tree, or computed. */
+function outsideValue(w: Word): boolean {
+  return w.dynamic || /^(\/|~|\$)/.test(w.text) || w.text.split("/").includes("..");
+}
+
 /**
  * Whether setting git config `key` to `value` makes git run something:
  * "shell" when the value is a command line (see gitConfigCommand), "other"
@@ -132,6 +144,14 @@ export function gitConfigRuns(key: string, value: string | null): "shell" | "oth
   // Where git checks files out, and where a remote's objects come from (a path, an `ext::` command): a change
   // of either, not a read of it (`git config --get remote.origin.url`).
   if (/^(core\.worktree|remote\..+\.(url|pushurl))$/.test(k)) return value === null ? null : "other";
+  // Where git's HTTP requests go and whom they trust (a proxy, TLS checks off, another CA, a pinned address, a cookie
+  // file, extra headers): with them the next fetch hands the credential helper's token to another host.
+  if (
+    /^(http\.(.+\.)?|remote\..+\.)(proxy|proxysslcainfo|proxysslcert|proxysslkey|sslverify|sslcainfo|sslcapath|sslcert|sslkey|sslbackend|curloptresolve|cookiefile|extraheader|pinnedpubkey)$/.test(
+      k,
+    )
+  )
+    return value === null ? null : "other";
   if (GIT_SHELL_KEYS.test(k)) return "shell";
   return GIT_OTHER_KEYS.test(k) ? "other" : null;
 }
@@ -310,6 +330,16 @@ export function gitAnalysis(args: readonly Word[]): Analysis | null {
           kind: "floor",
         };
       const rest = args.slice(i + 1).filter((w) => !w.text.startsWith("-"));
+      const file = rest.findIndex(
+        (w, j) => GIT_FILE_KEYS.test(w.text.toLowerCase()) && rest[j + 1] !== undefined && outsideValue(rest[j + 1] as Word),
+      );
+      if (file >= 0)
+        return {
+          tier: 2,
+          rule: "analysis:git-file-config",
+          reason: `git config points ${rest[file]?.text} at ${rest[file + 1]?.text}, a file later git commands read and print (a read of it, outside the workspace)`,
+          kind: "floor",
+        };
       const at = rest.findIndex((w, j) => gitConfigRuns(w.text, rest[j + 1]?.text ?? null) !== null);
       if (at >= 0) {
         const value = rest[at + 1]?.text ?? "";
@@ -640,9 +670,41 @@ function gitDiscards(args: readonly Word[]): string | null {
       return force(subArgs(rest.slice(1), "", [])) ? "git worktree remove --force deletes a worktree's uncommitted changes" : null;
     }
     case "submodule": {
+      const up = rest.findIndex((w) => w.text === "update");
+      if (up >= 0 && force(subArgs(rest.slice(up + 1), "", ["--reference", "--depth", "--jobs", "-j", "--filter"])))
+        return "git submodule update --force checks out with --force, throwing away the submodules' uncommitted changes";
       const at = rest.findIndex((w) => w.text === "deinit");
       if (at < 0) return null;
       return force(subArgs(rest.slice(at + 1), "", [])) ? "git submodule deinit --force deletes a submodule's working tree" : null;
+    }
+    // The same verbs the git-discard rule names, for spellings its patterns do not reach (`git -C . reset --hard`,
+    // `git restore --staged --worktree F`): the rule only matches `git VERB` with the verb first.
+    case "reset": {
+      const a = subArgs(rest, "", ["--pathspec-from-file"]);
+      return a.longs.includes("--hard") || a.longs.includes("--merge") ? "git reset --hard/--merge discards uncommitted changes" : null;
+    }
+    case "clean": {
+      const a = subArgs(rest, "e", ["--exclude"]);
+      const dry = a.letters.has("n") || a.longs.includes("--dry-run");
+      return !dry && (force(a) || a.letters.has("i") || a.longs.includes("--interactive"))
+        ? "git clean deletes untracked files, which git never held"
+        : null;
+    }
+    case "stash": {
+      const verb = rest.find((w) => !w.text.startsWith("-"))?.text;
+      return verb === "drop" || verb === "clear" ? `git stash ${verb} deletes stashed changes` : null;
+    }
+    case "restore": {
+      const a = subArgs(rest, "s", ["--source", "--pathspec-from-file", "--conflict"]);
+      const staged = a.letters.has("S") || a.longs.includes("--staged");
+      const worktree = a.letters.has("W") || a.longs.includes("--worktree");
+      return worktree || !staged ? "git restore of the work tree overwrites uncommitted changes" : null;
+    }
+    case "config": {
+      const a = subArgs(rest, "f", ["--file", "--blob", "--type", "--default", "--comment"]);
+      return a.longs.includes("--global") || a.longs.includes("--system")
+        ? "git config --global/--system changes git behaviour for every repository"
+        : null;
     }
     case "branch": {
       const a = subArgs(rest, "u", ["--set-upstream-to", "--sort", "--format", "--points-at"]);

@@ -1,5 +1,7 @@
 // JavaScript package tools: npx/bunx, npm exec, pnpm dlx|exec (and its shell
 // mode), yarn dlx|exec, bun x|exec, nodemon --exec; and where npm writes.
+import { posix } from "node:path";
+import { readScript } from "../host-paths.js";
 import { scriptFirst } from "../subcommand-first.js";
 import { optionValueSpec } from "../targets.js";
 import type { Spec } from "../targets.js";
@@ -11,25 +13,95 @@ import { pullOptions, Runs, shQuote } from "./runs.js";
 
 const NPX_VALUES = new Set(["-p", "--package", "-c", "--call", "--prefix", "-w", "--workspace"]);
 
-/** npx/bunx/pnpm dlx: run a package's binary (downloading it when absent). */
-function npx(tool: string, args: Word[]): Unwrap {
-  const c = args.findIndex((w) => w.text === "-c" || w.text === "--call");
-  if (c >= 0 && args[c + 1]) return unwrap(`delegate:${tool}`, 1, "runs a package binary", { code: [(args[c + 1] as Word).text] });
+/** The dependencies named by the package.json nearest above `cwd`. */
+function dependencies(cwd: string | undefined): ReadonlySet<string> {
+  for (let d = cwd; d?.startsWith("/"); d = posix.dirname(d)) {
+    const text = readScript(posix.join(d, "package.json"));
+    if (text !== null) {
+      try {
+        const j = JSON.parse(text) as Record<string, unknown>;
+        const out = new Set<string>();
+        for (const k of ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]) {
+          const deps = j[k];
+          if (deps && typeof deps === "object") for (const n of Object.keys(deps)) out.add(n);
+        }
+        return out;
+      } catch {
+        return new Set();
+      }
+    }
+    if (d === "/") break;
+  }
+  return new Set();
+}
+
+/**
+ * Why a package spec npx (bunx, pnpm dlx …) would download is code no one
+ * has seen, or null: a git, URL, file, tarball or alias spec
+ * (`github:x/y`, `x/y`, `https://…`, `./x.tgz`, `eslint@npm:evil`), a
+ * scoped name (`@evil/eslint`: its binary would be judged as `eslint`) or a
+ * `-p` package other than the binary's own name, unless the project's
+ * package.json depends on it. `bin` is the binary the command names.
+ */
+function foreignSpec(spec: Word, bin: string, cwd: string | undefined, named: boolean): string | null {
+  if (spec.dynamic) return `${spec.text}: a computed package`;
+  const text = spec.text;
+  const scoped = /^@[^/@]+\//.test(text);
+  const name = scoped ? text.replace(/^(@[^/@]+\/[^@]*).*$/, "$1") : text.replace(/@.*$/, "");
+  const version = text.slice(name.length).replace(/^@/, "");
+  // A relative directory or tarball of the workspace (`npx .`, `npx ./cli`) is the workspace's own code.
+  if (/^\.{1,2}(\/|$)/.test(text) && !text.split("/").includes("..")) return null;
+  if (/[/:\\]/.test(name.replace(/^@[^/@]+\//, "")) || /[/:\\]/.test(version) || name.startsWith("."))
+    return `${text}: a package from git, a URL, a file or an alias`;
+  if (!scoped && (!named || name === bin)) return null;
+  return dependencies(cwd).has(name) ? null : `${text}: a package the project does not depend on`;
+}
+
+/** The package specs of npx's `-p X`, `--package X`, `--package=X` among `args` (up to the command). */
+function packageOptions(args: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === "-p" || w.text === "--package") {
+      if (args[i + 1]) out.push(args[i + 1] as Word);
+      i++;
+    } else if (w.text.startsWith("--package=")) out.push({ ...w, text: w.text.slice("--package=".length) });
+    else if (!w.text.startsWith("-") && !NPX_VALUES.has(args[i - 1]?.text ?? "")) break;
+  }
+  return out;
+}
+
+/** The tools that download the package they are named when it is not installed. */
+const DOWNLOADS = new Set(["npx", "bunx", "bun-x", "npm-exec", "pnpm-dlx", "yarn-dlx"]);
+
+/** npx/bunx/pnpm dlx: run a package's binary (downloading it when absent). `own`: the tool's options before its subcommand. */
+function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []): Unwrap {
   const at = firstOperand(args, NPX_VALUES);
   const rest = args.slice(at);
-  if (rest.length === 0) return unwrap(`delegate:${tool}`, 2, `${tool} without a command`);
-  const bin = (rest[0] as Word).text.replace(/^@[^/]+\//, "").replace(/@[^@/]*$/, "");
-  return unwrap(`delegate:${tool}`, 1, "runs a package binary", { inner: [[{ ...(rest[0] as Word), text: bin }, ...rest.slice(1)]] });
+  const first = rest[0];
+  const bin = first ? first.text.replace(/^@[^/]+\//, "").replace(/@[^@/]*$/, "") : "";
+  const packages = [...packageOptions(own), ...packageOptions(args)];
+  const why = DOWNLOADS.has(tool)
+    ? [
+        ...packages.map((p) => foreignSpec(p, bin, cwd, true)),
+        ...(packages.length === 0 && first ? [foreignSpec(first, bin, cwd, false)] : []),
+      ].find((w) => w !== null)
+    : null;
+  if (why) return unwrap(`delegate:${tool}`, 2, `${tool} downloads and runs ${why}: code no one has seen`);
+  const c = args.findIndex((w) => w.text === "-c" || w.text === "--call");
+  if (c >= 0 && args[c + 1]) return unwrap(`delegate:${tool}`, 1, "runs a package binary", { code: [(args[c + 1] as Word).text] });
+  if (rest.length === 0 || !first) return unwrap(`delegate:${tool}`, 2, `${tool} without a command`);
+  return unwrap(`delegate:${tool}`, 1, "runs a package binary", { inner: [[{ ...first, text: bin }, ...rest.slice(1)]] });
 }
 
 /** pnpm's shell mode (`pnpm -c exec 'CMD'`, `pnpm exec --shell-mode CMD`): the command line runs through a shell. */
 function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
   const sub = args[at]?.text;
-  if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1));
+  if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1), cwd, args.slice(0, at));
   // A name that is no pnpm command and no script runs as `pnpm exec NAME` (`pnpm sh -c …`, `pnpm printenv`).
   const name = args[at];
-  if (name && !PNPM_COMMANDS.has(name.text) && runsAsProgram(name, cwd, args.slice(0, at))) return npx("pnpm-exec", args.slice(at));
+  if (name && !PNPM_COMMANDS.has(name.text) && runsAsProgram(name, cwd, args.slice(0, at))) return npx("pnpm-exec", args.slice(at), cwd);
   if (sub !== "exec") return null;
   // exec's own options come before the command; a -c after the command is the command's own (`pnpm exec sh -c …`).
   const after = args.slice(at + 1);
@@ -38,7 +110,7 @@ function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
     i += /^(--filter|-F|--resume-from|--workspace-concurrency|--report-summary-file)$/.test((after[i] as Word).text) ? 2 : 1;
   const own = [...args.slice(0, at), ...after.slice(0, i)];
   const shellMode = own.some((w) => w.text === "-c" || w.text === "--shell-mode");
-  if (!shellMode) return npx("pnpm-exec", after.slice(i));
+  if (!shellMode) return npx("pnpm-exec", after.slice(i), cwd);
   const cmd = after.slice(i);
   const runs = new Runs();
   if (cmd.length) runs.add(joinWords(cmd), 1, "pnpm runs a command line through a shell");
@@ -47,10 +119,10 @@ function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
 }
 
 /** `bun x …` is bunx; `bun exec 'code'` runs code with Bun's shell (after bun's own options: `bun --silent x …`). */
-function bun(all: Word[]): Unwrap | null {
+function bun(all: Word[], cwd?: string): Unwrap | null {
   const args = afterOptions(all);
   const sub = args[0]?.text;
-  if (sub === "x") return npx("bun-x", args.slice(1));
+  if (sub === "x") return npx("bun-x", args.slice(1), cwd);
   if (sub !== "exec") return null;
   const code = args.slice(1);
   if (code.length === 0) return null;
@@ -114,7 +186,7 @@ function nodemon(args: Word[]): Unwrap | null {
   return runs.result("delegate:nodemon", [[literalWord("nodemon"), ...rest]]);
 }
 
-export const npxDelegate: Delegate = (name, args) => npx(name, args);
+export const npxDelegate: Delegate = (name, args, _stdin, cwd) => npx(name, args, cwd);
 
 export const pnpmDelegate: Delegate = (_name, args, _stdin, cwd) => pnpm(args, cwd);
 
@@ -122,8 +194,8 @@ export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
   // The subcommand comes after yarn's own options (`yarn --silent exec …`).
   const rest = afterOptions(args);
   const sub = rest[0]?.text ?? "";
-  if (sub === "dlx") return npx(`${name}-dlx`, rest.slice(1));
-  if (sub === "exec") return npx(`${name}-exec`, rest.slice(1));
+  if (sub === "dlx") return npx(`${name}-dlx`, rest.slice(1), cwd);
+  if (sub === "exec") return npx(`${name}-exec`, rest.slice(1), cwd);
   // `yarn node ARGS` runs node with yarn's environment.
   if (sub === "node") return npx(`${name}-node`, rest);
   // `yarn workspace W CMD…` runs another yarn command in W; `workspaces foreach` runs one in every workspace.
@@ -143,9 +215,9 @@ export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
   return envScript("yarn", rest);
 };
 
-export const npmDelegate: Delegate = (_name, args) => {
+export const npmDelegate: Delegate = (_name, args, _stdin, cwd) => {
   const sub = args[0]?.text ?? "";
-  return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1)) : envScript("npm", args);
+  return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1), cwd) : envScript("npm", args);
 };
 
 /** bun's commands that install, remove, upgrade or publish packages (network, install scripts), or scaffold a project. */
@@ -169,7 +241,7 @@ const BUN_INSTALLS = new Set([
 ]);
 
 export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
-  const own = bun(args);
+  const own = bun(args, cwd);
   if (own) return own;
   const rest = afterOptions(args);
   const first = rest[0];

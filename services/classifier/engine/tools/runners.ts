@@ -72,6 +72,11 @@ const RUNNERS: Record<string, Runner> = {
   micromamba: { sub: "run", values: ["-n", "--name", "-p", "--prefix", "--cwd"], floor: 2 },
 };
 
+/** A file named from outside the workspace: absolute, in the home directory, up the tree, or computed. */
+function outside(text: string): boolean {
+  return /^(\/|~|\$)/.test(text) || text.split("/").includes("..");
+}
+
 /** `uv run CMD …`, `poetry run …`, `bundle exec …`: the command is judged like any other. */
 function runner(name: string, spec: Runner, args: Word[]): Unwrap | null {
   const values = new Set(spec.values);
@@ -85,6 +90,32 @@ function runner(name: string, spec: Runner, args: Word[]): Unwrap | null {
   // `uv run script.py`: a Python file runs as a script.
   const argv =
     /\.py$/.test(program.text) && name !== "bundle" ? [literalWord("\u0000script"), program, ...cmd.slice(1)] : [program, ...cmd.slice(1)];
+  // Packages the project does not declare, or an index that can serve any package (`uv run --with evil pytest`:
+  // pytest loads the plugins its environment holds, a .pth file runs at every start-up), or a Gemfile — Ruby code —
+  // from outside the workspace: code no one has seen.
+  const own = args.slice(0, start);
+  const optionValue = (w: Word, i: number): Word | undefined =>
+    w.text.includes("=") ? { ...w, text: w.text.slice(w.text.indexOf("=") + 1) } : own[i + 1];
+  const extra = own.find((w, i) => {
+    const v = optionValue(w, i);
+    if (v === undefined) return false;
+    if (name === "bundle") return /^--gemfile(=|$)/.test(w.text) && (v.dynamic || outside(v.text));
+    if (name !== "uv") return false;
+    // Another index serves every package, the project's own dependencies too (`--index https://evil …`).
+    if (/^(--index|--default-index|-i|--index-url|--extra-index-url|-f|--find-links)(=|$)/.test(w.text)) return true;
+    // A requirement from git, a URL or a path (`--with 'x @ git+https://…'`); a plain registry name stays as `npx NAME`.
+    if (/^--with(=|$)/.test(w.text)) return v.dynamic || v.text.split(",").some((r) => /[@:/\\]/.test(r));
+    return /^--with-(editable|requirements)(=|$)/.test(w.text) && (v.dynamic || outside(v.text));
+  });
+  if (extra)
+    return unwrap(
+      `delegate:${name}-${spec.sub}`,
+      2,
+      `${name} ${spec.sub} ${extra.text}: adds code the project does not declare (code no one has seen)`,
+      {
+        inner: [argv],
+      },
+    );
   return unwrap(`delegate:${name}-${spec.sub}`, spec.floor, `${name} ${spec.sub} runs a command in the project environment`, {
     inner: [argv],
   });
