@@ -6,7 +6,7 @@ import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
 import { analyze, diffNames } from "./analyzers.js";
-import { getopt, PATCH_LONGS } from "./tools/outputs.js";
+import { patchArgs } from "./tools/outputs.js";
 import { delegate } from "./delegates.js";
 import { effectFloor } from "./effects.js";
 import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
@@ -82,12 +82,8 @@ const NOT_SECRET = /^(SSH_AUTH_SOCK|XDG_SESSION_\w+|DBUS_SESSION_BUS_ADDRESS|SES
 /** The first secret-named variable a word expands, itself, through the variables it was made of, or a loop's values. */
 function wordSecret(w: Word): string | null {
   for (const text of [w.text, ...(w.origins ?? []), ...(w.loopValues ?? []).map((v) => v.text)]) {
-    if (!text.includes("$")) continue;
-    for (const m of text.matchAll(/(\\?)\$(\{[#!]?)?([A-Za-z_][A-Za-z0-9_]*)/g)) {
-      if (m[1] === "\\" || m[2] === "{#") continue;
-      const name = m[3] as string;
-      if (SECRET_NAME.test(name) && !NOT_SECRET.test(name)) return name;
-    }
+    const name = secretExpansion(text, NOT_SECRET);
+    if (name !== null) return name;
   }
   return null;
 }
@@ -590,7 +586,7 @@ function diffFiles(name: string, args: readonly Word[], cmd: SimpleCommand, ctx:
   const input = cmd.redirects.filter((r) => r.op === "<").map((r) => r.target);
   let files: Word[] = [];
   if (name === "patch") {
-    const p = getopt(args, "iodpDFrBYzVg", PATCH_LONGS);
+    const p = patchArgs(args);
     const named = p.opts
       .filter(([o]) => o === "-i" || o === "--input")
       .map(([, v]) => v)

@@ -21,13 +21,13 @@ export const SECRET_NAME =
  * length) reveals nothing, nor does `\$NAME` in a
  * here-document. Text without a `$` costs one search.
  */
-export function secretExpansion(text: string): string | null {
+export function secretExpansion(text: string, except?: RegExp): string | null {
   if (!text.includes("$")) return null;
   for (const m of text.matchAll(/(\\?)\$(\{[#!]?)?([A-Za-z_][A-Za-z0-9_]*)/g)) {
     // `\$TOKEN` in a here-document's body is the text `$TOKEN`.
     if (m[1] === "\\" || m[2] === "{#") continue;
     const name = m[3] as string;
-    if (SECRET_NAME.test(name)) return name;
+    if (SECRET_NAME.test(name) && !except?.test(name)) return name;
   }
   return null;
 }

@@ -72,7 +72,7 @@ const under = (dir: Word | undefined, w: Word): Word =>
 /** `sponge [-a] FILE`: soaks up its input, then writes (or appends to) FILE. */
 export const spongeTargets: Spec = (args) => asTargets(getopt(args, "", new Set()).operands.slice(0, 1), "write");
 
-export const PATCH_LONGS = new Set([
+const PATCH_LONGS = new Set([
   "--input",
   "--output",
   "--directory",
@@ -90,13 +90,16 @@ export const PATCH_LONGS = new Set([
   "--read-only",
 ]);
 
+/** patch's options (the value-taking short letters and the long ones) and operands. */
+export const patchArgs = (args: readonly Word[]) => getopt(args, "iodpDFrBYzVg", PATCH_LONGS);
+
 /**
  * `patch [ORIGINAL [PATCH]]`, `-i PATCH`: ORIGINAL is rewritten (in -d DIR);
  * -o OUT, -r REJECTS and -B PREFIX (backups) are written; without ORIGINAL
  * or -o the files the patch names are, in -d DIR or the working directory.
  */
 export const patchTargets: Spec = (args) => {
-  const p = getopt(args, "iodpDFrBYzVg", PATCH_LONGS);
+  const p = patchArgs(args);
   const dir = values(p, ["-d", "--directory"]).at(-1);
   const out: Target[] = [];
   const original = p.operands[0];
