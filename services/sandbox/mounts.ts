@@ -2,6 +2,7 @@
 // system of the host (so /home or /var on their own partitions are mirrored
 // too, not shown empty), and the masks, expanded against the host.
 import { readFileSync } from "node:fs";
+import { octal } from "../shared/envelope/masks.js";
 
 /** File systems that hold host content and are mirrored; pseudo and memory file systems are not. */
 // overlay too: a host whose `/` is itself overlayfs (a container, a throwaway
@@ -29,8 +30,7 @@ export function parseMountinfo(text: string): MountEntry[] {
     const [left, right] = line.split(" - ");
     const mountPoint = left?.split(" ")[4];
     const fsType = right?.split(" ")[0];
-    if (mountPoint && fsType)
-      out.push({ mountPoint: mountPoint.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))), fsType });
+    if (mountPoint && fsType) out.push({ mountPoint: octal(mountPoint), fsType });
   }
   return out;
 }

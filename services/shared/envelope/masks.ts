@@ -161,7 +161,9 @@ function mountinfo(): string {
   }
 }
 
-const octal = (field: string): string => field.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+/** A field of /proc/self/mountinfo as a path: the kernel writes space, tab, newline and backslash as octal escapes. */
+export const octal = (field: string): string =>
+  field.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
 
 /**
  * The other paths at which `path` is mounted (mountinfo's text): the mount
