@@ -1,7 +1,8 @@
 // Per-command cgroups: a process that leaves the process group with setsid
 // still dies with its command; run-as still applies inside the cgroup.
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvelopeServer } from "../shared/envelope/server.js";
 import { envelopeWords, readOnlySpec } from "../shared/envelope/spec.js";
@@ -64,6 +65,34 @@ describe.skipIf(!cgroups)("per-command cgroups", () => {
     expect(res.timedOut).toBe(true);
     await new Promise((r) => setTimeout(r, 100));
     expect(alive(marker)).toBe(false);
+  });
+
+  it("a later start removes the command cgroups of an executor that died, after killing what is left in them", async () => {
+    const mount = readFileSync("/proc/self/mountinfo", "utf8")
+      .split("\n")
+      .find((l) => l.split(" - ")[1]?.startsWith("cgroup2 "))
+      ?.split(" ")[4];
+    const own = /^0::(.*)$/m.exec(readFileSync("/proc/self/cgroup", "utf8"))?.[1];
+    // Named after a pid that has exited, as an executor killed with its commands running leaves it.
+    const stale = join(mount ?? "", own ?? "", `agent-sudo-commands-${spawnSync("true").pid}`);
+    mkdirSync(join(stale, "cmd-1"), { recursive: true });
+    const marker = String(9000 + Math.floor(Math.random() * 1000));
+    const left = spawn("sleep", [marker], { stdio: "ignore" });
+    try {
+      const reaped = new Promise((r) => left.once("exit", r));
+      writeFileSync(join(stale, "cmd-1", "cgroup.procs"), String(left.pid));
+      expect(CommandCgroups.detect()).toBeDefined();
+      await Promise.race([reaped, new Promise((r) => setTimeout(r, 2000))]);
+      expect(alive(marker)).toBe(false);
+      // A cgroup still emptying right after the kill is left for the next start.
+      for (let i = 0; i < 50 && existsSync(stale); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        CommandCgroups.detect();
+      }
+      expect(existsSync(stale)).toBe(false);
+    } finally {
+      left.kill("SIGKILL");
+    }
   });
 
   it("the command is inside its own cgroup, not the executor's", async () => {

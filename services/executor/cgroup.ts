@@ -3,8 +3,9 @@
 // everything the command starts — even through setsid or a double fork —
 // stays there; `cgroup.kill` ends all of it when the command exits or the
 // timeout fires.
-// Without a writable cgroup v2 hierarchy (non-root, no delegation) the
-// executor falls back to process-group kills and says so at start.
+// Without a writable cgroup v2 hierarchy (non-root, no delegation) or
+// without `cgroup.kill` (Linux before 5.14) the executor falls back to
+// process-group kills and says so at start.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processAlive } from "../shared/process-alive.js";
@@ -61,7 +62,7 @@ export class CommandCgroups {
       removeStale(home);
       const base = join(home, `agent-sudo-commands-${process.pid}`);
       mkdirSync(base, { recursive: true });
-      if (!existsSync(join(base, "cgroup.procs"))) return undefined;
+      if (!existsSync(join(base, "cgroup.kill"))) return undefined;
       return new CommandCgroups(base);
     } catch {
       return undefined;
@@ -78,9 +79,7 @@ export class CommandCgroups {
   /** Kills everything in the cgroup now (synchronously). */
   kill(dir: string): void {
     try {
-      if (existsSync(join(dir, "cgroup.kill"))) writeFileSync(join(dir, "cgroup.kill"), "1");
-      else
-        for (const pid of readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
+      writeFileSync(join(dir, "cgroup.kill"), "1");
     } catch {
       // already empty or gone
     }

@@ -435,7 +435,7 @@ describe("captureManifest + applyManifest + rollback", () => {
 
   // BUG (undo.ts captureManifest, the catch around withParent): a path the
   // run created under a *file* it turned into a directory (before ABSENT,
-  // its parent a regular file on the host) makes openParent fail with
+  // its parent a regular file on the host) makes withParent fail with
   // UnsafePath (ENOTDIR), which is only forgiven for ENOENT: the capture
   // reports CONFLICT although the host is exactly what the judges saw, so
   // `rm f; mkdir -p f/sub; touch f/sub/x` can never be committed (fails

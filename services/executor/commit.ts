@@ -20,10 +20,6 @@ const NEVER = /^\/(?:proc|sys|dev)(?:\/|$)/;
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
-function sameKind(c: Change): boolean {
-  return c.before?.kind === c.after?.kind;
-}
-
 const within = (path: string, dir: string): boolean => dir === "/" || path === dir || path.startsWith(`${dir}/`);
 
 /**
@@ -104,7 +100,7 @@ function applyOne(c: Change, blobs: ReadonlyMap<string, Uint8Array>): void {
     }
     const { mode, uid, gid } = after;
     // The same bytes as before (a mode or owner change): only those are set.
-    const same = sameKind(c) && Buffer.from(after.sha256).equals(Buffer.from(c.before?.sha256 ?? []));
+    const same = c.before?.kind === after.kind && Buffer.from(after.sha256).equals(Buffer.from(c.before?.sha256 ?? []));
     const content = () => {
       const blob = blobs.get(hex(after.sha256));
       if (!blob) throw new CodedError("BAD_REQUEST", `content of ${c.path} missing`);

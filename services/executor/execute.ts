@@ -20,7 +20,7 @@ import { launchFor } from "./network.js";
 import { changesPackages, installedPackages } from "./packages.js";
 import type { ReplayMemory } from "./replay.js";
 import { runCommand } from "./run.js";
-import { timeshiftDriver } from "./snapshot.js";
+import { takeSnapshot as timeshift } from "./snapshot.js";
 import type { CallContext } from "../shared/skeleton.js";
 import { redactCredentials } from "../shared/credentials.js";
 import type { UndoStore } from "./undo.js";
@@ -87,8 +87,9 @@ function scrubbedEnv(who: Account): Record<string, string> {
 /** Tier 3 with a snapshot driver: the snapshot must be taken, or nothing runs (or is committed). */
 export async function takeSnapshot(config: Config, requestId: string, log: Logger): Promise<string> {
   if (config.executor.snapshot === "none") return "";
-  const result = await timeshiftDriver().take(`agent-sudo ${requestId}`);
-  log.info({ snapshot: result }, "system snapshot before tier 3");
+  const t0 = Date.now();
+  const result = await timeshift(`agent-sudo ${requestId}`);
+  log.info({ snapshot: { ...result, durationMs: Date.now() - t0 } }, "system snapshot before tier 3");
   if (!result.taken) throw new CodedError("UNAVAILABLE", `snapshot not taken: ${result.detail}`);
   return result.id ?? "taken";
 }

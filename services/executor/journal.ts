@@ -9,9 +9,8 @@
 // How it fails: append throws (the executor must then refuse to run the
 // command); a torn last line left by a crash is cut at open and the cut is
 // itself journaled. One writer per file: open it once per process, and one
-// process per file (lockJournal).
+// process per file (main.ts takes `<journal>.lock` first).
 import { createHash } from "node:crypto";
-import { takePidLock } from "../shared/pid-lock.js";
 import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 
 /** Line 1's prev, and every line's shape (verified by cli/journal-verify.ts). */
@@ -110,28 +109,6 @@ export function openJournal(path: string): Journal {
       closeSync(fd);
     },
   };
-}
-
-export class JournalInUse extends Error {}
-
-/**
- * One executor per journal, with or without the supervisor: `<journal>.lock`,
- * created exclusively, holds the owner's pid and process stamp. A second
- * executor on the same state dir gets JournalInUse naming the holder — it is
- * taken before the executor binds its socket or opens the journal, so the
- * second one changes nothing. A lock whose process is gone (killed, a crash)
- * or whose pid now names another process is stale and taken over. Returns
- * the release (the caller runs it at exit).
- */
-export function lockJournal(path: string): () => void {
-  const lock = `${path}.lock`;
-  return takePidLock(lock, [], (pid) =>
-    pid === 0
-      ? new JournalInUse(`journal ${path}: could not take ${lock}`)
-      : new JournalInUse(
-          `journal ${path} is in use by executor pid ${pid} (${lock}); one executor per state dir — stop that one first. Nothing was changed.`,
-        ),
-  );
 }
 
 /**

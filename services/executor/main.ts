@@ -49,13 +49,14 @@ import { CommandCgroups } from "./cgroup.js";
 import { applyManifest, checkManifest, checkMasks } from "./commit.js";
 import { hostMasks } from "../shared/envelope/masks.js";
 import { execute, precheck, realDir, takeSnapshot, type ExecutorState } from "./execute.js";
-import { JournalInUse, lockJournal, openJournal, sha256, unfinishedCommits } from "./journal.js";
+import { openJournal, sha256, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
 import { UndoStore } from "./undo.js";
 import { checkCommit, checkGrant, type PinnedKey } from "./verify.js";
 import { envelopeReadiness } from "../shared/envelope/spec.js";
 import { EnvelopeServer } from "../shared/envelope/server.js";
+import { takePidLock } from "../shared/pid-lock.js";
 
 /** What Execute and Commit both carry: the binding and its signed decisions. */
 const bound = {
@@ -142,7 +143,7 @@ function prepare(config: Config, log: Logger): ExecutorState {
   undo.prune();
   setInterval(() => undo.prune(), 3600_000).unref();
   const cgroups = isRoot() ? CommandCgroups.detect() : undefined;
-  if (!cgroups) log.warn("no writable cgroup v2 hierarchy: commands are contained by process group only (a setsid escapes)");
+  if (!cgroups) log.warn("no writable cgroup v2 with cgroup.kill: commands are contained by process group only (a setsid escapes)");
   process.once("exit", () => cgroups?.close());
   const envelope = envelopeReadiness();
   if (envelope !== "ok") log.error({ envelope }, "no envelope can be built here: every command will be refused (ENVELOPE_FAILED)");
@@ -257,16 +258,24 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   }
 }
 
-// One executor per journal, taken before anything is touched (the socket is
-// bound and the journal opened only after): a second executor on this state
-// dir exits 1 naming the holder (deployments without the supervisor's lock).
+// One executor per journal: `<journal>.lock` (shared/pid-lock.ts: the
+// holder's pid and process stamp; a holder gone or replaced is stale and
+// taken over), taken before anything is touched (the socket is bound and the
+// journal opened only after): a second executor on this state dir exits 1
+// naming the holder (deployments without the supervisor's lock).
 const journalFile = join(loadConfig().stateDir, "executor", "journal.log");
+const lockFile = `${journalFile}.lock`;
 mkdirSync(dirname(journalFile), { recursive: true, mode: 0o700 });
+const inUse = (pid: number) =>
+  new Error(
+    pid === 0
+      ? `journal ${journalFile}: could not take ${lockFile}`
+      : `journal ${journalFile} is in use by executor pid ${pid} (${lockFile}); one executor per state dir — stop that one first. Nothing was changed.`,
+  );
 try {
-  process.once("exit", lockJournal(journalFile));
+  process.once("exit", takePidLock(lockFile, [], inUse));
 } catch (err) {
-  if (!(err instanceof JournalInUse)) throw err;
-  process.stderr.write(`agent-sudo executor: ${err.message}\n`);
+  process.stderr.write(`agent-sudo executor: ${(err as Error).message}\n`);
   process.exit(1);
 }
 

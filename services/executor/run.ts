@@ -50,25 +50,10 @@ export interface RunResult {
 /** What a run the envelope could not set up answers (with why, in setupError). */
 const NOT_RUN = { exitCode: 125, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), truncated: false, signal: "" } as const;
 
-class CappedSink {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  truncated = false;
-
-  constructor(private readonly cap: number) {}
-
-  push(chunk: Buffer): void {
-    const room = this.cap - this.size;
-    if (chunk.length > room) this.truncated = true;
-    if (room <= 0) return;
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  bytes(): Buffer {
-    return Buffer.concat(this.chunks, this.size);
-  }
+/** The server relays at most cap + 1 bytes of a stream (program.ts `--serve`): the one past the cap says it was cut. */
+function capped(chunks: Buffer[], cap: number): { bytes: Buffer; cut: boolean } {
+  const all = Buffer.concat(chunks);
+  return { bytes: all.subarray(0, cap), cut: all.length > cap };
 }
 
 function signalName(n: number): string {
@@ -84,8 +69,8 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
   }
   const started = process.hrtime.bigint();
   const cg = spec.cgroups?.create();
-  const out = new CappedSink(spec.stdoutCap);
-  const err = new CappedSink(spec.stderrCap);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
   const run = spec.server.run({
     kind: spec.launch.kind,
     args: spec.launch.args,
@@ -139,11 +124,12 @@ export async function runCommand(spec: RunSpec): Promise<RunResult> {
         (timedOut ? "timed out while setting up" : `exited ${exit.code ?? `on signal ${exit.signal}`} before it was set up`);
       return { ...NOT_RUN, timedOut, durationMs, setupError: why };
     }
+    const [o, e] = [capped(out, spec.stdoutCap), capped(err, spec.stderrCap)];
     return {
       exitCode,
-      stdout: out.bytes(),
-      stderr: err.bytes(),
-      truncated: out.truncated || err.truncated,
+      stdout: o.bytes,
+      stderr: e.bytes,
+      truncated: o.cut || e.cut,
       timedOut,
       signal: exit.signal !== undefined ? signalName(exit.signal) : "",
       durationMs,

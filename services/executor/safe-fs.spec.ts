@@ -30,16 +30,16 @@ import {
   components,
   listAt,
   lstatAt,
-  mkdirAt,
   openDir,
-  openParent,
   placeAt,
   readFileAt,
   readlinkAt,
   removeAt,
   setOwnerModeAt,
   symlinkAt,
+  type Placed,
   UnsafePath,
+  withParent,
   writeFileAt,
   type Dir,
 } from "./safe-fs.js";
@@ -72,23 +72,16 @@ function withDir<T>(path: string, use: (d: Dir) => T): T {
   }
 }
 
-function withParent<T>(path: string, use: (d: Dir, name: string) => T): T {
-  const { dir, name } = openParent(path);
-  try {
-    return use(dir, name);
-  } finally {
-    dir.close();
-  }
-}
+const parentOf = (path: string) => withParent(path, () => undefined);
 
-describe("components / openDir / openParent", () => {
+describe("components / openDir / withParent", () => {
   it("refuse paths that are not absolute and normalised", () => {
     for (const p of ["relative/path", "", ".", "./x", `${root}/../root`, `${root}//x`, `${root}/./x`, `${root}/x/..`, `${root}\0x`]) {
       expect(() => components(p), p).toThrow(UnsafePath);
       expect(() => openDir(p), p).toThrow(UnsafePath);
-      expect(() => openParent(p), p).toThrow(UnsafePath);
+      expect(() => parentOf(p), p).toThrow(UnsafePath);
     }
-    expect(() => openParent("/")).toThrow(UnsafePath);
+    expect(() => parentOf("/")).toThrow(UnsafePath);
     expect(components(`${root}/x/y`)).toEqual([...root.split("/").filter(Boolean), "x", "y"]);
   });
 
@@ -118,11 +111,11 @@ describe("components / openDir / openParent", () => {
       const deep = join(root, ...chain);
       expect(() => openDir(deep), `link at ${at}`).toThrow(UnsafePath);
       expect(() => openDir(at), `link at ${at}`).toThrow(UnsafePath);
-      expect(() => openParent(join(deep, "file")), `link at ${at}`).toThrow(UnsafePath);
+      expect(() => parentOf(join(deep, "file")), `link at ${at}`).toThrow(UnsafePath);
       rmSync(at);
       renameSync(`${at}.real`, at);
     }
-    // The final name of openParent may be a link: it is never followed.
+    // The final name of withParent may be a link: it is never followed.
     symlinkSync(outside, join(root, "x", "y", "z", "last"));
     withParent(join(root, "x", "y", "z", "last"), (d, name) => {
       expect(lstatAt(d, name)?.isSymbolicLink()).toBe(true);
@@ -189,7 +182,7 @@ describe("writeFileAt", () => {
   });
 });
 
-describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
+describe("symlinkAt, placeAt (a directory), setOwnerModeAt", () => {
   it("symlinkAt makes a link with its owner, and replaces a link or a file without following it", () => {
     symlinkSync(join(outside, "target.txt"), join(root, "old-link"));
     writeFileSync(join(root, "old-file"), "x");
@@ -208,10 +201,11 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
     expect(readdirSync(root).sort()).toEqual(["new", "old-file", "old-link"]);
   });
 
-  it("mkdirAt creates a directory with its mode (setgid, sticky) and owner, and refuses an existing name", () => {
+  it("placeAt creates a directory with its mode (setgid, sticky) and owner, and replaces a link at the name without following it", () => {
+    const dir = (mode: number, uid: number): Placed => ({ kind: "dir", mode, uid, gid: uid });
     withDir(root, (d) => {
-      mkdirAt(d, "shared", 0o2775, NOBODY, NOBODY);
-      mkdirAt(d, "tmp", 0o1777, 0, 0);
+      placeAt(d, "shared", dir(0o2775, NOBODY));
+      placeAt(d, "tmp", dir(0o1777, 0));
     });
     const st = lstatSync(join(root, "shared"));
     expect(st.isDirectory()).toBe(true);
@@ -219,12 +213,18 @@ describe("symlinkAt, mkdirAt, setOwnerModeAt", () => {
     expect([st.uid, st.gid]).toEqual([NOBODY, NOBODY]);
     expect(lstatSync(join(root, "tmp")).mode & 0o7777).toBe(0o1777);
     symlinkSync(outside, join(root, "link"));
+    symlinkSync(join(outside, "does-not-exist"), join(root, "dangling"));
     const was = treeSnapshot(outside);
+    const ino = lstatSync(join(root, "shared")).ino;
     withDir(root, (d) => {
-      expect(() => mkdirAt(d, "shared", 0o755, 0, 0)).toThrow(/EEXIST/);
-      expect(() => mkdirAt(d, "link", 0o777, NOBODY, NOBODY)).toThrow(/EEXIST/);
+      placeAt(d, "shared", dir(0o755, 0));
+      placeAt(d, "link", dir(0o777, NOBODY));
+      placeAt(d, "dangling", dir(0o777, NOBODY));
     });
+    expect(lstatSync(join(root, "shared"))).toMatchObject({ ino, mode: 0o40755, uid: 0 });
+    for (const name of ["link", "dangling"]) expect(lstatSync(join(root, name))).toMatchObject({ mode: 0o40777, uid: NOBODY });
     expect(treeSnapshot(outside)).toEqual(was);
+    expect(existsSync(join(outside, "does-not-exist"))).toBe(false);
   });
 
   it("setOwnerModeAt sets owner and mode of a file and a directory (set-id bits survive the chown)", () => {
@@ -352,7 +352,7 @@ describe("a parent swapped for a symlink", () => {
       symlinkSync(join(outside, "a"), join(root, "a"));
       const was = treeSnapshot(outside);
       writeFileAt(held, "file", Buffer.from("x\n"), 0o644, 0, 0);
-      mkdirAt(held, "sub", 0o755, 0, 0);
+      placeAt(held, "sub", { kind: "dir", mode: 0o755, uid: 0, gid: 0 });
       expect(treeSnapshot(outside)).toEqual(was);
       expect(readFileSync(join(root, "a.real", "b", "file"), "utf8")).toBe("x\n");
       expect(statSync(join(root, "a.real", "b", "sub")).isDirectory()).toBe(true);

@@ -87,17 +87,12 @@ export function openDir(path: string): Dir {
   return dir;
 }
 
-/** The parent directory of `path`, held open, and the last component's name. */
-export function openParent(path: string): { dir: Dir; name: string } {
+/** `use` on the parent of `path` held open (closed after), with the last component's name. */
+export function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
   const parts = components(path);
   const name = parts.pop();
   if (!name) throw new UnsafePath("the root itself has no parent");
-  return { dir: openDir(`/${parts.join("/")}`), name };
-}
-
-/** `use` on the parent of `path` held open (closed after), with the last component's name. */
-export function withParent<T>(path: string, use: (dir: Dir, name: string) => T): T {
-  const { dir, name } = openParent(path);
+  const dir = openDir(`/${parts.join("/")}`);
   try {
     return use(dir, name);
   } finally {
@@ -171,12 +166,6 @@ export function symlinkAt(dir: Dir, name: string, target: string, uid: number, g
   renameSync(dir.at(tmp), dir.at(name));
 }
 
-/** Creates a directory (it must not exist) and sets its owner and mode. */
-export function mkdirAt(dir: Dir, name: string, mode: number, uid: number, gid: number): void {
-  mkdirSync(dir.at(name), 0o700);
-  setOwnerModeAt(dir, name, mode, uid, gid);
-}
-
 /** Owner and mode of a file or directory, through a descriptor opened without following it. */
 export function setOwnerModeAt(dir: Dir, name: string, mode: number, uid: number, gid: number): void {
   const fd = openSync(dir.at(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -225,11 +214,10 @@ export type Placed =
 export function placeAt(dir: Dir, name: string, want: Placed): void {
   const st = lstatAt(dir, name);
   if (want.kind === "dir") {
-    if (st?.isDirectory()) setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
-    else {
-      if (st) removeAt(dir, name);
-      mkdirAt(dir, name, want.mode, want.uid, want.gid);
-    }
+    // Made 0700 (mkdir never follows a link at the name: EEXIST), then its owner and mode.
+    if (st && !st.isDirectory()) removeAt(dir, name);
+    if (!st?.isDirectory()) mkdirSync(dir.at(name), 0o700);
+    setOwnerModeAt(dir, name, want.mode, want.uid, want.gid);
     return;
   }
   const content = want.kind === "file" ? want.content : undefined;

@@ -8,10 +8,8 @@
 // itself cannot be read, only when the output carries the success line. Both
 // missing → not taken, with timeshift's own E: line as the detail.
 //
-// Runs through an injected runner (argv, no shell). timeshift needs root:
-// in production the runner is the executor (or whatever root helper the
-// pipeline grants this exact argv); this module has no dependency but node
-// so the executor may import it as is.
+// Runs `timeshift` found on the PATH of `env` (argv, no shell); it needs
+// root, which the executor is. Node built-ins only.
 import { execFile } from "node:child_process";
 
 export interface SnapshotResult {
@@ -19,39 +17,24 @@ export interface SnapshotResult {
   /** Timeshift's snapshot name (e.g. 2026-07-08_12-00-01), when taken. */
   id?: string;
   detail: string;
-  durationMs: number;
-}
-
-export interface SnapshotDriver {
-  /** Takes a snapshot labelled `comment`; never throws, never restores. */
-  take(comment: string): Promise<SnapshotResult>;
-}
-
-export type SnapshotRunner = (argv: string[], timeoutMs: number) => Promise<{ exitCode: number; stdout: string; stderr: string }>;
-
-export interface TimeshiftOptions {
-  /** The timeshift binary (default: `timeshift` on PATH). */
-  binary?: string;
-  /** For --create; Timeshift on a large root can take minutes. */
-  createTimeoutMs?: number;
-  listTimeoutMs?: number;
-  run?: SnapshotRunner;
 }
 
 const SNAPSHOT_NAME = /\b(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})\b/g;
 const SUCCESS = /Snapshot saved successfully|Tagged snapshot '(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})'/;
+/** For --create; Timeshift on a large root can take minutes. */
+const CREATE_TIMEOUT_MS = 30 * 60_000;
+const LIST_TIMEOUT_MS = 60_000;
 
-export function localSnapshotRunner(env: NodeJS.ProcessEnv = process.env): SnapshotRunner {
-  return (argv, timeoutMs) =>
-    new Promise((resolve) => {
-      const [file, ...args] = argv;
-      if (!file) return resolve({ exitCode: 127, stdout: "", stderr: "no program" });
-      execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-        const e = err as (Error & { code?: unknown; killed?: boolean }) | null;
-        const code = !e ? 0 : typeof e.code === "number" ? e.code : e.killed ? 124 : 127;
-        resolve({ exitCode: code, stdout: stdout ?? "", stderr: stderr ?? e?.message ?? "" });
-      });
+type Ran = { exitCode: number; stdout: string; stderr: string };
+
+function timeshift(args: string[], timeoutMs: number, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile("timeshift", args, { env, timeout: timeoutMs, maxBuffer: 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+      const e = err as (Error & { code?: unknown; killed?: boolean }) | null;
+      const code = !e ? 0 : typeof e.code === "number" ? e.code : e.killed ? 124 : 127;
+      resolve({ exitCode: code, stdout: stdout ?? "", stderr: stderr ?? e?.message ?? "" });
     });
+  });
 }
 
 /** One printable line, at most 100 characters: what Timeshift shows as the comment. */
@@ -84,39 +67,26 @@ function lastError(text: string): string {
   return [...lines].reverse().find((l) => /^E:|error|failed/i.test(l)) ?? lines.at(-1) ?? "no output";
 }
 
-export function timeshiftDriver(opts: TimeshiftOptions = {}): SnapshotDriver {
-  const binary = opts.binary ?? "timeshift";
-  const run = opts.run ?? localSnapshotRunner();
-  const createTimeout = opts.createTimeoutMs ?? 30 * 60_000;
-  const listTimeout = opts.listTimeoutMs ?? 60_000;
-  return {
-    async take(comment) {
-      const t0 = Date.now();
-      const result = (taken: boolean, detail: string, id?: string): SnapshotResult => ({
-        taken,
-        detail,
-        durationMs: Date.now() - t0,
-        ...(id ? { id } : {}),
-      });
-      const before = parseTimeshiftList(await run([binary, "--list"], listTimeout));
-      const created = await run([binary, "--create", "--comments", snapshotComment(comment), "--tags", "O"], createTimeout);
-      const output = `${created.stdout}\n${created.stderr}`;
-      const success = SUCCESS.exec(output);
-      const claimed = success?.[1] ?? /snapshots\/(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})\//.exec(output)?.[1];
-      const after = parseTimeshiftList(await run([binary, "--list"], listTimeout));
-      if (before && after) {
-        const fresh = [...after].filter((n) => !before.has(n)).sort();
-        if (fresh.length === 0) {
-          return result(
-            false,
-            `no new snapshot in --list (exit ${created.exitCode}${success ? ", despite its success line" : ""}): ${lastError(output)}`,
-          );
-        }
-        const id = claimed && fresh.includes(claimed) ? claimed : fresh.at(-1);
-        return result(true, `snapshot ${id} listed`, id);
-      }
-      if (created.exitCode === 0 && success) return result(true, "success line seen (--list unreadable)", claimed);
-      return result(false, `timeshift exit ${created.exitCode}, no success line: ${lastError(output)}`);
-    },
-  };
+/** Takes a snapshot labelled `comment`; never throws, never restores. */
+export async function takeSnapshot(comment: string, env: NodeJS.ProcessEnv = process.env): Promise<SnapshotResult> {
+  const before = parseTimeshiftList(await timeshift(["--list"], LIST_TIMEOUT_MS, env));
+  const created = await timeshift(["--create", "--comments", snapshotComment(comment), "--tags", "O"], CREATE_TIMEOUT_MS, env);
+  const output = `${created.stdout}\n${created.stderr}`;
+  const success = SUCCESS.exec(output);
+  const claimed = success?.[1] ?? /snapshots\/(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2})\//.exec(output)?.[1];
+  const after = parseTimeshiftList(await timeshift(["--list"], LIST_TIMEOUT_MS, env));
+  if (before && after) {
+    const fresh = [...after].filter((n) => !before.has(n)).sort();
+    if (fresh.length === 0) {
+      return {
+        taken: false,
+        detail: `no new snapshot in --list (exit ${created.exitCode}${success ? ", despite its success line" : ""}): ${lastError(output)}`,
+      };
+    }
+    const id = claimed && fresh.includes(claimed) ? claimed : fresh.at(-1);
+    return { taken: true, detail: `snapshot ${id} listed`, ...(id ? { id } : {}) };
+  }
+  if (created.exitCode === 0 && success)
+    return { taken: true, detail: "success line seen (--list unreadable)", ...(claimed ? { id: claimed } : {}) };
+  return { taken: false, detail: `timeshift exit ${created.exitCode}, no success line: ${lastError(output)}` };
 }

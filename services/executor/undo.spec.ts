@@ -179,7 +179,7 @@ describe("UndoStore.capture and rollback", () => {
 
   // BUG (undo.ts, capture(): the catch around withParent turns every error
   // into "uncaptured"): a planned path whose parent directory does not exist
-  // yet (the command creates both) gets ENOENT from openParent and is recorded
+  // yet (the command creates both) gets ENOENT from withParent and is recorded
   // "uncaptured" instead of "absent", so its rollback leaves the created file
   // in place and reports it failed. captureManifest handles the same ENOENT
   // as "absent".

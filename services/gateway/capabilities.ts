@@ -58,8 +58,9 @@ export function capabilities(config: Config, health: Record<string, ServiceHealt
       ? { state: "ok", detail: "a cgroup per live command (tier 0 ends with its own pid namespace)" }
       : {
           state: "degraded",
-          detail: "no writable cgroup v2 hierarchy: a command that calls setsid can outlive its request (its pid namespace still dies)",
-          fix: "run under systemd (Delegate=yes) or with a writable /sys/fs/cgroup",
+          detail:
+            "no writable cgroup v2 hierarchy with cgroup.kill: a command that calls setsid can outlive its request (its pid namespace still dies)",
+          fix: "run under systemd (Delegate=yes) or with a writable /sys/fs/cgroup, on Linux ≥ 5.14 (cgroup.kill)",
         };
   out.snapshot =
     config.executor.snapshot === "none"
