@@ -76,7 +76,8 @@ function settings(toks: Token[]): Array<{ key: string; value: string; line: numb
       scope.push(tok.v);
       i += 2;
     } else if (next?.t === "word" || next?.t === "string") {
-      out.push({ key: [...scope, tok.v].join("::"), value: next.v, line: tok.line });
+      // `DPkg::Post-Invoke:: "cmd";` appends to the list: the key is the list's own.
+      out.push({ key: [...scope, tok.v].join("::").replace(/:{3,}/g, "::").replace(/::$/, ""), value: next.v, line: tok.line });
       i += 2;
     } else if (tok.t === "string") {
       out.push({ key: scope.join("::"), value: tok.v, line: tok.line });
@@ -104,6 +105,10 @@ export function aptConfCommands(text: string): Extracted {
     if (HOOK_KEY.test(key)) out.commands.push({ text: value, where });
     else if (PROGRAM_KEY.test(key)) out.findings.push(finding(4, `${where}: points apt at other programs, directories or methods`));
     else if (TRUST_KEY.test(key)) out.findings.push(finding(4, `${where}: changes apt's signature or certificate checks`));
+    else if (/::proxy$|::proxy::/i.test(key))
+      out.findings.push(finding(4, `${where}: routes apt's downloads (and auth.conf's credentials) through ${value || "another host"}`));
+    else if (/^apt::periodic::(enable|unattended-upgrade|update-package-lists)$/i.test(key) && /^(0|false|no|off|)$/i.test(value.trim()))
+      out.findings.push(finding(4, `${where}: switches off automatic security updates`));
     else if (OPTIONS_KEY.test(key) && FORCING.test(value)) out.findings.push(finding(4, `${where}: forces dpkg (${value})`));
   }
   return out;

@@ -6,13 +6,17 @@
 // (programs git starts). Each returns the commands to judge and what the
 // format itself decides.
 import { judgeAssignment, unquote } from "./assignments.js";
-import { configLines, specifiersAsDynamic } from "./config-lines.js";
-import { type Extracted, extracted, finding } from "./types.js";
+import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
+import { laterKind, laterKindInside } from "./later-paths.js";
+import { judgeWrite, literalPath } from "./paths.js";
+import { type Extracted, extracted, finding, type JudgeContext } from "./types.js";
 
 const UDEV_PAIR = /([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g;
 
 export function udevCommands(text: string): Extracted {
   const out = extracted();
+  const continued = commentInContinuation(text);
+  if (continued !== undefined) out.findings.push(finding(4, `line ${continued}: a comment inside a continued rule`));
   for (const line of configLines(text, /^#/)) {
     const where = `rule line ${line.n}`;
     const leftover = line.text.replace(UDEV_PAIR, "").replace(/[\s,]/g, "");
@@ -21,6 +25,8 @@ export function udevCommands(text: string): Extracted {
       const assigns = op === "=" || op === "+=" || op === ":=";
       if ((key === "RUN" && assigns && attr !== "builtin") || key === "PROGRAM" || (key === "IMPORT" && attr === "program")) {
         out.commands.push({ text: specifiersAsDynamic(value), where: `${where} ${key}` });
+        if (HASH_WORD.test(value))
+          out.findings.push(finding(4, `${where} ${key}: a word starting with # is an argument to udev, a comment to the judge`));
       } else if (key === "MODE" && assigns && (!/^[0-7]{3,4}$/.test(value) || (parseInt(value, 8) & 0o6002) !== 0)) {
         out.findings.push(finding(4, `${where}: gives devices mode ${value} (writable by anyone, or set-id)`));
       } else if (key === "OWNER" && assigns && value !== "root" && value !== "0") {
@@ -50,8 +56,26 @@ export function modprobeCommands(text: string): Extracted {
 
 const SCRIPT_START = /^(prerotate|postrotate|firstaction|lastaction|preremove)$/;
 
-export function logrotateCommands(text: string): Extracted {
+/**
+ * A log logrotate rotates: it is moved away and (create) made anew, owned as
+ * the block says. A file whose content runs later, one the system needs, or
+ * agent-sudo's own, is not a log: rotating it hands it to whoever `create`
+ * names, or empties it.
+ */
+function rotatedFinding(spec: string, n: number, ctx: JudgeContext) {
+  const path = spec.replace(/^"(.*)"$/, "$1");
+  if (!path.startsWith("/") || path.includes("..")) return finding(4, `line ${n}: rotates ${path}, not an absolute path`);
+  const fixed = path.slice(0, path.search(/[*?[{]|$/));
+  const dir = fixed.endsWith("/") || fixed !== path ? fixed.slice(0, fixed.lastIndexOf("/")) || "/" : undefined;
+  if (laterKind(path) || (dir !== undefined && laterKindInside(dir)))
+    return finding(4, `line ${n}: rotates ${path}, whose content runs later: its new file is created as the block says`);
+  const write = judgeWrite(literalPath(dir ?? path), ctx);
+  return write.tier === 4 ? finding(4, `line ${n}: rotates ${path}: ${write.reason}`) : finding(0, "");
+}
+
+export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
   const out = extracted();
+  let block = false;
   let script: { name: string; n: number; lines: string[] } | undefined;
   text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
@@ -63,7 +87,19 @@ export function logrotateCommands(text: string): Extracted {
       return;
     }
     if (SCRIPT_START.test(line)) script = { name: line, n: i + 1, lines: [] };
+    // The files a block rotates: the words before its `{` (paths, quoted or globbed).
+    if (!block && !line.startsWith("#") && /^["/]/.test(line)) {
+      for (const spec of line.replace(/\{.*$/, "").trim().split(/\s+/).filter(Boolean)) out.findings.push(rotatedFinding(spec, i + 1, ctx));
+    }
+    if (line.includes("{")) block = true;
+    if (line.includes("}")) block = false;
     const [directive, arg = ""] = line.split(/\s+/, 2);
+    if ((directive === "olddir" || directive === "createolddir") && arg.startsWith("/") && !/^\/var\/log\/[^.]/.test(arg))
+      out.findings.push(finding(4, `line ${i + 1}: ${directive} ${arg}: rotated logs land outside /var/log`));
+    if ((directive === "olddir" || directive === "createolddir") && arg.includes(".."))
+      out.findings.push(finding(4, `line ${i + 1}: ${directive} ${arg} climbs out of the log's directory`));
+    if (directive === "compressoptions" && !/^(-[A-Za-z0-9]+\s*)*$/.test(line.slice(directive.length).trim()))
+      out.findings.push(finding(4, `line ${i + 1}: compressoptions hands the compressor words other than flags`));
     if (directive === "include" && !/^\/etc\/[^.]/.test(arg))
       out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
     if (directive === "compresscmd" || directive === "uncompresscmd")
@@ -125,22 +161,33 @@ export function aptSourcesFindings(text: string): Extracted {
 
 /** Git settings whose value is a program git starts (or where its hooks are). */
 const GIT_PROGRAM =
-  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor)$/;
+  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor|external|driver|packobjectshook|alternaterefscommand|templatedir|sendmailcmd|smtpserver)$/;
+/** Sections whose `path` is a program git starts (`difftool.<tool>.path`, `browser.<name>.path` …). */
+const PATH_IS_PROGRAM = /^(difftool|mergetool|browser|man|gpg|instaweb)$/;
 
 export function gitconfigFindings(text: string): Extracted {
   const out = extracted();
   let section = "";
   for (const line of configLines(text, /^[#;]/)) {
-    const header = /^\[([^\]]+)\]/.exec(line.text);
+    const header = /^\[([^\]]+)\](.*)$/.exec(line.text);
+    let entry = line.text;
     if (header?.[1]) {
       section = header[1].trim().split(/\s+/)[0]?.toLowerCase() ?? "";
       if (section === "include" || section === "includeif")
         out.findings.push(finding(4, `line ${line.n}: includes other git configuration`));
-      continue;
+      // git reads a setting on the header's own line too (`[core] fsmonitor = x`).
+      entry = (header[2] ?? "").trim();
+      if (!entry || /^[#;]/.test(entry)) continue;
     }
-    const [key = "", value = ""] = line.text.split(/=(.*)/s).map((s) => s.trim());
+    const [key = "", value = ""] = entry.split(/=(.*)/s).map((s) => s.trim());
     const name = key.toLowerCase();
-    const runs = GIT_PROGRAM.test(name) || (section === "alias" && value.replace(/^"/, "").startsWith("!")) || section === "pager";
+    if (section === "safe" && name === "directory")
+      out.findings.push(finding(4, `line ${line.n}: safe.directory ${value}: git then obeys the configuration of repositories others own`));
+    const runs =
+      GIT_PROGRAM.test(name) ||
+      (name === "path" && PATH_IS_PROGRAM.test(section)) ||
+      (section === "alias" && value.replace(/^"/, "").startsWith("!")) ||
+      section === "pager";
     // The ext:: transport runs its URL as a command; protocol.*.allow can switch it on.
     if (runs || section === "include" || section === "includeif" || section === "protocol" || /^"?ext::/.test(value)) {
       out.findings.push(finding(4, `line ${line.n}: ${section}.${name} makes git run ${value || "a program"}`));

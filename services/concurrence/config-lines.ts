@@ -29,3 +29,13 @@ export function configLines(text: string, comment: RegExp = /^[#;]/): ConfigLine
 export function specifiersAsDynamic(text: string): string {
   return text.replace(/%%|%[A-Za-z]/g, (m) => (m === "%%" ? "%" : "${SPECIFIER}"));
 }
+
+/** The line number of a comment right after a line ending in a backslash: systemd skips it and joins what follows, a reader stopping there does not. */
+export function commentInContinuation(text: string): number | undefined {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const at = lines.findIndex((l, i) => i > 0 && /^\s*[#;]/.test(l) && /\\$/.test(lines[i - 1] ?? ""));
+  return at < 0 ? undefined : at + 1;
+}
+
+/** A word starting with `#` in a command systemd or udev splits into words itself: an argument there, a comment to the judge's lexer. */
+export const HASH_WORD = /(^|\s)#/;

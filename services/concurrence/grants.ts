@@ -47,6 +47,9 @@ function judgeWriters(p: string, before: EntryState, after: EntryState, later: L
   if (!worldWrite || placeOf(p) !== "system") return finding(0, "");
   if (after.kind === DIR && !stickyDir)
     return finding(4, `world-writable directory without the sticky bit: anyone may replace what is in it (${mode})`);
+  // A file anyone may rewrite where root keeps its configuration, programs and data: whatever reads it as root obeys them.
+  if (after.kind === FILE && /^\/(etc|usr|opt|boot|root|var\/spool)\//.test(p))
+    return finding(4, `a file anyone may rewrite where root keeps configuration, programs and data (${mode})`);
   return finding(3, `world-writable (${mode})`);
 }
 

@@ -9,6 +9,7 @@ import { posix } from "node:path";
 import { parseArgs, type Handler } from "./args.js";
 import { FILE_PROGRAMS, FILE_VALUED } from "./files.js";
 import { dynamicWord, lex, LexError, literalWord, type SimpleCommand, type Word } from "./lex.js";
+import { laterKind } from "./later-paths.js";
 import { LIVE_PROGRAMS, LIVE_VALUED } from "./live.js";
 import { judgeMention, judgeWrite, resolvePath } from "./paths.js";
 import { SYSTEM_PROGRAMS, SYSTEM_VALUED } from "./system.js";
@@ -106,6 +107,7 @@ function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding;
   for (let round = 0; round < 8; round++) {
     while (words[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].text)) {
       if (LOADER_ENV.test(words[0].text)) f = worst(f, finding(4, `sets ${words[0].text.split("=")[0]}, which changes what code runs`));
+      f = worst(f, historyFile(words[0], ctx));
       words = words.slice(1);
     }
     const u = unwrap(words);
@@ -125,6 +127,9 @@ function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding;
   if (!program) return { finding: f, cwd: ctx.cwd };
   const args = extraDynamic ? [...rest, dynamicWord("{xargs}")] : rest;
   if (program.dynamic) return { finding: worst(f, finding(4, `runs a program only known at run time (${program.text})`)), cwd: ctx.cwd };
+  // Later code: a program named by its path is judged by its name below, but what runs is whatever is at that path.
+  const placed = program.text.includes("/") ? laterRun(program, inner) : undefined;
+  if (placed) return { finding: worst(f, placed), cwd: ctx.cwd };
   const name = posix.basename(program.text);
   if (name === "cd" || name === "pushd") return { finding: f, cwd: changeDir(args, ctx) };
   return { finding: worst(f, judgeProgram(name, program, args, cmd, inner)), cwd: ctx.cwd };
@@ -136,9 +141,18 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
     if (args.some((w) => w.dynamic)) return finding(4, "evaluates text only known at run time");
     return judgeText(args.map((w) => w.text).join(" "), ctx);
   }
-  if (name === "source" || name === ".") return unknown(`${name} ${args[0]?.text ?? ""}`.trim(), ctx);
+  if (name === "source" || name === ".") return unknown(`${name} ${args[0]?.text ?? ""}`.trim(), ctx, args[0]);
   if (["alias", "trap", "enable"].includes(name)) return finding(4, `${name} changes what later commands mean`);
+  // `complete -C CMD`: CMD runs whenever the completion is asked for.
+  if (name === "complete" || name === "compgen") {
+    const c = args.findIndex((w) => /^-[A-Za-z]*C$/.test(w.text));
+    const command = c >= 0 ? args[c + 1] : undefined;
+    if (command?.dynamic) return finding(4, `${name} -C runs a command only known at run time`);
+    return command ? judgeText(command.text, ctx) : finding(0, name);
+  }
   if (["export", "declare", "typeset", "readonly", "local"].includes(name)) {
+    const history = args.map((w) => historyFile(w, ctx)).reduce(worst, finding(0, ""));
+    if (history.tier === 4) return history;
     const loader = args.find((w) => LOADER_ENV.test(w.text));
     return loader ? finding(4, `sets ${loader.text.split("=")[0]}, which changes what code runs`) : finding(0, name);
   }
@@ -147,7 +161,8 @@ function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleComm
     if (inline) return finding(4, `runs inline ${name} code, whose effects cannot be judged`);
     if (args.length === 0 || cmd.pipedIn || cmd.stdin !== undefined) return finding(4, `feeds ${name} code it cannot see`);
     if (args.every((w) => w.text.startsWith("-"))) return finding(0, `${name} ${args.map((w) => w.text).join(" ")}`);
-    return unknown(`${name} script ${args.find((w) => !w.text.startsWith("-"))?.text ?? ""}`, ctx);
+    const script = args.find((w) => !w.text.startsWith("-"));
+    return unknown(`${name} script ${script?.text ?? ""}`, ctx, script);
   }
   if (/^(g|m|n)?awk$/.test(name)) {
     const programText = args.find((w) => !w.text.startsWith("-"))?.text ?? "";
@@ -201,7 +216,7 @@ function judgeShell(name: string, args: Word[], cmd: SimpleCommand, ctx: JudgeCo
     return judgeText(script.text, ctx);
   }
   const operand = args.find((w) => !w.text.startsWith("-") && !w.text.startsWith("+"));
-  if (operand) return unknown(`${name} script ${operand.text}`, ctx);
+  if (operand) return unknown(`${name} script ${operand.text}`, ctx, operand);
   const here = cmd.stdin ?? cmd.redirects.find((r) => r.op === "<<<")?.target?.text;
   if (here !== undefined) return judgeText(here, ctx);
   return finding(4, cmd.pipedIn ? `pipes generated or downloaded text into ${name}` : `${name} reads commands it cannot see`);
@@ -242,7 +257,24 @@ function judgeTransfer(name: string, args: Word[], ctx: JudgeContext): Finding {
   return f;
 }
 
-function unknown(what: string, ctx: JudgeContext): Finding {
+/** In a start-up file run later, `HISTFILE=PATH` is where the interactive shell writes its history at exit. */
+function historyFile(word: Word, ctx: JudgeContext): Finding {
+  const path = /^HISTFILE=(\/.*)$/.exec(word.text)?.[1];
+  if (!path || !ctx.laterProgram) return finding(0, "");
+  if (laterKind(path)) return finding(4, `HISTFILE=${path}: the shell writes its history where content runs later`);
+  return judgeWrite(resolvePath({ ...word, text: path }, ctx), ctx);
+}
+
+/** In later code, where the program or script at `word` lies (and whether the same diff writes it), as ctx.laterProgram judges it. */
+function laterRun(word: Word, ctx: JudgeContext): Finding | undefined {
+  if (!ctx.laterProgram) return undefined;
+  const rp = resolvePath(word, ctx);
+  return ctx.laterProgram(rp.dynamic || rp.glob ? undefined : rp.path, ctx.runAs);
+}
+
+function unknown(what: string, ctx: JudgeContext, script?: Word): Finding {
+  const placed = script ? laterRun(script, ctx) : undefined;
+  if (placed) return placed;
   return ctx.host === "primary"
     ? finding(4, `unknown effects (${what}); on primary nothing unknown is guessed`)
     : finding(3, `unknown effects (${what}); judged live-service work`);

@@ -57,9 +57,10 @@ const SHELL_RC = new Set([
 ]);
 const FOREIGN_RC = new Set([".cshrc", ".tcshrc", ".login", ".logout"]);
 
-const SYSTEM_SHELL_FILE = /^\/etc\/(profile|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local)$/;
+const SYSTEM_SHELL_FILE =
+  /^\/etc\/(profile|bash_completion|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local)$/;
 const SYSTEM_SHELL_DIR =
-  /^\/etc\/(profile\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
+  /^\/etc\/(profile\.d|bash_completion\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
 /** Programs in root's PATH: `/usr/local/bin/x` runs whenever root types x. */
 const PATH_PROGRAM = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
@@ -68,6 +69,23 @@ const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
  * kubectl's exec credentials, editor and tmux start-up, direnv, readline macros, npx's cache, Maven's mirrors, pyenv, container registries. */
 const HOME_CODE =
   /\/(\.claude\/.|\.claude\.json$|\.docker\/cli-plugins\/.|\.kube\/config$|\.vimrc$|\.vim\/.|\.config\/nvim\/.|\.tmux\.conf$|\.config\/tmux\/.|\.config\/direnv\/.|\.direnvrc$|\.inputrc$|\.npm\/_npx\/.|\.m2\/settings\.xml$|\.pyenv\/.|\.config\/containers\/.)/;
+/**
+ * In a home, what its user's tools load as code, a program to start or a
+ * package index (npm's node-options and script-shell, cargo's wrappers and
+ * runners, pip's index, mail piped to a program, less's filter, psql's and
+ * gdb's shell escapes, curl's and wget's defaults, Gradle's init scripts).
+ */
+const HOME_TOOL_CODE =
+  /\/(\.npmrc|\.yarnrc(\.yml)?|\.cargo\/config(\.toml)?|\.config\/pip\/.+|\.pip\/.+|\.pydistutils\.cfg|\.forward|\.lessfilter|\.psqlrc|\.curlrc|\.wgetrc|\.gemrc|\.irbrc|\.gdbinit|\.config\/gdb\/.+|\.screenrc|\.gradle\/(init\.d\/.+|init\.gradle(\.kts)?)|\.mavenrc|\.sqliterc|\.hgrc|\.terraformrc|\.emacs|\.emacs\.d\/.+)$/;
+/**
+ * What root's daemons and tools run or obey at an event, in a form not read
+ * here: ifupdown's up/down commands, dhclient's script, cloud-init's boot
+ * commands and scripts, acpid's actions, the Docker and containerd daemons'
+ * configuration (listeners, runtimes, plugins), npm's, pip's and gem's
+ * system configuration, tmux's and screen's, X sessions.
+ */
+const ROOT_EVENT_CODE =
+  /^\/(etc\/network\/interfaces(\.d\/.+)?|etc\/dhcp\/dhclient[^/]*\.conf|etc\/cloud\/.+|var\/lib\/cloud\/.+|etc\/acpi\/.+|etc\/docker\/.+|etc\/containerd\/.+|(usr\/(local\/)?)?etc\/npmrc|etc\/pip\.conf|etc\/xdg\/pip\/.+|etc\/gemrc|etc\/tmux\.conf|etc\/screenrc|etc\/X11\/(Xsession(\.d\/.+)?|xinit\/.+|Xreset\.d\/.+))$/;
 /** Sourced by a home's shells: rustup's env, completions, sensible-editor's choice. */
 const HOME_SHELL = /\/(\.cargo\/env|\.bash_completion|\.local\/share\/bash-completion\/.+|\.selected_editor)$/;
 /** Programs first on a home's PATH. */
@@ -106,8 +124,9 @@ export function laterKind(p: string): Later | undefined {
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
   if (hook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: hook[1] || "/", rootRun: false });
-  if (/\/\.git\/config$|\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p))
-    return of("gitconfig", p, { floor: 0, rootRun: false });
+  if (/\/\.git\/config$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
+  // The system's and root's own: what every git root runs reads (only root may own or write them).
+  if (/\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p)) return of("gitconfig", p, { floor: 0 });
   if (/\/systemd\/[^/]*(generators|shutdown|sleep)[^/]*\/./.test(p)) return of("shell", p, { cwd: "/" });
   if (/\/systemd\/./.test(p) || /\/autostart\/[^/]+\.desktop$/.test(p)) return of("unit", p, homeFor(p) ? {} : { cwd: "/" });
   if (p === "/etc/crontab" || p.startsWith("/etc/cron.d/")) return of("crontab", p, { cwd: "/root" });
@@ -123,7 +142,7 @@ export function laterKind(p: string): Later | undefined {
   // Every Python start imports .pth (lines starting with `import` run) and *customize; any module there is code whoever imports it runs.
   if (/\/(site|dist)-packages\/./.test(p)) return of("foreign-code", p);
   // What an agent or a tool loads as code or instructions from a home: not sh, not judged.
-  if (HOME_CODE.test(p)) return of("foreign-code", p);
+  if (HOME_CODE.test(p) || HOME_TOOL_CODE.test(p) || ROOT_EVENT_CODE.test(p)) return of("foreign-code", p);
   if (/\/\.git\/modules\/.+\/config$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
   const bareHook = /^(.*)\/(\.git\/modules\/.+|[^/]+\.git)\/hooks\/[^/]+$/.exec(p);
   if (bareHook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: bareHook[1] || "/", rootRun: false });

@@ -23,7 +23,8 @@ import {
 } from "./config-formats.js";
 import { crontabCommands } from "./crontab.js";
 import { contentChanged } from "./grants.js";
-import type { Later } from "./later-paths.js";
+import { laterKind, type Later } from "./later-paths.js";
+import { placeOf } from "./paths.js";
 import { lex, LexError } from "./lex.js";
 import { linkEnd, type SortedPaths } from "./links.js";
 import { tmpfilesFindings } from "./tmpfiles.js";
@@ -127,7 +128,7 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
     case "modprobe":
       return modprobeCommands(text);
     case "logrotate":
-      return logrotateCommands(text);
+      return logrotateCommands(text, ctx);
     case "apt-conf":
       return aptConfCommands(text);
     case "apt-sources":
@@ -141,12 +142,53 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
   }
 }
 
-/** The content of a file that runs later, judged as what it will run. */
-export function judgeLaterContent(later: Later, path: string, text: string, ctx: JudgeContext): Finding {
+/**
+ * What runs later runs outside every envelope: a program or script it names
+ * by path must lie where only its runner (root: the system's trees) may
+ * write, be known before it runs, and not be a file this same diff writes
+ * as data (its text was judged as a file, never as the code that runs).
+ */
+function laterProgram(view: DiffView | undefined): JudgeContext["laterProgram"] {
+  return (path, runAs) => {
+    if (path === undefined) return finding(4, "runs a program or script only known when it runs");
+    const home = runAs && runAs !== "root" ? `/home/${runAs}` : undefined;
+    const own = home !== undefined && (path === home || path.startsWith(`${home}/`));
+    // An entry directly in / is root's alone: cron's and a unit's relative names may resolve there.
+    const rootOnly = placeOf(path) === "system" || /^\/[^/]+$/.test(path);
+    if (!own && (!rootOnly || /^\/(run\/user|tmp|home)(\/|$)/.test(path)))
+      return finding(4, `runs ${path}, which a user other than ${home ? runAs : "root"} may write: their code would run later`);
+    if (view && !laterKind(path) && writtenBy(path, view))
+      return finding(4, `runs ${path}, which this same diff writes as data: its text is not judged as the code that runs later`);
+    return undefined;
+  };
+}
+
+/**
+ * A listener that runs a program per connection or serves files: netcat's
+ * -e/-c/--sh-exec, socat's EXEC:/SYSTEM:, one-line HTTP/TLS file servers,
+ * telnetd, a second sshd with its own options. Run later, it runs as root on
+ * the host's network.
+ */
+const OPENS_TO_NETWORK =
+  /(^|[\s/;&|(`'"])(socat\s[^\n;&|]*\b(EXEC|SYSTEM):|(nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s[^\n;&|]*\s(-[a-zA-Z]*[ec]|--(sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(in\.)?telnetd\b|busybox\s+(httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
+
+/** The diff writes `path`, or a link on the way to it. */
+function writtenBy(path: string, view: DiffView): boolean {
+  if (view.index.has(path)) return true;
+  for (let d = posix.dirname(path); d !== "/"; d = posix.dirname(d))
+    if (view.index.get(d)?.after?.kind === EntryKind.ENTRY_KIND_SYMLINK) return true;
+  return false;
+}
+
+/** The content of a file that runs later, judged as what it will run (`view`: the diff it is part of). */
+export function judgeLaterContent(later: Later, path: string, text: string, ctx: JudgeContext, view?: DiffView): Finding {
   const { commands, findings } = extract(later, path, text, ctx);
   let f = findings.reduce(worst, finding(0, ""));
+  const check = laterProgram(view);
   for (const c of commands) {
-    const r = judgeCommand(c.text, { ...ctx, depth: 0, runAs: c.runAs ?? later.runAs, cwd: c.cwd ?? later.cwd });
+    const exposed = OPENS_TO_NETWORK.exec(c.text);
+    if (exposed) f = worst(f, finding(4, `${c.where}: hands a shell or the file system to whoever connects (${exposed[0].slice(0, 80)})`));
+    const r = judgeCommand(c.text, { ...ctx, depth: 0, runAs: c.runAs ?? later.runAs, cwd: c.cwd ?? later.cwd, laterProgram: check });
     f = worst(f, finding(r.tier, `${c.where}: ${r.reason}`));
   }
   return f;
@@ -191,7 +233,7 @@ function judgeFileAt(at: string, real: string, state: EntryState, later: Later, 
   const known = view.judged.get(key);
   if (known) return known;
   const text = textOf(real, state, view.contents);
-  const f = typeof text === "string" ? judgeLaterContent(later, at, text, view.ctx) : text;
+  const f = typeof text === "string" ? judgeLaterContent(later, at, text, view.ctx, view) : text;
   view.judged.set(key, f);
   return f;
 }

@@ -42,6 +42,11 @@ const KNOWN_KINDS = new Set<EntryKind>([ABSENT, FILE, DIR, SYMLINK, SPECIAL]);
 function pathProblem(p: string): string | undefined {
   if (!p.startsWith("/")) return "is not absolute";
   if (p.length > 4096 || p.includes("\0")) return "is too long or has a NUL byte";
+  // A carriage return, a line separator (U+2028/9) or another control character hides the name from every pattern
+  // here (`.` stops there), not from the programs that read such directories (sudo's includedir, logrotate,
+  // /etc/profile's *.sh …); scratch space aside. The sandbox refuses only a newline.
+  if (/[\u0001-\u001f\u007f\u0085\u2028\u2029]/.test(p) && !/^\/(tmp|var\/tmp|dev\/shm)\//.test(p))
+    return "has a control character or a line separator in a name";
   if (
     p !== "/" &&
     (p.endsWith("/") ||
@@ -64,6 +69,19 @@ function printable(text: string): string {
 const SECURITY_UNIT =
   /\/systemd\/(system|user)\/(.+\.(wants|requires)\/)?(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)$/;
 
+/** Drop-ins of those services: `ExecStart=` emptied or a Condition that never holds stops them as surely as masking. */
+const SECURITY_DROPIN =
+  /\/systemd\/(system|user)\/(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)\.d\/./;
+
+/** A link to the vendor's own unit file of the same name (what `systemctl enable` or `reenable` makes). */
+function vendorLink(at: string, after: EntryState): boolean {
+  return (
+    after.kind === SYMLINK &&
+    /^\/(usr\/)?lib\/systemd\/(system|user)\/[^/]+$/.test(after.target) &&
+    posix.basename(after.target) === posix.basename(at)
+  );
+}
+
 function judgeDelete(at: string, before: EntryState, ctx: JudgeContext): Finding {
   if (SECURITY_UNIT.test(at)) return finding(4, "disables a security service");
   const tree = before.kind === DIR;
@@ -85,6 +103,10 @@ function judgeLink(at: string, real: string, after: EntryState, view: DiffView):
   if (placeOf(end) === "scratch" && placeOf(at) !== "scratch" && (isRootOnlyTree(at) || placeOf(at) === "system")) {
     f = worst(f, finding(4, `makes ${at} lead into scratch space anyone can write (${end})`));
   }
+  // Root's home is read as root's own configuration: a name there leading into a user's home or elsewhere hands it to them.
+  if (/^\/root\/./.test(at) && placeOf(end) !== "system") {
+    f = worst(f, finding(4, `makes ${at}, in root's home, lead to ${end}, which a user other than root may write`));
+  }
   // The other way: what root writes at a name in scratch space would land in the system or a home.
   if (placeOf(at) === "scratch" && placeOf(end) !== "scratch" && end !== "/dev/null") {
     f = worst(f, finding(4, `makes ${at}, in scratch space, lead to ${end}: what root writes there would land there`));
@@ -102,6 +124,15 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   if (!after || !KNOWN_KINDS.has(after.kind) || !KNOWN_KINDS.has(before.kind)) return finding(4, "a state of unknown kind");
   if (after.kind === SPECIAL) return finding(4, "creates a device node, fifo or socket");
   if (after.kind === SYMLINK && after.target === "/dev/null" && SECURITY_UNIT.test(at)) return finding(4, "masks a security service");
+  if (after.kind !== ABSENT && SECURITY_DROPIN.test(at))
+    return finding(4, "a drop-in of a security service: it changes how, or whether, it runs");
+  if (
+    (after.kind === FILE || after.kind === SYMLINK) &&
+    SECURITY_UNIT.test(at) &&
+    !/\.(wants|requires)\//.test(at) &&
+    !vendorLink(at, after)
+  )
+    return finding(4, "replaces a security service's unit with another (a unit in /etc or /run shadows the vendor's)");
   if (after.kind === ABSENT) return judgeDelete(at, before, view.ctx);
   let f = judgePathEffect(at, "write", view.ctx);
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));

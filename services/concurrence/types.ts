@@ -15,6 +15,13 @@ export interface JudgeContext {
   guardPaths: readonly string[];
   /** Nesting depth of bash -c / $( ) / eval being judged. */
   depth: number;
+  /**
+   * Set when the text is a file's content that runs later, outside every
+   * envelope (later.ts): a program named by its path, or a script given to a
+   * shell, interpreter or `source` (its absolute path, undefined when only
+   * known at run time), run as `runAs`, is checked here first.
+   */
+  laterProgram?: (path: string | undefined, runAs: string) => Finding | undefined;
 }
 
 export interface Finding {

@@ -6,10 +6,10 @@
 // is refused: systemd would read it somehow.
 import { posix } from "node:path";
 import { isLoaderName, judgeAssignment } from "./assignments.js";
-import { configLines, specifiersAsDynamic } from "./config-lines.js";
+import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import type { Later } from "./later-paths.js";
 import { lex, LexError } from "./lex.js";
-import { homeOf } from "./paths.js";
+import { homeOf, isRootOnlyTree, isSecretPath, placeOf } from "./paths.js";
 import { type Extracted, extracted, finding } from "./types.js";
 
 const EXEC = new Set([
@@ -35,6 +35,25 @@ const MOUNT_PLACES = /^\/(mnt|media|srv)(\/|$)/;
 /** Environment files root alone writes. */
 const SYSTEM_ENV_FILE = /^\/(etc|usr|lib)\//;
 
+/** Pulling in, triggering or acting as reboot, poweroff, halt, kexec, rescue or emergency (a timer can do it every minute). */
+const STOPS_MACHINE =
+  /^(Unit|OnFailure|OnSuccess|Wants|Requires|Requisite|BindsTo|PartOf|Upholds|PropagatesStopTo|Conflicts)=.*\b(reboot|poweroff|halt|kexec|soft-reboot|rescue|emergency|ctrl-alt-del|exit)\.target\b|^[A-Za-z]*Action=(reboot|poweroff|halt|kexec|soft-reboot|exit)/;
+/** A unit's output to a log file under /var/log (no `..`, no specifier): the one place output files belong. */
+const LOG_FILE = /^(file|append|truncate):\/var\/log\/(?!.*(\.\.|%))\S+$/;
+/** Sockets of daemons that act as root for whoever connects: docker, containerd, podman, libvirt, LXD, Incus, snapd, the system bus. */
+const ROOT_DAEMON_SOCKET =
+  /^\/(var\/)?run\/(docker(\.sock|\/)|containerd\/|podman\/|libvirt\/|incus\/|lxd\/|snapd(-snap)?\.socket|dbus\/system_bus_socket)|^\/var\/(lib|snap)\/(lxd|incus)\//;
+
+/** What a socket setting opens to others, if anything. */
+function socketGrant(key: string, value: string): string | undefined {
+  if (key === "SocketMode" && (!/^[0-7]{3,4}$/.test(value) || parseInt(value, 8) & 0o002))
+    return `lets users other than root connect (mode ${value})`;
+  if ((key === "SocketUser" || key === "SocketGroup") && !["root", "0", ""].includes(value)) return `hands the socket to ${value}`;
+  if (/^Listen(Stream|Datagram|SequentialPacket)$/.test(key) && ROOT_DAEMON_SOCKET.test(value))
+    return `listens on ${value}, the socket of a daemon that acts as root for whoever connects`;
+  return undefined;
+}
+
 /** The words of a systemd value (quotes as in the shell, which is close enough to systemd's). */
 function valueWords(value: string): string[] | undefined {
   try {
@@ -54,6 +73,9 @@ function unitPath(name: string): string {
 
 export function unitFileCommands(text: string, path: string, later: Later): Extracted {
   const out = extracted();
+  const continued = commentInContinuation(text);
+  if (continued !== undefined)
+    out.findings.push(finding(4, `line ${continued}: a comment inside a continued line, which systemd skips to join what follows`));
   const entries: Array<{ key: string; value: string; where: string }> = [];
   for (const line of configLines(text)) {
     if (/^\[[^\]]+\]$/.test(line.text)) continue;
@@ -70,10 +92,24 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
   const dir = last("WorkingDirectory")?.replace(/^-/, "");
   const cwd = dir === undefined ? later.cwd : dir === "~" ? homeOf(runAs) : dir.startsWith("/") && !dir.includes("%") ? dir : undefined;
   for (const { key, value, where } of entries) {
+    if (STOPS_MACHINE.test(`${key}=${value}`))
+      out.findings.push(finding(4, `${where}: reboots, powers off or isolates the machine when it fires`));
     if (EXEC.has(key)) {
       // Prefixes: @ (argv[0] follows), - (failure ignored), : (no substitution), + ! !! (privileges), | (through a shell).
       const command = value.replace(/^[-@:+!|]+/, "");
+      if (HASH_WORD.test(command))
+        out.findings.push(finding(4, `${where}: a word starting with # is an argument to systemd, a comment to the judge`));
       if (command) out.commands.push({ text: specifiersAsDynamic(command), where, runAs, cwd });
+    } else if ((key === "StandardOutput" || key === "StandardError") && /^(file|append|truncate):/.test(value) && !LOG_FILE.test(value)) {
+      out.findings.push(
+        finding(4, `${where}: writes the unit's output to ${value.replace(/^[a-z]+:/, "")} as root, content no one judged`),
+      );
+    } else if (/^LoadCredential(Encrypted)?$/.test(key)) {
+      const source = value.slice(value.indexOf(":") + 1);
+      if (source.includes("/") && (isSecretPath(source) || placeOf(source) !== "system"))
+        out.findings.push(finding(4, `${where}: hands ${source} to the unit's programs`));
+    } else if (socketGrant(key, value)) {
+      out.findings.push(finding(4, `${where}: ${socketGrant(key, value)}`));
     } else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value))) {
       out.findings.push(finding(4, `${where}: changes what the unit's programs see, load or read as input`));
     } else if (key.startsWith("Exec") && !NOT_COMMANDS.has(key)) {
@@ -96,6 +132,10 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
         out.findings.push(finding(4, `${where}: takes its environment from ${file}, outside what root alone writes`));
     }
   }
+  // A mount's or swap's source in a user's place: their image (set-id programs and all), their files, or memory swapped to them.
+  const what = last("What");
+  if (what?.startsWith("/") && !what.startsWith("/dev/") && placeOf(what) !== "system" && !isRootOnlyTree(what))
+    out.findings.push(finding(4, `What=${what}: mounts or swaps onto a file or directory a user other than root may write`));
   if (/\.(auto)?mount$/.test(path)) {
     const where = last("Where") ?? unitPath(posix.basename(path));
     if (!MOUNT_PLACES.test(where)) out.findings.push(finding(4, `mounts over ${where}, part of the system`));

@@ -79,7 +79,7 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
   const policyDigest = digest.digest();
   // A diff is judged as /exec runs it: the sudo policy; content that runs later as root's code from "/".
   const effects: ManifestEngine = {
-    judgeCode: (code, host) => classify({ command: code, cwd: "/", host, source: "sudo" }, judge, parser),
+    judgeCode: (code, host, laterScript) => classify({ command: code, cwd: "/", host, source: "sudo" }, judge, parser, laterScript),
     vetoes: judge.vetoes,
     pathContext: (host, cwd) => contextOf({ command: "", cwd, host, source: "sudo" }),
   };
@@ -296,7 +296,7 @@ function refuseWhole(command: string, rule: string, reason: string): Verdict {
   return { tier: 4, rule, reason, explicit: false, parts: [{ text: command.slice(0, 200), tier: 4, rule, reason }] };
 }
 
-function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdict {
+function classify(input: ClassifyInput, judge: Judge, parser: BashParser, laterScript?: Context["laterScript"]): Verdict {
   beginCommand();
   const command = input.command;
   if (Buffer.byteLength(command, "utf8") > MAX_COMMAND_BYTES) {
@@ -306,7 +306,7 @@ function classify(input: ClassifyInput, judge: Judge, parser: BashParser): Verdi
   const parts: PartVerdict[] = [];
   let worst: Finding;
   try {
-    worst = judgeText(command, contextOf(input), judge, parser, parts);
+    worst = judgeText(command, laterScript ? { ...contextOf(input), laterScript } : contextOf(input), judge, parser, parts);
   } catch (err) {
     // `$($($(…)))` thousands deep exhausts the stack in the grammar's walk: refused as too deep, not an error.
     if (!(err instanceof RangeError)) throw err;

@@ -277,6 +277,8 @@ const STREAM_SCRIPT = /^(\/dev\/(stdin|fd\/\d+)|\/proc\/(self|thread-self|\d+)\/
 
 function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string): Finding {
   const p = resolvePlace(path, ctx);
+  const later = ctx.laterScript?.(p.glob ? null : p.path) ?? null;
+  if (later) return { ...later, text };
   if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path)))
     return primaryNeverGuesses("a script whose text is computed or streamed", text);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);

@@ -58,6 +58,18 @@ function apt(text: string, j: ContentJudge): Mark[] {
     } else if (/invoke|install-pkgs|auto-?detect|command$|::path$/i.test(key)) {
       if (/::path$/i.test(key)) out.push(...variable("PATH", value, j, key));
       else out.push(j.code(value, key));
+    } else if (/::proxy$|::proxy::/i.test(key)) {
+      out.push(mark(4, `${key} ${value}: routes APT's downloads, and auth.conf's credentials, through another host`));
+    } else if (
+      /^apt::periodic::(enable|unattended-upgrade|update-package-lists)$/i.test(key) &&
+      /^(0|false|no|off|)$/i.test(value.trim())
+    ) {
+      out.push(mark(4, `${key} "${value}": switches off automatic security updates`));
+    } else if (/unauthenticated|insecure|allow-?weak|check-valid-until|check-date|verify-(peer|host)|::trusted$|signed-by/i.test(key)) {
+      out.push(mark(4, `${key}: changes APT's signature or certificate checks`));
+    } else if (/^dpkg::tools::options::/i.test(key)) {
+      const tool = key.replace(/^dpkg::tools::options::/i, "").replace(/::[^/]*$/, "");
+      if (!rootOwnedPlace(tool)) out.push(mark(4, `${key}: runs ${tool} with every package, not a place only root can change`));
     }
   }
   return out;

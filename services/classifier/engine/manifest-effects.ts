@@ -23,7 +23,7 @@ import { CONTENT_READERS } from "./runs-later-content.js";
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
 import { contentFormat, holdsRunsLater, rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format, RunsLater } from "./runs-later.js";
-import type { Context, Word } from "./types.js";
+import type { Context, Finding, Word } from "./types.js";
 import { scanCode } from "./veto.js";
 import { findCredentials } from "../../shared/credentials.js";
 import type { Mode } from "./targets.js";
@@ -31,8 +31,8 @@ import { literalWord } from "./unwrap.js";
 
 /** What the judge needs from the loaded engine. */
 export interface ManifestEngine {
-  /** The engine's verdict on shell code root runs later: the sudo policy, this host, cwd "/". */
-  judgeCode(code: string, host: HostId): Verdict;
+  /** The engine's verdict on shell code root runs later: the sudo policy, this host, cwd "/"; scripts it runs checked by `laterScript`. */
+  judgeCode(code: string, host: HostId, laterScript?: Context["laterScript"]): Verdict;
   /** The loaded policies' danger vetoes. */
   readonly vetoes: readonly Veto[];
   /** The context a literal write, delete or chmod by the command is judged in (the sudo policy, its cwd). */
@@ -75,7 +75,9 @@ interface Env {
   guarded: readonly string[];
   changes: ReadonlyMap<string, Change>;
   contents: ReadonlyMap<string, Buffer>;
+  /** Content that runs as root; `userContent`: as the owner of a home, a repository or a user crontab. */
   content: ContentJudge;
+  userContent: ContentJudge;
 }
 
 const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
@@ -96,7 +98,8 @@ export function judgeManifest(
     pathCtx,
     changes,
     contents,
-    content: contentJudge(engine, ctx.host, pathCtx),
+    content: contentJudge(engine, ctx.host, pathCtx, rootLaterScript(changes)),
+    userContent: contentJudge(engine, ctx.host, pathCtx),
     guarded,
     readsSecret: ctx.readsSecret ?? null,
   };
@@ -188,6 +191,11 @@ function pathMark(op: Mode, path: string, ctx: Context): Mark {
 function judgeChange(c: Change, env: Env): Mark[] {
   const path = c.path;
   if (!canonicalPath(path)) return [mark(4, `${JSON.stringify(clip(path, 200))}: not a canonical absolute path — never committed`)];
+  // A carriage return, a line separator (U+2028/9) or another control character in a name slips past the path
+  // patterns (`.` stops there), not past sudo's includedir, logrotate or /etc/profile's *.sh: refused outside scratch
+  // space (the sandbox refuses only a newline).
+  if (/[\u0001-\u001f\u007f\u0085\u2028\u2029]/.test(path) && !scratch(path))
+    return [mark(4, `${JSON.stringify(clip(path, 200))}: a control character or a line separator in a name — never committed`)];
   const bk = kindOf(c.before);
   const ak = kindOf(c.after);
   if (ak === null) return [mark(4, `${path}: an after state the judge does not recognise — never committed`)];
@@ -199,6 +207,8 @@ function judgeChange(c: Change, env: Env): Mark[] {
   if (bk === null) marks.push(mark(2, "its state before the run is not recognised"));
   if (SECURITY_UNIT.test(path) && (ak === ABSENT || (ak === SYMLINK && (c.after as EntryState).target === "/dev/null")))
     return [mark(4, `${path}: disables or masks a security service`)];
+  const replaced = ak !== ABSENT && replacesSecurityUnit(path, c.after as EntryState);
+  if (replaced) return [mark(4, `${path}: ${replaced}`)];
   if (ak === ABSENT) {
     const r = runsLater(path);
     if (r?.format === "refuse") marks.push(mark(4, `${r.what}: removing it is refused too`));
@@ -213,6 +223,7 @@ function judgeChange(c: Change, env: Env): Mark[] {
   marks.push(
     ...runtimePlace(path, ak, env.pathCtx, narrows(before, after)),
     ...scratchLink(path, after),
+    ...rootHomeLink(path, after),
     ...exposes(path, before, after),
     ...leaks(path, before, after, env),
     ...setId(before, after),
@@ -238,9 +249,41 @@ function scratchLink(path: string, after: EntryState): Mark[] {
   return [];
 }
 
+/**
+ * A link in root's home to a place a user may write (a home, scratch space,
+ * a relative path that climbs out): root reads its dot-files there as its
+ * own configuration (~/.config/git, ~/.npmrc, ~/.local/bin …).
+ */
+function rootHomeLink(path: string, after: EntryState): Mark[] {
+  if (kindOf(after) !== SYMLINK || !inside(path, "/root") || path === "/root") return [];
+  const target = posix.normalize(after.target.startsWith("/") ? after.target : posix.join(posix.dirname(path), after.target));
+  if (rootOwnedPlace(target) || target === "/dev/null") return [];
+  return [mark(4, `a link in root's home to ${clip(target, 200)}, which a user other than root may write: root would read it as its own`)];
+}
+
 /** A firewall, audit, confinement or update service's unit or its enablement link. */
 export const SECURITY_UNIT =
   /\/systemd\/(system|user)\/(.+\.(wants|requires)\/)?(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)$/;
+
+/**
+ * A security service's unit replaced (a file or a link of the same name in
+ * /etc or /run shadows the vendor's) or changed through a drop-in (`ExecStart=`
+ * emptied, a Condition that never holds): it no longer runs as it should.
+ * Enablement links in .wants/ and a link to the vendor's own file are not.
+ */
+function replacesSecurityUnit(path: string, after: EntryState): string | null {
+  if (SECURITY_DROPIN.test(path)) return "a drop-in of a security service: it changes how (or whether) it runs";
+  if (!SECURITY_UNIT.test(path) || /\.(wants|requires)\//.test(path)) return null;
+  const vendor =
+    kindOf(after) === SYMLINK &&
+    /^\/(usr\/)?lib\/systemd\/(system|user)\/[^/]+$/.test(after.target) &&
+    posix.basename(after.target) === posix.basename(path);
+  return vendor ? null : "replaces a security service's unit with another";
+}
+
+/** A drop-in directory's entries of a firewall, audit, confinement or update service (or agent-sudo's). */
+const SECURITY_DROPIN =
+  /\/systemd\/(system|user)\/(nftables|ufw|firewalld|netfilter-persistent|iptables|ip6tables|apparmor|auditd|fail2ban|unattended-upgrades|apt-daily-upgrade|agent-sudo[^/]*)\.(service|timer)\.d\/./;
 
 /** Homes and the directories that hold keys: closed to others on purpose. */
 const PRIVATE_DIR = /^\/(?:root|home\/[^/]+)$|\/\.(?:ssh|gnupg|aws|kube|docker|password-store)$/;
@@ -431,6 +474,9 @@ function newWriters(path: string, before: EntryState | undefined, after: EntrySt
   const dir = kindOf(after) === DIR;
   const r = dir ? runsLater(`${path === "/" ? "" : path}/x`) : runsLater(path);
   if (r?.asRoot) return [mark(4, `lets ${who.join(", ")} change what root runs later (${r.what})`)];
+  // A file anyone may rewrite where root keeps configuration, programs and data: whatever reads it as root obeys them.
+  if (!dir && who.includes("everyone") && /^\/(etc|usr|opt|boot|root|var\/spool)\//.test(path))
+    return [mark(4, `lets everyone rewrite ${clip(path, 200)}, where root keeps configuration, programs and data`)];
   if (dir && holdsRunsLater(path))
     return [mark(4, `lets ${who.join(", ")} rename or replace a directory below it whose files root runs later`)];
   if (dir && /^\/(root|home\/[^/]+)(\/\.[^/]+)?$/.test(path))
@@ -462,11 +508,11 @@ function laterRuns(path: string, before: EntryState | undefined, after: EntrySta
   const format = contentFormat(r, path, after.mode);
   if (format === null) return [];
   const floor = mark(3, `a file whose content runs later (${r.what})`);
-  return needsContent(before, after) ? [floor, ...readContent(path, after, format, env)] : [floor];
+  return needsContent(before, after) ? [floor, ...readContent(path, after, format, env, r.asRoot)] : [floor];
 }
 
 /** The content given for `path`, checked against the manifest's sha256 and read in `format`. */
-function readContent(path: string, after: EntryState, format: Format, env: Env): Mark[] {
+function readContent(path: string, after: EntryState, format: Format, env: Env, asRoot: boolean): Mark[] {
   const buf = env.contents.get(path);
   if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256))) {
     return [mark(4, "content not given: cannot judge what runs later")];
@@ -474,9 +520,10 @@ function readContent(path: string, after: EntryState, format: Format, env: Env):
   const text = textOf(buf);
   if (text === null) return [mark(4, "content is not UTF-8 text: cannot judge what runs later")];
   if (format === "refuse") return [mark(4, "any change here is refused")];
-  const found = READERS[format](text, env.content);
+  const judge = asRoot ? env.content : env.userContent;
+  const found = READERS[format](text, judge);
   // A last net under the parsers of data formats: the danger vetoes over the whole text.
-  const hit = format === "script" || format === "program" || format === "rc" ? null : env.content.veto(text, "content");
+  const hit = format === "script" || format === "program" || format === "rc" ? null : judge.veto(text, "content");
   return hit ? [...found, hit] : found;
 }
 
@@ -501,7 +548,7 @@ function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[
   if (after && kindOf(after) === FILE) {
     const format = contentFormat(r, path, after.mode);
     if (format === null) return [];
-    return readContent(resolved, after, format, env).map((m) => ({ ...m, text: `its target ${resolved}: ${m.text}` }));
+    return readContent(resolved, after, format, env, r.asRoot).map((m) => ({ ...m, text: `its target ${resolved}: ${m.text}` }));
   }
   if (!rootOwnedPlace(resolved))
     return [mark(4, `links to ${clip(resolved, 200)}, not a place only root can change: what runs later is not judged`)];
@@ -530,12 +577,50 @@ function runTimeCode(p: PartVerdict): boolean {
   return p.rule === "dynamic-command" || (p.rule.startsWith("interpreter:") && /piped into|computed at run time/.test(p.reason));
 }
 
-function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context): ContentJudge {
+/**
+ * What root runs later runs outside every envelope: a script or sourced file
+ * it names must be where only root writes (not /tmp, a home, a path computed
+ * when it runs), and not a file this same run writes as data (its text was
+ * judged as a file, never as the code root will run).
+ */
+function rootLaterScript(changes: ReadonlyMap<string, Change>): NonNullable<Context["laterScript"]> {
+  const refuse = (reason: string): Finding => ({ tier: 4, rule: "later-script", reason, text: "", explicit: false });
+  return (path) => {
+    if (path === null) return refuse("runs a script whose path is only known when it runs: what root runs later is not judged");
+    // An entry directly in / is root's alone (only root writes /): cron's and a unit's relative names resolve there.
+    if (!rootOwnedPlace(path) && !/^\/[^/]+$/.test(path))
+      return refuse(`runs ${clip(path, 200)}, which a user other than root may write: root would run their code later`);
+    if (!runsLater(path) && writtenBy(path, changes))
+      return refuse(`runs ${clip(path, 200)}, which this same run writes as data: its text is not judged as the code root runs later`);
+    return null;
+  };
+}
+
+/**
+ * Later code that hands a shell or the file system to whoever connects: a
+ * netcat or socat that executes a program per connection, a one-line HTTP
+ * or TLS file server, an inetd-style daemon, a second sshd with options. As
+ * an /exec command these run in a trial without a network; as a unit's or
+ * cron's line they run as root on the host's.
+ */
+const NETWORK_SHELL =
+  /(?:^|[\s/;&|(`'"])(?:socat\s[^\n;&|]*\b(?:EXEC|SYSTEM):|(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s[^\n;&|]*\s(?:-[a-zA-Z]*[ec]|--(?:sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(?:http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(?:in\.)?telnetd\b|busybox\s+(?:httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
+
+/** The diff writes `path`, or a link on the way to it. */
+function writtenBy(path: string, changes: ReadonlyMap<string, Change>): boolean {
+  if (changes.has(path)) return true;
+  for (let d = posix.dirname(path); d !== "/"; d = posix.dirname(d)) if (kindOf(changes.get(d)?.after) === SYMLINK) return true;
+  return false;
+}
+
+function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context, laterScript?: Context["laterScript"]): ContentJudge {
   const shown = (p: PartVerdict | undefined) => (p ? ` — \`${clip(p.text.replace(/\s+/g, " "), 80)}\`` : "");
   return {
     code(text, label) {
       if (text.trim() === "") return mark(0, `${label}: empty`);
-      const v = engine.judgeCode(text, host);
+      const listener = NETWORK_SHELL.exec(text);
+      if (listener) return mark(4, `${label}: opens a shell or the file system to the network, unattended (\`${clip(listener[0], 80)}\`)`);
+      const v = engine.judgeCode(text, host, laterScript);
       const later = v.tier < 4 ? v.parts.find(runTimeCode) : undefined;
       if (later)
         return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);

@@ -7,6 +7,7 @@
 // Pure: text in, findings out. It errs towards reading data as code.
 import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
+import { secretPath } from "./paths.js";
 import { rootOwnedPlace } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { riskyAssignment } from "./wrappers.js";
@@ -58,7 +59,41 @@ function script(text: string, j: ContentJudge): Mark[] {
 
 /** Shell start-up files: the whole text as code, and every alias body as the code it runs later. */
 function rc(text: string, j: ContentJudge): Mark[] {
-  return [j.code(text, "content"), ...aliases(text).map(([name, body]) => j.code(body, `alias ${name}`))];
+  return [
+    j.code(text, "content"),
+    ...aliases(text).map(([name, body]) => j.code(body, `alias ${name}`)),
+    ...completions(text).map((cmd) => j.code(cmd, "complete -C")),
+    ...historyFiles(text).flatMap((path) =>
+      j
+        .later("write", path, true)
+        .filter((m) => m.tier === 4)
+        .map((m) => mark(4, `the shell's history is written to ${path} at exit: ${m.text}`)),
+    ),
+  ];
+}
+
+/** `complete -C CMD` / `compgen -C CMD`: CMD runs whenever the completion is asked for (a TAB). */
+function completions(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|[\s;&|({`])(?:complete|compgen)\s+/g)) {
+    const words = shellWords(text, (m.index ?? 0) + m[0].length);
+    words.forEach((w, i) => {
+      if (/^-[A-Za-z]*C$/.test(w) && words[i + 1]) out.push(words[i + 1] as string);
+    });
+  }
+  return out;
+}
+
+/** HISTFILE (and the REPLs' history variables) set in a start-up file: where an interactive shell writes at exit. */
+function historyFiles(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /(?:^|[\s;&|({`])(?:export\s+)?(?:HISTFILE|LESSHISTFILE|PYTHON_HISTORY|NODE_REPL_HISTORY|PSQL_HISTORY|MYSQL_HISTFILE|SQLITE_HISTORY|REDISCLI_HISTFILE)=/g,
+  )) {
+    const value = shellWords(text, (m.index ?? 0) + m[0].length)[0];
+    if (value?.startsWith("/")) out.push(value);
+  }
+  return out;
 }
 
 /** `alias NAME=VALUE …` anywhere in shell text (after `;`, `&&`, in a block …), quotes removed. */
@@ -210,21 +245,79 @@ function cronTable(pattern: RegExp, what: string): Reader {
 export const UNIT_VIEW_KEYS =
   /^(Bind(ReadOnly)?Paths|RootDirectory|RootImage|RootImageOptions|RootHash|RootVerity|MountImages|ExtensionImages|ExtensionDirectories|TemporaryFileSystem|StandardInputText|StandardInputData)$/;
 
+/**
+ * A comment line right after a line ending in a backslash: systemd skips the
+ * comment and joins the continued line with what follows it, which a reader
+ * that stops at the comment never sees as part of the value.
+ */
+export function commentInContinuation(text: string): Mark | null {
+  const all = lines(text);
+  const at = all.findIndex((l, i) => i > 0 && /^\s*[#;]/.test(l) && /\\$/.test(all[i - 1] as string));
+  return at < 0 ? null : mark(4, `line ${at + 1}: a comment inside a continued line — systemd skips it and joins what follows`);
+}
+
+/** A unit that pulls in, triggers or acts as reboot, poweroff, halt, kexec, rescue or emergency (a timer could do it every minute). */
+const STOPS_MACHINE =
+  /^(Unit|OnFailure|OnSuccess|Wants|Requires|Requisite|BindsTo|PartOf|Upholds|PropagatesStopTo|Conflicts)=.*\b(reboot|poweroff|halt|kexec|soft-reboot|rescue|emergency|ctrl-alt-del|exit)\.target\b|^[A-Za-z]*Action=(reboot|poweroff|halt|kexec|soft-reboot|exit)/;
+
+/** A word starting with `#` in a command systemd or udev splits itself: an argument to them, a comment to a shell's reading. */
+const HASH_WORD = /(^|\s)#/;
+/** The output of a unit written to a file, as root, with content no one judged. */
+const OUTPUT_FILE = /^(file|append|truncate):/;
+/** …except a log file under /var/log (no `..`, no specifier). */
+const LOG_FILE = /^(file|append|truncate):\/var\/log\/(?!.*(\.\.|%))[^\s]+$/;
+/** Sockets of daemons that act as root for whoever may connect (docker, containerd, podman, libvirt, LXD/Incus, snapd, D-Bus). */
+const ROOT_SOCKET =
+  /^\/(var\/)?run\/(docker(\.sock|\/)|containerd\/|podman\/|libvirt\/|incus\/|lxd\/|snapd(-snap)?\.socket|dbus\/system_bus_socket)|^\/var\/(lib|snap)\/(lxd|incus)\//;
+
+/** A unit's socket settings that let others in: group- or world-writable, handed to a user or group, a root daemon's socket. */
+function socketSetting(key: string, value: string): Mark | null {
+  if (key === "SocketMode" && (!/^[0-7]{3,4}$/.test(value) || Number.parseInt(value, 8) & 0o002))
+    return mark(4, `SocketMode=${value}: lets users other than root connect`);
+  if ((key === "SocketUser" || key === "SocketGroup") && !["root", "0", ""].includes(value))
+    return mark(4, `${key}=${value}: hands the socket to ${value}`);
+  if (/^Listen(Stream|Datagram|SequentialPacket)$/.test(key) && ROOT_SOCKET.test(value))
+    return mark(4, `${key}=${value}: the socket of a daemon that acts as root for whoever connects`);
+  return null;
+}
+
 /** systemd units: Exec*= values with their -@:+! prefixes stripped; Environment= and EnvironmentFile= by what they name. */
 function systemd(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
+  const continued = commentInContinuation(text);
+  if (continued) out.push(continued);
   for (const line of joined(text)) {
     if (/^\s*([#;[]|$)/.test(line)) continue;
     const eq = line.indexOf("=");
     if (eq < 0) continue;
     const key = line.slice(0, eq).trim();
     const value = line.slice(eq + 1).trim();
+    if (STOPS_MACHINE.test(`${key}=${value}`))
+      out.push(mark(4, `${key}=${value}: reboots, powers off or isolates the machine when it fires`));
     if (key === "ExecSearchPath") out.push(...variable("PATH", value, j, key));
     else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value)))
       out.push(mark(4, `${key}=: changes what the unit's programs see, load or read as input`));
     else if (/^Exec/.test(key) && key !== "ExecPaths") {
       const command = value.replace(/^[-@:+!]+/, "");
+      if (HASH_WORD.test(command)) out.push(mark(4, `${key}=: a word starting with # is an argument to systemd, not a comment`));
       if (command) out.push(j.code(command, key));
+    } else if ((key === "StandardOutput" || key === "StandardError") && OUTPUT_FILE.test(value) && !LOG_FILE.test(value)) {
+      out.push(mark(4, `${key}=${value}: writes the unit's output there as root, content no one judged`));
+    } else if (/^LoadCredential(Encrypted)?$/.test(key)) {
+      const source = value.slice(value.indexOf(":") + 1);
+      if (source.includes("/") && (secretPath(source) || !rootOwnedPlace(source)))
+        out.push(mark(4, `${key}=${value}: hands a secret (or a file others write) to the unit`));
+    } else if (
+      key === "What" &&
+      value.startsWith("/") &&
+      !value.startsWith("/dev/") &&
+      !rootOwnedPlace(value) &&
+      !/^\/[^/]+$/.test(value)
+    ) {
+      // A mount's or swap's source in a user's place: their image (set-id programs and all) or their view of files, or memory swapped to them.
+      out.push(mark(4, `What=${value}: mounts or swaps onto a file or directory a user other than root may write`));
+    } else if (socketSetting(key, value)) {
+      out.push(socketSetting(key, value) as Mark);
     } else if (key === "Environment") {
       for (const w of shellWords(value.replace(/[;&|)]/g, " "))) {
         const i = w.indexOf("=");
@@ -238,9 +331,33 @@ function systemd(text: string, j: ContentJudge): Mark[] {
   return out;
 }
 
+/**
+ * logrotate moves each file a block names away and (create) makes it anew,
+ * owned as the block says: a file whose content runs later, or one whose
+ * change is refused, is no log to rotate. Rotated copies land in `olddir`;
+ * `compressoptions` are words handed to the compressor.
+ */
+function logrotatePlaces(t: string, words: string[], block: boolean, j: ContentJudge): Mark[] {
+  const out: Mark[] = [];
+  if (!block && /^["/]/.test(t)) {
+    for (const spec of t.replace(/\{.*$/, "").trim().split(/\s+/).filter(Boolean)) {
+      const path = spec.replace(/^"(.*)"$/, "$1");
+      const refused = path.startsWith("/") ? j.later("write", path, true).filter((m) => m.tier === 4) : [];
+      out.push(...refused.map((m) => mark(4, `rotates ${path}: ${m.text}`)));
+    }
+  }
+  const [directive = "", arg = ""] = words;
+  if (/^(createolddir|olddir)$/.test(directive) && ((arg.startsWith("/") && !/^\/var\/log\/[^.]/.test(arg)) || arg.includes("..")))
+    out.push(mark(4, `${directive} ${arg}: rotated logs land outside /var/log`));
+  if (directive === "compressoptions" && !/^(-[A-Za-z0-9]+\s*)*$/.test(t.slice(directive.length).trim()))
+    out.push(mark(4, "compressoptions hands the compressor words other than flags"));
+  return out;
+}
+
 function logrotate(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
   let script: { kind: string; body: string[] } | null = null;
+  let block = false;
   for (const line of lines(text)) {
     const t = line.trim();
     if (script) {
@@ -251,6 +368,9 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
       continue;
     }
     const words = t.split(/\s+/);
+    if (!t.startsWith("#")) out.push(...logrotatePlaces(t, words, block, j));
+    if (t.includes("{")) block = true;
+    if (t.includes("}")) block = false;
     if (/^(prerotate|postrotate|firstaction|lastaction|preremove)$/.test(words[0] ?? "")) script = { kind: words[0] as string, body: [] };
     else if (words[0] === "create" && /^[0-7]{3,4}$/.test(words[1] ?? "") && Number.parseInt(words[1] as string, 8) & 0o022)
       out.push(mark(4, `create ${words[1]}: the rotated file is writable by others`));
@@ -264,6 +384,8 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
 
 function udev(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
+  const continued = commentInContinuation(text);
+  if (continued) out.push(continued);
   for (const line of joined(text)) {
     if (comment(line)) continue;
     for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(?:\{([^}]*)\})?\s*(?:\+=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g)) {
@@ -273,6 +395,7 @@ function udev(text: string, j: ContentJudge): Mark[] {
       if (key === "IMPORT" && type === "file")
         out.push(mark(4, `IMPORT{file}="${value}": settings read from a file the judge does not see`));
       if (key === "IMPORT" && type !== "program") continue;
+      if (HASH_WORD.test(value)) out.push(mark(4, `${key}="${value}": a word starting with # is an argument to udev, not a comment`));
       out.push(j.code(value, `${key}${type ? `{${type}}` : ""}`));
     }
     // A group or owner given raw disks or memory can read and write every file.
@@ -328,6 +451,47 @@ function ldSoConf(text: string): Mark[] {
   return out;
 }
 
+/** git settings whose value is a command git runs (through a shell when it has spaces). */
+const GIT_COMMAND =
+  /^(fsmonitor|sshcommand|pager|editor|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|external|externaldiff|driver|sequenceeditor|packobjectshook|alternaterefscommand|sendmailcmd|smtpserver)$/;
+/** git settings whose value is where git finds programs or hooks, or what it trusts. */
+const GIT_PLACE = /^(hookspath|templatedir|exec-path)$/;
+
+/**
+ * git configuration: a section header may carry a setting on its own line
+ * (`[core] fsmonitor = x`); programs are judged as code, hook and template
+ * directories must be root's, and includes, protocol switches, `safe.directory`
+ * (obey others' repositories) and ext:: URLs are refused.
+ */
+function gitconfig(text: string, j: ContentJudge): Mark[] {
+  const out: Mark[] = [];
+  let section = "";
+  for (const line of joined(text)) {
+    let entry = line.trim();
+    if (/^[#;]/.test(entry)) continue;
+    const header = /^\[([^\]]*)\](.*)$/.exec(entry);
+    if (header) {
+      section = (header[1] ?? "").trim().split(/[\s.]/)[0]?.toLowerCase() ?? "";
+      if (section === "include" || section === "includeif") out.push(mark(4, "includes other git configuration the judge does not see"));
+      entry = (header[2] ?? "").trim();
+      if (!entry || /^[#;]/.test(entry)) continue;
+    }
+    const eq = entry.indexOf("=");
+    const name = (eq < 0 ? entry : entry.slice(0, eq)).trim().toLowerCase();
+    const value = unquote(eq < 0 ? "" : entry.slice(eq + 1).replace(/\s[#;].*$/, ""));
+    const where = `${section}.${name}`;
+    if (section === "safe" && name === "directory")
+      out.push(mark(4, `${where}: git then obeys the configuration of repositories others own`));
+    else if (section === "protocol" || /ext::/.test(value)) out.push(mark(4, `${where}: lets git run a transport's command`));
+    else if (section === "alias" && value.startsWith("!")) out.push(j.code(value.slice(1), `alias ${name}`));
+    else if (GIT_COMMAND.test(name) || section === "pager" || (name === "path" && /^(difftool|mergetool|browser|man|gpg)$/.test(section)))
+      out.push(value && !/^(true|false)$/i.test(value) ? j.code(value, where) : mark(0, where));
+    else if (GIT_PLACE.test(name) && !rootOwnedPlace(value.replace(/^~/, "/root")))
+      out.push(mark(4, `${where} ${value}: not a place only root can change`));
+  }
+  return out;
+}
+
 /** The readers of the formats named in runs-later.ts but for the system configuration ones (manifest-effects-configs.ts). */
 export const CONTENT_READERS = {
   script,
@@ -343,4 +507,5 @@ export const CONTENT_READERS = {
   modprobe,
   "authorized-keys": authorizedKeys,
   "ld-so-conf": ldSoConf,
+  gitconfig,
 } satisfies Partial<Record<Format, Reader>>;

@@ -25,7 +25,8 @@ export type Format =
   | "tmpfiles" // files systemd-tmpfiles creates, writes, links or removes at every boot
   | "sysctl" // programs the kernel runs (core_pattern |…, modprobe, poweroff_cmd)
   | "binfmt" // interpreters the kernel runs for matching files
-  | "apt-sources"; // package sources: what root installs later
+  | "apt-sources" // package sources: what root installs later
+  | "gitconfig"; // git configuration: the programs git starts (fsmonitor, pager, hooksPath, aliases with !, filters …)
 
 export interface RunsLater {
   format: Format;
@@ -129,6 +130,68 @@ const TABLE: Entry[] = [
   },
   {
     format: "refuse",
+    runsAs: "user",
+    what: "what a user's tools load as code, a program to start or a package index (npm's node-options and script-shell, cargo's wrappers, pip's index, mail piped to a program, less's filter, psql's and gdb's shell escapes, curl's and wget's defaults, Gradle's init scripts)",
+    globs: [
+      "**/.npmrc",
+      "**/.yarnrc",
+      "**/.yarnrc.yml",
+      "**/.cargo/config",
+      "**/.cargo/config.toml",
+      "**/.config/pip/**",
+      "**/.pip/**",
+      "**/.pydistutils.cfg",
+      "**/.forward",
+      "**/.lessfilter",
+      "**/.psqlrc",
+      "**/.curlrc",
+      "**/.wgetrc",
+      "**/.gemrc",
+      "**/.irbrc",
+      "**/.gdbinit",
+      "**/.config/gdb/**",
+      "**/.screenrc",
+      "**/.gradle/init.d/**",
+      "**/.gradle/init.gradle?(.kts)",
+      "**/.mavenrc",
+      "**/.sqliterc",
+      "**/.hgrc",
+      "**/.terraformrc",
+      "**/.emacs",
+      "**/.emacs.d/**",
+    ],
+  },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "what root's daemons and tools run or obey at an event (ifupdown's up/down commands, dhclient's script, cloud-init's boot commands and scripts, acpid's actions, the Docker and containerd daemons' listeners and runtimes, npm's, pip's and gem's system configuration, tmux's and screen's, X sessions)",
+    globs: [
+      "/etc/network/interfaces",
+      "/etc/network/interfaces.d/**",
+      "/etc/dhcp/dhclient*.conf",
+      "/etc/cloud/**",
+      "/var/lib/cloud/**",
+      "/etc/acpi/**",
+      "/etc/docker/**",
+      "/etc/containerd/**",
+      "/etc/npmrc",
+      "/usr/etc/npmrc",
+      "/usr/local/etc/npmrc",
+      "/etc/pip.conf",
+      "/etc/xdg/pip/**",
+      "/etc/gemrc",
+      "/etc/tmux.conf",
+      "/etc/screenrc",
+      "/etc/X11/Xsession",
+      "/etc/X11/Xsession.d/**",
+      "/etc/X11/xinit/**",
+      "/etc/X11/Xreset.d/**",
+    ],
+  },
+  { format: "systemd", runsAs: "root", what: "an autostart entry of every desktop session", globs: ["/etc/xdg/autostart/*.desktop"] },
+  { format: "systemd", runsAs: "user", what: "an autostart entry of a desktop session", globs: ["**/.config/autostart/*.desktop"] },
+  {
+    format: "refuse",
     runsAs: "root",
     what: "Python's library directories (every module there is code whoever imports it runs; it is not shell, so it is not judged)",
     globs: ["**/site-packages/**", "**/dist-packages/**"],
@@ -138,6 +201,13 @@ const TABLE: Entry[] = [
     runsAs: "root",
     what: "root's authorized SSH keys: a login as root",
     globs: ["/root/.ssh/authorized_keys", "/root/.ssh/authorized_keys2"],
+  },
+  { format: "gitconfig", runsAs: "root", what: "git's system configuration (programs every git starts)", globs: ["/etc/gitconfig"] },
+  {
+    format: "gitconfig",
+    runsAs: "user",
+    what: "a user's git configuration (programs their git starts)",
+    globs: ["/@(root|home/*)/.gitconfig", "/@(root|home/*)/.config/git/config"],
   },
   { format: "cron", runsAs: "root", what: "a system crontab", globs: ["/etc/crontab", "/etc/cron.d/*"] },
   { format: "anacrontab", runsAs: "root", what: "anacron's table", globs: ["/etc/anacrontab"] },

@@ -17,6 +17,8 @@ const ENV_RULES = new Set(["shell-vars-risky", "risky-variable"]);
  */
 export function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): Finding {
   const p = resolvePlace(file, ctx);
+  const later = ctx.laterScript?.(p.glob ? null : p.path) ?? null;
+  if (later) return { ...later, text };
   if (p.path === null || p.glob || ctx.remote)
     return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
   const code = readScript(p.path);

@@ -88,6 +88,13 @@ export interface Context {
    * exported variable): the texts those values come from, which every parameter expansion in the code may carry.
    */
   carried?: readonly string[];
+  /**
+   * Set when the code is a file's content that runs later, unattended and
+   * outside every envelope (manifest-effects.ts): a script or sourced file it
+   * runs (its resolved path, null when computed) is checked here, and a
+   * finding returned replaces the run-script verdict.
+   */
+  laterScript?: (path: string | null) => Finding | null;
 }
 
 export interface Finding {
