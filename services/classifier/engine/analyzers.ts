@@ -29,6 +29,22 @@ const SQL_READ =
 const SQL_CATASTROPHIC =
   /\b(drop\s+(database|schema|table|role|user|owned|extension|tablespace)|truncate|alter\s+system|delete\s+from\s+[\w."]+\s*(;|$)|update\s+[\w."]+\s+set\s+(?![\s\S]*\bwhere\b)|pg_terminate_backend|pg_drop_replication_slot|dropdb|rename\s+to)\b/i;
 
+/**
+ * Functions a SELECT may call that change the database or its server (review 24): large objects written to or
+ * removed from the server's files (lo_export, lo_unlink …), sequences moved, WAL switched, a standby promoted,
+ * configuration reloaded, backends cancelled, statements run on another database (dblink_exec, dblink), adminpack's
+ * file writes, replication slots and origins made or dropped, notifications sent.
+ */
+const SQL_WRITING_CALL =
+  /\b(?:lo_(?:export|unlink|create|creat|from_bytea|put|truncate\w*|import)|setval|nextval|pg_switch_wal|pg_switch_xlog|pg_create_restore_point|pg_promote|pg_reload_conf|pg_cancel_backend|pg_rotate_logfile\w*|pg_logical_emit_message|pg_file_(?:write|unlink|rename|sync)|pg_import_system_collations|pg_create_\w*replication_slot|pg_replication_origin_\w+|pg_copy_\w*replication_slot|pg_replication_slot_advance|pg_wal_replay_(?:pause|resume)|pg_stat_reset\w*|pg_backup_(?:start|stop)|pg_start_backup|pg_stop_backup|dblink(?:_exec|_connect\w*|_send_query)?|pg_notify)\s*\(/i;
+/**
+ * What a SELECT may read that is a secret (review 24): files of the server (pg_read_file, pg_ls_dir, mysql's
+ * load_file), large objects, password hashes and user mappings' options (an FDW's remote password), MySQL's
+ * account table.
+ */
+const SQL_SECRET_READ =
+  /\b(?:pg_read_(?:binary_)?file|pg_ls_\w+|pg_stat_file|lo_get|load_file)\s*\(|\b(?:pg_shadow|pg_authid|pg_user_mappings?|user_mapping_options|pg_file_settings)\b|\bmysql\s*\.\s*user\b|\bauthentication_string\b/i;
+
 function stripSql(sql: string): string {
   return sql
     .replace(/--[^\n]*/g, " ")
@@ -52,6 +68,23 @@ export function judgeSql(sql: string, host: HostId, tool: string): Analysis {
       kind: "decide",
     };
   }
+  const bare = stripSql(sql);
+  const writes = SQL_WRITING_CALL.exec(bare);
+  if (writes)
+    return {
+      tier: 3,
+      rule: `sql:${tool}-write`,
+      reason: `SQL that changes a live database or its server: ${writes[0].replace(/\s*\($/, "()")}`,
+      kind: "decide",
+    };
+  const secret = SQL_SECRET_READ.exec(bare);
+  if (secret)
+    return {
+      tier: 2,
+      rule: `sql:${tool}-secret`,
+      reason: `SQL that reads the server's files or stored credentials: ${secret[0].replace(/\s*\($/, "()")}`,
+      kind: "decide",
+    };
   if (stmts.every((s) => SQL_READ.test(s) && !/\binto\b/i.test(s)))
     return { tier: 0, rule: `sql:${tool}-read`, reason: "read-only SQL", kind: "decide" };
   return { tier: 3, rule: `sql:${tool}-write`, reason: "SQL that changes a live database", kind: "decide" };

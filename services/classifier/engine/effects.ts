@@ -532,6 +532,9 @@ export function effectFloor(
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   if (name === "ln" && ctx.source === "claude") worst = max(worst, linkOut(args, ctx));
+  if ((name === "mv" || name === "cp" || name === "rsync" || name === "git") && ctx.source === "claude")
+    worst = max(worst, linkRenamed(name, args, ctx));
+  if (name === "git" && ctx.source === "claude" && !ctx.remote) worst = max(worst, gitStoresSecret(args, ctx));
   if (name === "git" && ctx.source === "claude" && !ctx.remote) worst = max(max(worst, gitElsewhere(args, ctx)), checkoutOfPath(args, ctx));
   return max(worst, secretReads(name, args, ctx));
 }
@@ -555,15 +558,28 @@ export function listInputs(commands: readonly SimpleCommand[]): Map<SimpleComman
       const cmd = commands[k] as SimpleCommand;
       if (!bare.source.includes(cmd.source)) break;
       const name = posix.basename(cmd.words[0]?.text ?? "");
-      if (NET_SENDERS.has(name)) (out ??= new Map()).set(cmd, inputs);
+      if (NET_SENDERS.has(name) || exModeEditor(cmd.words)) (out ??= new Map()).set(cmd, inputs);
     }
   }
   return out;
 }
 
+/** vi-family editors in Ex mode (`ex`, `vim -e`, `-es`, `-E`): they read editor commands from standard input. */
+export function exModeEditor(words: readonly Word[]): boolean {
+  const name = posix.basename(words[0]?.text ?? "");
+  if (!["vim", "vi", "nvim", "ex", "view", "vimdiff", "gvim", "nex", "vim.basic", "vim.tiny"].includes(name)) return false;
+  return name === "ex" || name === "nex" || words.slice(1).some((w) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(w.text));
+}
+
 /** The effect of a list's input redirections on one of its network senders (listInputs). */
 export function listInputEffect(cmd: SimpleCommand, inputs: readonly Redirect[], ctx: Context): Effect | null {
   const name = posix.basename(cmd.words[0]?.text ?? "");
+  // `true && vim -es < FILE`: the input is editor commands (judge.ts editorCommandsInput judges the command's own).
+  if (exModeEditor(cmd.words))
+    return {
+      tier: 2,
+      reason: `${name} in Ex mode runs the editor commands in ${inputs[0]?.target.text ?? "its input"} (:!cmd runs shell code)`,
+    };
   let worst: Effect | null = null;
   for (const r of inputs) worst = max(worst, inputSentTo(name, cmd.words.slice(1), r.target, ctx));
   return worst;
@@ -702,6 +718,73 @@ function linkOut(args: readonly Word[], ctx: Context): Effect | null {
     const real = realPath(p.path) ?? p.path;
     if (!inWorkspace(real, ctx) && !scratch(real) && real !== "/dev/null" && !besideInHome(real, ctx))
       return { tier: 2, reason: `links the workspace to ${real}: what later writes through the link lands there` };
+  }
+  return null;
+}
+
+/**
+ * A link of the workspace to a place outside it, given a new name (review 24): `mv cron c2`, `git mv cron c2`,
+ * `cp -P`/`-d`/`-a`/`-R link new`, `rsync -l`/`-a link new` keep the link a link, so `… && echo x > c2/job`
+ * writes /etc/cron.d/job while its text names only the workspace (the new name is not there when judged).
+ * Judged as linkOut judges a link made: at most 2.
+ */
+function linkRenamed(name: string, args: readonly Word[], ctx: Context): Effect | null {
+  let words = args;
+  if (name === "git") {
+    const { sub } = gitGlobals(args);
+    if (args[sub]?.text !== "mv") return null;
+    words = args.slice(sub + 1);
+  }
+  const flags = words.filter((w) => /^-/.test(w.text) && !w.dynamic).map((w) => w.text);
+  const short = flags.filter((f) => !f.startsWith("--")).join("");
+  if (name === "cp") {
+    // cp follows a link given as an operand unless it copies links as links: -P, -d, -a, --no-dereference, or -R without -L/-H.
+    const keeps =
+      /[Pda]/.test(short) ||
+      flags.some((f) => f === "--no-dereference" || f === "--archive" || f.startsWith("--preserve=links")) ||
+      ((/[rR]/.test(short) || flags.includes("--recursive")) && !/[LH]/.test(short) && !flags.includes("--dereference"));
+    if (!keeps) return null;
+  }
+  if (name === "rsync" && !(/[la]/.test(short) || flags.includes("--links") || flags.includes("--archive"))) return null;
+  if (name === "rsync" && (/[L]/.test(short) || flags.includes("--copy-links"))) return null;
+  const operands = words.filter((w) => !/^-/.test(w.text) || w.dynamic);
+  for (const src of operands.slice(0, -1)) {
+    if (src.dynamic || src.glob || /^[\w.@-]+:/.test(src.text)) continue;
+    const p = resolvePlace(src, ctx);
+    if (p.path === null || src.text.endsWith("/")) continue;
+    const st = lstat(p.path);
+    if (st === null || st === "unknown" || !st.isSymbolicLink()) continue;
+    const real = realPath(p.path) ?? danglingPath(p.path);
+    if (real === null) continue;
+    if (!inWorkspace(real, ctx) && !scratch(real) && real !== "/dev/null" && !besideInHome(real, ctx))
+      return { tier: 2, reason: `gives ${src.text}, a link to ${real}, a new name: what later writes through it lands there` };
+  }
+  return null;
+}
+
+/** git subcommands that store the content of the paths they are given in the repository's objects. */
+const GIT_STORES = new Set(["add", "commit", "stash", "hash-object", "update-index", "notes"]);
+
+/**
+ * `git add -f .env`, `git commit key.pem`, `git stash push .env`, `git hash-object -w id_rsa` (review 24): the
+ * secret's content goes into the repository's objects, which a push — tier 1 for a feature branch — sends to the
+ * remote. Judged as reading the secret: 2. (`git` is a metadata program for reads: its operands are names.)
+ */
+function gitStoresSecret(args: readonly Word[], ctx: Context): Effect | null {
+  const { sub } = gitGlobals(args);
+  const name = args[sub]?.text ?? "";
+  if (!GIT_STORES.has(name)) return null;
+  for (const w of args.slice(sub + 1)) {
+    if (w.text.startsWith("-") && !w.dynamic) {
+      // `-F FILE` / `--file=FILE` of commit, notes and tag are read into the message.
+      const file = /^--file=(.+)$/s.exec(w.text)?.[1];
+      if (file !== undefined && secretPlace(resolvePlace({ ...w, text: file }, ctx)))
+        return { tier: 2, reason: `git ${name} records ${file}, a secret, in the repository's objects` };
+      continue;
+    }
+    const p = resolvePlace(w, ctx);
+    if (!w.dynamic && secretPlace(p, false))
+      return { tier: 2, reason: `git ${name} stores ${w.text}, a secret, in the repository's objects (a push sends it on)` };
   }
   return null;
 }

@@ -17,7 +17,7 @@ import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
-import { beginCommand, wordExpansions } from "./host-paths.js";
+import { beginCommand, realPath, wordExpansions } from "./host-paths.js";
 import { inferHome, setStateDir } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
@@ -189,8 +189,8 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   // or, behind a subshell or a failed cd, where it started. Each is judged
   // in every directory it may run in, and the worst stands.
   let cwds = [ctx.cwd];
-  // With CDPATH set, `cd etc` may go to /etc.
-  const cdpath = /\bCDPATH=/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
+  // With CDPATH set, `cd etc` may go to /etc; with `shopt -s cdable_vars`, `cd x` goes where $x says.
+  const cdpath = /\bCDPATH=|cdable_vars/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
   // A bare repository the text makes: its config and hooks count as .git's wherever the text writes them.
   if (text.includes("--bare") || text.includes("--mirror")) noteBareRepos(parsed.commands, ctx, cdpath);
   // `true && ssh HOST cat < F`: a list's or group's input redirection feeds its network senders.
@@ -272,10 +272,22 @@ function afterCd(cmd: SimpleCommand, cwds: string[], ctx: Context, cdpath: boole
   else if (cdpath && target && !target.text.startsWith("/") && !target.text.startsWith(".")) next = [""];
   else if (!target) next = [ctx.home ?? ""];
   else if (/^~(\/|$)/.test(target.text)) next = [ctx.home ? posix.join(ctx.home, target.text.slice(1)) : ""];
+  // `~+` is $PWD: relative to each directory the shell may be in.
+  else if (/^~\+(\/|$)/.test(target.text)) next = cwds.map((c) => (c ? posix.resolve(c, `.${target.text.slice(2)}`) : ""));
+  // `~-` ($OLDPWD), `~N`, `~+N`, `~-N` (the directory stack): not known here.
+  else if (/^~[-+0-9]/.test(target.text)) next = [""];
+  // `pushd +N` / `pushd -N` rotate the directory stack: the shell may land in any directory it holds.
+  else if (name.text === "pushd" && /^[-+][0-9]+$/.test(target.text)) next = [""];
   else if (/^~[a-z_][a-z0-9_-]*(\/|$)/.test(target.text))
     next = [target.text.replace(/^~([a-z_][a-z0-9_-]*)/, (_m, u: string) => (u === "root" ? "/root" : `/home/${u}`))];
   else if (target.text.startsWith("/")) next = [posix.normalize(target.text)];
-  else next = cwds.map((c) => (c ? posix.resolve(c, target.text) : ""));
+  else {
+    next = cwds.map((c) => (c ? posix.resolve(c, target.text) : ""));
+    // `cd -P cron/..`, or any cd after `set -P` / `set -o physical` (review 24): `..` taken after the links before it
+    // lands where the link leads (cron → /etc/cron.d: /etc), not back in the workspace. Both directories count.
+    if (target.text.split("/").includes(".."))
+      for (const c of cwds) if (c) next.push(realPath(`${c}/${target.text}`, true) ?? posix.resolve(c, target.text));
+  }
   const all = [...new Set([...cwds, ...next])];
   return all.length > MAX_CWDS ? [...new Set([ctx.cwd, ""])] : all;
 }

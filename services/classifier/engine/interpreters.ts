@@ -137,6 +137,78 @@ function source(args: Word[]): Unwrap {
   });
 }
 
+/**
+ * Options of an interpreter that take the next word as their value (review 24): without this list `python3 -W
+ * ignore -c CODE`, `node --title x -e CODE`, `ruby -I lib -e CODE` took the value for the script and never saw
+ * the inline code. `load`: the value is code the interpreter loads (a file or module: judged as a script is);
+ * `value`: plain data.
+ */
+const INTERPRETER_VALUES: Record<string, { load: readonly string[]; value: readonly string[] }> = {
+  python: { load: [], value: ["-W", "-X", "--check-hash-based-pycs", "-Q"] },
+  node: {
+    load: ["-r", "--require", "--import", "--loader", "--experimental-loader", "--test-reporter"],
+    value: [
+      "-C",
+      "--conditions",
+      "--title",
+      "--input-type",
+      "--env-file",
+      "--env-file-if-exists",
+      "--stack-size",
+      "--inspect-port",
+      "--test-reporter-destination",
+      "--watch-path",
+      "--disable-warning",
+      "--redirect-warnings",
+      "--experimental-policy",
+      "--openssl-config",
+      "--icu-data-dir",
+      "--tls-keylog",
+      "--diagnostic-dir",
+      "--report-dir",
+      "--cpu-prof-dir",
+      "--heap-prof-dir",
+      "--max-old-space-size",
+      "--max-semi-space-size",
+      "--unhandled-rejections",
+      "--dns-result-order",
+      "--secure-heap",
+      "--localstorage-file",
+    ],
+  },
+  ruby: { load: ["-r", "-I"], value: ["-C", "-E", "--encoding", "-F", "--external-encoding", "--internal-encoding"] },
+  php: { load: ["-c", "-z"], value: ["-d"] },
+  lua: { load: ["-l"], value: [] },
+  perl: { load: ["-I"], value: [] },
+  julia: {
+    load: ["-L", "--load", "-J", "--sysimage", "--project"],
+    value: [
+      "-t",
+      "--threads",
+      "-p",
+      "--procs",
+      "-O",
+      "-g",
+      "--color",
+      "--startup-file",
+      "--history-file",
+      "--compile",
+      "--check-bounds",
+      "-C",
+      "--cpu-target",
+    ],
+  },
+  Rscript: { load: [], value: ["--default-packages"] },
+  "ts-node": {
+    load: ["-r", "--require", "-P", "--project", "-C", "--compiler"],
+    value: ["-O", "--compilerOptions", "--cwd", "--scope-dir", "-I", "--ignore"],
+  },
+};
+
+/** php -d settings that load code, name files it runs or writes, or lift its limits. */
+const PHP_CODE_INI =
+  /^(?:auto_(?:pre|ap)pend_file|(?:zend_)?extension|extension_dir|include_path|sendmail_path|error_log|mail\.log|disable_functions|disable_classes|open_basedir|allow_url_include|ffi\.\w+|opcache\.preload\w*)\s*=/i;
+
 function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
   // clojure -Sdeps EDN adds dependencies (a git URL, a Maven version, a local root) the project does not declare;
   // -Ttools install installs a tool every later `clj -T` runs. Neither value is a script.
@@ -146,9 +218,21 @@ function other(family: string, name: string, args: Word[], stdin: StdinSource | 
   )
     return unwrap(`interpreter:${family}`, 2, `${name} adds dependencies or tools named on the command line: code no one has seen`);
   const flag = INLINE[family];
+  const values = INTERPRETER_VALUES[family === "node" && name === "ts-node" ? "ts-node" : family];
+  const loads: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
+    if (values && !w.dynamic && (values.load.includes(t) || values.value.includes(t)) && !(flag && flag.test(t))) {
+      const v = args[++i];
+      if (v === undefined) break;
+      if (family === "php" && t === "-d" && (v.dynamic || PHP_CODE_INI.test(v.text)))
+        return unwrap(`interpreter:${family}`, 2, `${name} -d ${v.text} loads code or names a file php runs or writes`, {});
+      if (values.load.includes(t)) loads.push(v);
+      continue;
+    }
+    if (family === "php" && /^-d./.test(t) && (w.dynamic || PHP_CODE_INI.test(t.slice(2))))
+      return unwrap(`interpreter:${family}`, 2, `${name} ${t} loads code or names a file php runs or writes`, {});
     if (flag && flag.test(t) && flag.source !== "^$") {
       const code = args[i + 1]?.text ?? "";
       return unwrap(`interpreter:${family}`, 2, `${name} runs inline code`, { opaque: [code] });
@@ -168,13 +252,31 @@ function other(family: string, name: string, args: Word[], stdin: StdinSource | 
     }
     if (t === "-" && family !== "awk") return stdinCode(stdin, false, name);
     if (fdLike(w)) return fdScript(name, w);
+    // An option not known here just before: this word may be its value, and the inline code may come after it.
+    const prev = args[i - 1];
+    if (
+      !w.dynamic &&
+      flag &&
+      flag.source !== "^$" &&
+      prev !== undefined &&
+      /^-[^=]*$/.test(prev.text) &&
+      args.slice(i + 1).some((x) => flag.test(x.text))
+    )
+      return unwrap(`interpreter:${family}`, 2, `${name} runs inline code (${prev.text} may take ${t} as its value)`, {
+        opaque: args.slice(i + 1).map((x) => x.text),
+      });
     if (!t.startsWith("-") || w.dynamic)
       return unwrap(`interpreter:${family}`, 0, `${name} runs a script file`, {
-        inner: [[literalWord("\u0000script"), w, ...args.slice(i + 1)]],
+        inner: [[literalWord("\u0000script"), w, ...args.slice(i + 1)], ...loadedScripts(loads)],
       });
     if (/^(-V|--version|-v|--help|-h)$/.test(t) && args.length === 1) return null;
   }
   return args.length === 0 ? stdinCode(stdin, false, name) : null;
+}
+
+/** Files an interpreter's options load (`ruby -r /opt/x.rb`, `node --import /opt/x.mjs`), judged as scripts; module names stay names. */
+function loadedScripts(loads: readonly Word[]): Word[][] {
+  return loads.filter((v) => v.dynamic || /[/.]/.test(v.text)).map((v) => [literalWord("\u0000script"), v]);
 }
 
 /** dc's `!cmd` runs cmd through the shell (`!<`, `!>`, `!=` are comparisons). */

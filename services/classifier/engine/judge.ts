@@ -8,7 +8,7 @@ import type { Source } from "../verdict.js";
 import { analyze, diffNames } from "./analyzers.js";
 import { patchArgs } from "./tools/outputs.js";
 import { delegate } from "./delegates.js";
-import { effectFloor } from "./effects.js";
+import { effectFloor, exModeEditor } from "./effects.js";
 import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
@@ -32,6 +32,7 @@ import type { Unwrap } from "./unwrap.js";
 import { builtinAssigned } from "./variables.js";
 import type { Assigned } from "./variables.js";
 import { commandVeto, scanCode, vetoHit } from "./veto.js";
+import { harmlessValue, toolVariable } from "./tool-variables.js";
 import { prefixWrapper, riskyAssignment } from "./wrappers.js";
 
 export interface Judge {
@@ -134,8 +135,160 @@ function secretPrint(words: readonly Word[], ctx: Context, source: string): Find
     const named = words.slice(1).find((w) => !w.text.startsWith("-") && SECRET_NAME.test(w.text) && !NOT_SECRET.test(w.text));
     if (named) return find(2, "secret-print", `prints $${named.text}, a variable whose name says it holds a secret`, source);
   }
+  // Tools that print their operands back (`expr substr "$TOKEN" 1 40`, `basename "$TOKEN"`, `realpath -m`), or
+  // name them in an error (`ls "$TOKEN"`: cannot access 'ghp_…'), print the value as echo does.
+  // `[ "$TOKEN" -gt 0 ]`, `test "$API_KEY" -eq 1`: the error message quotes the value ("ghp_…: integer expression expected").
+  const numericTest = (name === "test" || name === "[") && words.some((w) => /^-(?:eq|ne|lt|le|gt|ge)$/.test(w.text));
+  if (ECHOING.has(name) || numericTest) {
+    for (const w of words.slice(1)) {
+      const from = wordSecret(w);
+      if (from !== null && !PATH_NAMED.test(from))
+        return find(
+          2,
+          "secret-print",
+          `${name} prints its operand back, and this one expands $${from}, a variable whose name says it holds a secret`,
+          source,
+        );
+    }
+  }
+  if (DECLARERS.has(name)) {
+    const opts = words.slice(1).filter((w) => /^[-+][A-Za-z]+$/.test(w.text));
+    const operands = words.slice(1).filter((w) => !/^(?:[-+][A-Za-z]*|--)$/.test(w.text));
+    const letters = opts.map((w) => w.text.slice(1)).join("");
+    // `declare -p -x`, `declare -x -p`, `declare -pa`, `local -p`, `readonly -r`: with no names, every variable that
+    // has the attributes is printed with its value, as `export -p` (shell-vars-dump, 2). Functions (-f/-F) are code, not values.
+    if (operands.length === 0 && opts.length > 0 && /[^fF]/.test(letters) && !(name === "export" && /^n+$/.test(letters)))
+      return find(
+        2,
+        "variable-dump",
+        `${name} ${opts.map((w) => w.text).join(" ")} prints every variable it selects, with its value`,
+        source,
+      );
+    // `declare -p DATABASE_URL`: the value of a secret-named variable.
+    if (letters.includes("p")) {
+      const named = operands.find((w) => SECRET_NAME.test(w.text) && !NOT_SECRET.test(w.text));
+      if (named) return find(2, "secret-print", `prints $${named.text}, a variable whose name says it holds a secret`, source);
+    }
+  }
+  // `git commit -m "$TOKEN"`: the value is stored in the repository's history, which a push (tier 1 for a feature branch) sends on.
+  if (name === "git") {
+    const sub = words.slice(1).find((w) => !w.text.startsWith("-"))?.text ?? "";
+    if (GIT_RECORDS.has(sub))
+      for (const w of words.slice(1)) {
+        const from = wordSecret(w);
+        if (from !== null)
+          return find(
+            2,
+            "secret-record",
+            `git ${sub} records $${from}, a variable whose name says it holds a secret, in the repository's history`,
+            source,
+          );
+      }
+  }
   return null;
 }
+
+/**
+ * `vim -es < FILE`, `ex a.txt <<EOF … EOF`, `echo '!id' | vim -e` (review 24): the input is editor commands, and
+ * `:!cmd`, `:w FILE`, `:source`, `:py3`/`:lua` run code or write elsewhere. Commands from a file or computed at run
+ * time are not seen here (2); literal ones are 2 when they hold any of those.
+ */
+function editorCommandsInput(words: readonly Word[], cmd: SimpleCommand): Finding | null {
+  const name = posix.basename(words[0]?.text ?? "");
+  if (!exModeEditor(words)) return null;
+  const fromFile = cmd.redirects.find((r) => r.op === "<" || r.op === "<>" || r.op === "<&");
+  if (fromFile)
+    return find(
+      2,
+      "editor-commands",
+      `${name} in Ex mode runs the editor commands in ${fromFile.target.text} (:!cmd runs shell code)`,
+      renderArgv(words),
+    );
+  const input = cmd.stdin;
+  if (input === null) return null;
+  if (input.text === null || input.dynamic)
+    return find(
+      2,
+      "editor-commands",
+      `${name} in Ex mode runs editor commands from its input, not known until run time`,
+      renderArgv(words),
+    );
+  if (
+    /(^|[\n|:])\s*(?:[\d,.$%']*\s*)(?:!|r(?:ead)?\s*!|w(?:rite)?\b|sav(?:eas)?\b|up(?:date)?\b|x(?:it)?\b|wq\b|so(?:urce)?\b|ru(?:ntime)?\b|py\w*|pe(?:rl)?\b|rub(?:y)?\b|lua\b|tcl\b|mz\w*|exe(?:cute)?\b|cal(?:l)?\b|norm(?:al)?\b|term(?:inal)?\b|sh(?:ell)?\b|mak(?:e)?\b|gr(?:ep)?\b|!)/.test(
+      input.text,
+    )
+  )
+    return find(
+      2,
+      "editor-commands",
+      `${name} in Ex mode runs editor commands from its input that run shell code, load code or write files`,
+      renderArgv(words),
+    );
+  return null;
+}
+
+/** Programs whose output (or error) repeats an operand's text. */
+const ECHOING = new Set([
+  "expr",
+  "basename",
+  "realpath",
+  "readlink",
+  "yes",
+  "ls",
+  "stat",
+  "file",
+  "namei",
+  "pathchk",
+  "numfmt",
+  "factor",
+  "seq",
+  "du",
+  "wc",
+  "id",
+  "groups",
+  // Values these print or quote in an error: awk's -v variables and operands, date -d, sleep, head/tail -n,
+  // touch -d, cut -c, tr's sets (`tr abcdef "$TOKEN"` maps text onto the token), column's and paste's separators,
+  // nl's and pr's headers, fold's and expand's widths, kill's pids, timeout's durations.
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "date",
+  "sleep",
+  "head",
+  "tail",
+  "touch",
+  "cut",
+  "tr",
+  "column",
+  "paste",
+  "join",
+  "nl",
+  "pr",
+  "fold",
+  "expand",
+  "unexpand",
+  "kill",
+  "timeout",
+]);
+/** A secret-named variable that holds a place (`$SSH_KEY_PATH`, `$API_KEY_FILE`): printing it prints a path. */
+const PATH_NAMED = /_(?:FILE|PATH|DIR|FILENAME)$/i;
+/** Builtins that print variables with their values when asked (`-p`, or attributes and no names). */
+const DECLARERS = new Set(["declare", "typeset", "local", "readonly", "export"]);
+/** git subcommands that store text in a commit, tag, note or stash. */
+const GIT_RECORDS = new Set([
+  "commit",
+  "tag",
+  "notes",
+  "stash",
+  "commit-tree",
+  "merge",
+  "revert",
+  "cherry-pick",
+  "am",
+  "mktag",
+  "hash-object",
+]);
 
 /**
  * A here-string or unquoted here-document that expands a secret-named
@@ -201,8 +354,10 @@ export function assignmentFloor(assigned: readonly Assigned[], source: string): 
         source,
       );
     // An empty CDPATH or GLOBIGNORE is bash's default.
-    if (riskyAssignment(a.name) && !(a.literal === "" && EMPTY_IS_DEFAULT.has(a.name)))
+    if (riskyAssignment(a.name) && !(a.literal === "" && EMPTY_IS_DEFAULT.has(a.name)) && !harmlessValue(a.name, a.literal))
       return find(2, "risky-variable", `${a.how} sets ${a.name}, which changes what later commands run`, source);
+    const why = toolVariable(a.name, a.literal);
+    if (why !== null) return find(2, "risky-variable", `${a.how} sets ${a.name}: ${why}`, source);
   }
   return null;
 }
@@ -311,6 +466,8 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     );
   }
   let floor: Finding | null = secretPrint(words, ctx, source);
+  const exInput = editorCommandsInput(words, cmd);
+  if (exInput) floor = worse(floor ?? exInput, exInput);
   let name = prog.text;
   if (prog.confusable || words.some((w) => w.confusable && /^\S?[-\u2010-\u2015\u2212\uff0d]/.test(w.text))) {
     floor = find(2, "confusable", "Unicode look-alike characters in a command or flag", source);

@@ -67,6 +67,11 @@ function place(word: Word, ctx: Context, text: string, path: string | null, empt
 
 export function resolvePlace(word: Word, ctx: Context): Place {
   let text = word.text;
+  // /proc/self/cwd (and /dev/fd/../cwd) is the shell's working directory when the command runs, not the classifier's:
+  // `cat /proc/self/cwd/key` reads what `cat key` reads.
+  if (text.startsWith("/dev/fd/../")) text = `/proc/self/${text.slice("/dev/fd/../".length)}`;
+  if (/^\/proc\/(?:self|thread-self)\/cwd(?=\/|$)/.test(text) && ctx.cwd && !ctx.remote && !word.dynamic)
+    text = ctx.cwd + text.replace(/^\/proc\/(?:self|thread-self)\/cwd/, "");
   const homeRel = HOME_PREFIX.test(text);
   if (homeRel) {
     const home = ctx.home ?? "/home/~";
@@ -332,6 +337,16 @@ const PERSISTENCE_GLOBS = [
   // Python's start-up files, run by every interpreter of that environment (`import` lines of a .pth).
   "**/.husky/**",
   "**/.mcp.json",
+  // Other agents' and editors' MCP servers and hooks in the project (review 24): commands started on the next session.
+  "**/.cursor/mcp.json",
+  "**/.vscode/mcp.json",
+  "**/.gemini/settings.json",
+  "**/.codex/config.toml",
+  "**/.continue/config.json",
+  "**/.continue/config.yaml",
+  "**/.roo/mcp.json",
+  "**/.kiro/settings/mcp.json",
+  "**/.amazonq/mcp.json",
   "**/site-packages/*.pth",
   "**/dist-packages/*.pth",
   "**/site-packages/sitecustomize.py",

@@ -67,7 +67,26 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: false, cwd: true },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
-    vite: { options: [...JS_CONFIG, ...PROJECT], operands: false },
+    // `vite build DIR`, `next dev DIR`, `nuxt build DIR`, `mdbook build DIR`: the project root is an operand, and its config is code.
+    vite: { options: [...JS_CONFIG, ...PROJECT], operands: true },
+    next: { options: [...JS_CONFIG, ...PROJECT], operands: true },
+    nuxt: { options: [...JS_CONFIG, ...PROJECT, "--cwd"], operands: true },
+    nuxi: { options: [...JS_CONFIG, ...PROJECT, "--cwd"], operands: true },
+    astro: { options: [...JS_CONFIG, ...PROJECT], operands: true },
+    mdbook: { options: [], operands: true },
+    tailwindcss: { options: [...JS_CONFIG], operands: false },
+    postcss: { options: [...JS_CONFIG], operands: false },
+    // nodemon runs the script it is given (its --exec command has no table entry: 2).
+    nodemon: { options: [...JS_CONFIG, "--watch", "-w"], operands: true },
+    // pydoc imports the module or file it documents: a file elsewhere runs its code.
+    pydoc: { options: [], operands: true },
+    pydoc3: { options: [], operands: true },
+    // `python -m cProfile FILE`, `-m doctest FILE`, `-m unittest discover -s DIR` run or import those files.
+    cProfile: { options: [], operands: true },
+    profile: { options: [], operands: true },
+    doctest: { options: [], operands: true },
+    unittest: { options: ["-s", "--start-directory", "-t", "--top-level-directory"], operands: true },
+    trace: { options: [], operands: true },
     eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: false, cwd: true },
     babel: { options: JS_CONFIG, operands: false, cwd: true },
     // Configs found in the working directory that are code or list commands to run: pre-commit's hooks
@@ -78,18 +97,57 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // rspec loads its spec files (operands), required files, load paths and an options file (which can -r more).
     rspec: { options: ["-r", "--require", "-I", "--default-path", "-O", "--options"], operands: true },
     pylint: { options: ["--rcfile"], operands: false, cwd: true },
+    // ansible runs inventory scripts and plugins, imports the filter/vars plugins beside a playbook, runs an executable
+    // vault password file, and loads modules from -M: from elsewhere, code no one has seen.
+    "ansible-inventory": {
+      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--playbook-dir"],
+      operands: false,
+    },
+    "ansible-playbook": {
+      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "-M", "--module-path"],
+      operands: true,
+    },
+    "ansible-doc": { options: ["-M", "--module-path", "--playbook-dir"], operands: false },
+    "ansible-lint": { options: ["-c", "--config-file"], operands: true },
+    // PHP tools: phpunit's and pest's configuration names a bootstrap script, phpstan's neon names bootstrap files,
+    // php-cs-fixer's config is PHP, composer -d runs another project's scripts; Maven's extensions and settings
+    // (mirrors and repositories plugins are downloaded from).
+    phpunit: { options: ["-c", "--configuration", "--bootstrap", "--include-path"], operands: true },
+    pest: { options: ["-c", "--configuration", "--bootstrap"], operands: true },
+    phpstan: { options: ["-c", "--configuration", "-a", "--autoload-file", "--memory-limit-file"], operands: false },
+    "php-cs-fixer": { options: ["--config"], operands: false },
+    composer: { options: ["-d", "--working-dir"], operands: false },
+    mvn: {
+      options: [
+        "-f",
+        "--file",
+        "-s",
+        "--settings",
+        "-gs",
+        "--global-settings",
+        "-t",
+        "--toolchains",
+        "-Dmaven.ext.class.path",
+        "-Dmaven.multiModuleProjectDirectory",
+      ],
+      operands: false,
+    },
     hatch: { options: [], operands: false, cwd: true },
     markdownlint: { options: JS_CONFIG, operands: false, cwd: true },
     yarn: { options: PROJECT, operands: false },
     pnpm: { options: PROJECT, operands: false },
     npm: { options: PROJECT, operands: false },
     bun: { options: [...PROJECT, ...NODE_PRELOAD], operands: true },
-    node: { options: NODE_PRELOAD, operands: false },
+    // `node --test --test-reporter=FILE` loads FILE as a module (a built-in reporter's name names nothing here).
+    node: { options: [...NODE_PRELOAD, "--test-reporter"], operands: false },
     tsx: { options: NODE_PRELOAD, operands: true },
     "ts-node": { options: [...NODE_PRELOAD, "--project", "-P"], operands: true },
     deno: { options: [...JS_CONFIG, "--import-map"], operands: true },
     go: { options: ["-C", "-modfile", "-overlay"], operands: true },
-    cargo: { options: ["--manifest-path", "-C", "--config"], operands: false },
+    // cargo-nextest's config (setup scripts are commands) and its tool config files.
+    cargo: { options: ["--manifest-path", "-C", "--config", "--config-file", "--tool-config-file"], operands: false },
+    // golangci-lint's config can name plugins (shared objects, module plugins) it loads.
+    "golangci-lint": { options: ["-c", "--config"], operands: false },
     // Build and task tools whose recipes, build files, configs or source trees are code.
     just: { options: ["--justfile", "-f", "--working-directory", "-d"], operands: false },
     task: { options: ["--taskfile", "-t", "--dir", "-d"], operands: false },
@@ -129,6 +187,27 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
   } satisfies Record<string, Runner>),
 );
 
+/**
+ * pytest's `-o KEY=VALUE` / `--override-ini=KEY=VALUE` override ini options, some of which load code (`addopts`
+ * with `-p`, `pythonpath`, `required_plugins`, `plugins`), move where conftests are found (`confcutdir`, `rootdir`,
+ * `testpaths`) or write elsewhere (`cache_dir`, `log_file`), or set the environment (`env`, pytest-env): the key, or null when none does.
+ */
+function pytestOverride(args: readonly Word[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    let value: string | undefined;
+    if (t === "-o" || t === "--override-ini") value = args[i + 1]?.text;
+    else if (t.startsWith("--override-ini=")) value = t.slice("--override-ini=".length);
+    else if (/^-o./.test(t)) value = t.slice(2);
+    if (value === undefined) continue;
+    const key = value.split("=")[0] ?? "";
+    if ((args[i + 1]?.dynamic && (t === "-o" || t === "--override-ini")) || PYTEST_RISKY_INI.test(key)) return key || "?";
+  }
+  return null;
+}
+
+const PYTEST_RISKY_INI = /^(?:addopts|pythonpath|required_plugins|plugins|confcutdir|rootdir|testpaths|cache_dir|log_file|env)$/;
+
 /** A module fetched and run: `pkg@version` (go), a URL or `npm:`/`jsr:` specifier (deno, bun). */
 const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i;
 /** A word that names a place (a module name such as `ts-node/register` does not). */
@@ -138,6 +217,10 @@ const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
   const runner = RUNNERS.get(name);
   if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  if (name === "pytest" || name === "py.test") {
+    const key = pytestOverride(args);
+    if (key !== null) return `pytest -o ${key}=… sets an ini option that loads code or writes elsewhere`;
+  }
   // [word, an option's value]: option values always name a place; operands only when they look like paths.
   const named: Array<[Word, boolean]> = [];
   for (let i = 0; i < args.length; i++) {
@@ -154,6 +237,8 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
       continue;
     }
     // A bundle of short options (`-sC DIR`, `-kfMakefile`): the first letter that takes a value takes the rest, or the next word.
+    // `-Dname=value` is a system property (mvn, gradle, sbt), not a bundle of short options.
+    if (/^-D./.test(t)) continue;
     if (/^-[^-]/.test(t)) {
       for (let k = 1; k < t.length; k++) {
         if (!runner.options.includes(`-${t[k]}`)) continue;

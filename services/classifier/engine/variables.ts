@@ -696,8 +696,12 @@ export function builtinAssigned(name: string, args: readonly Word[]): Assigned[]
   const ev = evaluatedArgs(name, args);
   const out: Assigned[] = [];
   const how = name === "printf" ? "printf -v" : name === "wait" ? "wait -p" : name;
+  // `declare -p NAME`, `export -p`, `typeset -f NAME`: print, assign nothing (a `NAME=value` word still counts).
+  const prints =
+    ["declare", "typeset", "local", "export", "readonly"].includes(name) && args.some((a) => !a.dynamic && /^-[a-zA-Z]*[pfF]/.test(a.text));
   if (ev.assigns) {
     for (const w of ev.names) {
+      if (prints && !args.some((a) => a.text.startsWith(`${w.text}=`) || a.text.startsWith(`${w.text}+=`) || a.dynamic)) continue;
       const base = baseName(w.text);
       const eq = args.find((a) => a !== w && a.text.startsWith(`${w.text}=`) && !a.dynamic);
       const literal = eq ? eq.text.slice(w.text.length + 1).replace(/^(["'])(.*)\1$/s, "$2") : null;

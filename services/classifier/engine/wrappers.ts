@@ -1,6 +1,7 @@
 // Prefix wrappers that run the rest of their arguments as a command: sudo,
 // doas, su, env, nice, nohup, timeout, time, command, builtin, exec, stdbuf,
 // ionice, chroot, flock, setsid, strace, valgrind, taskset, systemd-run, runuser, c8, nyc …
+import { harmlessValue, toolVariable } from "./tool-variables.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Word } from "./types.js";
 import { firstOperand, handedTexts, joinWords, unwrap } from "./unwrap.js";
@@ -429,6 +430,44 @@ const RISKY_ENV = new RegExp(
       "NODE_REPL_HISTORY",
       "NODE_COMPILE_CACHE",
       "FFREPORT",
+      // Review 24: variables the workspace's build, test, lint and doc tools load code, plugins, start-up files or
+      // another project's manifest from (pytest's plugins, pylint's rc with its init-hook, perldoc's -M, kubectl diff's
+      // program, Maven's extra goals, PHP's ini (auto_prepend_file), composer's manifest, .NET's startup hooks, mix's
+      // project file, the Erlang VM's flags (-eval), Julia's, R's, Octave's and Lua's start-up code and load paths,
+      // TeX's configuration (shell_escape runs \write18 commands, openout_any writes anywhere), ImageMagick's delegates,
+      // Ghostscript's options (-dNOSAFER), yarn's settings (yarnPath runs a file; its rc file, plugins).
+      "PYTEST_PLUGINS",
+      "PYLINTRC",
+      "PERLDOC",
+      "KUBECTL_EXTERNAL_DIFF",
+      "MAVEN_ARGS",
+      "CMAKE_TOOLCHAIN_FILE",
+      "CMAKE_PROJECT_INCLUDE[A-Z_]*",
+      "PHPRC",
+      "PHP_INI_SCAN_DIR",
+      "COMPOSER",
+      "COMPOSER_HOME",
+      "DOTNET_STARTUP_HOOKS",
+      "DOTNET_ADDITIONAL_DEPS",
+      "MIX_EXS",
+      "ERL_[AZ]?FLAGS",
+      "ERL_LIBS",
+      "JULIA_LOAD_PATH",
+      "JULIA_DEPOT_PATH",
+      "R_PROFILE(?:_USER)?",
+      "R_ENVIRON(?:_USER)?",
+      "R_LIBS(?:_USER|_SITE)?",
+      "OCTAVE_(?:SITE_)?INITFILE",
+      "LUA_(?:INIT|PATH|CPATH)(?:_5_[0-9])?",
+      "TEXMFCNF",
+      "shell_escape(?:_commands)?",
+      "openout_any",
+      "openin_any",
+      "MAGICK_CONFIGURE_PATH",
+      "MAGICK_CODER_(?:MODULE|FILTER)_PATH",
+      "GS_OPTIONS",
+      "GS_LIB",
+      "YARN_(?!(?:ENABLE_IMMUTABLE_INSTALLS|ENABLE_TELEMETRY|ENABLE_PROGRESS_BARS|ENABLE_COLORS|ENABLE_HYPERLINKS|ENABLE_MESSAGE_NAMES|ENABLE_INLINE_BUILDS|ENABLE_GLOBAL_CACHE|CHECKSUM_BEHAVIOR|SILENT|IGNORE_NODE|NETWORK_CONCURRENCY|HTTP_TIMEOUT|NODE_LINKER|NM_MODE|PRODUCTION|FROZEN_LOCKFILE|CACHE_FOLDER)$)[A-Z0-9_]+",
     ].join("|") +
     ")$",
 );
@@ -480,9 +519,15 @@ function env(args: Word[]): Unwrap {
     }
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(t);
     if (!m) break;
-    if (riskyAssignment(m[1] ?? "")) {
+    const literal = (args[i] as Word).dynamic ? null : t.slice(t.indexOf("=") + 1).replace(/^(["'])(.*)\1$/s, "$2");
+    if (riskyAssignment(m[1] ?? "") && !harmlessValue(m[1] ?? "", literal)) {
       floor = 2;
       why = `sets ${m[1]}, which changes what runs`;
+    }
+    const steers = toolVariable(m[1] ?? "", literal);
+    if (steers !== null) {
+      floor = 2;
+      why = `sets ${m[1]}: ${steers}`;
     }
     const run = (args[i] as Word).dynamic ? null : assignmentCode(m[1] ?? "", t.slice(t.indexOf("=") + 1));
     if (run !== null) code.push(run);

@@ -229,6 +229,32 @@ const LN_LONGS = [
   "--verbose",
 ];
 
+/**
+ * mktemp creates its file or directory from TEMPLATE: under `-p DIR` / `--tmpdir=DIR` when given (`-p /root`,
+ * `--tmpdir=~/.config/autostart`), else where TEMPLATE says (`mktemp /root/XXXX`, relative to the working
+ * directory); `-t` or no TEMPLATE put it in $TMPDIR (or /tmp): a scratch place.
+ */
+const mktempTargets: Spec = (args) => {
+  const bundles = args.flatMap((w) => (/^-[a-zA-Z]{2,}$/.test(w.text) ? [...w.text.slice(1)].map((c) => ({ ...w, text: `-${c}` })) : [w]));
+  const glued = bundles.flatMap((w) =>
+    /^-p.+/.test(w.text)
+      ? [
+          { ...w, text: "-p" },
+          { ...w, text: w.text.slice(2) },
+        ]
+      : [w],
+  );
+  const a = splitArgs(glued, new Set(["-p", "--suffix"]));
+  const dir = a.values.get("-p") ?? a.values.get("--tmpdir");
+  const template = a.positional[0];
+  if (dir !== undefined && dir.text !== "") {
+    const text = template === undefined || template.text.startsWith("/") ? `${dir.text}/x` : `${dir.text}/${template.text}`;
+    return asTargets([{ ...dir, text }], "write");
+  }
+  if (template === undefined || a.flags.includes("-t") || a.flags.includes("--tmpdir")) return [];
+  return asTargets([template], "write");
+};
+
 const SPECS: Record<string, Spec> = {
   rm: deleter,
   rmdir: deleter,
@@ -241,6 +267,7 @@ const SPECS: Record<string, Spec> = {
     asTargets(splitArgs(a, new Set(["-d", "-r", "-t", "--reference", "--date"])).positional, "write").map((t) => ({ ...t, keeps: true })),
   mkdir: (a) => asTargets(splitArgs(a, new Set(["-m", "--mode", "-Z"])).positional, "write"),
   mkfifo: (a) => asTargets(splitArgs(a, new Set(["-m"])).positional, "write"),
+  mktemp: mktempTargets,
   truncate: (a) => asTargets(splitArgs(a, new Set(["-s", "--size", "-r", "--reference"])).positional, "write"),
   // fallocate punches, zeroes, collapses or inserts ranges of the file's content (-p, -z, -c, -i, -d).
   fallocate: (a) => asTargets(splitArgs(a, new Set(["-o", "--offset", "-l", "--length"])).positional, "write"),
@@ -353,6 +380,21 @@ const SPECS: Record<string, Spec> = {
   git: gitTargets,
   xxd: (a) => asTargets(splitArgs(a, new Set(["-c", "-g", "-l", "-s", "-o", "-n"])).positional.slice(1, 2), "write"),
   iconv: optionValueSpec(["-o", "--output"], false),
+  // golangci-lint's `--out-format=FORMAT:PATH,…` (v1) and `--output.FORMAT.path=PATH` (v2) write each report to PATH.
+  "golangci-lint": (a) => {
+    const out: Target[] = [{ word: cwdWord(), mode: "write", implicit: true }];
+    for (let i = 0; i < a.length; i++) {
+      const w = a[i] as Word;
+      const m = /^--(out-format|output\.[\w-]+\.path)(?:=(.*))?$/s.exec(w.text);
+      if (!m) continue;
+      const value = m[2] ?? a[++i]?.text;
+      if (value === undefined) continue;
+      const paths =
+        m[1] === "out-format" ? value.split(",").flatMap((f) => (f.includes(":") ? [f.slice(f.indexOf(":") + 1)] : [])) : [value];
+      for (const p of paths) if (p !== "" && p !== "stdout" && p !== "stderr") out.push({ word: { ...w, text: p }, mode: "write" });
+    }
+    return out;
+  },
   // openssl's subcommands (rand, req, genpkey, x509, enc …) write -out.
   openssl: optionValueSpec(["-out", "-keyout"], false),
   split: splitTargets,

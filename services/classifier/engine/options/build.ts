@@ -79,7 +79,9 @@ export const BUILD: Record<string, string> = {
   bazel:
     "@scripts --config= -c= --compilation_mode= --jobs= -j= -k --keep_going --verbose_failures --test_output= --nocache_test_results --test_filter= --sandbox_debug --subcommands -s --output= --noshow_progress --color= --curses= --show_timestamps",
   "bazel build|bazel test|bazel run|bazel query": "@posix @also=bazel",
-  "scons|just|task|mage|earthly":
+  // just's -c/--command runs a command line (with the justfile's environment), not a recipe: not listed.
+  just: "@scripts -n -q -l -u -v --list --dry-run --verbose --quiet --yes --summary --unsorted --justfile=< -f=< --working-directory= -d= --show= -s= --list-heading= --list-prefix= --color=",
+  "scons|task|mage|earthly":
     "@scripts -j= -k -n -Q -s -c -l --list --dry-run --verbose -v --quiet -q --yes -y --summary --justfile=< --working-directory= --dir= -d= --taskfile=< -t=< --watch -w --force -f",
   zig: "@scripts -O= -target= -mcpu= -femit-bin=> -fno-emit-bin -j= --summary= --color= -Doptimize= -Dtarget= --verbose --prefix=>",
   dotnet: "@sub --nologo --info --list-sdks --list-runtimes",
@@ -189,7 +191,10 @@ export const BUILD: Record<string, string> = {
     "-cp= -classpath= --class-path= -d=> -source= -target= --release= -encoding= -g -Xlint -Xlint:all -Werror -verbose -version --version -ea -Xmx= -Xms= -jar= -cf -cvf -tf -xf -tvf -e= -m= -p= --module-path= -include-runtime -M",
   "sbt|lein": "@sub",
   "sbt compile|sbt test|sbt package|sbt clean|sbt run|lein test|lein compile|lein uberjar|lein run": "@posix",
-  "rake|rspec|rubocop|phpunit|phpstan|php-cs-fixer|pest":
+  // rake's -e/--execute, -p/--execute-print and -E/--execute-continue run Ruby code: rake has its own table (the files
+  // and directories -f, -I, -r, -R and -C name are judged where they are: runners.ts).
+  rake: "-f=< --rakefile=< -I= --libdir= -r= --require= -R= --rakelibdir= -C= --directory= -A -T -D -P -W -n -N -q -s -t -v -m -j= -g -G --all --tasks=? --describe=? --prereqs --where=? --dry-run --quiet --silent --trace=? --verbose --multitask --jobs=? --nosearch --no-search --system --nosystem --no-system --job-stats=? --comments --rules --suppress-backtrace= --backtrace=?",
+  "rspec|rubocop|phpunit|phpstan|php-cs-fixer|pest":
     "-a -A -x --autocorrect --autocorrect-all --format= -f= --out=> -o=> --fail-level= --parallel --only= --except= -c=< --config=< --filter= --testsuite= --group= --exclude-group= --coverage-text --coverage-html=> --no-coverage --stop-on-failure --level= -l= --memory-limit= --no-progress --error-format= --dry-run --diff --allow-risky= --using-cache= --rules= --seed= --order= --tag= -t= -e= --example= --fail-fast --only-failures --next-failure --profile=?",
   prisma: "@sub",
   "prisma generate|prisma format|prisma validate|prisma studio":

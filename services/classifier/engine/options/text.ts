@@ -55,7 +55,9 @@ export const TEXT: Record<string, string> = {
   jq: JQ,
   gojq: `${JQ} --yaml-input --yaml-output`,
   jaq: JQ,
-  "yq|xq": `-r -c -y -Y -o= -p= -P -i -e -n -M -C -I= -s -S -j -N --indent= --output-format= --input-format= --prettyPrint --inplace
+  // yq's -s is mikefarah yq's --split-exp (each result written to a file its expression names) and python yq's
+  // --slurp: left out (--slurp stays).
+  "yq|xq": `-r -c -y -Y -o= -p= -P -i -e -n -M -C -I= -S -j -N --indent= --output-format= --input-format= --prettyPrint --inplace
     --null-input --exit-status --from-file=< --front-matter= --no-doc --header-preamble --expression= --unwrapScalar=? --arg=
     --argjson= --raw-output --tab --slurp --sort-keys --yaml-output --yaml-roundtrip --xml-output --no-colors --colors`,
   htmlq:

@@ -148,5 +148,23 @@ export const unrarTargets: Spec = (a) => {
 export const jarTargets: Spec = (a) => {
   const first = a[0]?.text ?? "";
   const extract = /^-?[a-zA-Z]*x/.test(first) || a.some((w) => w.text === "--extract" || /^-[a-zA-Z]*x[a-zA-Z]*$/.test(w.text));
-  return extract ? [{ word: cwdWord(), mode: "write", fills: true }] : [];
+  const out: Target[] = extract ? [{ word: cwdWord(), mode: "write", fills: true }] : [];
+  // `jar cf FILE …`, `jar -cf FILE`, `jar uf FILE`, `jar --file=FILE` (review 24): the archive created or updated.
+  const modes = /^-?[a-zA-Z]+$/.test(first) && !first.startsWith("--") ? first.replace(/^-/, "") : "";
+  if (/[cu]/.test(modes) && modes.includes("f")) {
+    // The values of f, m and e come in the order their letters do, after the mode word.
+    const valued = [...modes].filter((c) => c === "f" || c === "m" || c === "e");
+    const file = a[1 + valued.indexOf("f")];
+    if (file !== undefined) out.push({ word: file, mode: "write" });
+  }
+  for (let i = 0; i < a.length; i++) {
+    const t = (a[i] as Word).text;
+    if (t === "--file") {
+      const v = a[i + 1];
+      if (v !== undefined && /[cu]/.test(modes + (a.some((w) => /^--(create|update)$/.test(w.text)) ? "c" : "")))
+        out.push({ word: v, mode: "write" });
+    } else if (t.startsWith("--file=") && (/[cu]/.test(modes) || a.some((w) => /^--(create|update)$/.test(w.text))))
+      out.push({ word: { ...(a[i] as Word), text: t.slice("--file=".length) }, mode: "write" });
+  }
+  return out;
 };

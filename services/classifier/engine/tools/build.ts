@@ -36,6 +36,14 @@ function make(name: string, args: Word[]): Unwrap | null {
   }
   const kept: Word[] = [literalWord(name)];
   for (const w of rest) {
+    // `make MAKEFILES=/opt/x.mk`: make reads those makefiles first (their `$(shell …)` runs even under -n).
+    const makefiles = /^MAKEFILES[:?+]?=(.*)$/s.exec(w.text);
+    if (makefiles) {
+      for (const f of (makefiles[1] ?? "").split(/\s+/).filter(Boolean)) runs.inner.push([literalWord("\u0000script"), { ...w, text: f }]);
+      if (w.dynamic) runs.raise(2, "make reads makefiles named at run time");
+      else runs.raise(0, "make reads the makefiles MAKEFILES names first");
+      continue;
+    }
     const shellVar = /^(SHELL|\.SHELLFLAGS|MAKESHELL)[:?]?=(.*)$/s.exec(w.text);
     const assign = /^[A-Za-z_.][\w.]*([:+?!]?)=(.*)$/s.exec(w.text);
     const why = "a make variable given on the command line runs a shell command";

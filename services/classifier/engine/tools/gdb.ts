@@ -41,6 +41,10 @@ const GDB_VALUES = new Set([
   "--tty",
 ]);
 
+/** gdb commands that only inspect, step or stop the program (`print f()` and `call` are raised before this). */
+const GDB_SAFE =
+  /^\s*(?:bt|backtrace|where|info|i|list|l|ptype|whatis|frame|f|up|down|thread|disassemble|disas|break|b|tbreak|rbreak|hbreak|watch|rwatch|awatch|display|undisplay|delete|d|disable|enable|condition|ignore|continue|c|next|n|step|s|stepi|si|nexti|ni|finish|fin|until|u|advance|quit|q|kill|k|detach|echo|help|h|show|x|print|p|output|inspect|set\s+(?:pagination|print|confirm|width|height|listsize|disassembly-flavor|style|verbose|var\s+[\w.[\]>-]+\s*=\s*[\w.+-]+\s*$|variable\s+[\w.[\]>-]+\s*=\s*[\w.+-]+\s*$|logging\s+(?:on|off|enabled|redirect|overwrite|debugredirect)\b|breakpoint|startup-with-shell\s+off|debuginfod\s+enabled\s+off|auto-load\s+safe-path\s*$)|thread\s+apply\s+all\s+(?:bt|backtrace)|tui)\b(?![^\n]*[;|`])/;
+
 /**
  * gdb's commands: `shell`/`!`/`pipe` run shell code; python, guile, source and
  * inferior calls run other code; -x files are scripts; -p attaches to a live
@@ -97,7 +101,16 @@ function gdb(args: Word[]): Unwrap | null {
       runs.opaque.push(t);
       runs.raise(2, "gdb runs code, attaches or calls into the program");
     } else if (/^\s*(run|r|start|starti)\b/.test(t)) runsProgram = true;
-    else kept.push(...(eq > 0 ? [w] : [w, v]));
+    else if (/^\s*(?:file|exec-file)\s+\S/.test(t)) {
+      // `-ex 'file /opt/x' -ex run`: the program gdb then runs is that file.
+      operands.unshift({ ...v, text: t.replace(/^\s*(?:file|exec-file)\s+/, "").trim() });
+    } else if (!GDB_SAFE.test(t)) {
+      // Any other command (review 24): `eval "shell %s", …`, `with … -- shell …`, `alias s = shell`, `dump memory
+      // FILE`, `set logging file FILE`, `generate-core-file FILE`, `save breakpoints FILE`, `set $x = system(…)`,
+      // `make`, `edit` run code, run programs or write files: gdb commands outside a read-only list are not judged here.
+      runs.opaque.push(t);
+      runs.raise(2, "gdb runs a command that may run code or write a file");
+    } else kept.push(...(eq > 0 ? [w] : [w, v]));
   }
   // The program gdb runs is judged like a script at its path.
   const program = operands[0];

@@ -508,7 +508,8 @@ export function httpieAnalysis(args: readonly Word[]): Analysis | null {
   }
   const methodFirst = /^[A-Za-z]+$/.test(operands[0]?.text ?? "") && itemSeparator(operands[0]?.text ?? "") === null;
   const items = operands.slice(methodFirst ? 2 : 1);
-  const files = items.filter((w) => /^(?:[^=:@\s]*(?:=|:=)?)@./.test(w.text) && !/^[a-z]+:\/\//i.test(w.text));
+  // `name@file`, `name=@file`, `name:=@file`, and headers or query items read from a file (`X-Token:@file`, `q==@file`).
+  const files = items.filter((w) => /^(?:[^=:@\s]*(?:=|:=|:|==)?)@./.test(w.text) && !/^[a-z]+:\/\//i.test(w.text));
   const body = args.filter((w) => w.text.startsWith("@") || /^--raw=@/.test(w.text));
   if (files.length + body.length > 0)
     return {

@@ -98,6 +98,9 @@ function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []
 function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
   const sub = args[at]?.text;
+  // `pnpm recursive exec …` / `pnpm multi …` / `pnpm m …` are `pnpm -r …` (review 24: `pnpm recursive exec CMD` was tier 1).
+  if ((sub === "recursive" || sub === "multi" || sub === "m") && args.length > at + 1)
+    return pnpm([...args.slice(0, at), { ...(args[at] as Word), text: "-r" }, ...args.slice(at + 1)], cwd);
   if (sub === "dlx") return npx("pnpm-dlx", args.slice(at + 1), cwd, args.slice(0, at));
   // A name that is no pnpm command and no script runs as `pnpm exec NAME` (`pnpm sh -c …`, `pnpm printenv`).
   const name = args[at];

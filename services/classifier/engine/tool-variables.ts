@@ -1,0 +1,89 @@
+// Variables that steer a tool by their value (review 24): the program a build runs (CC, CMAKE_C_COMPILER_LAUNCHER),
+// flags that load code (RUSTFLAGS, MAVEN_OPTS, PYTEST_ADDOPTS), where a tool finds the binary, toolchain or
+// interpreter it runs (JAVA_HOME, ESBUILD_BINARY_PATH, UV_PYTHON), TMPDIR; and pager or editor values that run
+// nothing new (PAGER=cat). judge.ts (every assignment) and wrappers.ts (env's) both ask here.
+
+/**
+ * Variables a tool reads its code, options or programs from (review 24), judged by their value: a program named
+ * by a path outside the system's directories (`CC=/opt/x go build`), flags that load or run code
+ * (`RUSTFLAGS='-C linker=…'`, `MAVEN_OPTS=-javaagent:…`, `PYTEST_ADDOPTS='-p mod'`, `CGO_CFLAGS=-fplugin=…`),
+ * or a directory for temporary files outside the scratch places. A value computed at run time may be any of them.
+ */
+export function toolVariable(name: string, literal: string | null): string | null {
+  if (TOOL_PROGRAM_VAR.test(name)) {
+    if (literal === null) return "the program the build runs by that name, computed at run time";
+    const prog = literal.trim().split(/[\s;]+/)[0] ?? "";
+    if (prog.includes("..") || prog.startsWith("~") || prog.startsWith("$")) return `the build runs ${prog} as that program`;
+    if (prog.startsWith("/") && !/^\/(?:usr|bin|sbin)\//.test(prog)) return `the build runs ${prog} as that program`;
+    return null;
+  }
+  for (const [re, code] of FLAG_VARS) {
+    if (!re.test(name)) continue;
+    if (literal === null) return "options a tool reads, computed at run time";
+    if (code.test(literal)) return "options that load or run code a tool reads from it";
+    return null;
+  }
+  if (TOOL_LOCATION_VAR.test(name) && literal !== null) {
+    const at = literal.trim();
+    if (at.includes("..") || (at.startsWith("/") && !/^\/(?:usr|opt|bin|sbin|snap|nix|lib|lib64)(?:\/|$)/.test(at)))
+      return `the tool runs the program, toolchain or library found at ${at}`;
+    return null;
+  }
+  if (
+    name === "TMPDIR" &&
+    literal !== null &&
+    /^[/~]/.test(literal) &&
+    !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(literal) &&
+    !literal.includes("..")
+  )
+    return "where every program writes its temporary files: outside the workspace and the scratch places";
+  return null;
+}
+
+/** make/cmake/go/cargo's program variables (as tools/build.ts's TOOL_VAR on make's command line). */
+const TOOL_PROGRAM_VAR =
+  /^(?:CC|CXX|CPP|LD|AR|AS|FC|RANLIB|STRIP|NM|OBJCOPY|OBJDUMP|YACC|LEX|M4|PKG_CONFIG|HOSTCC|HOSTCXX|CROSS_COMPILE|CMAKE_[A-Z]+_COMPILER(?:_LAUNCHER)?|CMAKE_(?:LINKER|MAKE_PROGRAM)|CARGO_TARGET_[A-Z0-9_]+_RUNNER)$/;
+/**
+ * Where a tool finds the program, toolchain, interpreter or library it runs (review 24): esbuild's and swc's binary,
+ * Prisma's engines, the browser Puppeteer/Playwright/Cypress start, uv's interpreter and virtual environment, the
+ * JDK, Go root, .NET root, Gradle's user home (its init.d scripts run), valgrind's tools, ts-node's compiler. A path
+ * outside the system's directories (or climbing with ..) is code no one has seen; one computed at run time is left.
+ */
+const TOOL_LOCATION_VAR =
+  /^(?:ESBUILD_BINARY_PATH|SWC_BINARY_PATH|PRISMA_[A-Z_]*(?:BINARY|LIBRARY)|PUPPETEER_EXECUTABLE_PATH|CHROME_BIN|CHROME_PATH|CYPRESS_RUN_BINARY|PLAYWRIGHT_BROWSERS_PATH|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|JAVA_HOME|JDK_HOME|GOROOT|DOTNET_ROOT|GRADLE_USER_HOME|GRADLE_HOME|MAVEN_HOME|M2_HOME|VALGRIND_LIB|TS_NODE_COMPILER|TS_NODE_TRANSPILER|NODE_REPL_EXTERNAL_MODULE|ELECTRON_OVERRIDE_DIST_PATH|ANDROID_HOME|ANDROID_SDK_ROOT)$/;
+/** Flag variables and the options in them that load or run code. */
+const FLAG_VARS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [
+    /^(?:CARGO_ENCODED_)?RUST(?:DOC)?FLAGS$|^CARGO_BUILD_RUST(?:DOC)?FLAGS$/,
+    /linker|link-arg|codegen-backend|llvm-args|extern|plugin|-Z|@|-L|--test-builder|--test-runtool|runtool|persist-doctests/,
+  ],
+  [/^CGO_[A-Z]+FLAGS(?:_ALLOW)?$/, /-fplugin|-wrapper|-B|-specs|--specs|@|-Wl|-Wp|-Wa|-load|-fuse-ld|--ld-path|-Xclang|-imacros|-include/],
+  [
+    /^(?:MAVEN_OPTS|GRADLE_OPTS|SBT_OPTS|JAVA_OPTS|JAVA_OPTIONS|ANT_OPTS|KOTLIN_OPTS|CLASSPATH)$/,
+    /agent|-Xbootclasspath|class\.loader|OnError|OnOutOfMemoryError|@|maven\.ext\.class\.path|-cp|classpath|\/|init|exec/,
+  ],
+  [
+    /^VALGRIND_OPTS$/,
+    /--log-file|--xml-file|--vgdb|--tool|--trace-children-skip|--suppressions|--gen-suppressions|-out-file|--db-command|--extra-debuginfo|--soname-synonyms|--require-text-symbol/,
+  ],
+  [
+    /^PYTEST_ADDOPTS$/,
+    /(?:^|\s)-p|--rootdir|(?:^|\s)-c|--confcutdir|(?:^|\s)-o|--override-ini|--pyargs|--basetemp|--junit|--log-file|--debug|--cov-report|--import-mode|--plugin/,
+  ],
+];
+
+/**
+ * A pager or editor variable set to a program that only prints or does nothing (`PAGER=cat git log`,
+ * `GIT_EDITOR=true git commit --amend`, `GIT_PAGER='less -R'`), or less's options without commands (`LESS=-FRX`):
+ * everyday forms that run nothing new (review 24: they were tier 2).
+ */
+export function harmlessValue(name: string, literal: string | null): boolean {
+  if (literal === null) return false;
+  const v = literal.trim();
+  if (/^(?:PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|[A-Z]+_PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|KUBE_EDITOR)$/.test(name))
+    return /^(?:cat|true|false|:|less(?:\s+-[A-JL-NP-SU-Zabcdefghijlmnpqrsuvwxyz]+)*|more|head|tail)$/.test(v);
+  // Not -k/-K (a lesskey file, whose #env section sets LESSOPEN), -o/-O (a log file written), -t/-T (a tags file).
+  if (name === "LESS" || name === "MORE")
+    return /^(?:-[A-JL-NP-SU-Zabcdefghijlmnpqrsuvwxyz~#]+)(?:\s+-[A-JL-NP-SU-Zabcdefghijlmnpqrsuvwxyz~#]+)*$|^$/.test(v);
+  return false;
+}
