@@ -129,6 +129,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
         "--toolchains",
         "-Dmaven.ext.class.path",
         "-Dmaven.multiModuleProjectDirectory",
+        // The local repository: where every plugin and dependency jar is written and loaded from.
+        "-Dmaven.repo.local",
       ],
       operands: false,
     },

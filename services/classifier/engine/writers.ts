@@ -395,6 +395,19 @@ const SPECS: Record<string, Spec> = {
     }
     return out;
   },
+  // dotnet's `--logger "trx;LogFileName=PATH"` writes the report to PATH (an absolute one anywhere), beside the workspace it builds in.
+  dotnet: (a) => {
+    const out: Target[] = [{ word: cwdWord(), mode: "write", implicit: true }];
+    for (let i = 0; i < a.length; i++) {
+      const w = a[i] as Word;
+      const m = /^(?:--logger|-l)(?:=(.*))?$/s.exec(w.text);
+      if (!m) continue;
+      const value = m[1] ?? a[++i]?.text ?? "";
+      for (const [, p] of value.matchAll(/(?:^|;)\s*LogFileName\s*=\s*([^;]*)/gi))
+        if (p) out.push({ word: { ...w, text: p }, mode: "write" });
+    }
+    return out;
+  },
   // openssl's subcommands (rand, req, genpkey, x509, enc …) write -out.
   openssl: optionValueSpec(["-out", "-keyout"], false),
   split: splitTargets,

@@ -86,7 +86,7 @@ export const BUILD: Record<string, string> = {
   zig: "@scripts -O= -target= -mcpu= -femit-bin=> -fno-emit-bin -j= --summary= --color= -Doptimize= -Dtarget= --verbose --prefix=>",
   dotnet: "@sub --nologo --info --list-sdks --list-runtimes",
   "dotnet build|dotnet test|dotnet run|dotnet format|dotnet restore|dotnet clean|dotnet pack":
-    "@posix -c= --configuration= -f= --framework= -r= --runtime= -o=> --output=> -v= --verbosity= --no-restore --no-build --nologo --filter= --logger= --collect= --project= --verify-no-changes --include= --exclude= --severity= --interactive",
+    "@posix -c= --configuration= -f= --framework= -r= --runtime= -o=> --output=> -v= --verbosity= --no-restore --no-build --nologo --filter= --logger= -l= --collect= --diag=> --results-directory=> --project= --verify-no-changes --include= --exclude= --severity= --interactive",
   "swift|cabal|stack|mix": "@sub",
   "swift build|swift test|swift run|cabal build|cabal test|cabal run|stack build|stack test|stack run|mix compile|mix test|mix format|mix deps.get":
     "@posix -c= --configuration= -v --verbose -j= --jobs= --filter= --parallel --fast --check-formatted --only= --exclude= --include= --trace --stale --failed --cover",
@@ -210,11 +210,10 @@ export const BUILD: Record<string, string> = {
   "cspell lint|cspell check|cspell trace":
     "--no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",
   commitlint: "--from= --to= --edit=? -e=? --last --verbose -V --config=< -g=< --cwd= --strict --help-url=",
+  // turbo reads its options after the task names too (`turbo build --cache-dir=D` is `turbo run build …`); only the
+  // words after `--` go to the tasks. prune writes the pruned workspace to --out-dir (default ./out).
   turbo:
-    "@scripts --filter= -F= --parallel --continue --dry-run=? --graph=? --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir=> --summarize --affected --env-mode=",
-  // turbo reads its options after the task names too; only the words after `--` go to the tasks.
-  "turbo run":
-    "--filter= -F= --parallel --continue --dry-run=? --concurrency= --force --no-cache --output-logs= --log-order= --summarize --affected --cache-dir=> --env-mode= --graph=?",
+    "--filter= -F= --parallel --continue --dry-run=? --graph=?> --concurrency= --force --no-cache --output-logs= --log-order= --cache-dir=> --summarize --affected --env-mode= --scope= --docker --out-dir=> --use-gitignore=?",
   nx: "@scripts --skip-nx-cache --parallel= --configuration= -c= --verbose --output-style= --projects= -p= --exclude= --all --base= --head= --watch",
   lerna: "@sub",
   "lerna run": "@posix --scope= --ignore= --stream --parallel --no-bail --concurrency= --since=",
