@@ -33,6 +33,9 @@ function tokens(text: string, out: Extracted): Token[] {
       const rest = text.slice(i, end < 0 ? undefined : end);
       if (/^#\s*include\b/.test(rest))
         out.findings.push(finding(4, `line ${line}: #include pulls in configuration the concurrence cannot see`));
+      // `#clear X` empties a list set before: Unattended-Upgrade's origins or APT::Periodic, and security updates stop.
+      else if (/^#\s*clear\s+"?(unattended-upgrade|apt::periodic)/i.test(rest))
+        out.findings.push(finding(4, `line ${line}: ${rest.trim().slice(0, 80)} clears what automatic security updates install`));
       i = end < 0 ? text.length : end;
     } else if (text.startsWith("/*", i)) {
       const end = text.indexOf("*/", i + 2);

@@ -53,12 +53,19 @@ function judgeWriters(p: string, before: EntryState, after: EntryState, later: L
   return finding(3, `world-writable (${mode})`);
 }
 
-function judgeXattrs(before: EntryState, after: EntryState): Finding {
+/** Root's own trees: configuration, programs, libraries, boot files, root's home, spools. */
+const ROOT_OWN = /^\/(etc|usr|opt|boot|root|var\/spool|var\/lib|lib[^/]*|bin|sbin)?(\/|$)/;
+
+function judgeXattrs(p: string, before: EntryState, after: EntryState, later: Later | undefined): Finding {
   let f = finding(0, "");
   const old = new Set(before.kind === ABSENT ? [] : before.xattrs);
   for (const x of after.xattrs) {
     if (x === "security.capability" && (!old.has(x) || (after.kind === FILE && contentChanged(before, after))))
       f = worst(f, finding(4, "grants file capabilities (security.capability)"));
+    // An ACL's entries are not in the manifest (the mode's group bits show only its mask): on root's trees or a
+    // place that runs later it may let the agent write /etc/cron.d, /usr/local/bin, a profile.d script.
+    else if (/^system\.posix_acl_(access|default)$/.test(x) && !old.has(x) && (later || ROOT_OWN.test(p)))
+      f = worst(f, finding(4, `sets an ACL (${x}) on ${p}: users it names may change what root keeps or runs later`));
     else if (!old.has(x)) f = worst(f, finding(3, `sets extended attribute ${x}`));
   }
   return f;
@@ -85,7 +92,7 @@ export function judgeGrants(p: string, before: EntryState, after: EntryState, la
   return [
     judgeSetId(before, after),
     judgeWriters(p, before, after, later),
-    judgeXattrs(before, after),
+    judgeXattrs(p, before, after, later),
     judgeExposure(p, before, after),
   ].reduce(worst);
 }

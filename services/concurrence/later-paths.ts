@@ -68,7 +68,7 @@ const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
 /** In a home, what a tool loads as code or instructions: Claude Code's memory, commands and settings, CLI plugins,
  * kubectl's exec credentials, editor and tmux start-up, direnv, readline macros, npx's cache, Maven's mirrors, pyenv, container registries. */
 const HOME_CODE =
-  /\/(\.claude\/.|\.claude\.json$|\.docker\/cli-plugins\/.|\.kube\/config$|\.vimrc$|\.vim\/.|\.config\/nvim\/.|\.tmux\.conf$|\.config\/tmux\/.|\.config\/direnv\/.|\.direnvrc$|\.inputrc$|\.npm\/_npx\/.|\.m2\/settings\.xml$|\.pyenv\/.|\.config\/containers\/.)/;
+  /\/(\.claude\/.|\.claude\.json$|\.docker\/cli-plugins\/.|\.kube\/config$|\.vimrc$|\.vim\/.|\.config\/nvim\/.|\.tmux\.conf$|\.config\/tmux\/.|\.config\/direnv\/.|\.direnvrc$|\.inputrc$|\.npm\/_npx\/.|\.m2\/settings\.xml$|\.pyenv\/.|\.config\/containers\/.|\.config\/fish\/.)/;
 /**
  * In a home, what its user's tools load as code, a program to start or a
  * package index (npm's node-options and script-shell, cargo's wrappers and
@@ -85,7 +85,7 @@ const HOME_TOOL_CODE =
  * system configuration, tmux's and screen's, X sessions.
  */
 const ROOT_EVENT_CODE =
-  /^\/(etc\/network\/interfaces(\.d\/.+)?|etc\/dhcp\/dhclient[^/]*\.conf|etc\/cloud\/.+|var\/lib\/cloud\/.+|etc\/acpi\/.+|etc\/docker\/.+|etc\/containerd\/.+|(usr\/(local\/)?)?etc\/npmrc|etc\/pip\.conf|etc\/xdg\/pip\/.+|etc\/gemrc|etc\/tmux\.conf|etc\/screenrc|etc\/X11\/(Xsession(\.d\/.+)?|xinit\/.+|Xreset\.d\/.+))$/;
+  /^\/(etc\/network\/interfaces(\.d\/.+)?|etc\/dhcp\/dhclient[^/]*\.conf|etc\/cloud\/.+|var\/lib\/cloud\/.+|etc\/acpi\/.+|etc\/docker\/.+|etc\/containerd\/.+|(usr\/(local\/)?)?etc\/npmrc|etc\/pip\.conf|etc\/xdg\/pip\/.+|etc\/gemrc|etc\/fish\/.+|usr\/(local\/)?share\/fish\/vendor_conf\.d\/.+|etc\/tmux\.conf|etc\/screenrc|etc\/X11\/(Xsession(\.d\/.+)?|xinit\/.+|Xreset\.d\/.+))$/;
 /** Sourced by a home's shells: rustup's env, completions, sensible-editor's choice. */
 const HOME_SHELL = /\/(\.cargo\/env|\.bash_completion|\.local\/share\/bash-completion\/.+|\.selected_editor)$/;
 /** Programs first on a home's PATH. */

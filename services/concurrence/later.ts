@@ -172,6 +172,40 @@ function laterProgram(view: DiffView | undefined): JudgeContext["laterProgram"] 
 const OPENS_TO_NETWORK =
   /(^|[\s/;&|(`'"])(socat\s[^\n;&|]*\b(EXEC|SYSTEM):|(nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s[^\n;&|]*\s(-[a-zA-Z]*[ec]|--(sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(in\.)?telnetd\b|busybox\s+(httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
 
+/**
+ * Root's later command takes its input from a place users write (/tmp,
+ * /var/tmp, /dev/shm, /run/user, homes) as an operand of a command that runs,
+ * builds, installs or copies it: `run-parts /tmp/d`, `make -C /tmp/x`, `dpkg -i
+ * /tmp/x.deb`, `pip install /tmp/x`, `crontab /tmp/x`, `systemctl link
+ * /tmp/x.service`, `install /tmp/x /usr/local/bin/ls`, `tar -xf /tmp/x.tar -C /`.
+ * laterProgram sees only programs and script operands.
+ */
+const TAKES_USER_INPUT =
+  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)\s([^\n;&|#]*\s)?(-*[a-z][^\s=]*=)?['"]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(\/|\s|['"]|$)/;
+
+const USER_PLACE = /^\/(tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(\/|$)/;
+const TAKING_COMMAND =
+  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)(?=[\s;&|)]|$)/;
+
+/**
+ * TAKES_USER_INPUT over `text` with `//`, `/./` and `dir/..` folded; and such a
+ * command run in a user's place (a `cd` there, a unit's WorkingDirectory=),
+ * where its relative operands are theirs.
+ */
+function takesUserInput(text: string, cwd: string | undefined): RegExpExecArray | null {
+  let t = text.replace(/\/(\.?\/)+/g, "/");
+  for (let prev = ""; prev !== t; ) {
+    prev = t;
+    t = t.replace(/\/(?!\.\.\/)[^/\s'"]+\/\.\.(?=\/)/g, "");
+  }
+  const hit = TAKES_USER_INPUT.exec(t);
+  if (hit) return hit;
+  const cd = /(^|[\s;&|(])cd\s+['"]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_]*)(\/|\s|['"]|$)/.exec(t);
+  if (cd && TAKING_COMMAND.test(t.slice(cd.index))) return cd;
+  if (cwd && USER_PLACE.test(posix.normalize(cwd))) return TAKING_COMMAND.exec(t);
+  return null;
+}
+
 /** The diff writes `path`, or a link on the way to it. */
 function writtenBy(path: string, view: DiffView): boolean {
   if (view.index.has(path)) return true;
@@ -188,6 +222,9 @@ export function judgeLaterContent(later: Later, path: string, text: string, ctx:
   for (const c of commands) {
     const exposed = OPENS_TO_NETWORK.exec(c.text);
     if (exposed) f = worst(f, finding(4, `${c.where}: hands a shell or the file system to whoever connects (${exposed[0].slice(0, 80)})`));
+    const runAs = c.runAs ?? later.runAs;
+    const taken = runAs === "" || runAs === "root" ? takesUserInput(c.text, c.cwd ?? later.cwd) : null;
+    if (taken) f = worst(f, finding(4, `${c.where}: root runs, installs or copies what a user may write (${taken[0].slice(0, 80)})`));
     const r = judgeCommand(c.text, { ...ctx, depth: 0, runAs: c.runAs ?? later.runAs, cwd: c.cwd ?? later.cwd, laterProgram: check });
     f = worst(f, finding(r.tier, `${c.where}: ${r.reason}`));
   }

@@ -5,6 +5,7 @@
 // does destroying it do, and is merely touching it already too much.
 import { posix } from "node:path";
 import type { Word } from "./lex.js";
+import { laterKind, laterKindInside } from "./later-paths.js";
 import { type Finding, type JudgeContext, finding } from "./types.js";
 
 export interface ResolvedPath {
@@ -266,6 +267,22 @@ export function judgeMention(rp: ResolvedPath, ctx: JudgeContext): Finding {
   return finding(0, "");
 }
 
+/** Directories whose entries root runs later; a write (chown -R, chmod -R) of an ancestor reaches them. */
+const HOLDS_LATER = [
+  "/etc/cron.d",
+  "/etc/sudoers.d",
+  "/etc/profile.d",
+  "/etc/systemd/system",
+  "/etc/apt/apt.conf.d",
+  "/usr/local/bin",
+  "/usr/local/sbin",
+  "/usr/bin",
+  "/usr/sbin",
+  "/usr/lib/systemd/system",
+  "/var/spool/cron/crontabs",
+  "/root/.bashrc",
+];
+
 /** Writing (creating, overwriting, changing) a path. */
 export function judgeWrite(rp: ResolvedPath, ctx: JudgeContext): Finding {
   const p = rp.path;
@@ -276,6 +293,14 @@ export function judgeWrite(rp: ResolvedPath, ctx: JudgeContext): Finding {
   if (guarded(p, ctx)) return finding(4, `writes into agent-sudo's own files (${p})`);
   if (isCriticalAnywhere(p)) return finding(4, `writes ${p}, which the system needs to boot, authenticate or run`);
   if (isStateful(p)) return finding(4, `writes into stateful data ${p}`);
+  // Root's later code (cron, a unit, a hook) writing where code runs later: what lands there (a download, a copy
+  // of a user's file) is never judged — `curl -o /usr/local/bin/ls`, `cp /tmp/x /etc/cron.d/` every minute.
+  if (
+    ctx.laterProgram &&
+    (ctx.runAs === "" || ctx.runAs === "root") &&
+    (laterKind(p) || laterKindInside(p) || HOLDS_LATER.some((d) => d.startsWith(`${p === "/" ? "" : p}/`)))
+  )
+    return finding(4, `later root code writes ${p}, where code runs later: what lands there is not judged`);
   if (rp.openDepth <= 2)
     return finding(
       4,

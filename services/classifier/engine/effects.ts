@@ -32,6 +32,7 @@ import { notHeldByGit } from "./reversible.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
+import { holdsRunsLater, runsLater } from "./runs-later.js";
 import { bareRepoFile } from "./bare-repos.js";
 import { gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
@@ -127,6 +128,16 @@ function judgeTarget(t: Target, ctx: Context): Effect {
   let e = judgePlace(t, p, ctx);
   if (t.tree) e = max(e, treeLands(t.tree, p, ctx)) ?? e;
   if (e.tier === 4) return e;
+  // Root's later code (a cron line, a unit, a hook: ctx.laterScript is set only there) writing or re-permissioning
+  // where code runs later: what lands there — a download, a copy of a user's file, a new owner — is never judged.
+  if (ctx.laterScript && p.path !== null && (t.mode === "write" || t.mode === "perm" || t.mode === "perm-tree")) {
+    const r = runsLater(p.path) ?? (holdsRunsLater(p.path) ? runsLater(`${p.path === "/" ? "" : p.path}/x`) : null);
+    if (r || holdsRunsLater(p.path))
+      return {
+        tier: 4,
+        reason: `${t.mode} ${p.raw}: root's later code changes where code runs later (${r?.what ?? "it holds such places"}); what lands there is not judged`,
+      };
+  }
   const reals = hostPaths(p, t.mode !== "delete" && t.mode !== "tree");
   for (const real of reals) {
     const r = judgePlace(t, resolvePlace(literalWord(real), ctx), ctx);

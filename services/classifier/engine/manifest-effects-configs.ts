@@ -27,6 +27,8 @@ export function aptValues(text: string): [string, string][] | null {
     if (t.startsWith("#")) {
       const inc = /^#include\s+"?([^"\s]+)/.exec(t);
       if (inc) out.push(["#include", inc[1] as string]);
+      const clear = /^#clear\s+"?([^"\s;]+)/.exec(t);
+      if (clear) out.push(["#clear", clear[1] as string]);
       continue;
     }
     if (t === "{") {
@@ -53,7 +55,9 @@ function apt(text: string, j: ContentJudge): Mark[] {
   if (values === null) return [mark(4, "APT configuration the judge cannot parse: cannot judge what runs later")];
   const out: Mark[] = [];
   for (const [key, value] of values) {
-    if (key === "#include" || /^dir(::(bin|etc)(::.*)?)?$/i.test(key)) {
+    if (key === "#clear" && /^(unattended-upgrade|apt::periodic)/i.test(value)) {
+      out.push(mark(4, `#clear ${value}: empties what automatic security updates install or when they run`));
+    } else if (key === "#include" || /^dir(::(bin|etc)(::.*)?)?$/i.test(key)) {
       if (value.startsWith("/") && !rootOwnedPlace(value)) out.push(mark(4, `${key} ${value}: not a place only root can change`));
     } else if (/invoke|install-pkgs|auto-?detect|command$|::path$/i.test(key)) {
       if (/::path$/i.test(key)) out.push(...variable("PATH", value, j, key));

@@ -75,6 +75,13 @@ const TABLE: Entry[] = [
   {
     format: "refuse",
     runsAs: "root",
+    what: "fish's start-up files (config.fish, conf.d: every fish shell runs them, root's too), in a syntax not read here",
+    globs: ["/etc/fish/**", "/usr/share/fish/vendor_conf.d/**", "/usr/local/share/fish/vendor_conf.d/**"],
+  },
+  { format: "refuse", runsAs: "user", what: "a home's fish start-up files, in a syntax not read here", globs: ["**/.config/fish/**"] },
+  {
+    format: "refuse",
+    runsAs: "root",
     what: "polkit rules: who may act as root",
     globs: [
       "/etc/polkit-1/rules.d/**",
