@@ -355,7 +355,15 @@ function jq(args: readonly Word[]): Analysis | null {
   let prog: Word | undefined;
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
-    if (t === "-f" || t === "--from-file") return null;
+    // A program (or modules) from a file is not seen here: it may print $ENV as `jq -n env` does
+    // (`echo '$ENV' > q.jq && jq -n -f q.jq` was tier 1, review 26).
+    if (t === "-f" || t === "--from-file" || t.startsWith("--from-file=") || t === "-L" || t.startsWith("-L"))
+      return {
+        tier: 2,
+        rule: "analysis:jq-file",
+        reason: "jq program or modules from a file, which may print the environment",
+        kind: "floor",
+      };
     if (JQ_TWO_VALUES.has(t)) i += 2;
     else if (JQ_ONE_VALUE.has(t)) i += 1;
     else if (t === "--args" || t === "--jsonargs" || (t.startsWith("-") && t.length > 1 && t !== "--")) continue;
@@ -368,6 +376,8 @@ function jq(args: readonly Word[]): Analysis | null {
     }
   }
   if (!prog) return null;
+  if (/(?:^|[;|\s])(?:import|include)\s+"/.test(prog.text))
+    return { tier: 2, rule: "analysis:jq-file", reason: "jq program that loads modules, which may print the environment", kind: "floor" };
   const hit = envDump(
     prog.text,
     /\$ENV\b|(?<![\w.$"])env\b(?!\s*:)/g,

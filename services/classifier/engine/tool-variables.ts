@@ -29,6 +29,16 @@ export function toolVariable(name: string, literal: string | null): string | nul
       return `the tool runs the program, toolchain or library found at ${at}`;
     return null;
   }
+  // Caches a tool trusts and writes (review 26): Python's bytecode (PYTHONPYCACHEPREFIX: a .pyc found there runs in
+  // place of the source), Go's build and module caches (an entry found there is linked in), coverage's data file
+  // and configuration (COVERAGE_FILE=~/.bashrc overwrites it; COVERAGE_RCFILE/COVERAGE_PROCESS_START name its
+  // settings and plugins). Outside the scratch places they are code from, or writes to, somewhere else.
+  if (CACHE_VAR.test(name) && literal !== null) {
+    const at = literal.trim();
+    if (at.includes("..") || /^~/.test(at) || (at.startsWith("/") && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at)))
+      return `the tool reads code or settings from, or writes its cache to, ${at}`;
+    return null;
+  }
   if (
     name === "TMPDIR" &&
     literal !== null &&
@@ -51,6 +61,7 @@ const TOOL_PROGRAM_VAR =
  */
 const TOOL_LOCATION_VAR =
   /^(?:ESBUILD_BINARY_PATH|SWC_BINARY_PATH|PRISMA_[A-Z_]*(?:BINARY|LIBRARY)|PUPPETEER_EXECUTABLE_PATH|CHROME_BIN|CHROME_PATH|CYPRESS_RUN_BINARY|PLAYWRIGHT_BROWSERS_PATH|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|JAVA_HOME|JDK_HOME|GOROOT|DOTNET_ROOT|GRADLE_USER_HOME|GRADLE_HOME|MAVEN_HOME|M2_HOME|VALGRIND_LIB|TS_NODE_COMPILER|TS_NODE_TRANSPILER|NODE_REPL_EXTERNAL_MODULE|ELECTRON_OVERRIDE_DIST_PATH|ANDROID_HOME|ANDROID_SDK_ROOT)$/;
+const CACHE_VAR = /^(?:PYTHONPYCACHEPREFIX|GOCACHE|GOMODCACHE|GOTMPDIR|COVERAGE_FILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START)$/;
 /** Flag variables and the options in them that load or run code. */
 const FLAG_VARS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [

@@ -290,7 +290,13 @@ const SPECS: Record<string, Spec> = {
     false,
     (a) => recursive(a) || hasShort(a.flags, /a/) || a.flags.includes("--archive"),
   ),
-  install: lastWritten(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], ["-t", "--target-directory"], INSTALL_LONGS),
+  // `install -d DIR…` creates every operand as a directory (as mkdir -p does): each is written.
+  install: (raw) => {
+    const values = ["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"];
+    const a = splitArgs(expandLong(raw, INSTALL_LONGS), new Set([...values, "-t", "--target-directory"]));
+    if (a.flags.includes("--directory") || hasShort(a.flags, /d/)) return asTargets(a.positional, "write");
+    return lastWritten(values, ["-t", "--target-directory"], INSTALL_LONGS)(raw);
+  },
   ln: lastWritten(
     ["-S", "--suffix"],
     ["-t", "--target-directory"],

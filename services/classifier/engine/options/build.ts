@@ -96,7 +96,7 @@ export const BUILD: Record<string, string> = {
   "latexmk|pdflatex|xelatex|lualatex":
     "-pdf -pdflua -pdfxe -xelatex -lualatex -interaction= -halt-on-error -file-line-error -synctex= -output-directory=> -outdir=> -jobname= -c -C -f -g -quiet -silent -cd -pv -view= -bibtex -nobibtex -dvi -ps -draftmode -8bit -no-shell-escape",
   pandoc:
-    "-f= -t= -o=> -s -r= -w= -N -V= -M= --from= --to= --output=> --standalone --toc --toc-depth= --number-sections --template=< --css= --metadata= --variable= --highlight-style= --wrap= --columns= --resource-path= --self-contained --embed-resources --citeproc --bibliography=< --csl=< --reference-doc=< --mathjax --katex --shift-heading-level-by= --markdown-headings= --list-input-formats --list-output-formats --list-extensions --list-highlight-styles --eol= --tab-stop= --preserve-tabs --strip-comments --verbose --quiet",
+    "-f= -t= -o=> -s -r= -w= -N -V= -M= --from= --to= --output=> --standalone --toc --toc-depth= --number-sections --template=< --css= --metadata= --variable= --highlight-style= --wrap= --columns= --resource-path= --self-contained --embed-resources --citeproc --bibliography=< --csl=< --reference-doc=< --mathjax --katex --shift-heading-level-by= --markdown-headings= --list-input-formats --list-output-formats --list-extensions --list-highlight-styles --eol= --tab-stop= --preserve-tabs --strip-comments --verbose --quiet --sandbox",
   hugo: "@scripts -D -E -F -s= -d=> -b= -e= -t= -w -v --buildDrafts --buildExpired --buildFuture --source= --destination=> --baseURL= --environment= --theme= --watch --minify --gc --cleanDestinationDir --verbose --quiet --logLevel=",
   "jekyll|mdbook|asciidoctor|plantuml|dot":
     "@posix -o=> -d=> -T= -K= -b= -a= -s -v -q --verbose --quiet --destination=> --source= --safe --config=< -tsvg -tpng -Tsvg -Tpng -Tpdf",
@@ -203,7 +203,9 @@ export const BUILD: Record<string, string> = {
   "drizzle-kit generate|drizzle-kit check|drizzle-kit studio":
     "--config=< --dialect= --schema= --out=> --name= --custom --port= --host= --verbose --strict",
   "sqlc|duckdb": "@scripts -f=< --file=< -readonly -json -csv -line -list -markdown -table -box -no-stdin -c= -s= --experimental",
-  "notify-send|wall|write|logger|say|espeak": "@data",
+  "notify-send|wall|write|logger|say": "@data",
+  // espeak -w FILE writes a WAV file, --phonout FILE writes phonemes, --compile writes voice data.
+  espeak: "-a= -b= -g= -k= -l= -p= -s= -v= -f=< -w=> -x -X -q -m -z --stdout --stdin --ipa=? --pho --punct=? --split=? --sep=?",
   "markdownlint-cli2": "--fix --config=< --no-globs",
   cspell:
     "@scripts --no-progress --no-summary --words-only --unique -c=< --config=< --locale= --language-id= --gitignore --no-must-find-files --show-suggestions --show-context --dot --cache --quiet --color --no-color -e= --exclude=",

@@ -20,9 +20,10 @@ const NPM = `--json --long -l --parseable -p --global -g --workspace= -w= --work
   --before= --tag= --force -f --if-present --audit-level= --expect-results= --expect-result-count= --format= --sbom-format= --sbom-type=
   --install-links --no-package-lock --install-strategy= --no-progress --progress --fund --audit --no-browser
   --usage -h --prefix= --location= --scope= --init-author-name= --init-license= --init-version= --package= --call=`;
+// No --python here: pip re-runs itself under that interpreter, and uv runs it to query its environment (review 26).
 const PIP = `-v -q -l -o -u -e --verbose --quiet --local --outdated --uptodate --editable --user --path= --format= --not-required
   --exclude-editable --include-editable --exclude= --all --files -f --no-color --disable-pip-version-check --no-python-version-warning
-  --pre --python= --isolated --no-input --no-cache-dir --json --names-only`;
+  --pre --isolated --no-input --no-cache-dir --json --names-only`;
 const CARGO = `-v -vv -q --verbose --quiet --color= --frozen --locked --offline -p= --package= --workspace --all --exclude= --manifest-path=<
   --features= -F= --all-features --no-default-features --target= --target-dir= --release -r --profile= -j= --jobs= --lib --bin= --bins
   --example= --examples --test= --tests --bench= --benches --all-targets --message-format= --keep-going --timings=? -Z= --no-deps

@@ -15,7 +15,7 @@ import { bunDelegate, nodemonDelegate, npmDelegate, npxDelegate, pnpmDelegate, y
 import { renameDelegate } from "./rename.js";
 import { runnerDelegate } from "./runners.js";
 import { sshDelegate } from "./ssh.js";
-import { rgDelegate, sortDelegate, splitDelegate } from "./text.js";
+import { pandocDelegate, rgDelegate, sortDelegate, splitDelegate } from "./text.js";
 import { parallelDelegate, watchDelegate, xargsDelegate } from "./xargs.js";
 
 export const DELEGATES: ReadonlyMap<string, Delegate> = new Map<string, Delegate>([
@@ -24,6 +24,7 @@ export const DELEGATES: ReadonlyMap<string, Delegate> = new Map<string, Delegate
   ["fdfind", fdDelegate],
   ["xargs", xargsDelegate],
   ["parallel", parallelDelegate],
+  ["pandoc", pandocDelegate],
   ["watch", watchDelegate],
   ["ssh", sshDelegate],
   ["docker", dockerDelegate],

@@ -105,7 +105,7 @@ function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   // A name that is no pnpm command and no script runs as `pnpm exec NAME` (`pnpm sh -c …`, `pnpm printenv`).
   const name = args[at];
   if (name && !PNPM_COMMANDS.has(name.text) && runsAsProgram(name, cwd, args.slice(0, at))) return npx("pnpm-exec", args.slice(at), cwd);
-  if (sub !== "exec") return null;
+  if (sub !== "exec") return leadingOptions("pnpm", args, at);
   // exec's own options come before the command; a -c after the command is the command's own (`pnpm exec sh -c …`).
   const after = args.slice(at + 1);
   let i = 0;
@@ -119,6 +119,43 @@ function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   if (cmd.length) runs.add(joinWords(cmd), 1, "pnpm runs a command line through a shell");
   else runs.raise(2, "pnpm exec without a command");
   return runs.result("delegate:pnpm-exec");
+}
+
+// Leading options of pnpm and yarn that change nothing a rule judges: the command is judged as if
+// they were not there. `-C DIR`/`--dir`/`--cwd` run it in DIR.
+const LEADING_FLAGS =
+  /^(?:-s|--silent|--verbose|--json|--frozen-lockfile|--immutable|--offline|--prefer-offline|--non-interactive|--no-progress|-w|--workspace-root|-r|--recursive|--if-present|--parallel|--stream|--aggregate-output|--no-bail|--sort|--fail-if-no-match|--color|--no-color|(?:--reporter|--loglevel|--filter|--workspace-concurrency)=.*)$/;
+const LEADING_VALUES = /^(?:--filter|-F|--reporter|--loglevel|--workspace-concurrency)$/;
+const LEADING_DIRS = /^(?:-C|--dir|--cwd)$/;
+
+/**
+ * `pnpm --silent add x`, `pnpm -C sub publish`, `yarn --cwd sub add x`: a subcommand after leading options
+ * was matched by no rule but `pnpm *` / `yarn *` (tier 1, "the project's own scripts"), so installs,
+ * publishes and config writes slipped (review 26). The command is judged again without them.
+ */
+function leadingOptions(tool: string, args: Word[], at: number): Unwrap | null {
+  if (at === 0 || at >= args.length) return null;
+  let chdir: Word | undefined;
+  for (let i = 0; i < at; i++) {
+    const w = args[i] as Word;
+    if (w.dynamic) return null;
+    const dir = /^(-C|--dir|--cwd)(?:=(.*))?$/.exec(w.text);
+    if (dir && LEADING_DIRS.test(dir[1] as string)) {
+      if (chdir !== undefined) return null;
+      chdir = dir[2] !== undefined ? { ...w, text: dir[2] } : args[++i];
+      if (chdir === undefined) return null;
+      continue;
+    }
+    if (LEADING_VALUES.test(w.text)) {
+      i++;
+      continue;
+    }
+    if (!LEADING_FLAGS.test(w.text)) return null;
+  }
+  return unwrap(`delegate:${tool}-options`, 0, `${tool} with leading options`, {
+    inner: [[literalWord(tool), ...args.slice(at)]],
+    ...(chdir ? { chdir } : {}),
+  });
 }
 
 /** `bun x …` is bunx; `bun exec 'code'` runs code with Bun's shell (after bun's own options: `bun --silent x …`). */
@@ -198,7 +235,18 @@ export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
   const rest = afterOptions(args);
   const sub = rest[0]?.text ?? "";
   if (sub === "dlx") return npx(`${name}-dlx`, rest.slice(1), cwd);
-  if (sub === "exec") return npx(`${name}-exec`, rest.slice(1), cwd);
+  // `yarn exec CMD…` runs its words as one shell command line (yarn's shell), as `pnpm exec -c` does:
+  // `yarn exec 'rm -rf /root/x'` was judged as a workspace script named by the whole line (review 26).
+  if (sub === "exec") {
+    const cmd = rest.slice(1);
+    if (cmd.length <= 1 || cmd.some((w) => /[\s;&|<>`$()]/.test(w.text))) {
+      const runs = new Runs();
+      if (cmd.length) runs.add(joinWords(cmd), 1, "yarn exec runs a command line through a shell");
+      else runs.raise(2, "yarn exec without a command");
+      return runs.result(`delegate:${name}-exec`);
+    }
+    return npx(`${name}-exec`, cmd, cwd);
+  }
   // `yarn node ARGS` runs node with yarn's environment.
   if (sub === "node") return npx(`${name}-node`, rest);
   // `yarn workspace W CMD…` runs another yarn command in W; `workspaces foreach` runs one in every workspace.
@@ -215,7 +263,7 @@ export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
   const first = rest[0];
   if (first && !first.text.startsWith("-") && !YARN_COMMANDS.has(first.text) && runsAsProgram(first, cwd, args))
     return npx(`${name}-exec`, rest);
-  return envScript("yarn", rest);
+  return envScript("yarn", rest) ?? leadingOptions(name, args, args.length - rest.length);
 };
 
 export const npmDelegate: Delegate = (_name, args, _stdin, cwd) => {

@@ -4,7 +4,7 @@ import { splitArgs } from "../argv.js";
 import { asTargets, optionValueSpec } from "../targets.js";
 import type { Spec } from "../targets.js";
 import type { Word } from "../types.js";
-import { dynamicWord, literalWord } from "../unwrap.js";
+import { dynamicWord, literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
 import { pullOptions, Runs } from "./runs.js";
 
@@ -54,3 +54,46 @@ export const sortTargets: Spec = optionValueSpec(["-o", "--output"], false);
 // split writes PREFIXaa, PREFIXab … next to the prefix (the operand after the input).
 export const splitTargets: Spec = (a) =>
   asTargets(splitArgs(a, new Set(["-b", "-l", "-n", "-C", "-a", "--additional-suffix", "--filter", "-t"])).positional.slice(1, 2), "write");
+
+// pandoc's readers that include files the document names (rst `.. include::`, org `#+INCLUDE:`,
+// LaTeX \input/\include, typst #include, DocBook XInclude), and --embed-resources/--self-contained,
+// which embed every file the document names: `echo '.. include:: ~/.ssh/id_rsa' | pandoc -f rst -t plain`
+// prints the key (review 26). `--sandbox` keeps pandoc from reading any file but its inputs.
+const PANDOC_INCLUDING = /^(?:rst|org|latex|tex|typst|docbook|docbook4|docbook5|jats|bits|muse|asciidoc|opml)(?:[+-].*)?$/;
+const PANDOC_INCLUDING_FILE = /\.(?:rst|rest|org|tex|latex|ltx|typ|dbk|muse|adoc|asciidoc)$/i;
+
+const PANDOC_VALUES =
+  /^-[otwVMdAHB]$|^--(?:to|write|output|template|css|metadata|variable|resource-path|bibliography|csl|reference-doc|columns|wrap|toc-depth|highlight-style|eol|tab-stop|shift-heading-level-by|markdown-headings)$/;
+
+function pandoc(args: Word[]): Unwrap | null {
+  if (args.some((w) => w.text === "--sandbox" || w.text === "--sandbox=true")) return null;
+  const readers: Word[] = [];
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    const long = /^--(?:from|read)=(.*)$/s.exec(t);
+    const glued = /^-[fr](.+)$/s.exec(t);
+    if (long) readers.push({ ...w, text: long[1] as string });
+    else if (glued) readers.push({ ...w, text: glued[1] as string });
+    else if (t === "-f" || t === "-r" || t === "--from" || t === "--read") {
+      const v = args[++i];
+      if (v) readers.push(v);
+    } else if (PANDOC_VALUES.test(t)) i++;
+    else if (!t.startsWith("-") || t === "-") operands.push(w);
+  }
+  const embeds = args.some((w) => /^--(?:embed-resources|self-contained)(?:=true)?$/.test(w.text));
+  const including =
+    readers.some((w) => w.dynamic || PANDOC_INCLUDING.test(w.text)) ||
+    (readers.length === 0 && operands.some((w) => w.dynamic || PANDOC_INCLUDING_FILE.test(w.text)));
+  if (!embeds && !including) return null;
+  return unwrap(
+    "delegate:pandoc",
+    2,
+    embeds
+      ? "pandoc --embed-resources reads every file the document names (a key, a credential) into its output; --sandbox keeps it to its inputs"
+      : "pandoc's reader includes files the document names (rst include, org #+INCLUDE, LaTeX \\input); --sandbox keeps it to its inputs",
+  );
+}
+
+export const pandocDelegate: Delegate = (_name, args) => pandoc(args);

@@ -71,11 +71,53 @@ function xargs(args: Word[], stdin: StdinSource | null): Unwrap {
 /** At most this many `:::` arguments are substituted one by one; the rest stand as one unknown argument. */
 const PARALLEL_ARGS = 16;
 
-function parallel(args: Word[]): Unwrap {
-  const at = firstOperand(
-    args,
-    new Set(["-j", "--jobs", "-S", "--sshlogin", "--joblog", "--results", "-a", "--arg-file", "--delay", "--timeout"]),
+// GNU parallel's options whose effect is known: flags, and options whose
+// value is data (job counts, separators, replacement strings). Any other
+// option may write a file (--joblog, --results, --sqlmaster, --tmpdir),
+// run commands elsewhere (-S, --ssh, --transfer, --return, --wd) or carry
+// perl code (--rpl, --filter, --tagstring '{= … =}').
+const PARALLEL_FLAGS = new Set(
+  "-k --keep-order --bar --eta --progress --dry-run --dryrun -v --verbose -t --tag --line-buffer --lb --group -u --ungroup -0 --null -q --quote -X -m --xargs --no-notice --will-cite --plus --csv -r --no-run-if-empty --shuf --silent --halt-on-error --files0 --fg --keep --group-by".split(
+    " ",
+  ),
+);
+const PARALLEL_VALUES = new Set(
+  "-j --jobs -P --max-procs --delay --timeout -d --delimiter --colsep -C -I --header -n --max-args -N -L --max-lines --halt --retries -s --max-chars --arg-sep --arg-file-sep -E --eof --block --block-size -a --arg-file --tagstring --seqreplace --extensionreplace --basenamereplace --dirnamereplace --basenameextensionreplace --replace".split(
+    " ",
+  ),
+);
+
+/** The first parallel option whose effect is not known, or a value holding perl code (`{= … =}`). */
+function parallelUnknown(opts: Word[]): string | undefined {
+  for (let i = 0; i < opts.length; i++) {
+    const w = opts[i] as Word;
+    const t = w.text;
+    if (t === "--") break;
+    const eq = t.startsWith("--") ? t.indexOf("=") : -1;
+    const name = eq > 0 ? t.slice(0, eq) : t;
+    if (PARALLEL_FLAGS.has(t)) continue;
+    if (PARALLEL_VALUES.has(name)) {
+      const value = eq > 0 ? t.slice(eq + 1) : opts[++i]?.text;
+      if (value === undefined || value.includes("{=")) return t;
+      continue;
+    }
+    // Glued short values: -j4, -n1, -d: , -I{} and the like.
+    if (/^-[jPnNLsdCIE]./.test(t) && !t.includes("{=")) continue;
+    return t;
+  }
+  return undefined;
+}
+
+/** Options not known to be safe that take a value: skipped to find the command (judged by parallelUnknown). */
+const PARALLEL_OTHER_VALUES =
+  "-S --sshlogin --slf --sshloginfile --joblog --results --res --tmpdir --wd --workdir --ssh --sqlmaster --sqlworker --sqlandworker --return --basefile --bf --transferfile --tf --env --profile -J --rpl --filter --termseq --tmux --sshdelay --controlmaster --sem-id --id".split(
+    " ",
   );
+const PARALLEL_SKIP = new Set([...PARALLEL_VALUES, ...PARALLEL_OTHER_VALUES]);
+
+function parallel(args: Word[]): Unwrap {
+  const at = firstOperand(args, PARALLEL_SKIP);
+  const unknownOpt = parallelUnknown(args.slice(0, at));
   const end = args.findIndex((w, i) => i >= at && /^::::?\+?$/.test(w.text));
   const cmd = args.slice(at, end < 0 ? undefined : end);
   // Arguments after `:::` are substituted for `{}`, or appended when the
@@ -94,12 +136,22 @@ function parallel(args: Word[]): Unwrap {
   const known = given.filter((w) => !w.dynamic).slice(0, PARALLEL_ARGS);
   if (cmd.length === 0) {
     // `parallel ::: 'cmd1' 'cmd2'`: each argument is a command.
-    return unwrap("delegate:parallel", unknown ? 2 : 0, "parallel runs each input as a command", {
+    return unwrap("delegate:parallel", unknown || unknownOpt !== undefined ? 2 : 0, "parallel runs each input as a command", {
       code: known.map((w) => w.text),
       opaque: given.filter((w) => w.dynamic).map((w) => w.text),
     });
   }
   const text = joinWords(cmd).text;
+  // `{= perl =}` in the command is perl code parallel evaluates per input.
+  if (unknownOpt !== undefined || text.includes("{="))
+    return unwrap(
+      "delegate:parallel",
+      2,
+      unknownOpt !== undefined
+        ? `parallel option ${unknownOpt} may write a file, run commands on another host or evaluate perl code`
+        : "parallel evaluates the perl code in a {= … =} replacement string",
+      { code: [text] },
+    );
   const inputs = [...known.map((w) => shQuote(w.text)), ...(unknown ? ['"$PARALLEL_ARG"'] : [])];
   const code = inputs.map((arg) => (/\{[^}\s]*\}/.test(text) ? text.replace(/\{[^}\s]*\}/g, arg) : `${text} ${arg}`));
   return unwrap("delegate:parallel", 0, "parallel runs a command per input", { code });
