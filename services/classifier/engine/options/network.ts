@@ -49,7 +49,8 @@ export const NETWORK: Record<string, string> = {
     --cert= --cert-key= --pretty= --style= --offline --max-redirects= --proxy= --all --history-print= --raw= --compress --quiet
     --stream --format-options= --sorted --unsorted --response-charset= --response-mime= --default-scheme= --path-as-is --chunked --boundary=
     --session-read-only=< --http-version= --ssl= --ciphers= --native-tls --bearer=`,
-  aria2c: `-d=> -o= -i=< -x= -s= -k= -c -q -j= -Z -V --dir=> --out= --input-file=< --max-connection-per-server= --split= --min-split-size=
+  // Not -i/--input-file: each URI line there may carry its own dir= and out= (written wherever they say) and options.
+  aria2c: `-d=> -o= -x= -s= -k= -c -q -j= -Z -V --dir=> --out= --max-connection-per-server= --split= --min-split-size=
     --seed-time= --check-integrity --allow-overwrite= --auto-file-renaming= --summary-interval= --console-log-level= --file-allocation=
     --header= --user-agent= --timeout= --max-tries= --retry-wait= --dry-run= --no-conf --continue --quiet --max-concurrent-downloads=`,
   "yt-dlp": `-f= -o=> -P=> -x -k -q -v -F -g -j -J -s -w -c -i -r= -R= -N= --format= --output=> --paths=> --extract-audio --audio-format=
