@@ -230,7 +230,35 @@ export const npxDelegate: Delegate = (name, args, _stdin, cwd) => npx(name, args
 
 export const pnpmDelegate: Delegate = (_name, args, _stdin, cwd) => pnpm(args, cwd);
 
+/** The first of yarn's leading options (before the subcommand) that is not known: it may take the next word as its value. */
+function unknownLeading(args: Word[]): Word | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (!w.text.startsWith("-")) return undefined;
+    if (w.dynamic) return w;
+    if (
+      /^(--cwd|--config|-c|--env-file|--filter|-F|--elide-lines)$/.test(w.text) ||
+      LEADING_VALUES.test(w.text) ||
+      LEADING_DIRS.test(w.text)
+    )
+      i++;
+    else if (!LEADING_FLAGS.test(w.text) && !/^(--cwd|--dir|--config|--env-file)=|^(-v|--version|-h|--help)$/.test(w.text)) return w;
+  }
+  return undefined;
+}
+
 export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
+  // An option before the subcommand that is not known may take a value (`yarn --cache-folder /tmp/c add x`): the
+  // words after it cannot be told apart, so the command is not judged as whatever they seem to be.
+  const odd = unknownLeading(args);
+  if (odd) {
+    const runs = new Runs();
+    runs.raise(
+      2,
+      `${odd.text} before ${name}'s subcommand is not a known option: it may take a value, run a program, write or read a file`,
+    );
+    return runs.result(`delegate:${name}-options`);
+  }
   // The subcommand comes after yarn's own options (`yarn --silent exec …`).
   const rest = afterOptions(args);
   const sub = rest[0]?.text ?? "";
