@@ -33,7 +33,8 @@ export function toolVariable(name: string, literal: string | null): string | nul
   // place of the source), Go's build and module caches (an entry found there is linked in), coverage's data file
   // and configuration (COVERAGE_FILE=~/.bashrc overwrites it; COVERAGE_RCFILE/COVERAGE_PROCESS_START name its
   // settings and plugins). Outside the scratch places they are code from, or writes to, somewhere else.
-  if (CACHE_VAR.test(name) && literal !== null) {
+  if (CACHE_VAR.test(name)) {
+    if (literal === null) return "where the tool reads code or settings from, or writes its cache to, computed at run time";
     const at = literal.trim();
     if (at.includes("..") || /^~/.test(at) || (at.startsWith("/") && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at)))
       return `the tool reads code or settings from, or writes its cache to, ${at}`;
