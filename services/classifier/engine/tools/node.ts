@@ -96,7 +96,9 @@ function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []
 
 /** pnpm's shell mode (`pnpm -c exec 'CMD'`, `pnpm exec --shell-mode CMD`): the command line runs through a shell. */
 function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
-  const at = firstOperand(args, new Set(["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]));
+  const found = leading(args, PNPM_LEADING);
+  if (found.unknown) return unknownOption("pnpm", found.unknown);
+  const at = found.at;
   const sub = args[at]?.text;
   // `pnpm recursive exec …` / `pnpm multi …` / `pnpm m …` are `pnpm -r …` (review 24: `pnpm recursive exec CMD` was tier 1).
   if ((sub === "recursive" || sub === "multi" || sub === "m") && args.length > at + 1)
@@ -121,12 +123,94 @@ function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   return runs.result("delegate:pnpm-exec");
 }
 
-// Leading options of pnpm and yarn that change nothing a rule judges: the command is judged as if
-// they were not there. `-C DIR`/`--dir`/`--cwd` run it in DIR.
-const LEADING_FLAGS =
-  /^(?:-s|--silent|--verbose|--json|--frozen-lockfile|--immutable|--offline|--prefer-offline|--non-interactive|--no-progress|-w|--workspace-root|-r|--recursive|--if-present|--parallel|--stream|--aggregate-output|--no-bail|--sort|--fail-if-no-match|--color|--no-color|(?:--reporter|--loglevel|--filter|--workspace-concurrency)=.*)$/;
-const LEADING_VALUES = /^(?:--filter|-F|--reporter|--loglevel|--workspace-concurrency)$/;
-const LEADING_DIRS = /^(?:-C|--dir|--cwd)$/;
+// The options pnpm, yarn and bun take before their subcommand, by what they do:
+//   flag, value: change nothing a rule judges (the command is judged again without them);
+//   dir: the command runs in the value (`-C DIR`, `--dir`, `--cwd`);
+//   setting (with a value), info (without): known, but they change what runs or what is shown, so the
+//   command keeps the path its rules give it.
+// Any other option may take the next word as its value: the words after it cannot be told apart.
+type LeadingKind = "flag" | "value" | "dir" | "setting" | "info";
+const LEADING = new Map<string, LeadingKind>([
+  ...[
+    "-s",
+    "--silent",
+    "--verbose",
+    "--json",
+    "--frozen-lockfile",
+    "--immutable",
+    "--offline",
+    "--prefer-offline",
+    "--non-interactive",
+    "--no-progress",
+    "-w",
+    "--workspace-root",
+    "-r",
+    "--recursive",
+    "--if-present",
+    "--parallel",
+    "--stream",
+    "--aggregate-output",
+    "--no-bail",
+    "--sort",
+    "--fail-if-no-match",
+    "--color",
+    "--no-color",
+  ].map((o): [string, LeadingKind] => [o, "flag"]),
+  ...["--filter", "-F", "--reporter", "--loglevel", "--workspace-concurrency", "--elide-lines"].map((o): [string, LeadingKind] => [
+    o,
+    "value",
+  ]),
+  ...["-C", "--dir", "--cwd"].map((o): [string, LeadingKind] => [o, "dir"]),
+  ...["--config", "-c", "--env-file"].map((o): [string, LeadingKind] => [o, "setting"]),
+  ...["-v", "--version", "-h", "--help"].map((o): [string, LeadingKind] => [o, "info"]),
+]);
+
+interface Leading {
+  /** Where the subcommand is: the first word that is no option or option value. */
+  at: number;
+  /** `-C DIR` / `--dir=DIR` / `--cwd DIR`: where the command runs. */
+  chdir?: Word;
+  /** The first option that is not dropped when the command is judged again (a setting, info, a second chdir). */
+  kept?: Word;
+  /** The first option not known (or computed): it may take the next word as its value. */
+  unknown?: Word;
+}
+
+/** pnpm's own meanings: `-c` is its shell mode (no value). */
+const PNPM_LEADING = new Map<string, LeadingKind>([...LEADING, ["-c", "info"], ["--shell-mode", "info"], ["--workspace-dir", "setting"]]);
+
+/** The leading options of pnpm, yarn or bun in `args` (from the start, until the first other word). */
+function leading(args: readonly Word[], known: ReadonlyMap<string, LeadingKind> = LEADING): Leading {
+  const out: Leading = { at: 0 };
+  let i = 0;
+  while (i < args.length && (args[i] as Word).text.startsWith("-")) {
+    const w = args[i] as Word;
+    const eq = w.text.indexOf("=");
+    const name = w.text.startsWith("--") && eq > 0 ? w.text.slice(0, eq) : w.text;
+    const kind = w.dynamic ? undefined : known.get(name);
+    const inline = name !== w.text;
+    // A value may come in the same word (`--dir=sub`), else it is the next word.
+    const takes = kind === "value" || kind === "dir" || kind === "setting";
+    const value = takes ? (inline ? { ...w, text: w.text.slice(eq + 1) } : args[i + 1]) : undefined;
+    // A second directory (`-C a -C b`): which one wins is the tool's business, not a guess of ours.
+    if (kind === undefined || (inline && !takes) || (kind === "dir" && out.chdir !== undefined)) out.unknown ??= w;
+    else if (kind === "dir" && value !== undefined) out.chdir = value;
+    else if (kind !== "flag" && kind !== "value") out.kept ??= w;
+    i += takes && !inline ? 2 : 1;
+  }
+  out.at = Math.min(i, args.length);
+  return out;
+}
+
+/** An option before the subcommand that is not known may take a value: the words after it cannot be told apart. */
+function unknownOption(tool: string, odd: Word): Unwrap | null {
+  const runs = new Runs();
+  runs.raise(
+    2,
+    `${odd.text} before ${tool}'s subcommand is not a known option (or a second directory): it may take a value, run a program, write or read a file`,
+  );
+  return runs.result(`delegate:${tool}-options`);
+}
 
 /**
  * `pnpm --silent add x`, `pnpm -C sub publish`, `yarn --cwd sub add x`: a subcommand after leading options
@@ -135,26 +219,12 @@ const LEADING_DIRS = /^(?:-C|--dir|--cwd)$/;
  */
 function leadingOptions(tool: string, args: Word[], at: number): Unwrap | null {
   if (at === 0 || at >= args.length) return null;
-  let chdir: Word | undefined;
-  for (let i = 0; i < at; i++) {
-    const w = args[i] as Word;
-    if (w.dynamic) return null;
-    const dir = /^(-C|--dir|--cwd)(?:=(.*))?$/.exec(w.text);
-    if (dir && LEADING_DIRS.test(dir[1] as string)) {
-      if (chdir !== undefined) return null;
-      chdir = dir[2] !== undefined ? { ...w, text: dir[2] } : args[++i];
-      if (chdir === undefined) return null;
-      continue;
-    }
-    if (LEADING_VALUES.test(w.text)) {
-      i++;
-      continue;
-    }
-    if (!LEADING_FLAGS.test(w.text)) return null;
-  }
+  const found = leading(args.slice(0, at), tool === "pnpm" ? PNPM_LEADING : LEADING);
+  if (found.unknown) return unknownOption(tool, found.unknown);
+  if (found.at !== at || found.kept) return null;
   return unwrap(`delegate:${tool}-options`, 0, `${tool} with leading options`, {
     inner: [[literalWord(tool), ...args.slice(at)]],
-    ...(chdir ? { chdir } : {}),
+    ...(found.chdir ? { chdir: found.chdir } : {}),
   });
 }
 
@@ -192,12 +262,9 @@ function envScript(tool: string, args: Word[]): Unwrap | null {
   });
 }
 
-/** The words after a bun's or yarn's own leading options (`bun --silent run env`): flags, and --cwd/--config/--env-file with their value. */
+/** The words after a bun's or yarn's own leading options (`bun --silent run env`). */
 function afterOptions(args: Word[]): Word[] {
-  let i = 0;
-  while (i < args.length && (args[i] as Word).text.startsWith("-"))
-    i += /^(--cwd|--config|-c|--env-file|--filter|-F|--elide-lines)$/.test((args[i] as Word).text) ? 2 : 1;
-  return args.slice(i);
+  return args.slice(leading(args).at);
 }
 
 const NODEMON_VALUES = new Set([
@@ -230,35 +297,11 @@ export const npxDelegate: Delegate = (name, args, _stdin, cwd) => npx(name, args
 
 export const pnpmDelegate: Delegate = (_name, args, _stdin, cwd) => pnpm(args, cwd);
 
-/** The first of yarn's leading options (before the subcommand) that is not known: it may take the next word as its value. */
-function unknownLeading(args: Word[]): Word | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i] as Word;
-    if (!w.text.startsWith("-")) return undefined;
-    if (w.dynamic) return w;
-    if (
-      /^(--cwd|--config|-c|--env-file|--filter|-F|--elide-lines)$/.test(w.text) ||
-      LEADING_VALUES.test(w.text) ||
-      LEADING_DIRS.test(w.text)
-    )
-      i++;
-    else if (!LEADING_FLAGS.test(w.text) && !/^(--cwd|--dir|--config|--env-file)=|^(-v|--version|-h|--help)$/.test(w.text)) return w;
-  }
-  return undefined;
-}
-
 export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
   // An option before the subcommand that is not known may take a value (`yarn --cache-folder /tmp/c add x`): the
   // words after it cannot be told apart, so the command is not judged as whatever they seem to be.
-  const odd = unknownLeading(args);
-  if (odd) {
-    const runs = new Runs();
-    runs.raise(
-      2,
-      `${odd.text} before ${name}'s subcommand is not a known option: it may take a value, run a program, write or read a file`,
-    );
-    return runs.result(`delegate:${name}-options`);
-  }
+  const odd = leading(args).unknown;
+  if (odd) return unknownOption(name, odd);
   // The subcommand comes after yarn's own options (`yarn --silent exec …`).
   const rest = afterOptions(args);
   const sub = rest[0]?.text ?? "";
