@@ -168,12 +168,18 @@ export class UndoStore {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** The record, durable with its saved contents: temp + fsync, rename, then the directory itself. */
+  /**
+   * The record, durable with its saved contents: temp + fsync, rename, then
+   * the record's directory and the store's (which holds the directory's new
+   * name: without it a crash could leave a journaled commit whose record is
+   * not found, so not rolled back).
+   */
   private write(root: string, record: Record_, name = "manifest.json"): void {
     const tmp = join(root, `${name}.tmp`);
     writeDurable(tmp, JSON.stringify(record));
     renameSync(tmp, join(root, name));
     fsyncDir(root);
+    fsyncDir(this.dir);
   }
 
   private fresh(): { id: string; root: string } {
