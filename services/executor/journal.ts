@@ -12,6 +12,7 @@
 // process per file (main.ts takes `<journal>.lock` first).
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** Line 1's prev, and every line's shape (verified by cli/journal-verify.ts). */
 export const GENESIS = "0".repeat(64);
@@ -40,8 +41,20 @@ function readTail(fd: number): { last: string | undefined; end: number } {
   }
 }
 
+function syncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function openJournal(path: string): Journal {
-  const fd = openSync(path, existsSync(path) ? "r+" : "w+", 0o600);
+  const created = !existsSync(path);
+  const fd = openSync(path, created ? "w+" : "r+", 0o600);
+  // A new journal's name is durable before any entry in it counts.
+  if (created) syncDir(dirname(path));
   const tail = readTail(fd);
   const last = tail.last;
   let end = tail.end;

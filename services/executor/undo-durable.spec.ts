@@ -62,4 +62,16 @@ describe("undo record durability", () => {
     expect(slot).toBeGreaterThanOrEqual(0);
     expect(slot).toBeLessThan(synced.indexOf(join(root, "manifest.json.tmp")));
   });
+
+  it("a rollback's mark (the record moved aside) is synced before anything is restored", () => {
+    const store = new UndoStore(join(dir, "store"));
+    writeFileSync(join(dir, "f"), "before");
+    const id = store.capture("req-3", [join(dir, "f")]);
+    writeFileSync(join(dir, "f"), "after");
+    synced.length = 0;
+    const out = store.rollback(id);
+    expect(out.restored).toEqual([join(dir, "f")]);
+    const mark = synced.indexOf(join(dir, "store", id));
+    expect(mark).toBe(0);
+  });
 });

@@ -289,6 +289,7 @@ export class UndoStore {
     if (unsafe.length > 0) throw new CodedError("CONFLICT", `rollback refused, nothing written: ${unsafe.slice(0, 10).join("; ")}`);
     // A record is rolled back once: the manifest moves aside first.
     renameSync(file, join(root, "manifest.rolled-back.json"));
+    fsyncDir(root);
     const out: RollbackResult = { restored: [], removed: [], failed: [] };
     if (record.packages && record.packagesAfter) revertPackages(record.packages, record.packagesAfter, out);
     else if (record.packages) out.failed.push("packages: no record of the state after the command");
