@@ -40,14 +40,14 @@ export function toolVariable(name: string, literal: string | null): string | nul
       return `the tool reads code or settings from, or writes its cache to, ${at}`;
     return null;
   }
-  if (
-    name === "TMPDIR" &&
-    literal !== null &&
-    /^[/~]/.test(literal) &&
-    !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(literal) &&
-    !literal.includes("..")
-  )
-    return "where every program writes its temporary files: outside the workspace and the scratch places";
+  // TMPDIR: where every program writes its temporary files. `..` climbs out of the scratch places or the workspace
+  // (`TMPDIR=/tmp/../root` was passed as under /tmp). A value computed at run time is left: `TMPDIR=$(mktemp -d)`
+  // is the everyday form, and temporary files get fresh names.
+  if (name === "TMPDIR" && literal !== null) {
+    const at = literal.trim();
+    if (at.includes("..") || (/^[/~]/.test(at) && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at)))
+      return "where every program writes its temporary files: outside the workspace and the scratch places";
+  }
   return null;
 }
 
