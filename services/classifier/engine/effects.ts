@@ -29,6 +29,7 @@ import { danglingPath, linksIn, listDir, lstat, readScript, realPath } from "./h
 import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
+import { gitAddStagesSecret } from "./git-stages.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
@@ -785,6 +786,11 @@ function gitStoresSecret(args: readonly Word[], ctx: Context): Effect | null {
   const { sub } = gitGlobals(args);
   const name = args[sub]?.text ?? "";
   if (!GIT_STORES.has(name)) return null;
+  if (name === "add") {
+    const staged = gitAddStagesSecret(args.slice(sub + 1), ctx);
+    if (staged !== null)
+      return { tier: 2, reason: `git add stores an untracked secret in the repository's objects (a push sends it on): ${staged}` };
+  }
   for (const w of args.slice(sub + 1)) {
     if (w.text.startsWith("-") && !w.dynamic) {
       // `-F FILE` / `--file=FILE` of commit, notes and tag are read into the message.

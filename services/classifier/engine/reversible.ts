@@ -7,7 +7,7 @@
 // untracked content, no repository, an index that cannot be read, or a tree
 // too large to look through here: not tier 1 for the hook.
 import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
-import type { BigIntStats } from "node:fs";
+import type { BigIntStats, Dirent } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { blobId, readIndex, repoOf } from "./git-index.js";
@@ -152,6 +152,79 @@ function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ig
       const bad = walk(r, a, index, repo, ignores, budget);
       if (bad !== null) return bad;
     } else if (!held(r, a, index, repo)) return `${r} has changes git does not hold (untracked or modified): deleting it cannot be undone`;
+  }
+  return null;
+}
+
+/** Entries looked through for what `git add` would stage, at most: past it, the tree may hold a secret. */
+const MAX_STAGED_WALK = 20000;
+/** Never looked through for what `git add` stages: other repositories and installed packages (a project's secrets are not kept there). */
+const NOT_STAGED = new Set([".git", "node_modules"]);
+
+/**
+ * What `git add PATH` (or `git add -A` from the work tree's top) would put
+ * into the repository's objects that names a secret: the first untracked
+ * file under `path` whose name is a secret's (`.env`, `id_rsa`, a key) and
+ * that git does not ignore (or any, with `force`: `git add -f`). `wanted`
+ * narrows to a pathspec's glob (by the path relative to the work tree).
+ * null: none, or `path` is in no repository (git refuses there). Else the
+ * file, or why the tree may hold one (too large or unreadable here).
+ */
+export function stagedSecret(
+  path: string,
+  force: boolean,
+  isSecret: (abs: string) => boolean,
+  wanted?: (rel: string) => boolean,
+): string | null {
+  const real = realParent(path) ?? path;
+  const st = lstat(real);
+  if (st === null) return null;
+  if (st === "unknown") return `${path} cannot be looked at here`;
+  const dir = st.isDirectory() ? real : posix.dirname(real);
+  let repo = repos.get(dir);
+  if (repo === undefined) {
+    repo = repoOf(dir);
+    repos.set(dir, repo);
+  }
+  if (repo === null) return null;
+  const top = posix.relative(repo.worktree, real);
+  if (top.startsWith("..")) return null;
+  let ignores = ignoreSets.get(repo.gitDir);
+  if (ignores === undefined) {
+    ignores = new Ignores(repo);
+    ignoreSets.set(repo.gitDir, ignores);
+  }
+  let index = indexes.get(repo.gitDir);
+  if (index === undefined) {
+    index = readIndex(repo);
+    indexes.set(repo.gitDir, index);
+  }
+  // No index yet (a repository nothing was added to): nothing is tracked.
+  if (index === null && lstat(posix.join(repo.gitDir, "index")) !== null) return "the repository's index cannot be read here";
+  const tracked = index?.entries ?? new Map();
+  const skip = ignores;
+  const stages = (rel: string, abs: string): boolean =>
+    (wanted?.(rel) ?? true) && isSecret(abs) && !tracked.has(rel) && (force || !skip.ignored(rel, false));
+  if (!st.isDirectory()) return st.isFile() && stages(top, real) ? top : null;
+  if (top !== "" && !force && skip.ignored(top, true)) return null;
+  const queue: Array<[string, string]> = [[top, real]];
+  let left = MAX_STAGED_WALK;
+  while (queue.length > 0) {
+    const [rel, abs] = queue.pop() as [string, string];
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return `${rel || "."} cannot be listed here`;
+    }
+    if ((left -= entries.length) < 0) return `more than ${MAX_STAGED_WALK} entries to look through here`;
+    for (const e of entries) {
+      const r = rel === "" ? e.name : `${rel}/${e.name}`;
+      const a = `${abs}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!NOT_STAGED.has(e.name) && (force || !skip.ignored(r, true))) queue.push([r, a]);
+      } else if (e.isFile() && stages(r, a)) return r;
+    }
   }
   return null;
 }
