@@ -330,6 +330,7 @@ const CONTACT_OPTION = /^(-h|--host|--hostname|--registry|--index-url|--extra-in
 export function contactsCarry(name: string, args: readonly Word[]): Analysis | null {
   const fetcher = FETCHERS.has(name);
   if (!(fetcher || CONTACTS.has(name)) || !args.some((w) => w.dynamic)) return null;
+  if (name === "gh") return sentCarry(ghSent(args), "what gh sends to the forge (an endpoint, a query, a field)");
   const sent: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
@@ -345,6 +346,32 @@ export function contactsCarry(name: string, args: readonly Word[]): Analysis | n
     if (fetcher || /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)) sent.push(w);
   }
   return sentCarry(sent, `what ${name} contacts (a URL, a host)`);
+}
+
+/** A word whose every substitution is gh's view of the forge, nothing else computed in it. */
+const FORGE_ANSWER = /^(?:[^$`]|\$\(gh (?:pr|issue|run|release|repo) (?:view|list|status)(?: [\w.=-]+)*\))*$/;
+
+/** gh's options whose value stays here (output filters and templates). */
+const GH_LOCAL = /^(?:-q|--jq|-t|--template)$/;
+
+/**
+ * Every word of a gh command goes to the forge — the API endpoint (`gh api /repos/$(cat notes.md)` sends the
+ * file's content in the path), a search query, a field, a title — but the output filters and templates.
+ */
+function ghSent(args: readonly Word[]): Word[] {
+  const sent: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    // The forge's own answer sent back to it (`gh api repos/o/r/pulls/$(gh pr view --json number -q .number)`).
+    if (w.dynamic && !w.origins && FORGE_ANSWER.test(w.text)) continue;
+    const opt = w.dynamic ? "" : w.text.replace(/=.*$/s, "");
+    if (GH_LOCAL.test(opt)) {
+      if (opt === w.text) i++;
+      continue;
+    }
+    sent.push(w);
+  }
+  return sent;
 }
 
 /** `wget -i -` (`--input-file=-`, `-i /dev/stdin`): the URLs it requests are its input's lines. */
