@@ -45,13 +45,18 @@ function readSmall(path: string): string | null {
   }
 }
 
-/** A PEM file holding only certificates, CRLs or requests — public material, no key (read here, at most 64 KiB). */
+const PUBLIC_PEM = /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/;
+
+/** PEM text holding only certificates, CRLs or requests — public material, no key (at least one block). */
+export function publicPem(text: string): boolean {
+  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
+  return labels.length > 0 && labels.every((l) => PUBLIC_PEM.test(l));
+}
+
+/** A PEM file holding only certificates, CRLs or requests (read here, at most 64 KiB). */
 export function certificateOnly(path: string): boolean {
   const text = readScript(path);
-  if (text === null || !/-----BEGIN (?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)-----/.test(text))
-    return false;
-  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
-  return labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l));
+  return text !== null && publicPem(text);
 }
 
 // What was looked up while one command is judged: the same word is judged by

@@ -14,7 +14,7 @@ import picomatch from "picomatch";
 import { posix } from "node:path";
 import { configHoldsCredential } from "./git-credentials.js";
 import { type GitIndex, type Repo, readIndex, repoOf } from "./git-index.js";
-import { forgetWithCommand } from "./host-paths.js";
+import { forgetWithCommand, publicPem } from "./host-paths.js";
 import { gitGlobals } from "./tools/git.js";
 import { secretPath } from "./paths.js";
 import type { Word } from "./types.js";
@@ -71,10 +71,7 @@ function certificatesOnly(path: string): boolean {
   } catch {
     return false;
   }
-  const labels = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] as string);
-  return (
-    labels.length > 0 && labels.every((l) => /^(?:TRUSTED )?(?:CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST)$/.test(l))
-  );
+  return publicPem(text);
 }
 
 /** A file whose content is a secret: its name says so, and (for a PEM name) it holds more than certificates. */

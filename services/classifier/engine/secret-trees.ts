@@ -370,19 +370,11 @@ const GIT_METADATA = new Set([
  * --full-diff).
  */
 function gitRepositoryTrees(args: readonly Word[]): Word[] {
-  const places: Word[] = [];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const t = args[i]?.text ?? "";
-    const glued = /^--(git-dir|work-tree)=(.+)$/.exec(t);
-    if (glued?.[2]) places.push({ ...(args[i] as Word), text: glued[2] });
-    else if (["-C", "--git-dir", "--work-tree"].includes(t) && args[i + 1]) places.push(args[++i] as Word);
-    else if (t === "-c" || t === "--namespace") i++;
-    else if (!t.startsWith("-")) break;
-  }
+  const g = gitGlobals(args);
+  const places = [...g.chdirs, g.gitDir, g.workTree].filter((w): w is Word => w !== null && w.text !== "");
   if (places.length === 0) return [];
-  const sub = args[i]?.text ?? "";
-  const rest = args.slice(i + 1).map((w) => w.text);
+  const sub = args[g.sub]?.text ?? "";
+  const rest = args.slice(g.sub + 1).map((w) => w.text);
   const patch = rest.some((x) => GIT_PATCH.test(x));
   return GIT_METADATA.has(sub) && !(sub === "log" && patch) ? [] : places;
 }
