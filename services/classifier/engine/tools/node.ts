@@ -1,7 +1,7 @@
 // JavaScript package tools: npx/bunx, npm exec, pnpm dlx|exec (and its shell
 // mode), yarn dlx|exec, bun x|exec, nodemon --exec; and where npm writes.
 import { posix } from "node:path";
-import { readScript } from "../host-paths.js";
+import { lstat, readScript } from "../host-paths.js";
 import { scriptFirst } from "../subcommand-first.js";
 import { optionValueSpec } from "../targets.js";
 import type { Spec } from "../targets.js";
@@ -57,6 +57,13 @@ function foreignSpec(spec: Word, bin: string, cwd: string | undefined, named: bo
   return dependencies(cwd).has(name) ? null : `${text}: a package the project does not depend on`;
 }
 
+/** Whether `rel` names a directory under `cwd` (by this command's lookups). */
+function isDirectory(rel: string, cwd: string | undefined): boolean {
+  if (!cwd) return false;
+  const st = lstat(posix.join(cwd, rel));
+  return st !== null && st !== "unknown" && st.isDirectory();
+}
+
 /** The package specs of npx's `-p X`, `--package X`, `--package=X` among `args` (up to the command). */
 function packageOptions(args: readonly Word[]): Word[] {
   const out: Word[] = [];
@@ -91,6 +98,9 @@ function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []
   const c = args.findIndex((w) => w.text === "-c" || w.text === "--call");
   if (c >= 0 && args[c + 1]) return unwrap(`delegate:${tool}`, 1, "runs a package binary", { code: [(args[c + 1] as Word).text] });
   if (rest.length === 0 || !first) return unwrap(`delegate:${tool}`, 2, `${tool} without a command`);
+  // `npx .`, `npx ./cli/`: the binary of a package directory of the workspace (foreignSpec let only those through).
+  if (/^\.{1,2}(?:\/.*)?$/.test(first.text) && (first.text === "." || first.text.endsWith("/") || isDirectory(first.text, cwd)))
+    return unwrap(`delegate:${tool}`, 1, "runs the binary of a package directory in the workspace");
   return unwrap(`delegate:${tool}`, 1, "runs a package binary", { inner: [[{ ...first, text: bin }, ...rest.slice(1)]] });
 }
 
