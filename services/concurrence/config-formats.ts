@@ -8,7 +8,7 @@
 import { judgeAssignment, unquote } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
-import { judgeWrite, literalPath } from "./paths.js";
+import { judgeWrite, literalPath, rootsPlace } from "./paths.js";
 import { type Extracted, extracted, finding, type JudgeContext } from "./types.js";
 
 const UDEV_PAIR = /([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g;
@@ -76,6 +76,7 @@ function rotatedFinding(spec: string, n: number, ctx: JudgeContext) {
 export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
   const out = extracted();
   let block = false;
+  let rotated: string[] = [];
   let script: { name: string; n: number; lines: string[] } | undefined;
   text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
@@ -89,11 +90,20 @@ export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
     if (SCRIPT_START.test(line)) script = { name: line, n: i + 1, lines: [] };
     // The files a block rotates: the words before its `{` (paths, quoted or globbed).
     if (!block && !line.startsWith("#") && /^["/]/.test(line)) {
-      for (const spec of line.replace(/\{.*$/, "").trim().split(/\s+/).filter(Boolean)) out.findings.push(rotatedFinding(spec, i + 1, ctx));
+      rotated = line.replace(/\{.*$/, "").trim().split(/\s+/).filter(Boolean);
+      for (const spec of rotated) out.findings.push(rotatedFinding(spec, i + 1, ctx));
     }
     if (line.includes("{")) block = true;
     if (line.includes("}")) block = false;
     const [directive, arg = ""] = line.split(/\s+/, 2);
+    // `su USER GROUP`: the files are rotated as that user (at the top level: every block after it, other files' too).
+    if (directive === "su" && !/^(root|0)$/.test(arg) && (!block || rotated.some((r) => !/^"?\/var\/log\/(?!.*\.\.)/.test(r))))
+      out.findings.push(
+        finding(4, `line ${i + 1}: su ${arg}: files root owns are rotated as ${arg}${block ? "" : " (every block after it)"}`),
+      );
+    // Which names in logrotate.d are read or skipped (without "+", tabooext replaces the whole list).
+    if (directive === "tabooext" || directive === "taboopat")
+      out.findings.push(finding(4, `line ${i + 1}: ${directive} changes which files of logrotate.d are read`));
     if ((directive === "olddir" || directive === "createolddir") && arg.startsWith("/") && !/^\/var\/log\/[^.]/.test(arg))
       out.findings.push(finding(4, `line ${i + 1}: ${directive} ${arg}: rotated logs land outside /var/log`));
     if ((directive === "olddir" || directive === "createolddir") && arg.includes(".."))
@@ -165,14 +175,73 @@ const GIT_PROGRAM =
 /** Sections whose `path` is a program git starts (`difftool.<tool>.path`, `browser.<name>.path` …). */
 const PATH_IS_PROGRAM = /^(difftool|mergetool|browser|man|gpg|instaweb)$/;
 
+/** The host a git URL or a `[url "…"]` subsection names (lower case), "" when none. */
+function hostOf(url: string): string {
+  const u = unquote(
+    url
+      .trim()
+      .replace(/^\.?"?|"$/g, "")
+      .trim(),
+  );
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(u) ?? /^(?:[^/@:]*@)?([^/:]+):/.exec(u);
+  return (m?.[1] ?? "").toLowerCase();
+}
+
+/**
+ * nano's configuration: `set speller|linter|formatter`, a syntax's `linter`
+ * and `formatter` (also through `extendsyntax`) are commands nano runs as
+ * whoever edits (root too); `include` must name files only root writes.
+ */
+export function nanorcCommands(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text, /^#/)) {
+    const cmd =
+      /^set\s+(speller|linter|formatter)\s+(.*)$/.exec(line.text) ??
+      /^(linter|formatter)\s+(.*)$/.exec(line.text) ??
+      /^extendsyntax\s+\S+\s+(linter|formatter)\s+(.*)$/.exec(line.text);
+    if (cmd?.[2]) out.commands.push({ text: unquote(cmd[2]), where: `line ${line.n} (${cmd[1]})` });
+    const inc = /^include\s+(.*)$/.exec(line.text);
+    if (inc?.[1]) {
+      const path = unquote(inc[1]).replace(/^~/, "/root");
+      if (!rootsPlace(path.replace(/\/[^/]*[*?[][^/]*$/, "")))
+        out.findings.push(finding(4, `line ${line.n}: includes ${path}, which others may write (its linters run too)`));
+    }
+  }
+  return out;
+}
+
+/** Groups that are root or hold what root keeps: sudo, disks, logs, shadow, container daemons, /usr/local (staff). */
+const PRIVILEGED_GROUPS = new Set(
+  "0 root sudo wheel admin adm shadow disk kmem docker lxd incus libvirt kvm systemd-journal staff src sys tty lpadmin netdev".split(" "),
+);
+
+/** adduser.conf and /etc/default/useradd: the skeleton new homes are copied from is root's; new users join no privileged group. */
+export function accountDefaultsFindings(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text, /^#/)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line.text);
+    if (!m?.[1]) continue;
+    const [name, value] = [m[1].toUpperCase(), unquote(m[2] ?? "")];
+    if (name === "SKEL" && !rootsPlace(value))
+      out.findings.push(finding(4, `line ${line.n}: SKEL=${value}: new users' start-up files come from a place others may write`));
+    if (/^(EXTRA_GROUPS|GROUPS|GROUP|USERS_GID|USERS_GROUP)$/.test(name)) {
+      const bad = value.split(/[\s,]+/).filter((g) => PRIVILEGED_GROUPS.has(g));
+      if (bad.length > 0) out.findings.push(finding(4, `line ${line.n}: ${name}=${value}: new users join ${bad.join(", ")}`));
+    }
+  }
+  return out;
+}
+
 export function gitconfigFindings(text: string): Extracted {
   const out = extracted();
   let section = "";
+  let subsection = "";
   for (const line of configLines(text, /^[#;]/)) {
     const header = /^\[([^\]]+)\](.*)$/.exec(line.text);
     let entry = line.text;
     if (header?.[1]) {
-      section = header[1].trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+      section = header[1].trim().split(/[\s.]/)[0]?.toLowerCase() ?? "";
+      subsection = header[1].trim().slice(section.length);
       if (section === "include" || section === "includeif")
         out.findings.push(finding(4, `line ${line.n}: includes other git configuration`));
       // git reads a setting on the header's own line too (`[core] fsmonitor = x`).
@@ -183,6 +252,16 @@ export function gitconfigFindings(text: string): Extracted {
     const name = key.toLowerCase();
     if (section === "safe" && name === "directory")
       out.findings.push(finding(4, `line ${line.n}: safe.directory ${value}: git then obeys the configuration of repositories others own`));
+    if (section === "url" && (name === "insteadof" || name === "pushinsteadof") && hostOf(subsection) !== hostOf(value))
+      out.findings.push(finding(4, `line ${line.n}: url.${name} ${value}: git fetches or pushes another host's repository in its stead`));
+    if ((section === "http" || section === "remote") && name === "proxy" && value)
+      out.findings.push(
+        finding(4, `line ${line.n}: ${section}.proxy ${value}: git's traffic and the credentials it sends go through that host`),
+      );
+    if (section === "http" && name === "sslverify" && /^"?(false|no|off|0)"?$/i.test(value))
+      out.findings.push(finding(4, `line ${line.n}: http.sslVerify ${value}: git no longer checks whom it talks to`));
+    if (section === "http" && (name === "sslcainfo" || name === "sslcapath") && !rootsPlace(unquote(value).replace(/^~/, "/root")))
+      out.findings.push(finding(4, `line ${line.n}: http.${name} ${value}: certificates from a place others may write`));
     const runs =
       GIT_PROGRAM.test(name) ||
       (name === "path" && PATH_IS_PROGRAM.test(section)) ||

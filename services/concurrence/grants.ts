@@ -66,6 +66,10 @@ function judgeXattrs(p: string, before: EntryState, after: EntryState, later: La
     // place that runs later it may let the agent write /etc/cron.d, /usr/local/bin, a profile.d script.
     else if (/^system\.posix_acl_(access|default)$/.test(x) && !old.has(x) && (later || ROOT_OWN.test(p)))
       f = worst(f, finding(4, `sets an ACL (${x}) on ${p}: users it names may change what root keeps or runs later`));
+    // trusted.* belongs to privileged subsystems (overlayfs' opaque, redirect, metacopy and whiteout markers decide what an
+    // overlay built on the directory shows): nothing an admin sets outside scratch space.
+    else if (x.startsWith("trusted.") && !old.has(x) && placeOf(p) !== "scratch")
+      f = worst(f, finding(4, `sets ${x} on ${p}: metadata of privileged subsystems (overlayfs' redirects and whiteouts)`));
     else if (!old.has(x)) f = worst(f, finding(3, `sets extended attribute ${x}`));
   }
   return f;

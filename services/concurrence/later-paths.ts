@@ -22,7 +22,9 @@ export type LaterKind =
   | "apt-sources"
   | "sysctl"
   | "tmpfiles"
-  | "gitconfig";
+  | "gitconfig"
+  | "nanorc" // nano: speller, linter and formatter commands, includes
+  | "account-defaults"; // adduser.conf, /etc/default/useradd: the skeleton new homes are copied from, new users' groups
 
 export interface Later {
   kind: LaterKind;
@@ -76,7 +78,7 @@ const HOME_CODE =
  * gdb's shell escapes, curl's and wget's defaults, Gradle's init scripts).
  */
 const HOME_TOOL_CODE =
-  /\/(\.npmrc|\.yarnrc(\.yml)?|\.cargo\/config(\.toml)?|\.config\/pip\/.+|\.pip\/.+|\.pydistutils\.cfg|\.forward|\.lessfilter|\.psqlrc|\.curlrc|\.wgetrc|\.gemrc|\.irbrc|\.gdbinit|\.config\/gdb\/.+|\.screenrc|\.gradle\/(init\.d\/.+|init\.gradle(\.kts)?)|\.mavenrc|\.sqliterc|\.hgrc|\.terraformrc|\.emacs|\.emacs\.d\/.+)$/;
+  /\/(\.npmrc|\.yarnrc(\.yml)?|\.cargo\/config(\.toml)?|\.config\/pip\/.+|\.pip\/.+|\.pydistutils\.cfg|\.forward|\.lessfilter|\.psqlrc|\.curlrc|\.wgetrc|\.gemrc|\.irbrc|\.gdbinit|\.config\/gdb\/.+|\.screenrc|\.gradle\/(init\.d\/.+|init\.gradle(\.kts)?)|\.mavenrc|\.sqliterc|\.hgrc|\.terraformrc|\.emacs|\.emacs\.d\/.+|\.mailcap|\.less|\.lesskey|\.config\/lesskey)$/;
 /**
  * What root's daemons and tools run or obey at an event, in a form not read
  * here: ifupdown's up/down commands, dhclient's script, cloud-init's boot
@@ -85,7 +87,7 @@ const HOME_TOOL_CODE =
  * system configuration, tmux's and screen's, X sessions.
  */
 const ROOT_EVENT_CODE =
-  /^\/(etc\/network\/interfaces(\.d\/.+)?|etc\/dhcp\/dhclient[^/]*\.conf|etc\/cloud\/.+|var\/lib\/cloud\/.+|etc\/acpi\/.+|etc\/docker\/.+|etc\/containerd\/.+|(usr\/(local\/)?)?etc\/npmrc|etc\/pip\.conf|etc\/xdg\/pip\/.+|etc\/gemrc|etc\/fish\/.+|usr\/(local\/)?share\/fish\/vendor_conf\.d\/.+|etc\/tmux\.conf|etc\/screenrc|etc\/X11\/(Xsession(\.d\/.+)?|xinit\/.+|Xreset\.d\/.+))$/;
+  /^\/(etc\/network\/interfaces(\.d\/.+)?|etc\/dhcp\/dhclient[^/]*\.conf|etc\/cloud\/.+|var\/lib\/cloud\/.+|etc\/acpi\/.+|etc\/docker\/.+|etc\/containerd\/.+|(usr\/(local\/)?)?etc\/npmrc|etc\/pip\.conf|etc\/xdg\/pip\/.+|etc\/gemrc|etc\/fish\/.+|usr\/(local\/)?share\/fish\/vendor_conf\.d\/.+|etc\/tmux\.conf|etc\/screenrc|(usr\/local\/)?etc\/(mailcap|sysless|syslesskey)|etc\/mailcap\.order|etc\/apt\/listchanges\.conf(\.d\/.+)?|etc\/X11\/(Xsession(\.d\/.+)?|xinit\/.+|Xreset\.d\/.+))$/;
 /** Sourced by a home's shells: rustup's env, completions, sensible-editor's choice. */
 const HOME_SHELL = /\/(\.cargo\/env|\.bash_completion|\.local\/share\/bash-completion\/.+|\.selected_editor)$/;
 /** Programs first on a home's PATH. */
@@ -121,6 +123,9 @@ export function laterKind(p: string): Later | undefined {
     )
   )
     return of("foreign-code", p);
+  // New accounts' skeleton and groups; nano's commands (run as whoever edits, root too).
+  if (/^\/etc\/(adduser\.conf|default\/useradd)$/.test(p)) return of("account-defaults", p);
+  if (/^\/(etc\/nanorc|usr\/(local\/)?share\/nano\/.+)$/.test(p) || /\/(\.nanorc|\.config\/nano\/.+)$/.test(p)) return of("nanorc", p);
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
   if (hook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: hook[1] || "/", rootRun: false });

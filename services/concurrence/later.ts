@@ -16,6 +16,8 @@ import {
   aptSourcesFindings,
   environmentFindings,
   gitconfigFindings,
+  nanorcCommands,
+  accountDefaultsFindings,
   logrotateCommands,
   modprobeCommands,
   sysctlFindings,
@@ -139,6 +141,10 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
       return tmpfilesFindings(text, ctx);
     case "gitconfig":
       return gitconfigFindings(text);
+    case "nanorc":
+      return nanorcCommands(text);
+    case "account-defaults":
+      return accountDefaultsFindings(text);
   }
 }
 

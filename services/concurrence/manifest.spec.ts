@@ -532,3 +532,91 @@ describe("review 25: ACLs on root's trees, later root code fed from users' place
     );
   });
 });
+
+describe("review 28: a unit's own variables, path units, tools' program settings, trusted.* xattrs", () => {
+  const onBoth = (steps: Step[]) => HOSTS.map((h) => judge(steps, h).tier);
+  const unit = (body: string) => [write("/etc/systemd/system/x.service", `[Service]\nType=oneshot\n${body}\n`)];
+  const s01 = (steps: Step[]) => judge(steps).tier;
+
+  it("judges Exec lines with the unit's own Environment= values and fixed specifiers put in, as systemd runs them", () => {
+    expect(onBoth(unit("Environment=D=/tmp\nExecStart=/usr/bin/install ${D}/x /opt/x"))).toEqual([4, 4]);
+    expect(onBoth(unit("Environment=D=/tmp/x\nExecStart=/usr/bin/install $D /opt/x"))).toEqual([4, 4]);
+    expect(onBoth(unit('Environment="D=/tmp" "E=x"\nExecStart=/usr/bin/install ${D}/x /opt/x'))).toEqual([4, 4]);
+    expect(onBoth(unit("Environment=D=%T\nExecStart=/usr/bin/cp ${D}/x /opt/x"))).toEqual([4, 4]);
+    expect(s01(unit('Environment="D=/tmp/x ;"\nExecStart=/usr/bin/install $D /opt/x'))).toBe(4);
+    for (const line of ["/usr/bin/python3 -m app --port ${PORT}", "/usr/local/bin/app --port $PORT"])
+      expect(s01(unit(`Environment=PORT=8080\nExecStart=${line}`)), line).toBe(s01(unit(`ExecStart=${line}`)));
+    // Controls: a variable naming root's place, one the unit does not define (a drop-in's: today's judgement).
+    expect(s01(unit("Environment=D=/opt/app\nExecStart=/usr/bin/install ${D}/x /opt/x"))).toBe(3);
+    expect(s01(unit("ExecStart=/usr/bin/install ${D}/x /opt/x"))).toBe(3);
+    const dropin = (body: string) => [write("/etc/systemd/system/x.service.d/y.conf", `[Service]\n${body}\n`)];
+    expect(onBoth(dropin("Environment=D=/tmp"))).toEqual([4, 4]);
+    expect(onBoth(unit("Environment=D=/home/agent/x\nExecStart=/bin/true"))).toEqual([4, 4]);
+    expect(s01(dropin("Environment=TMPDIR=/tmp"))).toBe(3);
+    expect(s01(dropin("Environment=D=/opt/app"))).toBe(3);
+    expect(onBoth(unit("ExecStart=/usr/bin/run-parts /tm\\x70/d"))).toEqual([4, 4]);
+    expect(onBoth(unit("Environment=A=/t B=mp\nExecStart=/bin/sh -c 'install $$A$$B/x /opt/x'"))).toEqual([4, 4]);
+    expect(onBoth(unit("Environment=D=/\\164mp\nExecStart=/usr/bin/install ${D}/x /opt/x"))).toEqual([4, 4]);
+  });
+
+  it("refuses a path unit that watches a place users write (they choose when root starts its unit) or makes writable directories", () => {
+    const path = (body: string) => [write("/etc/systemd/system/x.path", `[Path]\n${body}\n[Install]\nWantedBy=multi-user.target\n`)];
+    expect(onBoth(path("PathChanged=/tmp/t\nUnit=backup.service"))).toEqual([4, 4]);
+    expect(onBoth(path("PathExists=/home/agent/go"))).toEqual([4, 4]);
+    expect(onBoth(path("PathExistsGlob=%T/*.job"))).toEqual([4, 4]);
+    expect(onBoth(path("DirectoryNotEmpty=/etc/systemd/system/z.service.d\nMakeDirectory=yes\nDirectoryMode=0777"))).toEqual([4, 4]);
+    expect(s01(path("PathChanged=/etc/nginx/nginx.conf\nUnit=nginx-reload.service"))).toBe(3);
+  });
+
+  it("reads nano's commands, refuses mailcap, less's preprocessor and apt-listchanges' configuration", () => {
+    expect(onBoth([write("/etc/nanorc", 'set speller "/tmp/evil"\n', {}, "set tabsize 4\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/nanorc", 'syntax c "\\.c$"\nlinter /home/agent/lint\n', {}, "set tabsize 4\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/nanorc", "include /tmp/*.nanorc\n", {}, "set tabsize 4\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/root/.nanorc", 'set formatter "/tmp/fmt"\n')])).toEqual([4, 4]);
+    for (const p of ["/etc/mailcap", "/etc/sysless", "/etc/syslesskey", "/etc/apt/listchanges.conf.d/x.conf", "/root/.mailcap"])
+      expect(onBoth([write(p, "text/plain; /tmp/evil %s\n")]), p).toEqual([4, 4]);
+    expect(s01([write("/etc/nanorc", "set tabsize 8\nset autoindent\ninclude /usr/share/nano/*.nanorc\n", {}, "set tabsize 4\n")])).toBe(3);
+  });
+
+  it("refuses new accounts' skeleton in a place users write, or privileged groups for every new user", () => {
+    expect(onBoth([write("/etc/adduser.conf", "SKEL=/tmp/skel\n", {}, "SKEL=/etc/skel\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/default/useradd", "SKEL=/home/agent/skel\n", {}, "SHELL=/bin/sh\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/adduser.conf", 'ADD_EXTRA_GROUPS=1\nEXTRA_GROUPS="users sudo"\n', {}, "SKEL=/etc/skel\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/default/useradd", "GROUP=0\n", {}, "SHELL=/bin/sh\n")])).toEqual([4, 4]);
+    expect(s01([write("/etc/default/useradd", "SHELL=/bin/bash\nSKEL=/etc/skel\n", {}, "SHELL=/bin/sh\n")])).toBe(3);
+    expect(s01([write("/etc/adduser.conf", 'DIR_MODE=0750\nSKEL=/etc/skel\nEXTRA_GROUPS="users audio"\n', {}, "SKEL=/etc/skel\n")])).toBe(
+      3,
+    );
+  });
+
+  it("refuses root's git sent through another host or to another host's repositories, or without TLS checks", () => {
+    expect(onBoth([write("/etc/gitconfig", "[http]\n\tproxy = http://evil:8080\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/gitconfig", '[http "https://github.com"]\n\tproxy = http://evil:8080\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/gitconfig", '[url "https://evil.example/"]\n\tinsteadOf = https://github.com/\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/root/.gitconfig", '[url "https://evil.example/"] insteadOf = https://github.com/\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/gitconfig", "[http]\n\tsslVerify = false\n")])).toEqual([4, 4]);
+    expect(s01([write("/etc/gitconfig", '[url "git@github.com:"]\n\tinsteadOf = https://github.com/\n[user]\n\tname = x\n')])).toBe(3);
+  });
+
+  it("refuses logrotate's su to another user for root's files, and changes of its taboo list", () => {
+    expect(onBoth([write("/etc/logrotate.d/x", "/etc/nginx/*.conf {\n su agent agent\n rotate 2\n}\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/logrotate.d/x", "su agent agent\n/var/log/x.log {\n rotate 2\n}\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/logrotate.d/x", "tabooext .dpkg-old\n")])).toEqual([4, 4]);
+    expect(s01([write("/etc/logrotate.d/x", "/var/log/app/*.log {\n su www-data adm\n daily\n rotate 7\n}\n")])).toBe(3);
+  });
+
+  it("refuses trusted.* xattrs (overlayfs' redirects and whiteouts) outside scratch space", () => {
+    expect(
+      onBoth([
+        {
+          path: "/usr/local/bin/x",
+          before: file("a", { mode: 0o755 }),
+          after: file("a", { mode: 0o755, xattrs: ["trusted.overlay.redirect"] }),
+        },
+      ]),
+    ).toEqual([4, 4]);
+    expect(onBoth([{ path: "/srv/x", before: dir(), after: dir({ xattrs: ["trusted.x"] }) }])).toEqual([4, 4]);
+    expect(s01([{ path: "/srv/x", before: dir(), after: dir({ xattrs: ["user.x"] }) }])).toBe(3);
+    expect(s01([{ path: "/tmp/x", before: absent(), after: file("a", { xattrs: ["trusted.x"] }) }])).toBeLessThan(4);
+  });
+});

@@ -198,6 +198,14 @@ const SCRATCH = /^\/(tmp|var\/tmp|dev\/shm)\/./;
 // Root's home is the system's: what is there, root runs or reads as its own configuration.
 const SYSTEM_TREE = /^\/(etc|usr|var|opt|srv|boot|efi|bin|sbin|lib|lib32|lib64|libx32|run|snap|root)(\/|$)|^\/(tmp|home)?$/;
 
+/** Where users write: scratch space, homes, their runtime and lock directories, crash dumps, mail spools. */
+export const USER_WRITABLE = /^\/(tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(\/|$)/;
+
+/** A literal place only root writes: absolute, no `..`, no variable or specifier, in the system's trees, not where users write. */
+export function rootsPlace(p: string): boolean {
+  return p.startsWith("/") && !/\.\.|[$%]/.test(p) && placeOf(p) === "system" && !USER_WRITABLE.test(p);
+}
+
 export function placeOf(p: string): Place {
   if (SCRATCH.test(p)) return "scratch";
   if (SYSTEM_TREE.test(p)) return "system";

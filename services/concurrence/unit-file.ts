@@ -9,7 +9,7 @@ import { isLoaderName, judgeAssignment } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import type { Later } from "./later-paths.js";
 import { lex, LexError } from "./lex.js";
-import { homeOf, isRootOnlyTree, isSecretPath, placeOf } from "./paths.js";
+import { homeOf, isRootOnlyTree, isSecretPath, placeOf, rootsPlace, USER_WRITABLE } from "./paths.js";
 import { type Extracted, extracted, finding } from "./types.js";
 
 const EXEC = new Set([
@@ -71,6 +71,49 @@ function unitPath(name: string): string {
   return `/${body.replace(/-/g, "/").replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))}`;
 }
 
+/** The system manager's specifiers whose value is fixed (systemd.unit(5)); the rest (%i, %n …) stay run-time values. */
+const FIXED_SPECIFIER: Record<string, string> = {
+  h: "/root",
+  T: "/tmp",
+  V: "/var/tmp",
+  t: "/run",
+  S: "/var/lib",
+  C: "/var/cache",
+  L: "/var/log",
+  E: "/etc",
+  u: "root",
+  U: "0",
+  "%": "%",
+};
+const fixedSpecifiers = (v: string): string => v.replace(/%([A-Za-z%])/g, (m, c: string) => FIXED_SPECIFIER[c] ?? m);
+/** One shell word the lexer takes literally. */
+const literal = (v: string): string => `'${v.replace(/'/g, "'\\''")}'`;
+
+/**
+ * An Exec command as systemd runs it with the unit's own Environment= values
+ * (`${X}`: one argument, `$X`: split at whitespace, `$$X`: `$X` for a shell it
+ * starts, which expands it from the environment) and the
+ * fixed specifiers (`raw`: each value as plain text, as a shell reads it inside
+ * its script), or undefined when that changes nothing. A variable set
+ * elsewhere (a drop-in, an EnvironmentFile) stays a run-time value.
+ */
+function withUnitValues(command: string, env: ReadonlyMap<string, string>, raw = false): string | undefined {
+  const out = fixedSpecifiers(command).replace(
+    /\$\$?\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$?([A-Za-z_][A-Za-z0-9_]*)|\$\$/g,
+    (m, braced?: string, bare?: string) => {
+      if (m === "$$") return m;
+      const value = env.get((braced ?? bare) as string);
+      if (value === undefined) return m;
+      if (raw) return value;
+      return braced !== undefined ? literal(value) : value.split(/\s+/).filter(Boolean).map(literal).join(" ");
+    },
+  );
+  return out === command ? undefined : out;
+}
+
+/** What a path unit watches: whoever writes there decides when root starts the unit it triggers. */
+const WATCH_KEYS = new Set(["PathExists", "PathExistsGlob", "PathChanged", "PathModified", "DirectoryNotEmpty"]);
+
 export function unitFileCommands(text: string, path: string, later: Later): Extracted {
   const out = extracted();
   const continued = commentInContinuation(text);
@@ -91,15 +134,46 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
   const runAs = user === undefined ? later.runAs : user === "root" || user === "0" ? "" : user;
   const dir = last("WorkingDirectory")?.replace(/^-/, "");
   const cwd = dir === undefined ? later.cwd : dir === "~" ? homeOf(runAs) : dir.startsWith("/") && !dir.includes("%") ? dir : undefined;
+  // The unit's own Environment= values, later ones winning: systemd puts them into the Exec lines.
+  const env = new Map<string, string>();
+  for (const e of entries.filter((x) => x.key === "Environment"))
+    for (const w of valueWords(e.value) ?? []) {
+      const eq = w.indexOf("=");
+      if (eq > 0) env.set(w.slice(0, eq), fixedSpecifiers(w.slice(eq + 1)));
+    }
+  // A root unit's variable naming a place users write: Exec lines in another file (a drop-in, or the unit a drop-in
+  // extends) that use it are judged without its value. Temporary-directory variables aside.
+  if (runAs === "")
+    for (const [name, value] of env)
+      if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && value.split(/[\s:=,]+/).some((t) => USER_WRITABLE.test(t)))
+        out.findings.push(
+          finding(4, `Environment=${name}=${value}: names a place users write, for root's commands here or in another unit file`),
+        );
   for (const { key, value, where } of entries) {
     if (STOPS_MACHINE.test(`${key}=${value}`))
       out.findings.push(finding(4, `${where}: reboots, powers off or isolates the machine when it fires`));
+    // systemd decodes C-style escapes in commands and assignments (`/tm\x70` is /tmp); the lexer reads other text.
+    if ((EXEC.has(key) || ENVIRONMENT.has(key)) && /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})/.test(value))
+      out.findings.push(finding(4, `${where}: a C-style escape, which systemd decodes and the judge's lexer does not`));
     if (EXEC.has(key)) {
       // Prefixes: @ (argv[0] follows), - (failure ignored), : (no substitution), + ! !! (privileges), | (through a shell).
-      const command = value.replace(/^[-@:+!|]+/, "");
+      const prefix = /^[-@:+!|]*/.exec(value)?.[0] ?? "";
+      const command = value.slice(prefix.length);
       if (HASH_WORD.test(command))
         out.findings.push(finding(4, `${where}: a word starting with # is an argument to systemd, a comment to the judge`));
       if (command) out.commands.push({ text: specifiersAsDynamic(command), where, runAs, cwd });
+      // Judged a second time as it runs with the unit's own values (`:` turns substitution off): Environment=D=/tmp + install ${D}/x.
+      // Each value as literal words (as systemd passes them), and as plain text (inside a shell's script: sh -c '… ${A}${B}/x').
+      for (const raw of prefix.includes(":") ? [] : [false, true]) {
+        const real = withUnitValues(command, env, raw);
+        if (real) out.commands.push({ text: specifiersAsDynamic(real), where: `${where} with the unit's values`, runAs, cwd });
+      }
+    } else if (WATCH_KEYS.has(key)) {
+      const watched = fixedSpecifiers(value);
+      if (!rootsPlace(watched.replace(/[*?[].*$/, "")))
+        out.findings.push(finding(4, `${where}: a user who may write ${watched} decides when root starts the unit it triggers`));
+    } else if (key === "DirectoryMode" && (!/^[0-7]{1,4}$/.test(value) || parseInt(value, 8) & 0o022)) {
+      out.findings.push(finding(4, `${where}: the directories the path unit makes are writable by others (${value})`));
     } else if ((key === "StandardOutput" || key === "StandardError") && /^(file|append|truncate):/.test(value) && !LOG_FILE.test(value)) {
       out.findings.push(
         finding(4, `${where}: writes the unit's output to ${value.replace(/^[a-z]+:/, "")} as root, content no one judged`),

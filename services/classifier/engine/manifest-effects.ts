@@ -459,6 +459,13 @@ function xattrs(path: string, before: EntryState | undefined, after: EntryState)
   const acl = added.find((x) => /^system\.posix_acl_(access|default)$/.test(x));
   if (acl && (ROOT_TREES.test(path) || runsLater(path) || (kindOf(after) === DIR && holdsRunsLater(path))))
     return [mark(4, `adds an ACL (${acl}) to ${clip(path, 200)}: other users may then change what root keeps or runs later`)];
+  // trusted.* is the namespace of privileged subsystems (overlayfs' opaque, redirect, metacopy and whiteout markers,
+  // which decide what a container or mirror built on the directory shows): no admin command sets it outside scratch space.
+  const trusted = added.find((x) => x.startsWith("trusted."));
+  if (trusted && !scratch(path))
+    return [
+      mark(4, `adds ${clip(trusted, 100)} to ${clip(path, 200)}: privileged subsystems' metadata (overlayfs' redirects and whiteouts)`),
+    ];
   return added.length > 0 ? [mark(3, `adds extended attributes ${clip(added.join(", "), 200)}`)] : [];
 }
 
@@ -530,7 +537,7 @@ function readContent(path: string, after: EntryState, format: Format, env: Env, 
   if (text === null) return [mark(4, "content is not UTF-8 text: cannot judge what runs later")];
   if (format === "refuse") return [mark(4, "any change here is refused")];
   const judge = asRoot ? env.content : env.userContent;
-  const found = READERS[format](text, judge);
+  const found = READERS[format](text, judge, path);
   // A last net under the parsers of data formats: the danger vetoes over the whole text.
   const hit = format === "script" || format === "program" || format === "rc" ? null : judge.veto(text, "content");
   return hit ? [...found, hit] : found;

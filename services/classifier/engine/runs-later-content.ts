@@ -27,7 +27,8 @@ export interface ContentJudge {
   later(mode: Mode, path: string, file: boolean): Mark[];
 }
 
-export type Reader = (text: string, j: ContentJudge) => Mark[];
+/** `path`: where the file is (a reader that needs it: a home's user units are not root's). */
+export type Reader = (text: string, j: ContentJudge, path?: string) => Mark[];
 
 export const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
 export const lines = (text: string): string[] => text.split("\n").map((l) => l.replace(/\r$/, ""));
@@ -281,12 +282,88 @@ function socketSetting(key: string, value: string): Mark | null {
   return null;
 }
 
+/** The system manager's specifiers with a fixed value (systemd.unit(5)); others (%i, %n …) are left as written. */
+const SPECIFIERS: Record<string, string> = {
+  h: "/root",
+  T: "/tmp",
+  V: "/var/tmp",
+  t: "/run",
+  S: "/var/lib",
+  C: "/var/cache",
+  L: "/var/log",
+  E: "/etc",
+  u: "root",
+  U: "0",
+  "%": "%",
+};
+const withSpecifiers = (v: string): string => v.replace(/%([A-Za-z%])/g, (m, c: string) => SPECIFIERS[c] ?? m);
+/** A value as one shell word that the judge's shell reading takes literally. */
+const quoted = (v: string): string => `'${v.replace(/'/g, "'\\''")}'`;
+
+/** The unit's own Environment= assignments (later ones win), specifiers resolved: what systemd substitutes into Exec lines. */
+function unitEnvironment(all: string[]): Map<string, string> {
+  const env = new Map<string, string>();
+  for (const line of all) {
+    const m = /^\s*Environment\s*=(.*)$/.exec(line);
+    if (!m) continue;
+    for (const w of shellWords((m[1] as string).replace(/[;&|)]/g, " "))) {
+      const i = w.indexOf("=");
+      if (i > 0) env.set(w.slice(0, i), withSpecifiers(w.slice(i + 1)));
+    }
+  }
+  return env;
+}
+
+/**
+ * An Exec command with the unit's own variables and fixed specifiers put in
+ * as systemd does (`${X}` one word, `$X` split at whitespace; `$$X` is `$X`
+ * for a shell it starts, which expands it from the environment),
+ * each word quoted so the shell reading takes it literally (or, `raw`, as
+ * plain text, for a value inside a shell's script); null when nothing
+ * changes. A variable the unit does not define (a drop-in's, an
+ * EnvironmentFile's) stays as written: the command is judged both ways.
+ */
+function substituted(command: string, env: ReadonlyMap<string, string>, raw = false): string | null {
+  const out = withSpecifiers(command).replace(
+    /\$\$?\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$?([A-Za-z_][A-Za-z0-9_]*)|\$\$/g,
+    (m, braced?: string, bare?: string) => {
+      if (m === "$$") return m;
+      const value = env.get((braced ?? bare) as string);
+      if (value === undefined) return m;
+      if (raw) return value;
+      return braced !== undefined ? quoted(value) : value.split(/\s+/).filter(Boolean).map(quoted).join(" ");
+    },
+  );
+  return out === command ? null : out;
+}
+
+/** A C-style escape systemd decodes in Exec and Environment values (`/tm\x70` is /tmp), which a shell reading keeps as other text. */
+const C_ESCAPE = /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})/;
+
+/** Path unit settings naming what it watches: whoever may write there decides when root starts the unit it triggers. */
+const PATH_WATCH = /^(PathExists|PathExistsGlob|PathChanged|PathModified|DirectoryNotEmpty)$/;
+/** Places users write (scratch, homes, their runtime and lock directories, crash dumps and mail spools). */
+const USER_WRITES = /^\/(tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(\/|$)/;
+
 /** systemd units: Exec*= values with their -@:+! prefixes stripped; Environment= and EnvironmentFile= by what they name. */
-function systemd(text: string, j: ContentJudge): Mark[] {
+function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
   const out: Mark[] = [];
   const continued = commentInContinuation(text);
   if (continued) out.push(continued);
-  for (const line of joined(text)) {
+  const all = joined(text).filter((l) => !/^\s*([#;[]|$)/.test(l));
+  const env = unitEnvironment(all);
+  // A value naming a place users write, in a unit that runs as root: an Exec line elsewhere (a drop-in, the unit a drop-in
+  // extends) that uses the variable is judged without it. Temporary-directory variables, units run as another user and a
+  // home's own user units aside.
+  const user = all
+    .map((l) => /^\s*User\s*=\s*(\S*)/.exec(l)?.[1])
+    .filter((u) => u !== undefined)
+    .pop();
+  if (!/^\/home\/[^/]+\//.test(path) && (user === undefined || user === "" || user === "root" || user === "0"))
+    for (const [name, value] of env)
+      if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && value.split(/[\s:=,]+/).some((t) => USER_WRITES.test(t)))
+        out.push(mark(4, `Environment=${name}=${value}: names a place users write, for root's commands here or in another unit file`));
+  for (const line of all) {
     if (/^\s*([#;[]|$)/.test(line)) continue;
     const eq = line.indexOf("=");
     if (eq < 0) continue;
@@ -294,13 +371,29 @@ function systemd(text: string, j: ContentJudge): Mark[] {
     const value = line.slice(eq + 1).trim();
     if (STOPS_MACHINE.test(`${key}=${value}`))
       out.push(mark(4, `${key}=${value}: reboots, powers off or isolates the machine when it fires`));
+    if ((/^Exec/.test(key) || key === "Environment") && C_ESCAPE.test(value))
+      out.push(mark(4, `${key}=: a C-style escape, which systemd decodes (\\x70 is p) and the judge's reading does not`));
     if (key === "ExecSearchPath") out.push(...variable("PATH", value, j, key));
     else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value)))
       out.push(mark(4, `${key}=: changes what the unit's programs see, load or read as input`));
     else if (/^Exec/.test(key) && key !== "ExecPaths") {
-      const command = value.replace(/^[-@:+!]+/, "");
+      const prefix = /^[-@:+!|]*/.exec(value)?.[0] ?? "";
+      const command = value.slice(prefix.length);
       if (HASH_WORD.test(command)) out.push(mark(4, `${key}=: a word starting with # is an argument to systemd, not a comment`));
       if (command) out.push(j.code(command, key));
+      // `:` turns substitution off; otherwise the unit's own values are what runs (Environment=D=/tmp + install ${D}/x).
+      // Twice: each value as literal words (as systemd hands them over), and as plain text (as a shell it starts reads a
+      // value put inside its script: sh -c 'install ${A}${B}/x …').
+      for (const raw of prefix.includes(":") ? [] : [false, true]) {
+        const real = substituted(command, env, raw);
+        if (real) out.push(j.code(real, `${key} (with the unit's Environment= values and specifiers${raw ? ", as text" : ""})`));
+      }
+    } else if (PATH_WATCH.test(key)) {
+      const watched = withSpecifiers(value);
+      if (!rootOwnedPlace(watched.replace(/[*?[].*$/, "")) || USER_WRITES.test(watched))
+        out.push(mark(4, `${key}=${value}: a user who may write there decides when root starts the unit it triggers`));
+    } else if (key === "DirectoryMode" && (!/^[0-7]{1,4}$/.test(value) || Number.parseInt(value, 8) & 0o022)) {
+      out.push(mark(4, `DirectoryMode=${value}: the directories a path unit makes are writable by others`));
     } else if ((key === "StandardOutput" || key === "StandardError") && OUTPUT_FILE.test(value) && !LOG_FILE.test(value)) {
       out.push(mark(4, `${key}=${value}: writes the unit's output there as root, content no one judged`));
     } else if (/^LoadCredential(Encrypted)?$/.test(key)) {
@@ -337,16 +430,23 @@ function systemd(text: string, j: ContentJudge): Mark[] {
  * change is refused, is no log to rotate. Rotated copies land in `olddir`;
  * `compressoptions` are words handed to the compressor.
  */
-function logrotatePlaces(t: string, words: string[], block: boolean, j: ContentJudge): Mark[] {
+function logrotatePlaces(t: string, words: string[], block: boolean, j: ContentJudge, rotated: string[]): Mark[] {
   const out: Mark[] = [];
   if (!block && /^["/]/.test(t)) {
+    rotated.length = 0;
     for (const spec of t.replace(/\{.*$/, "").trim().split(/\s+/).filter(Boolean)) {
       const path = spec.replace(/^"(.*)"$/, "$1");
+      rotated.push(path);
       const refused = path.startsWith("/") ? j.later("write", path, true).filter((m) => m.tier === 4) : [];
       out.push(...refused.map((m) => mark(4, `rotates ${path}: ${m.text}`)));
     }
   }
   const [directive = "", arg = ""] = words;
+  // `su USER GROUP`: logrotate acts on the files as that user (a global one, for every block after it).
+  if (directive === "su" && !/^(root|0)$/.test(arg) && (!block || rotated.some((p) => !/^\/var\/log\/(?!.*\.\.)/.test(p))))
+    out.push(mark(4, `su ${arg}: files root owns${block ? "" : " (every block after this line)"} are rotated as ${arg}`));
+  // Which names of logrotate.d are read or skipped (a tabooext without "+" replaces the whole list).
+  if (/^(tabooext|taboopat)$/.test(directive)) out.push(mark(4, `${directive}: changes which files of logrotate.d logrotate reads`));
   if (/^(createolddir|olddir)$/.test(directive) && ((arg.startsWith("/") && !/^\/var\/log\/[^.]/.test(arg)) || arg.includes("..")))
     out.push(mark(4, `${directive} ${arg}: rotated logs land outside /var/log`));
   if (directive === "compressoptions" && !/^(-[A-Za-z0-9]+\s*)*$/.test(t.slice(directive.length).trim()))
@@ -358,6 +458,7 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
   let script: { kind: string; body: string[] } | null = null;
   let block = false;
+  const rotated: string[] = [];
   for (const line of lines(text)) {
     const t = line.trim();
     if (script) {
@@ -368,7 +469,7 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
       continue;
     }
     const words = t.split(/\s+/);
-    if (!t.startsWith("#")) out.push(...logrotatePlaces(t, words, block, j));
+    if (!t.startsWith("#")) out.push(...logrotatePlaces(t, words, block, j, rotated));
     if (t.includes("{")) block = true;
     if (t.includes("}")) block = false;
     if (/^(prerotate|postrotate|firstaction|lastaction|preremove)$/.test(words[0] ?? "")) script = { kind: words[0] as string, body: [] };
@@ -454,6 +555,16 @@ function ldSoConf(text: string): Mark[] {
 /** git settings whose value is a command git runs (through a shell when it has spaces). */
 const GIT_COMMAND =
   /^(fsmonitor|sshcommand|pager|editor|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|external|externaldiff|driver|sequenceeditor|packobjectshook|alternaterefscommand|sendmailcmd|smtpserver)$/;
+/** The host a git URL (or a `[url "…"]` header) names, lower-cased; "" when none can be told. */
+export function gitHost(url: string): string {
+  const u = url
+    .replace(/^\s*url\s*/i, "")
+    .trim()
+    .replace(/^"|"$/g, "");
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(u) ?? /^(?:[^/@:]*@)?([^/:]+):/.exec(u);
+  return (m?.[1] ?? "").toLowerCase();
+}
+
 /** git settings whose value is where git finds programs or hooks, or what it trusts. */
 const GIT_PLACE = /^(hookspath|templatedir|exec-path)$/;
 
@@ -466,12 +577,14 @@ const GIT_PLACE = /^(hookspath|templatedir|exec-path)$/;
 function gitconfig(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
   let section = "";
+  let subsection = "";
   for (const line of joined(text)) {
     let entry = line.trim();
     if (/^[#;]/.test(entry)) continue;
     const header = /^\[([^\]]*)\](.*)$/.exec(entry);
     if (header) {
       section = (header[1] ?? "").trim().split(/[\s.]/)[0]?.toLowerCase() ?? "";
+      subsection = header[1] ?? "";
       if (section === "include" || section === "includeif") out.push(mark(4, "includes other git configuration the judge does not see"));
       entry = (header[2] ?? "").trim();
       if (!entry || /^[#;]/.test(entry)) continue;
@@ -482,12 +595,66 @@ function gitconfig(text: string, j: ContentJudge): Mark[] {
     const where = `${section}.${name}`;
     if (section === "safe" && name === "directory")
       out.push(mark(4, `${where}: git then obeys the configuration of repositories others own`));
+    else if (/^(insteadof|pushinsteadof)$/.test(name) && section === "url" && gitHost(header?.[1] ?? subsection) !== gitHost(value))
+      out.push(mark(4, `${where} ${value}: git fetches or pushes another host's repository in its stead`));
+    else if ((section === "http" || section === "remote") && name === "proxy" && value)
+      out.push(mark(4, `${where} ${value}: git's traffic (and the credentials it sends) goes through that host`));
+    else if (section === "http" && name === "sslverify" && /^(false|no|off|0)$/i.test(value))
+      out.push(mark(4, `${where}: git no longer checks whom it talks to`));
+    else if (section === "http" && /^(sslcainfo|sslcapath)$/.test(name) && !rootOwnedPlace(value.replace(/^~/, "/root")))
+      out.push(mark(4, `${where} ${value}: git trusts certificates from a place others may write`));
     else if (section === "protocol" || /ext::/.test(value)) out.push(mark(4, `${where}: lets git run a transport's command`));
     else if (section === "alias" && value.startsWith("!")) out.push(j.code(value.slice(1), `alias ${name}`));
     else if (GIT_COMMAND.test(name) || section === "pager" || (name === "path" && /^(difftool|mergetool|browser|man|gpg)$/.test(section)))
       out.push(value && !/^(true|false)$/i.test(value) ? j.code(value, where) : mark(0, where));
     else if (GIT_PLACE.test(name) && !rootOwnedPlace(value.replace(/^~/, "/root")))
       out.push(mark(4, `${where} ${value}: not a place only root can change`));
+  }
+  return out;
+}
+
+/**
+ * nano's configuration: `set speller`/`set linter`/`set formatter`, a syntax's
+ * `linter`/`formatter` (also through `extendsyntax`) are commands nano runs as
+ * whoever edits (root too): judged as code; `include` must name root's files.
+ */
+function nanorc(text: string, j: ContentJudge): Mark[] {
+  const out: Mark[] = [];
+  for (const line of lines(text)) {
+    const t = line.trim();
+    if (comment(t)) continue;
+    const cmd =
+      /^set\s+(speller|linter|formatter)\s+(.*)$/.exec(t) ??
+      /^(linter|formatter)\s+(.*)$/.exec(t) ??
+      /^extendsyntax\s+\S+\s+(linter|formatter)\s+(.*)$/.exec(t);
+    if (cmd) out.push(j.code(unquote(cmd[2] as string), `nano's ${cmd[1]}`));
+    const inc = /^include\s+(.*)$/.exec(t);
+    if (inc) {
+      const path = unquote(inc[1] as string).replace(/^~/, "/root");
+      if (!rootOwnedPlace(path.replace(/\/[^/]*[*?[][^/]*$/, "")))
+        out.push(mark(4, `include ${path}: nano reads (and runs the linters of) files from a place others may write`));
+    }
+  }
+  return out;
+}
+
+/** Groups that are root, or that read or write what root keeps (sudo, disks, logs, shadow, the container daemons, /usr/local). */
+const PRIVILEGED_GROUP =
+  /^(0|root|sudo|wheel|admin|adm|shadow|disk|kmem|docker|lxd|incus|libvirt|kvm|systemd-journal|staff|src|sys|tty|lpadmin|netdev)$/;
+
+/** adduser.conf and /etc/default/useradd: the skeleton must be root's, and new users join no privileged group. */
+function accountDefaults(text: string): Mark[] {
+  const out: Mark[] = [];
+  for (const line of lines(text)) {
+    const m = ENV_LINE.exec(line);
+    if (!m || comment(line)) continue;
+    const [name, value] = [(m[1] as string).toUpperCase(), unquote(m[2] as string)];
+    if (name === "SKEL" && !rootOwnedPlace(value))
+      out.push(mark(4, `SKEL=${value}: new users' start-up files are copied from a place others may write`));
+    if (/^(EXTRA_GROUPS|GROUPS|GROUP|USERS_GID|USERS_GROUP)$/.test(name)) {
+      const bad = value.split(/[\s,]+/).filter((g) => PRIVILEGED_GROUP.test(g));
+      if (bad.length > 0) out.push(mark(4, `${name}=${value}: new users join ${bad.join(", ")}`));
+    }
   }
   return out;
 }
@@ -508,4 +675,6 @@ export const CONTENT_READERS = {
   "authorized-keys": authorizedKeys,
   "ld-so-conf": ldSoConf,
   gitconfig,
+  nanorc,
+  "account-defaults": accountDefaults,
 } satisfies Partial<Record<Format, Reader>>;

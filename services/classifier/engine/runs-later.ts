@@ -26,7 +26,9 @@ export type Format =
   | "sysctl" // programs the kernel runs (core_pattern |…, modprobe, poweroff_cmd)
   | "binfmt" // interpreters the kernel runs for matching files
   | "apt-sources" // package sources: what root installs later
-  | "gitconfig"; // git configuration: the programs git starts (fsmonitor, pager, hooksPath, aliases with !, filters …)
+  | "gitconfig" // git configuration: the programs git starts (fsmonitor, pager, hooksPath, aliases with !, filters …)
+  | "nanorc" // nano's configuration: speller, linter and formatter commands, includes
+  | "account-defaults"; // adduser.conf, /etc/default/useradd: where new homes are copied from, groups new users join
 
 export interface RunsLater {
   format: Format;
@@ -79,6 +81,41 @@ const TABLE: Entry[] = [
     globs: ["/etc/fish/**", "/usr/share/fish/vendor_conf.d/**", "/usr/local/share/fish/vendor_conf.d/**"],
   },
   { format: "refuse", runsAs: "user", what: "a home's fish start-up files, in a syntax not read here", globs: ["**/.config/fish/**"] },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "programs root's tools start for a file or a package, in forms not read here (mailcap's viewers, less's input preprocessor and key bindings, apt-listchanges' configuration)",
+    globs: [
+      "/etc/mailcap",
+      "/etc/mailcap.order",
+      "/usr/local/etc/mailcap",
+      "/etc/sysless",
+      "/etc/syslesskey",
+      "/usr/local/etc/sysless",
+      "/usr/local/etc/syslesskey",
+      "/etc/apt/listchanges.conf",
+      "/etc/apt/listchanges.conf.d/**",
+    ],
+  },
+  {
+    format: "refuse",
+    runsAs: "user",
+    what: "programs a user's tools start for a file (mailcap's viewers, less's input preprocessor and key bindings), in forms not read here",
+    globs: ["**/.mailcap", "**/.less", "**/.lesskey", "**/.config/lesskey"],
+  },
+  {
+    format: "account-defaults",
+    runsAs: "root",
+    what: "what new accounts get (the skeleton their home is copied from, the groups they join)",
+    globs: ["/etc/adduser.conf", "/etc/default/useradd"],
+  },
+  {
+    format: "nanorc",
+    runsAs: "root",
+    what: "nano's configuration (its speller, linter and formatter run as whoever edits)",
+    globs: ["/etc/nanorc", "/usr/share/nano/**", "/usr/local/share/nano/**"],
+  },
+  { format: "nanorc", runsAs: "user", what: "a user's nano configuration", globs: ["**/.nanorc", "**/.config/nano/**"] },
   {
     format: "refuse",
     runsAs: "root",

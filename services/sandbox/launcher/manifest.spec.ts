@@ -290,6 +290,16 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     expect(r.blobs.size).toBe(1);
   });
 
+  it("a hard link to a host file not everyone may read is a problem (ln /etc/shadow /tmp/s); to a readable one, or between new files, is not", async () => {
+    host("echo secret > sec; chmod 640 sec; echo pub > pub; chmod 644 pub; mkdir t");
+    trial("ln sec t/s; ln pub t/p; echo n > n1; chmod 600 n1; ln n1 n2");
+    const r = await build();
+    expect(r.problems).toEqual(["/t/s: a hard link to the host's /sec, which not everyone may read (committed, it would be a copy of it)"]);
+    trial("rm t/s");
+    const clean = await ok();
+    expect(paths(clean)).toEqual(["/n1", "/n2", "/t/p"]);
+  });
+
   it("sorts by path segments: a directory right before its contents", async () => {
     trial("mkdir -p x/a; touch x/a-b x/a/b x/a.c x/aa; mkdir x/a/b0");
     expect(paths(await ok())).toEqual(["/x", "/x/a", "/x/a/b", "/x/a/b0", "/x/a-b", "/x/a.c", "/x/aa"]);
@@ -349,6 +359,16 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
       "/bad\\xffname: a path that is not UTF-8 text on one line",
       "/two\\x0alines: a path that is not UTF-8 text on one line",
     ]);
+  });
+
+  it("a name or link target holding another control character, NEL or a line separator is a problem too (as the judges refuse them)", async () => {
+    trial(
+      "touch \"$(printf 'cr\\rx')\" \"$(printf 'tab\\tx')\" \"$(printf 'esc\\033x')\" \"$(printf 'ls\\342\\200\\250x')\" \"$(printf 'ps\\342\\200\\251x')\" \"$(printf 'nel\\302\\205x')\" ok-é; ln -s \"$(printf '/etc/\\rx')\" lnk",
+    );
+    const r = await build();
+    expect(r.problems).toHaveLength(7);
+    expect(r.problems.filter((p) => p.includes("symlink target"))).toHaveLength(1);
+    expect(r.problems.some((p) => p.startsWith("/ok-"))).toBe(false);
   });
 
   it("overlay metadata it cannot represent is a problem (metacopy, redirect)", async () => {

@@ -15,7 +15,8 @@
 //     in it and in every directory below it; a lower directory replaced by a
 //     non-directory), each with everything below it,
 //   - hard links in the upper layer: one file entry per name; the link
-//     itself is not recorded,
+//     itself is not recorded (a new name for a host file not everyone may
+//     read is a problem: the judges could not tell whose content it is),
 //   - layer roots are never compared (the launcher made each upper root).
 // Changes are sorted by path segments (UTF-8 bytes): a directory before its
 // contents, "/x/a" < "/x/a/b" < "/x/a-b".
@@ -28,7 +29,8 @@
 // is not what the mirror showed there). Whatever cannot be represented
 // exactly is a problem, never guessed: names that are not UTF-8 text on one
 // line, xattr value changes (the manifest carries names), overlay metadata
-// we cannot interpret (redirect, metacopy, protattr…), entries that changed
+// we cannot interpret (redirect, metacopy, protattr…), names or link
+// targets holding a control character or a line separator, entries that changed
 // while read, a diff over the caps. Any problem refuses the run; the
 // manifest is then incomplete and must not be signed. The host may change
 // while it is walked: `before` is what the executor checks again at commit;
@@ -112,8 +114,45 @@ function sortKey(path: string): Buffer {
   return b;
 }
 
+/** Control characters, NEL and the line and paragraph separators: past the judges' path patterns (`.` stops there), not past sudo's includedir. */
+const NOT_IN_NAMES = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+
 function textOk(b: Buffer): boolean {
-  return isUtf8(b) && !b.includes(0x0a);
+  return isUtf8(b) && !NOT_IN_NAMES.test(b.toString("utf8"));
+}
+
+/**
+ * Hard links that give a host file another name: link(2) in the mirror copies
+ * the host file up and links the copy, so the upper layer holds one inode
+ * under the host's name (unchanged, not listed) and under the new one (listed
+ * as a new file with the host file's content, mode and owner; the executor
+ * commits a copy). The judges cannot tell whose content that is; a host file
+ * that not everyone may read (/etc/shadow, a key) is refused here.
+ */
+function linksToHostFiles(b: Builder, items: readonly Item[]): void {
+  const byInode = new Map<string, Item[]>();
+  for (const i of items) {
+    if (!i.up?.isFile() || i.up.nlink < 2) continue;
+    const key = `${i.layer.upper}\0${i.up.dev}:${i.up.ino}`;
+    byInode.set(key, [...(byInode.get(key) ?? []), i]);
+  }
+  for (const group of byInode.values()) {
+    if (group.length < 2) continue;
+    // The host's own name for the inode: a host file of the same type, size and mode (the copy-up keeps them).
+    const source = group.find(
+      (i) =>
+        i.low?.isFile() &&
+        i.up &&
+        i.low.size === i.up.size &&
+        (i.low.mode & 0o7777) === (i.up.mode & 0o7777) &&
+        i.low.uid === i.up.uid &&
+        !(i.low.mode & 0o004),
+    );
+    if (!source) continue;
+    for (const i of group)
+      if (i !== source)
+        b.problem(`${i.path}: a hard link to the host's ${source.path}, which not everyone may read (committed, it would be a copy of it)`);
+  }
 }
 
 /** Mount points of this mount namespace (mountinfo's octal escapes decoded as bytes). */
@@ -461,6 +500,7 @@ export async function buildManifest(layers: readonly UpperLayer[], opts: Manifes
   try {
     for (const layer of layers) for (const i of await new LayerWalk(b, layer).run()) b.items.push(i);
     const items = b.items.sort((x, y) => Buffer.compare(x.key, y.key));
+    linksToHostFiles(b, items);
     items.forEach((i, n) => {
       if (i.path === items[n - 1]?.path) b.problem(`${i.path}: listed by two layers`);
       const change = listChange(b, i, blobs);
