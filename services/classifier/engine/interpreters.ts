@@ -34,6 +34,44 @@ const INLINE: Record<string, RegExp> = {
   clj: /^(-e|--eval)$/,
 };
 
+/** deno's subcommands that run the script named after their options. */
+const DENO_SCRIPT_SUBCOMMANDS = new Set(["run", "serve"]);
+/** deno's other subcommands (`eval` is inline code): none names a script file in the workspace. */
+const DENO_SUBCOMMANDS = new Set([
+  "add",
+  "approve-scripts",
+  "bench",
+  "bundle",
+  "cache",
+  "check",
+  "clean",
+  "compile",
+  "completions",
+  "coverage",
+  "doc",
+  "fmt",
+  "help",
+  "i",
+  "info",
+  "init",
+  "install",
+  "jupyter",
+  "lint",
+  "lsp",
+  "outdated",
+  "publish",
+  "remove",
+  "repl",
+  "task",
+  "test",
+  "types",
+  "uninstall",
+  "update",
+  "upgrade",
+  "vendor",
+  "x",
+]);
+
 /** `python -m MOD ARGS`: modules whose arguments are Python code (timeit statements, the interactive console). */
 const PY_CODE_MODULES = /^(timeit|code)$/;
 
@@ -209,7 +247,8 @@ const INTERPRETER_VALUES: Record<string, { load: readonly string[]; value: reado
 const PHP_CODE_INI =
   /^(?:auto_(?:pre|ap)pend_file|(?:zend_)?extension|extension_dir|include_path|sendmail_path|error_log|mail\.log|disable_functions|disable_classes|open_basedir|allow_url_include|ffi\.\w+|opcache\.preload\w*)\s*=/i;
 
-function other(family: string, name: string, args: Word[], stdin: StdinSource | null): Unwrap | null {
+function other(family: string, name: string, argv: Word[], stdin: StdinSource | null): Unwrap | null {
+  let args = argv;
   // clojure -Sdeps EDN adds dependencies (a git URL, a Maven version, a local root) the project does not declare;
   // -Ttools install installs a tool every later `clj -T` runs. Neither value is a script.
   if (
@@ -217,6 +256,15 @@ function other(family: string, name: string, args: Word[], stdin: StdinSource | 
     args.some((w, i) => /^-Sdeps/.test(w.text) || (w.text === "-Ttools" && /^install/.test(args[i + 1]?.text ?? "")))
   )
     return unwrap(`interpreter:${family}`, 2, `${name} adds dependencies or tools named on the command line: code no one has seen`);
+  if (family === "deno") {
+    // deno's subcommands are no script files (review 27: `deno upgrade`, `deno x PKG`, `deno init --npm PKG`,
+    // `deno install`, `deno jupyter --install` were "runs a script from the workspace", tier 1): the policy judges
+    // them. `deno run`/`deno serve` take the script after their own options; `deno eval` is inline code below.
+    const at = args.findIndex((w) => w.dynamic || !w.text.startsWith("-"));
+    const sub = args[at];
+    if (sub !== undefined && !sub.dynamic && DENO_SCRIPT_SUBCOMMANDS.has(sub.text)) args = [...args.slice(0, at), ...args.slice(at + 1)];
+    else if (sub !== undefined && !sub.dynamic && DENO_SUBCOMMANDS.has(sub.text)) return null;
+  }
   const flag = INLINE[family];
   const values = INTERPRETER_VALUES[family === "node" && name === "ts-node" ? "ts-node" : family];
   const loads: Word[] = [];

@@ -270,6 +270,28 @@ const ECHOING = new Set([
   "unexpand",
   "kill",
   "timeout",
+  // Review 27: builtins that quote a bad operand in their error (`cd -- "$TOKEN"`: No such file or directory,
+  // `exit "$TOKEN"`: numeric argument required, `type`/`hash`/`help`: not found), and tools that send the text to
+  // the system log or to every terminal on the host (logger, wall, notify-send).
+  "cd",
+  "pushd",
+  "exit",
+  "return",
+  "ulimit",
+  "umask",
+  "shift",
+  "wait",
+  "jobs",
+  "fg",
+  "bg",
+  "disown",
+  "type",
+  "hash",
+  "help",
+  "unset",
+  "logger",
+  "wall",
+  "notify-send",
 ]);
 /** A secret-named variable that holds a place (`$SSH_KEY_PATH`, `$API_KEY_FILE`): printing it prints a path. */
 const PATH_NAMED = /_(?:FILE|PATH|DIR|FILENAME)$/i;
@@ -277,6 +299,9 @@ const PATH_NAMED = /_(?:FILE|PATH|DIR|FILENAME)$/i;
 const DECLARERS = new Set(["declare", "typeset", "local", "readonly", "export"]);
 /** git subcommands that store text in a commit, tag, note or stash. */
 const GIT_RECORDS = new Set([
+  // A branch named by the value (`git checkout -b "$TOKEN"`, pushed with the branch) or an error that quotes it.
+  "checkout",
+  "switch",
   "commit",
   "tag",
   "notes",

@@ -55,7 +55,12 @@ export async function loadBashParser(): Promise<BashParser> {
       const vars = mayUseVariables(text) ? new Variables(root, text) : null;
       const walker = new Walker(vars, carried !== undefined && carried.length > 0 ? carried : null);
       walker.walk(root, null);
-      const result: ParseResult = { commands: walker.commands, error, assigned: vars?.assigned ?? [], site: vars ? codeSite(vars) : null };
+      const result: ParseResult = {
+        commands: walker.commands,
+        error: error || walker.misparsed,
+        assigned: vars?.assigned ?? [],
+        site: vars ? codeSite(vars) : null,
+      };
       // Backticks the grammar left as text (heredoc bodies, parameter expansions) run as commands; so do
       // `$(…)` in a heredoc body, which the grammar leaves as text after a line's leading blanks.
       const heredocSubs = text.includes("<<") && text.includes("$(");
@@ -90,6 +95,8 @@ const kids = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !==
 
 class Walker {
   readonly commands: SimpleCommand[] = [];
+  /** A heredoc's body the grammar hung on a command after it (heredocSwallowed): the parse is not to be trusted. */
+  misparsed = false;
 
   constructor(
     private readonly vars: Variables | null,
@@ -195,6 +202,7 @@ class Walker {
       trailing.push(...redirectArguments(r));
       if (r.type === "heredoc_redirect") {
         input = this.carrying(heredoc(r));
+        if (heredocSwallowed(r)) this.misparsed = true;
         for (const inner of kids(r)) {
           if (inner.type === "file_redirect") {
             const x = redirectOf(inner, (n) => this.word(n));
@@ -489,9 +497,57 @@ function quotedHeredoc(node: Node): boolean {
 function heredoc(node: Node): StdinSource {
   const body = kids(node).find((c) => c.type === "heredoc_body");
   const quoted = quotedHeredoc(node);
+  // A body whose first line begins with a backslash (`bash <<'X'` then `\rm -rf ~`) is misparsed by the grammar:
+  // that line becomes words of the redirect and the body node is empty (review 27: judged "nothing to run", tier 0).
+  // The body is then the source text between the start line and the end marker.
+  const raw = rawHeredocBody(node);
+  if (raw !== null && raw !== (body?.text ?? "")) return { kind: "heredoc", text: raw, dynamic: !quoted && EXPANDS.test(raw) };
   // The grammar leaves an expansion after a line's leading blanks as text (`<<-EOF` bodies): the text says.
   const dynamic = !quoted && body !== undefined && (kids(body).some((c) => c.type !== "heredoc_content") || EXPANDS.test(body.text));
   return { kind: "heredoc", text: body?.text ?? "", dynamic };
+}
+
+/**
+ * A misparsed heredoc (rawHeredocBody differs from the grammar's body) whose first body line the grammar hung on a
+ * command that follows it (`cat <<'X' | bash` then `\rm -rf ~`: bash's "arguments"), not only on the redirect.
+ */
+function heredocSwallowed(node: Node): boolean {
+  const raw = rawHeredocBody(node);
+  if (raw === null || raw === (kids(node).find((c) => c.type === "heredoc_body")?.text ?? "")) return false;
+  const start = kids(node).find((c) => c.type === "heredoc_start");
+  const newline = start === undefined ? -1 : node.text.indexOf("\n", start.endIndex - node.startIndex);
+  if (newline < 0) return false;
+  return kids(node).some((c) => !HEREDOC_OWN.has(c.type) && c.endIndex > node.startIndex + newline);
+}
+
+/** A heredoc redirect's own parts (and the words a misparsed first body line becomes). */
+const HEREDOC_OWN = new Set([
+  "<<",
+  "<<-",
+  "heredoc_start",
+  "heredoc_body",
+  "heredoc_end",
+  "file_redirect",
+  "word",
+  "concatenation",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "number",
+  "simple_expansion",
+  "expansion",
+]);
+
+/** A heredoc's body as written: from the line after `<<WORD` to its end marker, or null when there is no end marker. */
+function rawHeredocBody(node: Node): string | null {
+  const start = kids(node).find((c) => c.type === "heredoc_start");
+  const end = kids(node).find((c) => c.type === "heredoc_end");
+  if (start === undefined || end === undefined) return null;
+  const text = node.text;
+  const from = text.indexOf("\n", start.endIndex - node.startIndex);
+  const to = end.startIndex - node.startIndex;
+  return from < 0 || from >= to ? null : text.slice(from + 1, to);
 }
 
 function herestring(node: Node): StdinSource {

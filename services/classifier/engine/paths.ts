@@ -351,6 +351,16 @@ const PERSISTENCE_GLOBS = [
   "**/dist-packages/*.pth",
   "**/site-packages/sitecustomize.py",
   "**/site-packages/usercustomize.py",
+  // Review 27: git-hook managers' configs (lefthook runs its commands on every hook git fires, pre-commit's hooks run
+  // on the next commit once installed — as .husky/ above), Cursor's agent hooks, and a dev container's commands
+  // (initializeCommand runs on the host when the folder is opened in a container).
+  "**/?(.)lefthook?(-local).@(yml|yaml|json|toml)",
+  "**/.pre-commit-config.yaml",
+  "**/.pre-commit-config.yml",
+  "**/.cursor/hooks.json",
+  "**/.devcontainer/devcontainer.json",
+  "**/.devcontainer/*/devcontainer.json",
+  "**/.devcontainer.json",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 
@@ -582,6 +592,26 @@ const SECRET_GLOBS = [
   "**/.config/@(google-chrome|google-chrome-beta|google-chrome-unstable|chromium|microsoft-edge|vivaldi|opera)/**",
   "**/.config/BraveSoftware/**",
   "**/.config/@(Slack|discord|Signal|Element)/**",
+  // Review 27: registry and forge credentials in package managers' and CLIs' config (pip.conf's index-url with a
+  // password, Bundler's `gems.example.com` credentials, Poetry's auth.toml without a keyring, glab's token, a
+  // project's Composer auth.json), REPL and shell histories (a typed password or token), cloud service-account keys,
+  // PuTTY keys, and projects' local secret files (wrangler's .dev.vars, Azure Functions' local.settings.json, act's .secrets).
+  "**/pip.conf",
+  "**/pip/pip.ini",
+  "**/.bundle/config",
+  "**/.config/pypoetry/auth.toml",
+  "**/.config/glab-cli/config.yml",
+  "**/.*_history",
+  "**/.local/share/fish/fish_history",
+  "**/service-account*.json",
+  "**/serviceAccountKey*.json",
+  "**/*.ppk",
+  "**/.dev.vars",
+  "**/.dev.vars.*",
+  "**/local.settings.json",
+  "**/.secrets",
+  "**/auth.json",
+  "**/secret?(s).@(txt|ini|cfg|conf|properties|xml)",
 ];
 const SECRET = globSet(SECRET_GLOBS);
 

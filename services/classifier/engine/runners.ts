@@ -97,6 +97,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // rspec loads its spec files (operands), required files, load paths and an options file (which can -r more).
     rspec: { options: ["-r", "--require", "-I", "--default-path", "-O", "--options"], operands: true },
     pylint: { options: ["--rcfile"], operands: false, cwd: true },
+    // flake8's config names local plugins (`[flake8:local-plugins]` with `paths =`): Python it imports (review 27).
+    flake8: { options: ["--config", "--append-config"], operands: false, cwd: true },
     // ansible runs inventory scripts and plugins, imports the filter/vars plugins beside a playbook, runs an executable
     // vault password file, and loads modules from -M: from elsewhere, code no one has seen.
     "ansible-inventory": {
@@ -141,7 +143,11 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     npm: { options: PROJECT, operands: false },
     bun: { options: [...PROJECT, ...NODE_PRELOAD], operands: true },
     // `node --test --test-reporter=FILE` loads FILE as a module (a built-in reporter's name names nothing here).
-    node: { options: [...NODE_PRELOAD, "--test-reporter"], operands: false },
+    // Review 27: an env file's NODE_OPTIONS (--require …) applies, an OpenSSL config loads engines, a snapshot blob is code.
+    node: {
+      options: [...NODE_PRELOAD, "--test-reporter", "--env-file", "--env-file-if-exists", "--openssl-config", "--snapshot-blob"],
+      operands: false,
+    },
     tsx: { options: NODE_PRELOAD, operands: true },
     "ts-node": { options: [...NODE_PRELOAD, "--project", "-P"], operands: true },
     deno: { options: [...JS_CONFIG, "--import-map"], operands: true },
@@ -216,6 +222,16 @@ const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i
 const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
 
 /** Why running `name args` from the hook runs code from outside the workspace, or null. */
+/**
+ * An operand `KEY=VALUE` whose value is a path (dotnet test's inline RunSettings after `--`:
+ * `RunConfiguration.TestAdaptersPaths=/srv/x` loads adapters from there, `…DotnetHostPath=` runs that program,
+ * `…ResultsDirectory=` writes there): the value, judged as the place (review 27); any other word as it is.
+ */
+function settingValue(w: Word): Word {
+  const m = /^[A-Za-z_][\w.:-]*=([~/.].*)$/.exec(w.text);
+  return m ? { ...w, text: m[1] as string } : w;
+}
+
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
   const runner = RUNNERS.get(name);
   if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
@@ -229,7 +245,7 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     const w = args[i] as Word;
     const t = w.text;
     if (t === "--") {
-      if (runner.operands) for (const rest of args.slice(i + 1)) named.push([rest, false]);
+      if (runner.operands) for (const rest of args.slice(i + 1)) named.push([settingValue(rest), false]);
       break;
     }
     const opt = runner.options.find((o) => t === o || t.startsWith(`${o}=`));

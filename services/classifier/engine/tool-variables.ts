@@ -32,7 +32,10 @@ export function toolVariable(name: string, literal: string | null): string | nul
   // Caches a tool trusts and writes (review 26): Python's bytecode (PYTHONPYCACHEPREFIX: a .pyc found there runs in
   // place of the source), Go's build and module caches (an entry found there is linked in), coverage's data file
   // and configuration (COVERAGE_FILE=~/.bashrc overwrites it; COVERAGE_RCFILE/COVERAGE_PROCESS_START name its
-  // settings and plugins). Outside the scratch places they are code from, or writes to, somewhere else.
+  // settings and plugins). Outside the scratch places they are code from, or writes to, somewhere else. Review 27:
+  // the homes that hold such caches and installed tools (GOPATH's pkg/mod, COREPACK_HOME's package managers, DENO_DIR's
+  // remote modules, pre-commit's hook repositories, XDG_CACHE_HOME/XDG_DATA_HOME for all of them), any tool's
+  // *_CACHE_DIR, and files an instrumented program writes (LLVM_PROFILE_FILE, GCOV_PREFIX, NODE_REDIRECT_WARNINGS).
   if (CACHE_VAR.test(name)) {
     if (literal === null) return "where the tool reads code or settings from, or writes its cache to, computed at run time";
     const at = literal.trim();
@@ -61,8 +64,9 @@ const TOOL_PROGRAM_VAR =
  * outside the system's directories (or climbing with ..) is code no one has seen; one computed at run time is left.
  */
 const TOOL_LOCATION_VAR =
-  /^(?:ESBUILD_BINARY_PATH|SWC_BINARY_PATH|PRISMA_[A-Z_]*(?:BINARY|LIBRARY)|PUPPETEER_EXECUTABLE_PATH|CHROME_BIN|CHROME_PATH|CYPRESS_RUN_BINARY|PLAYWRIGHT_BROWSERS_PATH|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|JAVA_HOME|JDK_HOME|GOROOT|DOTNET_ROOT|GRADLE_USER_HOME|GRADLE_HOME|MAVEN_HOME|M2_HOME|VALGRIND_LIB|TS_NODE_COMPILER|TS_NODE_TRANSPILER|NODE_REPL_EXTERNAL_MODULE|ELECTRON_OVERRIDE_DIST_PATH|ANDROID_HOME|ANDROID_SDK_ROOT)$/;
-const CACHE_VAR = /^(?:PYTHONPYCACHEPREFIX|GOCACHE|GOMODCACHE|GOTMPDIR|COVERAGE_FILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START)$/;
+  /^(?:VOLTA_HOME|PYENV_ROOT|RBENV_ROOT|NODENV_ROOT|GOENV_ROOT|JENV_ROOT|PLENV_ROOT|ASDF_DATA_DIR|ASDF_DIR|MISE_DATA_DIR|MISE_INSTALLS_DIR|MISE_CONFIG_DIR|MISE_CONFIG_FILE|MISE_GLOBAL_CONFIG_FILE|FNM_DIR|SDKMAN_DIR|UV_PROJECT_ENVIRONMENT|UV_TOOL_DIR|UV_PYTHON_INSTALL_DIR|POETRY_VIRTUALENVS_PATH|POETRY_CONFIG_DIR|PIPX_HOME|TS_NODE_PROJECT|TSX_TSCONFIG_PATH|JUPYTER_CONFIG_DIR|JUPYTER_CONFIG_PATH|IPYTHONDIR|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|ESBUILD_BINARY_PATH|SWC_BINARY_PATH|PRISMA_[A-Z_]*(?:BINARY|LIBRARY)|PUPPETEER_EXECUTABLE_PATH|CHROME_BIN|CHROME_PATH|CYPRESS_RUN_BINARY|PLAYWRIGHT_BROWSERS_PATH|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|JAVA_HOME|JDK_HOME|GOROOT|DOTNET_ROOT|GRADLE_USER_HOME|GRADLE_HOME|MAVEN_HOME|M2_HOME|VALGRIND_LIB|TS_NODE_COMPILER|TS_NODE_TRANSPILER|NODE_REPL_EXTERNAL_MODULE|ELECTRON_OVERRIDE_DIST_PATH|ANDROID_HOME|ANDROID_SDK_ROOT)$/;
+const CACHE_VAR =
+  /^(?:PYTHONPYCACHEPREFIX|GOCACHE|GOMODCACHE|GOTMPDIR|GOPATH|COVERAGE_FILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|COREPACK_HOME|DENO_DIR|DENO_INSTALL_ROOT|BUN_INSTALL|PRE_COMMIT_HOME|XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|YARN_CACHE_FOLDER|CCACHE_DIR|SCCACHE_DIR|LLVM_PROFILE_FILE|GCOV_PREFIX|NODE_REDIRECT_WARNINGS|[A-Z][A-Z0-9_]*_CACHE_(?:DIR|PATH|HOME|FOLDER|LOCATION))$/;
 /** Flag variables and the options in them that load or run code. */
 const FLAG_VARS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [
@@ -74,6 +78,8 @@ const FLAG_VARS: ReadonlyArray<readonly [RegExp, RegExp]> = [
     /^(?:MAVEN_OPTS|GRADLE_OPTS|SBT_OPTS|JAVA_OPTS|JAVA_OPTIONS|ANT_OPTS|KOTLIN_OPTS|CLASSPATH)$/,
     /agent|-Xbootclasspath|class\.loader|OnError|OnOutOfMemoryError|@|maven\.ext\.class\.path|-cp|classpath|\/|init|exec/,
   ],
+  // The sanitizers' runtime options (review 27): a symbolizer program it runs on a report, files it writes.
+  [/^[A-Z]*SAN_OPTIONS$/, /external_symbolizer_path|log_path|coverage_dir|log_exe_name/],
   [
     /^VALGRIND_OPTS$/,
     /--log-file|--xml-file|--vgdb|--tool|--trace-children-skip|--suppressions|--gen-suppressions|-out-file|--db-command|--extra-debuginfo|--soname-synonyms|--require-text-symbol/,

@@ -98,7 +98,10 @@ export const BUILD: Record<string, string> = {
   pandoc:
     "-f= -t= -o=> -s -r= -w= -N -V= -M= --from= --to= --output=> --standalone --toc --toc-depth= --number-sections --template=< --css= --metadata= --variable= --highlight-style= --wrap= --columns= --resource-path= --self-contained --embed-resources --citeproc --bibliography=< --csl=< --reference-doc=< --mathjax --katex --shift-heading-level-by= --markdown-headings= --list-input-formats --list-output-formats --list-extensions --list-highlight-styles --eol= --tab-stop= --preserve-tabs --strip-comments --verbose --quiet --sandbox",
   hugo: "@scripts -D -E -F -s= -d=> -b= -e= -t= -w -v --buildDrafts --buildExpired --buildFuture --source= --destination=> --baseURL= --environment= --theme= --watch --minify --gc --cleanDestinationDir --verbose --quiet --logLevel=",
-  "jekyll|mdbook|asciidoctor|plantuml|dot":
+  // asciidoctor's own (review 27): not -T (Ruby templates), -r (a library it loads) or -B (the base includes resolve from).
+  asciidoctor:
+    "-o=> -D=> -b= -d= -a= -S= -s -e -n -v -q -w -t --verbose --quiet --trace --warnings --timings --safe --safe-mode= --backend= --doctype= --attribute= --out-file=> --destination-dir=> --no-header-footer --embedded --section-numbers --failure-level=",
+  "jekyll|mdbook|plantuml|dot":
     "@posix -o=> -d=> -T= -K= -b= -a= -s -v -q --verbose --quiet --destination=> --source= --safe --config=< -tsvg -tpng -Tsvg -Tpng -Tpdf",
   "convert|magick|identify|mogrify":
     "-resize= -scale= -quality= -strip -crop= -rotate= -format= -verbose -density= -colorspace= -flatten -trim -background= -gravity= -extent= -thumbnail= -auto-orient -ping -depth= -type= -compress= -sample= -geometry=",
@@ -156,6 +159,8 @@ export const BUILD: Record<string, string> = {
     "--format= --target= --filter= --reject= --dep= --peer --workspaces --deep --jsonUpgraded --jsonAll --color --no-color",
   node: "--test --check -c --run= --test-reporter= --test-name-pattern= --test-only --test-concurrency= --test-timeout= --experimental-test-coverage --watch --no-warnings --enable-source-maps --version -v",
   deno: "@sub",
+  // Review 27: subcommands that print or edit the workspace's manifest (their rule is js-run).
+  "deno help|deno types|deno completions|deno remove|deno init": "--lib --serve --empty -h --help -q --quiet --dev -D",
   "deno test|deno fmt|deno lint|deno check|deno bench|deno doc|deno info|deno compile|deno task|deno coverage": `-A --allow-all --allow-read=? --allow-write=? --allow-net=? --allow-env=? --allow-sys=? --allow-hrtime --no-prompt -q --quiet --config=< -c=<
     --no-config --import-map=< --lock=? --no-lock --frozen=? --reload=? -r=? --no-check=? --check=? --watch --no-clear-screen --doc --filter=
     --parallel --fail-fast=? --shuffle=? --coverage=? --trace-leaks --permit-no-files --json --ignore= --ext= --output=> -o=> --target= --include=

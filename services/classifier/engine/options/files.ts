@@ -21,8 +21,10 @@ const DIFF = `-q -s -c -C= -u -U= -e -n -y -W= -l -t -T -p -F= -r -N -x= -X=< -S
   --speed-large-files --no-dereference --tabsize= --normal --ifdef= --new-group-format= --old-group-format= --changed-group-format=
   --unchanged-group-format= --line-format= --new-line-format= --old-line-format= --unchanged-line-format= --minimal`;
 const ZCAT = "-c -d -f -q -v -l -t -k -S= --stdout --decompress --force --quiet --verbose --list --test --keep --suffix= @inert";
-const COMPRESS = `-c -d -z -f -k -l -q -v -t -r -n -N -S= -1 -2 -3 -4 -5 -6 -7 -8 -9 -T= -e -F= -M= -o=> -D --stdout --to-stdout --decompress
-  --uncompress --compress --force --keep --list --quiet --verbose --test --recursive --no-name --name --suffix= --best --fast --threads=
+// Not gzip's -N/--name (review 27): decompressing, it names the output after the name stored in the archive (`gunzip -N
+// a.gz` writes .mcp.json, .envrc or .npmrc here, whatever the archive says).
+const COMPRESS = `-c -d -z -f -k -l -q -v -t -r -n -S= -1 -2 -3 -4 -5 -6 -7 -8 -9 -T= -e -F= -M= -o=> -D --stdout --to-stdout --decompress
+  --uncompress --compress --force --keep --list --quiet --verbose --test --recursive --no-name --suffix= --best --fast --threads=
   --extreme --format= --rsyncable --rm --ultra --long=? --memory= --no-progress --output=> --synchronous`;
 const TAR = `-c -x -t -r -u -A -d -f= -C= -v -z -j -J -Z -a -p -P -k -U -m -O -h -T=< -X=< -H= -V= -b= -i -l -W -G -S -N= -g=>
   --create --extract --get --list --append --update --catenate --concatenate --diff --compare --file= --directory= --verbose

