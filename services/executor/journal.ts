@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { syncDir } from "./safe-fs.js";
 
 /** Line 1's prev, and every line's shape (verified by cli/journal-verify.ts). */
 export const GENESIS = "0".repeat(64);
@@ -38,15 +39,6 @@ function readTail(fd: number): { last: string | undefined; end: number } {
     const prevNl = endNl <= 0 ? -1 : buf.lastIndexOf(0x0a, endNl - 1);
     if (start > 0 && prevNl === -1) continue; // the last line is longer than the window
     return { last: endNl === -1 ? undefined : buf.subarray(prevNl + 1, endNl).toString("utf8"), end: start + endNl + 1 };
-  }
-}
-
-function syncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -238,3 +238,13 @@ export function applyOrder<T extends { path: string }>(items: readonly T[], remo
   const out = items.filter(removes).sort((a, b) => depth(b.path) - depth(a.path));
   return [...out, ...items.filter((i) => !removes(i)).sort((a, b) => depth(a.path) - depth(b.path))];
 }
+
+/** fsync a directory (its entries' names), by path: the executor's own store and journal, never a host path. */
+export function syncDir(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,4 +1,4 @@
-// The undo record's durability protocol, on real files: before capture()
+// The undo record's and the journal's durability, on real files: before capture()
 // returns (and so before a commit's journal entry says "begun"), the record's
 // bytes, its name, and the name of its directory in the store are each
 // fsynced. The file system calls are observed (the real ones still run),
@@ -30,6 +30,7 @@ vi.mock("node:fs", async (original) => {
 });
 
 const { UndoStore } = await import("./undo.js");
+const { openJournal } = await import("./journal.js");
 
 let dir: string;
 beforeEach(() => {
@@ -73,5 +74,18 @@ describe("undo record durability", () => {
     expect(out.restored).toEqual([join(dir, "f")]);
     const mark = synced.indexOf(join(dir, "store", id));
     expect(mark).toBe(0);
+  });
+
+  it("a new journal's name is synced before its first entry counts; an existing one is not re-synced", () => {
+    const path = join(dir, "journal.log");
+    synced.length = 0;
+    const journal = openJournal(path);
+    expect(synced[0]).toBe(dir);
+    journal.append({ event: "executor-start", pid: 1 });
+    expect(synced.slice(1)).toContain(path);
+    journal.close();
+    synced.length = 0;
+    openJournal(path).close();
+    expect(synced).not.toContain(dir);
   });
 });

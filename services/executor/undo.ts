@@ -39,6 +39,7 @@ import {
   readFileAt,
   readlinkAt,
   removeAt,
+  syncDir,
   UnsafePath,
   withParent,
 } from "./safe-fs.js";
@@ -133,15 +134,6 @@ function writeDurable(path: string, data: Buffer | string): void {
   }
 }
 
-function fsyncDir(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Whether the host's state (as captured) is what the manifest says the judges saw. */
 function matches(e: Entry, want: EntryState | undefined, sha: Buffer | undefined, size: number | undefined): string | undefined {
   const kind = want?.kind ?? EntryKind.ENTRY_KIND_UNSPECIFIED;
@@ -178,8 +170,8 @@ export class UndoStore {
     const tmp = join(root, `${name}.tmp`);
     writeDurable(tmp, JSON.stringify(record));
     renameSync(tmp, join(root, name));
-    fsyncDir(root);
-    fsyncDir(this.dir);
+    syncDir(root);
+    syncDir(this.dir);
   }
 
   private fresh(): { id: string; root: string } {
@@ -289,7 +281,7 @@ export class UndoStore {
     if (unsafe.length > 0) throw new CodedError("CONFLICT", `rollback refused, nothing written: ${unsafe.slice(0, 10).join("; ")}`);
     // A record is rolled back once: the manifest moves aside first.
     renameSync(file, join(root, "manifest.rolled-back.json"));
-    fsyncDir(root);
+    syncDir(root);
     const out: RollbackResult = { restored: [], removed: [], failed: [] };
     if (record.packages && record.packagesAfter) revertPackages(record.packages, record.packagesAfter, out);
     else if (record.packages) out.failed.push("packages: no record of the state after the command");

@@ -6,6 +6,7 @@ import type { SyntaxNode as Node } from "./syntax-tree.js";
 import type { Word } from "./types.js";
 
 const DYNAMIC_TYPES = new Set(["simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"]);
+const SPLIT_TYPES = new Set(["simple_expansion", "expansion", "command_substitution"]);
 
 // Dashes, minus signs, fullwidth ASCII, zero-width and bidi controls, no-break spaces.
 const CONFUSABLE =
@@ -80,12 +81,14 @@ export function decodeAnsiC(body: string): string {
 }
 
 function merge(parts: Word[]): Word {
-  return {
+  const word: Word = {
     text: parts.map((p) => p.text).join(""),
     dynamic: parts.some((p) => p.dynamic),
     glob: parts.some((p) => p.glob),
     confusable: parts.some((p) => p.confusable),
   };
+  if (parts.some((p) => p.splits === true)) word.splits = true;
+  return word;
 }
 
 function literal(text: string, glob = false): Word {
@@ -97,7 +100,8 @@ function fromString(node: Node): Word {
   for (const child of node.namedChildren) {
     if (child === null) continue;
     if (child.type === "string_content") parts.push(literal(unescapeDouble(child.text)));
-    else parts.push(wordFromNode(child));
+    // Inside double quotes an expansion is one word: nothing splits.
+    else parts.push({ ...wordFromNode(child), splits: false });
   }
   return merge(parts);
 }
@@ -117,7 +121,12 @@ export function wordFromNode(node: Node): Word {
     const kids = node.children.filter((c): c is Node => c !== null);
     return merge(kids.map((k) => (k.isNamed || k.type === "$" ? wordFromNode(k) : literal(k.text))));
   }
-  if (DYNAMIC_TYPES.has(t)) return { text: node.text, dynamic: true, glob: false, confusable: hasConfusable(node.text) };
+  if (DYNAMIC_TYPES.has(t)) {
+    const word: Word = { text: node.text, dynamic: true, glob: false, confusable: hasConfusable(node.text) };
+    // Unquoted, a variable's or a command's output is split into words (arithmetic and `<(…)` give one word).
+    if (SPLIT_TYPES.has(t)) word.splits = true;
+    return word;
+  }
   // brace_expression, extglob, regex … keep the text, treat as a glob.
   return { text: node.text, dynamic: false, glob: true, confusable: hasConfusable(node.text) };
 }

@@ -6,7 +6,7 @@
 // (build output, caches: regenerable by definition). Uncommitted or
 // untracked content, no repository, an index that cannot be read, or a tree
 // too large to look through here: not tier 1 for the hook.
-import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { BigIntStats, Dirent } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
@@ -156,26 +156,33 @@ function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ig
   return null;
 }
 
-/** Entries looked through for what `git add` would stage, at most: past it, the tree may hold a secret. */
-const MAX_STAGED_WALK = 20000;
+/** Entries looked through for what one `git add` would stage, at most: past it, the tree may hold a secret. */
+export const MAX_STAGED_WALK = 20000;
 /** Never looked through for what `git add` stages: other repositories and installed packages (a project's secrets are not kept there). */
 const NOT_STAGED = new Set([".git", "node_modules"]);
 
+/** How one `git add` is looked at: what counts, and what all its pathspecs' walks share. */
+export interface Staging {
+  /** `git add -f`: ignored files are staged too. */
+  force: boolean;
+  isSecret: (abs: string) => boolean;
+  /** Entries left to look at, for every pathspec of the command together. */
+  budget: { left: number };
+  /** Directories already walked whole (no glob) for this command. */
+  walked: Set<string>;
+}
+
 /**
- * What `git add PATH` (or `git add -A` from the work tree's top) would put
- * into the repository's objects that names a secret: the first untracked
- * file under `path` whose name is a secret's (`.env`, `id_rsa`, a key) and
- * that git does not ignore (or any, with `force`: `git add -f`). `wanted`
- * narrows to a pathspec's glob (by the path relative to the work tree).
- * null: none, or `path` is in no repository (git refuses there). Else the
- * file, or why the tree may hold one (too large or unreadable here).
+ * What `git add PATH` (`fromTop`: `git add -A`, `:/`, the whole work tree
+ * wherever the cwd is) would put into the repository's objects that names a
+ * secret: the first file under `path` whose name is a secret's (`.env`,
+ * `id_rsa`, a key), that the index does not hold (or holds only as
+ * intent-to-add) and git does not ignore (or any, with `force`). `wanted`
+ * narrows to a pathspec glob's matches (by absolute path). null: none, or
+ * in no repository (git refuses there). Else the file, or why the tree may
+ * hold one (too large or unreadable here).
  */
-export function stagedSecret(
-  path: string,
-  force: boolean,
-  isSecret: (abs: string) => boolean,
-  wanted?: (rel: string) => boolean,
-): string | null {
+export function stagedSecret(path: string, how: Staging, fromTop = false, wanted?: (abs: string) => boolean): string | null {
   const real = realParent(path) ?? path;
   const st = lstat(real);
   if (st === null) return null;
@@ -187,7 +194,8 @@ export function stagedSecret(
     repos.set(dir, repo);
   }
   if (repo === null) return null;
-  const top = posix.relative(repo.worktree, real);
+  const start = fromTop ? repo.worktree : real;
+  const top = posix.relative(repo.worktree, start);
   if (top.startsWith("..")) return null;
   let ignores = ignoreSets.get(repo.gitDir);
   if (ignores === undefined) {
@@ -203,26 +211,29 @@ export function stagedSecret(
   if (index === null && lstat(posix.join(repo.gitDir, "index")) !== null) return "the repository's index cannot be read here";
   const tracked = index?.entries ?? new Map();
   const skip = ignores;
+  // An intent-to-add entry (`git add -N`) holds no content yet: the next `git add` or `commit -a` stores it.
   const stages = (rel: string, abs: string): boolean =>
-    (wanted?.(rel) ?? true) && isSecret(abs) && !tracked.has(rel) && (force || !skip.ignored(rel, false));
-  if (!st.isDirectory()) return st.isFile() && stages(top, real) ? top : null;
-  if (top !== "" && !force && skip.ignored(top, true)) return null;
-  const queue: Array<[string, string]> = [[top, real]];
-  let left = MAX_STAGED_WALK;
+    (wanted?.(abs) ?? true) && how.isSecret(abs) && !(tracked.get(rel)?.incomplete === false) && (how.force || !skip.ignored(rel, false));
+  if (!fromTop && !st.isDirectory()) return st.isFile() && stages(top, real) ? top : null;
+  if (top !== "" && !how.force && skip.ignored(top, true)) return null;
+  const queue: Array<[string, string]> = [[top, start]];
   while (queue.length > 0) {
     const [rel, abs] = queue.pop() as [string, string];
+    // A directory an earlier pathspec walked whole holds nothing staged (a glob's walk sees only its matches).
+    if (how.walked.has(abs)) continue;
+    if (wanted === undefined) how.walked.add(abs);
     let entries: Dirent[];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
     } catch {
       return `${rel || "."} cannot be listed here`;
     }
-    if ((left -= entries.length) < 0) return `more than ${MAX_STAGED_WALK} entries to look through here`;
+    if ((how.budget.left -= entries.length) < 0) return `more than ${MAX_STAGED_WALK} entries to look through here`;
     for (const e of entries) {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
       const a = `${abs}/${e.name}`;
       if (e.isDirectory()) {
-        if (!NOT_STAGED.has(e.name) && (force || !skip.ignored(r, true))) queue.push([r, a]);
+        if (!NOT_STAGED.has(e.name) && (how.force || !skip.ignored(r, true))) queue.push([r, a]);
       } else if (e.isFile() && stages(r, a)) return r;
     }
   }
@@ -276,7 +287,8 @@ class Ignores {
 function ignoreFile(path: string, base: string): Pattern[] {
   let st: BigIntStats | undefined;
   try {
-    st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    // git does not follow a .gitignore that is a symbolic link (2.32+): none is read then.
+    st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
     return [];
   }
@@ -288,7 +300,8 @@ function ignoreFile(path: string, base: string): Pattern[] {
 function parse(text: string, base: string): Pattern[] {
   const out: Pattern[] = [];
   for (const raw of text.split("\n")) {
-    let line = raw.replace(/\s+$/, "");
+    // git strips trailing spaces (not an escaped one, not tabs).
+    let line = raw.replace(/(?<!\\) +$/, "");
     if (line === "" || line.startsWith("#")) continue;
     const negate = line.startsWith("!");
     if (negate) line = line.slice(1);
@@ -299,7 +312,8 @@ function parse(text: string, base: string): Pattern[] {
     try {
       let match = compiled.get(glob);
       if (match === undefined) {
-        match = picomatch(glob, { dot: true });
+        // git's patterns have no braces and no extglobs: `{.env,x}` names a file with braces in it.
+        match = picomatch(glob, { dot: true, nobrace: true, noextglob: true, nonegate: true });
         if (compiled.size > 4096) compiled.clear();
         compiled.set(glob, match);
       }

@@ -14,6 +14,11 @@ export interface Word {
   glob: boolean;
   /** True when a Unicode look-alike (dash, fullwidth, zero-width …) was seen. */
   confusable: boolean;
+  /**
+   * Holds an unquoted expansion or command substitution (`HEAD$(cat f)`): the
+   * shell splits its value into words, so a later word may begin with a dash.
+   */
+  splits?: boolean;
   /** Computed at run time, but known never to begin with a dash (`find -print0 | xargs -0` items). */
   noDash?: boolean;
   /** An item xargs reads from its standard input (delegates.ts): the pipe decides what it is, not a variable. */

@@ -6,6 +6,7 @@
 // ends the options. A word computed at run time (`$X`, `"$@"`) that can
 // start with a dash may be any option; so may a glob that matches a name
 // starting with a dash.
+import { commandOutput } from "../command-output.js";
 import type { Word } from "../types.js";
 import type { Opt, ToolSpec, ToolTable } from "./spec.js";
 
@@ -55,7 +56,9 @@ export function lookup(table: ToolTable, spec: ToolSpec, pick: (s: ToolSpec) => 
 function mayBeOption(w: Word, expand: Expand): boolean {
   if (w.noDash === true) return false;
   if (w.loopValues) return w.loopValues.some((v) => v.text.startsWith("-") || mayBeOption(v, expand));
-  if (w.dynamic) return /^[$`]/.test(w.text) || w.text.startsWith("-");
+  // Unquoted mid-word, a command's output (`HEAD$(cat f)`, `x$X` after `X=$(cat f)`) is split into words, and one
+  // may begin with a dash (`--output=…`): a file's content, not known here, may be anything (generators' output not).
+  if (w.dynamic) return /^[$`]/.test(w.text) || w.text.startsWith("-") || (w.splits === true && commandOutput(w) !== null);
   // A glob or brace word begins with its literal prefix (`src/*`, `./*`) unless it starts with a pattern.
   if (!w.glob || !/^[*?[{@!+]/.test(w.text)) return false;
   const names = expand(w);

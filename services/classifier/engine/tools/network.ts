@@ -8,7 +8,8 @@ import type { TierNumber } from "../../../shared/tier.js";
 import type { Analysis } from "../analyzers.js";
 import type { StdinSource, Word } from "../types.js";
 import { firstOperand } from "../unwrap.js";
-import { commandOutput, sentCarry, STDIN_NAME } from "./http.js";
+import { commandOutput } from "../command-output.js";
+import { sentCarry, STDIN_NAME } from "./http.js";
 
 /** An upstream or input document that is not literal text: what it holds is sent. */
 export function inputSent(stdin: StdinSource | null): string | null {
@@ -367,8 +368,9 @@ function ghSent(args: readonly Word[]): Word[] {
   const sent: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
-    // The forge's own answer sent back to it (`gh api repos/o/r/pulls/$(gh pr view --json number -q .number)`).
-    if (w.dynamic && !w.origins && FORGE_ANSWER.test(w.text)) continue;
+    // The forge's own answer sent back to it (`gh api "repos/o/r/pulls/$(gh pr view --json number -q .number)"`; gh
+    // sends a full URL wherever it points, so not that).
+    if (w.dynamic && !w.origins && !w.text.includes("://") && FORGE_ANSWER.test(w.text)) continue;
     const opt = w.dynamic ? "" : w.text.replace(/=.*$/s, "");
     if (GH_LOCAL.test(opt)) {
       if (opt === w.text) i++;

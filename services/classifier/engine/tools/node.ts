@@ -1,7 +1,7 @@
 // JavaScript package tools: npx/bunx, npm exec, pnpm dlx|exec (and its shell
 // mode), yarn dlx|exec, bun x|exec, nodemon --exec; and where npm writes.
 import { posix } from "node:path";
-import { lstat, readScript } from "../host-paths.js";
+import { lstat, readScript, realPath } from "../host-paths.js";
 import { scriptFirst } from "../subcommand-first.js";
 import { optionValueSpec } from "../targets.js";
 import type { Spec } from "../targets.js";
@@ -50,17 +50,31 @@ function foreignSpec(spec: Word, bin: string, cwd: string | undefined, named: bo
   const name = scoped ? text.replace(/^(@[^/@]+\/[^@]*).*$/, "$1") : text.replace(/@.*$/, "");
   const version = text.slice(name.length).replace(/^@/, "");
   // A relative directory or tarball of the workspace (`npx .`, `npx ./cli`) is the workspace's own code.
-  if (/^\.{1,2}(\/|$)/.test(text) && !text.split("/").includes("..")) return null;
+  if (/^\.{1,2}(\/|$)/.test(text) && !text.split("/").includes("..")) {
+    // …unless a link on the way leads out of it (`npx ./home/` with home → a home directory).
+    if (cwd === undefined || !linksOut(text, cwd)) return null;
+    return `${text}: a package directory a link leads outside the workspace`;
+  }
   if (/[/:\\]/.test(name.replace(/^@[^/@]+\//, "")) || /[/:\\]/.test(version) || name.startsWith("."))
     return `${text}: a package from git, a URL, a file or an alias`;
   if (!scoped && (!named || name === bin)) return null;
   return dependencies(cwd).has(name) ? null : `${text}: a package the project does not depend on`;
 }
 
-/** Whether `rel` names a directory under `cwd` (by this command's lookups). */
-function isDirectory(rel: string, cwd: string | undefined): boolean {
+/** Whether `rel` (under `cwd` as written) is outside it once links are followed; a path not there is not. */
+function linksOut(rel: string, cwd: string): boolean {
+  const here = realPath(cwd);
+  const real = realPath(posix.join(cwd, rel));
+  return here !== null && real !== null && real !== here && !real.startsWith(`${here === "/" ? "" : here}/`);
+}
+
+/** Whether `rel` is a directory under `cwd` once links are followed (`./root/opt/pkg/` with root → / is not). */
+function packageDirInside(rel: string, cwd: string | undefined): boolean {
   if (!cwd) return false;
-  const st = lstat(posix.join(cwd, rel));
+  const here = realPath(cwd);
+  const real = realPath(posix.join(cwd, rel));
+  if (here === null || real === null || !(real === here || real.startsWith(`${here === "/" ? "" : here}/`))) return false;
+  const st = lstat(real);
   return st !== null && st !== "unknown" && st.isDirectory();
 }
 
@@ -99,7 +113,7 @@ function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []
   if (c >= 0 && args[c + 1]) return unwrap(`delegate:${tool}`, 1, "runs a package binary", { code: [(args[c + 1] as Word).text] });
   if (rest.length === 0 || !first) return unwrap(`delegate:${tool}`, 2, `${tool} without a command`);
   // `npx .`, `npx ./cli/`: the binary of a package directory of the workspace (foreignSpec let only those through).
-  if (/^\.{1,2}(?:\/.*)?$/.test(first.text) && (first.text === "." || first.text.endsWith("/") || isDirectory(first.text, cwd)))
+  if (/^\.(?:\/.*)?$/.test(first.text) && packageDirInside(first.text, cwd))
     return unwrap(`delegate:${tool}`, 1, "runs the binary of a package directory in the workspace");
   return unwrap(`delegate:${tool}`, 1, "runs a package binary", { inner: [[{ ...first, text: bin }, ...rest.slice(1)]] });
 }
@@ -188,6 +202,17 @@ interface Leading {
 
 /** pnpm's own meanings: `-c` is its shell mode (no value). */
 const PNPM_LEADING = new Map<string, LeadingKind>([...LEADING, ["-c", "info"], ["--shell-mode", "info"], ["--workspace-dir", "setting"]]);
+
+/**
+ * bun's own run-time flags that load nothing (`--watch`, `--hot`); `-e`/`--eval` is judged as the code it runs.
+ * For bun, `-r` is --preload, and a bunfig (`-c`/`--config`) or an env file can preload code: not known here.
+ */
+const BUN_LEADING = new Map<string, LeadingKind>([
+  ...[...LEADING].filter(([o]) => !["-r", "-c", "--config", "--env-file"].includes(o)),
+  ...["--watch", "--hot", "--smol", "--bun", "--no-install", "--no-clear-screen", "-e", "--eval", "-p", "--print"].map(
+    (o): [string, LeadingKind] => [o, "info"],
+  ),
+]);
 
 /** The leading options of pnpm, yarn or bun in `args` (from the start, until the first other word). */
 function leading(args: readonly Word[], known: ReadonlyMap<string, LeadingKind> = LEADING): Leading {
@@ -373,6 +398,9 @@ const BUN_INSTALLS = new Set([
 ]);
 
 export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
+  // An option before bun's subcommand or script that is not known (`--preload=/opt/x.js`, `--config=…`) may load code.
+  const odd = leading(args, BUN_LEADING).unknown;
+  if (odd) return unknownOption("bun", odd);
   const own = bun(args, cwd);
   if (own) return own;
   const rest = afterOptions(args);
