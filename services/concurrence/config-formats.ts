@@ -106,6 +106,9 @@ export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
       out.findings.push(finding(4, `line ${i + 1}: ${directive} changes which files of logrotate.d are read`));
     if ((directive === "olddir" || directive === "createolddir") && arg.startsWith("/") && !/^\/var\/log\/[^.]/.test(arg))
       out.findings.push(finding(4, `line ${i + 1}: ${directive} ${arg}: rotated logs land outside /var/log`));
+    // `createolddir MODE`: root then moves logs into a directory others may write (and plant links in).
+    if (directive === "createolddir" && /^[0-7]{3,4}$/.test(arg) && parseInt(arg, 8) & 0o022)
+      out.findings.push(finding(4, `line ${i + 1}: createolddir ${arg}: the directory of rotated logs is writable by others`));
     if ((directive === "olddir" || directive === "createolddir") && arg.includes(".."))
       out.findings.push(finding(4, `line ${i + 1}: ${directive} ${arg} climbs out of the log's directory`));
     if (directive === "compressoptions" && !/^(-[A-Za-z0-9]+\s*)*$/.test(line.slice(directive.length).trim()))
@@ -176,6 +179,18 @@ const GIT_PROGRAM =
 const PATH_IS_PROGRAM = /^(difftool|mergetool|browser|man|gpg|instaweb)$/;
 
 /** The host a git URL or a `[url "…"]` subsection names (lower case), "" when none. */
+/** Where a git URL (or its prefix) leads: host and path (`git@github.com:corp/` and `https://github.com/corp/` alike). */
+function siteOf(url: string): string {
+  const u = unquote(
+    url
+      .trim()
+      .replace(/^\.?"?|"$/g, "")
+      .trim(),
+  );
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(?:\[[^\]]*\]|[^/:?#]*)(?::\d*)?(.*)$/i.exec(u) ?? /^(?:[^/@:]*@)?[^/:]+:(.*)$/.exec(u);
+  return `${hostOf(url)}/${(m?.[1] ?? u).replace(/^\/+|\/+$/g, "").replace(/\.git$/, "")}`;
+}
+
 function hostOf(url: string): string {
   const u = unquote(
     url
@@ -187,6 +202,9 @@ function hostOf(url: string): string {
   return (m?.[1] ?? "").toLowerCase();
 }
 
+/** A leading `~` (the reader's home, `self`) or `~user` (that user's: nano and git expand both). */
+const tilde = (v: string, self = "/root"): string =>
+  v.replace(/^~([a-z_][a-z0-9_-]*)?(?=\/|$)/, (_m, u?: string) => (u === undefined ? self : u === "root" ? "/root" : `/home/${u}`));
 /**
  * nano's configuration: `set speller|linter|formatter`, a syntax's `linter`
  * and `formatter` (also through `extendsyntax`) are commands nano runs as
@@ -194,15 +212,17 @@ function hostOf(url: string): string {
  */
 export function nanorcCommands(text: string): Extracted {
   const out = extracted();
-  for (const line of configLines(text, /^#/)) {
+  // nano reads line by line: a backslash at the end does not join the next line (`set tabsize 4 \` + `set speller …`).
+  const rc = text.split("\n").map((l, i) => ({ text: l.replace(/\r$/, "").trim(), n: i + 1 }));
+  for (const line of rc.filter((l) => l.text && !l.text.startsWith("#"))) {
     const cmd =
-      /^set\s+(speller|linter|formatter)\s+(.*)$/.exec(line.text) ??
-      /^(linter|formatter)\s+(.*)$/.exec(line.text) ??
-      /^extendsyntax\s+\S+\s+(linter|formatter)\s+(.*)$/.exec(line.text);
+      /^set\s+(speller|linter|formatter)\s+(.*)$/i.exec(line.text) ??
+      /^(linter|formatter)\s+(.*)$/i.exec(line.text) ??
+      /^extendsyntax\s+\S+\s+(linter|formatter)\s+(.*)$/i.exec(line.text);
     if (cmd?.[2]) out.commands.push({ text: unquote(cmd[2]), where: `line ${line.n} (${cmd[1]})` });
-    const inc = /^include\s+(.*)$/.exec(line.text);
+    const inc = /^include\s+(.*)$/i.exec(line.text);
     if (inc?.[1]) {
-      const path = unquote(inc[1]).replace(/^~/, "/root");
+      const path = tilde(unquote(inc[1]));
       if (!rootsPlace(path.replace(/\/[^/]*[*?[][^/]*$/, "")))
         out.findings.push(finding(4, `line ${line.n}: includes ${path}, which others may write (its linters run too)`));
     }
@@ -232,7 +252,9 @@ export function accountDefaultsFindings(text: string): Extracted {
   return out;
 }
 
-export function gitconfigFindings(text: string): Extracted {
+export function gitconfigFindings(text: string, path = ""): Extracted {
+  // A home's own configuration may name that home's files.
+  const home = /^\/home\/[^/]+\//.exec(path)?.[0];
   const out = extracted();
   let section = "";
   let subsection = "";
@@ -252,15 +274,26 @@ export function gitconfigFindings(text: string): Extracted {
     const name = key.toLowerCase();
     if (section === "safe" && name === "directory")
       out.findings.push(finding(4, `line ${line.n}: safe.directory ${value}: git then obeys the configuration of repositories others own`));
-    if (section === "url" && (name === "insteadof" || name === "pushinsteadof") && hostOf(subsection) !== hostOf(value))
-      out.findings.push(finding(4, `line ${line.n}: url.${name} ${value}: git fetches or pushes another host's repository in its stead`));
+    if (section === "url" && (name === "insteadof" || name === "pushinsteadof") && siteOf(subsection) !== siteOf(value))
+      out.findings.push(
+        finding(4, `line ${line.n}: url.${name} ${value}: git fetches or pushes another host's (or owner's) repository in its stead`),
+      );
+    // Attributes choose which filters and diff/merge drivers run on which files; excludes hide files from root's commits.
+    const named = tilde(unquote(value), home ? home.slice(0, -1) : "/root");
+    if (
+      section === "core" &&
+      (name === "attributesfile" || name === "excludesfile") &&
+      !rootsPlace(named) &&
+      !(home && named.startsWith(home))
+    )
+      out.findings.push(finding(4, `line ${line.n}: core.${name} ${value}: read from a place others may write`));
     if ((section === "http" || section === "remote") && name === "proxy" && value)
       out.findings.push(
         finding(4, `line ${line.n}: ${section}.proxy ${value}: git's traffic and the credentials it sends go through that host`),
       );
     if (section === "http" && name === "sslverify" && /^"?(false|no|off|0)"?$/i.test(value))
       out.findings.push(finding(4, `line ${line.n}: http.sslVerify ${value}: git no longer checks whom it talks to`));
-    if (section === "http" && (name === "sslcainfo" || name === "sslcapath") && !rootsPlace(unquote(value).replace(/^~/, "/root")))
+    if (section === "http" && (name === "sslcainfo" || name === "sslcapath") && !rootsPlace(tilde(unquote(value))))
       out.findings.push(finding(4, `line ${line.n}: http.${name} ${value}: certificates from a place others may write`));
     const runs =
       GIT_PROGRAM.test(name) ||

@@ -140,7 +140,7 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
     case "tmpfiles":
       return tmpfilesFindings(text, ctx);
     case "gitconfig":
-      return gitconfigFindings(text);
+      return gitconfigFindings(text, path);
     case "nanorc":
       return nanorcCommands(text);
     case "account-defaults":
@@ -204,6 +204,9 @@ function takesUserInput(text: string, cwd: string | undefined): RegExpExecArray 
     prev = t;
     t = t.replace(/\/(?!\.\.\/)[^/\s'"]+\/\.\.(?=\/)/g, "");
   }
+  // Above / is / (`/../../tmp` is /tmp). A variable right before an absolute path may be empty (unset, or an
+  // UnsetEnvironment=; systemd and the shell put in nothing): `${X}/tmp/x` may be /tmp/x.
+  t = t.replace(/\$+\{?[A-Za-z_][A-Za-z0-9_]*\}?(?=\/)/g, "").replace(/(^|[^A-Za-z0-9_.~-])\/(?:\.\.\/)+/g, "$1/");
   const hit = TAKES_USER_INPUT.exec(t);
   if (hit) return hit;
   const cd = /(^|[\s;&|(])cd\s+['"]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_]*)(\/|\s|['"]|$)/.exec(t);

@@ -21,6 +21,7 @@ import { laterKind, laterKindInside } from "./later-paths.js";
 import { linkEnd, SortedPaths } from "./links.js";
 import { isRootOnlyTree, judgeMention, literalPath, placeOf } from "./paths.js";
 import { type Finding, finding, type JudgeContext, worst } from "./types.js";
+import { environmentFileFindings, instanceUserPlace, unitEnvironmentFiles } from "./unit-file.js";
 
 export interface ManifestVerdict {
   tier: TierNumber;
@@ -137,6 +138,9 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   let f = judgePathEffect(at, "write", view.ctx);
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));
   const later = laterKind(at);
+  // A template instance named after a place users write (a link in a .wants directory, an instance's own file).
+  const instance = later?.kind === "unit" ? instanceUserPlace(at) : undefined;
+  if (instance) f = worst(f, finding(4, `a unit instance whose name stands for ${instance}, a place users write`));
   f = worst(f, judgeGrants(at, before, after, later));
   f = worst(f, judgeSecretContent(at, after, view.contents.get(change.path), view.ctx.cwd));
   if (later && (after.kind === FILE || after.kind === SYMLINK)) f = worst(f, judgeLaterEntry(at, change.path, before, after, later, view));
@@ -160,6 +164,28 @@ function judgeThroughLink(link: Change, view: DiffView, budget: { left: number }
   return f;
 }
 
+/** Services' environment files under /etc/default (useradd's is account defaults, read elsewhere). */
+const DEFAULT_ENV_FILE = /^\/etc\/default\/(?!useradd$)[^/]+$/;
+
+/** The files units in this diff load their environment from. */
+function environmentFilesNamed(manifest: Manifest, contents: ReadonlyMap<string, Buffer>): RegExp[] {
+  const out: RegExp[] = [];
+  for (const change of manifest.changes) {
+    const buf = contents.get(change.path);
+    if (change.after?.kind !== FILE || !buf || laterKind(change.path)?.kind !== "unit") continue;
+    out.push(...unitEnvironmentFiles(buf.toString("utf8"), change.path));
+  }
+  return out;
+}
+
+/** An environment file a root unit loads: its values go into the unit's commands. */
+function judgeEnvironmentFile(change: Change, named: readonly RegExp[], contents: ReadonlyMap<string, Buffer>): Finding {
+  if (change.after?.kind !== FILE || !(named.some((f) => f.test(change.path)) || DEFAULT_ENV_FILE.test(change.path))) return finding(0, "");
+  const buf = contents.get(change.path);
+  if (!buf) return finding(4, "an environment file a root unit loads, content not given");
+  return environmentFileFindings(buf.toString("utf8")).findings.reduce(worst, finding(0, ""));
+}
+
 function verbOf(change: Change): string {
   if (change.after?.kind === ABSENT) return "delete";
   return !change.before || change.before.kind === ABSENT ? "create" : "change";
@@ -178,8 +204,10 @@ export function judgeManifest(manifest: Manifest, contents: ReadonlyMap<string, 
   let tier: TierNumber = 0;
   const reasons: string[] = [];
   let unsaid = 0;
+  const named = environmentFilesNamed(manifest, contents);
   for (const change of manifest.changes) {
     let f = judgeChange(change, change.path, view);
+    f = worst(f, judgeEnvironmentFile(change, named, contents));
     if (change.after?.kind === SYMLINK && f.tier < 4) f = worst(f, judgeThroughLink(change, view, budget));
     if (f.tier === 0 || f.tier < tier) continue;
     tier = f.tier;

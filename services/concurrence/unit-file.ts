@@ -86,6 +86,40 @@ const FIXED_SPECIFIER: Record<string, string> = {
   "%": "%",
 };
 const fixedSpecifiers = (v: string): string => v.replace(/%([A-Za-z%])/g, (m, c: string) => FIXED_SPECIFIER[c] ?? m);
+/** systemd's unescaping of a unit name part (`-` is `/`, `\xHH` a byte). */
+const unescapeName = (v: string): string =>
+  v.replace(/-/g, "/").replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+/**
+ * The specifiers a unit's name and file decide (%n %N %p %P %j %J %i %I %f %y %Y), from where the file is. A template's
+ * instance is chosen by whoever starts it (a timer's or path unit's Unit=, a link in a .wants directory, systemctl):
+ * judged as the instance `tmp` (%I, which may climb: `../../../../../../tmp`), a place users write.
+ */
+function nameSpecifiers(path: string): Record<string, string> {
+  const dropIn = /\/([^/]+)\.d\/[^/]+$/.exec(path)?.[1];
+  const unit = dropIn ?? posix.basename(path);
+  const dot = unit.lastIndexOf(".");
+  const [stem, suffix] = dot > 0 ? [unit.slice(0, dot), unit.slice(dot)] : [unit, ""];
+  const at = stem.indexOf("@");
+  const prefix = at >= 0 ? stem.slice(0, at) : stem;
+  const instance = at < 0 ? "" : stem.slice(at + 1) || "tmp";
+  const name = at >= 0 ? `${prefix}@${instance}` : stem;
+  const last = prefix.slice(prefix.lastIndexOf("-") + 1);
+  const out: Record<string, string> = {
+    n: `${name}${suffix}`,
+    N: name,
+    p: prefix,
+    P: unescapeName(prefix),
+    j: last,
+    J: unescapeName(last),
+    i: instance,
+    // Unescaped, an instance may climb (`x@..-..-tmp.service`: ../../tmp): read as one that climbs to /tmp.
+    I: at >= 0 && !stem.slice(at + 1) ? "../../../../../../tmp" : unescapeName(instance),
+    y: path,
+    Y: posix.dirname(path),
+  };
+  out.f = at >= 0 ? `/${out.I}` : `/${out.P}`;
+  return out;
+}
 /** One shell word the lexer takes literally. */
 const literal = (v: string): string => `'${v.replace(/'/g, "'\\''")}'`;
 
@@ -97,8 +131,13 @@ const literal = (v: string): string => `'${v.replace(/'/g, "'\\''")}'`;
  * its script), or undefined when that changes nothing. A variable set
  * elsewhere (a drop-in, an EnvironmentFile) stays a run-time value.
  */
-function withUnitValues(command: string, env: ReadonlyMap<string, string>, raw = false): string | undefined {
-  const out = fixedSpecifiers(command).replace(
+function withUnitValues(
+  command: string,
+  env: ReadonlyMap<string, string>,
+  raw = false,
+  names: Record<string, string> = {},
+): string | undefined {
+  const out = fixedSpecifiers(command.replace(/%([nNpPjJiIfyY])/g, (m, c: string) => names[c] ?? m)).replace(
     /\$\$?\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$?([A-Za-z_][A-Za-z0-9_]*)|\$\$/g,
     (m, braced?: string, bare?: string) => {
       if (m === "$$") return m;
@@ -109,6 +148,45 @@ function withUnitValues(command: string, env: ReadonlyMap<string, string>, raw =
     },
   );
   return out === command ? undefined : out;
+}
+
+/**
+ * The place a template instance's name stands for, when it is one users write (`x@-tmp-x.service`, `x@tmp.service`:
+ * the template's %I and %f are /tmp/x and /tmp); `home` alone (only root writes /home itself) aside.
+ */
+export function instanceUserPlace(name: string): string | undefined {
+  const m = /^[^/@\s]+@([^/\s]+)\.[a-z]+$/.exec(posix.basename(name));
+  if (!m?.[1] || m[1] === "home") return undefined;
+  const place = `/${unescapeName(m[1]).replace(/^\/+/, "")}`;
+  return USER_WRITABLE.test(posix.normalize(place)) ? place : undefined;
+}
+/** Keys naming units to start (or have started) with this one. */
+const STARTS_UNITS = /^(Unit|Wants|Requires|Requisite|BindsTo|PartOf|Upholds|OnFailure|OnSuccess|Also|WantedBy|RequiredBy|UpheldBy)$/;
+
+/**
+ * A command run from / (a system unit's working directory when it names none) with its relative words naming places
+ * users write made absolute (`install tmp/x /opt/x` reads /tmp/x); undefined when there are none.
+ */
+function fromRoot(command: string): string | undefined {
+  const out = command.replace(
+    /(^|[\s'"=:,])(?:\.\.?\/)*((?:tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(?=\/|[\s'";|&)]|$))/g,
+    "$1/$2",
+  );
+  return out === command ? undefined : out;
+}
+
+/**
+ * Whether a value names a place users write, in any spelling systemd or a shell reads as one (`//tmp`, `/var/../tmp`,
+ * and relative words, which a unit run from / reads under /); /home itself aside (only root writes it).
+ */
+function namesUserPlace(value: string): boolean {
+  return value
+    .split(/[\s:=,'"]+/)
+    .filter(Boolean)
+    .some((t) => {
+      const p = posix.resolve("/", t);
+      return p !== "/home" && USER_WRITABLE.test(p);
+    });
 }
 
 /** What a path unit watches: whoever writes there decides when root starts the unit it triggers. */
@@ -135,6 +213,7 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
   const dir = last("WorkingDirectory")?.replace(/^-/, "");
   const cwd = dir === undefined ? later.cwd : dir === "~" ? homeOf(runAs) : dir.startsWith("/") && !dir.includes("%") ? dir : undefined;
   // The unit's own Environment= values, later ones winning: systemd puts them into the Exec lines.
+  const names = nameSpecifiers(path);
   const env = new Map<string, string>();
   for (const e of entries.filter((x) => x.key === "Environment"))
     for (const w of valueWords(e.value) ?? []) {
@@ -145,32 +224,51 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
   // extends) that use it are judged without its value. Temporary-directory variables aside.
   if (runAs === "")
     for (const [name, value] of env)
-      if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && value.split(/[\s:=,]+/).some((t) => USER_WRITABLE.test(t)))
+      if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && namesUserPlace(value))
         out.findings.push(
           finding(4, `Environment=${name}=${value}: names a place users write, for root's commands here or in another unit file`),
         );
   for (const { key, value, where } of entries) {
     if (STOPS_MACHINE.test(`${key}=${value}`))
       out.findings.push(finding(4, `${where}: reboots, powers off or isolates the machine when it fires`));
+    if (STARTS_UNITS.test(key))
+      for (const unit of value.split(/\s+/)) {
+        const place = instanceUserPlace(unit);
+        if (place) out.findings.push(finding(4, `${where}: starts ${unit}, whose instance names ${place}, a place users write`));
+      }
     // systemd decodes C-style escapes in commands and assignments (`/tm\x70` is /tmp); the lexer reads other text.
-    if ((EXEC.has(key) || ENVIRONMENT.has(key)) && /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})/.test(value))
+    if ((EXEC.has(key) || ENVIRONMENT.has(key)) && /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|[abfnrtvs])/.test(value))
       out.findings.push(finding(4, `${where}: a C-style escape, which systemd decodes and the judge's lexer does not`));
     if (EXEC.has(key)) {
       // Prefixes: @ (argv[0] follows), - (failure ignored), : (no substitution), + ! !! (privileges), | (through a shell).
       const prefix = /^[-@:+!|]*/.exec(value)?.[0] ?? "";
-      const command = value.slice(prefix.length);
+      let command = value.slice(prefix.length);
+      // `@`: the word after the program is its argv[0], not an argument (`@/bin/sh sh /tmp/evil` runs /tmp/evil).
+      if (prefix.includes("@")) command = command.replace(/^(\S+)\s+("[^"]*"|'[^']*'|\S+)/, "$1");
+      // `+` and `!` run the line with full privileges, User= and Group= not applied (`!!` does so only without ambient capabilities).
+      const lineRunAs = prefix.includes("+") || /(^|[^!])!([^!]|$)/.test(prefix) ? "" : runAs;
       if (HASH_WORD.test(command))
         out.findings.push(finding(4, `${where}: a word starting with # is an argument to systemd, a comment to the judge`));
-      if (command) out.commands.push({ text: specifiersAsDynamic(command), where, runAs, cwd });
+      // From / (no WorkingDirectory=), a relative word is a path under / (`install tmp/x /opt/x` reads /tmp/x).
+      const push = (text: string, at: string) => {
+        out.commands.push({ text: specifiersAsDynamic(text), where: at, runAs: lineRunAs, cwd });
+        const absolute = cwd === "/" ? fromRoot(text) : undefined;
+        if (absolute) out.commands.push({ text: specifiersAsDynamic(absolute), where: `${at}, run from /`, runAs: lineRunAs, cwd });
+      };
+      if (command) push(command, where);
       // Judged a second time as it runs with the unit's own values (`:` turns substitution off): Environment=D=/tmp + install ${D}/x.
       // Each value as literal words (as systemd passes them), and as plain text (inside a shell's script: sh -c '… ${A}${B}/x').
-      for (const raw of prefix.includes(":") ? [] : [false, true]) {
-        const real = withUnitValues(command, env, raw);
-        if (real) out.commands.push({ text: specifiersAsDynamic(real), where: `${where} with the unit's values`, runAs, cwd });
+      // The unit's name and file specifiers are put in too (a template's instance as `tmp`: whoever starts it chooses it).
+      // With `:` only the specifiers are put in (systemd resolves them whatever the prefix).
+      const noVariables = prefix.includes(":");
+      for (const raw of noVariables ? [false] : [false, true]) {
+        const real = withUnitValues(command, noVariables ? new Map() : env, raw, names);
+        if (real) push(real, `${where} with the unit's values`);
       }
     } else if (WATCH_KEYS.has(key)) {
       const watched = fixedSpecifiers(value);
-      if (!rootsPlace(watched.replace(/[*?[].*$/, "")))
+      // A glob in a directory part (`/[t]mp/x`, `/*/x.job`) matches places the literal part does not name.
+      if (!rootsPlace(watched.replace(/[*?[].*$/, "")) || /[*?[][^/]*\//.test(watched))
         out.findings.push(finding(4, `${where}: a user who may write ${watched} decides when root starts the unit it triggers`));
     } else if (key === "DirectoryMode" && (!/^[0-7]{1,4}$/.test(value) || parseInt(value, 8) & 0o022)) {
       out.findings.push(finding(4, `${where}: the directories the path unit makes are writable by others (${value})`));
@@ -201,7 +299,8 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
       const loader = value.split(/\s+/).find(isLoaderName);
       if (loader) out.findings.push(finding(4, `${where}: passes ${loader}, which changes what code runs`));
     } else if (key === "EnvironmentFile") {
-      const file = value.replace(/^-/, "");
+      // A name specifier that holds no `/` (%i, %p, %n …; not the unescaped %I, %P, %J, %f) keeps the file where it is.
+      const file = fixedSpecifiers(value.replace(/^-/, "").replace(/%([pnNj])/g, (m, c: string) => names[c] ?? m)).replace(/%i/g, "i");
       if (!SYSTEM_ENV_FILE.test(file) || file.includes("%") || file.includes(".."))
         out.findings.push(finding(4, `${where}: takes its environment from ${file}, outside what root alone writes`));
     }
@@ -213,6 +312,53 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
   if (/\.(auto)?mount$/.test(path)) {
     const where = last("Where") ?? unitPath(posix.basename(path));
     if (!MOUNT_PLACES.test(where)) out.findings.push(finding(4, `mounts over ${where}, part of the system`));
+  }
+  return out;
+}
+
+const asPattern = (v: string): string => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The files a unit or drop-in at `path` loads its environment from (EnvironmentFile=, `-` dropped), as patterns:
+ * specifiers its name decides put in, a template's instance (and any other specifier) standing for any name.
+ */
+export function unitEnvironmentFiles(text: string, path: string): RegExp[] {
+  const names = nameSpecifiers(path);
+  const template = path.includes("@.");
+  const out: RegExp[] = [];
+  for (const line of configLines(text)) {
+    const m = /^EnvironmentFile\s*=\s*(.*)$/.exec(line.text);
+    if (!m?.[1]) continue;
+    const parts = m[1]
+      .trim()
+      .replace(/^-/, "")
+      .split(/(%[A-Za-z%])/)
+      .map((part, i) => {
+        if (i % 2 === 0) return asPattern(part);
+        const c = part.slice(1);
+        const known = template && /[iI]/.test(c) ? undefined : (FIXED_SPECIFIER[c] ?? names[c]);
+        return known === undefined ? "[^/]*" : asPattern(known);
+      });
+    out.push(new RegExp(`^${parts.join("")}$`));
+  }
+  return out;
+}
+
+/**
+ * An environment file a root unit loads (one named by a unit in the same diff, or /etc/default/*, which services'
+ * units load): a value naming a place users write is put into the unit's Exec lines (`install ${D}/x /opt/x`), as a
+ * unit's own Environment= value naming one would be. Temporary-directory variables aside.
+ */
+export function environmentFileFindings(text: string): Extracted {
+  const out = extracted();
+  for (const line of configLines(text)) {
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line.text);
+    if (!m?.[1] || /^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(m[1])) continue;
+    const value = (m[2] ?? "").trim();
+    if (/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|[abfnrtvs])/.test(value))
+      out.findings.push(finding(4, `line ${line.n}: ${m[1]}: an escape systemd decodes in an environment file`));
+    if (namesUserPlace(value))
+      out.findings.push(finding(4, `line ${line.n}: ${m[1]}=${value}: names a place users write, for a root unit's commands`));
   }
   return out;
 }

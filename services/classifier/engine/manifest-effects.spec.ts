@@ -982,3 +982,194 @@ describe("review 28: a unit's own variables, path units, tools' program settings
     expect(s01(xa("/tmp/x", absent(), file("a", { xattrs: ["trusted.x"] })))).toBeLessThan(4);
   });
 });
+
+describe("review 29: environment files, argv[0], name specifiers, relative paths, nano's case, inline code", () => {
+  const tiers = (c: Case) => [judge(c).tier, judge({ ...c, host: "server-01" }).tier];
+  const s01 = (c: Case) => judge({ ...c, host: "server-01" }).tier;
+  const svc = (body: string, path = "/etc/systemd/system/x.service") => write(path, `[Service]\n${body}\n`);
+  const all = (...cs: Case[]): Case => ({
+    changes: cs.flatMap((c) => c.changes),
+    contents: Object.assign({}, ...cs.map((c) => c.contents ?? {})),
+  });
+
+  it("judges the environment files a root unit loads: those this diff's units name, and /etc/default/*", () => {
+    const install = svc("EnvironmentFile=/etc/xapp.env\nExecStart=/usr/bin/install ${D}/x /opt/x");
+    expect(tiers(all(write("/etc/xapp.env", "D=/tmp\n"), install))).toEqual([4, 4]);
+    expect(
+      tiers(all(write("/opt/app/app.env", "DATA=/home/agent/data\n"), svc("EnvironmentFile=-/opt/app/app.env\nExecStart=/usr/bin/true"))),
+    ).toEqual([4, 4]);
+    expect(tiers(write("/etc/default/xapp", "D=/tmp\n"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/default/xapp", 'OPTS="--data /var/tm\\x70/x"\n'))).toEqual([4, 4]);
+    // A template's environment file stands for every instance's; its own name's specifiers are put in.
+    expect(
+      tiers(
+        all(
+          write("/etc/app/foo.env", "D=/tmp\n"),
+          svc("EnvironmentFile=-/etc/app/%i.env\nExecStart=/usr/bin/true", "/etc/systemd/system/app@.service"),
+        ),
+      ),
+    ).toEqual([4, 4]);
+    expect(
+      tiers(
+        all(
+          write("/etc/xapp.env", "D=/tmp\n"),
+          svc("EnvironmentFile=/etc/%p.env\nExecStart=/usr/bin/true", "/etc/systemd/system/xapp.service"),
+        ),
+      ),
+    ).toEqual([4, 4]);
+    expect(
+      s01(
+        all(
+          write("/etc/app/foo.env", "PORT=1\n"),
+          svc("EnvironmentFile=-/etc/app/%i.env\nExecStart=/usr/bin/true", "/etc/systemd/system/app@.service"),
+        ),
+      ),
+    ).toBe(3);
+    // Any spelling of a user's place: `//tmp`, `/var/../tmp`, a relative word (read from /).
+    const dropin = (body: string) => write("/etc/systemd/system/x.service.d/y.conf", `[Service]\n${body}\n`);
+    for (const v of ["//tmp", "/var/../tmp", "./tmp/x"]) expect(tiers(dropin(`Environment=D=${v}`)), v).toEqual([4, 4]);
+    expect(s01(dropin("Environment=API=http://127.0.0.1:8080/api/tmp LANG=C.UTF-8 HOME=/root"))).toBe(3);
+    // Controls: ordinary values, TMPDIR, useradd's HOME (account defaults), a .env no unit of this diff names.
+    expect(
+      s01(
+        all(
+          write("/etc/app.env", "PORT=3000\nNODE_ENV=production\n"),
+          svc("EnvironmentFile=/etc/app.env\nExecStart=/usr/bin/node /opt/app/server.js"),
+        ),
+      ),
+    ).toBe(3);
+    expect(s01(write("/etc/default/app", 'TMPDIR=/tmp\nAPP_OPTS="--port 8080 --log /var/log/app"\n'))).toBe(3);
+    expect(s01(write("/etc/default/useradd", "SHELL=/bin/bash\nHOME=/home\n"))).toBe(3);
+    expect(s01(write("/srv/app/.env", "UPLOADS=/tmp/uploads\n"))).toBeLessThan(4);
+  });
+
+  it("reads `@` as argv[0] (the word after the program is not an argument), and more of systemd's escapes", () => {
+    expect(tiers(svc("ExecStart=-@/bin/sh sh /tmp/evil"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=@/bin/sh sh -c '/tmp/evil'"))).toEqual([4, 4]);
+    expect(tiers(svc("Environment=D=/opt\\s/usr/local/bin/x\nExecStart=/bin/cp /opt/evil $D"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=/bin/sh -c 'true\\n/tmp/evil'"))).toEqual([4, 4]);
+    // Control: argv[0] naming a harmless word.
+    expect(s01(svc("ExecStart=@/usr/sbin/nginx nginx -g 'daemon off;'"))).toBeLessThan(4);
+  });
+
+  it("puts in the specifiers a unit's file and name decide, and reads a template's instance as a place users write", () => {
+    expect(tiers(svc("ExecStart=/usr/bin/install /%i/x /opt/x", "/etc/systemd/system/x@.service"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=/usr/bin/run-parts %I", "/etc/systemd/system/x@.service"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=/usr/bin/run-parts %Y/../../../tmp"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=/usr/bin/install /%p/x /opt/x", "/etc/systemd/system/tmp.service"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/systemd/system/x.timer", "[Timer]\nOnCalendar=daily\nUnit=y@-tmp-x.service\n"))).toEqual([4, 4]);
+    expect(
+      tiers({
+        changes: [
+          {
+            path: "/etc/systemd/system/multi-user.target.wants/y@-tmp-x.service",
+            before: absent(),
+            after: link("/etc/systemd/system/y@.service"),
+          },
+        ],
+      }),
+    ).toEqual([4, 4]);
+    // Unescaped, an instance may climb out of root's tree (`x@..-..-..-tmp.service`).
+    expect(tiers(svc("ExecStart=/usr/bin/install /opt/app/%I/x /opt/x", "/etc/systemd/system/x@.service"))).toEqual([4, 4]);
+    expect(tiers(svc("EnvironmentFile=/etc/app/%I.env\nExecStart=/usr/bin/true", "/etc/systemd/system/x@.service"))).toEqual([4, 4]);
+    // `:` turns off variables, not specifiers.
+    expect(tiers(svc("ExecStart=:/usr/bin/run-parts %T/d"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=:/usr/bin/install /%i/x /opt/x", "/etc/systemd/system/x@.service"))).toEqual([4, 4]);
+    expect(s01(svc("Environment=D=/opt\nExecStart=:/usr/bin/install ${D}/x /opt/x"))).toBe(3);
+    // Controls: instance names as arguments and in root's trees, %n, a drop-in's %p, an ordinary instance link.
+    const tpl = "/etc/systemd/system/ovpn@.service";
+    expect(s01(svc("ExecStart=/usr/sbin/openvpn --config /etc/openvpn/%i.conf --writepid /run/openvpn/%i.pid", tpl))).toBe(3);
+    expect(s01(svc("User=app\nExecStart=/usr/bin/node /opt/app/server.js --port %i", "/etc/systemd/system/app@.service"))).toBe(3);
+    expect(s01(svc("ExecStart=/usr/bin/app --name %n --state /var/lib/%N"))).toBe(3);
+    expect(s01(svc("ExecStartPre=/usr/sbin/nginx -t -c /etc/%p/%p.conf", "/etc/systemd/system/nginx.service.d/override.conf"))).toBe(3);
+    expect(
+      s01({ changes: [{ path: "/etc/systemd/system/multi-user.target.wants/ovpn@home.service", before: absent(), after: link(tpl) }] }),
+    ).toBe(3);
+  });
+
+  it("reads relative words from / (a unit's default working directory), and refuses a root unit working in a user's place", () => {
+    expect(tiers(svc("ExecStart=/usr/bin/install tmp/x /opt/x"))).toEqual([4, 4]);
+    expect(tiers(svc("Environment=D=tmp\nExecStart=/usr/bin/install ${D}/x /opt/x"))).toEqual([4, 4]);
+    expect(tiers(svc("ExecStart=/usr/bin/run-parts ./var/tmp/d"))).toEqual([4, 4]);
+    expect(tiers(svc("WorkingDirectory=/home/agent\nExecStart=/bin/sh x.sh"))).toEqual([4, 4]);
+    expect(tiers(svc("WorkingDirectory=-/tmp\nExecStart=/usr/bin/install x /opt/x"))).toEqual([4, 4]);
+    // `+` and `!` run the line as root whatever User= says.
+    expect(tiers(svc("User=deploy\nExecStart=+/home/deploy/run.sh"))).toEqual([4, 4]);
+    // A variable nothing defines (or UnsetEnvironment= removes) is empty: `${X}/tmp/x` is /tmp/x.
+    expect(tiers(svc("ExecStart=/usr/bin/install ${NOPE}/tmp/x /opt/x"))).toEqual([4, 4]);
+    expect(tiers(svc("Environment=D=/opt\nUnsetEnvironment=D\nExecStart=/usr/bin/install ${D}/tmp/x /opt/x"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/cron.d/x", "* * * * * root run-parts ${NOPE}/tmp/d\n"))).toEqual([4, 4]);
+    // Controls: a working directory of root's, a user's own, relative words that are not user places.
+    expect(s01(svc("WorkingDirectory=/opt/app\nExecStart=/usr/bin/node server.js"))).toBe(3);
+    expect(s01(svc("User=deploy\nWorkingDirectory=/home/deploy/app\nExecStart=/usr/bin/node server.js"))).toBeLessThan(4);
+    expect(s01(svc("ExecStart=/usr/bin/app --config etc/app.conf --out tmpfiles"))).toBe(3);
+  });
+
+  it("refuses inline interpreter code in root's later code, path globs in a directory part, nano's keywords in any case", () => {
+    expect(
+      tiers(write("/etc/logrotate.d/x", "/var/log/app/*.log {\n  createolddir 0777 root root\n  olddir /var/log/app/old\n}\n")),
+    ).toEqual([4, 4]);
+    expect(s01(write("/etc/logrotate.d/x", "/var/log/app/*.log {\n  createolddir 0750 root adm\n  olddir /var/log/app/old\n}\n"))).toBe(3);
+    expect(tiers(svc("ExecStart=/usr/bin/python3 -c 'import os; os.system(\"/tmp/e\")'"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/cron.d/x", "* * * * * root perl -e 'system(\"/tmp/e\")'\n"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/systemd/system/x.path", "[Path]\nPathExistsGlob=/[t]mp/x\n"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/systemd/system/x.path", "[Path]\nPathExistsGlob=/var/*/x.job\n"))).toEqual([4, 4]);
+    expect(tiers(write("/etc/nanorc", 'SET SPELLER "/tmp/evil"\n'))).toEqual([4, 4]);
+    expect(tiers(write("/etc/nanorc", "set tabsize 4 \\\nset speller /tmp/evil\n"))).toEqual([4, 4]);
+    // Controls: a glob in the last part under root's tree; an ordinary nanorc; a python program file.
+    expect(s01(write("/etc/systemd/system/x.path", "[Path]\nPathExistsGlob=/var/lib/app/*.job\n"))).toBe(3);
+    expect(s01(write("/etc/nanorc", 'set tabsize 4\nSET autoindent\ninclude "/usr/share/nano/*.nanorc"\n'))).toBe(3);
+    expect(s01(svc("ExecStart=/usr/bin/python3 /opt/app/main.py"))).toBe(3);
+  });
+
+  it("refuses git's insteadOf to another owner on the same host, and attributes or excludes files from a place users write", () => {
+    expect(tiers(write("/etc/gitconfig", '[url "https://github.com/evil/"]\n\tinsteadOf = https://github.com/corp/\n'))).toEqual([4, 4]);
+    expect(tiers(write("/etc/gitconfig", '[url "git@github.com:evil/"]\n\tinsteadOf = git@github.com:corp/\n'))).toEqual([4, 4]);
+    expect(tiers(write("/etc/gitconfig", "[core]\n\tattributesFile = /tmp/attr\n"))).toEqual([4, 4]);
+    // Controls: ssh for https on the same owner, root's excludes in its home, a user's own in theirs.
+    expect(s01(write("/etc/gitconfig", '[url "git@github.com:corp/"]\n\tinsteadOf = https://github.com/corp/\n'))).toBe(3);
+    expect(s01(write("/etc/gitconfig", '[url "ssh://git@github.com/"]\n\tinsteadOf = https://github.com/\n'))).toBe(3);
+    expect(s01(write("/root/.gitconfig", "[core]\n\texcludesFile = ~/.gitignore_global\n"))).toBe(3);
+    expect(s01(write("/home/bob/.gitconfig", "[core]\n\texcludesFile = /home/bob/.gitignore\n"))).toBeLessThan(4);
+  });
+
+  it("keeps everyday admin edits committable", () => {
+    expect(
+      s01(
+        write(
+          "/etc/systemd/system/app.service",
+          "[Unit]\nDescription=app\n[Service]\nEnvironment=NODE_ENV=production\nExecStart=/usr/bin/node /opt/app/server.js\nRestart=always\nUser=app\n[Install]\nWantedBy=multi-user.target\n",
+        ),
+      ),
+    ).toBe(3);
+    expect(
+      s01(
+        all(
+          write(
+            "/etc/systemd/system/backup.timer",
+            "[Timer]\nOnCalendar=daily\nPersistent=true\nUnit=backup.service\n[Install]\nWantedBy=timers.target\n",
+          ),
+          write("/etc/systemd/system/backup.service", "[Service]\nType=oneshot\nExecStart=/usr/local/sbin/backup.sh\n"),
+        ),
+      ),
+    ).toBe(3);
+    expect(
+      s01(
+        write(
+          "/etc/logrotate.d/app",
+          "/var/log/app/*.log {\n  daily\n  rotate 7\n  compress\n  su root adm\n  create 0640 www-data adm\n  postrotate\n    systemctl reload app >/dev/null 2>&1 || true\n  endscript\n}\n",
+        ),
+      ),
+    ).toBe(3);
+    expect(s01(write("/root/.gitconfig", "[user]\n\tname = Admin\n\temail = admin@example.com\n"))).toBe(3);
+    expect(
+      s01(
+        write(
+          "/etc/nginx/sites-available/app",
+          "server {\n listen 80;\n location / { proxy_pass http://127.0.0.1:3000; }\n}\n",
+          "server {\n listen 80;\n}\n",
+        ),
+      ),
+    ).toBe(3);
+  });
+});

@@ -20,7 +20,7 @@ import type { Place } from "./paths.js";
 import type { Veto } from "./policy.js";
 import { CONFIG_READERS } from "./manifest-effects-configs.js";
 import { CONTENT_READERS } from "./runs-later-content.js";
-import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
+import { type ContentJudge, environmentFileMarks, environmentFiles, instancePlace, type Mark, type Reader } from "./runs-later-content.js";
 import { contentFormat, holdsRunsLater, rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format, RunsLater } from "./runs-later.js";
 import type { Context, Finding, Word } from "./types.js";
@@ -78,6 +78,8 @@ interface Env {
   /** Content that runs as root; `userContent`: as the owner of a home, a repository or a user crontab. */
   content: ContentJudge;
   userContent: ContentJudge;
+  /** Files the units of this diff load their environment from (patterns: a template's instance is any name). */
+  envFiles: readonly RegExp[];
 }
 
 const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
@@ -102,6 +104,7 @@ export function judgeManifest(
     userContent: contentJudge(engine, ctx.host, pathCtx),
     guarded,
     readsSecret: ctx.readsSecret ?? null,
+    envFiles: unitEnvironmentFiles(changes, contents),
   };
   const lines: Mark[] = [];
   const seen = new Set<string>();
@@ -230,8 +233,34 @@ function judgeChange(c: Change, env: Env): Mark[] {
     ...xattrs(path, before, after),
     ...newWriters(path, before, after, env),
     ...laterRuns(path, before, after, env),
+    ...environmentFile(path, after, env),
   );
+  // A template instance named after a place users write (a link in a .wants directory, an instance's own file).
+  const instance = runsLater(path)?.format === "systemd" ? instancePlace(path) : null;
+  if (instance) marks.push(mark(4, `${path}: a unit instance whose name stands for ${instance}, a place users write`));
   return marks;
+}
+
+/** Services' environment files under /etc/default (useradd's holds account defaults, read as such). */
+const DEFAULT_ENV_FILE = /^\/etc\/default\/(?!useradd$)[^/]+$/;
+
+/** The files the unit files of this diff name in EnvironmentFile=. */
+function unitEnvironmentFiles(changes: ReadonlyMap<string, Change>, contents: ReadonlyMap<string, Buffer>): RegExp[] {
+  const out: RegExp[] = [];
+  for (const [path, c] of changes) {
+    const buf = contents.get(path);
+    if (kindOf(c.after) !== FILE || !buf || runsLater(path)?.format !== "systemd") continue;
+    out.push(...environmentFiles(buf.toString("utf8"), path));
+  }
+  return out;
+}
+
+/** A file a root unit loads its environment from (one this diff's units name, or /etc/default/*): values naming user places. */
+function environmentFile(path: string, after: EntryState, env: Env): Mark[] {
+  if (kindOf(after) !== FILE || !(env.envFiles.some((f) => f.test(path)) || DEFAULT_ENV_FILE.test(path))) return [];
+  const buf = env.contents.get(path);
+  if (!buf) return [mark(4, `${path}: an environment file a root unit loads, its content not given`)];
+  return environmentFileMarks(buf.toString("utf8")).map((m) => mark(m.tier, `${path} (a unit's environment file): ${m.text}`));
 }
 
 /**
@@ -589,8 +618,13 @@ function massDeletes(changes: readonly Change[], ctx: Context): Mark[] {
 }
 
 /** Parts whose code is only known when they run (`curl … | sh`, `eval "$x"`, `$cmd`): a guess is no judgement of what runs unattended later. */
-function runTimeCode(p: PartVerdict): boolean {
-  return p.rule === "dynamic-command" || (p.rule.startsWith("interpreter:") && /piped into|computed at run time/.test(p.reason));
+function runTimeCode(p: PartVerdict, root = false): boolean {
+  // Inline code (`python3 -c …`, `perl -e …`, an @argfile) is judged in the sandbox when run now; run later by root,
+  // unattended, no run of it was ever judged.
+  const inline = root
+    ? /piped into|computed at run time|runs inline code|reads its options from a file/
+    : /piped into|computed at run time/;
+  return p.rule === "dynamic-command" || (p.rule.startsWith("interpreter:") && inline.test(p.reason));
 }
 
 /**
@@ -640,6 +674,9 @@ function userInput(text: string): RegExpExecArray | null {
     prev = t;
     t = t.replace(/\/(?!\.\.\/)[^/\s'"]+\/\.\.(?=\/)/g, "");
   }
+  // Above / is / (`/../../tmp` is /tmp). A variable right before an absolute path may be empty (unset, or an
+  // UnsetEnvironment=; systemd and the shell put in nothing): `${X}/tmp/x` may be /tmp/x.
+  t = t.replace(/\$+\{?[A-Za-z_][A-Za-z0-9_]*\}?(?=\/)/g, "").replace(/(^|[^A-Za-z0-9_.~-])\/(?:\.\.\/)+/g, "$1/");
   const hit = USER_INPUT.exec(t);
   if (hit) return hit;
   const cd = /(?:^|[\s;&|(])cd\s+['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_]*)(?:\/|\s|['"]|$)/.exec(t);
@@ -667,7 +704,7 @@ function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context, la
       const taken = laterScript ? userInput(text) : null;
       if (taken) return mark(4, `${label}: root later runs, installs or copies what a user may write (\`${clip(taken[0], 80)}\`)`);
       const v = engine.judgeCode(text, host, laterScript);
-      const later = v.tier < 4 ? v.parts.find(runTimeCode) : undefined;
+      const later = v.tier < 4 ? v.parts.find((p) => runTimeCode(p, laterScript !== undefined)) : undefined;
       if (later)
         return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
       const part = v.parts.find((p) => p.tier === v.tier && p.rule === v.rule) ?? v.parts.find((p) => p.tier === v.tier);

@@ -297,6 +297,41 @@ const SPECIFIERS: Record<string, string> = {
   "%": "%",
 };
 const withSpecifiers = (v: string): string => v.replace(/%([A-Za-z%])/g, (m, c: string) => SPECIFIERS[c] ?? m);
+/** systemd's unescaping of a unit-name part: `-` is `/`, `\xHH` a byte. */
+const unescapeUnit = (v: string): string =>
+  v.replace(/-/g, "/").replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+/**
+ * The specifiers the unit's file and name decide (%y %Y %n %N %p %P %j %J %f %i %I), from where the file is (a drop-in:
+ * its unit's name). A template's instance is chosen by whoever starts it — a timer's or path unit's Unit=, a link in a
+ * .wants directory — so it is read as `tmp` (%I, which may climb, as `../../../../../../tmp`): a place users write.
+ */
+function unitNameSpecifiers(path: string): Record<string, string> {
+  const unit = /\/([^/]+)\.d\/[^/]+$/.exec(path)?.[1] ?? posix.basename(path);
+  const dot = unit.lastIndexOf(".");
+  const stem = dot > 0 ? unit.slice(0, dot) : unit;
+  const suffix = dot > 0 ? unit.slice(dot) : "";
+  const at = stem.indexOf("@");
+  const prefix = at < 0 ? stem : stem.slice(0, at);
+  const template = at >= 0 && stem.slice(at + 1) === "";
+  const instance = at < 0 ? "" : template ? "tmp" : stem.slice(at + 1);
+  const last = prefix.slice(prefix.lastIndexOf("-") + 1);
+  const name = at < 0 ? stem : `${prefix}@${instance}`;
+  // Unescaped, an instance may climb (`x@..-..-tmp.service`: ../../tmp): read as one that climbs to /tmp.
+  const I = template ? "../../../../../../tmp" : unescapeUnit(instance);
+  return {
+    y: path,
+    Y: posix.dirname(path),
+    n: `${name}${suffix}`,
+    N: name,
+    p: prefix,
+    P: unescapeUnit(prefix),
+    j: last,
+    J: unescapeUnit(last),
+    i: instance,
+    I,
+    f: at < 0 ? `/${unescapeUnit(prefix)}` : `/${I}`,
+  };
+}
 /** A value as one shell word that the judge's shell reading takes literally. */
 const quoted = (v: string): string => `'${v.replace(/'/g, "'\\''")}'`;
 
@@ -323,8 +358,8 @@ function unitEnvironment(all: string[]): Map<string, string> {
  * changes. A variable the unit does not define (a drop-in's, an
  * EnvironmentFile's) stays as written: the command is judged both ways.
  */
-function substituted(command: string, env: ReadonlyMap<string, string>, raw = false): string | null {
-  const out = withSpecifiers(command).replace(
+function substituted(command: string, env: ReadonlyMap<string, string>, raw = false, names: Record<string, string> = {}): string | null {
+  const out = withSpecifiers(command.replace(/%([yYnNpPjJfiI])/g, (m, c: string) => names[c] ?? m)).replace(
     /\$\$?\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\$?([A-Za-z_][A-Za-z0-9_]*)|\$\$/g,
     (m, braced?: string, bare?: string) => {
       if (m === "$$") return m;
@@ -338,12 +373,51 @@ function substituted(command: string, env: ReadonlyMap<string, string>, raw = fa
 }
 
 /** A C-style escape systemd decodes in Exec and Environment values (`/tm\x70` is /tmp), which a shell reading keeps as other text. */
-const C_ESCAPE = /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})/;
+const C_ESCAPE = /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|[abfnrtvs])/;
 
 /** Path unit settings naming what it watches: whoever may write there decides when root starts the unit it triggers. */
 const PATH_WATCH = /^(PathExists|PathExistsGlob|PathChanged|PathModified|DirectoryNotEmpty)$/;
 /** Places users write (scratch, homes, their runtime and lock directories, crash dumps and mail spools). */
 const USER_WRITES = /^\/(tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(\/|$)/;
+
+/**
+ * A command run from / (a system unit's working directory when it names none) with its relative words naming places
+ * users write made absolute (`install tmp/x /opt/x` reads /tmp/x); null when there are none.
+ */
+function fromRoot(command: string): string | null {
+  const out = command.replace(
+    /(^|[\s'"=:,])(?:\.\.?\/)*((?:tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(?=\/|[\s'";|&)]|$))/g,
+    "$1/$2",
+  );
+  return out === command ? null : out;
+}
+
+/**
+ * The place a template instance's name stands for, when users write there (`x@-tmp-x.service`, `x@tmp.service`: the
+ * template's %I and %f are /tmp/x and /tmp); `home` alone (only root writes /home itself) aside.
+ */
+export function instancePlace(name: string): string | null {
+  const m = /^[^/@\s]+@([^/\s]+)\.[a-z]+$/.exec(posix.basename(name));
+  if (!m?.[1] || m[1] === "home") return null;
+  const place = posix.normalize(`/${unescapeUnit(m[1]).replace(/^\/+/, "")}`);
+  return USER_WRITES.test(place) ? place : null;
+}
+/** Keys naming units started (or to be started) with this one. */
+const STARTS_UNITS = /^(Unit|Wants|Requires|Requisite|BindsTo|PartOf|Upholds|OnFailure|OnSuccess|Also|WantedBy|RequiredBy|UpheldBy)$/;
+
+/**
+ * Whether a value names a place users write, in any spelling systemd or a shell reads as one (`//tmp`, `/var/../tmp`,
+ * and relative words, which a unit run from / reads under /); /home itself aside (only root writes it).
+ */
+function namesUserPlace(value: string): boolean {
+  return value
+    .split(/[\s:=,'"]+/)
+    .filter(Boolean)
+    .some((t) => {
+      const p = posix.resolve("/", t);
+      return p !== "/home" && USER_WRITES.test(p);
+    });
+}
 
 /** systemd units: Exec*= values with their -@:+! prefixes stripped; Environment= and EnvironmentFile= by what they name. */
 function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
@@ -352,6 +426,7 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
   if (continued) out.push(continued);
   const all = joined(text).filter((l) => !/^\s*([#;[]|$)/.test(l));
   const env = unitEnvironment(all);
+  const names = unitNameSpecifiers(path);
   // A value naming a place users write, in a unit that runs as root: an Exec line elsewhere (a drop-in, the unit a drop-in
   // extends) that uses the variable is judged without it. Temporary-directory variables, units run as another user and a
   // home's own user units aside.
@@ -359,9 +434,21 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
     .map((l) => /^\s*User\s*=\s*(\S*)/.exec(l)?.[1])
     .filter((u) => u !== undefined)
     .pop();
-  if (!/^\/home\/[^/]+\//.test(path) && (user === undefined || user === "" || user === "root" || user === "0"))
+  const home = /^\/home\/[^/]+\//.test(path);
+  const rootUnit = !home && (user === undefined || user === "" || user === "root" || user === "0");
+  // Where its commands run: relative words are paths there (/ when it names none; a home's user unit: that home).
+  const workDir = all
+    .map((l) => /^\s*WorkingDirectory\s*=\s*-?(\S*)/.exec(l)?.[1])
+    .filter((d) => d !== undefined)
+    .pop();
+  const fromSlash = !home && (workDir === undefined || workDir === "" || workDir === "/");
+  if (rootUnit && workDir && workDir !== "~" && USER_WRITES.test(posix.resolve("/", withSpecifiers(workDir))))
+    out.push(
+      mark(4, `WorkingDirectory=${workDir}: root's commands run in a place users write — their relative paths are that user's files`),
+    );
+  if (rootUnit)
     for (const [name, value] of env)
-      if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && value.split(/[\s:=,]+/).some((t) => USER_WRITES.test(t)))
+      if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && namesUserPlace(value))
         out.push(mark(4, `Environment=${name}=${value}: names a place users write, for root's commands here or in another unit file`));
   for (const line of all) {
     if (/^\s*([#;[]|$)/.test(line)) continue;
@@ -371,6 +458,11 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
     const value = line.slice(eq + 1).trim();
     if (STOPS_MACHINE.test(`${key}=${value}`))
       out.push(mark(4, `${key}=${value}: reboots, powers off or isolates the machine when it fires`));
+    if (STARTS_UNITS.test(key))
+      for (const unit of value.split(/\s+/)) {
+        const place = instancePlace(unit);
+        if (place) out.push(mark(4, `${key}=${unit}: an instance whose name stands for ${place}, a place users write`));
+      }
     if ((/^Exec/.test(key) || key === "Environment") && C_ESCAPE.test(value))
       out.push(mark(4, `${key}=: a C-style escape, which systemd decodes (\\x70 is p) and the judge's reading does not`));
     if (key === "ExecSearchPath") out.push(...variable("PATH", value, j, key));
@@ -378,19 +470,29 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
       out.push(mark(4, `${key}=: changes what the unit's programs see, load or read as input`));
     else if (/^Exec/.test(key) && key !== "ExecPaths") {
       const prefix = /^[-@:+!|]*/.exec(value)?.[0] ?? "";
-      const command = value.slice(prefix.length);
+      let command = value.slice(prefix.length);
+      // `@`: the word after the program is its argv[0], not an argument (`@/bin/sh sh /tmp/evil` runs /tmp/evil).
+      if (prefix.includes("@")) command = command.replace(/^(\S+)\s+("[^"]*"|'[^']*'|\S+)/, "$1");
       if (HASH_WORD.test(command)) out.push(mark(4, `${key}=: a word starting with # is an argument to systemd, not a comment`));
       if (command) out.push(j.code(command, key));
+      // From / (no WorkingDirectory=), a relative word is a path under / (`install tmp/x /opt/x` reads /tmp/x).
+      const absolute = fromSlash ? fromRoot(command) : null;
+      if (absolute) out.push(j.code(absolute, `${key} (run from /)`));
       // `:` turns substitution off; otherwise the unit's own values are what runs (Environment=D=/tmp + install ${D}/x).
       // Twice: each value as literal words (as systemd hands them over), and as plain text (as a shell it starts reads a
       // value put inside its script: sh -c 'install ${A}${B}/x …').
-      for (const raw of prefix.includes(":") ? [] : [false, true]) {
-        const real = substituted(command, env, raw);
+      // With `:` only the specifiers are put in (systemd resolves them whatever the prefix).
+      const noVariables = prefix.includes(":");
+      for (const raw of noVariables ? [false] : [false, true]) {
+        const real = substituted(command, noVariables ? new Map() : env, raw, names);
         if (real) out.push(j.code(real, `${key} (with the unit's Environment= values and specifiers${raw ? ", as text" : ""})`));
+        const realAbsolute = real && fromSlash ? fromRoot(real) : null;
+        if (realAbsolute) out.push(j.code(realAbsolute, `${key} (with the unit's values, run from /)`));
       }
     } else if (PATH_WATCH.test(key)) {
       const watched = withSpecifiers(value);
-      if (!rootOwnedPlace(watched.replace(/[*?[].*$/, "")) || USER_WRITES.test(watched))
+      // A glob in a directory part (`/[t]mp/x`, `/*/x.job`) matches places the literal part does not name.
+      if (!rootOwnedPlace(watched.replace(/[*?[].*$/, "")) || USER_WRITES.test(watched) || /[*?[][^/]*\//.test(watched))
         out.push(mark(4, `${key}=${value}: a user who may write there decides when root starts the unit it triggers`));
     } else if (key === "DirectoryMode" && (!/^[0-7]{1,4}$/.test(value) || Number.parseInt(value, 8) & 0o022)) {
       out.push(mark(4, `DirectoryMode=${value}: the directories a path unit makes are writable by others`));
@@ -417,9 +519,50 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
         if (i > 0) out.push(...variable(w.slice(0, i), w.slice(i + 1), j, key));
       }
     } else if (key === "EnvironmentFile") {
-      const file = value.replace(/^-/, "");
-      if (!rootOwnedPlace(file)) out.push(mark(4, `EnvironmentFile=${file}: not a place only root can change`));
+      // The name's specifiers put in: an unescaped instance (%I, %f) may climb out of root's tree.
+      const file = withSpecifiers(value.replace(/^-/, "").replace(/%([yYnNpPjJfiI])/g, (m, c: string) => names[c] ?? m));
+      if (!rootOwnedPlace(posix.normalize(file)) || /\.\./.test(file))
+        out.push(mark(4, `EnvironmentFile=${file}: not a place only root can change`));
     }
+  }
+  return out;
+}
+
+/**
+ * The files a unit or drop-in at `path` loads its environment from (EnvironmentFile=, `-` dropped), as patterns:
+ * specifiers its name decides put in, a template's instance (and any other specifier) standing for any name.
+ */
+export function environmentFiles(text: string, path: string): RegExp[] {
+  const names = unitNameSpecifiers(path);
+  const out: RegExp[] = [];
+  for (const line of joined(text)) {
+    const m = /^\s*EnvironmentFile\s*=\s*(.*)$/.exec(line);
+    if (!m?.[1]) continue;
+    const value = m[1].trim().replace(/^-/, "");
+    const parts = value.split(/(%[A-Za-z%])/).map((part, i) => {
+      if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const c = part.slice(1);
+      const known = /[iI]/.test(c) && path.includes("@.") ? undefined : (SPECIFIERS[c] ?? names[c]);
+      return known === undefined ? "[^/]*" : known.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    });
+    out.push(new RegExp(`^${parts.join("")}$`));
+  }
+  return out;
+}
+
+/**
+ * An environment file a root unit loads (named by a unit in the same diff, or /etc/default/*, which services' units
+ * load): its values go into the unit's Exec lines (`install ${D}/x /opt/x`), so a value naming a place users write is
+ * refused as a unit's own Environment= value naming one is. Temporary-directory variables aside.
+ */
+export function environmentFileMarks(text: string): Mark[] {
+  const out: Mark[] = [];
+  for (const line of joined(text)) {
+    const m = ENV_LINE.exec(line);
+    if (!m || comment(line) || /^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(m[1] as string)) continue;
+    const value = (m[2] as string).trim();
+    if (C_ESCAPE.test(value)) out.push(mark(4, `${m[1]}=: an escape systemd decodes in an environment file`));
+    if (namesUserPlace(value)) out.push(mark(4, `${m[1]}=${value}: names a place users write, for a root unit's commands`));
   }
   return out;
 }
@@ -449,6 +592,9 @@ function logrotatePlaces(t: string, words: string[], block: boolean, j: ContentJ
   if (/^(tabooext|taboopat)$/.test(directive)) out.push(mark(4, `${directive}: changes which files of logrotate.d logrotate reads`));
   if (/^(createolddir|olddir)$/.test(directive) && ((arg.startsWith("/") && !/^\/var\/log\/[^.]/.test(arg)) || arg.includes("..")))
     out.push(mark(4, `${directive} ${arg}: rotated logs land outside /var/log`));
+  // `createolddir MODE`: root then moves logs into a directory others may write (and plant links in).
+  if (directive === "createolddir" && /^[0-7]{3,4}$/.test(arg) && Number.parseInt(arg, 8) & 0o022)
+    out.push(mark(4, `createolddir ${arg}: the directory of rotated logs is writable by others`));
   if (directive === "compressoptions" && !/^(-[A-Za-z0-9]+\s*)*$/.test(t.slice(directive.length).trim()))
     out.push(mark(4, "compressoptions hands the compressor words other than flags"));
   return out;
@@ -565,8 +711,23 @@ export function gitHost(url: string): string {
   return (m?.[1] ?? "").toLowerCase();
 }
 
-/** git settings whose value is where git finds programs or hooks, or what it trusts. */
-const GIT_PLACE = /^(hookspath|templatedir|exec-path)$/;
+/** A leading `~` (the reader's home, `self`) or `~user` (that user's: nano and git expand both). */
+const tilde = (v: string, self = "/root"): string =>
+  v.replace(/^~([a-z_][a-z0-9_-]*)?(?=\/|$)/, (_m, u?: string) => (u === undefined ? self : u === "root" ? "/root" : `/home/${u}`));
+
+/** Where a git URL (or its prefix) leads: host and path (`git@github.com:corp/` and `https://github.com/corp/` alike). */
+export function gitSite(url: string): string {
+  const u = url
+    .replace(/^\s*url\s*/i, "")
+    .trim()
+    .replace(/^"|"$/g, "");
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(?:\[[^\]]*\]|[^/:?#]*)(?::\d*)?(.*)$/i.exec(u) ?? /^(?:[^/@:]*@)?[^/:]+:(.*)$/.exec(u);
+  const path = (m?.[1] ?? u).replace(/^\/+|\/+$/g, "").replace(/\.git$/, "");
+  return `${gitHost(url)}/${path}`;
+}
+
+/** git settings whose value is where git finds programs or hooks, or what it trusts (attributes choose filters and drivers). */
+const GIT_PLACE = /^(hookspath|templatedir|exec-path|attributesfile|excludesfile)$/;
 
 /**
  * git configuration: a section header may carry a setting on its own line
@@ -574,8 +735,10 @@ const GIT_PLACE = /^(hookspath|templatedir|exec-path)$/;
  * directories must be root's, and includes, protocol switches, `safe.directory`
  * (obey others' repositories) and ext:: URLs are refused.
  */
-function gitconfig(text: string, j: ContentJudge): Mark[] {
+function gitconfig(text: string, j: ContentJudge, path = ""): Mark[] {
   const out: Mark[] = [];
+  // A home's own configuration may name that home's attributes and excludes files.
+  const home = /^\/home\/[^/]+\//.exec(path)?.[0];
   let section = "";
   let subsection = "";
   for (const line of joined(text)) {
@@ -595,19 +758,23 @@ function gitconfig(text: string, j: ContentJudge): Mark[] {
     const where = `${section}.${name}`;
     if (section === "safe" && name === "directory")
       out.push(mark(4, `${where}: git then obeys the configuration of repositories others own`));
-    else if (/^(insteadof|pushinsteadof)$/.test(name) && section === "url" && gitHost(header?.[1] ?? subsection) !== gitHost(value))
-      out.push(mark(4, `${where} ${value}: git fetches or pushes another host's repository in its stead`));
+    else if (/^(insteadof|pushinsteadof)$/.test(name) && section === "url" && gitSite(header?.[1] ?? subsection) !== gitSite(value))
+      out.push(mark(4, `${where} ${value}: git fetches or pushes another host's (or owner's) repository in its stead`));
     else if ((section === "http" || section === "remote") && name === "proxy" && value)
       out.push(mark(4, `${where} ${value}: git's traffic (and the credentials it sends) goes through that host`));
     else if (section === "http" && name === "sslverify" && /^(false|no|off|0)$/i.test(value))
       out.push(mark(4, `${where}: git no longer checks whom it talks to`));
-    else if (section === "http" && /^(sslcainfo|sslcapath)$/.test(name) && !rootOwnedPlace(value.replace(/^~/, "/root")))
+    else if (section === "http" && /^(sslcainfo|sslcapath)$/.test(name) && !rootOwnedPlace(tilde(value)))
       out.push(mark(4, `${where} ${value}: git trusts certificates from a place others may write`));
     else if (section === "protocol" || /ext::/.test(value)) out.push(mark(4, `${where}: lets git run a transport's command`));
     else if (section === "alias" && value.startsWith("!")) out.push(j.code(value.slice(1), `alias ${name}`));
     else if (GIT_COMMAND.test(name) || section === "pager" || (name === "path" && /^(difftool|mergetool|browser|man|gpg)$/.test(section)))
       out.push(value && !/^(true|false)$/i.test(value) ? j.code(value, where) : mark(0, where));
-    else if (GIT_PLACE.test(name) && !rootOwnedPlace(value.replace(/^~/, "/root")))
+    else if (
+      GIT_PLACE.test(name) &&
+      !rootOwnedPlace(tilde(value)) &&
+      !(home && /^(attributesfile|excludesfile)$/.test(name) && tilde(value, home.slice(0, -1)).startsWith(home))
+    )
       out.push(mark(4, `${where} ${value}: not a place only root can change`));
   }
   return out;
@@ -624,13 +791,13 @@ function nanorc(text: string, j: ContentJudge): Mark[] {
     const t = line.trim();
     if (comment(t)) continue;
     const cmd =
-      /^set\s+(speller|linter|formatter)\s+(.*)$/.exec(t) ??
-      /^(linter|formatter)\s+(.*)$/.exec(t) ??
-      /^extendsyntax\s+\S+\s+(linter|formatter)\s+(.*)$/.exec(t);
+      /^set\s+(speller|linter|formatter)\s+(.*)$/i.exec(t) ??
+      /^(linter|formatter)\s+(.*)$/i.exec(t) ??
+      /^extendsyntax\s+\S+\s+(linter|formatter)\s+(.*)$/i.exec(t);
     if (cmd) out.push(j.code(unquote(cmd[2] as string), `nano's ${cmd[1]}`));
-    const inc = /^include\s+(.*)$/.exec(t);
+    const inc = /^include\s+(.*)$/i.exec(t);
     if (inc) {
-      const path = unquote(inc[1] as string).replace(/^~/, "/root");
+      const path = tilde(unquote(inc[1] as string));
       if (!rootOwnedPlace(path.replace(/\/[^/]*[*?[][^/]*$/, "")))
         out.push(mark(4, `include ${path}: nano reads (and runs the linters of) files from a place others may write`));
     }

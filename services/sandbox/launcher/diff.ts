@@ -154,7 +154,9 @@ function xattrPlan(groups: readonly XattrGroup[]): { paths: string[]; finish: (r
         }
         const map: Xattrs = new Map();
         for (const { name, value } of r.xattrs) {
-          if (name.includes(0x0a)) problems.push(`${where(e.rel)}: an xattr name with a newline in it (${printable(name)})`);
+          // A newline or another control character (CR, ESC …): past the judges' name patterns and into their reasons.
+          if ([...name].some((c) => c < 0x20 || c === 0x7f))
+            problems.push(`${where(e.rel)}: an xattr name with a newline or another control character in it (${printable(name)})`);
           else if (!isUtf8(name)) problems.push(`${where(e.rel)}: an xattr name that is not UTF-8 text (${printable(name)})`);
           else map.set(name.toString("utf8"), value);
         }

@@ -300,6 +300,24 @@ describe.skipIf(!canOverlay)("buildManifest on a real overlay", () => {
     expect(paths(clean)).toEqual(["/n1", "/n2", "/t/p"]);
   });
 
+  it("review 29: a hard link to a readable host file in a directory others may not search is a problem (/root/x 0644 in /root 0700)", async () => {
+    host(
+      "mkdir -p priv/in open; chmod 700 priv; chmod 755 priv/in open; echo s > priv/in/f; chmod 644 priv/in/f; echo p > open/f; chmod 644 open/f; mkdir t",
+    );
+    trial("ln priv/in/f t/s; ln open/f t/p");
+    const r = await build();
+    expect(r.problems).toEqual([
+      "/t/s: a hard link to the host's /priv/in/f, which not everyone may read (committed, it would be a copy of it)",
+    ]);
+    trial("rm t/s");
+    expect(paths(await ok())).toEqual(["/t/p"]);
+  });
+
+  it.skipIf(!hasSetfattr)(named("review 29: an xattr name with a carriage return or ESC is a problem", noSetfattr), async () => {
+    trial("touch f; setfattr -n \"$(printf 'user.a\\rb')\" -v 1 f");
+    expect((await build()).problems.join("; ")).toMatch(/control character/);
+  });
+
   it("sorts by path segments: a directory right before its contents", async () => {
     trial("mkdir -p x/a; touch x/a-b x/a/b x/a.c x/aa; mkdir x/a/b0");
     expect(paths(await ok())).toEqual(["/x", "/x/a", "/x/a/b", "/x/a/b0", "/x/a-b", "/x/a.c", "/x/aa"]);

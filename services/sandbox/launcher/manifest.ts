@@ -50,7 +50,7 @@ import {
   readSync,
   type Stats,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Change, EntryKind, type EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { tryLstat } from "../../shared/fs-probe.js";
 import { isWhiteout, printable, readXattrsWith, type UpperLayer, type Xattrs } from "./diff.js";
@@ -146,13 +146,25 @@ function linksToHostFiles(b: Builder, items: readonly Item[]): void {
         i.low.size === i.up.size &&
         (i.low.mode & 0o7777) === (i.up.mode & 0o7777) &&
         i.low.uid === i.up.uid &&
-        !(i.low.mode & 0o004),
+        !(i.low.mode & 0o004 && othersReach(i.layer.lower, i.rel)),
     );
     if (!source) continue;
     for (const i of group)
       if (i !== source)
         b.problem(`${i.path}: a hard link to the host's ${source.path}, which not everyone may read (committed, it would be a copy of it)`);
   }
+}
+
+/**
+ * Whether everyone may reach a host file: every directory above it, below the layer's root, lets others search it
+ * (/root/x 0644 in /root 0700: no, so a link to it is one to a file not everyone may read).
+ */
+function othersReach(lower: string, rel: string): boolean {
+  for (let d = dirname(rel); d !== "." && d !== "/" && d !== ""; d = dirname(d)) {
+    const st = tryLstat(join(lower, d));
+    if (!st?.isDirectory() || !(st.mode & 0o001)) return false;
+  }
+  return true;
 }
 
 /** Mount points of this mount namespace (mountinfo's octal escapes decoded as bytes). */
