@@ -178,26 +178,25 @@ const GIT_PROGRAM =
 /** Sections whose `path` is a program git starts (`difftool.<tool>.path`, `browser.<name>.path` …). */
 const PATH_IS_PROGRAM = /^(difftool|mergetool|browser|man|gpg|instaweb)$/;
 
-/** The host a git URL or a `[url "…"]` subsection names (lower case), "" when none. */
-/** Where a git URL (or its prefix) leads: host and path (`git@github.com:corp/` and `https://github.com/corp/` alike). */
-function siteOf(url: string): string {
-  const u = unquote(
+/** A git URL as written in a value or a `[url "…"]` subsection: quotes and the subsection's dot off. */
+const bareUrl = (url: string): string =>
+  unquote(
     url
       .trim()
       .replace(/^\.?"?|"$/g, "")
       .trim(),
   );
+
+/** Where a git URL (or its prefix) leads: host and path (`git@github.com:corp/` and `https://github.com/corp/` alike). */
+function siteOf(url: string): string {
+  const u = bareUrl(url);
   const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(?:\[[^\]]*\]|[^/:?#]*)(?::\d*)?(.*)$/i.exec(u) ?? /^(?:[^/@:]*@)?[^/:]+:(.*)$/.exec(u);
   return `${hostOf(url)}/${(m?.[1] ?? u).replace(/^\/+|\/+$/g, "").replace(/\.git$/, "")}`;
 }
 
+/** The host a git URL or a `[url "…"]` subsection names (lower case), "" when none. */
 function hostOf(url: string): string {
-  const u = unquote(
-    url
-      .trim()
-      .replace(/^\.?"?|"$/g, "")
-      .trim(),
-  );
+  const u = bareUrl(url);
   const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(u) ?? /^(?:[^/@:]*@)?([^/:]+):/.exec(u);
   return (m?.[1] ?? "").toLowerCase();
 }

@@ -63,6 +63,36 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
   return why;
 }
 
+/** The repository of directory `dir`, once per command. */
+function repoAt(dir: string): Repo | null {
+  let repo = repos.get(dir);
+  if (repo === undefined) {
+    repo = repoOf(dir);
+    repos.set(dir, repo);
+  }
+  return repo;
+}
+
+/** A repository's ignore files, once per command. */
+function ignoresOf(repo: Repo): Ignores {
+  let ignores = ignoreSets.get(repo.gitDir);
+  if (ignores === undefined) {
+    ignores = new Ignores(repo);
+    ignoreSets.set(repo.gitDir, ignores);
+  }
+  return ignores;
+}
+
+/** A repository's index (null: cannot be read), once per command. */
+function indexOf(repo: Repo): GitIndex | null {
+  let index = indexes.get(repo.gitDir);
+  if (index === undefined) {
+    index = readIndex(repo);
+    indexes.set(repo.gitDir, index);
+  }
+  return index;
+}
+
 function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null {
   // The same file as `path` (the kernel follows the links before its last part), by the lookups realPath made.
   const real = realParent(path) ?? path;
@@ -71,26 +101,14 @@ function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null
   if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
   const dir = posix.dirname(real);
-  let repo = repos.get(dir);
-  if (repo === undefined) {
-    repo = repoOf(dir);
-    repos.set(dir, repo);
-  }
+  const repo = repoAt(dir);
   if (repo === null) return "not in a git repository here, so nothing can restore what it replaces or deletes";
   const rel = posix.relative(repo.worktree, real);
   if (rel === "" || rel.startsWith("..") || rel === ".git" || rel.startsWith(".git/"))
     return "the repository itself, not content git keeps";
-  let ignores = ignoreSets.get(repo.gitDir);
-  if (ignores === undefined) {
-    ignores = new Ignores(repo);
-    ignoreSets.set(repo.gitDir, ignores);
-  }
+  const ignores = ignoresOf(repo);
   if (ignores.ignored(rel, st.isDirectory())) return null;
-  let index = indexes.get(repo.gitDir);
-  if (index === undefined) {
-    index = readIndex(repo);
-    indexes.set(repo.gitDir, index);
-  }
+  const index = indexOf(repo);
   if (index === null) return "the repository's index cannot be read here, so what git holds is not known";
   if (!st.isDirectory())
     return held(rel, real, index, repo)
@@ -188,34 +206,24 @@ export function stagedSecret(path: string, how: Staging, fromTop = false, wanted
   if (st === null) return null;
   if (st === "unknown") return `${path} cannot be looked at here`;
   const dir = st.isDirectory() ? real : posix.dirname(real);
-  let repo = repos.get(dir);
-  if (repo === undefined) {
-    repo = repoOf(dir);
-    repos.set(dir, repo);
-  }
+  const repo = repoAt(dir);
   if (repo === null) return null;
   const start = fromTop ? repo.worktree : real;
   const top = posix.relative(repo.worktree, start);
   if (top.startsWith("..")) return null;
-  let ignores = ignoreSets.get(repo.gitDir);
-  if (ignores === undefined) {
-    ignores = new Ignores(repo);
-    ignoreSets.set(repo.gitDir, ignores);
-  }
-  let index = indexes.get(repo.gitDir);
-  if (index === undefined) {
-    index = readIndex(repo);
-    indexes.set(repo.gitDir, index);
-  }
+  const ignores = ignoresOf(repo);
+  const index = indexOf(repo);
   // No index yet (a repository nothing was added to): nothing is tracked.
   if (index === null && lstat(posix.join(repo.gitDir, "index")) !== null) return "the repository's index cannot be read here";
   const tracked = index?.entries ?? new Map();
-  const skip = ignores;
   // An intent-to-add entry (`git add -N`) holds no content yet: the next `git add` or `commit -a` stores it.
   const stages = (rel: string, abs: string): boolean =>
-    (wanted?.(abs) ?? true) && how.isSecret(abs) && !(tracked.get(rel)?.incomplete === false) && (how.force || !skip.ignored(rel, false));
+    (wanted?.(abs) ?? true) &&
+    how.isSecret(abs) &&
+    !(tracked.get(rel)?.incomplete === false) &&
+    (how.force || !ignores.ignored(rel, false));
   if (!fromTop && !st.isDirectory()) return st.isFile() && stages(top, real) ? top : null;
-  if (top !== "" && !how.force && skip.ignored(top, true)) return null;
+  if (top !== "" && !how.force && ignores.ignored(top, true)) return null;
   const queue: Array<[string, string]> = [[top, start]];
   while (queue.length > 0) {
     const [rel, abs] = queue.pop() as [string, string];
@@ -233,7 +241,7 @@ export function stagedSecret(path: string, how: Staging, fromTop = false, wanted
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
       const a = `${abs}/${e.name}`;
       if (e.isDirectory()) {
-        if (!NOT_STAGED.has(e.name) && (how.force || !skip.ignored(r, true))) queue.push([r, a]);
+        if (!NOT_STAGED.has(e.name) && (how.force || !ignores.ignored(r, true))) queue.push([r, a]);
       } else if (e.isFile() && stages(r, a)) return r;
     }
   }

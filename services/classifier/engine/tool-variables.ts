@@ -39,8 +39,7 @@ export function toolVariable(name: string, literal: string | null): string | nul
   if (CACHE_VAR.test(name)) {
     if (literal === null) return "where the tool reads code or settings from, or writes its cache to, computed at run time";
     const at = literal.trim();
-    if (at.includes("..") || /^~/.test(at) || (at.startsWith("/") && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at)))
-      return `the tool reads code or settings from, or writes its cache to, ${at}`;
+    if (leavesScratch(at)) return `the tool reads code or settings from, or writes its cache to, ${at}`;
     return null;
   }
   // TMPDIR: where every program writes its temporary files. `..` climbs out of the scratch places or the workspace
@@ -48,11 +47,13 @@ export function toolVariable(name: string, literal: string | null): string | nul
   // is the everyday form, and temporary files get fresh names.
   if (name === "TMPDIR" && literal !== null) {
     const at = literal.trim();
-    if (at.includes("..") || (/^[/~]/.test(at) && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at)))
-      return "where every program writes its temporary files: outside the workspace and the scratch places";
+    if (leavesScratch(at)) return "where every program writes its temporary files: outside the workspace and the scratch places";
   }
   return null;
 }
+
+/** A directory value outside the workspace (relative, no `..`) and the scratch places (/tmp, /var/tmp, /dev/shm). */
+const leavesScratch = (at: string): boolean => at.includes("..") || (/^[/~]/.test(at) && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at));
 
 /** make/cmake/go/cargo's program variables (as tools/build.ts's TOOL_VAR on make's command line). */
 const TOOL_PROGRAM_VAR =

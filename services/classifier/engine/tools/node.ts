@@ -52,7 +52,7 @@ function foreignSpec(spec: Word, bin: string, cwd: string | undefined, named: bo
   // A relative directory or tarball of the workspace (`npx .`, `npx ./cli`) is the workspace's own code.
   if (/^\.{1,2}(\/|$)/.test(text) && !text.split("/").includes("..")) {
     // …unless a link on the way leads out of it (`npx ./home/` with home → a home directory).
-    if (cwd === undefined || !linksOut(text, cwd)) return null;
+    if (cwd === undefined || realUnder(text, cwd)?.inside !== false) return null;
     return `${text}: a package directory a link leads outside the workspace`;
   }
   if (/[/:\\]/.test(name.replace(/^@[^/@]+\//, "")) || /[/:\\]/.test(version) || name.startsWith("."))
@@ -61,20 +61,19 @@ function foreignSpec(spec: Word, bin: string, cwd: string | undefined, named: bo
   return dependencies(cwd).has(name) ? null : `${text}: a package the project does not depend on`;
 }
 
-/** Whether `rel` (under `cwd` as written) is outside it once links are followed; a path not there is not. */
-function linksOut(rel: string, cwd: string): boolean {
+/** Where `rel` under `cwd` leads once links are followed, and whether that is still under `cwd`; null when not there. */
+function realUnder(rel: string, cwd: string): { real: string; inside: boolean } | null {
   const here = realPath(cwd);
   const real = realPath(posix.join(cwd, rel));
-  return here !== null && real !== null && real !== here && !real.startsWith(`${here === "/" ? "" : here}/`);
+  if (here === null || real === null) return null;
+  return { real, inside: real === here || real.startsWith(`${here === "/" ? "" : here}/`) };
 }
 
 /** Whether `rel` is a directory under `cwd` once links are followed (`./root/opt/pkg/` with root → / is not). */
 function packageDirInside(rel: string, cwd: string | undefined): boolean {
-  if (!cwd) return false;
-  const here = realPath(cwd);
-  const real = realPath(posix.join(cwd, rel));
-  if (here === null || real === null || !(real === here || real.startsWith(`${here === "/" ? "" : here}/`))) return false;
-  const st = lstat(real);
+  const at = cwd ? realUnder(rel, cwd) : null;
+  if (!at?.inside) return false;
+  const st = lstat(at.real);
   return st !== null && st !== "unknown" && st.isDirectory();
 }
 
