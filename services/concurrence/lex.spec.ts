@@ -16,6 +16,18 @@ describe("the concurrence's lexer", () => {
     expect(texts(`echo 'a b' "c d" e\\ f`)).toEqual([["echo", "a b", "c d", "e f"]]);
   });
 
+  it("reads line continuations as bash does", () => {
+    // A backslash-newline joins, unquoted and inside double quotes; single quotes keep it.
+    expect(texts("ss\\\nh -o x")).toEqual([["ssh", "-o", "x"]]);
+    expect(texts('cat "/etc/sha\\\ndow"')).toEqual([["cat", "/etc/shadow"]]);
+    expect(texts("echo 'a\\\nb'")).toEqual([["echo", "a\\\nb"]]);
+    // A backslash-CR is an escaped CR: the LF after it ends the command.
+    expect(texts("ls \\\r\nrm -rf x")).toEqual([
+      ["ls", "\r"],
+      ["rm", "-rf", "x"],
+    ]);
+  });
+
   it("pulls nested commands out of $( ), backticks, <( ) and unquoted heredocs", () => {
     const l = lex('echo $(id -u) `whoami` <(ls /) "x$(date)"');
     expect(l.nested).toEqual(["id -u", "whoami", "ls /", "date"]);

@@ -193,7 +193,8 @@ class Lexer {
       cur.dynamic = true;
       substitutionsIn(inner, this.nested);
     }
-    cur.text += inner.replace(/\\(["\\$`])/g, "$1");
+    // A backslash-newline is removed (a line continuation), as bash does inside double quotes.
+    cur.text += inner.replace(/\\(["\\$`\n])/g, (_m, c: string) => (c === "\n" ? "" : c));
     this.i = end + 1;
   }
 

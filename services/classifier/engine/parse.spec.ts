@@ -72,4 +72,18 @@ describe("parse", () => {
     expect(parser.parse("ls )").error).toBe(true);
     expect(parser.parse("ls -la").error).toBe(false);
   });
+
+  it("flags a line continuation the grammar reads otherwise than bash", () => {
+    // bash joins `ss\⏎h` into ssh; the grammar reads two words.
+    expect(parser.parse("ss\\\nh -o ProxyCommand=id x").error).toBe(true);
+    expect(parser.parse("cat /etc/sha\\\ndow").error).toBe(true);
+    // bash reads `\<CR>` as an escaped CR and runs the next line on its own; the grammar hid it.
+    expect(parser.parse("ls \\\r\nrm -rf ~").error).toBe(true);
+    expect(parser.parse("ls \\\rx").error).toBe(true);
+    // Between words, both read the same; an escaped backslash before the newline continues nothing.
+    expect(parser.parse("git log \\\n  --oneline").error).toBe(false);
+    expect(parser.parse("ls\\\n -la").error).toBe(false);
+    expect(parser.parse("echo a\\\\\nls").error).toBe(false);
+    expect(parser.parse("echo a\\\\\nls").commands.map((c) => c.words[0]?.text)).toEqual(["echo", "ls"]);
+  });
 });
