@@ -86,4 +86,13 @@ describe("parse", () => {
     expect(parser.parse("echo a\\\\\nls").error).toBe(false);
     expect(parser.parse("echo a\\\\\nls").commands.map((c) => c.words[0]?.text)).toEqual(["echo", "ls"]);
   });
+
+  it("flags a simple command the grammar carried over a line break", () => {
+    // tree-sitter-bash issue 347: after a three-stage pipeline, the next line's words became head's arguments.
+    const p = parser.parse("ls | grep x | head -30\ntouch ~/.bashrc && cd s");
+    expect(p.commands.some((c) => c.words.some((w) => w.text === "touch"))).toBe(true);
+    expect(p.error).toBe(true);
+    expect(parser.parse("ls | grep x | head -30\ntouch a.txt").error).toBe(false);
+    expect(parser.parse("ls \\\n  -la\nls").error).toBe(false);
+  });
 });

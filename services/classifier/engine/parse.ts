@@ -117,6 +117,27 @@ function continuationMisread(text: string): boolean {
   return false;
 }
 
+/**
+ * A simple command the grammar carried over a line break: between two of its
+ * parts lies a newline no backslash continues. Bash ends the command there
+ * and runs the next line on its own; tree-sitter-bash sometimes does not
+ * (after a pipeline of three stages, `ls | grep x | head -30⏎touch ~/.bashrc
+ * && cd s` made `touch` and `~/.bashrc` arguments of head).
+ */
+function joinsLines(node: Node): boolean {
+  const text = node.text;
+  if (!text.includes("\n")) return false;
+  let from = node.startIndex;
+  for (let i = 0; i <= node.childCount; i++) {
+    const c = i < node.childCount ? node.child(i) : null;
+    const to = c === null ? node.endIndex : c.startIndex;
+    const gap = text.slice(from - node.startIndex, to - node.startIndex);
+    if (/(?<!\\)(?:\\\\)*\n/.test(gap)) return true;
+    if (c !== null) from = c.endIndex;
+  }
+  return false;
+}
+
 /** At most this many pieces of code the grammar left as text, and this much of it, are parsed and judged. */
 const MAX_UNPARSED = 64;
 const MAX_UNPARSED_BYTES = 16 * 1024;
@@ -215,6 +236,7 @@ class Walker {
       } else if (c.type !== "comment" && !isFdPrefix(c, node.child(i + 1) ?? following(node))) words.push(this.word(c));
     }
     words.push(...trailing);
+    if (joinsLines(node)) this.misparsed = true;
     const cmd: SimpleCommand = { words, assigns, redirects, stdin: input, source: node.text, end: node.endIndex };
     this.commands.push(cmd);
     this.children(node);
