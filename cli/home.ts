@@ -1,16 +1,57 @@
 // Preparing a state dir for a run: directories with their modes, the
 // service users (as root), signing keys, and the dev caller's token.
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  type Stats,
+  chmodSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { type Config, defaultProposalsStore, SERVICES } from "../services/shared/config.js";
 import { ensureKeys } from "../services/shared/keys.js";
 import { ensureSystemUser, isRoot, lookupUser } from "../services/shared/privilege.js";
 import { hashToken, newToken, parseTokensFile, type TokensFileShape } from "../services/gateway/tokens.js";
 
-function chownRecursive(path: string, uid: number, gid: number): void {
-  chownSync(path, uid, gid);
-  if (!lstatSync(path).isDirectory()) return;
-  for (const name of readdirSync(path)) chownRecursive(join(path, name), uid, gid);
+/**
+ * Hands a tree to a service user. Run as root over a tree that user owns
+ * (and may change meanwhile): a link it put there is chowned itself
+ * (lchown), never what it points at, and never walked into. The walk enters
+ * each directory and works with plain names, checking that where it stands
+ * is the directory it saw, so a directory swapped for a link (or moved away)
+ * mid-walk stops it instead of leading root elsewhere.
+ */
+export function chownRecursive(path: string, uid: number, gid: number): void {
+  const back = process.cwd();
+  try {
+    const st = lstatSync(path);
+    lchownSync(path, uid, gid);
+    if (st.isDirectory()) chownEntries(path, st, undefined, uid, gid);
+  } finally {
+    process.chdir(back);
+  }
+}
+
+function chdirTo(dir: string, want: Stats): void {
+  process.chdir(dir);
+  const here = statSync(".");
+  if (here.dev !== want.dev || here.ino !== want.ino)
+    throw new Error(`${dir} changed while its owner was being set (replaced by a link, or moved): stopped; nothing beyond it was touched`);
+}
+
+function chownEntries(dir: string, st: Stats, parent: Stats | undefined, uid: number, gid: number): void {
+  chdirTo(dir, st);
+  for (const name of readdirSync(".")) {
+    const child = lstatSync(name);
+    lchownSync(name, uid, gid);
+    if (child.isDirectory()) chownEntries(name, child, st, uid, gid);
+  }
+  if (parent) chdirTo("..", parent);
 }
 
 /** Every ancestor must let the service users through (o+x) when they run apart from root. */

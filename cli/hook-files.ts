@@ -3,11 +3,13 @@
 // config.json change is checked to load the way the gateway loads it before
 // it is written, and refused (with what to set by hand) when it would not.
 import {
-  chmodSync,
-  copyFileSync,
+  closeSync,
   existsSync,
+  fchmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -25,6 +27,31 @@ function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, "").replace(".", "");
 }
 
+/** Whether anything — a dangling link too — has this name. */
+function taken(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A new file with `data` and `mode`. The directory may be someone else's (a
+ * project's .claude/, written by root): O_EXCL never opens a name left
+ * there, a link included, and the mode is set on what was opened.
+ */
+function createFile(path: string, data: string | Buffer, mode: number): void {
+  const fd = openSync(path, "wx", mode);
+  try {
+    writeFileSync(fd, data);
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Copies the old file aside, then writes the new one through a rename. Returns the backup's path. */
 export function writeWithBackup(path: string, content: string, existed: boolean, fallbackMode = 0o644): string | undefined {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -33,13 +60,12 @@ export function writeWithBackup(path: string, content: string, existed: boolean,
   if (existed) {
     mode = statSync(path).mode & 0o777;
     backup = `${path}.bak-${stamp()}`;
-    for (let n = 1; existsSync(backup); n++) backup = `${path}.bak-${stamp()}-${n}`;
-    copyFileSync(path, backup);
-    chmodSync(backup, mode);
+    for (let n = 1; taken(backup); n++) backup = `${path}.bak-${stamp()}-${n}`;
+    createFile(backup, readFileSync(path), mode);
   }
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, content, { mode });
-  chmodSync(tmp, mode);
+  rmSync(tmp, { force: true });
+  createFile(tmp, content, mode);
   renameSync(tmp, path);
   return backup;
 }

@@ -35,8 +35,8 @@ const GRANT_TTL_S = 30;
 export class Breaker {
   private readonly leased = new LeasedIds();
   private outcomes = 0;
-  /** Undo records of tier-3 commands reported failed, each good for one grant. */
-  private readonly rollbackable = new Map<string, number>();
+  /** Undo records of tier-3 commands reported failed (with the reporting request id), each good for one grant. */
+  private readonly rollbackable = new Map<string, { requestId: string; until: number }>();
 
   constructor(
     private readonly state: BreakerState,
@@ -72,8 +72,8 @@ export class Breaker {
     this.outcomes++;
     const now = Date.now();
     if (tierFromEnum(o.tier) === 3 && !o.ok && !o.refused && o.undoId) {
-      for (const [id, until] of this.rollbackable) if (until <= now) this.rollbackable.delete(id);
-      if (this.rollbackable.size < 1024) this.rollbackable.set(o.undoId, now + ROLLBACK_WINDOW_MS);
+      for (const [id, r] of this.rollbackable) if (r.until <= now) this.rollbackable.delete(id);
+      if (this.rollbackable.size < 1024) this.rollbackable.set(o.undoId, { requestId: o.requestId, until: now + ROLLBACK_WINDOW_MS });
     }
     // A tier-4 attempt nobody can see afterwards disarms, whatever trip_on_tier4 says.
     if (tierFromEnum(o.tier) === 4 && o.unaudited)
@@ -88,12 +88,13 @@ export class Breaker {
    * safer. Any other undo record needs a person (keys/operator.key).
    */
   grantRollback(req: RollbackGrantRequest, log: Logger): RollbackGrantResponse {
-    const until = this.rollbackable.get(req.undoId);
-    if (until === undefined || until <= Date.now()) {
-      log.warn({ undo_id: req.undoId }, "rollback grant refused: no failed tier-3 outcome with this undo id");
+    // The grant names the request that reported the failure (the executor checks it owns the record): no other asks for it.
+    const reported = this.rollbackable.get(req.undoId);
+    if (reported === undefined || reported.until <= Date.now() || reported.requestId !== req.requestId) {
+      log.warn({ undo_id: req.undoId }, "rollback grant refused: no failed tier-3 outcome of this request with this undo id");
       return {
         granted: false,
-        reason: "no failed tier-3 outcome with this undo id was reported (or its window passed); a person rolls it back",
+        reason: "no failed tier-3 outcome of this request with this undo id was reported (or its window passed); a person rolls it back",
         grant: undefined,
       };
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,5 +58,46 @@ describe("the breaker's persisted state", () => {
       // …and the disarmed state is now what the file says.
       expect(JSON.parse(readFileSync(join(dir, STATE_FILE), "utf8")).armed).toBe(false);
     }
+  });
+
+  // The breaker's user owns its state dir; the breaker starts as root and reads, writes and
+  // chowns there before it drops. A link that user left must never carry root's acts elsewhere.
+  const root = process.getuid?.() === 0;
+  const brk = { name: "nobody", uid: 65534, gid: 65534, home: "/" };
+  function victim(): string {
+    const d = mkdtempSync(join(tmpdir(), "breaker-victim-"));
+    dirs.push(d);
+    const f = join(d, "shadow");
+    writeFileSync(f, "root:$6$secret-hash:19000:0:99999:7:::\n", { mode: 0o600 });
+    return f;
+  }
+
+  it.runIf(root)("a state.json link to another file: not chowned, not read (starts disarmed, nothing of it in the record)", () => {
+    const target = victim();
+    const d = mkdtempSync(join(tmpdir(), "breaker-state-"));
+    dirs.push(d);
+    const dir = prepareStateDir(d, brk);
+    symlinkSync(target, join(dir, STATE_FILE));
+    prepareStateDir(d, brk);
+    expect(statSync(target).uid).toBe(0);
+    const s = new BreakerState(dir, brk);
+    expect(s.armed).toBe(false);
+    expect(JSON.stringify(s.view())).not.toContain("secret-hash");
+    expect(readFileSync(target, "utf8")).toContain("secret-hash");
+    expect(statSync(target).uid).toBe(0);
+    expect(lstatSync(join(dir, STATE_FILE)).isSymbolicLink()).toBe(false);
+  });
+
+  it.runIf(root)("a planted state.json.tmp-<pid> link is not written through or chowned by the first write as root", () => {
+    const target = victim();
+    const d = mkdtempSync(join(tmpdir(), "breaker-state-"));
+    dirs.push(d);
+    const dir = prepareStateDir(d, brk);
+    symlinkSync(target, join(dir, `${STATE_FILE}.tmp-${process.pid}`));
+    const s = new BreakerState(dir, brk);
+    expect(s.armed).toBe(true);
+    expect(readFileSync(target, "utf8")).toContain("secret-hash");
+    expect(statSync(target).uid).toBe(0);
+    expect(statSync(join(dir, STATE_FILE)).uid).toBe(brk.uid);
   });
 });

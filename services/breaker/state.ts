@@ -7,6 +7,9 @@
 import {
   chownSync,
   closeSync,
+  constants,
+  lchownSync,
+  rmSync,
   fchownSync,
   existsSync,
   fsyncSync,
@@ -55,8 +58,9 @@ export function prepareStateDir(stateDir: string, owner: Account | undefined): s
   chmodSync(dir, 0o700);
   if (owner) {
     chownSync(dir, owner.uid, owner.gid);
+    // lchown: the breaker's user owns this dir and may have put a link here; root never chowns what it points at.
     const file = join(dir, STATE_FILE);
-    if (existsSync(file)) chownSync(file, owner.uid, owner.gid);
+    if (existsSync(file)) lchownSync(file, owner.uid, owner.gid);
   }
   return dir;
 }
@@ -70,7 +74,15 @@ function readRecord(file: string): { record: BreakerStateRecord; problem?: strin
   if (!existsSync(file)) return { record: { version: 1, armed: true, rule: "", reason: "", since: nowS(), notified: true, events: [] } };
   let problem: string;
   try {
-    const parsed = FileShape.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    // Read as root before the drop: a link the breaker's user left here is not followed (ELOOP: disarmed).
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    let text: string;
+    try {
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
+    const parsed = FileShape.safeParse(JSON.parse(text));
     if (parsed.success) return { record: parsed.data };
     problem = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   } catch (err) {
@@ -140,7 +152,10 @@ export class BreakerState {
   private persist(): void {
     const file = join(this.dir, STATE_FILE);
     const tmp = `${file}.tmp-${process.pid}`;
-    const fd = openSync(tmp, "w", 0o600);
+    // Possibly as root (the first write, before the drop), in a dir the breaker's user owns: a leftover
+    // or planted name is removed, never followed, and the new file is made here (O_EXCL | O_NOFOLLOW).
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {
       writeSync(fd, `${JSON.stringify(this.record, null, 2)}\n`);
       if (this.owner && process.getuid?.() === 0) fchownSync(fd, this.owner.uid, this.owner.gid);

@@ -133,7 +133,7 @@ export async function execute(
   try {
     // Tier >= 1 always gets an undo record, even with an empty plan, so a rollback has something to answer to.
     const packages = packageRun || (tier >= 1 && changesPackages(req.command)) ? installedPackages() : [];
-    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages) : "";
+    const undoId = tier >= 1 ? state.undo.capture(req.requestId, req.undoPaths, packages, tier === 3) : "";
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
     // Built meanwhile, run only once this is fsynced: the record, and the replay memory's durability.
     let journaled: (yes: boolean) => void = () => undefined;

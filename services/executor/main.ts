@@ -16,8 +16,9 @@
 //             final tier, the sandbox's run
 //             report and both effect verdicts over one manifest digest;
 //             the host must still match every `before` (else CONFLICT).
-//   Rollback  a grant over the undo id, signed by the breaker (a failed
-//             tier-3 verify) or a person (keys/operator.key).
+//   Rollback  a grant over the undo id, signed by a person
+//             (keys/operator.key), or by the breaker (a failed tier-3
+//             verify) for a recent live action's own record only.
 //   Resolve   the canonical form of a directory (the gateway binds it as cwd).
 //   Health    liveness and load.
 // On any doubt it refuses; on losing its replay memory it does not start; a
@@ -298,7 +299,8 @@ await runService<ExecutorState>({
       schema: RollbackShape,
       handle: (req: RollbackRequest, log: Logger) =>
         journaled(state, req, async () => {
-          const grant = checkGrant(req.grant, req.undoId, config.host_id, state.pinned, state.replay);
+          const owner = state.undo.owner(req.undoId);
+          const grant = checkGrant(req.grant, req.undoId, config.host_id, state.pinned, state.replay, undefined, owner);
           if (!state.undo.has(req.undoId)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
           state.journal.append({
             event: "rollback-begin",

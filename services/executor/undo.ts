@@ -62,10 +62,19 @@ interface Entry {
 interface Record_ {
   requestId: string;
   createdAt: number;
+  /** Captured before a tier-3 live action: the only record a breaker grant may roll back. */
+  live?: boolean;
   entries: Entry[];
   /** Every installed package before the command, and after it. */
   packages?: PackageState[];
   packagesAfter?: PackageState[];
+}
+
+/** What a rollback grant is checked against (verify.ts checkGrant). */
+export interface UndoOwner {
+  requestId: string;
+  createdAt: number;
+  live: boolean;
 }
 
 export interface RollbackResult {
@@ -182,7 +191,7 @@ export class UndoStore {
   }
 
   /** Tier 3 and package runs: records the plan's paths as they are now (and the packages). */
-  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = []): string {
+  capture(requestId: string, paths: readonly string[], packages: readonly PackageState[] = [], live = false): string {
     if (paths.length > MAX_PATHS) throw new CodedError("BAD_REQUEST", `undo plan over ${MAX_PATHS} paths`);
     const clean = [...new Set(paths.map((p) => normalize(p)))];
     if (clean.some((p) => !isAbsolute(p) || !UNDOABLE.test(p) || p === "/"))
@@ -201,6 +210,7 @@ export class UndoStore {
     this.write(root, {
       requestId,
       createdAt: Math.floor(Date.now() / 1000),
+      ...(live ? { live: true } : {}),
       entries,
       ...(packages.length ? { packages: [...packages] } : {}),
     });
@@ -257,6 +267,13 @@ export class UndoStore {
   /** Whether an undo record exists and has not been rolled back. */
   has(undoId: string): boolean {
     return /^[0-9a-f-]{36}$/.test(undoId) && existsSync(join(this.dir, undoId, "manifest.json"));
+  }
+
+  /** Whose record it is (what a rollback grant is checked against), or undefined when there is none to roll back. */
+  owner(undoId: string): UndoOwner | undefined {
+    if (!this.has(undoId)) return undefined;
+    const r = JSON.parse(readFileSync(join(this.dir, undoId, "manifest.json"), "utf8")) as Record_;
+    return { requestId: r.requestId, createdAt: r.createdAt, live: r.live === true };
   }
 
   rollback(undoId: string): RollbackResult {

@@ -29,7 +29,8 @@ import { SIGNER_ROLES, SIGNERS, type Signer } from "../shared/keys.js";
 import { tierToEnum, type TierNumber } from "../shared/tier.js";
 import { attestBytes, testSigners } from "../../test/support/quorum.js";
 import { ReplayMemory } from "./replay.js";
-import { checkCommit, checkExecute, checkGrant, type Bound } from "./verify.js";
+import { BREAKER_GRANT_MAX_AGE_S, checkCommit, checkExecute, checkGrant, type Bound } from "./verify.js";
+import type { UndoOwner } from "./undo.js";
 
 const SEED = 20240611;
 const RUNS = 1000;
@@ -907,6 +908,10 @@ describe("checkGrant", () => {
     now: number;
     grant: Attestation | undefined;
     first?: Attestation;
+    /** The grant's request id: by default the undo record is that request's recent live action. */
+    requestId?: string;
+    /** The undo record's owner as the executor reads it; null: no record. */
+    record?: UndoOwner | null;
   }
   const GRANTERS = [
     { signer: "breaker" as Signer, role: Role.ROLE_BREAKER_GRANT },
@@ -935,7 +940,8 @@ describe("checkGrant", () => {
 
   function grantOutcome(c: GrantCase, replay = new ReplayMemory()): string {
     try {
-      checkGrant(c.grant, c.undoId, c.host, pinned, replay, c.now);
+      const record = c.record === null ? undefined : (c.record ?? { requestId: c.requestId ?? "", createdAt: c.now, live: true });
+      checkGrant(c.grant, c.undoId, c.host, pinned, replay, c.now, record);
       return "ACCEPTED";
     } catch (err) {
       if (err instanceof CodedError) return err.code;
@@ -965,7 +971,11 @@ describe("checkGrant", () => {
       fc.property(base, (b) => {
         const replay = new ReplayMemory();
         const grant = grantOf({ ...b, ...b.who });
-        const got = checkGrant(grant, b.undoId, b.host, pinned, replay, b.now);
+        const got = checkGrant(grant, b.undoId, b.host, pinned, replay, b.now, {
+          requestId: b.requestId,
+          createdAt: b.now - 60,
+          live: true,
+        });
         expect(got.signer).toBe(b.who.signer);
         expect(got.nonces).toHaveLength(1);
         expect(grantOutcome({ ...b, grant }, replay)).toBe("ATTESTATION_REPLAYED");
@@ -1113,4 +1123,55 @@ describe("checkGrant", () => {
       return { ...b, first: grant, grant };
     }),
   );
+  // The breaker grants on the gateway's word (its report of a failed tier-3 verify): a compromised
+  // gateway reports any undo id it knows. Its grant must reach no further than that report honestly can.
+  const breakerBase = base.map((b) => ({ ...b, who: GRANTERS[0] as (typeof GRANTERS)[number] }));
+  grantRefuses(
+    "a breaker grant for the undo record of another request (a compromised gateway's report names any undo id)",
+    "ATTESTATION_MISMATCH",
+    fc
+      .tuple(breakerBase, requestId)
+      .filter(([b, other]) => b.requestId !== other)
+      .map(([b, other]) => ({ ...b, grant: grantOf({ ...b, ...b.who }), record: { requestId: other, createdAt: b.now, live: true } })),
+  );
+
+  grantRefuses(
+    "a breaker grant for a committed diff's record (not a live action: no verify, no breaker rollback)",
+    "ATTESTATION_MISMATCH",
+    breakerBase.map((b) => ({
+      ...b,
+      grant: grantOf({ ...b, ...b.who }),
+      record: { requestId: b.requestId, createdAt: b.now, live: false },
+    })),
+  );
+
+  grantRefuses(
+    "a breaker grant for a live action's record older than the breaker's window",
+    "ATTESTATION_MISMATCH",
+    fc.tuple(breakerBase, fc.integer({ min: 1, max: 14 * 24 * 3600 })).map(([b, older]) => ({
+      ...b,
+      grant: grantOf({ ...b, ...b.who }),
+      record: { requestId: b.requestId, createdAt: b.now - BREAKER_GRANT_MAX_AGE_S - older, live: true },
+    })),
+  );
+
+  grantRefuses(
+    "a breaker grant for an undo id with no record",
+    "ATTESTATION_MISMATCH",
+    breakerBase.map((b) => ({ ...b, grant: grantOf({ ...b, ...b.who }), record: null })),
+  );
+
+  it("a person's grant still rolls back any record: another request's, a committed diff's, an old one", () => {
+    const t = Math.floor(Date.now() / 1000);
+    const undoId = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const records: UndoOwner[] = [
+      { requestId: "someone-else", createdAt: t, live: true },
+      { requestId: "op", createdAt: t, live: false },
+      { requestId: "op", createdAt: t - 13 * 24 * 3600, live: false },
+    ];
+    for (const record of records) {
+      const grant = grantOf({ signer: "operator", role: Role.ROLE_OPERATOR, undoId, host: "primary", now: t, requestId: "op" });
+      expect(checkGrant(grant, undoId, "primary", pinned, new ReplayMemory(), t, record).signer).toBe("operator");
+    }
+  });
 });

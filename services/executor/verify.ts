@@ -9,7 +9,8 @@
 //   Commit   tiers 1–3 (no live action): classifier + breaker lease for the final tier + sandbox run report
 //            + classifier and concurrence effect verdicts, all over one manifest digest
 //   Rollback a grant over rollbackDigest(undo id): the breaker's (role BREAKER_GRANT,
-//            never a lease: a gateway may ask a lease over any digest) or a person's
+//            never a lease: a gateway may ask a lease over any digest; only for a recent
+//            tier-3 live action's record, with its request id) or a person's
 import { timingSafeEqual, verify, type KeyObject } from "node:crypto";
 import { Decision, Role } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
@@ -17,6 +18,7 @@ import { bindingOf, commandDigest, rollbackDigest, touchedDigest } from "../shar
 import { CodedError } from "../shared/errors.js";
 import { tierFromEnum, type TierNumber } from "../shared/tier.js";
 import type { NonceEntry, ReplayMemory } from "./replay.js";
+import type { UndoOwner } from "./undo.js";
 
 export interface PinnedKey {
   roles: readonly Role[];
@@ -177,7 +179,27 @@ export function checkCommit(
   return { tier, byRole, nonces: consume(byRole, replay) };
 }
 
-/** Rollback: a grant for exactly this undo record, from the breaker or a person. */
+/**
+ * How old a record a breaker grant may still roll back: the longest command
+ * (3600 s), its verify, and the breaker's 10-minute window after the report.
+ */
+export const BREAKER_GRANT_MAX_AGE_S = 3600 + 900;
+
+/**
+ * The breaker grants on the gateway's report of a failed tier-3 verify, so
+ * its grant reaches only what that report can honestly name: the record of
+ * a recent tier-3 live action, for that action's own request id. Any other
+ * record (a committed diff, an old one) needs a person's grant.
+ */
+function breakerMayUndo(d: Decision, record: UndoOwner | undefined, now: number): void {
+  if (!record || !record.live || d.requestId !== record.requestId || now - record.createdAt > BREAKER_GRANT_MAX_AGE_S)
+    throw new CodedError(
+      "ATTESTATION_MISMATCH",
+      "the breaker's grant undoes only a recent tier-3 live action's own record; a person rolls back anything else",
+    );
+}
+
+/** Rollback: a grant for exactly this undo record, from the breaker or a person. `record` is the undo record's owner. */
 export function checkGrant(
   grant: Attestation | undefined,
   undoId: string,
@@ -185,11 +207,13 @@ export function checkGrant(
   pinned: Pinned,
   replay: ReplayMemory,
   now = Math.floor(Date.now() / 1000),
+  record?: UndoOwner,
 ): { signer: string; nonces: NonceEntry[] } {
   if (!grant) throw new CodedError("ATTESTATION_MISSING", "a rollback needs a signed grant");
   const d = checkOne(grant, pinned, rollbackDigest(undoId, host), undefined, host, now);
   if (d.role !== Role.ROLE_BREAKER_GRANT && d.role !== Role.ROLE_OPERATOR)
     throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
+  if (d.role === Role.ROLE_BREAKER_GRANT) breakerMayUndo(d, record, now);
   const byRole = new Map([[d.role, d]]);
   return { signer: grant.signer, nonces: consume(byRole, replay) };
 }

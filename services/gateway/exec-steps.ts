@@ -6,6 +6,7 @@
 import { Source, type ClassifyRequest } from "../../proto/gen/agent_sudo/v1/classifier_pb.js";
 import type { Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { commandDigest } from "../shared/attestation.js";
+import { redactCredentials } from "../shared/credentials.js";
 import type { Config } from "../shared/config.js";
 import { type Notifier, PRIORITY } from "../shared/ntfy.js";
 import { requestPage } from "../shared/console-url.js";
@@ -73,7 +74,8 @@ export class ExecSteps {
     const { requestId } = run;
     this.notifier?.notify({
       title: `agent-sudo: tier 4 refused on ${run.binding.host}`,
-      body: `${run.caller}: ${run.binding.command.slice(0, 300)}\nrule ${rule}: ${reason}\nrequest ${requestId}. A person must run it interactively.`,
+      // Redacted before it is cut: a credential cut in half no longer looks like one.
+      body: `${run.caller}: ${redactCredentials(run.binding.command).slice(0, 300)}\nrule ${rule}: ${reason}\nrequest ${requestId}. A person must run it interactively.`,
       priority: PRIORITY.high,
       tags: ["no_entry", "agent-sudo"],
       link: requestPage(requestId),

@@ -8,6 +8,7 @@ import type { ClassifyResponse } from "../../proto/gen/agent_sudo/v1/classifier_
 import { Tier, type Attestation } from "../../proto/gen/agent_sudo/v1/decision_pb.js";
 import { EntryKind, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import type { Config } from "../shared/config.js";
+import type { Notifier, NtfyMessage } from "../shared/ntfy.js";
 import { tierFromEnum } from "../shared/tier.js";
 import { AuditUnavailable, type AuditContext, type Outcome } from "./audit-trail.js";
 import type { ServiceClients } from "./clients.js";
@@ -172,6 +173,8 @@ interface Setup {
   answers?: Record<string, Handler>;
   auditDown?: boolean;
   secrets?: Record<string, unknown>;
+  /** Collects what would be sent to ntfy. */
+  notified?: NtfyMessage[];
 }
 
 async function exec(command: string, setup: Setup = {}, extra: { cwd?: string; env_secrets?: Record<string, string> } = {}) {
@@ -191,7 +194,7 @@ async function exec(command: string, setup: Setup = {}, extra: { cwd?: string; e
     config,
     audit as never,
     pino({ level: "silent" }),
-    undefined,
+    setup.notified ? ({ notify: (m: NtfyMessage) => setup.notified?.push(m) } as unknown as Notifier) : undefined,
     probes,
   );
   const answer = await pipeline.run({ command, timeout: 30, ...extra }, { name: "agent", runAs: "" });
@@ -309,6 +312,21 @@ describe("the pipeline's order of calls, per tier", () => {
       "audit.outcome",
       "breaker.report",
     ]);
+  });
+
+  it("tier 4: the ntfy announcement carries no credential literal of the command, even one cut at the 300-character mark", async () => {
+    const token = `ghp_${"aB3dE5fG7h".repeat(4)}`;
+    // pad 280: the token starts at 286 and the announcement is cut at 300, inside it.
+    for (const pad of [0, 280]) {
+      const notified: NtfyMessage[] = [];
+      const command = `${"x".repeat(pad)} echo ${token} | gh auth login --with-token; rm -rf /`;
+      const { answer } = await exec(command, { answers: { "classifier.classify": classifyAs(Tier.TIER_REFUSE) }, notified });
+      expect(answer.status).toBe(403);
+      expect(notified).toHaveLength(1);
+      const text = `${notified[0]?.title}\n${notified[0]?.body}`;
+      expect(text).not.toContain(token.slice(0, 8));
+      expect(text).toContain("[redacted:");
+    }
   });
 
   it("tier 4: classify → report tier 4 → refusal audited; the executor is never called", async () => {

@@ -51,4 +51,12 @@ describe("credential literals", () => {
       b: { c: 1, d: "PGPASSWORD=[redacted:secret-variable] psql" },
     });
   });
+
+  it("never passes on unredacted what lies past its depth limit", () => {
+    let deep: unknown = { token: `x ${GH}`, list: [GH] };
+    for (let i = 0; i < 12; i++) deep = { next: deep };
+    const out = JSON.stringify(redactDeep(deep));
+    expect(out).not.toContain(GH);
+    expect(out).toContain("[redacted:too-deep]");
+  });
 });

@@ -103,10 +103,15 @@ export function redactCredentials(text: string): string {
   return out + text.slice(at);
 }
 
-/** A JSON-like value with every string in it redacted (for evidence and log fields). */
+/**
+ * A JSON-like value with every string in it redacted (for evidence and log
+ * fields). Past the depth limit an object is not walked, so it is not kept
+ * either: it becomes a marker (fail closed), never passed on unredacted.
+ */
 export function redactDeep<T>(value: T, depth = 0): T {
   if (typeof value === "string") return redactCredentials(value) as T;
-  if (depth > 8 || value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object") return value;
+  if (depth > 8) return "[redacted:too-deep]" as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1)) as T;
   if (Buffer.isBuffer(value) || value instanceof Uint8Array) return value;
   const out: Record<string, unknown> = {};

@@ -6,6 +6,7 @@
 // not lose a message, like the breaker's trip, re-send it on start until
 // they have seen `onDelivered`).
 import { consoleLink } from "./console-url.js";
+import { redactCredentials } from "./credentials.js";
 import type { Logger } from "./log.js";
 
 export type NtfyPriority = 1 | 2 | 3 | 4 | 5;
@@ -113,10 +114,14 @@ export class Notifier {
     private readonly log: Logger,
   ) {}
 
-  /** Queues a message and returns at once; never throws. */
+  /**
+   * Queues a message and returns at once; never throws. Title and body are
+   * redacted of credential literals first: a message leaves the host (often
+   * for a public ntfy server) and may quote a refused command.
+   */
   notify(msg: NtfyMessage): void {
     const priority = Math.min(5, Math.max(1, Math.round(msg.priority))) as NtfyPriority;
-    const entry = { msg: { ...msg, priority }, attempt: 0 };
+    const entry = { msg: { ...msg, title: redactCredentials(msg.title), body: redactCredentials(msg.body), priority }, attempt: 0 };
     if (!this.settings.url) {
       this.log.warn({ ntfy: "not configured", title: msg.title, priority }, "notification not sent (no ntfy url)");
       return;

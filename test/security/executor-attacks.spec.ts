@@ -746,6 +746,28 @@ describe("Rollback: only a grant over exactly that undo id, from the breaker or 
     }
   });
 
+  it("refuses the breaker's grant a compromised gateway obtains by reporting a failed tier-3 verify for a committed diff's undo id", async () => {
+    // The breaker signs on the gateway's word: the gateway reports any undo id it has seen (here a tier-1
+    // commit's, under the commit's own request id) as a failed tier-3 verify, and the breaker grants.
+    // The executor takes that grant only for a recent live action's own record. (One report only: three
+    // tier-3 failures would disarm the breaker for the tests after this one.)
+    const breaker = new BreakerServiceClient(`unix://${join(stack.home, "run", "breaker.sock")}`, credentials.createInsecure());
+    const requestId = d.req.requestId;
+    try {
+      const outcome = { requestId, tier: Tier.TIER_LIVE_SERVICE, ok: false, refused: false, undoId, unaudited: false };
+      await call(breaker, breaker.report, outcome, 3000);
+      // The grant names the request that reported the failure: another request cannot ask for it.
+      expect((await call(breaker, breaker.rollbackGrant, { requestId: nextId(), undoId }, 3000)).granted).toBe(false);
+      const g = await call(breaker, breaker.rollbackGrant, { requestId, undoId }, 3000);
+      expect(g.granted).toBe(true);
+      await expectRefused(rollback({ requestId, undoId, grant: g.grant }), "ATTESTATION_MISMATCH");
+    } finally {
+      breaker.close();
+    }
+    expect(existsSync(d.target)).toBe(true);
+    expect(rolledBack()).toEqual([]);
+  });
+
   it("refuses a breaker lease asked for over the rollback digest (a lease is not a grant)", async () => {
     // A compromised gateway holds the breaker's socket: it may ask for a
     // lease over any 32-byte digest — here the one a grant binds. (Its own

@@ -47,6 +47,21 @@ describe("ntfy notifier", () => {
     });
   });
 
+  it("redacts credential literals in a message's title and body before it leaves the host", async () => {
+    const n = new Notifier({ ...NTFY_DEFAULTS, url: sink.url, backoffMs: 10 }, log);
+    const token = `ghp_${"aB3dE5fG7h".repeat(4)}`;
+    n.notify({
+      title: `tier 4: echo ${token}`,
+      body: "agent: mysql -u root --password=hunter2secret; psql postgres://u:pa55word@db/x",
+      priority: PRIORITY.high,
+    });
+    await n.idle();
+    const [msg] = sink.received;
+    const sent = `${msg?.headers.title}\n${msg?.body}`;
+    for (const secret of [token, "hunter2secret", "pa55word"]) expect(sent).not.toContain(secret);
+    expect(sent).toContain("[redacted:github-token]");
+  });
+
   it("a message's console link: Click header and last body line when the console is on; nothing when it is off or the link is not a path", async () => {
     const on = new Notifier({ ...NTFY_DEFAULTS, url: sink.url, consoleUrl: "http://127.0.0.1:8085/", backoffMs: 10 }, log);
     on.notify({ title: "tier 4", body: "refused", priority: PRIORITY.high, link: "/requests/0b7c-uuid" });
