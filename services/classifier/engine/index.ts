@@ -21,7 +21,7 @@ import { beginCommand, realPath, wordExpansions } from "./host-paths.js";
 import { inferHome, setStateDir } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
-import type { Context, Finding, SimpleCommand } from "./types.js";
+import type { Context, Finding, SimpleCommand, Word } from "./types.js";
 import { scanCode } from "./veto.js";
 import { prefixWrapper } from "./wrappers.js";
 import { interpreter } from "./interpreters.js";
@@ -29,6 +29,7 @@ import { liveActionPlain, packageRunPlain } from "./host-run.js";
 import { noteBareRepo } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
 import { bareRepoMade, gitGlobals } from "./tools/git.js";
+import { targetsOf } from "./writers.js";
 
 export { PolicyError };
 
@@ -193,6 +194,9 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   const cdpath = /\bCDPATH=|cdable_vars/.test(text) || parsed.assigned.some((a) => a.name === "CDPATH" || a.computed);
   // A bare repository the text makes: its config and hooks count as .git's wherever the text writes them.
   if (text.includes("--bare") || text.includes("--mirror")) noteBareRepos(parsed.commands, ctx, cdpath);
+  // `curl -o x.sh URL && sh x.sh`: a script the same line downloads is code no one has seen (judgeScript).
+  const fetched = FETCH_WORD.test(text) ? downloadsIn(parsed.commands, ctx, cdpath) : null;
+  if (fetched) ctx = { ...ctx, downloaded: ctx.downloaded ? new Set([...ctx.downloaded, ...fetched]) : fetched };
   // `true && ssh HOST cat < F`: a list's or group's input redirection feeds its network senders.
   const inputs = text.includes("<") ? listInputs(parsed.commands) : null;
   for (const cmd of parsed.commands) {
@@ -233,6 +237,90 @@ function splitList(text: string): string[] {
     .map((p) => p.trim())
     .filter(Boolean);
   return pieces.length > 1 && pieces.length <= 64 ? pieces : [];
+}
+
+/** Programs whose output is the network's (what they write is downloaded); the cheap test of a text that may hold one. */
+const FETCHERS = new Set(["curl", "wget", "aria2c", "http", "https", "xh", "xhs", "httpie"]);
+const FETCH_WORD = /\b(curl|wget|aria2c|https?|xhs?|httpie)\b/;
+
+/**
+ * The files `commands` download, as resolved paths, or null when none: what
+ * a fetcher writes (`curl -o F`, `curl -O URL`, `wget -O F`, `curl URL > F`,
+ * `aria2c -o F`, `http -d -o F`), behind a wrapper too (`timeout 30 curl …`)
+ * and, once a fetcher has run, what a later command writes by redirection,
+ * tee or a copy (`curl URL | tee F`, `curl URL | gunzip > F`, `(curl URL) > F`,
+ * `mv F G`: a pipeline's parts are not told apart here, so any later write counts).
+ * Review 31: `curl -o x.sh URL && sh x.sh` was tier 1 ("a script from the
+ * workspace") while `curl URL | sh` is 2; review 20 had recorded it open.
+ */
+function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: boolean): Set<string> | null {
+  const out = new Set<string>();
+  let cwds = [ctx.cwd];
+  let after = false;
+  for (const cmd of commands) {
+    const prog = cmd.words[0];
+    const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
+    const fetcher = fetcherArgv(cmd.words);
+    after ||= fetcher !== null;
+    if (after) {
+      const words = [
+        ...(fetcher ? fetchedFiles(fetcher) : []),
+        ...(name === "tee" ? cmd.words.slice(1).filter((w) => !w.text.startsWith("-")) : []),
+        ...cmd.redirects.filter((r) => /^(>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target),
+        ...(COPIERS.has(name) ? copiedTo(cmd.words.slice(1)) : []),
+      ];
+      for (const cwd of cwds)
+        for (const w of words) {
+          const p = resolvePlace(w, { ...ctx, cwd }).path;
+          if (p !== null) out.add(p);
+        }
+    }
+    cwds = afterCd(cmd, cwds, ctx, cdpath);
+  }
+  return out.size ? out : null;
+}
+
+/** A fetcher's argv, its name first, as written or behind prefix wrappers (`command curl`, `timeout 30 wget`), or null. */
+function fetcherArgv(words: readonly Word[]): Word[] | null {
+  let argv = [...words];
+  for (let depth = 0; depth < 4; depth++) {
+    const prog = argv[0];
+    if (!prog || prog.dynamic) return null;
+    const name = posix.basename(prog.text);
+    if (FETCHERS.has(name)) return argv;
+    const inner = prefixWrapper(name, argv.slice(1))?.inner[0];
+    if (!inner) return null;
+    argv = inner;
+  }
+  return null;
+}
+
+/** The files a fetcher writes: curl's and wget's shapes (writers.ts), and the `-o`/`--out`/`--output` of the others. */
+function fetchedFiles(argv: readonly Word[]): Word[] {
+  const name = posix.basename(argv[0]?.text ?? "");
+  const args = argv.slice(1);
+  const shaped = targetsOf(name, args);
+  if (shaped) return shaped.filter((t) => t.mode === "write" && !t.implicit).map((t) => t.word);
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const m = /^(-o|--out|--output)(?:=(.*))?$/s.exec(w.text);
+    const value = m ? (m[2] !== undefined ? { ...w, text: m[2] } : args[++i]) : undefined;
+    if (value) out.push(value);
+  }
+  return out;
+}
+
+/** Programs that give a file another name or place (`curl -o a URL && mv a b.sh && sh b.sh`). */
+const COPIERS = new Set(["cp", "mv", "ln", "install"]);
+
+/** The names a copy or move may write, once a fetcher has run: its last operand, and that directory's entry for each source. */
+function copiedTo(args: readonly Word[]): Word[] {
+  const operands = args.filter((w) => !w.text.startsWith("-"));
+  const dest = operands[operands.length - 1];
+  if (operands.length < 2 || dest === undefined) return [];
+  const dir = dest.text.replace(/\/+$/, "");
+  return [dest, ...operands.slice(0, -1).map((src) => ({ ...dest, text: `${dir}/${posix.basename(src.text)}` }))];
 }
 
 /** Every bare repository `commands` make (bare-repos.ts), in each directory its git may run in. */

@@ -462,6 +462,8 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
   if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path)))
     return primaryNeverGuesses("a script whose text is computed or streamed", text);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
+  if (p.path !== null && ctx.downloaded?.has(p.path))
+    return find(2, "run-script", "runs a script the same command line downloads: code no one has seen, as `curl URL | sh`", text);
   if (args.some((w) => LIVE_ARG.test(w.text)) || LIVE_NAME.test(path.text.split("/").pop() ?? "")) {
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);
   }

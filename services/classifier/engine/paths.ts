@@ -527,6 +527,23 @@ const SECRET_GLOBS = [
   "**/.m2/settings.xml",
   "**/.config/sops/**",
   "**/.config/age/**",
+  // Review 31 (tier 0 in `cat`): netrc-format credentials under other names, the legacy docker auth file, age
+  // identities in their other usual place, Hugging Face and Firebase tokens, pnpm's user rc file (the npmrc
+  // format, registry tokens), Terraform's variable files and state backups (passwords, as .env and .tfstate),
+  // WordPress's configuration (the database password and the auth salts).
+  "**/.authinfo",
+  "**/.authinfo.gpg",
+  "**/.netrc.gpg",
+  "**/.dockercfg",
+  "**/.age/**",
+  "**/.cache/huggingface/token",
+  "**/.huggingface/token",
+  "**/.config/configstore/firebase-tools.json",
+  "**/.config/pnpm/rc",
+  "**/terraform.tfvars",
+  "**/*.auto.tfvars",
+  "**/*.tfstate.backup",
+  "**/wp-config.php",
   "/var/backups/*shadow*",
   "/etc/agent-sudo/**",
   "/dev/block/**",

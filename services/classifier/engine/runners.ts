@@ -24,8 +24,25 @@ interface Runner {
 const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
 const PROJECT = ["--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--root", "--rootDir", "--rootdir"];
 const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"];
-/** Gradle's init scripts, build and settings files, project directory. */
-const GRADLE = ["--init-script", "-I", "-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir", "-Dorg.gradle.java.home"];
+/**
+ * Gradle's init scripts, build and settings files, project directory; its user home (`-g DIR`: the init
+ * scripts in DIR/init.d and DIR/gradle.properties' JVM arguments run; review 31, tier 1 after a task name)
+ * and its project cache directory (written).
+ */
+const GRADLE = [
+  "--init-script",
+  "-I",
+  "-b",
+  "--build-file",
+  "-c",
+  "--settings-file",
+  "-p",
+  "--project-dir",
+  "-Dorg.gradle.java.home",
+  "-g",
+  "--gradle-user-home",
+  "--project-cache-dir",
+];
 /** Modules a JS test runner loads by name or path (reporters, setup files, environments, runners). */
 const JS_TEST_MODULES = [
   "--reporter",
@@ -67,6 +84,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: false, cwd: true },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
+    // knip's `--reporter PATH` and `--preprocessor PATH` load a module (review 31: `knip --reporter /root/x.js` was 1).
+    knip: { options: [...JS_CONFIG, "--reporter", "--preprocessor", "--directory"], operands: false },
     // `vite build DIR`, `next dev DIR`, `nuxt build DIR`, `mdbook build DIR`: the project root is an operand, and its config is code.
     vite: { options: [...JS_CONFIG, ...PROJECT], operands: true },
     next: { options: [...JS_CONFIG, ...PROJECT], operands: true },
@@ -275,6 +294,8 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
   for (const [w, value] of named) {
     if (REMOTE.test(w.text)) return `${name} downloads and runs ${w.text}: code no one has seen`;
     const p = resolvePlace(w, ctx);
+    // `curl -o x.mk URL && make -f x.mk`: what the same line downloads is code no one has seen (review 31).
+    if (p.path !== null && ctx.downloaded?.has(p.path)) return `${name} runs code from ${w.text}, which the same command line downloads`;
     // An operand that is no path and names nothing here (a subcommand, a test-name filter) names no code; one
     // that is there (`pytest etc`, etc -> /etc) is judged where it leads.
     if (!value && !w.dynamic && !PATH_LIKE.test(w.text) && !w.text.includes("/") && (p.path === null || lstat(p.path) === null)) continue;

@@ -11,9 +11,12 @@
  * PASS, PAT (a personal access token: GH_PAT, PAT_TOKEN) and DSN as a whole
  * part; PWD as a last part after another, MYSQL_PWD, DB_PWD, never the shell's
  * PWD or OLDPWD; DATABASE_URL and *_DATABASE_URL, which carry a password).
+ * Review 31: JWT (CI_JOB_JWT), WEBHOOK (SLACK_WEBHOOK_URL: the URL is the credential), CREDS, SK as a whole
+ * part (STRIPE_SK), connection strings and the database and broker URLs that carry a password (MONGODB_URI,
+ * REDIS_URL) were tier 0 in `echo $NAME`.
  */
 export const SECRET_NAME =
-  /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(?:^|_)(?:PASS|PAT|DSN)(?:$|_)|._PWD$|(?:^|_)DATABASE_URL$/i;
+  /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|JWT|WEBHOOK|CREDS|CONNECTION_?STRING|(?:^|_)(?:PASS|PAT|DSN|SK|CONN_STR)(?:$|_)|._PWD$|(?:^|_)(?:DATABASE|DB|MONGO(?:DB)?|REDIS|AMQP|RABBITMQ|POSTGRES(?:QL)?|PG|MYSQL)_UR[LI]$/i;
 
 /**
  * The first secret-named variable `text` expands (`$TOKEN`, `${GH_TOKEN}`,

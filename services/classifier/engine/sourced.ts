@@ -21,6 +21,9 @@ export function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): 
   if (later) return { ...later, text };
   if (p.path === null || p.glob || ctx.remote)
     return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
+  // What is there now is not what runs: the same line downloads it first (`curl -o env.sh URL && . env.sh`).
+  if (ctx.downloaded?.has(p.path))
+    return find(2, "sourced-code", `sources ${file.text}, which the same command line downloads: code no one has seen`, text);
   const code = readScript(p.path);
   if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
   const parts = j.judgeCodeParts(code, { ...ctx, depth: ctx.depth + 1 });

@@ -12,6 +12,8 @@
 export function toolVariable(name: string, literal: string | null): string | null {
   if (TOOL_PROGRAM_VAR.test(name)) {
     if (literal === null) return "the program the build runs by that name, computed at run time";
+    if (commandLineValue(literal, name.startsWith("CMAKE_")))
+      return `the build runs ${literal.trim()} as that program: a command line of its own, not judged here`;
     const prog = literal.trim().split(/[\s;]+/)[0] ?? "";
     if (prog.includes("..") || prog.startsWith("~") || prog.startsWith("$")) return `the build runs ${prog} as that program`;
     if (prog.startsWith("/") && !/^\/(?:usr|bin|sbin)\//.test(prog)) return `the build runs ${prog} as that program`;
@@ -52,12 +54,32 @@ export function toolVariable(name: string, literal: string | null): string | nul
   return null;
 }
 
+/** Shells, interpreters and launchers: given words after them, they run code of the caller's choosing. */
+const RUNS_CODE =
+  /^(?:sh|bash|dash|zsh|ksh|mksh|fish|busybox|env|python[0-9.]*|perl|ruby|node|nodejs|deno|bun|php|lua|tclsh|awk|gawk|xargs|nohup|timeout|nice|stdbuf|setsid|sudo|doas|eval|exec)$/;
+
+/**
+ * A program variable's value that is a command line of its own, not a program and its flags (review 31): shell
+ * syntax, which make hands to sh with the recipe's words after it (`CC='sh -c "rm -rf ~" #' make` was tier 1), or a
+ * shell or interpreter with words after it, in cmake's `;`-separated lists too (`CMAKE_C_COMPILER_LAUNCHER='sh;-c;…'`:
+ * `list`, where `;` separates a program's arguments). `ccache`, `gcc -m32`, `zig cc`, `/usr/bin/clang-15` are none of these.
+ */
+export function commandLineValue(value: string, list = false): boolean {
+  return (list ? /[|&`"'<>(){}#\n\\]/ : /[;|&`"'<>(){}#\n\\]/).test(value) || runsCode(value);
+}
+
+/** The value's first word is a shell or interpreter and words follow it. */
+function runsCode(value: string): boolean {
+  const words = value.trim().split(/[\s;]+/);
+  return words.length > 1 && RUNS_CODE.test((words[0] ?? "").split("/").pop() ?? "");
+}
+
 /** A directory value outside the workspace (relative, no `..`) and the scratch places (/tmp, /var/tmp, /dev/shm). */
 const leavesScratch = (at: string): boolean => at.includes("..") || (/^[/~]/.test(at) && !/^\/(?:tmp|var\/tmp|dev\/shm)(?:\/|$)/.test(at));
 
 /** make/cmake/go/cargo's program variables (as tools/build.ts's TOOL_VAR on make's command line). */
 const TOOL_PROGRAM_VAR =
-  /^(?:CC|CXX|CPP|LD|AR|AS|FC|RANLIB|STRIP|NM|OBJCOPY|OBJDUMP|YACC|LEX|M4|PKG_CONFIG|HOSTCC|HOSTCXX|CROSS_COMPILE|CMAKE_[A-Z]+_COMPILER(?:_LAUNCHER)?|CMAKE_(?:LINKER|MAKE_PROGRAM)|CARGO_TARGET_[A-Z0-9_]+_RUNNER)$/;
+  /^(?:CC|CXX|CPP|LD|AR|AS|FC|RANLIB|STRIP|NM|OBJCOPY|OBJDUMP|YACC|LEX|M4|PKG_CONFIG|HOSTCC|HOSTCXX|CROSS_COMPILE|CMAKE_[A-Z]+_COMPILER(?:_LAUNCHER)?|CMAKE_[A-Z]+_LINKER_LAUNCHER|CMAKE_CROSSCOMPILING_EMULATOR|CMAKE_(?:LINKER|MAKE_PROGRAM)|CARGO_TARGET_[A-Z0-9_]+_RUNNER)$/;
 /**
  * Where a tool finds the program, toolchain, interpreter or library it runs (review 24): esbuild's and swc's binary,
  * Prisma's engines, the browser Puppeteer/Playwright/Cypress start, uv's interpreter and virtual environment, the

@@ -100,6 +100,8 @@ export interface Context {
    * finding returned replaces the run-script verdict.
    */
   laterScript?: (path: string | null) => Finding | null;
+  /** Files an earlier command of the same line downloads (`curl -o x.sh URL && sh x.sh`): resolved paths. */
+  downloaded?: ReadonlySet<string>;
 }
 
 export interface Finding {

@@ -474,6 +474,11 @@ const RISKY_ENV = new RegExp(
       "POETRY_REPOSITORIES_[A-Z0-9_]+",
       "CCACHE_(?:PREFIX|PREFIX_CPP|COMPILER|PATH|CONFIGPATH)",
       "[A-Z]*SAN_SYMBOLIZER_PATH",
+      // Review 31: man's page path (`MANPATH=./m man x` renders a page whose `.so FILE` includes any file, as
+      // `man -M ./m x` and `man ./x.1` do: 2), and groff's macro and font paths it reads from.
+      "MANPATH",
+      "GROFF_TMAC_PATH",
+      "GROFF_FONT_PATH",
       "YARN_(?!(?:ENABLE_IMMUTABLE_INSTALLS|ENABLE_TELEMETRY|ENABLE_PROGRESS_BARS|ENABLE_COLORS|ENABLE_HYPERLINKS|ENABLE_MESSAGE_NAMES|ENABLE_INLINE_BUILDS|ENABLE_GLOBAL_CACHE|CHECKSUM_BEHAVIOR|SILENT|IGNORE_NODE|NETWORK_CONCURRENCY|HTTP_TIMEOUT|NODE_LINKER|NM_MODE|PRODUCTION|FROZEN_LOCKFILE|CACHE_FOLDER)$)[A-Z0-9_]+",
     ].join("|") +
     ")$",

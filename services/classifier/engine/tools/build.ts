@@ -6,6 +6,7 @@ import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
+import { commandLineValue } from "../tool-variables.js";
 import { pullOptions, Runs } from "./runs.js";
 
 /** `$(shell cmd)` and `VAR != cmd` in make text: shell code make runs while reading it. */
@@ -17,7 +18,14 @@ function makeShell(text: string): string[] {
 
 /** make variables (and cmake cache entries) naming a program the build runs. */
 const TOOL_VAR =
-  /^(?:-D)?((?:CMAKE_[A-Z]+_COMPILER(?:_LAUNCHER)?|CMAKE_(?:LINKER|AR|RANLIB|MAKE_PROGRAM|STRIP|OBJCOPY|NM)|CC|CXX|CPP|LD|AR|AS|FC|RANLIB|STRIP|NM|OBJCOPY|OBJDUMP|YACC|LEX|M4|PKG_CONFIG|PYTHON|PERL|INSTALL|GO|CARGO|RUSTC|NODE|HOSTCC|CROSS_COMPILE))(?::[A-Z]+)?[:?]?=(.*)$/s;
+  /^(?:-D)?((?:CMAKE_[A-Z]+_COMPILER(?:_LAUNCHER)?|CMAKE_[A-Z]+_LINKER_LAUNCHER|CMAKE_CROSSCOMPILING_EMULATOR|CMAKE_(?:LINKER|AR|RANLIB|MAKE_PROGRAM|STRIP|OBJCOPY|NM)|CC|CXX|CPP|LD|AR|AS|FC|RANLIB|STRIP|NM|OBJCOPY|OBJDUMP|YACC|LEX|M4|PKG_CONFIG|PYTHON|PERL|INSTALL|GO|CARGO|RUSTC|NODE|HOSTCC|CROSS_COMPILE))(?::[A-Z]+)?[:?]?=(.*)$/s;
+
+/**
+ * cmake cache entries naming CMake code the configure step runs (review 31: `-DCMAKE_TOOLCHAIN_FILE=/root/x.cmake`
+ * was tier 1, while `--toolchain` and `-C` are judged): the toolchain file, the project includes, the rules overrides.
+ */
+const CMAKE_CODE_VAR =
+  /^-D(CMAKE_TOOLCHAIN_FILE|CMAKE_PROJECT_(?:[A-Za-z0-9_]+_)?INCLUDE(?:_BEFORE)?|CMAKE_PROJECT_TOP_LEVEL_INCLUDES|CMAKE_USER_MAKE_RULES_OVERRIDE(?:_[A-Z]+)?)(?::[A-Z]+)?=(.*)$/s;
 
 /** A program named by path that is not the system's (`/usr/bin/clang` is as `clang`): its place decides. */
 function foreignProgram(value: string): boolean {
@@ -48,7 +56,10 @@ function make(name: string, args: Word[]): Unwrap | null {
     const assign = /^[A-Za-z_.][\w.]*([:+?!]?)=(.*)$/s.exec(w.text);
     const why = "a make variable given on the command line runs a shell command";
     const tool = TOOL_VAR.exec(w.text);
-    if (tool && foreignProgram(tool[2] ?? "")) {
+    if (tool && commandLineValue(tool[2] ?? "")) {
+      // `make CC='sh -c "…" #'`: make runs the value through sh, the recipe's words after it.
+      runs.add({ ...w, text: tool[2] ?? "" }, 2, `make runs ${tool[1]}'s value, a command line, as its ${tool[1]} program`);
+    } else if (tool && foreignProgram(tool[2] ?? "")) {
       // `make CC=/opt/x`: the build runs the program the variable names (its place decides; `CC=clang` is on PATH).
       runs.inner.push([literalWord("\u0000script"), { ...w, text: (tool[2] ?? "").trim().split(/\s+/)[0] ?? "" }]);
       runs.raise(0, `make runs ${tool[1]} as its ${tool[1]} program`);
@@ -116,20 +127,34 @@ function cmake(args: Word[]): Unwrap | null {
   // `-DCMAKE_C_COMPILER=/opt/x` (also `-D NAME=VALUE`): the build runs the program the cache entry names.
   const progs: Word[] = [];
   const others: Word[] = [];
+  let lines = false;
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const pair = w.text === "-D" && args[i + 1] !== undefined;
     const text = pair ? `-D${(args[i + 1] as Word).text}` : w.text;
     const m = text.startsWith("-D") ? TOOL_VAR.exec(text) : null;
-    if (m && foreignProgram(m[2] ?? "")) {
+    const code = text.startsWith("-D") ? CMAKE_CODE_VAR.exec(text) : null;
+    if (m && commandLineValue(m[2] ?? "", true)) {
+      lines = true;
+      if (pair) i++;
+    } else if (m && foreignProgram(m[2] ?? "")) {
       progs.push({ ...w, text: (m[2] ?? "").trim().split(/[\s;]+/)[0] ?? "" });
+      if (pair) i++;
+    } else if (code) {
+      // CMake code the configure step includes: each file (a `;` list for the top-level includes) judged where it is.
+      for (const f of (code[2] ?? "").split(";").filter(Boolean)) progs.push({ ...w, text: f });
       if (pair) i++;
     } else others.push(w);
   }
-  if (progs.length)
-    return unwrap("delegate:cmake-D", 0, "cmake's build runs the programs its cache entries name", {
-      inner: [[literalWord("cmake"), ...others], ...progs.map((w) => [literalWord("\u0000script"), w])],
-    });
+  if (progs.length || lines)
+    return unwrap(
+      "delegate:cmake-D",
+      lines ? 2 : 0,
+      lines
+        ? "a cache entry names a command line (a shell or interpreter given code) as a program the build runs"
+        : "cmake's build runs the programs and CMake files its cache entries name",
+      { inner: [[literalWord("cmake"), ...others], ...progs.map((w) => [literalWord("\u0000script"), w])] },
+    );
   return null;
 }
 

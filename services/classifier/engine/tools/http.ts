@@ -551,6 +551,24 @@ export function cookieJars(name: string, args: readonly Word[]): Word[] {
 
 export const wgetTargets: Spec = (a) => {
   const s = splitArgs(a, new Set(["-O", "--output-document", "-P", "--directory-prefix", "-o", "-a", "-U", "--header", "-t", "-T", "-e"]));
-  const o = s.values.get("-O") ?? s.values.get("--output-document") ?? s.values.get("-P") ?? s.values.get("--directory-prefix");
-  return [{ word: o ?? cwdWord(), mode: "write" }];
+  // A glued or bundled -O (`-Orun.sh`, `-qOrun.sh`): the rest of the word.
+  const glued = a.map((w) => /^-[qvcNSxkKprmEH46]*O(.+)$/s.exec(w.text)?.[1]).find((v) => v !== undefined);
+  const doc =
+    s.values.get("-O") ??
+    s.values.get("--output-document") ??
+    (glued !== undefined ? { ...(a.find((w) => w.text.endsWith(glued)) as Word), text: glued } : undefined);
+  const dir = s.values.get("-P") ?? s.values.get("--directory-prefix");
+  if (doc) return [{ word: doc, mode: "write" }];
+  // Without -O, each URL is saved under its last path segment in the -P directory (`wget URL/run.sh` writes ./run.sh).
+  const named = s.positional.flatMap((u): Target[] => {
+    const name =
+      u.text
+        .replace(/[?#].*$/, "")
+        .replace(/^[a-z]+:\/\/[^/]*/i, "")
+        .split("/")
+        .pop() ?? "";
+    const base = (dir ?? cwdWord()).text.replace(/\/+$/, "");
+    return name === "" ? [] : [{ word: { ...u, text: `${base}/${name}`, dynamic: u.dynamic || (dir?.dynamic ?? false) }, mode: "write" }];
+  });
+  return [{ word: dir ?? cwdWord(), mode: "write" }, ...named];
 };

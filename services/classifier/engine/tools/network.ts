@@ -4,6 +4,7 @@
 // carry a command's output or a secret; files and input sent as data
 // (`dig -f F`, `logger -n H -f F`, `openssl s_client … < F`, `cat F | ssh H`),
 // which are judged as `nc HOST < F` is.
+import { remoteArchive } from "./archives.js";
 import type { TierNumber } from "../../../shared/tier.js";
 import type { Analysis } from "../analyzers.js";
 import type { StdinSource, Word } from "../types.js";
@@ -255,8 +256,32 @@ function probe(name: string, args: readonly Word[]): Analysis | null {
       };
     }
   }
+  const list = name === "ssh-keyscan" ? keyscanList(args) : null;
+  if (list !== null)
+    return {
+      tier: 3,
+      rule: "analysis:net-upload",
+      reason: `ssh-keyscan -f resolves and connects to every line of ${list} (a file's content to the resolver and the name's servers, as dig -f)`,
+      kind: "floor",
+    };
   if (!args.some((w) => w.dynamic)) return null;
   return sentCarry(args, `what ${name} sends (a name, a pattern)`);
+}
+
+/**
+ * The file whose lines `ssh-keyscan -f FILE` takes as hosts (`-` its input; bundled `-Hf F`, glued `-fF`),
+ * or null. Review 31: `ssh-keyscan -f notes.md` was tier 0 while `dig -f notes.md` was 3.
+ */
+function keyscanList(args: readonly Word[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.text === "--") return null;
+    // The letters before f take no value (-4 -6 -c -D -H -v); -p -T -t -O take one, so an f after them is that value.
+    const m = /^-[46cDHv]*f(.*)$/s.exec(w.text);
+    if (m && !w.dynamic) return m[1] || (args[i + 1]?.text ?? "-");
+    if (/^-[46cDHv]*[pTtO]$/.test(w.text)) i++;
+  }
+  return null;
 }
 
 /** `openssl s_client`: its input goes over the connection; the host and SNI names are sent. */
@@ -277,6 +302,12 @@ export function networkAnalysis(name: string, args: readonly Word[], stdin: Stdi
     if (input !== null) return inputUpload("nslookup", input);
   }
   if (PROBES.has(name)) return probe(name, args);
+  if (name === "tar" || name === "cpio") {
+    const remote = remoteArchive(name, args);
+    return remote?.dynamic
+      ? sentCarry([remote], `the remote archive's name ${name} sends to the host it names (through rsh or ssh)`)
+      : null;
+  }
   return null;
 }
 
@@ -328,9 +359,29 @@ const CONTACTS = new Set([
   "gcloud",
   "az",
   "gh",
+  // Review 31: charts, kustomizations and schemas fetched by URL (`helm show values oci://H/$(cat f)`,
+  // `kustomize build https://H/…`, `xmllint --dtdvalid https://H/…`) were tier 0.
+  "helm",
+  "kustomize",
+  "xmllint",
+  "docker",
+  "podman",
 ]);
 /** A URL (`scheme://…`), or the value of an option naming a host or registry (`-h H`, `--host=H`, `--registry URL`, `--index-url`). */
 const CONTACT_OPTION = /^(-h|--host|--hostname|--registry|--index-url|--extra-index-url|--source|--uri|--url|--endpoint-url)$/;
+
+const SCHEME_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * `docker manifest inspect REF`, `docker search TERM` (podman's too): every
+ * operand goes to a registry, and an image reference names its registry's
+ * host (`$(xxd -p f).evil.example/x:1`), so none of them is data kept here.
+ */
+function registryImages(name: string, args: readonly Word[]): boolean {
+  if (name !== "docker" && name !== "podman") return false;
+  const words = args.filter((w) => w.dynamic || !w.text.startsWith("-")).map((w) => (w.dynamic ? "" : w.text));
+  return words[0] === "search" || (words[0] === "manifest" && words[1] === "inspect");
+}
 
 /** What a fetcher's, or a package or database client's, words carry to the places they name (sentCarry), or null. */
 export function contactsCarry(name: string, args: readonly Word[]): Analysis | null {
@@ -338,6 +389,7 @@ export function contactsCarry(name: string, args: readonly Word[]): Analysis | n
   if (!(fetcher || CONTACTS.has(name)) || !args.some((w) => w.dynamic)) return null;
   if (name === "gh") return sentCarry(ghSent(args), "what gh sends to the forge (an endpoint, a query, a field)");
   const sent: Word[] = [];
+  const images = registryImages(name, args);
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     if (!w.dynamic && w.text.startsWith("-")) {
@@ -346,10 +398,10 @@ export function contactsCarry(name: string, args: readonly Word[]): Analysis | n
       if (CONTACT_OPTION.test(opt)) {
         const value = eq > 0 ? { ...w, text: w.text.slice(eq + 1) } : args[++i];
         if (value) sent.push(value);
-      }
+      } else if (eq > 0 && SCHEME_URL.test(w.text.slice(eq + 1))) sent.push({ ...w, text: w.text.slice(eq + 1) });
       continue;
     }
-    if (fetcher || /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)) sent.push(w);
+    if (fetcher || images || SCHEME_URL.test(w.text)) sent.push(w);
   }
   return sentCarry(sent, `what ${name} contacts (a URL, a host)`);
 }
