@@ -13,7 +13,7 @@ interface Token {
 
 const HOOK_KEY = /(invoke|install-pkgs)[^:]*$/i;
 const PROGRAM_KEY =
-  /^dir(::|$)|proxy-auto-detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$/i;
+  /^(binary::[^:]+::)?(root)?dir(::|$)|proxy-auto-detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$/i;
 const TRUST_KEY = /unauthenticated|insecure|allowweak|check-valid-until|check-date|verify-peer|verify-host|trusted|signed-by/i;
 const OPTIONS_KEY = /::options$/i;
 const FORCING = /--force-(?!conf(old|new|def|miss)\b)|--(root|instdir|admindir)\b/;
@@ -113,6 +113,9 @@ export function aptConfCommands(text: string): Extracted {
     else if (/^apt::periodic::(enable|unattended-upgrade|update-package-lists)$/i.test(key) && /^(0|false|no|off|)$/i.test(value.trim()))
       out.findings.push(finding(4, `${where}: switches off automatic security updates`));
     else if (OPTIONS_KEY.test(key) && FORCING.test(value)) out.findings.push(finding(4, `${where}: forces dpkg (${value})`));
+    // Without the sandbox user, apt's download methods parse what the network sends as root.
+    else if (/(^|::)apt::sandbox::user$/i.test(key) && /^(root|0)$/.test(value.trim()))
+      out.findings.push(finding(4, `${where}: apt's download methods run as root`));
   }
   return out;
 }

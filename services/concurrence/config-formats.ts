@@ -5,6 +5,7 @@
 // and environment.d files, apt sources (trust) and git configuration
 // (programs git starts). Each returns the commands to judge and what the
 // format itself decides.
+import { posix } from "node:path";
 import { judgeAssignment, unquote } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
@@ -286,6 +287,9 @@ export function gitconfigFindings(text: string, path = ""): Extracted {
       !(home && named.startsWith(home))
     )
       out.findings.push(finding(4, `line ${line.n}: core.${name} ${value}: read from a place others may write`));
+    // Cookies git sends with every request come from this file (root's are saved there with http.saveCookies).
+    if (section === "http" && name === "cookiefile" && !rootsPlace(named) && !(home && named.startsWith(home)))
+      out.findings.push(finding(4, `line ${line.n}: http.cookieFile ${value}: cookies from (and saved to) a place others may write`));
     if ((section === "http" || section === "remote") && name === "proxy" && value)
       out.findings.push(
         finding(4, `line ${line.n}: ${section}.proxy ${value}: git's traffic and the credentials it sends go through that host`),
@@ -304,5 +308,118 @@ export function gitconfigFindings(text: string, path = ""): Extracted {
       out.findings.push(finding(4, `line ${line.n}: ${section}.${name} makes git run ${value || "a program"}`));
     }
   }
+  return out;
+}
+
+/** Variables that choose the code a program loads: the loader's, the interpreters', a shell's start-up file. */
+const CHOOSES_CODE =
+  /^(LD_[A-Z_]+|BASH_ENV|ENV|PATH|PYTHON(PATH|STARTUP|HOME)|PERL5(LIB|OPT)|PERLLIB|RUBY(LIB|OPT)|NODE_(OPTIONS|PATH)|GCONV_PATH)$/;
+
+/**
+ * supervisord's ini files: `command=` of [program:x], [eventlistener:x] and [fcgi-program:x] is a command supervisord
+ * (root) starts — judged as root's, since `user=` only drops privileges when supervisord may; `directory=` is where
+ * it starts (its relative words are read there); `environment=` must not choose the code it loads; `[include] files=`
+ * must stay in /etc. An indented line continues the value above it.
+ */
+export function supervisorCommands(text: string): Extracted {
+  const out = extracted();
+  const entries: Array<{ text: string; n: number }> = [];
+  text.split("\n").forEach((raw, i) => {
+    const last = entries[entries.length - 1];
+    if (/^\s+\S/.test(raw) && last && !/^\s*[#;]/.test(raw)) last.text += ` ${raw.trim()}`;
+    else entries.push({ text: raw.trim(), n: i + 1 });
+  });
+  let section = "";
+  const programs = new Map<string, { command?: { text: string; n: number }; directory?: string }>();
+  for (const e of entries) {
+    if (e.text === "" || /^[#;]/.test(e.text)) continue;
+    const head = /^\[([^\]]*)\]/.exec(e.text);
+    if (head) {
+      section = (head[1] ?? "").trim().toLowerCase();
+      continue;
+    }
+    const m = /^([A-Za-z_][\w.-]*)\s*[=:]\s*(.*)$/.exec(e.text);
+    if (!m) {
+      out.findings.push(finding(4, `line ${e.n}: not a supervisord setting the concurrence can read`));
+      continue;
+    }
+    const key = (m[1] ?? "").toLowerCase();
+    const value = (m[2] ?? "").replace(/\s+;.*$/, "").trim();
+    const program = programs.get(section) ?? {};
+    programs.set(section, program);
+    if (key === "command") program.command = { text: value, n: e.n };
+    if (key === "directory") program.directory = value;
+    if (key === "environment")
+      for (const pair of value.matchAll(/([A-Za-z_]\w*)\s*=/g))
+        if (CHOOSES_CODE.test(pair[1] ?? ""))
+          out.findings.push(finding(4, `line ${e.n}: environment sets ${pair[1]}, which chooses the code [${section}] loads`));
+    if (section === "include" && key === "files")
+      for (const f of value.split(/\s+/))
+        if (f.startsWith("/") && !/^\/etc\/[^.]/.test(f)) out.findings.push(finding(4, `line ${e.n}: includes ${f}, outside /etc`));
+  }
+  for (const [section, p] of programs) {
+    if (!p.command) continue;
+    if (/%\(ENV_/.test(p.command.text))
+      out.findings.push(
+        finding(4, `line ${p.command.n}: [${section}] command takes values from supervisord's environment, only known when it starts`),
+      );
+    if (p.directory !== undefined && !rootsPlace(p.directory))
+      out.findings.push(finding(4, `[${section}] directory=${p.directory}: its relative words are read from a place others may write`));
+    out.commands.push({ text: p.command.text, where: `line ${p.command.n} ([${section}] command)`, runAs: "", cwd: p.directory ?? "/" });
+  }
+  return out;
+}
+
+/** Programs that, given no script, run what comes on their standard input (a connection, for a network service). */
+const READS_STDIN_CODE =
+  /^(sh|bash|dash|ash|ksh|mksh|zsh|fish|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(js)?|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|awk|gawk|mawk|env)$/;
+
+/**
+ * Daemons' hook lines, each run by its daemon as root: wg-quick's PreUp/PostUp/PreDown/PostDown, OpenVPN's up, down,
+ * route-up, ipchange, client-connect, learn-address, auth-user-pass-verify and tls-verify commands (and plugins, which
+ * it loads), xinetd's server, inetd.conf's server and arguments, keepalived's notify and check scripts, rsyncd's
+ * pre-/post-xfer exec. A network service whose server is an interpreter reads each connection as code.
+ */
+const DAEMON_HOOKS: Array<{ file: RegExp; line: RegExp; served?: boolean }> = [
+  { file: /^\/etc\/wireguard\/[^/]+\.conf$/, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
+  {
+    file: /^\/etc\/openvpn\/./,
+    line: /^\s*-{0,2}(up|down|route-up|route-pre-down|ipchange|client-connect|client-disconnect|learn-address|auth-user-pass-verify|tls-verify|plugin)\s+(.*)$/,
+  },
+  { file: /^\/etc\/xinetd\.(conf$|d\/.)/, line: /^\s*(server)\s*\+?=\s*(.*)$/, served: true },
+  { file: /^\/etc\/inetd\.conf$/, line: /^\s*(?!#)\S+\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(.*)$/, served: true },
+  // keepalived's blocks may sit on one line: `vrrp_script chk { script "/usr/bin/pgrep nginx" }`.
+  { file: /^\/etc\/keepalived\/./, line: /(?:^|[\s{])(notify\w*|script)\s+("[^"]*"|[^\s}]+)/ },
+  { file: /^\/etc\/rsyncd\.conf$/, line: /^\s*((?:pre|post)-xfer\s+exec)\s*=\s*(.*)$/ },
+];
+
+export function daemonHookCommands(text: string, path: string): Extracted {
+  const out = extracted();
+  const rules = DAEMON_HOOKS.filter((h) => h.file.test(path));
+  text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .forEach((line, i) => {
+      // Where the daemon reads more configuration, or runs its relative hooks from (OpenVPN's config/cd, xinetd's
+      // include(dir), keepalived's include, rsyncd's &include/&merge): it must be root's.
+      const inc = /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir)?\s+|&(?:include|merge)\s+)"?([^"\s]+)/.exec(line)?.[1];
+      if (inc?.startsWith("/") && !rootsPlace(inc.replace(/\/[^/]*[*?[][^/]*$/, "")))
+        out.findings.push(finding(4, `line ${i + 1}: ${line.trim().slice(0, 80)}: configuration or hooks from a place others may write`));
+      for (const h of rules) {
+        const m = h.line.exec(line);
+        if (!m) continue;
+        const key = m[1] ?? "";
+        const value = unquote(m[2] ?? "");
+        const program = value.split(/\s+/)[0] ?? "";
+        if (key === "plugin") {
+          if (!rootsPlace(program))
+            out.findings.push(finding(4, `line ${i + 1}: plugin ${program}: a library from a place others may write`));
+          continue;
+        }
+        if (h.served && READS_STDIN_CODE.test(posix.basename(program)))
+          out.findings.push(finding(4, `line ${i + 1}: ${key} ${program}: serves an interpreter on the network, as root`));
+        out.commands.push({ text: value, where: `line ${i + 1} (${key})`, runAs: "", cwd: "/" });
+      }
+    });
   return out;
 }

@@ -2,7 +2,7 @@
 // what the lines between the jobs set. Cron hands the command to /bin/sh -c;
 // the first unescaped % ends it, and what follows is fed to it as input.
 import { judgeAssignment, unquote } from "./assignments.js";
-import { homeOf } from "./paths.js";
+import { homeOf, rootsPlace } from "./paths.js";
 import { type Extracted, extracted, finding, type LaterCommand } from "./types.js";
 
 const NICKNAME = /^@(reboot|yearly|annually|monthly|weekly|daily|midnight|hourly)$/;
@@ -11,6 +11,10 @@ const NAME_FIELD = /^[0-9A-Za-z*,/~-]+$/;
 const ENV_LINE = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 const USER = /^[a-z_][a-z0-9_.-]*\$?$/;
 const INPUT_END = "AGENT_SUDO_CRON_INPUT";
+
+/** Variables naming where programs read their user configuration. */
+const CONFIG_HOME =
+  /^(HOME|XDG_(CONFIG|DATA|CACHE|STATE|RUNTIME)_(HOME|DIR|DIRS)|XDG_CONFIG_DIRS|XDG_DATA_DIRS|GIT_CONFIG(_GLOBAL|_SYSTEM)?|GNUPGHOME|ZDOTDIR|PYTHONUSERBASE)$/;
 
 export type CrontabFormat = "system" | "user" | "anacron";
 
@@ -84,6 +88,15 @@ export function crontabCommands(text: string, format: CrontabFormat, owner: stri
     const env = ENV_LINE.exec(line);
     if (env?.[1] !== undefined) {
       out.findings.push(judgeAssignment(env[1], unquote(env[2] ?? ""), where));
+      // Where root's jobs read their user configuration (git's, a shell's, gpg's): HOME=/home/agent makes
+      // `git -C /srv/repo pull` obey that user's .gitconfig as root.
+      const value = unquote(env[2] ?? "");
+      if (
+        (format !== "user" || owner === "") &&
+        CONFIG_HOME.test(env[1]) &&
+        !(value === "/root" || value.startsWith("/root/") || rootsPlace(value))
+      )
+        out.findings.push(finding(4, `${where}: ${env[1]}=${value}: root's jobs read their configuration from a place others may write`));
       return;
     }
     const parsed = splitJob(line, format);

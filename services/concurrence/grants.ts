@@ -37,7 +37,9 @@ function judgeWriters(p: string, before: EntryState, after: EntryState, later: L
   const newOwner = after.uid !== 0 && (before.kind === ABSENT || before.kind === SYMLINK || before.uid !== after.uid);
   const groupWrite = (after.mode & 0o020) !== 0 && after.gid !== 0 && !(hasBit(before, 0o020) && before.gid === after.gid);
   const worldWrite = (after.mode & 0o002) !== 0 && !hasBit(before, 0o002);
-  const stickyDir = after.kind === DIR && (after.mode & 0o1000) !== 0;
+  // The sticky bit only keeps others from replacing each other's entries: in a directory whose entries root runs
+  // (/usr/local/bin, /etc/cron.d) anyone may still add one, and a new `/usr/local/bin/ls` shadows /usr/bin/ls.
+  const stickyDir = after.kind === DIR && (after.mode & 0o1000) !== 0 && !holdsRootRun(p);
   const mode = `uid ${after.uid}, gid ${after.gid}, mode ${octal(after.mode)}`;
   if (rootRun && (newOwner || groupWrite || (worldWrite && !stickyDir)))
     return finding(4, `hands what root runs or only root writes to others (${mode})`);

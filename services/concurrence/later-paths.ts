@@ -24,7 +24,9 @@ export type LaterKind =
   | "tmpfiles"
   | "gitconfig"
   | "nanorc" // nano: speller, linter and formatter commands, includes
-  | "account-defaults"; // adduser.conf, /etc/default/useradd: the skeleton new homes are copied from, new users' groups
+  | "account-defaults" // adduser.conf, /etc/default/useradd: the skeleton new homes are copied from, new users' groups
+  | "supervisor" // supervisord's ini files: the programs it starts as root
+  | "daemon-hooks"; // wg-quick's PostUp, OpenVPN's up/down, (x)inetd's servers, keepalived's notify, rsyncd's exec
 
 export interface Later {
   kind: LaterKind;
@@ -60,9 +62,9 @@ const SHELL_RC = new Set([
 const FOREIGN_RC = new Set([".cshrc", ".tcshrc", ".login", ".logout"]);
 
 const SYSTEM_SHELL_FILE =
-  /^\/etc\/(profile|bash_completion|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local)$/;
+  /^\/etc\/(profile|bash_completion|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local|mkshrc|ksh\.kshrc)$/;
 const SYSTEM_SHELL_DIR =
-  /^\/etc\/(profile\.d|bash_completion\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
+  /^\/etc\/(profile\.d|bash_completion\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default|sysconfig|conf\.d|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
 /** Programs in root's PATH: `/usr/local/bin/x` runs whenever root types x. */
 const PATH_PROGRAM = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
@@ -125,6 +127,10 @@ export function laterKind(p: string): Later | undefined {
     return of("foreign-code", p);
   // New accounts' skeleton and groups; nano's commands (run as whoever edits, root too).
   if (/^\/etc\/(adduser\.conf|default\/useradd)$/.test(p)) return of("account-defaults", p);
+  if (/^\/etc\/(supervisor\/(supervisord\.conf|conf\.d\/.+)|supervisord\.conf|supervisord\.d\/.+)$/.test(p))
+    return of("supervisor", p, { cwd: "/" });
+  if (/^\/etc\/(wireguard\/[^/]+\.conf|openvpn\/.+|xinetd\.conf|xinetd\.d\/.+|inetd\.conf|keepalived\/.+|rsyncd\.conf)$/.test(p))
+    return of("daemon-hooks", p, { cwd: "/" });
   if (/^\/(etc\/nanorc|usr\/(local\/)?share\/nano\/.+)$/.test(p) || /\/(\.nanorc|\.config\/nano\/.+)$/.test(p)) return of("nanorc", p);
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
@@ -193,6 +199,19 @@ const ROOT_CODE = new RegExp(
       "etc/(needrestart|networkd-dispatcher|audit|iptables|ufw|fail2ban|rsyslog\\.d|alternatives)/.",
       "etc/(rsyslog\\.conf|nftables\\.conf|default/ssh)$",
       "etc/default/grub\\.d/.",
+      // The loader's cache, the kernel's command line, SELinux policy, man's programs (DEFINE pager …), emacs', gdb's and mc's
+      // start-up, node's, ruby's, lua's and PHP's system module directories.
+      "etc/(ld\\.so\\.cache|kernel/cmdline|manpath\\.config|man_db\\.conf)$",
+      "etc/(selinux|emacs|gdb|mc)/.",
+      "usr/(local/)?share/(emacs/site-lisp|lua)/.",
+      "usr/share/(nodejs|rubygems-integration|php)/.",
+      "var/lib/gems/.",
+      // What root's daemons run or trust at the next event: the initramfs systemd-shutdown runs as PID 1, the users and
+      // group memberships systemd-sysusers makes (`m agent sudo`), incron's tables.
+      "run/initramfs/.",
+      "(etc|run)/sysusers\\.d/.",
+      "etc/incron\\.(d/.|allow$)",
+      "var/spool/incron/.",
       "etc/systemd/system/default\\.target$",
     ].join("|") +
     ")",

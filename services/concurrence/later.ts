@@ -18,6 +18,8 @@ import {
   gitconfigFindings,
   nanorcCommands,
   accountDefaultsFindings,
+  supervisorCommands,
+  daemonHookCommands,
   logrotateCommands,
   modprobeCommands,
   sysctlFindings,
@@ -145,6 +147,10 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
       return nanorcCommands(text);
     case "account-defaults":
       return accountDefaultsFindings(text);
+    case "supervisor":
+      return supervisorCommands(text);
+    case "daemon-hooks":
+      return daemonHookCommands(text, path);
   }
 }
 
@@ -187,11 +193,33 @@ const OPENS_TO_NETWORK =
  * laterProgram sees only programs and script operands.
  */
 const TAKES_USER_INPUT =
-  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)\s([^\n;&|#]*\s)?(-*[a-z][^\s=]*=)?['"]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(\/|\s|['"]|$)/;
+  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|xargs)\s([^\n;&|#]*\s)?(-*[A-Za-z][^\s=]*=)?['"]?[!|]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(\/|\s|['"]|$)/;
+
+/**
+ * A taking command whose operand is spelled from pieces only known when it runs — a variable glued to a letter, digit
+ * or another variable, or naming the first directory: `A=/t; B=mp; install $A$B/x /opt/x`, `run-parts ${D}p/d`,
+ * `/t$X/x`, `/$T/x`. The pieces may spell a user's place. A whole-word or whole-directory variable (`$SRC`,
+ * `${DIR}/x`) and `$(date +%F)` are not pieces.
+ */
+const PIECED_INPUT =
+  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)\s[^\n;&|#]*?([A-Za-z0-9_]\$\{?[A-Za-z_]|\$\{[A-Za-z_]\w*\}[A-Za-z0-9_$]|\$[A-Za-z_]\w*\$|(?<=[\s'"=])\/\$\{?[A-Za-z_])/;
+
+/**
+ * A variable set for a command (or the rest of the line) to a value in a user's place — `GIT_SSH=/tmp/x git fetch`,
+ * `LESSOPEN='|/tmp/x %s' less f`, `D=/tmp; run-parts $D`: programs take programs, modules and configuration from it.
+ * TMPDIR and the other temporary-directory variables aside.
+ */
+function userPlaceVariable(t: string): RegExpExecArray | null {
+  for (const m of t.matchAll(
+    /(^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=(['"]?[|]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*)([/:\s'"]|$))/g,
+  ))
+    if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(m[2] ?? "")) return m as RegExpExecArray;
+  return null;
+}
 
 const USER_PLACE = /^\/(tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(\/|$)/;
 const TAKING_COMMAND =
-  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)(?=[\s;&|)]|$)/;
+  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|python[0-9.]*|perl|ruby|node|xargs)(?=[\s;&|)]|$)/;
 
 /**
  * TAKES_USER_INPUT over `text` with `//`, `/./` and `dir/..` folded; and such a
@@ -207,7 +235,7 @@ function takesUserInput(text: string, cwd: string | undefined): RegExpExecArray 
   // Above / is / (`/../../tmp` is /tmp). A variable right before an absolute path may be empty (unset, or an
   // UnsetEnvironment=; systemd and the shell put in nothing): `${X}/tmp/x` may be /tmp/x.
   t = t.replace(/\$+\{?[A-Za-z_][A-Za-z0-9_]*\}?(?=\/)/g, "").replace(/(^|[^A-Za-z0-9_.~-])\/(?:\.\.\/)+/g, "$1/");
-  const hit = TAKES_USER_INPUT.exec(t);
+  const hit = TAKES_USER_INPUT.exec(t) ?? PIECED_INPUT.exec(text) ?? userPlaceVariable(t);
   if (hit) return hit;
   const cd = /(^|[\s;&|(])cd\s+['"]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_]*)(\/|\s|['"]|$)/.exec(t);
   if (cd && TAKING_COMMAND.test(t.slice(cd.index))) return cd;
@@ -270,7 +298,16 @@ function textOf(path: string, state: EntryState, contents: ReadonlyMap<string, B
   } catch {
     return finding(4, "content is not UTF-8 text: what runs later cannot be judged");
   }
-  return text.includes("\0") ? finding(4, "content is binary (NUL bytes): what runs later cannot be judged") : text;
+  return text.includes("\0") ? finding(4, "content is binary (NUL bytes): what runs later cannot be judged") : systemdLines(text);
+}
+
+/**
+ * systemd's line reader (units, drop-ins, udev rules, tmpfiles, sysctl, binfmt, sysusers) and its environment-file
+ * parser end a line at a lone CR as well as at LF: `# note\rExecStart=/tmp/x` is a setting to systemd. Read every
+ * format with CR as a line end; where CR stays inside a line (sh, cron) that only shows more lines to judge.
+ */
+export function systemdLines(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
 }
 
 /** The file at `real`, run later as if at `at`. */

@@ -771,3 +771,183 @@ describe("review 29: environment files, argv[0], name specifiers, relative paths
     ).toBe(3);
   });
 });
+
+describe("review 31: CR line ends, daemons' hook lines, trust files, kernel settings undone, apt places, pieced operands", () => {
+  const onBoth = (steps: Step[]) => HOSTS.map((h) => judge(steps, h).tier);
+  const s01 = (steps: Step[]) => judge(steps).tier;
+  const change = (path: string, before: EntryState, after: EntryState): Step => ({ path, before, after });
+
+  it("reads a lone CR as a line end, as systemd's line reader and environment-file parser do", () => {
+    expect(onBoth([write("/etc/systemd/system/x.service", "[Service]\n# note\rExecStart=/bin/sh /tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/systemd/system/ssh.service.d/o.conf", "[Service]\n; x\rExecStartPre=/tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/systemd/system/y.path", "[Path]\n# x\rPathChanged=/tmp/t\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/udev/rules.d/99-x.rules", '# x\rACTION=="add", RUN+="/tmp/x"\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/tmpfiles.d/x.conf", "# x\rL+ /usr/local/bin/ls - - - - /tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/sysctl.d/99-x.conf", "# x\rkernel.core_pattern=|/tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/environment", "# x\rLD_PRELOAD=/tmp/x.so\n")])).toEqual([4, 4]);
+    const unit = write(
+      "/etc/systemd/system/x.service",
+      "[Service]\n# x\rEnvironmentFile=/etc/xapp.env\nExecStart=/usr/bin/install ${D}/x /opt/x\n",
+    );
+    expect(onBoth([write("/etc/xapp.env", "D=/tmp\n"), unit])).toEqual([4, 4]);
+    // Controls: CRLF files, and a CR cron keeps inside its comment.
+    expect(
+      s01([write("/etc/systemd/system/app.service", "[Service]\r\nExecStart=/usr/bin/node /opt/app/server.js\r\n")]),
+    ).toBeLessThanOrEqual(3);
+    expect(s01([write("/etc/cron.d/backup", "# nightly\r\n30 2 * * * root /usr/local/sbin/backup.sh\r\n")])).toBeLessThanOrEqual(3);
+  });
+
+  it("reads supervisord's programs and daemons' hook lines as root's commands", () => {
+    const S = "/etc/supervisor/conf.d/x.conf";
+    expect(onBoth([write(S, "[program:x]\ncommand=/tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write(S, "[eventlistener:x]\ncommand: /var/tmp/l\n")])).toEqual([4, 4]);
+    expect(onBoth([write(S, "[program:x]\ncommand=python3 app.py\ndirectory=/tmp/app\n")])).toEqual([4, 4]);
+    expect(onBoth([write(S, '[program:x]\ncommand=/opt/app/bin/server\nenvironment=A="1",\n  LD_PRELOAD="/tmp/x.so"\n')])).toEqual([4, 4]);
+    expect(onBoth([write(S, "[program:x]\ncommand=%(ENV_X)s/run\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/supervisord.conf", "[include]\nfiles = /tmp/*.conf\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/wireguard/wg0.conf", "[Interface]\nPrivateKey = x\nPostUp = /tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/openvpn/server.conf", "script-security 2\nup /tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/openvpn/client/c.conf", "plugin /home/agent/p.so\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/xinetd.d/x", "service x\n{\n port = 4444\n user = root\n server = /bin/sh\n}\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/inetd.conf", "4444 stream tcp nowait root /bin/sh sh -i\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/keepalived/keepalived.conf", 'vrrp_instance x {\n notify "/tmp/x"\n}\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/rsyncd.conf", "[x]\npath = /srv\npre-xfer exec = /tmp/x\n")])).toEqual([4, 4]);
+    // Controls.
+    expect(
+      s01([
+        write(
+          S,
+          '[program:app]\ncommand=/opt/app/bin/server --port 8080\ndirectory=/opt/app\nuser=app\nautorestart=true\nenvironment=NODE_ENV="production",PORT="8080"\n',
+        ),
+      ]),
+    ).toBeLessThanOrEqual(3);
+    expect(
+      s01([
+        write(
+          "/etc/supervisor/supervisord.conf",
+          "[supervisord]\nlogfile=/var/log/supervisor/supervisord.log\n[include]\nfiles = /etc/supervisor/conf.d/*.conf\n",
+        ),
+      ]),
+    ).toBeLessThanOrEqual(3);
+    expect(
+      s01([
+        write(
+          "/etc/wireguard/wg0.conf",
+          "[Interface]\nAddress = 10.0.0.1/24\nPrivateKey = x\n[Peer]\nPublicKey = y\nAllowedIPs = 10.0.0.2/32\n",
+        ),
+      ]),
+    ).toBeLessThanOrEqual(3);
+    expect(s01([write("/etc/openvpn/server.conf", "port 1194\nproto udp\ndev tun\nca ca.crt\n")])).toBeLessThanOrEqual(3);
+  });
+
+  it("refuses daemons' includes and hook directories outside root's trees; keepalived's one-line blocks", () => {
+    expect(onBoth([write("/etc/openvpn/server.conf", "config /tmp/x.conf\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/openvpn/server.conf", "cd /tmp\nscript-security 2\nup x.sh\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/xinetd.conf", "includedir /tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/keepalived/keepalived.conf", "include /home/agent/*.conf\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/keepalived/keepalived.conf", 'vrrp_script chk { script "/tmp/x" }\n')])).toEqual([4, 4]);
+    expect(
+      s01([write("/etc/openvpn/server.conf", "cd /etc/openvpn\nscript-security 2\nup /etc/openvpn/update-resolv-conf\n")]),
+    ).toBeLessThanOrEqual(3);
+    expect(
+      s01([
+        write(
+          "/etc/keepalived/keepalived.conf",
+          'include /etc/keepalived/conf.d/*.conf\nvrrp_script chk { script "/usr/bin/pgrep nginx" }\n',
+        ),
+      ]),
+    ).toBeLessThanOrEqual(3);
+  });
+
+  it("refuses what root's daemons trust that the concurrence cannot read; mksh's rc is shell", () => {
+    for (const [path, text] of [
+      ["/etc/sysusers.d/x.conf", "m agent sudo\n"],
+      ["/etc/incron.d/x", "/tmp IN_CREATE /tmp/x\n"],
+      ["/run/initramfs/shutdown", "#!/bin/sh\n/tmp/x\n"],
+      ["/run/polkit-1/rules.d/10.rules", "polkit.addRule(function(){return polkit.Result.YES;});\n"],
+      ["/var/lib/polkit-1/localauthority/50-local.d/x.pkla", "[x]\nIdentity=unix-user:agent\nResultAny=yes\n"],
+      ["/etc/selinux/config", "SELINUX=disabled\n"],
+      ["/etc/manpath.config", "DEFINE pager /tmp/evil\n"],
+      ["/etc/gdb/gdbinit", "shell /tmp/x\n"],
+      ["/usr/share/emacs/site-lisp/site-start.el", '(shell-command "/tmp/x")\n'],
+      ["/usr/share/nodejs/express/index.js", "require('child_process').execSync('/tmp/x')\n"],
+      ["/usr/share/rubygems-integration/all/specifications/x.gemspec", "system('/tmp/x')\n"],
+    ])
+      expect(onBoth([write(path as string, text as string)]), path).toEqual([4, 4]);
+    expect(onBoth([write("/etc/mkshrc", "/tmp/x\n")])).toEqual([4, 4]);
+    expect(s01([write("/etc/mkshrc", "PS1='$ '\nexport EDITOR=vi\n")])).toBeLessThanOrEqual(3);
+  });
+
+  it("refuses kernel settings undone, tmpfiles' kernel writes, a sticky world-writable PATH directory", () => {
+    expect(onBoth([change("/etc/sysctl.d/99-hardening.conf", file("kernel.kptr_restrict=2\n"), absent())])).toEqual([4, 4]);
+    expect(onBoth([change("/etc/sysctl.d/protect-links.conf", absent(), link("/dev/null"))])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/sysctl.d/protect-links.conf", "")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/tmpfiles.d/x.conf", "w /proc/sys/kernel/core_pattern - - - - |/tmp/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/tmpfiles.d/x.conf", "w- /proc/sys/kernel/yama/ptrace_scope - - - - 0\n")])).toEqual([4, 4]);
+    expect(onBoth([change("/usr/local/bin", dir(), dir({ mode: 0o1777 }))])).toEqual([4, 4]);
+    // Controls: a changed value, an ordinary kernel write, a sticky upload directory.
+    expect(s01([write("/etc/sysctl.d/99-app.conf", "vm.swappiness = 10\n", {}, "vm.swappiness = 60\n")])).toBeLessThanOrEqual(3);
+    expect(s01([write("/etc/tmpfiles.d/x.conf", "w /proc/sys/vm/swappiness - - - - 10\n")])).toBeLessThanOrEqual(3);
+    expect(s01([change("/var/lib/app/uploads", absent(), dir({ mode: 0o1777 }))])).toBeLessThanOrEqual(3);
+  });
+
+  it("reads apt's RootDir and sandbox user, git's cookie file, root cron's HOME", () => {
+    expect(onBoth([write("/etc/apt/apt.conf.d/99x", 'RootDir "/tmp/root/";\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/apt/apt.conf.d/99x", 'APT::Sandbox::User "root";\n')])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/gitconfig", "[http]\n\tcookieFile = /tmp/cookies\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/cron.d/x", "HOME=/home/agent\n* * * * * root /usr/bin/git -C /srv/repo pull\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/var/spool/cron/crontabs/root", "XDG_CONFIG_HOME=/tmp/c\n* * * * * /usr/bin/git -C /srv/repo pull\n")])).toEqual([
+      4, 4,
+    ]);
+    // Controls.
+    expect(
+      s01([
+        write("/etc/apt/apt.conf.d/99x", 'DPkg::Options { "--force-confdef"; "--force-confold"; };\nAPT::Install-Recommends "false";\n'),
+      ]),
+    ).toBeLessThanOrEqual(3);
+    expect(s01([write("/home/bob/.gitconfig", "[http]\n\tcookieFile = ~/.gitcookies\n", { uid: 1001, gid: 1001 })])).toBeLessThanOrEqual(3);
+    expect(
+      s01([write("/etc/cron.d/x", "HOME=/root\nMAILTO=admin@example.com\n30 2 * * * root /usr/local/sbin/backup.sh\n")]),
+    ).toBeLessThanOrEqual(3);
+  });
+
+  it("refuses root's later commands that take programs or configuration from a user's place through options or variables", () => {
+    const cron = (cmd: string) => [write("/etc/cron.d/x", `* * * * * root ${cmd}\n`)];
+    for (const cmd of [
+      "/usr/sbin/openvpn --config /etc/openvpn/x.conf --script-security 2 --up /tmp/x",
+      "/usr/bin/ssh -o ProxyCommand=/tmp/x host true",
+      "/usr/bin/ssh -F /tmp/cfg host true",
+      "/usr/bin/git --exec-path=/tmp -C /srv/repo fetch",
+      "GIT_SSH=/tmp/x /usr/bin/git -C /srv/repo fetch",
+      "LESSOPEN='|/tmp/x %s' less /etc/hosts",
+      "sed -n '1e /tmp/x' /etc/hosts",
+      "/usr/sbin/logrotate /tmp/x.conf",
+      "at -f /tmp/x now",
+      "zip -T -TT /tmp/x /var/backups/a.zip /etc/hosts",
+      "runuser -u agent -- /home/agent/x",
+      "busybox sh /tmp/x",
+      "vim -es -c '!/tmp/x' -c q /etc/hosts",
+    ])
+      expect(onBoth(cron(cmd)), cmd).toEqual([4, 4]);
+    // Controls.
+    expect(s01(cron("/usr/bin/rsync -a /srv/data/ /var/backups/data/"))).toBeLessThanOrEqual(3);
+    expect(s01(cron("/usr/bin/git -C /srv/repo pull --ff-only"))).toBeLessThanOrEqual(3);
+    expect(s01(cron("TMPDIR=/tmp /usr/local/sbin/backup.sh"))).toBeLessThanOrEqual(3);
+  });
+
+  it("refuses a taking command's operand pieced from variables; reads RHEL's, OpenRC's and *.env environment files", () => {
+    const cron = (cmd: string) => [write("/etc/cron.d/x", `* * * * * root ${cmd}\n`)];
+    expect(onBoth(cron("A=/t; B=mp; install $A$B/x /opt/x"))).toEqual([4, 4]);
+    expect(onBoth(cron("D=/var/tm; run-parts ${D}p/d"))).toEqual([4, 4]);
+    expect(onBoth(cron("T=tmp; install /$T/x /opt/x"))).toEqual([4, 4]);
+    expect(onBoth([write("/etc/systemd/system/x.service", "[Service]\nExecStart=/usr/bin/install ${A}${B}/x /opt/x\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/sysconfig/sshd", "LD_PRELOAD=/tmp/x.so\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/conf.d/xapp", "D=/tmp\n")])).toEqual([4, 4]);
+    expect(onBoth([write("/etc/xapp/xapp.env", "D=/home/agent\n")])).toEqual([4, 4]);
+    // Controls.
+    expect(s01(cron("cp ${BACKUP}/app.conf /etc/app/app.conf"))).toBeLessThanOrEqual(3);
+    expect(s01(cron("mv /var/log/app.log /var/log/app.log.$(date +\\%F)"))).toBeLessThanOrEqual(3);
+    expect(s01([write("/etc/sysconfig/app", 'OPTIONS="--port 8080"\nTMPDIR=/tmp\n')])).toBeLessThanOrEqual(3);
+    expect(s01([write("/etc/app/app.env", "NODE_ENV=production\nPORT=3000\n")])).toBeLessThanOrEqual(3);
+  });
+});

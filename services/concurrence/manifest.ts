@@ -16,7 +16,7 @@ import type { TierNumber } from "../shared/tier.js";
 import { judgePathEffect } from "./effect-path.js";
 import { judgeGrants } from "./grants.js";
 import { judgeSecretContent } from "./secret-content.js";
-import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink } from "./later.js";
+import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink, systemdLines } from "./later.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { linkEnd, SortedPaths } from "./links.js";
 import { isRootOnlyTree, judgeMention, literalPath, placeOf } from "./paths.js";
@@ -134,6 +134,13 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
     !vendorLink(at, after)
   )
     return finding(4, "replaces a security service's unit with another (a unit in /etc or /run shadows the vendor's)");
+  // Kernel settings are where protections live (fs.protected_*, ptrace_scope): removing, emptying or masking a sysctl
+  // file (the same name in /etc hides the vendor's) undoes what it set at the next boot; its old content is not known.
+  if (
+    laterKind(at)?.kind === "sysctl" &&
+    (after.kind === ABSENT || (after.kind === SYMLINK && after.target === "/dev/null") || (after.kind === FILE && after.size === 0))
+  )
+    return finding(4, "removes, empties or masks kernel settings: a protection set there would come undone at the next boot");
   if (after.kind === ABSENT) return judgeDelete(at, before, view.ctx);
   let f = judgePathEffect(at, "write", view.ctx);
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));
@@ -164,8 +171,11 @@ function judgeThroughLink(link: Change, view: DiffView, budget: { left: number }
   return f;
 }
 
-/** Services' environment files under /etc/default (useradd's is account defaults, read elsewhere). */
-const DEFAULT_ENV_FILE = /^\/etc\/default\/(?!useradd$)[^/]+$/;
+/**
+ * Services' environment files: /etc/default (useradd's is account defaults, read elsewhere), RHEL's /etc/sysconfig,
+ * OpenRC's /etc/conf.d, and `*.env` files under /etc, which a unit already on the host (not in the manifest) may load.
+ */
+const DEFAULT_ENV_FILE = /^\/etc\/((default|sysconfig|conf\.d)\/(?!useradd$)[^/]+|.+\.env)$/;
 
 /** The files units in this diff load their environment from. */
 function environmentFilesNamed(manifest: Manifest, contents: ReadonlyMap<string, Buffer>): RegExp[] {
@@ -173,7 +183,7 @@ function environmentFilesNamed(manifest: Manifest, contents: ReadonlyMap<string,
   for (const change of manifest.changes) {
     const buf = contents.get(change.path);
     if (change.after?.kind !== FILE || !buf || laterKind(change.path)?.kind !== "unit") continue;
-    out.push(...unitEnvironmentFiles(buf.toString("utf8"), change.path));
+    out.push(...unitEnvironmentFiles(systemdLines(buf.toString("utf8")), change.path));
   }
   return out;
 }
@@ -183,7 +193,7 @@ function judgeEnvironmentFile(change: Change, named: readonly RegExp[], contents
   if (change.after?.kind !== FILE || !(named.some((f) => f.test(change.path)) || DEFAULT_ENV_FILE.test(change.path))) return finding(0, "");
   const buf = contents.get(change.path);
   if (!buf) return finding(4, "an environment file a root unit loads, content not given");
-  return environmentFileFindings(buf.toString("utf8")).findings.reduce(worst, finding(0, ""));
+  return environmentFileFindings(systemdLines(buf.toString("utf8"))).findings.reduce(worst, finding(0, ""));
 }
 
 function verbOf(change: Change): string {

@@ -67,6 +67,11 @@ const isCritical = matcher([
   "/etc/securetty",
   "/etc/polkit-1",
   "/usr/share/polkit-1",
+  // polkit 125 and later read these too; /var/run is /run.
+  "/run/polkit-1",
+  "/usr/local/share/polkit-1",
+  "/var/lib/polkit-1",
+  "/var/run/sudo",
   "/etc/fstab",
   "/etc/crypttab",
   "/etc/default/grub",

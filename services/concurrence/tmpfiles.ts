@@ -4,6 +4,7 @@
 // set-id or world-writable modes, ownership of root's trees, device nodes,
 // ACLs, attributes and capabilities, and lines it cannot read are refused.
 import { configLines } from "./config-lines.js";
+import { sysctlFindings } from "./config-formats.js";
 import { judgePathEffect, type PathEffect } from "./effect-path.js";
 import { laterKind } from "./later-paths.js";
 import { isRootOnlyTree } from "./paths.js";
@@ -30,6 +31,11 @@ function judgeLine(text: string, ctx: JudgeContext): Finding {
   if (effect === "ignore") return finding(0, "");
   let f = worst(judgePathEffect(path, effect, ctx), finding(3, `${type} ${path} at every boot`));
   if (effect === "write" && laterKind(path)) f = worst(f, finding(4, `writes ${path}, whose content runs later, at every boot`));
+  // `w /proc/sys/kernel/core_pattern - - - - |/tmp/x` sets a kernel parameter at every boot, as sysctl.d does.
+  if (effect === "write" && path.startsWith("/proc/sys/")) {
+    const argument = text.trim().split(/\s+/).slice(6).join(" ");
+    f = sysctlFindings(`${path.slice("/proc/sys/".length)} = ${argument}`).findings.reduce(worst, f);
+  }
   const bits = /^~?[0-7]{3,4}$/.test(mode) ? parseInt(mode.replace("~", ""), 8) : 0;
   if (bits & 0o6000) f = worst(f, finding(4, `gives ${path} set-id mode ${mode}`));
   if (bits & 0o002 && !(bits & 0o1000)) f = worst(f, finding(4, `makes ${path} writable by anyone (${mode})`));

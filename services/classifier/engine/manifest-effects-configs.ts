@@ -7,7 +7,7 @@
 // where only root can change it.
 import { rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
-import { comment, joined, lines, mark, variable } from "./runs-later-content.js";
+import { comment, joined, lines, mark, READS_CODE_FROM_STDIN, variable } from "./runs-later-content.js";
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
 import type { Mode } from "./targets.js";
 
@@ -54,11 +54,23 @@ function apt(text: string, j: ContentJudge): Mark[] {
   const values = aptValues(text);
   if (values === null) return [mark(4, "APT configuration the judge cannot parse: cannot judge what runs later")];
   const out: Mark[] = [];
-  for (const [key, value] of values) {
+  for (const [full, value] of values) {
+    // `Binary::apt::X` is X for the apt binary only.
+    const key = full.replace(/^binary::[^:]+::/i, "");
     if (key === "#clear" && /^(unattended-upgrade|apt::periodic)/i.test(value)) {
       out.push(mark(4, `#clear ${value}: empties what automatic security updates install or when they run`));
-    } else if (key === "#include" || /^dir(::(bin|etc)(::.*)?)?$/i.test(key)) {
-      if (value.startsWith("/") && !rootOwnedPlace(value)) out.push(mark(4, `${key} ${value}: not a place only root can change`));
+    } else if (key === "#include" || /^(rootdir|dir(::.*)?|dpkg::chroot-directory)$/i.test(key)) {
+      // RootDir prefixes every Dir (configuration, keys, lists, dpkg's status); Dir::State and Dir::Cache hold the
+      // package lists and archives apt trusts once downloaded; dpkg runs chrooted into Chroot-Directory.
+      if (value.startsWith("/") && !rootOwnedPlace(value) && !/^\/var\/(cache|lib)\/apt(\/[^.][^/]*)*\/?$/.test(value))
+        out.push(mark(4, `${full} ${value}: not a place only root can change`));
+    } else if (/^apt::(solver|planner)$/i.test(key) && value.includes("/")) {
+      // An absolute solver or planner name is run as it is (flCombine keeps an absolute path).
+      out.push(...(rootOwnedPlace(value) ? [j.code(value, full)] : [mark(4, `${full} ${value}: not a place only root can change`)]));
+    } else if (/::options(::.*)?$/i.test(key) && /--force-(?!conf(old|new|def|miss)\b)|--(root|instdir|admindir)\b/.test(value)) {
+      out.push(mark(4, `${full} ${value}: forces dpkg past its checks, or points it at another root`));
+    } else if (/^apt::sandbox::user$/i.test(key) && /^(root|0)$/.test(value.trim())) {
+      out.push(mark(4, `${full} ${value}: apt's download methods parse what the network sends as root`));
     } else if (/invoke|install-pkgs|auto-?detect|command$|::path$/i.test(key)) {
       if (/::path$/i.test(key)) out.push(...variable("PATH", value, j, key));
       else out.push(j.code(value, key));
@@ -173,6 +185,113 @@ function binfmt(text: string): Mark[] {
   return out;
 }
 
+/** Variables that choose the code a program loads (the loader's, the interpreters', a shell's start-up file). */
+const LOADS_CODE =
+  /^(LD_[A-Z_]+|BASH_ENV|ENV|PATH|PYTHON(PATH|STARTUP|HOME)|PERL5(LIB|OPT)|PERLLIB|RUBY(LIB|OPT)|NODE_(OPTIONS|PATH)|GCONV_PATH)$/;
+
+/**
+ * supervisord's configuration (ini): every `command=` of a program, event listener or FastCGI program is started by
+ * supervisord, which runs as root (`user=` drops to another user only if supervisord may: read as root here).
+ * `directory=` is where relative words are read from, `environment=` what the program loads, `[include] files=` more
+ * configuration.
+ */
+function supervisor(text: string, j: ContentJudge): Mark[] {
+  const out: Mark[] = [];
+  let section = "";
+  // An indented line continues the value above it (Python's configparser).
+  const logical: string[] = [];
+  for (const raw of lines(text)) {
+    if (/^\s+\S/.test(raw) && logical.length > 0 && !/^\s*[#;]/.test(raw)) logical[logical.length - 1] += ` ${raw.trim()}`;
+    else logical.push(raw);
+  }
+  for (const raw of logical) {
+    const line = raw.trim();
+    if (/^[#;]/.test(line) || line === "") continue;
+    const head = /^\[([^\]]*)\]/.exec(line);
+    if (head) {
+      section = (head[1] ?? "").trim().toLowerCase();
+      continue;
+    }
+    const m = /^([A-Za-z_][\w.-]*)\s*[=:]\s*(.*)$/.exec(line);
+    if (!m) {
+      out.push(mark(4, `a supervisord line the judge does not read (a continued value?): ${clipped(line)}`));
+      continue;
+    }
+    const [key, value] = [(m[1] as string).toLowerCase(), (m[2] as string).replace(/\s+;.*$/, "")];
+    if (key === "command") {
+      // supervisord puts %(ENV_X)s in from its own environment: a value only known when it starts.
+      if (/%\(ENV_/.test(value)) out.push(mark(4, `[${section}] command=${clipped(value)}: expands values only known when it starts`));
+      const exe = value.trim().split(/\s+/)[0] ?? "";
+      if (exe.includes("/") && !rootOwnedPlace(exe))
+        out.push(mark(4, `[${section}] runs ${clipped(exe)}, not in a place only root can change`));
+      out.push(j.code(value, `supervisord [${section}] command`));
+    }
+    if (key === "directory" && !rootOwnedPlace(value.trim()))
+      out.push(mark(4, `[${section}] directory=${clipped(value)}: its program's relative words are read from a place users may write`));
+    if (key === "environment")
+      for (const pair of value.matchAll(/([A-Za-z_]\w*)\s*=/g))
+        if (LOADS_CODE.test(pair[1] as string))
+          out.push(mark(4, `[${section}] environment sets ${pair[1]}, which chooses the code the program loads`));
+    if (section === "include" && key === "files")
+      for (const f of value.trim().split(/\s+/))
+        if (f.startsWith("/") && !/^\/etc\/[^.]/.test(f))
+          out.push(mark(4, `[include] files=${clipped(f)}: configuration from outside /etc`));
+  }
+  return out;
+}
+
+const clipped = (s: string): string => (s.length > 80 ? `${s.slice(0, 80)}…` : s);
+
+/**
+ * Daemons' hook lines: what each file's daemon runs as root. wg-quick's PreUp/PostUp/PreDown/PostDown (bash), OpenVPN's
+ * up/down/route-up/ipchange/client-connect/learn-address/auth-user-pass-verify/tls-verify commands and plugins,
+ * xinetd's server, inetd.conf's server and arguments (a network service per connection), keepalived's notify and
+ * check scripts, rsyncd's pre-/post-xfer exec.
+ */
+const HOOK_LINES: Array<{ file: RegExp; line: RegExp; served?: boolean }> = [
+  { file: /^\/etc\/wireguard\//, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
+  {
+    file: /^\/etc\/openvpn\//,
+    line: /^\s*-{0,2}(up|down|route-up|route-pre-down|ipchange|client-connect|client-disconnect|learn-address|auth-user-pass-verify|tls-verify|plugin)\s+(.*)$/,
+  },
+  { file: /^\/etc\/xinetd\.(conf|d\/)/, line: /^\s*(server)\s*\+?=\s*(.*)$/, served: true },
+  { file: /^\/etc\/inetd\.conf$/, line: /^\s*(?!#)\S+\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(.*)$/, served: true },
+  // keepalived's blocks may sit on one line: `vrrp_script chk { script "/usr/bin/pgrep nginx" }`.
+  { file: /^\/etc\/keepalived\//, line: /(?:^|[\s{])(notify\w*|script)\s+("[^"]*"|[^\s}]+)/ },
+  { file: /^\/etc\/rsyncd\.conf$/, line: /^\s*((?:pre|post)-xfer\s+exec)\s*=\s*(.*)$/ },
+];
+
+/** Where these daemons read more configuration, or run their relative hooks from: it must be root's. */
+const HOOK_INCLUDES = /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir)?\s+|&(?:include|merge)\s+)"?([^"\s]+)/;
+
+function serviceHooks(text: string, j: ContentJudge, path?: string): Mark[] {
+  const rules = HOOK_LINES.filter((h) => h.file.test(path ?? ""));
+  const out: Mark[] = [];
+  for (const line of joined(text)) {
+    const inc = HOOK_INCLUDES.exec(line)?.[1];
+    if (inc?.startsWith("/") && !rootOwnedPlace(inc.replace(/\/[^/]*[*?[][^/]*$/, "")))
+      out.push(mark(4, `${clipped(line.trim())}: configuration or hooks from a place others may write`));
+    for (const h of rules) {
+      const m = h.line.exec(line);
+      if (!m) continue;
+      const [key, raw] = [m[1] as string, (m[2] as string).trim()];
+      const value = /^"[^"]*"$/.test(raw) ? raw.slice(1, -1) : raw;
+      const program = value.split(/\s+/)[0] ?? "";
+      if (key === "plugin") {
+        if (!rootOwnedPlace(program)) out.push(mark(4, `plugin ${clipped(program)}: a library loaded from a place others may write`));
+        continue;
+      }
+      if (program.startsWith("/") && !rootOwnedPlace(program))
+        out.push(mark(4, `${key} runs ${clipped(program)}, not in a place only root can change`));
+      // A network service whose program is an interpreter reads the connection as its code.
+      if (h.served && READS_CODE_FROM_STDIN.test(program.split("/").pop() ?? ""))
+        out.push(mark(4, `${key} ${clipped(value)}: serves an interpreter on the network, as root`));
+      out.push(j.code(value, `${path ?? "hook"}: ${key}`));
+    }
+  }
+  return out;
+}
+
 /** The readers of the system configuration formats of runs-later.ts. */
 export const CONFIG_READERS = {
   apt,
@@ -180,4 +299,6 @@ export const CONFIG_READERS = {
   tmpfiles,
   sysctl,
   binfmt,
+  supervisor,
+  "service-hooks": serviceHooks,
 } satisfies Partial<Record<Format, Reader>>;

@@ -212,6 +212,18 @@ function judgeChange(c: Change, env: Env): Mark[] {
     return [mark(4, `${path}: disables or masks a security service`)];
   const replaced = ak !== ABSENT && replacesSecurityUnit(path, c.after as EntryState);
   if (replaced) return [mark(4, `${path}: ${replaced}`)];
+  // Kernel settings and module rules are where protections live (fs.protected_*, ptrace_scope, a blacklisted module):
+  // removing such a file, emptying it or masking it with /dev/null (the same name in /etc hides the vendor's) undoes
+  // them at the next boot, and the manifest does not say what the old file set.
+  const format = runsLater(path)?.format;
+  const masked =
+    ak === ABSENT ||
+    (ak === SYMLINK && (c.after as EntryState).target === "/dev/null") ||
+    (ak === FILE && (c.after as EntryState).size === 0);
+  if ((format === "sysctl" || format === "modprobe") && masked)
+    marks.push(
+      mark(4, `${path}: removes, empties or masks kernel settings or module rules (a protection there would come undone at boot)`),
+    );
   if (ak === ABSENT) {
     const r = runsLater(path);
     if (r?.format === "refuse") marks.push(mark(4, `${r.what}: removing it is refused too`));
@@ -241,8 +253,12 @@ function judgeChange(c: Change, env: Env): Mark[] {
   return marks;
 }
 
-/** Services' environment files under /etc/default (useradd's holds account defaults, read as such). */
-const DEFAULT_ENV_FILE = /^\/etc\/default\/(?!useradd$)[^/]+$/;
+/**
+ * Services' environment files: /etc/default (useradd's holds account defaults, read as such), RHEL's /etc/sysconfig,
+ * OpenRC's /etc/conf.d, and any `*.env` under /etc — a unit already on the host may load it (EnvironmentFile=), and the
+ * manifest does not carry the host's units.
+ */
+const DEFAULT_ENV_FILE = /^\/etc\/((default|sysconfig|conf\.d)\/(?!useradd$)[^/]+|.+\.env)$/;
 
 /** The files the unit files of this diff name in EnvironmentFile=. */
 function unitEnvironmentFiles(changes: ReadonlyMap<string, Change>, contents: ReadonlyMap<string, Buffer>): RegExp[] {
@@ -250,7 +266,7 @@ function unitEnvironmentFiles(changes: ReadonlyMap<string, Change>, contents: Re
   for (const [path, c] of changes) {
     const buf = contents.get(path);
     if (kindOf(c.after) !== FILE || !buf || runsLater(path)?.format !== "systemd") continue;
-    out.push(...environmentFiles(buf.toString("utf8"), path));
+    out.push(...environmentFiles(asLines(buf.toString("utf8")), path));
   }
   return out;
 }
@@ -260,7 +276,7 @@ function environmentFile(path: string, after: EntryState, env: Env): Mark[] {
   if (kindOf(after) !== FILE || !(env.envFiles.some((f) => f.test(path)) || DEFAULT_ENV_FILE.test(path))) return [];
   const buf = env.contents.get(path);
   if (!buf) return [mark(4, `${path}: an environment file a root unit loads, its content not given`)];
-  return environmentFileMarks(buf.toString("utf8")).map((m) => mark(m.tier, `${path} (a unit's environment file): ${m.text}`));
+  return environmentFileMarks(asLines(buf.toString("utf8"))).map((m) => mark(m.tier, `${path} (a unit's environment file): ${m.text}`));
 }
 
 /**
@@ -574,10 +590,19 @@ function readContent(path: string, after: EntryState, format: Format, env: Env, 
 
 const READERS: Record<Exclude<Format, "refuse">, Reader> = { ...CONTENT_READERS, ...CONFIG_READERS };
 
+/**
+ * Lines as systemd reads them: its read_line (units, drop-ins, udev rules, tmpfiles, sysctl, binfmt, sysusers) and its
+ * environment-file parser end a line at a lone CR too, so `# note\rExecStart=/tmp/x` is a setting there. Every
+ * reader here gets CR as a line end: a parser that keeps CR inside a line (a shell, cron) then only shows the judge more.
+ */
+function asLines(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
 function textOf(buf: Buffer): string | null {
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(buf);
-    return text.includes("\0") ? null : text;
+    return text.includes("\0") ? null : asLines(text);
   } catch {
     return null;
   }
@@ -665,7 +690,7 @@ const NETWORK_SHELL =
  * not the program, so the later-script check does not see it.
  */
 const USER_INPUT =
-  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)\s(?:[^\n;&|#]*\s)?(?:-*[a-z][^\s=]*=)?['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(?:\/|\s|['"]|$)/;
+  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|xargs)\s(?:[^\n;&|#]*\s)?(?:-*[A-Za-z][^\s=]*=)?['"]?[!|]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(?:\/|\s|['"]|$)/;
 
 /** USER_INPUT over `text` with `//`, `/./` and `dir/..` folded, and after a `cd` into a user's place (then relative operands are theirs). */
 function userInput(text: string): RegExpExecArray | null {
@@ -677,15 +702,37 @@ function userInput(text: string): RegExpExecArray | null {
   // Above / is / (`/../../tmp` is /tmp). A variable right before an absolute path may be empty (unset, or an
   // UnsetEnvironment=; systemd and the shell put in nothing): `${X}/tmp/x` may be /tmp/x.
   t = t.replace(/\$+\{?[A-Za-z_][A-Za-z0-9_]*\}?(?=\/)/g, "").replace(/(^|[^A-Za-z0-9_.~-])\/(?:\.\.\/)+/g, "$1/");
-  const hit = USER_INPUT.exec(t);
+  const hit = USER_INPUT.exec(t) ?? COMPUTED_INPUT.exec(text) ?? userPlaceAssignment(t);
   if (hit) return hit;
   const cd = /(?:^|[\s;&|(])cd\s+['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_]*)(?:\/|\s|['"]|$)/.exec(t);
   return cd && USER_INPUT_COMMAND.test(t.slice(cd.index)) ? cd : null;
 }
 
+/**
+ * The same commands with an operand spelled from pieces only known when it runs: a variable glued to a letter, a
+ * digit or another variable (`A=/t; B=mp; install $A$B/x /opt/x`, `run-parts ${D}p/d`, `/t$X/x`) or standing for the
+ * first directory (`/$T/x`) — the pieces may spell /tmp or a home, which the literal check above never sees.
+ * `$(date +%F)` and a variable that is a whole word or a whole directory (`$SRC`, `${DIR}/x`) are not pieces.
+ */
+const COMPUTED_INPUT =
+  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)\s[^\n;&|#]*?(?:[A-Za-z0-9_]\$\{?[A-Za-z_]|\$\{[A-Za-z_]\w*\}[A-Za-z0-9_$]|\$[A-Za-z_]\w*\$|(?<=[\s'"=])\/\$\{?[A-Za-z_])/;
+
+/**
+ * A variable set for a command (or the rest of the line) to a value in a user's place: `GIT_SSH=/tmp/x git fetch`,
+ * `LESSOPEN='|/tmp/x %s' less f`, `D=/tmp; run-parts $D` — programs take programs, modules and configuration from
+ * such variables. Temporary-directory variables aside.
+ */
+function userPlaceAssignment(t: string): RegExpExecArray | null {
+  for (const m of t.matchAll(
+    /(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=(['"]?[|]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*)(?:[/:\s'"]|$))/g,
+  ))
+    if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(m[1] as string)) return m as RegExpExecArray;
+  return null;
+}
+
 /** The commands of USER_INPUT, as a word anywhere after a `cd`. */
 const USER_INPUT_COMMAND =
-  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman)(?=[\s;&|)]|$)/;
+  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|python[0-9.]*|perl|ruby|node|xargs)(?=[\s;&|)]|$)/;
 
 /** The diff writes `path`, or a link on the way to it. */
 function writtenBy(path: string, changes: ReadonlyMap<string, Change>): boolean {

@@ -378,6 +378,10 @@ const C_ESCAPE = /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|[a
 /** Path unit settings naming what it watches: whoever may write there decides when root starts the unit it triggers. */
 const PATH_WATCH = /^(PathExists|PathExistsGlob|PathChanged|PathModified|DirectoryNotEmpty)$/;
 /** Places users write (scratch, homes, their runtime and lock directories, crash dumps and mail spools). */
+/** Programs that, given no script, run what comes on their standard input. */
+export const READS_CODE_FROM_STDIN =
+  /^(sh|bash|dash|ash|ksh|mksh|zsh|fish|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(js)?|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|awk|gawk|mawk|env)$/;
+
 const USER_WRITES = /^\/(tmp|var\/tmp|dev\/shm|run\/user|run\/lock|var\/lock|var\/crash|var\/mail|home)(\/|$)/;
 
 /**
@@ -450,6 +454,19 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
     for (const [name, value] of env)
       if (!/^(TMPDIR|TMP|TEMP|TEMPDIR)$/.test(name) && namesUserPlace(value))
         out.push(mark(4, `Environment=${name}=${value}: names a place users write, for root's commands here or in another unit file`));
+  // StandardInput=socket (an Accept= socket's connection), a terminal or a passed fd: an interpreter started with no
+  // script reads its code from there — whoever connects types root's commands (`ExecStart=/bin/sh -i`).
+  const input = all
+    .map((l) => /^\s*StandardInput\s*=\s*(\S*)/.exec(l)?.[1])
+    .filter((v) => v !== undefined)
+    .pop();
+  if (input !== undefined && /^(socket|tty|fd)/.test(input))
+    for (const line of all) {
+      const exec = /^\s*Exec\w*\s*=\s*[-@:+!|]*(\S+)/.exec(line);
+      const program = exec ? posix.basename(exec[1] as string) : "";
+      if (READS_CODE_FROM_STDIN.test(program))
+        out.push(mark(4, `StandardInput=${input} with ${program}: it reads the commands it runs as root from there`));
+    }
   for (const line of all) {
     if (/^\s*([#;[]|$)/.test(line)) continue;
     const eq = line.indexOf("=");
@@ -645,6 +662,9 @@ function udev(text: string, j: ContentJudge): Mark[] {
       if (HASH_WORD.test(value)) out.push(mark(4, `${key}="${value}": a word starting with # is an argument to udev, not a comment`));
       out.push(j.code(value, `${key}${type ? `{${type}}` : ""}`));
     }
+    // udev 249 and later decode C escapes in e"…" strings (`RUN+=e"/tm\x70/x"`): a value not in plain quotes is not read here.
+    for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(\{[^}]*\})?\s*(?:\+=|:=|-=|=)\s*(?![="])(\S{0,40})/g))
+      out.push(mark(4, `${m[1]}${m[2] ?? ""}=${m[3]}…: a value in a form the judge does not read (udev decodes e"…" escapes)`));
     // A group or owner given raw disks or memory can read and write every file.
     if (
       /\b(GROUP|OWNER)\s*:?=/.test(line) &&
@@ -766,6 +786,14 @@ function gitconfig(text: string, j: ContentJudge, path = ""): Mark[] {
       out.push(mark(4, `${where}: git no longer checks whom it talks to`));
     else if (section === "http" && /^(sslcainfo|sslcapath)$/.test(name) && !rootOwnedPlace(tilde(value)))
       out.push(mark(4, `${where} ${value}: git trusts certificates from a place others may write`));
+    // Cookies sent with every request are read from that file (and root's own written there with http.saveCookies).
+    else if (
+      section === "http" &&
+      name === "cookiefile" &&
+      !rootOwnedPlace(tilde(value)) &&
+      !(home && tilde(value, home.slice(0, -1)).startsWith(home))
+    )
+      out.push(mark(4, `${where} ${value}: git's cookies come from (and are saved to) a place others may write`));
     else if (section === "protocol" || /ext::/.test(value)) out.push(mark(4, `${where}: lets git run a transport's command`));
     else if (section === "alias" && value.startsWith("!")) out.push(j.code(value.slice(1), `alias ${name}`));
     else if (GIT_COMMAND.test(name) || section === "pager" || (name === "path" && /^(difftool|mergetool|browser|man|gpg)$/.test(section)))

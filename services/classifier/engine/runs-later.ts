@@ -28,7 +28,9 @@ export type Format =
   | "apt-sources" // package sources: what root installs later
   | "gitconfig" // git configuration: the programs git starts (fsmonitor, pager, hooksPath, aliases with !, filters …)
   | "nanorc" // nano's configuration: speller, linter and formatter commands, includes
-  | "account-defaults"; // adduser.conf, /etc/default/useradd: where new homes are copied from, groups new users join
+  | "account-defaults" // adduser.conf, /etc/default/useradd: where new homes are copied from, groups new users join
+  | "supervisor" // supervisord's programs (command=, directory=, environment=), started as root
+  | "service-hooks"; // daemons' hook lines: wg-quick's PostUp, OpenVPN's up/down, (x)inetd's servers, keepalived's notify, rsyncd's exec
 
 export interface RunsLater {
   format: Format;
@@ -121,13 +123,51 @@ const TABLE: Entry[] = [
     runsAs: "root",
     what: "polkit rules: who may act as root",
     globs: [
-      "/etc/polkit-1/rules.d/**",
-      "/usr/share/polkit-1/rules.d/**",
+      // rules.d, localauthority.conf.d (AdminIdentities=), actions' defaults (allow_any).
+      "/etc/polkit-1/**",
+      "/usr/share/polkit-1/**",
+      "/var/lib/polkit-1/**",
       // polkit 125 and later read these too.
       "/run/polkit-1/**",
       "/usr/local/share/polkit-1/**",
       "/etc/polkit-1/localauthority/**",
       "/var/lib/polkit-1/localauthority/**",
+    ],
+  },
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "what the loader, the boot, logins, root's tools and the access-control policy trust, in forms not read here (the loader's cache, the kernel's command line, grub's scripts, the EFI partition, subordinate ids, PAM's and login's tables, sshd's keys and CAs, the ssh client's ProxyCommand and Match exec, AppArmor and SELinux policy, man's programs, emacs', gdb's and mc's start-up, node's, ruby's, lua's and PHP's system module directories)",
+    globs: [
+      "/etc/ld.so.cache",
+      "/etc/kernel/cmdline",
+      "/etc/grub.d/**",
+      "/efi/**",
+      "/etc/subuid",
+      "/etc/subgid",
+      "/etc/pam.conf",
+      "/etc/securetty",
+      "/etc/shells",
+      // sshd's trusted CA keys, revoked keys and host keys, the ssh client's configuration and known hosts (sshrc is read below).
+      "/etc/ssh/!(sshrc)",
+      "/etc/ssh/*/**",
+      "/root/.ssh/**",
+      "/etc/apparmor/**",
+      "/etc/apparmor.d/**",
+      "/etc/selinux/**",
+      "/etc/manpath.config",
+      "/etc/man_db.conf",
+      "/etc/emacs/**",
+      "/usr/share/emacs/site-lisp/**",
+      "/usr/local/share/emacs/site-lisp/**",
+      "/etc/gdb/**",
+      "/etc/mc/**",
+      "/usr/share/nodejs/**",
+      "/var/lib/gems/**",
+      "/usr/share/rubygems-integration/**",
+      "/usr/share/lua/**",
+      "/usr/local/share/lua/**",
+      "/usr/share/php/**",
     ],
   },
   { format: "refuse", runsAs: "root", what: "the agent's hook settings", globs: ["**/.claude/settings*.json"] },
@@ -309,9 +349,14 @@ const TABLE: Entry[] = [
       "/etc/bash.bash_logout",
       "/etc/zsh*",
       "/etc/zsh/**",
+      "/etc/mkshrc",
+      "/etc/ksh.kshrc",
       "/etc/bash_completion",
       "/etc/bash_completion.d/**",
       "/etc/default/*",
+      // RHEL's and OpenRC's /etc/default: sourced by init scripts and loaded by units.
+      "/etc/sysconfig/*",
+      "/etc/conf.d/*",
     ],
   },
   {
@@ -464,6 +509,26 @@ const TABLE: Entry[] = [
       "/etc/systemd/system/default.target",
       "/etc/alternatives/**",
     ],
+  },
+  {
+    format: "service-hooks",
+    runsAs: "root",
+    what: "a daemon's configuration with commands it runs as root (wg-quick's PostUp, OpenVPN's up/down and plugins, (x)inetd's servers, keepalived's notify scripts, rsyncd's pre-/post-xfer exec)",
+    globs: [
+      "/etc/wireguard/*.conf",
+      "/etc/openvpn/**",
+      "/etc/xinetd.conf",
+      "/etc/xinetd.d/*",
+      "/etc/inetd.conf",
+      "/etc/keepalived/**",
+      "/etc/rsyncd.conf",
+    ],
+  },
+  {
+    format: "supervisor",
+    runsAs: "root",
+    what: "supervisord's configuration (the programs it starts as root)",
+    globs: ["/etc/supervisor/supervisord.conf", "/etc/supervisor/conf.d/**", "/etc/supervisord.conf", "/etc/supervisord.d/**"],
   },
   { format: "rc", runsAs: "root", what: "bash completions every root shell loads", globs: ["/usr/share/bash-completion/**"] },
   { format: "program", runsAs: "root", what: "a program on root's PATH", globs: ROOT_PATH.map((d) => `${d}/*`) },
