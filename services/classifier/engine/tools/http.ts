@@ -75,6 +75,16 @@ const CURL_WRITES = new Set([
   "--alt-svc",
 ]);
 
+/** The name a download gets from its URL (curl -O, wget without -O): the last path segment, query and host left out. */
+function urlFileName(url: string): string {
+  return (
+    url
+      .replace(/[?#].*$/, "")
+      .replace(/^[a-z]+:\/\/[^/]*/i, "")
+      .split("/")
+      .pop() ?? ""
+  );
+}
 /**
  * curl's options and operands, short clusters split (`-fsSLo F` → -f -s -S
  * -L -o F). An option given with curl's `--expand-` prefix (8.3+) is listed
@@ -137,12 +147,7 @@ export function curlTargets(args: readonly Word[]): Target[] {
     out.push({ word: dir, mode: "write" });
     // -O names the file after the URL's last path segment, inside --output-dir.
     for (const u of operands) {
-      const name =
-        u.text
-          .replace(/[?#].*$/, "")
-          .replace(/^[a-z]+:\/\/[^/]*/i, "")
-          .split("/")
-          .pop() ?? "";
+      const name = urlFileName(u.text);
       if (name !== "")
         out.push({ word: { ...u, text: `${dir.text.replace(/\/+$/, "")}/${name}`, dynamic: u.dynamic || dir.dynamic }, mode: "write" });
     }
@@ -561,12 +566,7 @@ export const wgetTargets: Spec = (a) => {
   if (doc) return [{ word: doc, mode: "write" }];
   // Without -O, each URL is saved under its last path segment in the -P directory (`wget URL/run.sh` writes ./run.sh).
   const named = s.positional.flatMap((u): Target[] => {
-    const name =
-      u.text
-        .replace(/[?#].*$/, "")
-        .replace(/^[a-z]+:\/\/[^/]*/i, "")
-        .split("/")
-        .pop() ?? "";
+    const name = urlFileName(u.text);
     const base = (dir ?? cwdWord()).text.replace(/\/+$/, "");
     return name === "" ? [] : [{ word: { ...u, text: `${base}/${name}`, dynamic: u.dynamic || (dir?.dynamic ?? false) }, mode: "write" }];
   });
