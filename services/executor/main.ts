@@ -301,7 +301,7 @@ await runService<ExecutorState>({
         journaled(state, req, async () => {
           const owner = state.undo.owner(req.undoId);
           const grant = checkGrant(req.grant, req.undoId, config.host_id, state.pinned, state.replay, undefined, owner);
-          if (!state.undo.has(req.undoId)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
+          if (owner === undefined) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
           state.journal.append({
             event: "rollback-begin",
             request_id: req.requestId,

@@ -93,6 +93,8 @@ export async function loadBashParser(): Promise<BashParser> {
 
 /** An odd run of backslashes (the last one escapes what follows) before a CR or an LF. */
 const ESCAPED_BREAK = /(?<!\\)(?:\\\\)*\\([\r\n])/g;
+/** A newline no backslash escapes (an even run of them, or none, before it). */
+const UNESCAPED_NEWLINE = /(?<!\\)(?:\\\\)*\n/;
 const BLANK = /[ \t\n]/;
 
 /**
@@ -132,7 +134,7 @@ function joinsLines(node: Node): boolean {
     const c = i < node.childCount ? node.child(i) : null;
     const to = c === null ? node.endIndex : c.startIndex;
     const gap = text.slice(from - node.startIndex, to - node.startIndex);
-    if (/(?<!\\)(?:\\\\)*\n/.test(gap)) return true;
+    if (UNESCAPED_NEWLINE.test(gap)) return true;
     if (c !== null) from = c.endIndex;
   }
   return false;
