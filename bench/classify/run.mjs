@@ -2,31 +2,16 @@
 // command over a fixed mix drawn from the labelled corpus.
 // Run after a build:  npx tsc -p tsconfig.json && node bench/classify/run.mjs
 // (AGENT_SUDO_DIST=/other/build points at another build output.)
-import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { corpusInputs } from "./corpus.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = process.env.AGENT_SUDO_DIST ?? join(repo, "dist");
 const { loadEngine } = await import(pathToFileURL(join(dist, "services/classifier/engine/index.js")).href);
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
-const corpusDir = join(repo, "test", "corpus");
-const cases = readdirSync(corpusDir)
-  .filter((f) => f.endsWith(".jsonl"))
-  .sort()
-  .flatMap((f) =>
-    readFileSync(join(corpusDir, f), "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l)),
-  );
-const inputs = cases.map((c) => ({
-  command: c.command,
-  cwd: c.cwd ?? "/home/dev/project",
-  host: c.host ?? "primary",
-  source: c.source ?? "claude",
-}));
+const inputs = corpusInputs(repo);
 
 const t0 = performance.now();
 const engine = await loadEngine(join(repo, "policies"));
