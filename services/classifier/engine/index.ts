@@ -30,6 +30,7 @@ import { noteBareRepo } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
 import { bareRepoMade, gitGlobals } from "./tools/git.js";
 import { targetsOf } from "./writers.js";
+import { urlFileName } from "./tools/http.js";
 
 export { PolicyError };
 
@@ -240,8 +241,11 @@ function splitList(text: string): string[] {
 }
 
 /** Programs whose output is the network's (what they write is downloaded); the cheap test of a text that may hold one. */
-const FETCHERS = new Set(["curl", "wget", "aria2c", "http", "https", "xh", "xhs", "httpie"]);
-const FETCH_WORD = /\b(curl|wget|aria2c|https?|xhs?|httpie)\b/;
+const FETCHERS = new Set(["curl", "wget", "aria2c", "http", "https", "xh", "xhs", "httpie", "yt-dlp", "youtube-dl", "scp", "rsync"]);
+const FETCH_WORD = /\b(curl|wget|aria2c|https?|xhs?|httpie|yt-dlp|youtube-dl|scp|rsync)\b/;
+/** scp and rsync fetch when a source is another host's (`h:x.sh`, `u@h:x`, `rsync://h/m/x`); a local copy is not a download. */
+const COPY_FETCHERS = new Set(["scp", "rsync"]);
+const REMOTE = /^(?:rsync|scp):\/\/|^[^/.-][^/]*:/;
 
 /**
  * The files `commands` download, as resolved paths, or null when none: what
@@ -287,7 +291,7 @@ function fetcherArgv(words: readonly Word[]): Word[] | null {
     const prog = argv[0];
     if (!prog || prog.dynamic) return null;
     const name = posix.basename(prog.text);
-    if (FETCHERS.has(name)) return argv;
+    if (FETCHERS.has(name)) return !COPY_FETCHERS.has(name) || argv.some((w) => REMOTE.test(w.text)) ? argv : null;
     const inner = prefixWrapper(name, argv.slice(1))?.inner[0];
     if (!inner) return null;
     argv = inner;
@@ -295,18 +299,40 @@ function fetcherArgv(words: readonly Word[]): Word[] | null {
   return null;
 }
 
-/** The files a fetcher writes: curl's and wget's shapes (writers.ts), and the `-o`/`--out`/`--output` of the others. */
+/**
+ * The files a fetcher writes: curl's and wget's shapes (writers.ts); for the others (aria2c, httpie, xh) every
+ * name they may write, read wide: `-o F`, `--out[=]F`, `--output[=]F`, `-o` glued or at the end of a bundle
+ * (`-ox.sh`, `-dox.sh`; `-o=x` as both `=x` and `x`; a value is read as a word too), and each URL's last path segment, where aria2c and
+ * `http -d` name the file without `-o`, in the cwd and in each `-d`/`--dir` given.
+ */
 function fetchedFiles(argv: readonly Word[]): Word[] {
   const name = posix.basename(argv[0]?.text ?? "");
   const args = argv.slice(1);
+  if (COPY_FETCHERS.has(name)) return copiedTo(args);
   const shaped = targetsOf(name, args);
   if (shaped) return shaped.filter((t) => t.mode === "write" && !t.implicit).map((t) => t.word);
   const out: Word[] = [];
+  const dirs = ["."];
+  const named: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
-    const m = /^(-o|--out|--output)(?:=(.*))?$/s.exec(w.text);
-    const value = m ? (m[2] !== undefined ? { ...w, text: m[2] } : args[++i]) : undefined;
-    if (value) out.push(value);
+    const long = /^--(out|output|dir)(?:=(.*))?$/s.exec(w.text);
+    const short = long ? null : /^-[A-Za-z]*([od])(.*)$/s.exec(w.text);
+    const kind = long ? (long[1] === "dir" ? "d" : "o") : short?.[1];
+    const glued = long ? long[2] : short?.[2] || undefined;
+    // A value is also read as a word of its own (never skipped): `http -d -o F` is --download, then -o F.
+    const value = kind ? (glued !== undefined ? { ...w, text: glued } : args[i + 1]) : undefined;
+    if (!value) {
+      if (/:\/\//.test(w.text)) named.push(w);
+      continue;
+    }
+    const values = value.text.startsWith("=") ? [value, { ...value, text: value.text.slice(1) }] : [value];
+    if (kind === "d") dirs.push(...values.map((v) => v.text));
+    out.push(...values);
+  }
+  for (const u of named) {
+    const file = urlFileName(u.text);
+    if (file !== "") for (const d of dirs) out.push({ ...u, text: `${d.replace(/\/+$/, "")}/${file}` });
   }
   return out;
 }
@@ -320,7 +346,11 @@ function copiedTo(args: readonly Word[]): Word[] {
   const dest = operands[operands.length - 1];
   if (operands.length < 2 || dest === undefined) return [];
   const dir = dest.text.replace(/\/+$/, "");
-  return [dest, ...operands.slice(0, -1).map((src) => ({ ...dest, text: `${dir}/${posix.basename(src.text)}` }))];
+  // A remote source (`h:x.sh`) lands under its name without the host; both names are kept.
+  const names = operands
+    .slice(0, -1)
+    .flatMap((src) => [...new Set([src.text, src.text.replace(/^[^/]*:/, "")])].map((t) => posix.basename(t)));
+  return [dest, ...names.map((name) => ({ ...dest, text: `${dir}/${name}` }))];
 }
 
 /** Every bare repository `commands` make (bare-repos.ts), in each directory its git may run in. */

@@ -76,7 +76,7 @@ const CURL_WRITES = new Set([
 ]);
 
 /** The name a download gets from its URL (curl -O, wget without -O): the last path segment, query and host left out. */
-function urlFileName(url: string): string {
+export function urlFileName(url: string): string {
   return (
     url
       .replace(/[?#].*$/, "")
