@@ -208,6 +208,17 @@ describe.each(LAUNCHERS)("overlay driver (launcher %s): trials on a copy-on-writ
         expect(Buffer.from(r.stdout).toString()).not.toMatch(/USERNS/);
       });
 
+      // The envelope's seccomp filter in either launcher (bubblewrap gets it by --seccomp): io_uring's operations
+      // would bypass any filter, and the keyrings are the host's. Without a filter io_uring_setup(1, NULL) fails
+      // with EFAULT and keyctl(GET_KEYRING_ID, @u) answers a key id.
+      it("system calls that reach past the mirror are refused (the envelope's seccomp filter)", async () => {
+        const nr = process.arch === "arm64" ? { io_uring_setup: 425, keyctl: 219 } : { io_uring_setup: 425, keyctl: 250 };
+        const r = await sbx.trial(
+          `perl -e '$! = 0; syscall(${nr.io_uring_setup}, 1, 0); print "io_uring=", $!+0, "\n"; $! = 0; my $k = syscall(${nr.keyctl}, 0, -4, 0); print "keyctl=", ($k < 0 ? $!+0 : "key"), "\n"'`,
+        );
+        expect(Buffer.from(r.stdout).toString()).toBe("io_uring=1\nkeyctl=1\n"); // EPERM both
+      });
+
       it("a trial past its timeout is killed and not ok", async () => {
         const t0 = Date.now();
         const r = await sbx.trial("sleep 30", { timeoutS: 1 });

@@ -22,7 +22,8 @@
 //      keeps /proc/sys read-only), a fresh /run; /tmp and /var/tmp are
 //      part of the copy-on-write mirror (a command editing a file in a temp
 //      dir is trialled on it, and the write never reaches the host); masked
-//      paths bound to empty directories/files on the trial's tmpfs;
+//      paths bound to empty directories/files on the trial's tmpfs; the
+//      envelope's seccomp filter (--seccomp), where it has a table for the architecture;
 //   4. setpriv: no_new_privs, a bounding set of file-ownership capabilities
 //      only (no CAP_SYS_ADMIN, no CAP_MKNOD, no CAP_NET_*), then the command
 //      under the executor's shell, optionally as the run-as user;
@@ -48,6 +49,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import type { Writable } from "node:stream";
 import { type Change, diffLayers } from "./diff.js";
 import { EntryKind, type Change as ManifestChange } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { buildManifest } from "./manifest.js";
@@ -69,6 +71,7 @@ function asChange(c: ManifestChange): Change {
 }
 import { expandMasks, type Layer, type Mask, parseMountinfo, readHostLayers } from "../mounts.js";
 import { envelopeArch, envelopeWords, mirrorSpec } from "../../shared/envelope/spec.js";
+import { envelopeFilter } from "../../shared/envelope/seccomp.js";
 import { EnvelopeServer } from "../../shared/envelope/server.js";
 import { findProgram } from "../../shared/programs.js";
 
@@ -430,8 +433,14 @@ export class OverlayMirror {
       `--bounding-set=-all,${TRIAL_CAPS.map((c) => `+${c}`).join(",")}`,
     ];
     if (input.runAs) priv.push(`--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups");
+    // The envelope's own seccomp filter (seccomp.ts), which bwrap installs just before it execs setpriv: no keyrings,
+    // file handles, ptrace, io_uring, bpf, … and, sharing the sandbox's network namespace, no Unix socket (review 19).
+    // Where the envelope has no system-call table (the reason bwrap was chosen by "auto"), bwrap runs without one.
+    const arch = envelopeArch();
+    const filter = arch ? Buffer.from(envelopeFilter(arch, { sockets: input.network ? "no-unix" : "any" }), "hex") : null;
     const bwrap = [
       this.bins.bwrap,
+      ...(filter ? ["--seccomp", "4"] : []),
       "--userns",
       "3",
       "--bind",
@@ -495,9 +504,15 @@ export class OverlayMirror {
       ],
       {
         env,
-        stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore"],
+        stdio: ["ignore", "pipe", "pipe", this.usernsFd ?? "ignore", filter ? "pipe" : "ignore"],
       },
     );
+    // The filter is a few hundred bytes: a pipe's buffer holds it whole, and bwrap reads it to the end.
+    const seccompFd = child.stdio[4] as Writable | null;
+    if (filter && seccompFd) {
+      seccompFd.on("error", () => undefined); // bwrap gone early: its exit is the outcome
+      seccompFd.end(filter);
+    }
     child.stdout?.on("data", out.push);
     child.stderr?.on("data", err.push);
     const done = new Promise<{ exitCode: number; status: string }>((resolve) => {
