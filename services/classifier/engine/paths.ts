@@ -620,6 +620,17 @@ const SECRET_GLOBS = [
   "**/.config/glab-cli/config.yml",
   "**/.*_history",
   "**/.local/share/fish/fish_history",
+  // Histories under other names (stop 42): R's, mongosh's and the legacy mongo shell's, Leiningen's, IPython's
+  // database, macOS-style per-session bash histories, vim's and neovim's (command lines, searches and registers).
+  "**/.*history",
+  "**/.*/**/*_history",
+  "**/repl-history",
+  "**/.dbshell",
+  "**/.ipython/**/history.sqlite*",
+  "**/.bash_sessions/**",
+  "**/.viminfo",
+  "**/.local/state/nvim/shada/**",
+  "**/.local/share/nvim/shada/**",
   "**/service-account*.json",
   "**/serviceAccountKey*.json",
   "**/*.ppk",

@@ -2,7 +2,7 @@
 // What builtins evaluate (subscripts, arithmetic, mapfile -C) is judged by
 // evaluated.ts; these tables only keep options that run code out:
 // `compgen -C/-F` and `complete -C/-F` run a command or function,
-// `jobs -x` runs a command, `history -w/-a/-r FILE` write or read a file.
+// `jobs -x` runs a command, `history -w/-a/-r/-n` write or read a file.
 const SIGNALS =
   "HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS"
     .split(" ")
@@ -31,7 +31,8 @@ export const SHELL: Record<string, string> = {
   help: "-d -m -s",
   compgen: "-A= -G= -W= -X= -P= -S= -o= -a -b -c -d -e -f -g -j -k -s -u -v -V=",
   complete: "-p -r -D -E -I -o= -A= -G= -W= -X= -P= -S= -a -b -c -d -e -f -g -j -k -s -u -v",
-  history: "-c -d= -n #",
+  // Not -n: it reads $HISTFILE's new lines (an inherited HISTFILE makes `history -n; history` print a history file).
+  history: "-c -d= #",
   kill: `-s= -n= -l -L # ${SIGNALS}`,
   alias: "-p",
   // Wrappers and delegates: their own options, up to the command they run (judged as a command of its own).
