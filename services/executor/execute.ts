@@ -62,11 +62,15 @@ export function realDir(path: string): string {
 export function checkedCwd(cwd: string, who: Account): string {
   // An empty cwd is the run-as user's home, chosen here, not bound: its resolved path is used.
   const real = realDir(cwd || who.home || "/");
-  if (cwd && real !== cwd) throw new CodedError("BAD_REQUEST", `cwd is not canonical (it is ${real}): resolve it first`);
+  if (cwd && real !== cwd) throw new CodedError("BAD_REQUEST", "cwd is not canonical: resolve it first");
   return real;
 }
 
-/** Before any signature is looked at: the built-in veto, and this host. */
+/**
+ * Once the quorum is verified: the built-in veto, and this host. Not before:
+ * the veto's patterns cost seconds of CPU on 16 KiB of crafted text, which an
+ * unsigned caller must not be able to spend (review 36).
+ */
 export function precheck(req: { command: string; cwd: string; host: string }, config: Config): void {
   const veto = vetoed(req.command, req.cwd);
   if (veto) throw new CodedError("VETOED", veto);
@@ -106,11 +110,11 @@ export async function execute(
 ): Promise<ExecuteResponse> {
   const t0 = performance.now();
   const ms = (since: number) => Math.round((performance.now() - since) * 100) / 100;
-  precheck(req, config);
   const envNames = Object.keys(req.env).sort();
   const envProblem = envNamesProblem(envNames);
   if (envProblem) throw new CodedError("VETOED", `secret variable: ${envProblem}`);
   const { tier, nonces, byRole, packageRun } = checkExecute({ ...req, envNames }, state.pinned, state.replay);
+  precheck(req, config);
   const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
   const who = account(req.runAs);
   const cwd = checkedCwd(req.cwd, who);

@@ -19,7 +19,8 @@
 //   Rollback  a grant over the undo id, signed by a person
 //             (keys/operator.key), or by the breaker (a failed tier-3
 //             verify) for a recent live action's own record only.
-//   Resolve   the canonical form of a directory (the gateway binds it as cwd).
+//   Resolve   the canonical form of a directory (the gateway binds it as
+//             cwd), walked only as far as the gateway's user could walk it.
 //   Health    liveness and load.
 // On any doubt it refuses; on losing its replay memory it does not start; a
 // commit a crash interrupted is rolled back from its undo record at start; a
@@ -42,14 +43,15 @@ import { type Config, loadConfig } from "../shared/config.js";
 import { CodedError } from "../shared/errors.js";
 import { loadPublicKey, SIGNER_ROLES, SIGNERS } from "../shared/keys.js";
 import type { Logger } from "../shared/log.js";
-import { isRoot } from "../shared/privilege.js";
+import { isRoot, lookupUser } from "../shared/privilege.js";
 import { command, cwd, envNames, host, requestId, runAs } from "../shared/shapes.js";
 import { type CallContext, healthRpc, runService } from "../shared/skeleton.js";
-import { MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
+import { MAX_ENV_SECRETS, MAX_ENV_VALUE_BYTES } from "../shared/env-names.js";
 import { CommandCgroups } from "./cgroup.js";
 import { applyManifest, checkManifest, checkMasks } from "./commit.js";
 import { hostMasks } from "../shared/envelope/masks.js";
-import { execute, precheck, realDir, takeSnapshot, type ExecutorState } from "./execute.js";
+import { execute, precheck, takeSnapshot, type ExecutorState } from "./execute.js";
+import { resolveAs, type Viewer } from "./resolve.js";
 import { openJournal, sha256, unfinishedCommits } from "./journal.js";
 import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
@@ -110,6 +112,14 @@ const ResolveShape = z.object({
     .startsWith("/")
     .refine((p) => !p.includes("\0")),
 });
+
+/** Resolve answers within what the socket's one caller, the gateway's user, could see itself. */
+function gatewayView(config: Config): Viewer {
+  if (!isRoot()) return { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 };
+  const gw = lookupUser(config.users.gateway);
+  if (!gw) throw new Error(`user ${config.users.gateway} does not exist`);
+  return { uid: gw.uid, gid: gw.gid };
+}
 
 function prepare(config: Config, log: Logger): ExecutorState {
   const pinned = new Map<string, PinnedKey>();
@@ -186,8 +196,10 @@ async function journaled<T>(state: ExecutorState, req: { requestId: string; comm
 }
 
 async function commit(req: CommitRequest, state: ExecutorState, config: Config, log: Logger): Promise<CommitResponse> {
-  precheck(req, config);
   const digest = manifestDigest(req.manifest);
+  // The quorum first: nothing of an unsigned request is looked at (the veto's patterns run, the manifest is decoded, hashed, its directories listed as root).
+  const { tier, nonces } = checkCommit(req, digest, state.pinned, state.replay);
+  precheck(req, config);
   let manifest: Manifest;
   try {
     manifest = Manifest.decode(req.manifest);
@@ -205,7 +217,6 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
   const blobs = new Map(Object.entries(req.blobs));
   checkManifest(manifest, blobs);
   checkMasks(manifest, hostMasks({ home: config.home, stateDirs: config.envelope.state_dirs, secrets: config.envelope.masks }));
-  const { tier, nonces } = checkCommit(req, digest, state.pinned, state.replay);
   const release = await state.gate.acquire();
   try {
     const snapshot = tier === 3 ? await takeSnapshot(config, req.requestId, log) : "";
@@ -265,6 +276,7 @@ async function commit(req: CommitRequest, state: ExecutorState, config: Config, 
 // journal opened only after): a second executor on this state dir exits 1
 // naming the holder (deployments without the supervisor's lock).
 const journalFile = join(loadConfig().stateDir, "executor", "journal.log");
+const viewer = gatewayView(loadConfig());
 const lockFile = `${journalFile}.lock`;
 mkdirSync(dirname(journalFile), { recursive: true, mode: 0o700 });
 const inUse = (pid: number) =>
@@ -289,19 +301,25 @@ await runService<ExecutorState>({
   table: (state, config) => ({
     Execute: {
       schema: ExecuteShape,
+      // attestations, undo_paths, env (executor.proto): counted on the wire, before a map of them is built.
+      fieldCounts: { 7: 8, 8: 4096, 9: MAX_ENV_SECRETS },
       handle: (req: ExecuteRequest, log: Logger, call: CallContext) => journaled(state, req, () => execute(req, state, config, log, call)),
     },
     Commit: {
       schema: CommitShape,
+      // env_names, attestations, blobs (one per file the manifest writes).
+      fieldCounts: { 6: 32, 7: 8, 9: 4096 },
       handle: (req: CommitRequest, log: Logger) => journaled(state, req, () => commit(req, state, config, log)),
     },
     Rollback: {
       schema: RollbackShape,
+      fieldCounts: {},
       handle: (req: RollbackRequest, log: Logger) =>
         journaled(state, req, async () => {
-          const owner = state.undo.owner(req.undoId);
+          // The record is read only once a grant's signature holds (and only a breaker grant needs its owner).
+          const owner = () => state.undo.owner(req.undoId);
           const grant = checkGrant(req.grant, req.undoId, config.host_id, state.pinned, state.replay, undefined, owner);
-          if (owner === undefined) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
+          if (!state.undo.has(req.undoId)) throw new CodedError("BAD_REQUEST", "unknown, expired or already rolled-back undo id");
           state.journal.append({
             event: "rollback-begin",
             request_id: req.requestId,
@@ -317,7 +335,8 @@ await runService<ExecutorState>({
     },
     Resolve: {
       schema: ResolveShape,
-      handle: async (req: ResolveRequest) => ({ path: realDir(req.path) }),
+      fieldCounts: {},
+      handle: async (req: ResolveRequest) => ({ path: resolveAs(req.path, viewer) }),
     },
     Health: healthRpc("executor", () =>
       JSON.stringify({ ...state.gate.load, envelope: state.envelope, cgroups: state.cgroups !== undefined }),

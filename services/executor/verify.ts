@@ -199,7 +199,10 @@ function breakerMayUndo(d: Decision, record: UndoOwner | undefined, now: number)
     );
 }
 
-/** Rollback: a grant for exactly this undo record, from the breaker or a person. `record` is the undo record's owner. */
+/**
+ * Rollback: a grant for exactly this undo record, from the breaker or a person. `record` is the undo
+ * record's owner, or how to read it: read only for a breaker grant whose signature holds.
+ */
 export function checkGrant(
   grant: Attestation | undefined,
   undoId: string,
@@ -207,13 +210,13 @@ export function checkGrant(
   pinned: Pinned,
   replay: ReplayMemory,
   now = Math.floor(Date.now() / 1000),
-  record?: UndoOwner,
+  record?: UndoOwner | (() => UndoOwner | undefined),
 ): { signer: string; nonces: NonceEntry[] } {
   if (!grant) throw new CodedError("ATTESTATION_MISSING", "a rollback needs a signed grant");
   const d = checkOne(grant, pinned, rollbackDigest(undoId, host), undefined, host, now);
   if (d.role !== Role.ROLE_BREAKER_GRANT && d.role !== Role.ROLE_OPERATOR)
     throw new CodedError("ATTESTATION_MISMATCH", "only the breaker or a person grants a rollback");
-  if (d.role === Role.ROLE_BREAKER_GRANT) breakerMayUndo(d, record, now);
+  if (d.role === Role.ROLE_BREAKER_GRANT) breakerMayUndo(d, typeof record === "function" ? record() : record, now);
   const byRole = new Map([[d.role, d]]);
   return { signer: grant.signer, nonces: consume(byRole, replay) };
 }

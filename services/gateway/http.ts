@@ -164,6 +164,21 @@ async function allowlist(req: IncomingMessage, routes: Routes): Promise<HttpAnsw
   };
 }
 
+/** What /health says in place of a cause: it answers anyone on the port, the cause is in the log. */
+export const IN_THE_LOG = "see the gateway log";
+const CAUSES = new Set(["last_error", "last_failure", "broken", "error"]);
+
+/** `health` with every cause (a database's error text: host, user and database names; paths) replaced by a fixed word. */
+function withoutCauses(health: Record<string, unknown>): Record<string, unknown> {
+  const walk = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(walk)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, CAUSES.has(k) && x !== undefined ? IN_THE_LOG : walk(x)]))
+        : v;
+  return walk(health) as Record<string, unknown>;
+}
+
 async function health(routes: Routes): Promise<HttpAnswer> {
   const checked = await healthOf(routes.clients);
   const services: Record<string, string> = { gateway: "up" };
@@ -174,7 +189,7 @@ async function health(routes: Routes): Promise<HttpAnswer> {
   // A spool that cannot be written stops every execution (503 here too); a
   // failing shipper (database outage) is degraded but serving: the spool holds.
   // The spool's reserve in use (a full disk): intents are refused, so execution is down too.
-  const audit = routes.auditHealth() as {
+  const audit = withoutCauses(routes.auditHealth()) as {
     trail?: { writable?: boolean };
     spool?: { reserve?: { held?: boolean } };
     shipper?: { state?: string };
@@ -188,7 +203,7 @@ async function health(routes: Routes): Promise<HttpAnswer> {
       services,
       breaker: { state: breaker, detail: breakerDetail },
       audit,
-      policy: routes.policyHealth(),
+      policy: withoutCauses(routes.policyHealth()),
       capabilities: routes.capabilities(checked),
       ...(routes.connectionHealth ? { connections: routes.connectionHealth() } : {}),
       // The supervisor's name for this stack (agent-sudo start): it checks the answer is its own gateway's.

@@ -30,6 +30,12 @@ export interface CallContext {
 export interface Rpc<Req, Res> {
   /** Shape check of the decoded request, before the handler sees it. */
   schema?: ZodType<unknown>;
+  /**
+   * Checked on the raw bytes, before anything is decoded: the most times each
+   * top-level field number may occur (a repeated or map field once per
+   * entry); a field not named here at most once. Without it, any count.
+   */
+  fieldCounts?: Readonly<Record<number, number>>;
   handle(req: Req, log: Logger, call: CallContext): Promise<Res>;
 }
 
@@ -53,11 +59,76 @@ function requestIdOf(req: unknown): string | undefined {
   return typeof id === "string" && id ? id : undefined;
 }
 
+/** What a request whose raw bytes broke its RPC's fieldCounts decodes to: refused before its handler. */
+class Uncounted {
+  constructor(readonly why: string) {}
+}
+
+/**
+ * Why `buf`, read as a protobuf message's top-level fields without decoding
+ * any, has a field more often than `most` allows (or is not a message), or
+ * undefined. Counts entries at no cost: nothing is built from them.
+ */
+export function fieldCountProblem(buf: Uint8Array, most: Readonly<Record<number, number>>): string | undefined {
+  const seen = new Map<number, number>();
+  let at = 0;
+  const varint = (): number => {
+    let value = 0;
+    for (let shift = 1, n = 0; n < 10 && at < buf.length; n++, shift *= 128) {
+      const b = buf[at++] as number;
+      value += (b & 0x7f) * shift;
+      if (b < 0x80) return value;
+    }
+    at = Number.POSITIVE_INFINITY; // no end within 10 bytes or the message: not a message
+    return 0;
+  };
+  while (at < buf.length) {
+    const key = varint();
+    if (at > buf.length) break;
+    const field = Math.floor(key / 8);
+    const count = (seen.get(field) ?? 0) + 1;
+    seen.set(field, count);
+    if (count > (most[field] ?? 1)) return `field ${field} more than ${most[field] ?? 1} times`;
+    const wire = key % 8;
+    if (wire === 0) varint();
+    else if (wire === 1) at += 8;
+    else if (wire === 2) {
+      const length = varint(); // read first: `at += varint()` would add to the old `at`
+      at += length;
+    } else if (wire === 5) at += 4;
+    else return `field ${field}: wire type ${wire}`;
+  }
+  return at > buf.length ? "truncated" : undefined;
+}
+
+/** `definition` with each RPC that has fieldCounts checking them before its own decoder runs. */
+export function countedDefinition(definition: ServiceDefinition, table: RpcTable): ServiceDefinition {
+  const out: Record<string, ServiceDefinition[string]> = {};
+  for (const [method, def] of Object.entries(definition)) {
+    const most = table[def.path.split("/").pop() ?? method]?.fieldCounts;
+    out[method] = !most
+      ? def
+      : {
+          ...def,
+          requestDeserialize: (buf: Buffer) => {
+            const why = fieldCountProblem(buf, most);
+            return why === undefined ? def.requestDeserialize(buf) : new Uncounted(why);
+          },
+        };
+  }
+  return out as ServiceDefinition;
+}
+
 function wrap(name: string, rpc: Rpc<unknown, unknown>, log: Logger, ready: () => boolean) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
     const reqLog = log.child({ rpc: name, request_id: requestIdOf(call.request) });
     if (!ready()) {
       callback({ code: status.UNAVAILABLE, details: "UNAVAILABLE" });
+      return;
+    }
+    if (call.request instanceof Uncounted) {
+      reqLog.warn({ why: call.request.why }, "malformed request refused before decoding");
+      callback({ code: status.INVALID_ARGUMENT, details: "BAD_REQUEST" });
       return;
     }
     if (rpc.schema) {
@@ -212,7 +283,7 @@ export async function runService<State>(spec: ServiceSpec<State>): Promise<void>
   if (spec.name !== "executor") dropToServiceUser(config, spec.name);
 
   server.addService(
-    spec.definition,
+    countedDefinition(spec.definition, table),
     closedTable(spec.name, spec.definition, table, log, () => isReady),
   );
   isReady = true;

@@ -844,7 +844,16 @@ describe("the executor's veto holds against a complete, valid quorum", () => {
 
   it("refuses rm -rf / signed by the real keys at every tier, on Execute and on Commit", async () => {
     const got = await outcomes(["rm -rf /"], [0, 1, 2, 3]);
-    expect(got).toEqual(got.map((l) => l.replace(/-> .*$/, "-> VETOED")));
+    // Execute never serves tiers 1–2 but a package run: refused by the quorum check, before the veto reads the command.
+    const expected = (l: string) => l.replace(/-> .*$/, /^Execute tier [12] /.test(l) ? "-> ATTESTATION_MISMATCH" : "-> VETOED");
+    expect(got).toEqual(got.map(expected));
+    const pkg = request("rm -rf /");
+    const packageRun = [
+      attest("classifier", pkg, 2, { packageRun: true }),
+      attest("breaker", pkg, 2),
+      attest("sandbox", pkg, 2, { touched: [] }),
+    ];
+    await expectRefused(execute({ ...pkg, attestations: packageRun }), "VETOED");
     expect(ran().filter((l) => l.includes("rm "))).toEqual([]);
   });
 
@@ -980,5 +989,131 @@ describe("replay memory across an executor restart", () => {
     // a fresh decision still runs
     expect((await execute(signed(request("echo after-restart"), 0))).err).toBeNull();
     expect(executedCommands(stack.home)).toContain("echo after-restart");
+  });
+});
+
+describe("before any signature is checked, the executor tells an unsigned caller nothing of the host (review 36)", () => {
+  /** An unsigned commit whose manifest says the run deleted the directory `dir`. */
+  function deletes(dir: string, extra: Array<{ path: string; content?: Buffer }> = []): CommitRequest {
+    const requestId = nextId();
+    const b = { requestId, command: `rm -r ${dir}`, cwd: scratch, host: HOST, runAs: "", envNames: [] as string[] };
+    const state = (kind: EntryKind, content?: Buffer) =>
+      EntryState.create({ kind, mode: 0o644, ...(content ? { size: content.length, sha256: sha(content) } : {}) });
+    const manifest = Manifest.create({
+      requestId,
+      commandDigest: commandDigest({ ...b, source: "sudo" }),
+      host: HOST,
+      changes: [
+        { path: dir, before: state(EntryKind.ENTRY_KIND_DIR), after: state(EntryKind.ENTRY_KIND_ABSENT) },
+        ...extra.map((e) => ({
+          path: e.path,
+          before: state(EntryKind.ENTRY_KIND_ABSENT),
+          after: state(e.content ? EntryKind.ENTRY_KIND_FILE : EntryKind.ENTRY_KIND_ABSENT, e.content),
+        })),
+      ],
+    });
+    return { ...b, attestations: [], manifest: Buffer.from(Manifest.encode(manifest).finish()), blobs: {} };
+  }
+
+  it("Commit: the manifest is neither decoded nor checked, nor its directories listed as root, before the quorum is", async () => {
+    const secret = join(recDir, "root-only-listing");
+    mkdirSync(join(secret, "empty"), { recursive: true });
+    mkdirSync(join(secret, "full"), { recursive: true });
+    writeFileSync(join(secret, "full", "id_ed25519"), "");
+    chmodSync(secret, 0o700);
+    const probes: Array<[string, CommitRequest]> = [
+      ["a directory with an entry", deletes(join(secret, "full"))],
+      ["the same, its entry guessed", deletes(join(secret, "full"), [{ path: join(secret, "full", "id_ed25519") }])],
+      ["an empty directory", deletes(join(secret, "empty"))],
+      ["no directory", deletes(join(secret, "absent"))],
+      ["the executor's own state (masked)", deletes(join(stack.home, "state", "executor"))],
+      ["content not what it names", deletes(join(secret, "absent"), [{ path: join(secret, "x"), content: Buffer.from("x") }])],
+      ["a /proc path", deletes("/proc/1")],
+      ["an undecodable manifest", { ...deletes(join(secret, "absent")), manifest: Buffer.from([0xff, 0xff, 0xff]) }],
+    ];
+    for (const [what, req] of probes) {
+      const { err, res } = await commit(req);
+      expect(res, what).toBeUndefined();
+      // One answer whatever the manifest says: the quorum is missing.
+      expect(`${status[err?.code ?? 0]} ${err?.details}`, what).toBe("PERMISSION_DENIED ATTESTATION_MISSING");
+    }
+    expect(
+      journalEntries(stack.home).filter((e) => String(e.event).startsWith("commit") && e.command?.startsWith(`rm -r ${secret}`)),
+    ).toEqual([]);
+  });
+
+  it("Execute and Commit: the command is not read (the veto's patterns) before the quorum is verified", async () => {
+    // Unsigned: the answer is the missing quorum, never the veto's, so the veto has not run.
+    await expectRefused(execute(request("rm -rf /")), "ATTESTATION_MISSING");
+    const d = diff("rm -rf / ; echo x");
+    await expectRefused(commit(d.req), "ATTESTATION_MISSING");
+    // 16 KiB a veto pattern backtracks on for seconds: four of them, unsigned, answered at once.
+    const slow = `a(){ ${"a".repeat(16 * 1024 - 6)}`;
+    const t0 = performance.now();
+    const answers = await Promise.all([0, 1, 2, 3].map(() => execute(request(slow))));
+    for (const a of answers) expect(a.err?.details).toBe("ATTESTATION_MISSING");
+    expect(performance.now() - t0).toBeLessThan(2000);
+    // Signed, the veto still holds (the suite above: "the executor's veto holds against a complete, valid quorum").
+    await expectRefused(execute(signed(request("rm -rf /"), 0)), "VETOED");
+  });
+
+  it("Execute and Commit: entries of a repeated or map field are counted on the wire, before any is decoded", async () => {
+    const before = await health();
+    const env = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`K${i}_TOKEN`, "v"]));
+    const many = await execute(request("echo many-env", { env }));
+    expect(`${status[many.err?.code ?? 0]} ${many.err?.details}`).toBe("INVALID_ARGUMENT BAD_REQUEST");
+    const paths = await execute(request("echo many-paths", { undoPaths: Array.from({ length: 4097 }, (_, i) => `/p${i}`) }));
+    expect(`${status[paths.err?.code ?? 0]} ${paths.err?.details}`).toBe("INVALID_ARGUMENT BAD_REQUEST");
+    const d = diff();
+    const blobs = Object.fromEntries(
+      Array.from({ length: 4097 }, (_, i) => [sha(Buffer.from(String(i))).toString("hex"), Buffer.alloc(0)]),
+    );
+    const c = await commit({ ...withQuorum(d), blobs });
+    expect(`${status[c.err?.code ?? 0]} ${c.err?.details}`).toBe("INVALID_ARGUMENT BAD_REQUEST");
+    expectNotCommitted(d);
+    // What an honest gateway sends still passes: 32 secret variables are counted, then judged by name.
+    const ok = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`K${i}_TOKEN`, "v"]));
+    const judged = await execute(signed(request("echo ok-env", { env: ok }), 0));
+    expect(judged.err?.details).not.toBe("BAD_REQUEST");
+    expect((await health())?.pid).toBe(before?.pid);
+    expect(ran()).not.toContain("echo many-env");
+  });
+
+  it("Rollback: the undo record is not read before a grant's signature holds", async () => {
+    // A record the executor cannot parse: reading it shows as INTERNAL; an unread one leaves the signature's answer.
+    const id = "0badc0de-0000-4000-8000-000000000036";
+    const dir = join(stack.home, "state", "executor", "undo", id);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, "manifest.json"), "{ not json", { mode: 0o600 });
+    try {
+      await expectRefused(rollback({ requestId: nextId(), undoId: id, grant: undefined }), "ATTESTATION_MISSING");
+      const forged = signDecision("breaker", generateKeyPairSync("ed25519").privateKey, {
+        role: Role.ROLE_BREAKER_GRANT,
+        requestId: nextId(),
+        binding: { command: "", cwd: "", host: HOST, runAs: "", source: "sudo" },
+        commandDigest: rollbackDigest(id, HOST),
+        tier: 0,
+        ttlS: 30,
+      });
+      await expectRefused(rollback({ requestId: nextId(), undoId: id, grant: forged }), "ATTESTATION_BAD_SIGNATURE");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("Resolve: a cwd in a directory the gateway's user cannot search answers as given, whatever is there", async () => {
+    const secret = join(recDir, "root-only-resolve");
+    mkdirSync(join(secret, "present"), { recursive: true });
+    writeFileSync(join(secret, "file"), "");
+    if (!existsSync(join(secret, "link"))) symlinkSync("/etc", join(secret, "link"));
+    chmodSync(secret, 0o700);
+    for (const name of ["present", "absent", "file", "link", "link/ssh"]) {
+      const { err, res } = await rpc<{ path: string }, { path: string }>("resolve", { path: join(secret, name) });
+      expect(err, name).toBeNull();
+      expect(res?.path, name).toBe(join(secret, name));
+    }
+    // What the gateway's user may look at is still resolved (the symlinked-cwd test above), and told when absent.
+    const absent = await rpc<{ path: string }, { path: string }>("resolve", { path: join(recDir, "absent") });
+    expect(absent.err?.details).toBe("BAD_REQUEST: cwd does not exist");
   });
 });
