@@ -175,7 +175,7 @@ export function aptSourcesFindings(text: string): Extracted {
 
 /** Git settings whose value is a program git starts (or where its hooks are). */
 const GIT_PROGRAM =
-  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor|external|driver|packobjectshook|alternaterefscommand|templatedir|sendmailcmd|smtpserver)$/;
+  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor|external|driver|packobjectshook|alternaterefscommand|templatedir|sendmailcmd|smtpserver|defaultkeycommand)$/;
 /** Sections whose `path` is a program git starts (`difftool.<tool>.path`, `browser.<name>.path` …). */
 const PATH_IS_PROGRAM = /^(difftool|mergetool|browser|man|gpg|instaweb)$/;
 
@@ -290,6 +290,16 @@ export function gitconfigFindings(text: string, path = ""): Extracted {
     // Cookies git sends with every request come from this file (root's are saved there with http.saveCookies).
     if (section === "http" && name === "cookiefile" && !rootsPlace(named) && !(home && named.startsWith(home)))
       out.findings.push(finding(4, `line ${line.n}: http.cookieFile ${value}: cookies from (and saved to) a place others may write`));
+    // Where git checks out every repository, and whose SSH signatures it accepts: root's (or the home's own).
+    if (
+      ((section === "core" && name === "worktree") || (section === "gpg" && /^(allowedsignersfile|revocationfile)$/.test(name))) &&
+      !rootsPlace(named) &&
+      !(home && named.startsWith(home))
+    )
+      out.findings.push(finding(4, `line ${line.n}: ${section}.${name} ${value}: a place others may write`));
+    // Headers sent with every request of root's git (or the system's): a credential or an identity for any host it reaches.
+    if (section === "http" && name === "extraheader" && (path === "/etc/gitconfig" || path.startsWith("/root/")))
+      out.findings.push(finding(4, `line ${line.n}: http.extraHeader: a header root's git sends with every request`));
     if ((section === "http" || section === "remote") && name === "proxy" && value)
       out.findings.push(
         finding(4, `line ${line.n}: ${section}.proxy ${value}: git's traffic and the credentials it sends go through that host`),
@@ -302,6 +312,8 @@ export function gitconfigFindings(text: string, path = ""): Extracted {
       GIT_PROGRAM.test(name) ||
       (name === "path" && PATH_IS_PROGRAM.test(section)) ||
       (section === "alias" && value.replace(/^"/, "").startsWith("!")) ||
+      // `git submodule update` runs a `!command` update mode given anywhere but .gitmodules.
+      (section === "submodule" && name === "update" && unquote(value).startsWith("!")) ||
       section === "pager";
     // The ext:: transport runs its URL as a command; protocol.*.allow can switch it on.
     if (runs || section === "include" || section === "includeif" || section === "protocol" || /^"?ext::/.test(value)) {
@@ -374,24 +386,63 @@ export function supervisorCommands(text: string): Extracted {
 const READS_STDIN_CODE =
   /^(sh|bash|dash|ash|ksh|mksh|zsh|fish|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(js)?|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|awk|gawk|mawk|env)$/;
 
+const MONIT = /^\/etc\/(monit\/.|monitrc$|monit\.d\/.)/;
+const APACHE = /^\/etc\/(apache2|httpd)\/./;
+const SNMPD = /^\/etc\/snmp\/snmpd(\.local)?\.conf(\.d\/.+)?$/;
+const ALIASES = /^\/etc\/(mail\/)?aliases$/;
+/** One alias target after `name:` or a comma. */
+const ALIAS_AT = '(?:^[^#:\\s][^:]*:|,)\\s*"?';
+
 /**
  * Daemons' hook lines, each run by its daemon as root: wg-quick's PreUp/PostUp/PreDown/PostDown, OpenVPN's up, down,
  * route-up, ipchange, client-connect, learn-address, auth-user-pass-verify and tls-verify commands (and plugins, which
  * it loads), xinetd's server, inetd.conf's server and arguments, keepalived's notify and check scripts, rsyncd's
- * pre-/post-xfer exec. A network service whose server is an interpreter reads each connection as code.
+ * pre-/post-xfer exec; monit's exec, start/stop/restart programs and program checks; Apache's piped logs (`|cmd`,
+ * `||cmd`, `|$cmd` through a shell) and RewriteMap prg:; snmpd's extend, exec and pass; the aliases' `|cmd`; the
+ * programs of NetworkManager's VPN plugins; haproxy's external-check command, syslog-ng's program(), smartd's -M exec,
+ * mdadm's PROGRAM, NUT's NOTIFYCMD/SHUTDOWNCMD/CMDSCRIPT, dnsmasq's dhcp-script, squid's helper programs, Postfix's
+ * *_command and master.cf argv=, exim's pipe command. A network service whose server is an interpreter reads each
+ * connection as code. `load`: a module or list read from the path (it must be root's); `sink`: a file appended to.
  */
-const DAEMON_HOOKS: Array<{ file: RegExp; line: RegExp; served?: boolean }> = [
+const DAEMON_HOOKS: Array<{ file: RegExp; line: RegExp; served?: boolean; load?: boolean; sink?: boolean }> = [
   { file: /^\/etc\/wireguard\/[^/]+\.conf$/, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
   {
     file: /^\/etc\/openvpn\/./,
-    line: /^\s*-{0,2}(up|down|route-up|route-pre-down|ipchange|client-connect|client-disconnect|learn-address|auth-user-pass-verify|tls-verify|plugin)\s+(.*)$/,
+    line: /^\s*-{0,2}(up|down|route-up|route-pre-down|ipchange|client-connect|client-disconnect|learn-address|auth-user-pass-verify|tls-verify)\s+(.*)$/,
   },
+  { file: /^\/etc\/openvpn\/./, line: /^\s*-{0,2}(plugin)\s+(.*)$/, load: true },
   { file: /^\/etc\/xinetd\.(conf$|d\/.)/, line: /^\s*(server)\s*\+?=\s*(.*)$/, served: true },
   { file: /^\/etc\/inetd\.conf$/, line: /^\s*(?!#)\S+\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(.*)$/, served: true },
   // keepalived's blocks may sit on one line: `vrrp_script chk { script "/usr/bin/pgrep nginx" }`.
   { file: /^\/etc\/keepalived\/./, line: /(?:^|[\s{])(notify\w*|script)\s+("[^"]*"|[^\s}]+)/ },
   { file: /^\/etc\/rsyncd\.conf$/, line: /^\s*((?:pre|post)-xfer\s+exec)\s*=\s*(.*)$/ },
+  { file: MONIT, line: /(?:^|\s)(exec|(?:start|stop|restart)\s+program\s*=)\s*("[^"]*"|\S+)/i },
+  { file: MONIT, line: /^\s*check\s+program\s+\S+\s+(with\s+path)\s+("[^"]*"|\S+)/i },
+  { file: APACHE, line: /^\s*(ErrorLog|CustomLog|TransferLog|GlobalLog|ForensicLog|CookieLog|RewriteLog|ScriptLog)\s+"?\|+\$?([^"]*)/i },
+  { file: APACHE, line: /^\s*(RewriteMap)\s+\S+\s+"?prg:([^"]*)/i },
+  { file: APACHE, line: /^\s*(LoadModule\s+\S+|LoadFile)\s+"?([^"\s]+)/i, load: true },
+  { file: SNMPD, line: /^\s*(extend-sh|extendfix|extend|execfix|exec|sh)\s+(?:\.?\d[\d.]*\s+)?\S+\s+(.*)$/ },
+  { file: SNMPD, line: /^\s*(pass_persist|pass)\s+(?:-p\s+\d+\s+)?\S+\s+(.*)$/ },
+  { file: ALIASES, line: new RegExp(`${ALIAS_AT}(\\|)\\s*([^",]*)`) },
+  { file: ALIASES, line: new RegExp(`${ALIAS_AT}(:include:)\\s*([^",\\s]*)`), load: true },
+  { file: ALIASES, line: new RegExp(`${ALIAS_AT}()(/[^",\\s]*)`), sink: true },
+  { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(program|auth-dialog)\s*=\s*(.*)$/ },
+  { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(plugin|properties)\s*=\s*(.*)$/, load: true },
+  { file: /^\/etc\/haproxy\/./, line: /^\s*(external-check\s+command)\s+(.*)$/ },
+  { file: /^\/etc\/syslog-ng\/./, line: /(?:^|[\s{;])(program)\s*\(\s*("[^"]*"|'[^']*'|[^)\s]+)/ },
+  { file: /^\/etc\/nginx\/./, line: /^\s*(load_module)\s+"?([^";\s]+)/, load: true },
+  { file: /^\/etc\/(smartmontools\/)?smartd\.conf$/, line: /\s(-M\s+exec)\s+("[^"]*"|\S+)/ },
+  { file: /^\/etc\/(mdadm\/)?mdadm\.conf$/, line: /^\s*(PROGRAM)\s+(.*)$/ },
+  { file: /^\/etc\/nut\/./, line: /^\s*(NOTIFYCMD|SHUTDOWNCMD|CMDSCRIPT)\s+(.*)$/ },
+  { file: /^\/etc\/dnsmasq\.(conf$|d\/.)/, line: /^\s*(dhcp-script|dhcp-luascript)\s*=\s*(.*)$/ },
+  { file: /^\/etc\/squid\/./, line: /^\s*(\w+_program|auth_param\s+\S+\s+program|external_acl_type\s+.*?(?=\s\/))\s+(.*)$/ },
+  { file: /^\/etc\/postfix\/./, line: /^\s*(\S*_command)\s*=\s*(.*)$/ },
+  { file: /^\/etc\/postfix\/master\.cf$/, line: /\s(argv)=(.*)$/ },
+  { file: /^\/etc\/exim4?\/./, line: /^\s*(command)\s*=\s*(.*)$/ },
 ];
+
+/** A file a daemon may append others' text to: a mail spool, a log, nothing. */
+const SINK_PLACE = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
 export function daemonHookCommands(text: string, path: string): Extracted {
   const out = extracted();
@@ -400,20 +451,29 @@ export function daemonHookCommands(text: string, path: string): Extracted {
     .replace(/\\\n/g, " ")
     .split("\n")
     .forEach((line, i) => {
+      if (/^\s*[#;]/.test(line)) return;
       // Where the daemon reads more configuration, or runs its relative hooks from (OpenVPN's config/cd, xinetd's
-      // include(dir), keepalived's include, rsyncd's &include/&merge): it must be root's.
-      const inc = /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir)?\s+|&(?:include|merge)\s+)"?([^"\s]+)/.exec(line)?.[1];
+      // include(dir), keepalived's include, rsyncd's &include/&merge, Apache's Include(Optional), monit's include,
+      // snmpd's includeFile/includeDir, syslog-ng's @include): it must be root's.
+      const inc =
+        /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir|file|optional)?\s+|&(?:include|merge)\s+|@include\s+)"?([^"\s]+)/i.exec(
+          line,
+        )?.[1];
       if (inc?.startsWith("/") && !rootsPlace(inc.replace(/\/[^/]*[*?[][^/]*$/, "")))
         out.findings.push(finding(4, `line ${i + 1}: ${line.trim().slice(0, 80)}: configuration or hooks from a place others may write`));
       for (const h of rules) {
         const m = h.line.exec(line);
         if (!m) continue;
-        const key = m[1] ?? "";
-        const value = unquote(m[2] ?? "");
+        const key = (m[1] ?? "").replace(/\s+/g, " ");
+        const value = unquote((m[2] ?? "").trim());
         const program = value.split(/\s+/)[0] ?? "";
-        if (key === "plugin") {
-          if (!rootsPlace(program))
-            out.findings.push(finding(4, `line ${i + 1}: plugin ${program}: a library from a place others may write`));
+        if (h.load) {
+          if (program.startsWith("/") && !rootsPlace(program))
+            out.findings.push(finding(4, `line ${i + 1}: ${key} ${program}: loaded or read from a place others may write`));
+          continue;
+        }
+        if (h.sink) {
+          if (!SINK_PLACE.test(program)) out.findings.push(finding(4, `line ${i + 1}: appends what others send to ${program}, as root`));
           continue;
         }
         if (h.served && READS_STDIN_CODE.test(posix.basename(program)))

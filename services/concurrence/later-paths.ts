@@ -62,9 +62,9 @@ const SHELL_RC = new Set([
 const FOREIGN_RC = new Set([".cshrc", ".tcshrc", ".login", ".logout"]);
 
 const SYSTEM_SHELL_FILE =
-  /^\/etc\/(profile|bash_completion|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local|mkshrc|ksh\.kshrc)$/;
+  /^\/etc\/(profile|bash_completion|bash\.bashrc|bash\.bash_logout|bashrc|zshrc|zprofile|zshenv|zlogin|zlogout|rc\.local|mkshrc|ksh\.kshrc|rc\.conf|xprofile)$/;
 const SYSTEM_SHELL_DIR =
-  /^\/etc\/(profile\.d|bash_completion\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default|sysconfig|conf\.d|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
+  /^\/etc\/(profile\.d|bash_completion\.d|zsh|init\.d|rc[0-6S]\.d|update-motd\.d|default(?!\/grub\.d\/)|zfs\/zed\.d|sysconfig|conf\.d|network\/if-[a-z-]+\.d|NetworkManager\/dispatcher\.d|dhcp\/dhclient-(enter|exit)-hooks\.d|ppp\/ip-[a-z-]+\.d|cron\.(?!d\/)[^/]+)\/./;
 /** Programs in root's PATH: `/usr/local/bin/x` runs whenever root types x. */
 const PATH_PROGRAM = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 const USER_CRONTAB = /^\/var\/spool\/cron\/(?:crontabs\/|tabs\/)?([^/]+)$/;
@@ -114,6 +114,13 @@ function of(kind: LaterKind, p: string, over: Partial<Later> = {}): Later {
   };
 }
 
+/** monit, Apache, snmpd, the aliases, NetworkManager's VPN plugins, haproxy, syslog-ng, nginx, smartd, mdadm, NUT, dnsmasq, squid, Postfix, exim. */
+const DAEMON_CONFIG =
+  /^\/etc\/(monit\/.+|monitrc|monit\.d\/.+|apache2\/.+|httpd\/.+|snmp\/snmpd(\.local)?\.conf(\.d\/.+)?|(mail\/)?aliases|NetworkManager\/VPN\/.+|haproxy\/.+|syslog-ng\/.+|nginx\/.+|(smartmontools\/)?smartd\.conf|(mdadm\/)?mdadm\.conf|nut\/.+|dnsmasq\.conf|dnsmasq\.d\/.+|squid\/.+|postfix\/.+|exim4?\/.+)$/;
+
+/** Data those daemons read, not configuration naming programs: postmap's and newaliases' maps, keys and certificates. */
+const DAEMON_DATA = /\.(db|lmdb|cdb|dbm|der|crt|cer|key|pem|p12|pfx|csr|gz|bz2|xz|zst)$/;
+
 /** What runs the content of `p` later, and how; undefined for a path whose content nothing runs. */
 export function laterKind(p: string): Later | undefined {
   // sshd's options (SSHD_OPTS) and the boot target: read as shell or a unit link they would pass.
@@ -131,6 +138,9 @@ export function laterKind(p: string): Later | undefined {
     return of("supervisor", p, { cwd: "/" });
   if (/^\/etc\/(wireguard\/[^/]+\.conf|openvpn\/.+|xinetd\.conf|xinetd\.d\/.+|inetd\.conf|keepalived\/.+|rsyncd\.conf)$/.test(p))
     return of("daemon-hooks", p, { cwd: "/" });
+  // Daemons whose configuration names programs they run as root, or modules they load (config-formats DAEMON_HOOKS).
+  if (/^\/etc\/apache2\/envvars$/.test(p)) return of("shell", p);
+  if (DAEMON_CONFIG.test(p) && !DAEMON_DATA.test(p)) return of("daemon-hooks", p, { cwd: "/" });
   if (/^\/(etc\/nanorc|usr\/(local\/)?share\/nano\/.+)$/.test(p) || /\/(\.nanorc|\.config\/nano\/.+)$/.test(p)) return of("nanorc", p);
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);

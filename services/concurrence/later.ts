@@ -251,6 +251,23 @@ function writtenBy(path: string, view: DiffView): boolean {
   return false;
 }
 
+/**
+ * Later root code that hands the host away, or runs what a user may write, in forms the command judge reads as ordinary:
+ * awk's system()/getline/print-to-file and -f programs, a container handed the host (--privileged, host namespaces,
+ * dangerous capabilities, devices, the root fs, /etc, the docker socket), tcpdump's -z, script -c, capsh's -- (a shell),
+ * tar's checkpoint actions and command options, man's pager or browser from a user's place, interpreters and
+ * deployment tools (R, julia, tclsh, expect, kubectl, helm, terraform, ansible …) taking a file from a user's place.
+ */
+const ROOT_LATER_HAZARD =
+  /(?:^|[\s;&|(`'"/])(?:(?:g|m|n)?awk\s[^\n]*?(?:\bsystem\s*\(|\|\s*getline|print[f]?\b[^;}\n]*[|>]|"\s*\||\s-f\s)|(?:docker|podman|nerdctl)\s(?:[^\n;&|]*\s)?(?:run|create|exec)(?=\s)[^\n;&|]*?(?:\s--privileged\b|\s--(?:pid|ipc|userns|uts)[=\s]host\b|\s--cap-add[=\s](?:ALL|SYS_ADMIN|SYS_MODULE|SYS_RAWIO|SYS_PTRACE|DAC_READ_SEARCH)\b|\s--device\b|\s(?:-v|--volume|--mount)[=\s]+['"]?(?:[^\s'"]*?(?:source|src)=)?\/+(?:(?:etc|boot|root|usr|dev|proc|sys|var\/lib\/docker|var\/run\/docker\.sock|run\/docker\.sock)(?=[/:,\s'"]|$)|(?=[:,\s'"]|$)))|tcpdump(?=\s)[^\n;&|]*\s-z\s+['"]?(?!(?:gzip|bzip2|xz|zstd|\/usr\/s?bin\/|\/s?bin\/)\S*)|script(?=\s)[^\n;&|]*\s(?:-c|--command)[=\s]|capsh(?=\s)[^\n;&|]*\s--\s|tar(?=\s)[^\n;&|]*--(?:checkpoint-action|to-command|use-compress-program|rsh-command|info-script|new-volume-script)[=\s]|man\s(?:[^\n;&|]*\s)?(?:-P|--pager|-H|--html)[=\s]*['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*)|(?:R|Rscript|julia|tclsh|wish|expect|guile|octave|gnuplot|pwsh|groovy|jshell)\s(?:[^\n;&|]*\s)?['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*)|(?:kubectl|helm|terraform|ansible|ansible-playbook|packer|vagrant)\s(?:[^\n;&|]*[\s=])?['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*))/;
+
+/** An output option naming a file whose content runs later (`openssl enc -in x -out /etc/cron.d/y`): root writes code no one judged. */
+function writesLaterFile(text: string): string | undefined {
+  for (const m of text.matchAll(/\s(?:-out|-o|--output|--out-file|--outfile|-w)[=\s]+['"]?(\/[^\s'";&|]+)/g))
+    if (laterKind(posix.normalize(m[1] ?? "")) !== undefined) return m[1];
+  return undefined;
+}
+
 /** The content of a file that runs later, judged as what it will run (`view`: the diff it is part of). */
 export function judgeLaterContent(later: Later, path: string, text: string, ctx: JudgeContext, view?: DiffView): Finding {
   const { commands, findings } = extract(later, path, text, ctx);
@@ -262,6 +279,11 @@ export function judgeLaterContent(later: Later, path: string, text: string, ctx:
     const runAs = c.runAs ?? later.runAs;
     const taken = runAs === "" || runAs === "root" ? takesUserInput(c.text, c.cwd ?? later.cwd) : null;
     if (taken) f = worst(f, finding(4, `${c.where}: root runs, installs or copies what a user may write (${taken[0].slice(0, 80)})`));
+    const hazard = runAs === "" || runAs === "root" ? ROOT_LATER_HAZARD.exec(c.text) : null;
+    if (hazard)
+      f = worst(f, finding(4, `${c.where}: hands root's later run to others' code or the host away (${hazard[0].trim().slice(0, 80)})`));
+    const output = runAs === "" || runAs === "root" ? writesLaterFile(c.text) : undefined;
+    if (output) f = worst(f, finding(4, `${c.where}: writes ${output}, whose content runs later, with content no one judged`));
     const r = judgeCommand(c.text, { ...ctx, depth: 0, runAs: c.runAs ?? later.runAs, cwd: c.cwd ?? later.cwd, laterProgram: check });
     f = worst(f, finding(r.tier, `${c.where}: ${r.reason}`));
   }

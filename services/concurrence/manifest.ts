@@ -117,6 +117,19 @@ function judgeLink(at: string, real: string, after: EntryState, view: DiffView):
 }
 
 /** One change, judged as if at `at` (its own path, or where a link shows it); its content is read at its own path. */
+/** A file with no line but blanks and `#` comments (systemd ends a line at CR, LF or NUL); unknown content is not. */
+function ruleless(after: EntryState, buf: Buffer | undefined): boolean {
+  if (after.size === 0) return true;
+  return (
+    buf !== undefined &&
+    buf.length <= 65536 &&
+    buf
+      .toString("latin1")
+      .split(/\r\n|[\r\n\0]/)
+      .every((l) => /^\s*(#.*)?$/.test(l))
+  );
+}
+
 function judgeChange(change: Change, at: string, view: DiffView): Finding {
   const problem = pathProblem(change.path) ?? pathProblem(at);
   if (problem) return finding(4, `the path ${problem}`);
@@ -141,6 +154,14 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
     (after.kind === ABSENT || (after.kind === SYMLINK && after.target === "/dev/null") || (after.kind === FILE && after.size === 0))
   )
     return finding(4, "removes, empties or masks kernel settings: a protection set there would come undone at the next boot");
+  // A udev rules or tmpfiles file of a vendor's name in /etc or /run hides the vendor's (device modes, /tmp's sticky bit,
+  // /run/sudo): masking it with /dev/null or a file with no rule undoes those at the next boot or event.
+  const kind = laterKind(at)?.kind;
+  if (
+    (kind === "udev" || kind === "tmpfiles") &&
+    ((after.kind === SYMLINK && after.target === "/dev/null") || (after.kind === FILE && ruleless(after, view.contents.get(change.path))))
+  )
+    return finding(4, "masks the udev rules or tmpfiles of that name: what a vendor's file there set would no longer apply");
   if (after.kind === ABSENT) return judgeDelete(at, before, view.ctx);
   let f = judgePathEffect(at, "write", view.ctx);
   if (before.kind === DIR && after.kind !== DIR) f = worst(f, judgePathEffect(at, "delete-tree", view.ctx));

@@ -27,6 +27,10 @@ const EXEC = new Set([
 const NOT_COMMANDS = new Set(["ExecPaths", "NoExecPaths"]);
 const ENVIRONMENT = new Set(["Environment", "DefaultEnvironment", "ManagerEnvironment"]);
 /** Another file bound over a program or library, another root or image, input from a file or inline text. */
+/** A getty (agetty, mingetty, …) and its options that log in without a password: root autologin, no login, another login program. */
+const GETTY = /^\S*\/?(a|min|m|f|mg|q)?getty\s/;
+const OPEN_LOGIN = /\s(-a\s*|--autologin[=\s]+)root\b|\s(-n|--skip-login)\b|\s(-l\s*|--login-program[=\s]+)(?!\S*\/login\b)\S/;
+
 const UNIT_VIEW_KEYS =
   /^(Bind(ReadOnly)?Paths|RootDirectory|RootImage|RootImageOptions|RootHash|RootVerity|MountImages|ExtensionImages|ExtensionDirectories|TemporaryFileSystem|StandardInputText|StandardInputData)$/;
 const KEY_VALUE = /^([A-Za-z][A-Za-z0-9_-]*(?:\[[^\]]*\])?)\s*=\s*(.*)$/;
@@ -249,6 +253,8 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
       const lineRunAs = prefix.includes("+") || /(^|[^!])!([^!]|$)/.test(prefix) ? "" : runAs;
       if (HASH_WORD.test(command))
         out.findings.push(finding(4, `${where}: a word starting with # is an argument to systemd, a comment to the judge`));
+      if (GETTY.test(command) && OPEN_LOGIN.test(command))
+        out.findings.push(finding(4, `${where}: a getty that logs root in, or starts a shell, with no password asked`));
       // From / (no WorkingDirectory=), a relative word is a path under / (`install tmp/x /opt/x` reads /tmp/x).
       const push = (text: string, at: string) => {
         out.commands.push({ text: specifiersAsDynamic(text), where: at, runAs: lineRunAs, cwd });
@@ -270,6 +276,8 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
       // A glob in a directory part (`/[t]mp/x`, `/*/x.job`) matches places the literal part does not name.
       if (!rootsPlace(watched.replace(/[*?[].*$/, "")) || /[*?[][^/]*\//.test(watched))
         out.findings.push(finding(4, `${where}: a user who may write ${watched} decides when root starts the unit it triggers`));
+    } else if (key === "UMask" && (!/^[0-7]{1,4}$/.test(value) || !(parseInt(value, 8) & 0o002))) {
+      out.findings.push(finding(4, `${where}: the files the unit's programs create are writable by anyone (UMask=${value})`));
     } else if (key === "DirectoryMode" && (!/^[0-7]{1,4}$/.test(value) || parseInt(value, 8) & 0o022)) {
       out.findings.push(finding(4, `${where}: the directories the path unit makes are writable by others (${value})`));
     } else if ((key === "StandardOutput" || key === "StandardError") && /^(file|append|truncate):/.test(value) && !LOG_FILE.test(value)) {

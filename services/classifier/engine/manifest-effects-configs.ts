@@ -131,6 +131,12 @@ function tmpfilesLine(line: string, j: ContentJudge): Mark[] {
   if (op === "attrs") out.push(mark(/capability/.test(argument) ? 4 : 3, `sets ACLs, attributes or xattrs on ${path} at every boot`));
   const bits = /^[~:]*[0-7]{3,4}$/.test(modeField) ? parseInt(modeField.replace(/[~:]/g, ""), 8) : 0;
   if (file && bits & 0o6000) out.push(mark(4, `gives ${path} set-id mode ${modeField} at every boot`));
+  // Writable by anyone without the sticky bit (`D /tmp 0777`, `d /run/sudo 0777`): others' entries may be replaced.
+  if (!"rR".includes(letter) && bits & 0o002 && (file || !(bits & 0o1000)))
+    out.push(mark(4, `makes ${path} writable by anyone (${modeField}) at every boot`));
+  // An ACL that lets a user, a group or everyone write (`a+ /etc/cron.d - - - - u:agent:rwx`).
+  if ("aA".includes(letter) && /(^|,)\s*(d(efault)?:)?(u(ser)?|g(roup)?|o(ther)?|m(ask)?):(?!root:|0:)[^:,]*:[rX-]*w/.test(argument))
+    out.push(mark(4, `an ACL that lets others write ${path}, at every boot`));
   const r = ["-", "root", "0", ""].includes(user) ? null : (runsLater(path) ?? runsLater(`${path}/x`));
   if (r?.asRoot) out.push(mark(4, `hands ${path}, which root runs later (${r.what}), to ${user} at every boot`));
   return out;
@@ -242,43 +248,87 @@ function supervisor(text: string, j: ContentJudge): Mark[] {
 
 const clipped = (s: string): string => (s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
+const MONIT = /^\/etc\/(monit\/|monitrc$|monit\.d\/)/;
+const APACHE = /^\/etc\/(apache2|httpd)\//;
+const SNMPD = /^\/etc\/snmp\/snmpd(\.local)?\.conf(\.d\/.+)?$/;
+const ALIASES = /^\/etc\/(mail\/)?aliases$/;
+
 /**
  * Daemons' hook lines: what each file's daemon runs as root. wg-quick's PreUp/PostUp/PreDown/PostDown (bash), OpenVPN's
  * up/down/route-up/ipchange/client-connect/learn-address/auth-user-pass-verify/tls-verify commands and plugins,
  * xinetd's server, inetd.conf's server and arguments (a network service per connection), keepalived's notify and
- * check scripts, rsyncd's pre-/post-xfer exec.
+ * check scripts, rsyncd's pre-/post-xfer exec; monit's exec and start/stop/restart programs and program checks,
+ * Apache's piped logs (`ErrorLog "|…"`, `|$` through a shell), RewriteMap prg: and modules, snmpd's extend/exec/pass,
+ * the aliases' pipes, NetworkManager's VPN plugin programs, haproxy's external checks, syslog-ng's program(), nginx's
+ * modules, smartd's -M exec, mdadm's and NUT's notify programs, dnsmasq's dhcp-script, squid's helpers, Postfix's
+ * mailbox_command and pipe argv, exim's pipe transports. `place`: a library loaded, or a list read: it must be root's.
+ * `sink`: a file the daemon appends to as root.
  */
-const HOOK_LINES: Array<{ file: RegExp; line: RegExp; served?: boolean }> = [
+const HOOK_LINES: Array<{ file: RegExp; line: RegExp; served?: boolean; place?: boolean; sink?: boolean }> = [
   { file: /^\/etc\/wireguard\//, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
   {
     file: /^\/etc\/openvpn\//,
-    line: /^\s*-{0,2}(up|down|route-up|route-pre-down|ipchange|client-connect|client-disconnect|learn-address|auth-user-pass-verify|tls-verify|plugin)\s+(.*)$/,
+    line: /^\s*-{0,2}(up|down|route-up|route-pre-down|ipchange|client-connect|client-disconnect|learn-address|auth-user-pass-verify|tls-verify)\s+(.*)$/,
   },
+  { file: /^\/etc\/openvpn\//, line: /^\s*-{0,2}(plugin)\s+(.*)$/, place: true },
   { file: /^\/etc\/xinetd\.(conf|d\/)/, line: /^\s*(server)\s*\+?=\s*(.*)$/, served: true },
   { file: /^\/etc\/inetd\.conf$/, line: /^\s*(?!#)\S+\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(.*)$/, served: true },
   // keepalived's blocks may sit on one line: `vrrp_script chk { script "/usr/bin/pgrep nginx" }`.
   { file: /^\/etc\/keepalived\//, line: /(?:^|[\s{])(notify\w*|script)\s+("[^"]*"|[^\s}]+)/ },
   { file: /^\/etc\/rsyncd\.conf$/, line: /^\s*((?:pre|post)-xfer\s+exec)\s*=\s*(.*)$/ },
+  { file: MONIT, line: /(?:^|\s)(exec|(?:start|stop|restart)\s+program\s*=)\s*("[^"]*"|\S+)/i },
+  { file: MONIT, line: /^\s*check\s+program\s+\S+\s+(with\s+path)\s+("[^"]*"|\S+)/i },
+  { file: APACHE, line: /^\s*(ErrorLog|CustomLog|TransferLog|GlobalLog|ForensicLog|CookieLog|RewriteLog|ScriptLog)\s+"?\|+\$?([^"]*)/i },
+  { file: APACHE, line: /^\s*(RewriteMap)\s+\S+\s+"?prg:([^"]*)/i },
+  { file: APACHE, line: /^\s*(LoadModule\s+\S+|LoadFile)\s+"?([^"\s]+)/i, place: true },
+  { file: SNMPD, line: /^\s*(extend-sh|extendfix|extend|execfix|exec|sh)\s+(?:\.?\d[\d.]*\s+)?\S+\s+(.*)$/ },
+  { file: SNMPD, line: /^\s*(pass_persist|pass)\s+(?:-p\s+\d+\s+)?\S+\s+(.*)$/ },
+  { file: ALIASES, line: /(?:^[^#:\s][^:]*:|,)\s*"?(\|)\s*([^",]*)/ },
+  { file: ALIASES, line: /(?:^[^#:\s][^:]*:|,)\s*"?(:include:)\s*([^",\s]*)/, place: true },
+  { file: ALIASES, line: /(?:^[^#:\s][^:]*:|,)\s*"?()(\/[^",\s]*)/, sink: true },
+  { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(program|auth-dialog)\s*=\s*(.*)$/ },
+  { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(plugin|properties)\s*=\s*(.*)$/, place: true },
+  { file: /^\/etc\/haproxy\//, line: /^\s*(external-check\s+command)\s+(.*)$/ },
+  { file: /^\/etc\/syslog-ng\//, line: /(?:^|[\s{;])(program)\s*\(\s*("[^"]*"|'[^']*'|[^)\s]+)/ },
+  { file: /^\/etc\/nginx\//, line: /^\s*(load_module)\s+"?([^";\s]+)/, place: true },
+  { file: /^\/etc\/(smartmontools\/)?smartd\.conf$/, line: /\s(-M\s+exec)\s+("[^"]*"|\S+)/ },
+  { file: /^\/etc\/(mdadm\/)?mdadm\.conf$/, line: /^\s*(PROGRAM)\s+(.*)$/ },
+  { file: /^\/etc\/nut\//, line: /^\s*(NOTIFYCMD|SHUTDOWNCMD|CMDSCRIPT)\s+(.*)$/ },
+  { file: /^\/etc\/dnsmasq\.(conf|d\/.)/, line: /^\s*(dhcp-script|dhcp-luascript)\s*=\s*(.*)$/ },
+  { file: /^\/etc\/squid\//, line: /^\s*(\w+_program|auth_param\s+\S+\s+program|external_acl_type\s+.*?(?=\s\/))\s+(.*)$/ },
+  { file: /^\/etc\/postfix\//, line: /^\s*(mailbox_command|\S*_command)\s*=\s*(.*)$/ },
+  { file: /^\/etc\/postfix\/master\.cf$/, line: /\s(argv)=(.*)$/ },
+  { file: /^\/etc\/exim4?\//, line: /^\s*(command)\s*=\s*(.*)$/ },
 ];
 
 /** Where these daemons read more configuration, or run their relative hooks from: it must be root's. */
-const HOOK_INCLUDES = /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir)?\s+|&(?:include|merge)\s+)"?([^"\s]+)/;
+const HOOK_INCLUDES =
+  /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir|file|optional)?\s+|&(?:include|merge)\s+|@include\s+)"?([^"\s]+)/i;
+
+/** Where a daemon's file sink may lie: mail spools, logs, nowhere. */
+const MAIL_SINK = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
 function serviceHooks(text: string, j: ContentJudge, path?: string): Mark[] {
   const rules = HOOK_LINES.filter((h) => h.file.test(path ?? ""));
   const out: Mark[] = [];
   for (const line of joined(text)) {
+    if (/^\s*[#;]/.test(line)) continue;
     const inc = HOOK_INCLUDES.exec(line)?.[1];
     if (inc?.startsWith("/") && !rootOwnedPlace(inc.replace(/\/[^/]*[*?[][^/]*$/, "")))
       out.push(mark(4, `${clipped(line.trim())}: configuration or hooks from a place others may write`));
     for (const h of rules) {
       const m = h.line.exec(line);
       if (!m) continue;
-      const [key, raw] = [m[1] as string, (m[2] as string).trim()];
-      const value = /^"[^"]*"$/.test(raw) ? raw.slice(1, -1) : raw;
+      const [key, raw] = [(m[1] as string).replace(/\s+/g, " "), (m[2] as string).trim()];
+      const value = /^"[^"]*"$|^'[^']*'$/.test(raw) ? raw.slice(1, -1) : raw;
       const program = value.split(/\s+/)[0] ?? "";
-      if (key === "plugin") {
-        if (!rootOwnedPlace(program)) out.push(mark(4, `plugin ${clipped(program)}: a library loaded from a place others may write`));
+      if (h.place) {
+        if (program.startsWith("/") && !rootOwnedPlace(program))
+          out.push(mark(4, `${key} ${clipped(program)}: loaded or read from a place others may write`));
+        continue;
+      }
+      if (h.sink) {
+        if (!MAIL_SINK.test(program)) out.push(mark(4, `${clipped(line.trim())}: appends what others send to ${clipped(program)}`));
         continue;
       }
       if (program.startsWith("/") && !rootOwnedPlace(program))

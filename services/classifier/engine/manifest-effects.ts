@@ -191,6 +191,18 @@ function pathMark(op: Mode, path: string, ctx: Context): Mark {
   return mark(e.tier, `${LABEL[op]} ${path}${e.reason.startsWith(prefix) ? e.reason.slice(prefix.length) : `: ${e.reason}`}`);
 }
 
+/** Content with no line but blanks and comments (udev, tmpfiles: `#`; a lone CR ends a line for systemd). */
+function noRules(buf: Buffer | undefined): boolean {
+  return (
+    buf !== undefined &&
+    buf.length <= 65536 &&
+    buf
+      .toString("latin1")
+      .split(/\r\n|[\r\n\0]/)
+      .every((l) => /^\s*(#.*)?$/.test(l))
+  );
+}
+
 function judgeChange(c: Change, env: Env): Mark[] {
   const path = c.path;
   if (!canonicalPath(path)) return [mark(4, `${JSON.stringify(clip(path, 200))}: not a canonical absolute path — never committed`)];
@@ -224,6 +236,10 @@ function judgeChange(c: Change, env: Env): Mark[] {
     marks.push(
       mark(4, `${path}: removes, empties or masks kernel settings or module rules (a protection there would come undone at boot)`),
     );
+  // A udev rules or tmpfiles file in /etc or /run of a vendor's name hides the vendor's (device modes, /tmp's sticky
+  // bit, /run/sudo): a /dev/null link, or a file with no rule, masks it. Removing one shows the vendor's again.
+  if ((format === "udev" || format === "tmpfiles") && ak !== ABSENT && (masked || noRules(env.contents.get(path))))
+    marks.push(mark(4, `${path}: masks the udev rules or tmpfiles of that name (a vendor's file there would no longer apply)`));
   if (ak === ABSENT) {
     const r = runsLater(path);
     if (r?.format === "refuse") marks.push(mark(4, `${r.what}: removing it is refused too`));
@@ -741,6 +757,16 @@ function writtenBy(path: string, changes: ReadonlyMap<string, Change>): boolean 
   return false;
 }
 
+/**
+ * Later root code that hands the host away, or runs what a user may write, in forms the command judge reads as ordinary:
+ * a download piped into a shell or an interpreter, awk's system()/getline/print-to-file and -f programs, a container handed the host (--privileged, host namespaces,
+ * dangerous capabilities, devices, the root fs, /etc, the docker socket), tcpdump's -z, script -c, capsh's -- (a shell),
+ * tar's checkpoint actions and command options, man's pager or browser from a user's place, interpreters and
+ * deployment tools (R, julia, tclsh, expect, kubectl, helm, terraform, ansible …) taking a file from a user's place.
+ */
+const LATER_HAZARD =
+  /(?:^|[\s;&|(`'"/])(?:(?:curl|wget|fetch|aria2c|lynx|links|w3m)\s[^\n;&]*\|\s*(?:\S*\/)?(?:(?:ba|da|z|k|mk|a)?sh|python[0-9.]*|perl|ruby|node|php)\b|(?:g|m|n)?awk\s[^\n]*?(?:\bsystem\s*\(|\|\s*getline|print[f]?\b[^;}\n]*[|>]|"\s*\||\s-f\s)|(?:docker|podman|nerdctl)\s(?:[^\n;&|]*\s)?(?:run|create|exec)(?=\s)[^\n;&|]*?(?:\s--privileged\b|\s--(?:pid|ipc|userns|uts)[=\s]host\b|\s--cap-add[=\s](?:ALL|SYS_ADMIN|SYS_MODULE|SYS_RAWIO|SYS_PTRACE|DAC_READ_SEARCH)\b|\s--device\b|\s(?:-v|--volume|--mount)[=\s]+['"]?(?:[^\s'"]*?(?:source|src)=)?\/+(?:(?:etc|boot|root|usr|dev|proc|sys|var\/lib\/docker|var\/run\/docker\.sock|run\/docker\.sock)(?=[/:,\s'"]|$)|(?=[:,\s'"]|$)))|tcpdump(?=\s)[^\n;&|]*\s-z\s+['"]?(?!(?:gzip|bzip2|xz|zstd|\/usr\/s?bin\/|\/s?bin\/)\S*)|script(?=\s)[^\n;&|]*\s(?:-c|--command)[=\s]|capsh(?=\s)[^\n;&|]*\s--\s|tar(?=\s)[^\n;&|]*--(?:checkpoint-action|to-command|use-compress-program|rsh-command|info-script|new-volume-script)[=\s]|man\s(?:[^\n;&|]*\s)?(?:-P|--pager|-H|--html)[=\s]*['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*)|(?:R|Rscript|julia|tclsh|wish|expect|guile|octave|gnuplot|pwsh|groovy|jshell)\s(?:[^\n;&|]*\s)?['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*)|(?:kubectl|helm|terraform|ansible|ansible-playbook|packer|vagrant)\s(?:[^\n;&|]*[\s=])?['"]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/home|~[a-z_][^\s/]*))/;
+
 function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context, laterScript?: Context["laterScript"]): ContentJudge {
   const shown = (p: PartVerdict | undefined) => (p ? ` — \`${clip(p.text.replace(/\s+/g, " "), 80)}\`` : "");
   return {
@@ -754,6 +780,9 @@ function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context, la
       const later = v.tier < 4 ? v.parts.find((p) => runTimeCode(p, laterScript !== undefined)) : undefined;
       if (later)
         return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
+      const hazard = laterScript && v.tier < 4 ? LATER_HAZARD.exec(text) : null;
+      if (hazard)
+        return mark(4, `${label}: tier 4 (hands root's later run to others' code or the host away — \`${clip(hazard[0].trim(), 80)}\`)`);
       const part = v.parts.find((p) => p.tier === v.tier && p.rule === v.rule) ?? v.parts.find((p) => p.tier === v.tier);
       return mark(v.tier, `${label}: tier ${v.tier} (rule ${v.rule}: ${v.reason}${shown(part)})`);
     },

@@ -170,6 +170,10 @@ export function variable(name: string, value: string, j: ContentJudge, where: st
   if (!riskyAssignment(name)) return [];
   const out: Mark[] = [mark(3, `${where} sets ${name} for what runs later`)];
   if (PLACE_LIST.test(name)) {
+    // An empty entry of a search list (`::`, a leading or trailing `:`) is the working directory.
+    const list = unquote(value);
+    if (list !== "" && /^(PATH|LD_LIBRARY_PATH|PYTHONPATH|NODE_PATH|PERL5LIB)$/.test(name) && /(^|:)\s*(:|$)/.test(list))
+      out.push(mark(4, `${where} sets ${name} with an empty entry: the working directory, not a place only root can change`));
     for (const entry of value.split(/[:\s]+/).filter(Boolean)) {
       if (name === "PATH" && /^\$\{?PATH\}?$/.test(entry)) continue;
       if (!rootOwnedPlace(entry)) out.push(mark(4, `${where} sets ${name} to include ${entry}, not a place only root can change`));
@@ -260,6 +264,10 @@ export function commentInContinuation(text: string): Mark | null {
 /** A unit that pulls in, triggers or acts as reboot, poweroff, halt, kexec, rescue or emergency (a timer could do it every minute). */
 const STOPS_MACHINE =
   /^(Unit|OnFailure|OnSuccess|Wants|Requires|Requisite|BindsTo|PartOf|Upholds|PropagatesStopTo|Conflicts)=.*\b(reboot|poweroff|halt|kexec|soft-reboot|rescue|emergency|ctrl-alt-del|exit)\.target\b|^[A-Za-z]*Action=(reboot|poweroff|halt|kexec|soft-reboot|exit)/;
+
+/** A getty (agetty, mingetty, …) and its options that log in without a password: root autologin, no login, another login program. */
+const GETTY = /^\S*\/?(a|min|m|f|mg|q)?getty\s/;
+const OPEN_LOGIN = /\s(-a\s*|--autologin[=\s]+)root\b|\s(-n|--skip-login)\b|\s(-l\s*|--login-program[=\s]+)(?!\S*\/login\b)\S/;
 
 /** A word starting with `#` in a command systemd or udev splits itself: an argument to them, a comment to a shell's reading. */
 const HASH_WORD = /(^|\s)#/;
@@ -482,6 +490,8 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
       }
     if ((/^Exec/.test(key) || key === "Environment") && C_ESCAPE.test(value))
       out.push(mark(4, `${key}=: a C-style escape, which systemd decodes (\\x70 is p) and the judge's reading does not`));
+    if (key === "UMask" && (!/^[0-7]{1,4}$/.test(value) || !(parseInt(value, 8) & 0o002)))
+      out.push(mark(4, `UMask=${value}: the files the unit's programs create are writable by anyone`));
     if (key === "ExecSearchPath") out.push(...variable("PATH", value, j, key));
     else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value)))
       out.push(mark(4, `${key}=: changes what the unit's programs see, load or read as input`));
@@ -491,6 +501,8 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
       // `@`: the word after the program is its argv[0], not an argument (`@/bin/sh sh /tmp/evil` runs /tmp/evil).
       if (prefix.includes("@")) command = command.replace(/^(\S+)\s+("[^"]*"|'[^']*'|\S+)/, "$1");
       if (HASH_WORD.test(command)) out.push(mark(4, `${key}=: a word starting with # is an argument to systemd, not a comment`));
+      if (GETTY.test(command) && OPEN_LOGIN.test(command))
+        out.push(mark(4, `${key}=: a getty that logs root in, or starts a shell, with no password asked`));
       if (command) out.push(j.code(command, key));
       // From / (no WorkingDirectory=), a relative word is a path under / (`install tmp/x /opt/x` reads /tmp/x).
       const absolute = fromSlash ? fromRoot(command) : null;
@@ -580,6 +592,8 @@ export function environmentFileMarks(text: string): Mark[] {
     const value = (m[2] as string).trim();
     if (C_ESCAPE.test(value)) out.push(mark(4, `${m[1]}=: an escape systemd decodes in an environment file`));
     if (namesUserPlace(value)) out.push(mark(4, `${m[1]}=${value}: names a place users write, for a root unit's commands`));
+    if (/^(PATH|LD_LIBRARY_PATH|PYTHONPATH|NODE_PATH|PERL5LIB)$/.test(m[1] as string) && /(^|:)\s*(:|$)/.test(unquote(value)))
+      out.push(mark(4, `${m[1]}=${value}: an empty entry is the working directory, for a root unit's commands`));
   }
   return out;
 }
@@ -671,6 +685,10 @@ function udev(text: string, j: ContentJudge): Mark[] {
       /\b(SUBSYSTEM|KERNEL)=="[^"]*(block|sd|nvme|vd|hd|xvd|mmcblk|dm-|md|loop|mem|kmem|port)/.test(line)
     )
       out.push(mark(4, "gives a group or user raw disks or memory"));
+    // A device writable by anyone, or set-id (`MODE="0666"`); a value not in octal is not read here.
+    for (const m of line.matchAll(/\bMODE\s*(?:\+=|:=|=)\s*"([^"]*)"/g))
+      if (!/^[0-7]{3,4}$/.test(m[1] as string) || (parseInt(m[1] as string, 8) & 0o6002) !== 0)
+        out.push(mark(4, `MODE="${m[1]}": devices writable by anyone, or set-id`));
     // SYSCTL{key}= sets a kernel parameter when a device appears (kernel.core_pattern names a program).
     if (/\bSYSCTL\{/.test(line)) out.push(mark(4, "SYSCTL{…}: sets kernel parameters when a device appears"));
   }
@@ -720,7 +738,7 @@ function ldSoConf(text: string): Mark[] {
 
 /** git settings whose value is a command git runs (through a shell when it has spaces). */
 const GIT_COMMAND =
-  /^(fsmonitor|sshcommand|pager|editor|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|external|externaldiff|driver|sequenceeditor|packobjectshook|alternaterefscommand|sendmailcmd|smtpserver)$/;
+  /^(fsmonitor|sshcommand|pager|editor|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|external|externaldiff|driver|sequenceeditor|packobjectshook|alternaterefscommand|sendmailcmd|smtpserver|defaultkeycommand)$/;
 /** The host a git URL (or a `[url "…"]` header) names, lower-cased; "" when none can be told. */
 export function gitHost(url: string): string {
   const u = url
@@ -747,7 +765,7 @@ export function gitSite(url: string): string {
 }
 
 /** git settings whose value is where git finds programs or hooks, or what it trusts (attributes choose filters and drivers). */
-const GIT_PLACE = /^(hookspath|templatedir|exec-path|attributesfile|excludesfile)$/;
+const GIT_PLACE = /^(hookspath|templatedir|exec-path|attributesfile|excludesfile|worktree|allowedsignersfile|revocationfile)$/;
 
 /**
  * git configuration: a section header may carry a setting on its own line
@@ -796,12 +814,30 @@ function gitconfig(text: string, j: ContentJudge, path = ""): Mark[] {
       out.push(mark(4, `${where} ${value}: git's cookies come from (and are saved to) a place others may write`));
     else if (section === "protocol" || /ext::/.test(value)) out.push(mark(4, `${where}: lets git run a transport's command`));
     else if (section === "alias" && value.startsWith("!")) out.push(j.code(value.slice(1), `alias ${name}`));
+    // `git submodule update` runs a `!command` update mode given anywhere but .gitmodules.
+    else if (section === "submodule" && name === "update" && value.startsWith("!")) out.push(j.code(value.slice(1), where));
+    // Headers root's git (or the system's) sends with every request: a credential or an identity for any host it reaches.
+    else if (section === "http" && name === "extraheader" && (path === "/etc/gitconfig" || path.startsWith("/root/")))
+      out.push(mark(4, `${where}: a header root's git sends with every request`));
+    // `store --file X` / `cache --socket X`: root's credentials saved to, or served from, that place.
+    else if (
+      section === "credential" &&
+      name === "helper" &&
+      /--(file|socket)[=\s]+(\S+)/.test(value) &&
+      !rootOwnedPlace(tilde(/--(?:file|socket)[=\s]+(\S+)/.exec(value)?.[1] ?? "")) &&
+      !(home && tilde(/--(?:file|socket)[=\s]+(\S+)/.exec(value)?.[1] ?? "", home.slice(0, -1)).startsWith(home))
+    )
+      out.push(mark(4, `${where} ${value}: git's credentials saved to, or served from, a place others may write`));
     else if (GIT_COMMAND.test(name) || section === "pager" || (name === "path" && /^(difftool|mergetool|browser|man|gpg)$/.test(section)))
       out.push(value && !/^(true|false)$/i.test(value) ? j.code(value, where) : mark(0, where));
     else if (
       GIT_PLACE.test(name) &&
       !rootOwnedPlace(tilde(value)) &&
-      !(home && /^(attributesfile|excludesfile)$/.test(name) && tilde(value, home.slice(0, -1)).startsWith(home))
+      !(
+        home &&
+        /^(attributesfile|excludesfile|worktree|allowedsignersfile|revocationfile)$/.test(name) &&
+        tilde(value, home.slice(0, -1)).startsWith(home)
+      )
     )
       out.push(mark(4, `${where} ${value}: not a place only root can change`));
   }
