@@ -9,8 +9,10 @@ import { allValues, splitArgs } from "./argv.js";
 import { gitAnalysis } from "./tools/git.js";
 import { curlAnalysis, httpieAnalysis, wgetAnalysis } from "./tools/http.js";
 import { contactsCarry, networkAnalysis } from "./tools/network.js";
-import { ffmpegAnalysis, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
+import { ffmpegAnalysis, ffmpegPlugins, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
+import { systemctlEnvironment } from "./tools/systemctl.js";
+import { TEX_ENGINES, texAnalysis } from "./tools/tex.js";
 import { SECRET_NAME } from "./secret-names.js";
 import { guardFile, persistenceFile } from "./paths.js";
 
@@ -681,12 +683,15 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "docker":
     case "podman":
       return containerInspect(args);
+    case "systemctl":
+      return systemctlEnvironment(args);
+    case "ffmpeg":
+      return ffmpegAnalysis(name, args) ?? ffmpegPlugins(args);
     case "http":
     case "https":
     case "xh":
     case "xhs":
       return httpieAnalysis(args);
-    case "ffmpeg":
     case "ffprobe":
     case "ffplay":
       return ffmpegAnalysis(name, args);
@@ -706,7 +711,7 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "bmake":
       return makeDatabase(args);
     default:
-      return networkAnalysis(name, args, stdin);
+      return (TEX_ENGINES.has(name) ? texAnalysis(name, args) : null) ?? networkAnalysis(name, args, stdin);
   }
 }
 

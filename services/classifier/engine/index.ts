@@ -12,6 +12,8 @@ import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs 
 import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { listInputEffect, listInputs, readsSecret } from "./effects.js";
+import { CLONE_WORD } from "./downloaded.js";
+import { cloneMade } from "./tools/git.js";
 import { judgeManifest } from "./manifest-effects.js";
 import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
@@ -196,7 +198,7 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   // A bare repository the text makes: its config and hooks count as .git's wherever the text writes them.
   if (text.includes("--bare") || text.includes("--mirror")) noteBareRepos(parsed.commands, ctx, cdpath);
   // `curl -o x.sh URL && sh x.sh`: a script the same line downloads is code no one has seen (judgeScript).
-  const fetched = FETCH_WORD.test(text) ? downloadsIn(parsed.commands, ctx, cdpath) : null;
+  const fetched = FETCH_WORD.test(text) || CLONE_WORD.test(text) ? downloadsIn(parsed.commands, ctx, cdpath) : null;
   if (fetched) ctx = { ...ctx, downloaded: ctx.downloaded ? new Set([...ctx.downloaded, ...fetched]) : fetched };
   // `true && ssh HOST cat < F`: a list's or group's input redirection feeds its network senders.
   const inputs = text.includes("<") ? listInputs(parsed.commands) : null;
@@ -265,7 +267,17 @@ function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: b
     const prog = cmd.words[0];
     const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
     const fetcher = fetcherArgv(cmd.words);
-    after ||= fetcher !== null;
+    // `git clone URL d`, `gh repo clone o/r`: the whole tree checked out is downloaded (review 34).
+    const clone = name === "git" || name === "gh" ? cloneMade(cmd.words) : null;
+    // `gh api repos/o/r/contents/x.sh -H 'Accept: application/vnd.github.raw' > x.sh`: the forge's bytes.
+    const forge = name === "gh" && cmd.words[1]?.text === "api";
+    after ||= fetcher !== null || clone !== null || forge;
+    if (clone)
+      for (const cwd of cwds) {
+        let path: string | null = cwd;
+        for (const w of clone) path = path === null ? null : resolvePlace(w, { ...ctx, cwd: path }).path;
+        if (path !== null) out.add(path);
+      }
     if (after) {
       const words = [
         ...(fetcher ? fetchedFiles(fetcher) : []),
@@ -414,10 +426,15 @@ function part(f: Finding): PartVerdict {
   return { text: f.text, tier: f.tier, rule: f.rule, reason: f.reason };
 }
 
+/** Directories that are no one's workspace: the root, and the world-writable scratch roots themselves. */
+const SHARED_ROOT = /^\/(?:(?:tmp|var\/tmp|dev\/shm)\/?)?$/;
+
 function contextOf(input: ClassifyInput): Context {
   const cwd = input.cwd.startsWith("/") ? posix.normalize(input.cwd).replace(/(.)\/+$/, "$1") : "";
   const roots = (input.workspaceRoots ?? []).filter((r) => r.startsWith("/")).map((r) => posix.normalize(r).replace(/(.)\/+$/, "$1"));
-  const workspace = [...(cwd && cwd !== "/" ? [cwd] : []), ...roots.filter((r) => r !== "/")];
+  // A world-writable scratch root (/tmp, /var/tmp, /dev/shm) is no workspace: anyone may have put a file there,
+  // and "a script from the workspace" would run theirs (review 34). Its files are judged as scratch files are.
+  const workspace = [...(cwd ? [cwd] : []), ...roots].filter((r) => !SHARED_ROOT.test(r));
   return { host: input.host, source: input.source, policy: input.source, cwd, workspace, home: inferHome(cwd), depth: 0, remote: false };
 }
 

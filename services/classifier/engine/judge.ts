@@ -13,6 +13,8 @@ import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { runnerLoadsElsewhere } from "./runners.js";
+import { downloadedPath } from "./downloaded.js";
+import { exposedServer } from "./listen.js";
 import { scriptFirst, subcommandFirst } from "./subcommand-first.js";
 import { workspaceScript } from "./script-place.js";
 import { SECRET_NAME, secretExpansion } from "./secret-names.js";
@@ -74,7 +76,10 @@ export function judgeCommand(cmd: SimpleCommand, ctx: Context, j: Judge): Findin
     return find(0, "function-definition", "defines a function; its body is judged where it stands", `${name}()`);
   }
   if (cmd.words.length === 0) return worse(judgeBare(cmd, ctx, j), secretCopy(cmd, ctx));
-  return worse(worse(judgeArgv(cmd.words, cmd, ctx, j), secretInput(cmd, ctx)), secretCopy(cmd, ctx));
+  const f = worse(worse(judgeArgv(cmd.words, cmd, ctx, j), secretInput(cmd, ctx)), secretCopy(cmd, ctx));
+  // `vite --host`, `node --inspect=0.0.0.0`: a server reachable from the network serves (or runs) what it is given.
+  const served = f.tier <= 1 && ctx.source === "claude" ? exposedServer(cmd, f.tier) : null;
+  return served ? worse(f, find(2, "listens-beyond-host", served, cmd.source)) : f;
 }
 
 /** Names that match SECRET_NAME but hold no secret: a socket path, a desktop session's names. */
@@ -462,7 +467,7 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
   if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path)))
     return primaryNeverGuesses("a script whose text is computed or streamed", text);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
-  if (p.path !== null && ctx.downloaded?.has(p.path))
+  if (downloadedPath(p.path, ctx))
     return find(2, "run-script", "runs a script the same command line downloads: code no one has seen, as `curl URL | sh`", text);
   if (args.some((w) => LIVE_ARG.test(w.text)) || LIVE_NAME.test(path.text.split("/").pop() ?? "")) {
     return find(2, "run-script", "script named or asked to deploy, migrate or destroy something", text);

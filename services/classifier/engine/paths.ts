@@ -486,6 +486,11 @@ const SECRET_GLOBS = [
   "**/.env",
   "**/.env.*",
   "**/*.env",
+  // direnv's file exports the project's secrets as .env holds them; conda's rc holds channel tokens and proxy
+  // passwords (`conda config --show` prints it; review 34).
+  "**/.envrc",
+  "**/.envrc.local",
+  "**/.condarc",
   "**/*.pem",
   "**/*.key",
   "**/*.p12",

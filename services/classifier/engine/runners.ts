@@ -6,6 +6,7 @@
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
 // until run time, or downloaded) is code no one has seen: 2.
+import { downloadedPath, downloadedProject } from "./downloaded.js";
 import { lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
@@ -209,6 +210,14 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     jupyter: { options: ["--config"], operands: true },
     "sphinx-build": { options: ["-c", "--conf-dir"], operands: true },
     mkdocs: { options: ["-f", "--config-file"], operands: false },
+    // A TeX file is code: lualatex's \directlua opens any file, every engine reads any file and writes the working
+    // directory; a document (or format) from outside the workspace is code no one has seen (review 34).
+    ...Object.fromEntries(
+      ["tex", "pdftex", "xetex", "luatex", "latex", "pdflatex", "xelatex", "lualatex", "context"].map((n) => [
+        n,
+        { options: ["-fmt", "--fmt"], operands: true },
+      ]),
+    ),
     make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
     gmake: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
   } satisfies Record<string, Runner>),
@@ -288,6 +297,9 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     }
     if (runner.operands && !t.startsWith("-")) named.push([w, false]);
   }
+  // `git clone URL d && cd d && make`, `curl -o Makefile URL && make`: the project it runs is downloaded (review 34).
+  const fetched = downloadedProject(name, ctx);
+  if (fetched) return fetched;
   // Started in a directory outside the workspace (`cd ../other && npx eslint .`): the configuration it finds there is code.
   if (runner.cwd === true && !workspaceScript(resolvePlace(literalWord("."), ctx), ctx))
     return `${name} loads its configuration (code, or commands it runs) from ${ctx.cwd}, outside the workspace`;
@@ -295,7 +307,7 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     if (REMOTE.test(w.text)) return `${name} downloads and runs ${w.text}: code no one has seen`;
     const p = resolvePlace(w, ctx);
     // `curl -o x.mk URL && make -f x.mk`: what the same line downloads is code no one has seen (review 31).
-    if (p.path !== null && ctx.downloaded?.has(p.path)) return `${name} runs code from ${w.text}, which the same command line downloads`;
+    if (downloadedPath(p.path, ctx)) return `${name} runs code from ${w.text}, which the same command line downloads`;
     // An operand that is no path and names nothing here (a subcommand, a test-name filter) names no code; one
     // that is there (`pytest etc`, etc -> /etc) is judged where it leads.
     if (!value && !w.dynamic && !PATH_LIKE.test(w.text) && !w.text.includes("/") && (p.path === null || lstat(p.path) === null)) continue;

@@ -3,6 +3,7 @@
 import { find, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { readScript } from "./host-paths.js";
+import { downloadedPath } from "./downloaded.js";
 import { inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Finding, Word } from "./types.js";
 
@@ -22,7 +23,7 @@ export function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): 
   if (p.path === null || p.glob || ctx.remote)
     return find(2, "sourced-code", `sources ${file.text}, a file not known until run time`, text);
   // What is there now is not what runs: the same line downloads it first (`curl -o env.sh URL && . env.sh`).
-  if (ctx.downloaded?.has(p.path))
+  if (downloadedPath(p.path, ctx))
     return find(2, "sourced-code", `sources ${file.text}, which the same command line downloads: code no one has seen`, text);
   const code = readScript(p.path);
   if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);

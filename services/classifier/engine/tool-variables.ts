@@ -25,6 +25,13 @@ export function toolVariable(name: string, literal: string | null): string | nul
     if (code.test(literal)) return "options that load or run code a tool reads from it";
     return null;
   }
+  // Search paths for code (review 34): TeX's inputs (`TEXINPUTS=/srv/x// pdflatex f` takes f.tex, classes and
+  // packages from there), ffmpeg's frei0r/LADSPA/LV2 plugins (shared objects). `./styles//:` stays the workspace's.
+  if (SEARCH_PATH_VAR.test(name)) {
+    if (literal === null) return "where the tool loads code from, computed at run time";
+    const far = literal.split(":").find((at) => at.includes("..") || /^[~$]/.test(at) || (at.startsWith("/") && !/^\/usr\//.test(at)));
+    return far === undefined ? null : `the tool loads code found in ${far}`;
+  }
   if (TOOL_LOCATION_VAR.test(name) && literal !== null) {
     const at = literal.trim();
     if (at.includes("..") || (at.startsWith("/") && !/^\/(?:usr|opt|bin|sbin|snap|nix|lib|lib64)(?:\/|$)/.test(at)))
@@ -88,6 +95,7 @@ const TOOL_PROGRAM_VAR =
  */
 const TOOL_LOCATION_VAR =
   /^(?:VOLTA_HOME|PYENV_ROOT|RBENV_ROOT|NODENV_ROOT|GOENV_ROOT|JENV_ROOT|PLENV_ROOT|ASDF_DATA_DIR|ASDF_DIR|MISE_DATA_DIR|MISE_INSTALLS_DIR|MISE_CONFIG_DIR|MISE_CONFIG_FILE|MISE_GLOBAL_CONFIG_FILE|FNM_DIR|SDKMAN_DIR|UV_PROJECT_ENVIRONMENT|UV_TOOL_DIR|UV_PYTHON_INSTALL_DIR|POETRY_VIRTUALENVS_PATH|POETRY_CONFIG_DIR|PIPX_HOME|TS_NODE_PROJECT|TSX_TSCONFIG_PATH|JUPYTER_CONFIG_DIR|JUPYTER_CONFIG_PATH|IPYTHONDIR|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|ESBUILD_BINARY_PATH|SWC_BINARY_PATH|PRISMA_[A-Z_]*(?:BINARY|LIBRARY)|PUPPETEER_EXECUTABLE_PATH|CHROME_BIN|CHROME_PATH|CYPRESS_RUN_BINARY|PLAYWRIGHT_BROWSERS_PATH|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|JAVA_HOME|JDK_HOME|GOROOT|DOTNET_ROOT|GRADLE_USER_HOME|GRADLE_HOME|MAVEN_HOME|M2_HOME|VALGRIND_LIB|TS_NODE_COMPILER|TS_NODE_TRANSPILER|NODE_REPL_EXTERNAL_MODULE|ELECTRON_OVERRIDE_DIST_PATH|ANDROID_HOME|ANDROID_SDK_ROOT)$/;
+const SEARCH_PATH_VAR = /^(?:TEXINPUTS|TEXMFHOME|BSTINPUTS|BIBINPUTS|LUAINPUTS|FREI0R_PATH|LADSPA_PATH|LV2_PATH)$/;
 const CACHE_VAR =
   /^(?:PYTHONPYCACHEPREFIX|GOCACHE|GOMODCACHE|GOTMPDIR|GOPATH|COVERAGE_FILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|COREPACK_HOME|DENO_DIR|DENO_INSTALL_ROOT|BUN_INSTALL|PRE_COMMIT_HOME|XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|YARN_CACHE_FOLDER|CCACHE_DIR|SCCACHE_DIR|LLVM_PROFILE_FILE|GCOV_PREFIX|NODE_REDIRECT_WARNINGS|[A-Z][A-Z0-9_]*_CACHE_(?:DIR|PATH|HOME|FOLDER|LOCATION))$/;
 /** Flag variables and the options in them that load or run code. */

@@ -30,7 +30,7 @@ import {
 } from "./tools/outputs.js";
 import { BESIDE } from "./tools/beside.js";
 import { FORMATTERS } from "./tools/formatters.js";
-import { npmTargets } from "./tools/node.js";
+import { nodeTargets, npmTargets } from "./tools/node.js";
 import { sedTargets } from "./tools/sed.js";
 import { sortTargets, splitTargets } from "./tools/text.js";
 import type { Word } from "./types.js";
@@ -530,6 +530,7 @@ const SPECS: Record<string, Spec> = {
   gofmt: gofmtTargets,
   goimports: gofmtTargets,
   npm: npmTargets,
+  node: nodeTargets,
   patch: patchTargets,
   // Python's tools that write where their operands say: a venv's directory (emptied first with --clear),
   // json.tool's second operand, the __pycache__ beside what compileall and py_compile compile.

@@ -2,6 +2,7 @@
 // --upload-pack, difftool -x, rebase -x, submodule foreach, bisect run …),
 // the code-bearing config it sets (git config KEY VALUE), and the files its
 // output options write (-o, --output, --output-directory; -C names where it works).
+import { posix } from "node:path";
 import type { Analysis } from "../analyzers.js";
 import { splitArgs } from "../argv.js";
 import { optionValueSpec } from "../targets.js";
@@ -470,6 +471,44 @@ export function bareRepoMade(args: readonly Word[]): Word | null {
   return null;
 }
 
+/**
+ * The directory `git clone [OPTS] REPO [DIR]` (or `gh repo clone REPO [DIR]`) checks out, after git's -C
+ * directories (words in order, each relative to the one before), or null: DIR, else the repository's last
+ * path segment without `.git` (git's "humanish" name). Review 34: what runs from it is downloaded code.
+ */
+export function cloneMade(words: readonly Word[]): Word[] | null {
+  const name = posix.basename(words[0]?.text ?? "");
+  let chdirs: Word[] = [];
+  let repo: Word | undefined;
+  let dir: Word | undefined;
+  if (name === "git") {
+    const args = words.slice(1);
+    const g = gitGlobals(args);
+    // `git submodule add [OPTS] REPO [PATH]` clones REPO at once, as clone does.
+    const submodule = args[g.sub]?.text === "submodule" && args[g.sub + 1]?.text === "add";
+    if (args[g.sub]?.text !== "clone" && !submodule) return null;
+    const a = splitArgs(args.slice(g.sub + (submodule ? 2 : 1)), submodule ? SUBMODULE_ADD_VALUES : CLONE_VALUES);
+    if (a.flags.includes("--bare") || a.flags.includes("--mirror")) return null;
+    chdirs = g.chdirs;
+    [repo, dir] = a.positional;
+  } else if (name === "gh" && words[1]?.text === "repo" && words[2]?.text === "clone") {
+    [repo, dir] = words.slice(3).filter((w) => w.dynamic || !w.text.startsWith("-"));
+    if (repo?.text === "--") return null;
+  } else return null;
+  if (dir === undefined && repo !== undefined && !repo.dynamic) {
+    const human =
+      repo.text
+        .replace(/\/+$/, "")
+        .replace(/\/?\.git$/, "")
+        .replace(/\.bundle$/, "")
+        .split(/[/:]/)
+        .pop() ?? "";
+    if (human !== "" && human !== "." && human !== "..") dir = { ...repo, text: human };
+  }
+  return dir === undefined ? null : [...chdirs, dir];
+}
+
+const SUBMODULE_ADD_VALUES = new Set(["-b", "--branch", "--name", "--reference", "--depth"]);
 const CLONE_VALUES = new Set([
   "--depth",
   "--branch",

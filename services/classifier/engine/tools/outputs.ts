@@ -259,11 +259,42 @@ export function ffmpegAnalysis(name: string, args: readonly Word[]): Analysis | 
 }
 
 /**
+ * ffmpeg filters that load a shared object named by path (`-vf frei0r=/tmp/x.so`, `-af ladspa=file=/tmp/x.so:p`),
+ * or a filter graph file from outside the workspace: native code no one has seen (review 34).
+ */
+export function ffmpegPlugins(args: readonly Word[]): Analysis | null {
+  const hit =
+    args.find((w) => /\b(?:frei0r(?:_src)?|ladspa)\s*=[^,;[\]]*\//.test(w.text)) ??
+    // A filter graph read from a file outside the workspace (`-filter_script /srv/x`) may load one as well.
+    args.find(
+      (w, i) =>
+        /^-\/?filter(?:_complex)?(?:_script)?(?::\S*)?$/.test(w.text) &&
+        /^(?:\/|~)|(?:^|\/)\.\.(?:\/|$)/.test(args[i + 1]?.text ?? "") &&
+        /script|^-\//.test(w.text),
+    );
+  if (!hit) return null;
+  return {
+    tier: 2,
+    rule: "analysis:ffmpeg-plugin",
+    reason: `an ffmpeg filter loads a shared object from a path (or a graph from elsewhere): ${hit.text}`,
+    kind: "floor",
+  };
+}
+
+/**
  * ImageMagick opens a file name starting with `|` (or `FORMAT:|…`) as a pipe
  * through a shell (`convert '|touch x' out.png`, `convert in.png 'png:|sh'`):
  * the rest runs as a command.
  */
 export function magickAnalysis(args: readonly Word[]): Analysis | null {
+  const script = args.find((w) => MAGICK_SCRIPT.test(w.text));
+  if (script)
+    return {
+      tier: 2,
+      rule: "analysis:magick-script",
+      reason: `ImageMagick runs a script that reads, writes or deletes any file (MSL, magick -script, ephemeral: deletes what it reads): ${script.text}`,
+      kind: "floor",
+    };
   const pipe = args.find((w) => w.text.startsWith("|") || w.text.includes(":|"));
   if (!pipe) return null;
   const at = pipe.text.indexOf("|");
@@ -275,6 +306,12 @@ export function magickAnalysis(args: readonly Word[]): Analysis | null {
     code: pipe.text.slice(at + 1),
   };
 }
+
+/**
+ * ImageMagick inputs that are programs or act on the file system (review 34): an MSL script (`msl:x`, `x.msl`:
+ * `<read>`/`<write>` any file), `-script FILE`, and `ephemeral:FILE`, which deletes FILE once read.
+ */
+const MAGICK_SCRIPT = /^(?:msl:|ephemeral:|-script$)|\.msl(?:\[.*\])?$/i;
 
 // ImageMagick's options that take no value; the others take the next word.
 const MAGICK_FLAGS =
