@@ -1,9 +1,8 @@
 // Which envelope a verified command runs in (ARCHITECTURE "Envelopes"):
 // tier 0 read-only; tier 3 and package runs live. Tiers 1–2 never run here:
 // they reach the host only as a committed diff (commit.ts). The masks are
-// expanded against the host at each start, so a home made since is covered.
+// expanded against the host at each start (execute.ts), so a home made since is covered.
 import type { Config } from "../shared/config.js";
-import { hostMasks } from "../shared/envelope/masks.js";
 import { envelopeWords, liveSpec, readOnlySpec, type EnvelopeUser } from "../shared/envelope/spec.js";
 import { groupsOf, type Account } from "../shared/privilege.js";
 
@@ -14,10 +13,12 @@ export function envelopeProgram(o: {
   who: Account;
   switchUser: boolean;
   cwd: string;
+  /** hostMasks(), expanded for this run. */
+  masks: readonly string[];
   command: string;
   config: Config;
 }): string[] {
-  const masks = hostMasks({ home: o.config.home, stateDirs: o.config.envelope.state_dirs, secrets: o.config.envelope.masks });
+  const masks = o.masks;
   const user: EnvelopeUser | undefined = o.switchUser
     ? { uid: o.who.uid, gid: o.who.gid, groups: groupsOf(o.who.name, o.who.gid) }
     : undefined;

@@ -14,6 +14,7 @@ import { lookupUid, lookupUser, type Account } from "../shared/privilege.js";
 import type { EnvelopeServer } from "../shared/envelope/server.js";
 import type { CommandCgroups } from "./cgroup.js";
 import { envelopeProgram } from "./envelope.js";
+import { hostMasks } from "../shared/envelope/masks.js";
 import type { Journal } from "./journal.js";
 import type { ExecutionGate } from "./limit.js";
 import { launchFor } from "./network.js";
@@ -58,11 +59,23 @@ export function realDir(path: string): string {
   throw new CodedError("BAD_REQUEST", "cwd is not a directory");
 }
 
-/** The bound cwd must be a directory whose path holds no symlink: what was judged is where it runs. */
-export function checkedCwd(cwd: string, who: Account): string {
+/**
+ * The bound cwd must be a directory whose path holds no symlink: what was judged is where it runs. A bound cwd
+ * in a masked path is refused before root looks, and every refusal of a bound cwd reads the same: root's stat
+ * says nothing of what is under a mask, which the command itself would see empty (review 36).
+ */
+export function checkedCwd(cwd: string, who: Account, masks: readonly string[]): string {
   // An empty cwd is the run-as user's home, chosen here, not bound: its resolved path is used.
-  const real = realDir(cwd || who.home || "/");
-  if (cwd && real !== cwd) throw new CodedError("BAD_REQUEST", "cwd is not canonical: resolve it first");
+  if (!cwd) return realDir(who.home || "/");
+  const refused = new CodedError("BAD_REQUEST", "cwd is not canonical, not there or masked: resolve it first");
+  if (masks.some((m) => cwd === m || cwd.startsWith(m === "/" ? m : `${m}/`))) throw refused;
+  let real: string;
+  try {
+    real = realDir(cwd);
+  } catch {
+    throw refused;
+  }
+  if (real !== cwd) throw refused;
   return real;
 }
 
@@ -117,11 +130,12 @@ export async function execute(
   precheck(req, config);
   const network = byRole.get(Role.ROLE_CLASSIFIER)?.network === true;
   const who = account(req.runAs);
-  const cwd = checkedCwd(req.cwd, who);
+  const masks = hostMasks({ home: config.home, stateDirs: config.envelope.state_dirs, secrets: config.envelope.masks });
+  const cwd = checkedCwd(req.cwd, who, masks);
   if (state.envelope !== "ok" || !state.server) throw new CodedError("ENVELOPE_FAILED", state.envelope);
   const switchUser = who.uid !== process.getuid?.();
   const env = { ...req.env, ...scrubbedEnv(who) };
-  const program = envelopeProgram({ tier, network, who, switchUser, cwd, command: req.command, config });
+  const program = envelopeProgram({ tier, network, who, switchUser, cwd, masks, command: req.command, config });
   const launch = launchFor(program, { cwd, timeoutS: req.timeoutS, env, secretNames: envNames }, network, config.executor);
   const checked = ms(t0);
   const t1 = performance.now();

@@ -500,6 +500,22 @@ describe("executor socket, called as a compromised gateway", () => {
       expect(ran()).not.toContain(req.command);
     }
   });
+
+  it("a signed cwd in a masked path (the stack's own state) is refused before root looks, every refusal alike", async () => {
+    const home = realpathSync(stack.home);
+    const link = join(recDir, "to-the-state");
+    if (!existsSync(link)) symlinkSync(home, link);
+    const answers = new Set<string>();
+    for (const cwd of [join(home, "keys"), join(home, "no-such-dir"), home, join(link, "keys"), join(link, "no-such-dir")]) {
+      const req = signed(request(`echo masked-cwd-${cwd.length}`, { cwd }), 0);
+      const { err, res } = await execute(req);
+      expect(res, cwd).toBeUndefined();
+      answers.add(`${err?.code} ${err?.details}`);
+      expect(ran()).not.toContain(req.command);
+    }
+    // Whether a name under the mask exists is not told: one answer for all.
+    expect([...answers]).toEqual([`${status.INVALID_ARGUMENT} BAD_REQUEST: cwd is not canonical, not there or masked: resolve it first`]);
+  });
 });
 
 describe("Commit: a tier-1–3 diff reaches the host only with its whole quorum", () => {
