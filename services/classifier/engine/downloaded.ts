@@ -4,8 +4,11 @@
 import { posix } from "node:path";
 import type { Context } from "./types.js";
 
-/** The cheap test of a text that may clone a tree (`git clone`, `git submodule add`, `gh repo clone`) or fetch from the forge (`gh api`). */
-export const CLONE_WORD = /\b(clone|submodule|gh)\b/;
+/**
+ * The cheap test of a text that may clone a tree (`git clone`, `git submodule add`, `gh repo clone`), fetch from the
+ * forge (`gh api`) or fetch another repository into this one (`git fetch URL`, `git remote add e URL`).
+ */
+export const CLONE_WORD = /\b(clone|submodule|gh|fetch|pull|remote)\b/;
 
 /** Whether `path` is a file the same line downloads or lies inside a tree it clones. */
 export function downloadedPath(path: string | null, ctx: Context): boolean {

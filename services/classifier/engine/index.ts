@@ -13,14 +13,14 @@ import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judg
 import type { Judge } from "./judge.js";
 import { listInputEffect, listInputs, readsSecret } from "./effects.js";
 import { CLONE_WORD } from "./downloaded.js";
-import { cloneMade } from "./tools/git.js";
+import { cloneMade, foreignFetch } from "./tools/git.js";
 import { judgeManifest } from "./manifest-effects.js";
 import type { ManifestEngine } from "./manifest-effects.js";
 import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
-import { beginCommand, realPath, wordExpansions } from "./host-paths.js";
-import { inferHome, setStateDir } from "./paths.js";
+import { beginCommand, lstat, realPath, wordExpansions } from "./host-paths.js";
+import { inferHome, scratch, setStateDir } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
@@ -202,8 +202,12 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   if (fetched) ctx = { ...ctx, downloaded: ctx.downloaded ? new Set([...ctx.downloaded, ...fetched]) : fetched };
   // `true && ssh HOST cat < F`: a list's or group's input redirection feeds its network senders.
   const inputs = text.includes("<") ? listInputs(parsed.commands) : null;
+  // `echo … > /tmp/x.js && node -r /tmp/x.js`: a scratch file an earlier command writes is the line's own (script-place.ts).
+  const made = SCRATCH_WORD.test(text) || scratch(`${ctx.cwd}/x`) ? scratchWritesBefore(parsed.commands, ctx, cdpath) : null;
   for (const cmd of parsed.commands) {
-    let f = cwds.map((cwd) => judgeCommand(cmd, cwd === ctx.cwd ? ctx : { ...ctx, cwd }, judge)).reduce((a, b) => worse(a, b));
+    const own = made?.get(cmd);
+    const c = own ? { ...ctx, scratchMade: own } : ctx;
+    let f = cwds.map((cwd) => judgeCommand(cmd, cwd === c.cwd ? c : { ...c, cwd }, judge)).reduce((a, b) => worse(a, b));
     const input = inputs?.get(cmd);
     const sent = input ? listInputEffect(cmd, input, ctx) : null;
     if (sent) f = worse(f, find(sent.tier, "effect", sent.reason, cmd.source));
@@ -263,6 +267,7 @@ function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: b
   const out = new Set<string>();
   let cwds = [ctx.cwd];
   let after = false;
+  let remoteAdded = false;
   for (const cmd of commands) {
     const prog = cmd.words[0];
     const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
@@ -271,7 +276,17 @@ function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: b
     const clone = name === "git" || name === "gh" ? cloneMade(cmd.words) : null;
     // `gh api repos/o/r/contents/x.sh -H 'Accept: application/vnd.github.raw' > x.sh`: the forge's bytes.
     const forge = name === "gh" && cmd.words[1]?.text === "api";
-    after ||= fetcher !== null || clone !== null || forge;
+    // `git fetch URL && git checkout FETCH_HEAD -- x.sh`, `git pull URL main && make`: the repository's tree takes in
+    // what another repository holds (review 38); the tree is judged as a clone's from here on.
+    const pulled = name === "git" && clone === null ? foreignFetch(cmd.words, remoteAdded) : null;
+    if (pulled?.addsRemote) remoteAdded = true;
+    else if (pulled)
+      for (const cwd of cwds) {
+        let path: string | null = cwd;
+        for (const w of pulled.chdirs) path = path === null ? null : resolvePlace(w, { ...ctx, cwd: path }).path;
+        if (path !== null && path !== "") out.add(worktreeOf(path));
+      }
+    after ||= fetcher !== null || clone !== null || forge || (pulled !== null && !pulled.addsRemote);
     if (clone)
       for (const cwd of cwds) {
         let path: string | null = cwd;
@@ -294,6 +309,16 @@ function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: b
     cwds = afterCd(cmd, cwds, ctx, cdpath);
   }
   return out.size ? out : null;
+}
+
+/** The working tree a directory is in: the nearest directory above it (itself included) holding `.git`, or itself. */
+function worktreeOf(dir: string): string {
+  for (let d = dir; d.startsWith("/"); d = posix.dirname(d)) {
+    const st = lstat(posix.join(d, ".git"));
+    if (st !== null && st !== "unknown") return d;
+    if (d === "/") break;
+  }
+  return dir;
 }
 
 /** A fetcher's argv, its name first, as written or behind prefix wrappers (`command curl`, `timeout 30 wget`), or null. */
@@ -363,6 +388,39 @@ function copiedTo(args: readonly Word[]): Word[] {
     .slice(0, -1)
     .flatMap((src) => [...new Set([src.text, src.text.replace(/^[^/]*:/, "")])].map((t) => posix.basename(t)));
   return [dest, ...names.map((name) => ({ ...dest, text: `${dir}/${name}` }))];
+}
+
+const SCRATCH_WORD = /\/(?:tmp|var\/tmp|dev\/shm)\b/;
+
+/**
+ * For each command, the scratch files (/tmp, /var/tmp, /dev/shm) the commands before it write, as resolved paths
+ * (with those of an enclosing line): by redirection, tee, a fetcher's output or a copy's destination. Only these
+ * count as the line's own when not there yet; any other name in /tmp may be planted first by another user.
+ */
+function scratchWritesBefore(commands: readonly SimpleCommand[], ctx: Context, cdpath: boolean): Map<SimpleCommand, Set<string>> {
+  const out = new Map<SimpleCommand, Set<string>>();
+  const seen = new Set<string>(ctx.scratchMade ?? []);
+  let cwds = [ctx.cwd];
+  for (const cmd of commands) {
+    out.set(cmd, new Set(seen));
+    const prog = cmd.words[0];
+    const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
+    const fetcher = fetcherArgv(cmd.words);
+    const words = [
+      ...(fetcher ? fetchedFiles(fetcher) : []),
+      ...(name === "tee" ? cmd.words.slice(1).filter((w) => !w.text.startsWith("-")) : []),
+      ...cmd.redirects.filter((r) => /^(>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target),
+      ...(COPIERS.has(name) ? copiedTo(cmd.words.slice(1)) : []),
+    ];
+    for (const cwd of cwds)
+      for (const w of words) {
+        if (w.dynamic) continue;
+        const p = resolvePlace(w, { ...ctx, cwd }).path;
+        if (p !== null && scratch(p)) seen.add(p);
+      }
+    cwds = afterCd(cmd, cwds, ctx, cdpath);
+  }
+  return out;
 }
 
 /** Every bare repository `commands` make (bare-repos.ts), in each directory its git may run in. */

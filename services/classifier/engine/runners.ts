@@ -10,6 +10,7 @@ import { downloadedPath, downloadedProject } from "./downloaded.js";
 import { lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
+import { ffmpegConcat } from "./tools/ffmpeg-concat.js";
 import type { Context, Word } from "./types.js";
 import { literalWord } from "./unwrap.js";
 
@@ -244,6 +245,8 @@ function pytestOverride(args: readonly Word[]): string | null {
 
 const PYTEST_RISKY_INI = /^(?:addopts|pythonpath|required_plugins|plugins|confcutdir|rootdir|testpaths|cache_dir|log_file|env)$/;
 
+const FFMPEG = new Set(["ffmpeg", "ffprobe", "ffplay"]);
+
 /** A module fetched and run: `pkg@version` (go), a URL or `npm:`/`jsr:` specifier (deno, bun). */
 const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i;
 /** A word that names a place (a module name such as `ts-node/register` does not). */
@@ -261,6 +264,8 @@ function settingValue(w: Word): Word {
 }
 
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
+  // ffmpeg's concat demuxer reads whatever files its list names (review 38).
+  if (FFMPEG.has(name) && ctx.policy === "claude" && !ctx.remote) return ffmpegConcat(name, args, ctx);
   const runner = RUNNERS.get(name);
   if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
   if (name === "pytest" || name === "py.test") {

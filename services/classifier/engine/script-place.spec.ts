@@ -30,6 +30,9 @@ beforeAll(async () => {
   // A directory another user owns: a script not there yet may be put there by them first.
   mkdirSync(join(root, "theirs"));
   chownSync(join(root, "theirs"), NOBODY, NOBODY);
+  // A sticky world-writable directory, as /tmp: anyone may create a name there first (review 38).
+  mkdirSync(join(root, "sticky"));
+  chmodSync(join(root, "sticky"), 0o1777);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -46,6 +49,14 @@ describe("scripts the hook runs from scratch space", () => {
   it("does not run a script not there yet in a directory another user owns", () => {
     expect(tier(`bash ${root}/theirs/new.sh`)).toBe(2);
     expect(tier(`bash ${root}/theirs/sub/new.sh`)).toBe(2);
+  });
+
+  it("does not run a script not there yet in a sticky world-writable directory, unless the same line writes it first", () => {
+    expect(tier(`bash ${root}/sticky/new.sh`)).toBe(2);
+    expect(tier(`node --openssl-config=${root}/sticky/x.cnf x.js`)).toBe(2);
+    expect(tier(`node -r ${root}/sticky/x.js app.js`)).toBe(2);
+    expect(tier(`echo 'echo hi' > ${root}/sticky/new.sh && bash ${root}/sticky/new.sh`)).toBe(1);
+    expect(tier(`bash ${root}/sticky/new.sh; echo 'echo hi' > ${root}/sticky/new.sh`)).toBe(2);
   });
 
   it("does not run another user's file, one anyone may write, or either through a link", () => {

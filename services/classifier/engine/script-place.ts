@@ -3,8 +3,11 @@
 // it is named: `./etc/profile.d/x.sh` with etc → /etc runs /etc's file. A
 // scratch script (/tmp, /var/tmp, /dev/shm: anyone may write there) counts
 // only when it is the workspace owner's own file, no one else may write it
-// and any link to it is that owner's too — or when it is not there yet (the
-// same command writes it first, and that write is judged).
+// and any link to it is that owner's too — or when it is not there yet and
+// either an earlier command of the same line writes it (that write is judged)
+// or no one else may create it (its directory is the owner's or root's and
+// not world-writable). In /tmp itself (sticky, world-writable) anyone may
+// create the name between the judgement and the run (review 38).
 import { posix } from "node:path";
 import { danglingPath, lstat, realPath } from "./host-paths.js";
 import { inWorkspace, type Place, scratch } from "./paths.js";
@@ -25,24 +28,21 @@ function ownScratchFile(path: string, real: string | null, ctx: Context): boolea
   const owner = root === undefined ? null : lstat(root);
   if (owner === null || owner === "unknown") return false;
   const st = lstat(path);
-  // Not there yet: only the owner (or no one, in a sticky or root-only directory) can put it there first.
-  if (st === null) return safeParent(posix.dirname(path), owner.uid);
+  // Not there yet: the same line makes it first, or only the owner (or root) can put it there first. A sticky
+  // world-writable directory (/tmp) does not do: the sticky bit keeps others from replacing a file, not from creating one.
+  if (st === null) return ctx.scratchMade?.has(path) === true || privateParent(posix.dirname(path), owner.uid);
   if (st === "unknown" || real === null) return false;
   const target = lstat(real);
   if (target === null || target === "unknown") return false;
   return [st, target].every((s) => s.uid === owner.uid && (s.isSymbolicLink() || (s.mode & 0o002n) === 0n));
 }
 
-/** The nearest existing directory above a path: the owner's or root's, and sticky if world-writable. */
-function safeParent(dir: string, uid: bigint): boolean {
+/** The nearest existing directory above a path: the owner's or root's, and not world-writable (a `mktemp -d` directory). */
+function privateParent(dir: string, uid: bigint): boolean {
   for (let d = dir; ; d = posix.dirname(d)) {
     const st = lstat(d);
     if (st === "unknown") return false;
-    if (st !== null) {
-      const mine = st.uid === uid || st.uid === 0n;
-      // World-writable: only with the sticky bit (as /tmp), so no one else can replace what the owner makes there.
-      return mine && ((st.mode & 0o002n) === 0n || (st.mode & 0o1000n) !== 0n);
-    }
+    if (st !== null) return (st.uid === uid || st.uid === 0n) && (st.mode & 0o002n) === 0n;
     if (d === "/") return false;
   }
 }

@@ -102,6 +102,12 @@ export interface Context {
   laterScript?: (path: string | null) => Finding | null;
   /** Files an earlier command of the same line downloads (`curl -o x.sh URL && sh x.sh`): resolved paths. */
   downloaded?: ReadonlySet<string>;
+  /**
+   * Files in a shared scratch place (/tmp, /var/tmp, /dev/shm) that an earlier command of the same line writes
+   * (`echo … > /tmp/x.js && node -r /tmp/x.js`): resolved paths. A scratch file not there yet counts as the
+   * owner's only when one of these makes it (script-place.ts); anyone else may plant it first (review 38).
+   */
+  scratchMade?: ReadonlySet<string>;
 }
 
 export interface Finding {

@@ -508,6 +508,29 @@ export function cloneMade(words: readonly Word[]): Word[] | null {
   return dir === undefined ? null : [...chdirs, dir];
 }
 
+/** A repository named by URL, scp-style address or absolute path (not a remote's name, not `.`). */
+const FOREIGN_REPO = /^(?:[a-z][a-z0-9+.-]*:\/\/|[^/\s:@]+@[^/\s:]+:|[a-z0-9][a-z0-9.-]*\.[a-z]{2,}:|\/)/i;
+
+/**
+ * `git fetch|pull REPO …` with REPO a URL or path rather than a configured remote, and any fetch, pull or
+ * `remote update` once the line has added a remote or changed its URL (`git remote add e URL && git fetch e`): git's
+ * globals' -C directories (git runs in the last), or null. What comes in (FETCH_HEAD, the merged tree) is code
+ * no one has seen, as a clone's is (review 38).
+ */
+export function foreignFetch(words: readonly Word[], remoteAdded: boolean): { chdirs: Word[]; addsRemote: boolean } | null {
+  if (posix.basename(words[0]?.text ?? "") !== "git") return null;
+  const args = words.slice(1);
+  const g = gitGlobals(args);
+  const sub = args[g.sub]?.text;
+  const rest = args.slice(g.sub + 1);
+  if (sub === "remote" && (rest[0]?.text === "add" || rest[0]?.text === "set-url"))
+    return rest.some((w) => w.dynamic || FOREIGN_REPO.test(w.text)) ? { chdirs: g.chdirs, addsRemote: true } : null;
+  const fetches = sub === "fetch" || sub === "pull" || (sub === "remote" && rest[0]?.text === "update");
+  if (!fetches) return null;
+  if (remoteAdded || rest.some((w) => w.dynamic || FOREIGN_REPO.test(w.text))) return { chdirs: g.chdirs, addsRemote: false };
+  return null;
+}
+
 const SUBMODULE_ADD_VALUES = new Set(["-b", "--branch", "--name", "--reference", "--depth"]);
 const CLONE_VALUES = new Set([
   "--depth",

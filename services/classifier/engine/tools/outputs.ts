@@ -188,7 +188,7 @@ export const cpioTargets: Spec = (args) => {
 };
 
 // ffmpeg's options that take no value (every other `-name` takes the next word).
-const FFMPEG_FLAGS =
+export const FFMPEG_FLAGS =
   /^-(y|n|an|vn|sn|dn|hide_banner|shortest|stats|nostats|nostdin|show_format|show_streams|show_frames|show_packets|count_frames|pretty|copyts|re|benchmark|report|ignore_unknown|accurate_seek|noaccurate_seek|autorotate|noautorotate|dump|hex|xerror|debug_ts|stdin|version|formats|codecs|encoders|decoders|filters|pix_fmts|h|help)$/;
 /** Outputs that are not files: stdout, a pipe, the null muxer's name. */
 const FFMPEG_NOT_FILE = /^(-|pipe:\d*|\/dev\/null|nul)$/;
