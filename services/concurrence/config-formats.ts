@@ -116,6 +116,10 @@ export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
       out.findings.push(finding(4, `line ${i + 1}: compressoptions hands the compressor words other than flags`));
     if (directive === "include" && !/^\/etc\/[^.]/.test(arg))
       out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
+    // `mail ADDRESS`: the rotated logs (auth.log among them) are mailed there.
+    const mailed = line.startsWith("#") ? undefined : /(?:^|[\s{;])mail\s+"?([^\s"}]+)/.exec(line)?.[1];
+    if (mailed && !/^root(@localhost)?$/.test(mailed))
+      out.findings.push(finding(4, `line ${i + 1}: mail ${mailed}: root's logs are sent to another`));
     if (directive === "compresscmd" || directive === "uncompresscmd")
       out.commands.push({ text: arg, where: `line ${i + 1} (${directive})` });
     if (directive === "create" && /^[0-7]{3,4}$/.test(arg) && Number.parseInt(arg, 8) & 0o022)
@@ -388,7 +392,15 @@ const READS_STDIN_CODE =
 
 const MONIT = /^\/etc\/(monit\/.|monitrc$|monit\.d\/.)/;
 const APACHE = /^\/etc\/(apache2|httpd)\/./;
-const SNMPD = /^\/etc\/snmp\/snmpd(\.local)?\.conf(\.d\/.+)?$/;
+const SNMPD = /^\/(etc\/snmp\/snmpd(\.local)?\.conf(\.d\/.+)?|var\/lib\/(net-)?snmp\/snmpd\.conf)$/;
+const CUPS_FILES = /^\/etc\/cups\/cups-files\.conf$/;
+const WGETRC = /^\/(usr\/local\/)?etc\/wgetrc$/;
+const MUTTRC = /^\/(etc\/Muttrc(\.d\/.+)?|root\/\.muttrc|root\/\.mutt\/.+|root\/\.config\/mutt\/.+)$/;
+/** wget's commands (case-, `_`- and `-`-insensitive) that send root's files, put its downloads elsewhere or trust another's server. */
+const WGET_WEAK =
+  /^(outputdocument|postfile|bodyfile|dirprefix|logfile|savecookies|httpproxy|httpsproxy|ftpproxy|useaskpass|cacertificate|cadirectory)$/;
+const WGET_WEAK_OFF = /^(checkcertificate)$/;
+const WGET_WEAK_ON = /^(contentdisposition|trustservernames)$/;
 const ALIASES = /^\/etc\/(mail\/)?aliases$/;
 /** One alias target after `name:` or a comma. */
 const ALIAS_AT = '(?:^[^#:\\s][^:]*:|,)\\s*"?';
@@ -404,7 +416,15 @@ const ALIAS_AT = '(?:^[^#:\\s][^:]*:|,)\\s*"?';
  * *_command and master.cf argv=, exim's pipe command. A network service whose server is an interpreter reads each
  * connection as code. `load`: a module or list read from the path (it must be root's); `sink`: a file appended to.
  */
-const DAEMON_HOOKS: Array<{ file: RegExp; line: RegExp; served?: boolean; load?: boolean; sink?: boolean }> = [
+const DAEMON_HOOKS: Array<{
+  file: RegExp;
+  line: RegExp;
+  served?: boolean;
+  load?: boolean;
+  sink?: boolean;
+  /** The line itself weakens the host (a write community, a relaxed sandbox): why, or undefined when its value does not. */
+  weak?: (value: string, key: string) => string | undefined;
+}> = [
   { file: /^\/etc\/wireguard\/[^/]+\.conf$/, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
   {
     file: /^\/etc\/openvpn\/./,
@@ -439,6 +459,80 @@ const DAEMON_HOOKS: Array<{ file: RegExp; line: RegExp; served?: boolean; load?:
   { file: /^\/etc\/postfix\/./, line: /^\s*(\S*_command)\s*=\s*(.*)$/ },
   { file: /^\/etc\/postfix\/master\.cf$/, line: /\s(argv)=(.*)$/ },
   { file: /^\/etc\/exim4?\/./, line: /^\s*(command)\s*=\s*(.*)$/ },
+  // snmpd with write access: whoever knows the community or user sets NET-SNMP-EXTEND-MIB's commands, which it runs as root.
+  { file: SNMPD, line: /^\s*(rwcommunity6?|rwuser)\s*(.*)$/i, weak: () => "gives write access to snmpd, which runs commands it is sent" },
+  {
+    file: SNMPD,
+    line: /^\s*(authcommunity|authuser)\s+(\S+)/i,
+    weak: (v) => (/write/i.test(v) ? "gives write access to snmpd" : undefined),
+  },
+  {
+    file: SNMPD,
+    line: /^\s*(access)\s+((?:\S+\s+){6}\S+)/i,
+    weak: (v) => (/^none$/i.test(v.split(/\s+/)[6] ?? "none") ? undefined : "a write view in snmpd's access"),
+  },
+  // apcupsd runs its SCRIPTDIR's event scripts as root.
+  { file: /^\/etc\/apcupsd\/apcupsd\.conf$/, line: /^\s*(SCRIPTDIR|PWRFAILDIR|NOLOGINDIR)\s+"?([^"\s]+)/i, load: true },
+  // cupsd: who administers it, its sandbox, file: printers (written as root), where its programs and files are.
+  {
+    file: CUPS_FILES,
+    line: /^\s*(SystemGroup)\s+(.*)$/i,
+    weak: (v) =>
+      v.split(/\s+/).some((g) => !/^(root|sys|lpadmin|wheel|admin)$/.test(g))
+        ? "makes a group's members cupsd's administrators"
+        : undefined,
+  },
+  { file: CUPS_FILES, line: /^\s*(Sandboxing)\s+(\S+)/i, weak: (v) => (/^relaxed$/i.test(v) ? "relaxes cupsd's sandbox" : undefined) },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(FileDevice)\s+(\S+)/i,
+    weak: (v) => (/^(yes|on|true)$/i.test(v) ? "lets printers write any file" : undefined),
+  },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(User|Group)\s+(\S+)/i,
+    weak: (v) => (/^(root|0)$/i.test(v) ? "runs cupsd's helpers as root" : undefined),
+  },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(ServerBin|ServerRoot|DataDir|DocumentRoot|TempDir|RequestRoot|CacheDir|StateDir)\s+"?([^"\s]+)/i,
+    load: true,
+  },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(ErrorLog|AccessLog|PageLog)\s+"?([^"\s]+)/i,
+    weak: (v) => (v.startsWith("/") && !SINK_PLACE.test(v) ? "cupsd writes its log there as root" : undefined),
+  },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(\w*Perm)\s+(\S+)/i,
+    weak: (v) => (!/^[0-7]{1,4}$/.test(v) || parseInt(v, 8) & 0o002 ? "the files cupsd makes are writable by anyone" : undefined),
+  },
+  // wget's system settings, read by root's later downloads.
+  {
+    file: WGETRC,
+    line: /^\s*([A-Za-z_-]+)\s*=\s*(.*)$/,
+    weak: (v, k) => {
+      const name = k.toLowerCase().replace(/[-_]/g, "");
+      const on = /^(on|yes|1|true)$/i.test(v.trim());
+      if (WGET_WEAK.test(name) || (WGET_WEAK_OFF.test(name) && !on) || (WGET_WEAK_ON.test(name) && on))
+        return "root's downloads are sent, written or fetched elsewhere";
+      return undefined;
+    },
+  },
+  // mutt: backquotes and `source "cmd|"` run when the file is read; the programs it starts.
+  { file: MUTTRC, line: /(`)([^`]*)`/ },
+  {
+    file: MUTTRC,
+    line: /^\s*(source)\s+["']?([^"'|]*)\|/,
+    weak: () => "mutt reads a program's output as its configuration, whose backquotes run commands",
+  },
+  { file: MUTTRC, line: /^\s*(source)\s+["']?([^"'\s|]+)["']?\s*$/, load: true },
+  {
+    file: MUTTRC,
+    line: /^\s*set\s+(?:\S+\s+)*?(sendmail|editor|visual|shell|inews|ispell|mixmaster|display_filter|tunnel|preconnect|\w+_command)\s*=\s*("[^"]*"|'[^']*'|\S+)/,
+  },
+  { file: MUTTRC, line: /^\s*set\s+(?:\S+\s+)*?(signature)\s*=\s*["']?([^"'|]*)\|/ },
 ];
 
 /** A file a daemon may append others' text to: a mail spool, a log, nothing. */
@@ -467,6 +561,11 @@ export function daemonHookCommands(text: string, path: string): Extracted {
         const key = (m[1] ?? "").replace(/\s+/g, " ");
         const value = unquote((m[2] ?? "").trim());
         const program = value.split(/\s+/)[0] ?? "";
+        if (h.weak) {
+          const why = h.weak(value, key);
+          if (why) out.findings.push(finding(4, `line ${i + 1}: ${line.trim().slice(0, 80)}: ${why}`));
+          continue;
+        }
         if (h.load) {
           if (program.startsWith("/") && !rootsPlace(program))
             out.findings.push(finding(4, `line ${i + 1}: ${key} ${program}: loaded or read from a place others may write`));

@@ -141,6 +141,15 @@ export function laterKind(p: string): Later | undefined {
   // Daemons whose configuration names programs they run as root, or modules they load (config-formats DAEMON_HOOKS).
   if (/^\/etc\/apache2\/envvars$/.test(p)) return of("shell", p);
   if (DAEMON_CONFIG.test(p) && !DAEMON_DATA.test(p)) return of("daemon-hooks", p, { cwd: "/" });
+  // snmpd's persistent file (read as configuration), apcupsd's, cupsd's files, wget's and mutt's system (and root's) settings.
+  if (
+    /^\/(var\/lib\/(net-)?snmp\/snmpd\.conf|etc\/apcupsd\/apcupsd\.conf|etc\/cups\/cups-files\.conf|(usr\/local\/)?etc\/wgetrc|etc\/Muttrc(\.d\/.+)?|root\/\.muttrc|root\/\.mutt\/.+|root\/\.config\/mutt\/.+)$/.test(
+      p,
+    )
+  )
+    return of("daemon-hooks", p, { cwd: "/" });
+  // apcupsd's event scripts (apccontrol, onbattery, …), run as root.
+  if (/^\/etc\/apcupsd\/[^/]+$/.test(p) && !p.endsWith(".conf")) return of("shell", p, { cwd: "/" });
   if (/^\/(etc\/nanorc|usr\/(local\/)?share\/nano\/.+)$/.test(p) || /\/(\.nanorc|\.config\/nano\/.+)$/.test(p)) return of("nanorc", p);
   const base = posix.basename(p);
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);

@@ -250,7 +250,28 @@ const clipped = (s: string): string => (s.length > 80 ? `${s.slice(0, 80)}…` :
 
 const MONIT = /^\/etc\/(monit\/|monitrc$|monit\.d\/)/;
 const APACHE = /^\/etc\/(apache2|httpd)\//;
-const SNMPD = /^\/etc\/snmp\/snmpd(\.local)?\.conf(\.d\/.+)?$/;
+const SNMPD = /^\/(etc\/snmp\/snmpd(\.local)?\.conf(\.d\/.+)?|var\/lib\/(net-)?snmp\/snmpd\.conf)$/;
+const CUPS_FILES = /^\/etc\/cups\/cups-files\.conf$/;
+const WGETRC = /^\/(usr\/local\/)?etc\/wgetrc$/;
+const MUTTRC = /^\/(etc\/Muttrc(\.d\/.+)?|root\/\.muttrc|root\/\.mutt\/.+|root\/\.config\/mutt\/.+)$/;
+/** wget's settings that send root's files, write its downloads elsewhere, or trust another's server (names as wget reads them). */
+const WGET_WEAK: Record<string, (v: string) => boolean> = {
+  outputdocument: () => true,
+  postfile: () => true,
+  bodyfile: () => true,
+  dirprefix: () => true,
+  logfile: () => true,
+  savecookies: () => true,
+  httpproxy: () => true,
+  httpsproxy: () => true,
+  ftpproxy: () => true,
+  useaskpass: () => true,
+  cacertificate: () => true,
+  cadirectory: () => true,
+  checkcertificate: (v) => /^(off|no|0|false)$/i.test(v),
+  contentdisposition: (v) => /^(on|yes|1|true)$/i.test(v),
+  trustservernames: (v) => /^(on|yes|1|true)$/i.test(v),
+};
 const ALIASES = /^\/etc\/(mail\/)?aliases$/;
 
 /**
@@ -264,7 +285,15 @@ const ALIASES = /^\/etc\/(mail\/)?aliases$/;
  * mailbox_command and pipe argv, exim's pipe transports. `place`: a library loaded, or a list read: it must be root's.
  * `sink`: a file the daemon appends to as root.
  */
-const HOOK_LINES: Array<{ file: RegExp; line: RegExp; served?: boolean; place?: boolean; sink?: boolean }> = [
+const HOOK_LINES: Array<{
+  file: RegExp;
+  line: RegExp;
+  served?: boolean;
+  place?: boolean;
+  sink?: boolean;
+  /** The line itself weakens the host (a write community, a relaxed sandbox): why, or null when its value does not. */
+  weak?: (value: string, key: string) => string | null;
+}> = [
   { file: /^\/etc\/wireguard\//, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
   {
     file: /^\/etc\/openvpn\//,
@@ -299,6 +328,65 @@ const HOOK_LINES: Array<{ file: RegExp; line: RegExp; served?: boolean; place?: 
   { file: /^\/etc\/postfix\//, line: /^\s*(mailbox_command|\S*_command)\s*=\s*(.*)$/ },
   { file: /^\/etc\/postfix\/master\.cf$/, line: /\s(argv)=(.*)$/ },
   { file: /^\/etc\/exim4?\//, line: /^\s*(command)\s*=\s*(.*)$/ },
+  // Write access to snmpd: whoever knows the community (or user) sets NET-SNMP-EXTEND-MIB's commands, run as root.
+  { file: SNMPD, line: /^\s*(rwcommunity6?|rwuser)\s*(.*)$/i, weak: () => "write access to snmpd, which runs the commands it is sent" },
+  { file: SNMPD, line: /^\s*(authcommunity|authuser)\s+(\S+)/i, weak: (v) => (/write/i.test(v) ? "write access to snmpd" : null) },
+  {
+    file: SNMPD,
+    line: /^\s*(access)\s+((?:\S+\s+){6}\S+)/i,
+    weak: (v) => (!/^none$/i.test(v.split(/\s+/)[6] ?? "none") ? "a write view in snmpd's access" : null),
+  },
+  // apcupsd runs the event scripts of its SCRIPTDIR as root.
+  { file: /^\/etc\/apcupsd\/apcupsd\.conf$/, line: /^\s*(SCRIPTDIR|PWRFAILDIR|NOLOGINDIR)\s+"?([^"\s]+)/i, place: true },
+  // cupsd: its administrators, its sandbox, file: printers written as root, the programs and files it runs or writes.
+  {
+    file: CUPS_FILES,
+    line: /^\s*(SystemGroup)\s+(.*)$/i,
+    weak: (v) =>
+      v.split(/\s+/).some((g) => !/^(root|sys|lpadmin|wheel|admin)$/.test(g)) ? "makes a group's members cupsd's administrators" : null,
+  },
+  { file: CUPS_FILES, line: /^\s*(Sandboxing)\s+(\S+)/i, weak: (v) => (/^relaxed$/i.test(v) ? "relaxes cupsd's sandbox" : null) },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(FileDevice)\s+(\S+)/i,
+    weak: (v) => (/^(yes|on|true)$/i.test(v) ? "printers that write any file" : null),
+  },
+  { file: CUPS_FILES, line: /^\s*(User|Group)\s+(\S+)/i, weak: (v) => (/^(root|0)$/i.test(v) ? "cupsd's helpers run as root" : null) },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(ServerBin|ServerRoot|DataDir|DocumentRoot|TempDir|RequestRoot|CacheDir|StateDir)\s+"?([^"\s]+)/i,
+    place: true,
+  },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(ErrorLog|AccessLog|PageLog)\s+"?([^"\s]+)/i,
+    weak: (v) => (v.startsWith("/") && !MAIL_SINK.test(v) ? "cupsd writes its log there as root" : null),
+  },
+  {
+    file: CUPS_FILES,
+    line: /^\s*(\w*Perm)\s+(\S+)/i,
+    weak: (v) => (!/^[0-7]{1,4}$/.test(v) || parseInt(v, 8) & 0o002 ? "files cupsd makes writable by anyone" : null),
+  },
+  // wget's system settings, for root's later downloads (names are case-, `_`- and `-`-insensitive).
+  {
+    file: WGETRC,
+    line: /^\s*([A-Za-z_-]+)\s*=\s*(.*)$/,
+    weak: (v, k) =>
+      WGET_WEAK[k.toLowerCase().replace(/[-_]/g, "")]?.(v.trim()) ? "root's downloads sent, written or fetched elsewhere" : null,
+  },
+  // mutt: backquotes and `source "cmd|"` run commands whenever the file is read; the programs it starts.
+  { file: MUTTRC, line: /(`)([^`]*)`/ },
+  {
+    file: MUTTRC,
+    line: /^\s*(source)\s+["']?([^"'|]*)\|/,
+    weak: () => "mutt reads a program's output as its configuration, whose backquotes run commands",
+  },
+  { file: MUTTRC, line: /^\s*(source)\s+["']?([^"'\s|]+)["']?\s*$/, place: true },
+  {
+    file: MUTTRC,
+    line: /^\s*set\s+(?:\S+\s+)*?(sendmail|editor|visual|shell|inews|ispell|mixmaster|display_filter|tunnel|preconnect|\w+_command)\s*=\s*("[^"]*"|'[^']*'|\S+)/,
+  },
+  { file: MUTTRC, line: /^\s*set\s+(?:\S+\s+)*?(signature)\s*=\s*["']?([^"'|]*)\|/ },
 ];
 
 /** Where these daemons read more configuration, or run their relative hooks from: it must be root's. */
@@ -322,6 +410,11 @@ function serviceHooks(text: string, j: ContentJudge, path?: string): Mark[] {
       const [key, raw] = [(m[1] as string).replace(/\s+/g, " "), (m[2] as string).trim()];
       const value = /^"[^"]*"$|^'[^']*'$/.test(raw) ? raw.slice(1, -1) : raw;
       const program = value.split(/\s+/)[0] ?? "";
+      if (h.weak) {
+        const why = h.weak(value, key);
+        if (why) out.push(mark(4, `${clipped(line.trim())}: ${why}`));
+        continue;
+      }
       if (h.place) {
         if (program.startsWith("/") && !rootOwnedPlace(program))
           out.push(mark(4, `${key} ${clipped(program)}: loaded or read from a place others may write`));

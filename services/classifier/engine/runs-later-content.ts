@@ -431,6 +431,57 @@ function namesUserPlace(value: string): boolean {
     });
 }
 
+/** Unit hardening settings that are booleans (or a boolean or a mode): off, or empty (reset to the default, off), weakens. */
+const HARDENING_FLAGS =
+  /^(NoNewPrivileges|ProtectSystem|ProtectHome|PrivateTmp|PrivateDevices|PrivateNetwork|PrivateUsers|PrivateIPC|PrivateMounts|DynamicUser|ProtectKernelTunables|ProtectKernelModules|ProtectKernelLogs|ProtectControlGroups|ProtectClock|ProtectHostname|RestrictSUIDSGID|RestrictRealtime|RestrictNamespaces|LockPersonality|MemoryDenyWriteExecute|RemoveIPC)$/;
+/** Unit hardening lists: an empty value resets them (no filter, every capability, every path again). */
+const HARDENING_LISTS =
+  /^(SystemCallFilter|SystemCallArchitectures|RestrictAddressFamilies|CapabilityBoundingSet|InaccessiblePaths|InaccessibleDirectories|ReadOnlyPaths|ReadOnlyDirectories|NoExecPaths|IPAddressDeny)$/;
+/** Capabilities that give a unit's programs no way to root's files, processes or the kernel. */
+const MINOR_CAPABILITY =
+  /^(cap_)?(net_bind_service|net_broadcast|ipc_lock|wake_alarm|block_suspend|sys_nice|sys_resource|sys_time|audit_write)$/i;
+/** Groups whose members read or write what root does (devices, shadow, the container daemon, sudo, the kernel's memory). */
+const ROOTS_GROUP = /^(root|0|disk|shadow|docker|sudo|wheel|kmem|adm|lxd|libvirt|systemd-journal)$/;
+/** Places a unit given write access to makes it root of the system (the tree itself, or where later code and trust live). */
+const SYSTEM_TREE =
+  /^\/(|etc|usr|boot|root|bin|sbin|lib|lib32|lib64|libx32|var|run|srv|opt|home|proc|sys|dev)$|^\/(usr|boot|root|bin|sbin|lib|lib32|lib64|proc|sys|dev|var\/spool\/cron|etc\/(sudoers|sudoers\.d|systemd|cron[^/]*|pam\.d|security|ssh|passwd|shadow|group|gshadow|ld\.so[^/]*|profile|profile\.d|bash\.bashrc|environment|init\.d|rc[^/]*\.d|rc\.local|modprobe\.d|modules-load\.d|udev|polkit-1|apt|update-motd\.d|logrotate[^/]*|agent-sudo))(\/|$)/;
+
+/**
+ * A unit (or drop-in) setting one of its security properties to the weak value — NoNewPrivileges=no, ProtectSystem=no,
+ * an emptied SystemCallFilter=, AmbientCapabilities=CAP_SYS_ADMIN, ReadWritePaths=/etc, PAMName=, and in a drop-in
+ * User=root: the judges do not see the unit it changes, so the weak value itself is what a person decides on.
+ */
+function unitWeakening(key: string, raw: string, dropIn: boolean): string | null {
+  const value = raw.replace(/^(["'])(.*)\1$/, "$2").trim();
+  const words = value.split(/\s+/).filter(Boolean);
+  if (HARDENING_FLAGS.test(key) && /^(0|no|n|false|f|off|)$/i.test(value)) return "turns the protection off";
+  if (key === "ProtectProc" && /^default$/i.test(value)) return "shows the unit every process";
+  if (HARDENING_LISTS.test(key) && value === "") return "empties the list, lifting the restriction";
+  if (key === "AmbientCapabilities" && !value.startsWith("~") && words.some((c) => !MINOR_CAPABILITY.test(c)))
+    return "hands the unit's programs a capability that leads to root";
+  if (dropIn && key === "CapabilityBoundingSet" && !value.startsWith("~") && words.some((c) => !MINOR_CAPABILITY.test(c)))
+    return "lets the unit's programs keep a capability that leads to root";
+  if (
+    dropIn &&
+    key === "SystemCallFilter" &&
+    !value.startsWith("~") &&
+    words.some((c) => /^@(privileged|mount|module|raw-io|reboot|swap|debug|cpu-emulation|obsolete|clock)$/.test(c))
+  )
+    return "allows the system calls a root exploit needs";
+  if (
+    /^ReadWrite(Paths|Directories)$/.test(key) &&
+    words.some((p) => SYSTEM_TREE.test(posix.normalize(`/${p.replace(/^[-+]+/, "").replace(/^\/+/, "")}`).replace(/(.)\/$/, "$1")))
+  )
+    return "lets the unit write the system's own files";
+  if (key === "PAMName" && value !== "") return "opens a PAM session: its stack runs, and sets up the user's environment";
+  if ((key === "SecureBits" && /keep-caps|no-setuid-fixup/.test(value)) || (key === "KeyringMode" && /^shared$/i.test(value)))
+    return "keeps root's privileges or keys across what would drop them";
+  if (dropIn && (key === "User" || key === "Group") && (value === "" || ROOTS_GROUP.test(value)))
+    return `runs the unit's programs as ${key === "User" ? "user" : "group"} ${value || "root"}`;
+  if (dropIn && key === "SupplementaryGroups" && words.some((g) => ROOTS_GROUP.test(g))) return "adds a group with root's reach";
+  return null;
+}
+
 /** systemd units: Exec*= values with their -@:+! prefixes stripped; Environment= and EnvironmentFile= by what they name. */
 function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
   const out: Mark[] = [];
@@ -492,6 +543,8 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
       out.push(mark(4, `${key}=: a C-style escape, which systemd decodes (\\x70 is p) and the judge's reading does not`));
     if (key === "UMask" && (!/^[0-7]{1,4}$/.test(value) || !(parseInt(value, 8) & 0o002)))
       out.push(mark(4, `UMask=${value}: the files the unit's programs create are writable by anyone`));
+    const weak = home ? null : unitWeakening(key, value, /\.d\/[^/]+\.conf$/.test(path));
+    if (weak) out.push(mark(4, `${key}=${value}: ${weak} — the unit's own protection made weaker, for a person to decide`));
     if (key === "ExecSearchPath") out.push(...variable("PATH", value, j, key));
     else if (UNIT_VIEW_KEYS.test(key) || (key === "StandardInput" && /^(file:|data)/.test(value)))
       out.push(mark(4, `${key}=: changes what the unit's programs see, load or read as input`));
@@ -647,6 +700,9 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
     }
     const words = t.split(/\s+/);
     if (!t.startsWith("#")) out.push(...logrotatePlaces(t, words, block, j, rotated));
+    // `mail ADDRESS`: the logs (auth.log with them) are mailed there when rotated.
+    const mailed = t.startsWith("#") ? undefined : /(?:^|[\s{;])mail\s+"?([^\s"}]+)/.exec(t)?.[1];
+    if (mailed && !/^root(@localhost)?$/.test(mailed)) out.push(mark(4, `mail ${mailed}: root's logs are sent to another`));
     if (t.includes("{")) block = true;
     if (t.includes("}")) block = false;
     if (/^(prerotate|postrotate|firstaction|lastaction|preremove)$/.test(words[0] ?? "")) script = { kind: words[0] as string, body: [] };
