@@ -77,7 +77,7 @@ describe.skipIf(skip)(`GET /metrics on a real stack${skip ? ` — ${skip}` : ""}
         hook_event_name: "PreToolUse",
         tool_name: "Bash",
         tool_input: { command: "git status" },
-        cwd: "/tmp",
+        cwd: "/home/dev/project",
         session_id: "s",
         tool_use_id: "t1",
       }),

@@ -87,7 +87,8 @@ export function preToolUse(command: string, extra: Record<string, unknown> = {})
   return JSON.stringify({
     session_id: "test-session",
     transcript_path: "/tmp/transcript.jsonl",
-    cwd: "/tmp",
+    // A project directory: /tmp itself is no one's workspace (git there may read a planted .git/config).
+    cwd: "/home/dev/project",
     permission_mode: "default",
     hook_event_name: "PreToolUse",
     tool_name: "Bash",
