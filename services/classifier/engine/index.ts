@@ -294,12 +294,7 @@ function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: b
         if (path !== null) out.add(path);
       }
     if (after) {
-      const words = [
-        ...(fetcher ? fetchedFiles(fetcher) : []),
-        ...(name === "tee" ? cmd.words.slice(1).filter((w) => !w.text.startsWith("-")) : []),
-        ...cmd.redirects.filter((r) => /^(>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target),
-        ...(COPIERS.has(name) ? copiedTo(cmd.words.slice(1)) : []),
-      ];
+      const words = wordsWritten(cmd, name, fetcher);
       for (const cwd of cwds)
         for (const w of words) {
           const p = resolvePlace(w, { ...ctx, cwd }).path;
@@ -374,6 +369,16 @@ function fetchedFiles(argv: readonly Word[]): Word[] {
   return out;
 }
 
+/** The names `cmd` writes: a fetcher's output, tee's files, output redirections, a copy's destination. */
+function wordsWritten(cmd: SimpleCommand, name: string, fetcher: readonly Word[] | null): Word[] {
+  return [
+    ...(fetcher ? fetchedFiles(fetcher) : []),
+    ...(name === "tee" ? cmd.words.slice(1).filter((w) => !w.text.startsWith("-")) : []),
+    ...cmd.redirects.filter((r) => /^(>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target),
+    ...(COPIERS.has(name) ? copiedTo(cmd.words.slice(1)) : []),
+  ];
+}
+
 /** Programs that give a file another name or place (`curl -o a URL && mv a b.sh && sh b.sh`). */
 const COPIERS = new Set(["cp", "mv", "ln", "install"]);
 
@@ -405,13 +410,7 @@ function scratchWritesBefore(commands: readonly SimpleCommand[], ctx: Context, c
     out.set(cmd, new Set(seen));
     const prog = cmd.words[0];
     const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
-    const fetcher = fetcherArgv(cmd.words);
-    const words = [
-      ...(fetcher ? fetchedFiles(fetcher) : []),
-      ...(name === "tee" ? cmd.words.slice(1).filter((w) => !w.text.startsWith("-")) : []),
-      ...cmd.redirects.filter((r) => /^(>|>>|>\||&>|&>>)$/.test(r.op)).map((r) => r.target),
-      ...(COPIERS.has(name) ? copiedTo(cmd.words.slice(1)) : []),
-    ];
+    const words = wordsWritten(cmd, name, fetcherArgv(cmd.words));
     for (const cwd of cwds)
       for (const w of words) {
         if (w.dynamic) continue;
