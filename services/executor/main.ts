@@ -179,13 +179,17 @@ function prepare(config: Config, log: Logger): ExecutorState {
   };
 }
 
-/** Every refusal goes into the journal too, then propagates. */
+/**
+ * Every refusal goes into the journal too, then propagates. Nothing ran, so its
+ * line is fsynced with the next entry or within 200 ms: a flood of unsigned
+ * requests cannot hold the executor's only thread in fsync.
+ */
 async function journaled<T>(state: ExecutorState, req: { requestId: string; command?: string }, act: () => Promise<T>): Promise<T> {
   try {
     return await act();
   } catch (err) {
     if (err instanceof CodedError && err.code !== "BUSY")
-      state.journal.append({
+      state.journal.appendSoon({
         event: "refused",
         request_id: req.requestId,
         code: err.code,
