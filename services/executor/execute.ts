@@ -37,6 +37,8 @@ export interface ExecutorState {
   cgroups: CommandCgroups | undefined;
   /** "ok", or why no envelope can be built here. */
   envelope: string;
+  /** The kernel's Landlock ABI, or why none: tier 0 refuses host FIFOs with it (health only; the program checks itself). */
+  landlock: number | string;
   /** Starts every command (one warm perl process; the executor exits if it is lost). */
   server: EnvelopeServer | undefined;
 }

@@ -57,7 +57,7 @@ import { ExecutionGate } from "./limit.js";
 import { recentNonces, ReplayMemory } from "./replay.js";
 import { UndoStore } from "./undo.js";
 import { checkCommit, checkGrant, type PinnedKey } from "./verify.js";
-import { envelopeReadiness } from "../shared/envelope/spec.js";
+import { envelopeReadiness, landlockAbi } from "../shared/envelope/spec.js";
 import { EnvelopeServer } from "../shared/envelope/server.js";
 import { takePidLock } from "../shared/pid-lock.js";
 
@@ -158,6 +158,8 @@ function prepare(config: Config, log: Logger): ExecutorState {
   process.once("exit", () => cgroups?.close());
   const envelope = envelopeReadiness();
   if (envelope !== "ok") log.error({ envelope }, "no envelope can be built here: every command will be refused (ENVELOPE_FAILED)");
+  const landlock = envelope === "ok" ? landlockAbi() : envelope;
+  if (typeof landlock !== "number") log.warn({ landlock }, "no Landlock: a tier-0 command can open a host FIFO for writing");
   // Crash, don't limp: the commands in flight when the server is lost have an unknown outcome.
   const server =
     envelope === "ok"
@@ -175,6 +177,7 @@ function prepare(config: Config, log: Logger): ExecutorState {
     journal,
     cgroups,
     envelope,
+    landlock,
     server,
   };
 }
@@ -343,7 +346,7 @@ await runService<ExecutorState>({
       handle: async (req: ResolveRequest) => ({ path: resolveAs(req.path, viewer) }),
     },
     Health: healthRpc("executor", () =>
-      JSON.stringify({ ...state.gate.load, envelope: state.envelope, cgroups: state.cgroups !== undefined }),
+      JSON.stringify({ ...state.gate.load, envelope: state.envelope, landlock: state.landlock, cgroups: state.cgroups !== undefined }),
     ),
   }),
 });

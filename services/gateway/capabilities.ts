@@ -62,6 +62,16 @@ export function capabilities(config: Config, health: Record<string, ServiceHealt
             "no writable cgroup v2 hierarchy with cgroup.kill: a command that calls setsid can outlive its request (its pid namespace still dies)",
           fix: "run under systemd (Delegate=yes) or with a writable /sys/fs/cgroup, on Linux ≥ 5.14 (cgroup.kill)",
         };
+  const landlock = executor.landlock;
+  if (health.executor?.status === "up" && envelope === "ok")
+    out.landlock =
+      typeof landlock === "number"
+        ? { state: "ok", detail: `tier 0 cannot open a host FIFO for writing (Landlock ABI ${landlock})` }
+        : {
+            state: "degraded",
+            detail: `no Landlock (${String(landlock ?? "unknown")}): a tier-0 command can write into a host FIFO outside /tmp, /var/tmp and /run`,
+            fix: "Linux ≥ 5.13 with landlock in the kernel's lsm= list",
+          };
   out.snapshot =
     config.executor.snapshot === "none"
       ? {

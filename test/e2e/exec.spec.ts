@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executedCommands } from "../support/journal.js";
 import { recorderShell, startStack, type Stack } from "../support/stack.js";
+import { landlockAbi } from "../../services/shared/envelope/spec.js";
 
 describe("POST /exec through the whole stack", () => {
   let stack: Stack;
@@ -76,11 +77,24 @@ describe("POST /exec through the whole stack", () => {
 
   it("the start-up banner has one line for every capability /health reports not ok, and none for the ok ones", async () => {
     const caps = (await stack.health()).body.capabilities as Record<string, { state: string; detail: string }>;
-    expect(Object.keys(caps).sort()).toEqual(["cgroups", "envelope", "network", "sandbox", "secrets", "snapshot", "static_checks"]);
+    expect(Object.keys(caps).sort()).toEqual([
+      "cgroups",
+      "envelope",
+      "landlock",
+      "network",
+      "sandbox",
+      "secrets",
+      "snapshot",
+      "static_checks",
+    ]);
     // The embedded defaults: no snapshot driver, no Vault; a root stack here has its envelope and sandbox.
     expect(caps.snapshot?.state).toBe("off");
     expect(caps.secrets?.state).toBe("off");
     expect(caps.envelope?.state).toBe("ok");
+    // Landlock as the kernel has it (this test's own probe): ok with its ABI, or degraded with why not.
+    const abi = landlockAbi();
+    expect(caps.landlock?.state).toBe(typeof abi === "number" ? "ok" : "degraded");
+    expect(caps.landlock?.detail).toContain(typeof abi === "number" ? `Landlock ABI ${abi}` : "no Landlock");
     const banner = stack
       .output()
       .split("\n")

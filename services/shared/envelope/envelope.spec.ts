@@ -24,8 +24,8 @@
 //   - live: /proc/PID/root of any host root process whose capabilities are a
 //     subset of the live set (no CAP_SYS_PTRACE needed) is the host's
 //     unmasked tree;
-//   - tier 0: a host FIFO outside /run, /tmp, /var/tmp can be written (a
-//     read-only mount does not stop opening a FIFO).
+// Closed since with Landlock (skipped, with the reason, on a kernel without
+// it): tier 0 opening a host FIFO for writing (a read-only mount allows it).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -45,6 +45,7 @@ import {
   envelopeArgv,
   envelopeWords,
   LIVE_CAPS,
+  landlockAbi,
   liveSpec,
   MIRROR_CAPS,
   mirrorSpec,
@@ -63,6 +64,7 @@ function skipReason(): string | undefined {
 }
 const SKIP = skipReason();
 if (SKIP) console.log(`envelope.spec.ts skipped: ${SKIP}`);
+const LANDLOCK = SKIP ?? landlockAbi();
 
 // A spelling that needs a program this machine lacks cannot be tried here: it
 // skips with the reason in its name (vitest prints it).
@@ -725,16 +727,18 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     }
   });
 
-  // BUG: opening a FIFO for writing needs no write access to the mount, so
-  // tier 0 can feed a host process reading a FIFO on disk. Expected: the
-  // host reader gets nothing; got: "fifo-data".
-  it.fails("BUG: a host FIFO on the root disk cannot be written", async () => {
-    const fifo = join(B, "control.fifo");
+  // A read-only mount does not stop opening a FIFO for writing: tier 0 could
+  // feed a host process reading one on disk. Landlock (program.ts
+  // landlock_writes) refuses it; a kernel without Landlock keeps the hole,
+  // and the executor reports it as degraded.
+  const fifoSkip = typeof LANDLOCK === "number" ? undefined : `the kernel has no Landlock (${LANDLOCK})`;
+  /** What a host reader of a fresh FIFO gets when `writer` (given the FIFO's path) runs. */
+  async function fifoFeed(writer: (fifo: string) => Promise<unknown>): Promise<string> {
+    const fifo = join(B, `control-${randomBytes(4).toString("hex")}.fifo`);
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     const fd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
-      const r = await inEnvelope(readOnly(), `timeout 3 sh -c 'echo fifo-data > ${fifo}'; echo rc=$?`);
-      expect(r.status).toBe("ok\n");
+      await writer(fifo);
       const buf = Buffer.alloc(64);
       let got = 0;
       try {
@@ -742,10 +746,48 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
       } catch {
         got = 0; // EAGAIN: nothing written
       }
-      expect(buf.subarray(0, got).toString()).toBe("");
+      return buf.subarray(0, got).toString();
     } finally {
       fs.closeSync(fd);
+      fs.rmSync(fifo, { force: true });
     }
+  }
+  testCase("a host FIFO on the root disk cannot be written (Landlock), in any spelling", { skip: fifoSkip }, async () => {
+    const spellings = [
+      (f: string) => `echo fifo-data > ${f}`,
+      (f: string) => `echo fifo-data >> ${f}`,
+      (f: string) => `printf fifo-data | tee ${f}`,
+      (f: string) => `printf fifo-data | dd of=${f} status=none`,
+      (f: string) => `perl -e 'open(my $h, ">", shift) or die "$!"; print $h "fifo-data"' ${f}`,
+      (f: string) => `exec 5<>${f}; echo fifo-data >&5`,
+      (f: string) => `l=/tmp/agent-sudo-envtest-$$; ln -s ${f} $l && echo fifo-data > $l; r=$?; rm -f $l; exit $r`,
+    ];
+    for (const spell of spellings) {
+      // Bare: the spelling really reaches the reader (the test would prove nothing otherwise).
+      expect(await fifoFeed((f) => bare(`timeout 3 sh -c '${spell(f).replace(/'/g, `'\\''`)}'`))).toContain("fifo-data");
+      const got = await fifoFeed(async (f) => {
+        const r = await inEnvelope(readOnly(), `timeout 3 bash -c '${spell(f).replace(/'/g, `'\\''`)}'; echo rc=$?`);
+        expect(r.status).toBe("ok\n");
+        expect(r.stdout).not.toContain("rc=0");
+      });
+      expect(got, spell("FIFO")).toBe("");
+    }
+  });
+  testCase("Landlock leaves tier 0 its scratch places, /dev and its own pipes", { skip: fifoSkip }, async () => {
+    const r = await inEnvelope(
+      readOnly({ cwd: T }),
+      [
+        "echo a > /tmp/x && cat /tmp/x && mkdir /tmp/d && mv /tmp/x /tmp/d/y && rm -r /tmp/d && echo tmp-ok",
+        "echo b > /var/tmp/z && rm /var/tmp/z && echo vartmp-ok",
+        "mkfifo /run/p && rm /run/p && echo run-ok",
+        "echo c > /dev/null && echo d > /dev/shm/s && rm /dev/shm/s && echo dev-ok",
+        "echo to-stdout > /dev/stdout; echo to-stderr > /dev/stderr",
+        "printf 'b\\na\\n' | sort -S 1K -T /tmp | head -1",
+      ].join("; "),
+    );
+    expect(r.status).toBe("ok\n");
+    for (const w of ["tmp-ok", "vartmp-ok", "run-ok", "dev-ok", "to-stdout"]) expect(r.stdout).toContain(w);
+    expect(r.stderr).toContain("to-stderr");
   });
 
   // BUG: keyrings are per user namespace, not per mount/pid namespace: a

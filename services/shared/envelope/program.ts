@@ -18,7 +18,9 @@
 //   and mtrr read-only; live: nodev on every mount; loopback up in a new net
 //   namespace; the bounding set cut to the listed capabilities, none ambient
 //   or inheritable; groups, gid, uid; no_new_privs; the cwd walked one
-//   component at a time with O_PATH|O_NOFOLLOW; read-only and mirror: a core
+//   component at a time with O_PATH|O_NOFOLLOW; read-only: Landlock refuses
+//   writes but in the scratch places and /dev (a read-only mount still opens
+//   a host FIFO for writing); read-only and mirror: a core
 //   limit of 1 byte, hard (the kernel then runs no core_pattern pipe helper:
 //   that helper runs as root outside every namespace); every descriptor from
 //   4 up closed; the seccomp filter (seccomp.ts); "ok" on fd 3; exec.
@@ -49,10 +51,12 @@ export const ENVELOPE_PROGRAM = String.raw`use strict;
 my %NR = (
   x64   => { O_DIRECTORY => 0200000, O_NOFOLLOW => 0400000, unshare => 272, mount => 165, umount2 => 166, pivot_root => 155, mount_setattr => 442, prctl => 157,
              capset => 126, capget => 125, setgroups => 116, setresuid => 117, setresgid => 119, mknodat => 259, setsid => 112, dup3 => 292, clock_gettime => 228,
-             setns => 308, llistxattr => 195, lgetxattr => 192, prlimit64 => 302, close_range => 436 },
+             setns => 308, llistxattr => 195, lgetxattr => 192, prlimit64 => 302, close_range => 436,
+             landlock_create_ruleset => 444, landlock_add_rule => 445, landlock_restrict_self => 446 },
   arm64 => { O_DIRECTORY => 040000, O_NOFOLLOW => 0100000, unshare => 97, mount => 40, umount2 => 39, pivot_root => 41, mount_setattr => 442, prctl => 167,
              capset => 91, capget => 90, setgroups => 159, setresuid => 147, setresgid => 149, mknodat => 33, setsid => 157, dup3 => 24, clock_gettime => 113,
-             setns => 268, llistxattr => 12, lgetxattr => 9, prlimit64 => 261, close_range => 436 },
+             setns => 268, llistxattr => 12, lgetxattr => 9, prlimit64 => 261, close_range => 436,
+             landlock_create_ruleset => 444, landlock_add_rule => 445, landlock_restrict_self => 446 },
 );
 my (%o, @mask, @tmp, @layer, $status, $S, $GATE);
 my $IN_PIDNS = 0;    # the server forked this process as pid 1 of a new pid namespace already
@@ -84,6 +88,26 @@ sub dev_setup {
   open(my $e, '>', "$d/.masks/empty") or fail("empty: $!");
   close($e);
   chmod(0444, "$d/.masks/empty");
+}
+
+# Tier 0: Landlock refuses every write-like open and every change of the tree but in the scratch places
+# and the fresh /dev. The read-only mounts refuse the rest with EROFS first; what they let through is opening
+# a FIFO (or any special file) for writing — a host process may be reading one. Without Landlock in the
+# kernel (ENOSYS, or EOPNOTSUPP: not enabled at boot) this returns: the executor reports that as degraded.
+sub landlock_writes {
+  my @dirs = @_;
+  my $abi = syscall($S->{landlock_create_ruleset}, 0, 0, 1);    # LANDLOCK_CREATE_RULESET_VERSION
+  if ($abi < 1) { return if $! + 0 == 38 || $! + 0 == 95; fail("landlock: $!") }
+  my $h = 2;                       # WRITE_FILE
+  $h |= 1 << $_ for 4 .. 12;       # REMOVE_DIR, REMOVE_FILE, MAKE_CHAR, MAKE_DIR, MAKE_REG, MAKE_SOCK, MAKE_FIFO, MAKE_BLOCK, MAKE_SYM
+  $h |= 1 << 13 if $abi >= 2;      # REFER
+  $h |= 1 << 14 if $abi >= 3;      # TRUNCATE
+  my $fd = sc('landlock_create_ruleset', pack('Q', $h), 8, 0);
+  for my $d (@dirs) {
+    sysopen(my $p, $d, 010000000 | $S->{O_DIRECTORY} | $S->{O_NOFOLLOW}) or fail("landlock $d: $!");    # O_PATH
+    sc('landlock_add_rule', $fd, 1, pack('Ql', $h, fileno($p)), 0);    # LANDLOCK_RULE_PATH_BENEATH (packed)
+  }
+  sc('landlock_restrict_self', $fd, 0);    # the ruleset's fd goes with close_range below
 }
 
 # Builds the envelope the words describe and execs the program; never returns.
@@ -243,6 +267,7 @@ sub envelope {
       chdir($h) or fail("cwd $o{cwd}: $c: $!");
     }
   }
+  landlock_writes(grep { -d $_ && !-l $_ } '/dev', map { (split /:/, $_, 2)[1] } @tmp) if $o{ro};
   # A gated request: built, it waits for the server's release ("G": its caller made the run durable first).
   if ($GATE) {
     my ($b, $n) = ('');

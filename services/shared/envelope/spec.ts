@@ -6,7 +6,8 @@
 //     whose writes vanish; an empty /run; no socket at all (seccomp: no
 //     network, no host daemon's socket — so no network namespace is needed;
 //     a rule flagged `network` gets inet sockets and still no Unix one); own
-//     pid, ipc and uts namespaces; only CAP_DAC_OVERRIDE.
+//     pid, ipc and uts namespaces; only CAP_DAC_OVERRIDE; Landlock refuses
+//     writes but in the scratch places and /dev (a host FIFO).
 //   live (tier 3 live actions, package runs) — the host's tree and processes,
 //     but no CAP_SYS_ADMIN, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_MKNOD,
 //     CAP_SYS_MODULE … (the masks cannot be unmounted, no raw disk, no
@@ -19,6 +20,7 @@
 // keyrings, ptrace, io_uring, bpf, new user namespaces …).
 // This module turns a spec into the argv of the envelope program
 // (program.ts); it decides nothing about tiers.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { ENVELOPE_PROGRAM } from "./program.js";
 import { envelopeFilter } from "./seccomp.js";
@@ -145,6 +147,22 @@ export function envelopeReadiness(): string {
   if (process.getuid?.() !== 0) return "not root";
   if (!existsSync(PERL)) return `${PERL} is missing (perl-base)`;
   return "ok";
+}
+
+/**
+ * The kernel's Landlock ABI version (≥ 1), or why there is none. Tier 0 needs
+ * it to refuse opening a host FIFO for writing (program.ts landlock_writes);
+ * without it that one hole stays open and the executor reports it. One
+ * `perl -e` at the executor's start.
+ */
+export function landlockAbi(): number | string {
+  if (envelopeReadiness() !== "ok") return envelopeReadiness();
+  const r = spawnSync(PERL, ["-e", 'my $v = syscall(444, 0, 0, 1); print $v < 0 ? "error: $!" : $v'], {
+    encoding: "utf8",
+    timeout: 10_000,
+  });
+  const out = r.stdout?.trim() ?? "";
+  return /^\d+$/.test(out) ? Number(out) : out.replace(/^error: /, "") || `perl: ${r.error?.message ?? `status ${r.status}`}`;
 }
 
 export function envelopeArch(arch: string = process.arch): "x64" | "arm64" | undefined {
