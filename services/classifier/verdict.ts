@@ -74,6 +74,8 @@ export interface EffectsInput {
   guarded?: readonly string[];
   /** The command that ran: a secret it reads makes what it wrote for others to read a quorum's decision. */
   command?: string;
+  /** Where the host's own unit files are read (the unit a diff's unit replaces or extends): "/" unless a test's tree. */
+  unitRoot?: string;
 }
 
 export interface EffectsJudgement {

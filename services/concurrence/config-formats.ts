@@ -10,6 +10,7 @@ import { judgeAssignment, unquote } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { judgeWrite, literalPath, rootsPlace } from "./paths.js";
+import { sectionFindings } from "./section-formats.js";
 import { type Extracted, extracted, finding, type JudgeContext } from "./types.js";
 
 const UDEV_PAIR = /([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g;
@@ -539,7 +540,7 @@ const DAEMON_HOOKS: Array<{
 const SINK_PLACE = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
 export function daemonHookCommands(text: string, path: string): Extracted {
-  const out = extracted();
+  const out = extracted([], sectionFindings(text, path));
   const rules = DAEMON_HOOKS.filter((h) => h.file.test(path));
   text
     .replace(/\\\n/g, " ")

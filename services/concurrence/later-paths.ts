@@ -143,7 +143,7 @@ export function laterKind(p: string): Later | undefined {
   if (DAEMON_CONFIG.test(p) && !DAEMON_DATA.test(p)) return of("daemon-hooks", p, { cwd: "/" });
   // snmpd's persistent file (read as configuration), apcupsd's, cupsd's files, wget's and mutt's system (and root's) settings.
   if (
-    /^\/(var\/lib\/(net-)?snmp\/snmpd\.conf|etc\/apcupsd\/apcupsd\.conf|etc\/cups\/cups-files\.conf|(usr\/local\/)?etc\/wgetrc|etc\/Muttrc(\.d\/.+)?|root\/\.muttrc|root\/\.mutt\/.+|root\/\.config\/mutt\/.+)$/.test(
+    /^\/(var\/lib\/(net-)?snmp\/snmpd\.conf|etc\/apcupsd\/apcupsd\.conf|etc\/cups\/cups(-files|d)\.conf|(etc|run)\/NetworkManager\/system-connections\/.+|(usr\/local\/)?etc\/wgetrc|etc\/Muttrc(\.d\/.+)?|root\/\.muttrc|root\/\.mutt\/.+|root\/\.config\/mutt\/.+)$/.test(
       p,
     )
   )

@@ -33,6 +33,7 @@ import { lex, LexError } from "./lex.js";
 import { linkEnd, type SortedPaths } from "./links.js";
 import { tmpfilesFindings } from "./tmpfiles.js";
 import { type Extracted, extracted, type Finding, finding, type JudgeContext, worst } from "./types.js";
+import { hostLinkWeakened, hostUnitWeakened } from "../shared/unit-baseline.js";
 import { unitFileCommands } from "./unit-file.js";
 import { judgeCommand } from "./verdict.js";
 
@@ -123,8 +124,14 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
           ),
         ],
       );
-    case "unit":
-      return unitFileCommands(text, path, later);
+    case "unit": {
+      const out = unitFileCommands(text, path, later);
+      // A unit replacing or extending one on the host: what it leaves out of the host's protections.
+      if (later.rootRun)
+        for (const loss of hostUnitWeakened(path, text, ctx.unitRoot))
+          out.findings.push(finding(4, `${loss} — a protection of the unit on the host, left out or weakened`));
+      return out;
+    }
     case "environment":
       return environmentFindings(text);
     case "udev":
@@ -359,6 +366,10 @@ function judgeLaterLink(at: string, real: string, before: EntryState, after: Ent
   if (linked?.kind === EntryKind.ENTRY_KIND_FILE) return worst(f, judgeFileAt(at, end, linked, later, view));
   if (changedAt(end, view)) return finding(4, `links to ${end}, which this run changed`);
   if (!TRUSTED_TARGET.test(end)) return finding(4, `links to ${end}, whose content the concurrence cannot see`);
+  // A link in place of a unit to another unit file on the host (`demo.service` → a vendor's laxer unit).
+  if (later.kind === "unit" && later.rootRun)
+    for (const loss of hostLinkWeakened(at, end, view.ctx.unitRoot))
+      return worst(f, finding(4, `links to ${end}: ${loss} — a protection of the unit on the host, left out or weakened`));
   return f;
 }
 

@@ -22,6 +22,8 @@ export interface JudgeContext {
    * known at run time), run as `runAs`, is checked here first.
    */
   laterProgram?: (path: string | undefined, runAs: string) => Finding | undefined;
+  /** Where the host's own unit files are read (the unit a diff's unit replaces or extends): "/" unless a test's tree. */
+  unitRoot?: string;
 }
 
 export interface Finding {

@@ -6,51 +6,7 @@
 // scripts, cups-files.conf, wgetrc and Muttrc. Each diff is judged by the real classifier engine and the real
 // concurrence, in process: both must refuse it (tier 4); the benign look-alikes stay ≤ 3 in both; and the last test
 // checks that over every row the two judges agree.
-import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { Change, EntryKind, EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { judgeManifest } from "../../services/concurrence/manifest.js";
-import { guardPaths } from "../../services/concurrence/verdict.js";
-import type { HostKind } from "../../services/concurrence/types.js";
-import { getEngine } from "../classifier/engine-fixture.js";
-import { repoRoot } from "../support/stack.js";
-
-const STATE = "/var/lib/agent-sudo";
-const sha256 = (b: Buffer) => createHash("sha256").update(b).digest();
-const state = (over: Partial<EntryState>) => EntryState.create({ kind: EntryKind.ENTRY_KIND_FILE, mode: 0o644, ...over });
-const absent = () => EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT });
-const file = (text: string | Buffer, over: Partial<EntryState> = {}) => {
-  const b = Buffer.from(text);
-  return state({ size: b.length, sha256: sha256(b), ...over });
-};
-
-interface Step {
-  path: string;
-  before?: EntryState;
-  after: EntryState;
-  content?: string | Buffer;
-}
-type Row = [name: string, steps: Step[]];
-const write = (path: string, text: string | Buffer, over: Partial<EntryState> = {}): Step => ({
-  path,
-  after: file(text, over),
-  content: text,
-});
-const w = (name: string, path: string, text: string | Buffer, over: Partial<EntryState> = {}): Row => [name, [write(path, text, over)]];
-
-async function judgeBoth(steps: Step[], host: HostKind = "server-01", cwd = "/root") {
-  const engine = await getEngine();
-  const contents = new Map<string, Buffer>();
-  const changes = steps.map((s) => {
-    if (s.content !== undefined) contents.set(s.path, Buffer.from(s.content));
-    return Change.create({ path: s.path, before: s.before ?? absent(), after: s.after });
-  });
-  const manifest = Manifest.create({ requestId: "r37", commandDigest: Buffer.alloc(32), host, changes });
-  const config = { home: STATE, policiesDir: `${repoRoot}/policies`, repoRoot };
-  const classifier = engine.judgeEffects({ manifest, contents, host, runAs: "root", cwd, guarded: [repoRoot, STATE, config.policiesDir] });
-  const concurrence = judgeManifest(manifest, contents, { host, cwd, runAs: "", guardPaths: guardPaths(config), depth: 0 });
-  return { classifier: classifier.tier, concurrence: concurrence.tier, why: [...classifier.reasons, ...concurrence.reasons] };
-}
+import { type Row, rowSuites, w } from "./judged-diff-harness.js";
 
 const D = "/etc/systemd/system/nginx.service.d/override.conf";
 const svc = (body: string) => `[Service]\n${body}\n`;
@@ -228,42 +184,5 @@ const BENIGN: Array<[string, Row[]]> = [
   ["units", UNITS_BENIGN],
   ["daemons and tools", DAEMONS_BENIGN],
 ];
-describe("review 37: the judged diff refuses what runs later as root or weakens the host (both judges)", () => {
-  for (const [group, rows] of ATTACKS)
-    describe(group, () => {
-      for (const [name, steps] of rows)
-        it(`refuses: ${name}`, async () => {
-          const r = await judgeBoth(steps);
-          expect({ name, classifier: r.classifier, concurrence: r.concurrence }).toEqual({ name, classifier: 4, concurrence: 4 });
-        });
-    });
-});
 
-describe("review 37: benign look-alikes still commit (≤ 3 in both judges)", () => {
-  for (const [group, rows] of BENIGN)
-    describe(group, () => {
-      for (const [name, steps] of rows)
-        it(`commits: ${name}`, async () => {
-          const r = await judgeBoth(steps);
-          expect(r.classifier, `${name}: ${r.why.join(" | ")}`).toBeLessThanOrEqual(3);
-          expect(r.concurrence, `${name}: ${r.why.join(" | ")}`).toBeLessThanOrEqual(3);
-        });
-    });
-});
-
-// The primary's classifier never guesses: start-up file content no rule of its policy matches is 4 there by design, so
-// benign rows are compared on a server only; every attack row on both host kinds.
-describe("review 37: differential — over every row, both judges give the same side of 4", () => {
-  it("no row refused by one judge and let through by the other", async () => {
-    const split: string[] = [];
-    const rows = [
-      ...ATTACKS.flatMap(([, r]) => r).flatMap((row) => (["primary", "server-01"] as HostKind[]).map((h) => [h, row] as const)),
-      ...BENIGN.flatMap(([, r]) => r).map((row) => ["server-01" as HostKind, row] as const),
-    ];
-    for (const [host, [name, steps]] of rows) {
-      const r = await judgeBoth(steps, host);
-      if ((r.classifier === 4) !== (r.concurrence === 4)) split.push(`${host} ${name}: ${r.classifier}/${r.concurrence}`);
-    }
-    expect(split).toEqual([]);
-  }, 120_000);
-});
+rowSuites("review 37", ATTACKS, BENIGN);

@@ -117,6 +117,7 @@ export async function loadEngine(policiesDir: string, options: EngineOptions = {
         cwd: input.cwd,
         guarded: input.guarded ?? [],
         readsSecret,
+        unitRoot: input.unitRoot,
       });
     },
   };

@@ -10,6 +10,7 @@ import type { Format } from "./runs-later.js";
 import { comment, joined, lines, mark, READS_CODE_FROM_STDIN, variable } from "./runs-later-content.js";
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
 import type { Mode } from "./targets.js";
+import { sectionedConfig } from "./manifest-effects-sections.js";
 
 /** apt.conf values by their full key (`DPkg::Post-Invoke { "cmd"; };`, `APT::Update::Pre-Invoke:: "cmd";`). */
 export function aptValues(text: string): [string, string][] | null {
@@ -159,6 +160,9 @@ function program(command: string, key: string, j: ContentJudge): Mark[] {
 export const SECURITY_SYSCTL =
   /^(fs\.protected_[a-z]+|fs\.suid_dumpable|kernel\.(yama\.ptrace_scope|kptr_restrict|dmesg_restrict|randomize_va_space|unprivileged_bpf_disabled|kexec_load_disabled|modules_disabled|sysrq|perf_event_paranoid)|vm\.mmap_min_addr|user\.max_user_namespaces)$/;
 
+/** Where a core dump must not land: root's configuration, programs, home and spools. */
+const ROOT_DUMP_PLACE = /^\/(etc|usr|boot|root|bin|sbin|lib[^/]*|opt|var\/spool|var\/lib)\//;
+
 function sysctl(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
   for (const raw of lines(text)) {
@@ -170,6 +174,12 @@ function sysctl(text: string, j: ContentJudge): Mark[] {
     if (/[*?[]/.test(key)) out.push(mark(4, `${key}: a pattern key, so the settings it sets are not known here`));
     else if (SECURITY_SYSCTL.test(key)) out.push(mark(4, `${key}: turns off a kernel protection`));
     else if (key === "kernel.core_pattern" && value.startsWith("|")) out.push(...program(value.slice(1), key, j));
+    // `@` and `@@` (Linux 6.16+): the kernel sends every crashing process's memory to whoever listens on that socket.
+    else if (key === "kernel.core_pattern" && value.startsWith("@"))
+      out.push(mark(4, `${key} = ${value}: hands every crashing process's memory (root's too) to a socket's listener`));
+    // A set-id program's dump is written as root: into root's trees it is a file others' memory decides.
+    else if (key === "kernel.core_pattern" && value.startsWith("/") && ROOT_DUMP_PLACE.test(value))
+      out.push(mark(4, `${key} = ${value}: core dumps written into root's own trees`));
     else if (key === "kernel.poweroff_cmd") out.push(...program(value, key, j));
     else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && !rootOwnedPlace(value))
       out.push(mark(4, `${key} names ${value}, not in a place only root can change`));
@@ -398,7 +408,7 @@ const MAIL_SINK = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
 function serviceHooks(text: string, j: ContentJudge, path?: string): Mark[] {
   const rules = HOOK_LINES.filter((h) => h.file.test(path ?? ""));
-  const out: Mark[] = [];
+  const out: Mark[] = sectionedConfig(text, path ?? "");
   for (const line of joined(text)) {
     if (/^\s*[#;]/.test(line)) continue;
     const inc = HOOK_INCLUDES.exec(line)?.[1];

@@ -7,7 +7,8 @@
 // by their content as the commands they will run (runs-later*.ts).
 // Trusts: nothing in the manifest but its facts; a content is used only when
 // its sha256 is the manifest's. Refuses (tier 4): what it cannot place or
-// read where the content matters. Pure: no file system, no clock.
+// read where the content matters. No clock; the file system only for the host's units a diff's unit replaces or
+// extends (unit-baseline.ts).
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { type Change, EntryKind, type EntryState, type Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
@@ -22,6 +23,7 @@ import { CONFIG_READERS } from "./manifest-effects-configs.js";
 import { CONTENT_READERS } from "./runs-later-content.js";
 import { type ContentJudge, environmentFileMarks, environmentFiles, instancePlace, type Mark, type Reader } from "./runs-later-content.js";
 import { contentFormat, holdsRunsLater, rootOwnedPlace, runsLater } from "./runs-later.js";
+import { hostLinkWeakened, hostUnitWeakened } from "../../shared/unit-baseline.js";
 import type { Format, RunsLater } from "./runs-later.js";
 import type { Context, Finding, Word } from "./types.js";
 import { scanCode } from "./veto.js";
@@ -48,6 +50,8 @@ export interface ManifestContext {
   guarded: readonly string[];
   /** A secret the command reads (effects.ts secretReads over its simple commands), or null: what a file it writes may carry. */
   readsSecret?: string | null;
+  /** Where the host's own unit files are read (unit-baseline.ts): "/" unless a test's tree. */
+  unitRoot?: string;
 }
 
 export interface ManifestJudgement {
@@ -80,6 +84,8 @@ interface Env {
   userContent: ContentJudge;
   /** Files the units of this diff load their environment from (patterns: a template's instance is any name). */
   envFiles: readonly RegExp[];
+  /** Where the host's own unit files are read (unit-baseline.ts). */
+  unitRoot: string;
 }
 
 const mark = (tier: TierNumber, text: string): Mark => ({ tier, text });
@@ -105,6 +111,7 @@ export function judgeManifest(
     guarded,
     readsSecret: ctx.readsSecret ?? null,
     envFiles: unitEnvironmentFiles(changes, contents),
+    unitRoot: ctx.unitRoot ?? "/",
   };
   const lines: Mark[] = [];
   const seen = new Set<string>();
@@ -589,7 +596,7 @@ function laterRuns(path: string, before: EntryState | undefined, after: EntrySta
 }
 
 /** The content given for `path`, checked against the manifest's sha256 and read in `format`. */
-function readContent(path: string, after: EntryState, format: Format, env: Env, asRoot: boolean): Mark[] {
+function readContent(path: string, after: EntryState, format: Format, env: Env, asRoot: boolean, at = path): Mark[] {
   const buf = env.contents.get(path);
   if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256))) {
     return [mark(4, "content not given: cannot judge what runs later")];
@@ -599,6 +606,10 @@ function readContent(path: string, after: EntryState, format: Format, env: Env, 
   if (format === "refuse") return [mark(4, "any change here is refused")];
   const judge = asRoot ? env.content : env.userContent;
   const found = READERS[format](text, judge, path);
+  // A unit replacing or extending one on the host: what it leaves out of the host's protections.
+  if (format === "systemd" && asRoot)
+    for (const weak of hostUnitWeakened(at, text, env.unitRoot))
+      found.push(mark(4, `${weak} — a protection of the unit on the host, left out or weakened`));
   // A last net under the parsers of data formats: the danger vetoes over the whole text.
   const hit = format === "script" || format === "program" || format === "rc" ? null : judge.veto(text, "content");
   return hit ? [...found, hit] : found;
@@ -634,10 +645,15 @@ function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[
   if (after && kindOf(after) === FILE) {
     const format = contentFormat(r, path, after.mode);
     if (format === null) return [];
-    return readContent(resolved, after, format, env, r.asRoot).map((m) => ({ ...m, text: `its target ${resolved}: ${m.text}` }));
+    return readContent(resolved, after, format, env, r.asRoot, path).map((m) => ({ ...m, text: `its target ${resolved}: ${m.text}` }));
   }
   if (!rootOwnedPlace(resolved))
     return [mark(4, `links to ${clip(resolved, 200)}, not a place only root can change: what runs later is not judged`)];
+  // A link in place of a unit to another unit file on the host (`demo.service` → a vendor's laxer unit).
+  if (r.format === "systemd" && r.asRoot)
+    return hostLinkWeakened(path, resolved, env.unitRoot).map((w) =>
+      mark(4, `its target ${clip(resolved, 200)}: ${w}, against the host's unit`),
+    );
   return [];
 }
 

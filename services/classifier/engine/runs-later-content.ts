@@ -311,7 +311,7 @@ const unescapeUnit = (v: string): string =>
 /**
  * The specifiers the unit's file and name decide (%y %Y %n %N %p %P %j %J %f %i %I), from where the file is (a drop-in:
  * its unit's name). A template's instance is chosen by whoever starts it — a timer's or path unit's Unit=, a link in a
- * .wants directory — so it is read as `tmp` (%I, which may climb, as `../../../../../../tmp`): a place users write.
+ * .wants directory — so it is read as `tmp` (%I, which may climb, as `../../../../../../tmp/x`): a place users write.
  */
 function unitNameSpecifiers(path: string): Record<string, string> {
   const unit = /\/([^/]+)\.d\/[^/]+$/.exec(path)?.[1] ?? posix.basename(path);
@@ -324,8 +324,8 @@ function unitNameSpecifiers(path: string): Record<string, string> {
   const instance = at < 0 ? "" : template ? "tmp" : stem.slice(at + 1);
   const last = prefix.slice(prefix.lastIndexOf("-") + 1);
   const name = at < 0 ? stem : `${prefix}@${instance}`;
-  // Unescaped, an instance may climb (`x@..-..-tmp.service`: ../../tmp): read as one that climbs to /tmp.
-  const I = template ? "../../../../../../tmp" : unescapeUnit(instance);
+  // Unescaped, an instance may climb (`x@..-..-tmp-x.service`: ../../tmp/x): read as one that climbs to a file in /tmp.
+  const I = template ? "../../../../../../tmp/x" : unescapeUnit(instance);
   return {
     y: path,
     Y: posix.dirname(path),
@@ -337,7 +337,8 @@ function unitNameSpecifiers(path: string): Record<string, string> {
     J: unescapeUnit(last),
     i: instance,
     I,
-    f: at < 0 ? `/${unescapeUnit(prefix)}` : `/${I}`,
+    // %f is a path systemd hands over as written; the kernel resolves `/../../tmp/x` as /tmp/x, and so does the judge.
+    f: at < 0 ? `/${unescapeUnit(prefix)}` : posix.resolve("/", I),
   };
 }
 /** A value as one shell word that the judge's shell reading takes literally. */
@@ -436,10 +437,18 @@ const HARDENING_FLAGS =
   /^(NoNewPrivileges|ProtectSystem|ProtectHome|PrivateTmp|PrivateDevices|PrivateNetwork|PrivateUsers|PrivateIPC|PrivateMounts|DynamicUser|ProtectKernelTunables|ProtectKernelModules|ProtectKernelLogs|ProtectControlGroups|ProtectClock|ProtectHostname|RestrictSUIDSGID|RestrictRealtime|RestrictNamespaces|LockPersonality|MemoryDenyWriteExecute|RemoveIPC)$/;
 /** Unit hardening lists: an empty value resets them (no filter, every capability, every path again). */
 const HARDENING_LISTS =
-  /^(SystemCallFilter|SystemCallArchitectures|RestrictAddressFamilies|CapabilityBoundingSet|InaccessiblePaths|InaccessibleDirectories|ReadOnlyPaths|ReadOnlyDirectories|NoExecPaths|IPAddressDeny)$/;
+  /^(SystemCallFilter|SystemCallArchitectures|RestrictAddressFamilies|CapabilityBoundingSet|InaccessiblePaths|InaccessibleDirectories|ReadOnlyPaths|ReadOnlyDirectories|NoExecPaths|IPAddressDeny|DeviceAllow|RestrictFileSystems)$/;
 /** Capabilities that give a unit's programs no way to root's files, processes or the kernel. */
 const MINOR_CAPABILITY =
   /^(cap_)?(net_bind_service|net_broadcast|ipc_lock|wake_alarm|block_suspend|sys_nice|sys_resource|sys_time|audit_write)$/i;
+/** Devices that hold or reach root's data and sessions: disks, memory, the CPU's registers, input, consoles (DeviceAllow=). */
+const ROOTS_DEVICE =
+  /^(block-|char-(mem|misc|input|tty|vcs|sg|bsg|nvme|msr)$|\/dev\/(\*|mem|kmem|port|sd|hd|vd|xvd|nvme|mmcblk|dm-|md|loop|mapper\/|disk\/|sg|bsg|uinput|input\/|console|tty[0-9]|vcs|cpu\/))/;
+/** An address range that is all or most of the network (IPAddressAllow=): what IPAddressDeny= shut out, let in again. */
+const EVERY_ADDRESS = (a: string): boolean => {
+  const bits = /\/(\d+)$/.exec(a)?.[1];
+  return a === "any" || (bits !== undefined && Number(bits) < (a.includes(":") ? 7 : 8));
+};
 /** Groups whose members read or write what root does (devices, shadow, the container daemon, sudo, the kernel's memory). */
 const ROOTS_GROUP = /^(root|0|disk|shadow|docker|sudo|wheel|kmem|adm|lxd|libvirt|systemd-journal)$/;
 /** Places a unit given write access to makes it root of the system (the tree itself, or where later code and trust live). */
@@ -456,6 +465,11 @@ function unitWeakening(key: string, raw: string, dropIn: boolean): string | null
   const words = value.split(/\s+/).filter(Boolean);
   if (HARDENING_FLAGS.test(key) && /^(0|no|n|false|f|off|)$/i.test(value)) return "turns the protection off";
   if (key === "ProtectProc" && /^default$/i.test(value)) return "shows the unit every process";
+  if (key === "ProcSubset" && /^all$/i.test(value)) return "shows the unit all of /proc";
+  if (key === "DevicePolicy" && /^(auto|)$/i.test(value)) return "lets the unit open every device";
+  if (dropIn && key === "DeviceAllow" && ROOTS_DEVICE.test(words[0] ?? "") && /[rw]/.test(words[1] ?? "rwm"))
+    return "lets the unit open disks, memory, input or consoles";
+  if (dropIn && key === "IPAddressAllow" && words.some(EVERY_ADDRESS)) return "lets the unit reach the addresses IPAddressDeny= shut out";
   if (HARDENING_LISTS.test(key) && value === "") return "empties the list, lifting the restriction";
   if (key === "AmbientCapabilities" && !value.startsWith("~") && words.some((c) => !MINOR_CAPABILITY.test(c)))
     return "hands the unit's programs a capability that leads to root";
