@@ -790,6 +790,37 @@ describe.skipIf(!!SKIP)("1. tier 0 (readOnlySpec): a read that writes changes no
     expect(r.stderr).toContain("to-stderr");
   });
 
+  it("a lease on a root-owned host file is refused (seccomp: fcntl F_SETLEASE), so no host writer stalls on it", async () => {
+    const file = join(B, `lease-${randomBytes(4).toString("hex")}.conf`);
+    fs.writeFileSync(file, "x=1\n", { mode: 0o644 });
+    const take = `perl -e '$| = 1; $SIG{IO} = "IGNORE"; open(my $h, "<", $ARGV[0]) or die "open: $!"; if (fcntl($h, 1024, 0)) { print "leased\\n"; sleep 3 } else { print "lease: $!\\n" }' ${file}`;
+    /** Opens the file to write, non-blocking, until `done`: EWOULDBLOCK means a lease holds it. */
+    const stalled = async (done: Promise<unknown>): Promise<boolean> => {
+      let finished = false;
+      void done.finally(() => {
+        finished = true;
+      });
+      while (!finished) {
+        try {
+          fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "EWOULDBLOCK" || (e as NodeJS.ErrnoException).code === "EAGAIN") return true;
+        }
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      return false;
+    };
+    // Bare, the lease takes and a host writer stalls (the test would prove nothing otherwise).
+    const control = bare(take);
+    expect(await stalled(control)).toBe(true);
+    expect((await control).stdout).toContain("leased");
+    for (const spec of [readOnly(), live()]) {
+      const run = inEnvelope(spec, take);
+      expect(await stalled(run), spec.kind).toBe(false);
+      expect((await run).stdout).toContain("lease: Operation not permitted");
+    }
+  });
+
   // BUG: keyrings are per user namespace, not per mount/pid namespace: a
   // tier-0 command can add (and read, and revoke) keys in root's user keyring
   // on the host. Expected: add_key refused or invisible to the host; got: the

@@ -6,7 +6,9 @@
 //     an inode by number, past any mask), the keyrings (add_key, keyctl,
 //     request_key: the host's, not namespaced), ptrace and process_vm_* (other
 //     processes' memory), io_uring (its operations bypass this filter), bpf,
-//     perf_event_open, userfaultfd, new user namespaces (unshare/clone with
+//     perf_event_open, userfaultfd, file leases (fcntl F_SETLEASE: a lease on
+//     a root-owned host file stalls every process that opens it to write, up
+//     to lease-break-time, even from tier 0's read-only mounts), new user namespaces (unshare/clone with
 //     CLONE_NEWUSER; clone3 → ENOSYS), kexec, modules, the clock, swap, and
 //     any other architecture's or x32 calls.
 //   tier 0 also: socket() of every family ("none": it has no network
@@ -59,6 +61,7 @@ export const SECCOMP_ARCH: Record<SeccompArch, { audit: number; x32: boolean; nr
       clone3: 435,
       socket: 41,
       socketpair: 53,
+      fcntl: 72,
       adjtimex: 159,
       clock_adjtime: 305,
     },
@@ -99,6 +102,7 @@ export const SECCOMP_ARCH: Record<SeccompArch, { audit: number; x32: boolean; nr
       clone3: 435,
       socket: 198,
       socketpair: 199,
+      fcntl: 25,
       adjtimex: 171,
       clock_adjtime: 266,
     },
@@ -181,6 +185,8 @@ const DENIED = [
   "fspick",
 ];
 const CLONE_NEWUSER = 0x10000000;
+/** fcntl's args[1]: a lease on a file the command's uid owns (root: most of the host's) holds every other opener off. */
+const F_SETLEASE = 1024;
 const AF_UNIX = 1;
 const SOCK_STREAM = 1;
 const SOCK_SEQPACKET = 5;
@@ -208,11 +214,13 @@ export function envelopeFilter(arch: SeccompArch, opts: { sockets: SocketRule })
   ops.push({ code: BPF.JEQ, k: nr("unshare"), jt: "newuser0" });
   // clone's flags are args[0] on both architectures.
   ops.push({ code: BPF.JEQ, k: nr("clone"), jt: "newuser0" });
+  ops.push({ code: BPF.JEQ, k: nr("fcntl"), jt: "fcntl" });
   if (opts.sockets === "none") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "deny" });
   if (opts.sockets === "no-unix") ops.push({ code: BPF.JEQ, k: nr("socket"), jt: "socket" });
   if (opts.sockets !== "any") ops.push({ code: BPF.JEQ, k: nr("socketpair"), jt: "pair" });
   ops.push({ code: BPF.RET, k: RET_ALLOW });
   ops.push({ label: "newuser0" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JSET, k: CLONE_NEWUSER, jt: "deny", jf: "allow" });
+  ops.push({ label: "fcntl" }, { code: BPF.LD, k: arg(1) }, { code: BPF.JEQ, k: F_SETLEASE, jt: "deny", jf: "allow" });
   if (opts.sockets === "no-unix")
     ops.push({ label: "socket" }, { code: BPF.LD, k: arg(0) }, { code: BPF.JEQ, k: AF_UNIX, jt: "deny", jf: "allow" });
   if (opts.sockets !== "any")
