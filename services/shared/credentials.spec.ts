@@ -22,6 +22,29 @@ describe("credential literals", () => {
     [`export DB_PASSWORD='correct horse battery'`, "secret-variable"],
     [`export GH_TOKEN=abcdef123456`, "secret-variable"],
     ["printf '%s' '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----' > k", "private-key"],
+    // Tokens by their documented prefixes.
+    ["npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789", "service-token"],
+    ["twine upload -u __token__ -p pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6MDEy dist/*", "service-token"],
+    ["docker login -u me -p dckr_pat_abcdefghijklmnopqrstuvwxyz0 registry.example.com", "service-token"],
+    ["huggingface-cli login --token hf_abcdefghijklmnopqrstuvwxyzABCDEF", "service-token"],
+    ["vault login hvs.CAESIabcdefghijklmnopqrstuvwxyz0123456789", "service-token"],
+    ["echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt"],
+    // Headers and arguments that carry a secret whatever its shape.
+    ["curl -H 'X-API-Key: 3f2a9c8e7d6b5a4f3e2d1c0b9a8f7e6d' https://api.example.com", "api-key-header"],
+    ["curl -H 'X-Vault-Token: 0123456789abcdef' http://127.0.0.1:8200/v1/x", "api-key-header"],
+    ["curl -H 'Authorization: Token 0123456789abcdef0123456789abcdef' https://x", "authorization"],
+    ["curl -u admin:S3cr3tPass! https://example.com", "password-argument"],
+    ["curl -s --user 'ci:hunter2hunter2' https://example.com", "password-argument"],
+    ["mysql -uroot -pS3cr3tPass mydb", "password-argument"],
+    ["mysqldump -u root -p'S3cr3t Pass' db > d.sql", "password-argument"],
+    ["sshpass -p 'hunter22' ssh root@example.com", "password-argument"],
+    ["redis-cli -h cache -a S3cretRedisPass ping", "password-argument"],
+    ["docker login -u me -p hunter2hunter2 registry.example.com", "password-argument"],
+    ["aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "password-argument"],
+    ["aws configure set default.aws_session_token FwoGZXIvYXdzEBYaDexample", "password-argument"],
+    ["echo '//npm.example.com/:_authToken=abcdef0123456789' >> .npmrc", "npm-auth"],
+    ["curl --oauth2-bearer abcdef0123456789abcdef https://example.com", "password-option"],
+    ["gcloud auth activate-service-account --client-secret=abcdef0123456789", "password-option"],
   ])("%s → %s, and the redacted text holds no part of it", (text, kind) => {
     const hits = findCredentials(text);
     expect(hits.map((h) => h.kind)).toContain(kind);
@@ -40,9 +63,34 @@ describe("credential literals", () => {
     "grep -rn API_TOKEN docs/",
     "ls --password-file=x",
     "echo skinny-jeans",
+    // Look-alikes: a prompt for the password, a port, a uid:gid, a variable, a reference.
+    "mysql -u root -p mydb",
+    "mysql -h db -P3306 -u app -p",
+    'mysql -u app -p"$DB_PASS" app',
+    "docker run -u 1000:1000 -p 8080:80 nginx",
+    "docker login -u me --password-stdin registry.example.com",
+    'curl -u "$USER:$PASS" https://example.com',
+    "curl -u admin: https://example.com",
+    "sort -u names.txt",
+    'curl -H "X-API-Key: $API_KEY" https://api.example.com',
+    "echo '//npm.example.com/:_authToken=${NPM_TOKEN}' >> .npmrc",
+    "redis-cli -a $REDIS_PASSWORD ping",
+    "cat shelf_abcdefghijklmnopqrstuvwxyz0123456789.txt",
+    "aws configure set region eu-west-1",
+    "git log --format=%H -n 1",
   ])("%s carries none", (text) => {
     expect(findCredentials(text)).toEqual([]);
     expect(redactCredentials(text)).toBe(text);
+  });
+
+  it.each([
+    [`bash -c 'curl -s --user '\\''ci:hunter2hunter2'\\'' https://x'`, "hunter2hunter2"],
+    [`echo "ghp_""${GH.slice(4)}"`, GH.slice(4)],
+    [`x=1; echo gh'p_'${GH.slice(4, 20)}"${GH.slice(20)}"`, GH.slice(4, 20)],
+    [`mysql -uroot -p\\S3cr3tPass app`, "S3cr3tPass"],
+  ])("%s: a literal split by quotes or backslashes is found and redacted", (text, part) => {
+    expect(findCredentials(text).length).toBeGreaterThan(0);
+    expect(redactCredentials(text)).not.toContain(part);
   });
 
   it("redacts every string of a nested value, leaving the shape", () => {

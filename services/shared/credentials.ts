@@ -43,12 +43,59 @@ const PATTERNS: Pattern[] = [
   { kind: "stripe-key", re: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, group: 0, hints: ["k_live_", "k_test_"] },
   { kind: "api-key", re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b/g, group: 0, hints: ["sk-"] },
   { kind: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0, hints: ["aiza"] },
+  // Registry, hub and vault tokens by their documented prefixes.
+  {
+    kind: "service-token",
+    re: /\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}|dckr_pat_[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|hv[sbr]\.[A-Za-z0-9_-]{20,}|glptt-[A-Za-z0-9_-]{20,}|gldt-[A-Za-z0-9_-]{20,}|xapp-[A-Za-z0-9-]{20,}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g,
+    group: 0,
+    hints: ["npm_", "pypi-", "dckr_pat_", "hf_", "hvs.", "hvb.", "hvr.", "glptt-", "gldt-", "xapp-", "shp", "sg."],
+  },
+  { kind: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, group: 0, hints: ["eyj"] },
+  {
+    kind: "api-key-header",
+    re: /(\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key)\s*:\s*)(?!\$)([A-Za-z0-9._~+/=-]{8,})/gi,
+    group: 2,
+    hints: ["key", "token"],
+  },
+  {
+    kind: "authorization",
+    re: /(\bauthorization\s*:\s*(?:token|apikey|api-key|key|sso-key)\s+)(?!\$)([A-Za-z0-9._~+/=:-]{8,})/gi,
+    group: 2,
+    hints: ["authorization"],
+  },
+  // Passwords in the places their tools take them: curl -u USER:PASS, mysql -pPASS, sshpass -p, redis-cli -a,
+  // docker login -p, aws configure set …secret…, an npmrc's :_authToken.
+  {
+    kind: "password-argument",
+    re: /(\bcurl\b[^;&|\n]*?\s(?:-u|--user)\s*['"]?[^\s:'"$]+:)([^\s'"@$][^\s'"]*)/gi,
+    group: 2,
+    hints: ["curl"],
+  },
+  {
+    kind: "password-argument",
+    re: /(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)\b[^;&|\n]*?\s-p)([^\s;&|'"$][^\s;&|'"]*|'[^']+'|"[^"$]+")/g,
+    group: 2,
+    hints: ["mysql", "mariadb"],
+  },
+  {
+    kind: "password-argument",
+    re: /(\b(?:sshpass\b[^;&|\n]*?\s-p|redis-cli\b[^;&|\n]*?\s-a|docker\s+login\b[^;&|\n]*?\s-p)\s*)(?!\$)('[^']+'|"[^"$]+"|[^\s;&|'"]+)/gi,
+    group: 2,
+    hints: ["sshpass", "redis-cli", "docker"],
+  },
+  {
+    kind: "password-argument",
+    re: /(\baws\s+configure\s+set\s+(?:[\w-]+\.)?aws_(?:secret_access_key|session_token)\s+)(?!\$)('[^']+'|"[^"$]+"|[^\s;&|'"]+)/gi,
+    group: 2,
+    hints: ["aws"],
+  },
+  { kind: "npm-auth", re: /(:_auth(?:Token)?\s*[= ]\s*)(?!\$)('[^']+'|"[^"$]+"|[^\s;&|'"]+)/gi, group: 2, hints: [":_auth"] },
   { kind: "bearer", re: /(\bauthorization\s*:\s*bearer\s+)([A-Za-z0-9._~+/=-]{8,})/gi, group: 2, hints: ["authorization"] },
   { kind: "basic-auth", re: /(\bauthorization\s*:\s*basic\s+)([A-Za-z0-9+/=]{8,})/gi, group: 2, hints: ["authorization"] },
   { kind: "url-password", re: /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@'"]+:)([^@\s/'"$]+)(@)/gi, group: 2, hints: ["://"] },
   {
     kind: "password-option",
-    re: /(--(?:password|passwd|token|api-key|secret)[= ])(?!\$)("[^"]*"|'[^']*'|[^\s;&|'"]+)/gi,
+    re: /(--(?:password|passwd|token|api-key|apikey|api-token|auth-token|access-token|oauth2-bearer|secret|client-secret|secret-key)[= ])(?!\$)("[^"]*"|'[^']*'|[^\s;&|'"]+)/gi,
     group: 2,
     hints: ["--"],
   },
@@ -62,9 +109,8 @@ export interface CredentialHit {
   end: number;
 }
 
-/** Every credential literal in `text`, in order, not overlapping. */
-export function findCredentials(text: string): CredentialHit[] {
-  const hits: CredentialHit[] = [];
+/** Every pattern's literals in `text`, where they are. */
+function scan(text: string, hits: CredentialHit[], at?: readonly number[]): void {
   const lower = text.toLowerCase();
   for (const p of PATTERNS) {
     if (!p.hints.some((h) => lower.includes(h))) continue;
@@ -74,8 +120,32 @@ export function findCredentials(text: string): CredentialHit[] {
       if (secret.length < 4) continue;
       const before = p.group === 0 ? 0 : (m.slice(1, p.group) as string[]).reduce((n, g) => n + (g?.length ?? 0), 0);
       const start = (m.index ?? 0) + before;
-      hits.push({ kind: p.kind, start, end: start + secret.length });
+      const end = start + secret.length;
+      hits.push(at ? { kind: p.kind, start: at[start] as number, end: (at[end - 1] as number) + 1 } : { kind: p.kind, start, end });
     }
+  }
+}
+
+/**
+ * Every credential literal in `text`, in order, not overlapping. The text is
+ * read as written and once more without its quote characters and
+ * backslashes, which the shell removes (`-u 'ci:'\''pass'`, `"ghp_""…"` inside
+ * `bash -c '…'`); what only that reading finds is mapped back over the
+ * original characters, quotes included.
+ */
+export function findCredentials(text: string): CredentialHit[] {
+  const hits: CredentialHit[] = [];
+  scan(text, hits);
+  if (/['"\\]/.test(text)) {
+    let bare = "";
+    const at: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i] as string;
+      if (ch === "'" || ch === '"' || ch === "\\") continue;
+      bare += ch;
+      at.push(i);
+    }
+    scan(bare, hits, at);
   }
   hits.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: CredentialHit[] = [];
