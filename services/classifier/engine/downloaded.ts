@@ -22,7 +22,7 @@ export function downloadedPath(path: string | null, ctx: Context): boolean {
  * unasked, whose content is code or names commands (a Makefile's recipes,
  * package.json scripts, conftest.py, a JS tool's `*.config.js`, pre-commit's hooks).
  */
-const PROJECT_FILE =
+export const PROJECT_FILE =
   /^(?:GNUmakefile|[Mm]akefile|package\.json|conftest\.py|pytest\.ini|pyproject\.toml|setup\.(?:py|cfg)|tox\.ini|noxfile\.py|Cargo\.toml|build\.rs|go\.mod|[Jj]ustfile|Taskfile\.ya?ml|Rakefile|Gemfile|build\.gradle(?:\.kts)?|settings\.gradle(?:\.kts)?|gradle\.properties|pom\.xml|CMakeLists\.txt|meson\.build|SConstruct|composer\.json|phpunit\.xml(?:\.dist)?|deno\.jsonc?|mkdocs\.ya?ml|\.pre-commit-config\.ya?ml|\.npmrc|\.yarnrc(?:\.yml)?|\.bazelrc|tsconfig\.json|[\w.-]+\.config\.[cm]?[jt]s|\.[\w-]+rc(?:\.[cm]?[jt]s|\.json|\.ya?ml)?)$/;
 
 /**

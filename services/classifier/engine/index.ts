@@ -13,6 +13,7 @@ import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judg
 import type { Judge } from "./judge.js";
 import { listInputEffect, listInputs, readsSecret } from "./effects.js";
 import { CLONE_WORD } from "./downloaded.js";
+import { COMPOSE_WORD, composedText, diffWrites, moreWritten, patchText, WRITE_WORD } from "./composed.js";
 import { cloneMade, foreignFetch } from "./tools/git.js";
 import { judgeManifest } from "./manifest-effects.js";
 import type { ManifestEngine } from "./manifest-effects.js";
@@ -30,6 +31,7 @@ import { interpreter } from "./interpreters.js";
 import { liveActionPlain, packageRunPlain } from "./host-run.js";
 import { noteBareRepo } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
+import { literalWord } from "./unwrap.js";
 import { bareRepoMade, gitGlobals } from "./tools/git.js";
 import { targetsOf } from "./writers.js";
 import { urlFileName } from "./tools/http.js";
@@ -205,9 +207,16 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   const inputs = text.includes("<") ? listInputs(parsed.commands) : null;
   // `echo … > /tmp/x.js && node -r /tmp/x.js`: a scratch file an earlier command writes is the line's own (script-place.ts).
   const made = SCRATCH_WORD.test(text) || scratch(`${ctx.cwd}/x`) ? scratchWritesBefore(parsed.commands, ctx, cdpath) : null;
+  // `echo 'rm -rf ~' > x.sh && sh x.sh`: a file an earlier command writes from the line's own text runs that text (composed.ts).
+  const composed =
+    (parsed.commands.length > 1 && WRITE_WORD.test(text) && COMPOSE_WORD.test(text)) || ctx.composed !== undefined
+      ? composedWritesBefore(parsed.commands, ctx, cdpath, parser)
+      : null;
   for (const cmd of parsed.commands) {
     const own = made?.get(cmd);
-    const c = own ? { ...ctx, scratchMade: own } : ctx;
+    const wrote = composed?.get(cmd);
+    const c0 = own ? { ...ctx, scratchMade: own } : ctx;
+    const c = wrote ? { ...c0, composed: wrote } : c0;
     let f = cwds.map((cwd) => judgeCommand(cmd, cwd === c.cwd ? c : { ...c, cwd }, judge)).reduce((a, b) => worse(a, b));
     const input = inputs?.get(cmd);
     const sent = input ? listInputEffect(cmd, input, ctx) : null;
@@ -394,6 +403,96 @@ function copiedTo(args: readonly Word[]): Word[] {
     .slice(0, -1)
     .flatMap((src) => [...new Set([src.text, src.text.replace(/^[^/]*:/, "")])].map((t) => posix.basename(t)));
   return [dest, ...names.map((name) => ({ ...dest, text: `${dir}/${name}` }))];
+}
+
+/**
+ * For each command, the files the commands before it write from text the line spells out (composed.ts
+ * composedText), as resolved paths with that text (null: it expands something), with those of an enclosing line.
+ * A copy or move of such a file carries its text; any other write of the name drops it. Only commands after one
+ * that composes a file get an entry.
+ */
+function composedWritesBefore(
+  commands: readonly SimpleCommand[],
+  ctx: Context,
+  cdpath: boolean,
+  parser: BashParser,
+  seen = new Map<string, string | null>(ctx.composed ?? []),
+  depth = 0,
+): Map<SimpleCommand, ReadonlyMap<string, string | null>> {
+  const out = new Map<SimpleCommand, ReadonlyMap<string, string | null>>();
+  let cwds = [ctx.cwd];
+  let previous: string | null | undefined;
+  for (const [i, own] of commands.entries()) {
+    if (seen.size > 0) out.set(own, new Map(seen));
+    // What the last command writes runs after the line (nested code's writes are there for the line around it).
+    if (depth === 0 && i === commands.length - 1) break;
+    // `sh -c "echo … > x.sh"; sh x.sh`, `eval "…"`: what code run here writes is there for the commands after it.
+    if (depth < 3 && own.words[0] !== undefined && !own.words[0].dynamic) {
+      const u = interpreter(posix.basename(own.words[0].text), own.words.slice(1), own.stdin);
+      for (const code of u?.code ?? [])
+        if (COMPOSE_WORD.test(code))
+          for (const cwd of cwds) composedWritesBefore(parser.parse(code).commands, { ...ctx, cwd }, cdpath, parser, seen, depth + 1);
+    }
+    // `a && patch -p1 < x.diff && …`: the grammar hands the redirection over as a command of its own, after patch.
+    const next = commands[i + 1];
+    const cmd =
+      next !== undefined && next.words.length === 0 && own.words.length > 0
+        ? { ...own, redirects: [...own.redirects, ...next.redirects] }
+        : own;
+    const prog = cmd.words[0];
+    const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
+    // `a && echo 'rm -rf ~' >> x.sh && …`: the grammar hands the redirection over as a command of its own, after echo's.
+    const text = cmd.words.length === 0 ? previous : composedText(cmd);
+    previous = text;
+    // Nothing composed yet and this command composes nothing: its writes change nothing here.
+    if (text === undefined && seen.size === 0 && name !== "patch" && name !== "git") {
+      cwds = afterCd(cmd, cwds, ctx, cdpath);
+      continue;
+    }
+    const words = [
+      ...wordsWritten(cmd, name, fetcherArgv(cmd.words)),
+      ...moreWritten(name, cmd.words.slice(1)),
+      // `echo … >& x.sh`: with a name, not a descriptor, `>&` is `&>`.
+      ...cmd.redirects.filter((r) => r.op === ">&" && !/^(\d+|-)$/.test(r.target.text)).map((r) => r.target),
+    ];
+    // `git apply <<X … +++ b/x.sh … X && sh x.sh`: the files a diff spelled out on the line creates hold its added lines.
+    const diff =
+      name === "patch" || name === "git" ? patchText(cmd, name, seen, (w) => (w.dynamic ? null : resolvePlace(w, ctx).path)) : undefined;
+    if (typeof diff === "string")
+      for (const cwd of cwds)
+        for (const [file, added] of diffWrites(diff)) {
+          const p = resolvePlace(literalWord(file), { ...ctx, cwd }).path;
+          if (p !== null) seen.set(p, added);
+        }
+    if (words.length > 0) {
+      for (const cwd of cwds) {
+        const c = { ...ctx, cwd };
+        // `cp x.sh y.sh`, `mv x.sh bin/`: the copy holds the composed text (the first composed source's).
+        let carried: string | null | undefined;
+        if (COPIERS.has(name))
+          for (const w of cmd.words.slice(1)) {
+            const p = w.dynamic || w.text.startsWith("-") ? null : resolvePlace(w, c).path;
+            if (p !== null && seen.has(p)) {
+              carried = seen.get(p);
+              break;
+            }
+          }
+        const value = text !== undefined ? text : carried;
+        for (const w of words) {
+          const p = w.dynamic ? null : resolvePlace(w, c).path;
+          if (p === null) continue;
+          if (value === undefined) seen.delete(p);
+          // `>>` adds to what is there: the text added runs with the rest (the workspace's, or composed before).
+          else if (cmd.redirects.some((r) => r.target === w && /^&?>>$/.test(r.op)) && seen.has(p)) {
+            const before = seen.get(p);
+            seen.set(p, before === null || value === null ? null : `${before}\n${value}`);
+          } else seen.set(p, value);
+        }
+      }
+    }
+    cwds = afterCd(cmd, cwds, ctx, cdpath);
+  }
+  return out;
 }
 
 const SCRATCH_WORD = /\/(?:tmp|var\/tmp|dev\/shm)\b/;

@@ -13,7 +13,8 @@ import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
 import { guessByVerb } from "./heuristic.js";
 import { interpreter } from "./interpreters.js";
 import { runnerLoadsElsewhere } from "./runners.js";
-import { downloadedPath } from "./downloaded.js";
+import { downloadedPath, PROJECT_FILE } from "./downloaded.js";
+import { composedCode, composedFile, shellText } from "./composed.js";
 import { exposedServer } from "./listen.js";
 import { scriptFirst, subcommandFirst } from "./subcommand-first.js";
 import { workspaceScript } from "./script-place.js";
@@ -460,10 +461,28 @@ function primaryNeverGuesses(what: string, text: string): Finding {
 /** A script "file" that is a pipe or a descriptor (`source <(…)`, `. /dev/stdin`, `/proc/self/fd/3`). */
 const STREAM_SCRIPT = /^(\/dev\/(stdin|fd\/\d+)|\/proc\/(self|thread-self|\d+)\/fd\/\d+)$/;
 
-function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string): Finding {
+function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: string, j: Judge): Finding {
   const p = resolvePlace(path, ctx);
   const later = ctx.laterScript?.(p.glob ? null : p.path) ?? null;
   if (later) return { ...later, text };
+  // `echo 'rm -rf ~' > x.sh && sh x.sh`: what runs is the text the line wrote (composed.ts, review 40).
+  // `echo … > x.sh; find . -name x.sh -exec sh {} \;`: a script named at run time may be one the line writes.
+  if (ctx.composed !== undefined && ctx.composed.size > 0 && (p.path === null || p.glob || path.text === "{}"))
+    return find(2, "run-script", "runs a script named at run time after the same command line writes one", text);
+  const composed = composedFile(p.glob ? null : p.path, ctx);
+  if (composed !== undefined && p.path !== null) {
+    if (composed === null) return find(2, "run-script", "runs a script the same command line writes from text computed at run time", text);
+    if (!shellText(p.path, composed))
+      return find(2, "run-script", "runs a script the same command line writes in another language: inline code, as `python3 -c`", text);
+    // Judged without itself among the line's files: what it runs is judged by that text, not as a file it wrote.
+    const others = new Map(ctx.composed);
+    others.delete(p.path);
+    const f = j.judgeCode(composed, { ...ctx, depth: ctx.depth + 1, composed: others });
+    return worse(find(1, "run-script", "runs a script the same command line writes; its text is judged as code", text), {
+      ...f,
+      reason: `the script the same line writes: ${f.reason}`,
+    });
+  }
   if (ctx.policy === "sudo" && ctx.host === "primary" && (p.path === null || STREAM_SCRIPT.test(p.path)))
     return primaryNeverGuesses("a script whose text is computed or streamed", text);
   if (secretPlace(p)) return find(2, "run-script", "runs a secret file as code", text);
@@ -480,7 +499,20 @@ function judgeScript(path: Word, args: readonly Word[], ctx: Context, text: stri
     ((task !== undefined && (task.dynamic || SECRET_TASK.test(task.text))) || args.some((w) => /^--(reveal|env-vars?)(=|$)/.test(w.text)))
   )
     return find(2, "run-script", "a framework task that prints the app's secrets or runs code given to it inside the app", text);
-  if (workspaceScript(p, ctx)) return find(1, "run-script", "runs a script from the workspace", text);
+  if (workspaceScript(p, ctx)) {
+    // `echo … > utils.py && python3 app.py`: the script may load what the same line wrote beside it (review 40).
+    const self = new Set([p.path]);
+    const near =
+      composedCode(ctx, ctx.cwd, PROJECT_FILE, self) ?? (p.path ? composedCode(ctx, posix.dirname(p.path), PROJECT_FILE, self) : null);
+    if (near !== null)
+      return find(
+        2,
+        "run-script",
+        `runs a workspace script that may load ${near}, which the same command line writes from its own text`,
+        text,
+      );
+    return find(1, "run-script", "runs a script from the workspace", text);
+  }
   return find(2, "run-script", "runs a program or script outside the workspace", text);
 }
 
@@ -559,14 +591,14 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   if (elsewhere) floor = worse(floor ?? find(2, "runner-elsewhere", elsewhere, text), find(2, "runner-elsewhere", elsewhere, text));
   if (name === "\u0000script") {
     const outerF = outerEffect();
-    return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args)), outerF);
+    return worse(judgeScript(args[0] as Word, args.slice(1), ctx, renderArgv(args), j), outerF);
   }
   if (name === "\u0000sourced") return judgeSourced(args[0] as Word, ctx, j, renderArgv(args));
   if (program.scriptPath !== null) {
     const outerF = outerEffect();
     // `~/x.sh`, `~root/x.sh`: a home, which resolvePlace expands from the word as written.
     const script = prog.text.startsWith("~") ? prog : { ...prog, text: program.scriptPath };
-    return worse(worse(judgeScript(script, args, ctx, source), floor), outerF);
+    return worse(worse(judgeScript(script, args, ctx, source, j), floor), outerF);
   }
 
   const unwrapped =

@@ -6,7 +6,8 @@
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
 // until run time, or downloaded) is code no one has seen: 2.
-import { downloadedPath, downloadedProject } from "./downloaded.js";
+import { downloadedPath, downloadedProject, PROJECT_FILE } from "./downloaded.js";
+import { composedFile, composedProject } from "./composed.js";
 import { lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
@@ -313,10 +314,20 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     const p = resolvePlace(w, ctx);
     // `curl -o x.mk URL && make -f x.mk`: what the same line downloads is code no one has seen (review 31).
     if (downloadedPath(p.path, ctx)) return `${name} runs code from ${w.text}, which the same command line downloads`;
+    // A value with no path, quote, bracket or shell character in it names no code (`echo x > a.cnf && node --openssl-config=a.cnf`).
+    const wrote = composedFile(p.path, ctx);
+    if (wrote === null || (wrote !== undefined && !/^[\w\s.,=:+-]*$/.test(wrote)))
+      return `${name} runs code from ${w.text}, which the same command line writes from its own text`;
     // An operand that is no path and names nothing here (a subcommand, a test-name filter) names no code; one
     // that is there (`pytest etc`, etc -> /etc) is judged where it leads.
     if (!value && !w.dynamic && !PATH_LIKE.test(w.text) && !w.text.includes("/") && (p.path === null || lstat(p.path) === null)) continue;
     if (!workspaceScript(p, ctx)) return `${name} runs code from ${w.text}, outside the workspace (or not known until run time)`;
+  }
+  // `printf 'all:\n\tid\n' > Makefile && make`: a project or source file the same line writes from its own text
+  // (review 40); the files named above were judged by their text.
+  if (ctx.composed !== undefined) {
+    const written = composedProject(name, ctx, PROJECT_FILE, new Set(named.map(([w]) => resolvePlace(w, ctx).path)));
+    if (written) return written;
   }
   return null;
 }

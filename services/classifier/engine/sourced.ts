@@ -4,6 +4,7 @@ import { find, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { readScript } from "./host-paths.js";
 import { downloadedPath } from "./downloaded.js";
+import { composedFile } from "./composed.js";
 import { inWorkspace, resolvePlace } from "./paths.js";
 import type { Context, Finding, Word } from "./types.js";
 
@@ -25,7 +26,12 @@ export function judgeSourced(file: Word, ctx: Context, j: Judge, text: string): 
   // What is there now is not what runs: the same line downloads it first (`curl -o env.sh URL && . env.sh`).
   if (downloadedPath(p.path, ctx))
     return find(2, "sourced-code", `sources ${file.text}, which the same command line downloads: code no one has seen`, text);
-  const code = readScript(p.path);
+  // `echo 'rm -rf ~' > env.sh && . ./env.sh`: the text the line writes runs, not what is there now (review 40).
+  // Outside the workspace (`/tmp/x.sh`) another user may have put the file there first: it is read as before.
+  const composed = inWorkspace(p.path, ctx) ? composedFile(p.path, ctx) : undefined;
+  if (composed === null)
+    return find(2, "sourced-code", `sources ${file.text}, which the same command line writes from text computed at run time`, text);
+  const code = composed ?? readScript(p.path);
   if (code === null) return find(2, "sourced-code", `sources ${file.text}, which cannot be read here: the code it runs is not known`, text);
   const parts = j.judgeCodeParts(code, { ...ctx, depth: ctx.depth + 1 });
   const f = parts.reduce((a, b) => worse(a, b), find(0, "sourced-code", `sources ${file.text}`, text));

@@ -108,6 +108,12 @@ export interface Context {
    * owner's only when one of these makes it (script-place.ts); anyone else may plant it first (review 38).
    */
   scratchMade?: ReadonlySet<string>;
+  /**
+   * Files an earlier command of the same line writes with text the line itself spells out (`echo 'rm -rf ~' > x.sh
+   * && sh x.sh`, `printf`, a heredoc, `echo … | tee x.sh`), or copies from such a file: resolved path → that text,
+   * null when it expands something (composed.ts). Running one runs that text, not what is on disk now (review 40).
+   */
+  composed?: ReadonlyMap<string, string | null>;
 }
 
 export interface Finding {
