@@ -100,6 +100,22 @@ describe("AppArmor profiles: the rules the deployment asks for", () => {
     expect(t).toContain("/{var/,}run/postgresql/.s.PGSQL.* rw,");
   });
 
+  it.each(["agent-sudo-classifier", "agent-sudo-concurrence"])(
+    "%s, a judge, reads the host's tree but none of agent-sudo's secrets nor another service's bundle",
+    (name) => {
+      const t = text(name);
+      expect(t).toMatch(/^\s*\/\*\* r,$/m);
+      expect(t).toContain("deny @{AGENT_SUDO_HOME}/{tokens.json,metrics-tokens.json,console-tokens.json,dev-token,database-url} r,");
+      expect(t).toContain("deny @{AGENT_SUDO_HOME}/state/** r,");
+      expect(t).toContain("deny @{AGENT_SUDO_HOME}/logs/** r,");
+      const service = name.replace("agent-sudo-", "");
+      const keys = /deny @\{AGENT_SUDO_HOME\}\/keys\/\{([a-z,]+)\}\.key r,/.exec(t)?.[1]?.split(",") ?? [];
+      expect(keys.sort()).toEqual(["breaker", "classifier", "concurrence", "operator", "policy", "sandbox"].filter((k) => k !== service));
+      const bundles = /deny @\{AGENT_SUDO_PREFIX\}\/dist\/services\/\{([a-z,]+)\}\/\*\* r,/.exec(t)?.[1]?.split(",") ?? [];
+      for (const other of ["gateway", "sandbox", "breaker", "executor"]) expect(bundles, other).toContain(other);
+    },
+  );
+
   it("the gateway may use TCP (it is the HTTP front door)", () => {
     expect(text("agent-sudo-gateway")).toMatch(/^\s*network inet stream,$/m);
     expect(text("agent-sudo-gateway")).not.toMatch(/^\s*deny network inet,$/m);

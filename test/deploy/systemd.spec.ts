@@ -154,12 +154,14 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
   });
 
   it.each(dropOnly)(
-    "%s: strict filesystem, no home, private tmp, only the drop's capabilities, @system-service, no new privileges",
+    "%s: strict filesystem, no home and a private tmp (the judges: the host's, read-only), only the drop's capabilities, @system-service, no new privileges",
     (unit) => {
       const d = directives(unit);
       expect(d.get("ProtectSystem")).toEqual(["strict"]);
-      expect(d.get("ProtectHome")).toEqual(["yes"]);
-      expect(d.get("PrivateTmp")).toEqual(["yes"]);
+      // The two judges see the host's /home and /tmp (read-only): they judge commands by what is there.
+      const judge = unit === "agent-sudo-classifier.service" || unit === "agent-sudo-concurrence.service";
+      expect(d.get("ProtectHome")).toEqual([judge ? "read-only" : "yes"]);
+      expect(d.get("PrivateTmp")).toEqual(judge ? undefined : ["yes"]);
       expect(d.get("ProtectKernelTunables")).toEqual(["yes"]);
       expect(d.get("RestrictNamespaces")).toEqual(["yes"]);
       expect(d.get("CapabilityBoundingSet")).toEqual(["CAP_SETUID CAP_SETGID CAP_CHOWN"]);
@@ -261,8 +263,6 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     const hardening = [
       "NoNewPrivileges",
       "ProtectSystem",
-      "ProtectHome",
-      "PrivateTmp",
       "PrivateDevices",
       "PrivateIPC",
       "PrivateMounts",
@@ -283,6 +283,9 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
       "UMask",
     ];
     for (const key of hardening) expect({ key, v: d.get(key) }).toEqual({ key, v: signer.get(key) });
+    // The judges see the host's /home and /tmp (read-only); the learner judges nothing on the host.
+    expect(d.get("ProtectHome")).toEqual(["yes"]);
+    expect(d.get("PrivateTmp")).toEqual(["yes"]);
     // The signers' filter, minus what only their drop needs.
     expect(d.get("SystemCallFilter")).toEqual(["@system-service", "~@privileged @resources"]);
   });
