@@ -269,6 +269,43 @@ export function realPath(path: string, partial = false): string | null {
 }
 
 /**
+ * Whether the classifier is kept from seeing where `path` leads: a directory
+ * on the way (or on the way of a link it passes) that it may not look into —
+ * its lstat fails but with ENOENT or ENOTDIR (a 0700 home, `~/.ssh` behind a
+ * workspace link, an over-mounted /home) — or a link it cannot read. What is
+ * there, a key behind a link, cannot be seen.
+ */
+export function hiddenFromView(path: string): boolean {
+  let parts = path.split("/").filter((x) => x !== "" && x !== ".");
+  let out = "";
+  let hops = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (part === "..") {
+      out = posix.dirname(out || "/") === "/" ? "" : posix.dirname(out);
+      continue;
+    }
+    const next = `${out}/${part}`;
+    const st = lstat(next);
+    if (st === "unknown") return true;
+    if (st === null) return false;
+    if (st.isSymbolicLink()) {
+      const target = readlink(next);
+      if (target === null) return true;
+      if (++hops > 40) return false;
+      const rest = parts.slice(i + 1);
+      parts = [...(target.startsWith("/") ? target : `${out}/${target}`).split("/").filter((x) => x !== "" && x !== "."), ...rest];
+      out = "";
+      i = -1;
+      continue;
+    }
+    if (!st.isDirectory()) return false;
+    out = next;
+  }
+  return false;
+}
+
+/**
  * Where a path that does not resolve leads through the links it does pass
  * (`nd/x` with nd → /etc/missing is /etc/missing/x): the place a write there
  * would go once the missing part exists, or null when no link is on the way.

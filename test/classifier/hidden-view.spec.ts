@@ -1,0 +1,108 @@
+// What the hook's classifier cannot look at, it does not guess about. The
+// classifier service runs as its own unprivileged user: in a 0700 home it
+// cannot lstat the workspace's files, so a link there to a key looks like
+// any file. A hook read of such a path is tier 2 ("cannot look at it
+// here"), as a delete there already was; the same read is 0 where it can
+// look, and a link to a key is 2 by what it is.
+//
+// Real processes, no mock: the built engine (npm test builds dist first)
+// judges in a child running as nobody, against a root-owned 0700 directory
+// made here. Skipped, with the reason, where that cannot be set up.
+import { spawnSync } from "node:child_process";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { named } from "../support/needs.js";
+import { repoRoot } from "../support/stack.js";
+
+const ENGINE = join(repoRoot, "dist/services/classifier/engine/index.js");
+const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+
+function skipReason(): string | undefined {
+  if (process.getuid?.() !== 0) return "needs root (it judges as nobody)";
+  if (!existsSync("/usr/bin/setpriv")) return "setpriv (util-linux) is missing";
+  if (!existsSync(ENGINE)) return "dist/ is not built (npm test builds it)";
+  const r = spawnSync("/usr/bin/setpriv", [...NOBODY, "test", "-r", ENGINE], { encoding: "utf8" });
+  if (r.status !== 0) return `nobody cannot read ${ENGINE} (a checkout under a private directory)`;
+  return undefined;
+}
+const SKIP = skipReason();
+
+/** The verdicts of `commands` judged from the hook with cwd `cwd`, by the engine running as nobody. */
+function judgeAsNobody(cwd: string, commands: string[]): Array<{ tier: number; reason: string }> {
+  const script = `
+    const { loadEngine } = await import(${JSON.stringify(ENGINE)});
+    const e = await loadEngine(${JSON.stringify(join(repoRoot, "policies"))});
+    const out = JSON.parse(process.argv[1]).map((command) => {
+      const v = e.classify({ command, cwd: ${JSON.stringify(cwd)}, host: "primary", source: "claude" });
+      return { tier: v.tier, reason: v.reason };
+    });
+    console.log(JSON.stringify(out));`;
+  const r = spawnSync("/usr/bin/setpriv", [...NOBODY, process.execPath, "--input-type=module", "-e", script, JSON.stringify(commands)], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`judge as nobody: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Array<{ tier: number; reason: string }>;
+}
+
+let base = "";
+let closed = "";
+let open = "";
+beforeAll(() => {
+  if (SKIP) return;
+  base = mkdtempSync("/var/tmp/agent-sudo-hidden-view-");
+  chmodSync(base, 0o755);
+  // A key behind a 0700 directory (as ~/.ssh always is), and one the classifier may look at.
+  mkdirSync(join(base, ".ssh"), { mode: 0o700 });
+  writeFileSync(join(base, ".ssh/id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n", { mode: 0o600 });
+  mkdirSync(join(base, "keys/.ssh"), { recursive: true, mode: 0o755 });
+  chmodSync(join(base, "keys/.ssh"), 0o755);
+  writeFileSync(join(base, "keys/.ssh/id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n", { mode: 0o600 });
+  for (const [dir, mode] of [
+    ["home-closed", 0o700],
+    ["home-open", 0o755],
+  ] as const) {
+    const ws = join(base, dir, "project");
+    mkdirSync(ws, { recursive: true });
+    chmodSync(join(base, dir), mode);
+    chmodSync(ws, 0o755);
+    writeFileSync(join(ws, "README.md"), "hello\n", { mode: 0o644 });
+    symlinkSync(join(base, ".ssh/id_ed25519"), join(ws, "notes.txt"));
+    symlinkSync(join(base, "keys/.ssh/id_ed25519"), join(ws, "key.txt"));
+  }
+  closed = join(base, "home-closed", "project");
+  open = join(base, "home-open", "project");
+});
+afterAll(() => {
+  if (base.startsWith("/var/tmp/agent-sudo-hidden-view-")) rmSync(base, { recursive: true, force: true });
+});
+
+describe.skipIf(!!SKIP)(named("the hook's reads where the classifier cannot look", SKIP), () => {
+  it("the control: nobody really cannot look into the closed home, and can into the open one", () => {
+    const look = (p: string) => spawnSync("/usr/bin/setpriv", [...NOBODY, "stat", p]).status;
+    expect(look(join(closed, "README.md"))).not.toBe(0);
+    expect(look(join(open, "README.md"))).toBe(0);
+    accessSync(join(closed, "README.md"), constants.R_OK); // root can
+  });
+
+  it("a read of a file it cannot look at is 2, with the reason and what to do; where it can look, 0 — and a link to a key is 2 by what it is", () => {
+    const [linkClosed, readmeClosed, headClosed] = judgeAsNobody(closed, ["cat notes.txt", "cat README.md", "head -3 README.md"]);
+    for (const v of [linkClosed, readmeClosed, headClosed]) {
+      expect(v?.tier).toBe(2);
+      expect(v?.reason).toMatch(/cannot look at here/);
+    }
+    // In an open home: a link into a 0700 ~/.ssh cannot be followed (2, cannot look); one it can follow to a
+    // key is 2 as a secret; a plain file is 0.
+    const [behindClosed, keyOpen, readmeOpen] = judgeAsNobody(open, ["cat notes.txt", "cat key.txt", "cat README.md"]);
+    expect(behindClosed?.tier).toBe(2);
+    expect(behindClosed?.reason).toMatch(/cannot look at here/);
+    expect(keyOpen?.tier).toBe(2);
+    expect(keyOpen?.reason).toMatch(/reads a secret/);
+    expect(readmeOpen?.tier).toBe(0);
+  });
+
+  it("commands that read no file by path stay where they were (ls, git status, echo)", () => {
+    expect(judgeAsNobody(closed, ["ls", "echo hi", "pwd"]).map((v) => v.tier)).toEqual([0, 0, 0]);
+  });
+});
