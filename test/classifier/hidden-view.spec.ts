@@ -100,6 +100,9 @@ describe.skipIf(!!SKIP)(named("the hook's reads where the classifier cannot look
     expect(keyOpen?.tier).toBe(2);
     expect(keyOpen?.reason).toMatch(/reads a secret/);
     expect(readmeOpen?.tier).toBe(0);
+    // A glob is judged by the way to each of its matches.
+    const [all, txt, md] = judgeAsNobody(open, ["cat *", "cat *.txt", "cat *.md"]);
+    expect([all?.tier, txt?.tier, md?.tier]).toEqual([2, 2, 0]);
   });
 
   it("commands that read no file by path stay where they were (ls, git status, echo)", () => {

@@ -25,7 +25,7 @@ import type { Place } from "./paths.js";
 import type { Context, Redirect, SimpleCommand, VerbClass, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
-import { danglingPath, hiddenFromView, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
+import { danglingPath, expandWordPaths, hiddenFromView, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
 import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
@@ -305,7 +305,7 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
       if (secretPlace(p, host || values.includes(w)))
         return { tier: 2, reason: `reads a secret: ${w.text}${c === w ? "" : ` (${c.text})`}` };
       // The hook's reads run unsandboxed: a file the classifier cannot look at may be a link to a key (fail closed).
-      if (ctx.source === "claude" && host && p.path !== null && !p.remote && hiddenFromView(p.path))
+      if (ctx.source === "claude" && host && !p.remote && hiddenRead(p))
         return {
           tier: 2,
           reason: `reads ${w.text}, which the classifier cannot look at here (a link there may lead to a secret): let its user read the workspace (README)`,
@@ -313,6 +313,13 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
     }
   }
   return null;
+}
+
+/** A read whose way the classifier cannot follow here (a glob: the way to any of its matches). */
+function hiddenRead(p: Place): boolean {
+  if (p.path === null) return false;
+  if (hiddenFromView(p.path)) return true;
+  return p.glob && (expandWordPaths(p.text, p.base)?.matches ?? []).some(hiddenFromView);
 }
 
 /**
