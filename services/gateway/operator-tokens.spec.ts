@@ -9,11 +9,14 @@ import { loadConfig } from "../shared/config.js";
 import { loadOperatorTokens, OperatorTokenError } from "./operator-tokens.js";
 import { hashToken } from "./tokens.js";
 
-let home: string | undefined;
-afterEach(() => home && rmSync(home, { recursive: true, force: true }));
+const homes: string[] = [];
+afterEach(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
 
 function write(files: Record<string, Record<string, string>>) {
-  home = mkdtempSync(join(tmpdir(), "operator-tokens-"));
+  const home = mkdtempSync(join(tmpdir(), "operator-tokens-"));
+  homes.push(home);
   for (const [file, tokens] of Object.entries(files)) {
     writeFileSync(
       join(home, file),

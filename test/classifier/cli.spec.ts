@@ -1,9 +1,9 @@
 // The `agent-sudo classify` / `explain` entry points, run in process against
 // the real policies; stdout is captured, nothing else is replaced.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { classifyCommand, explainCommand } from "../../cli/classify.js";
 import { policiesDir } from "./engine-fixture.js";
 
@@ -29,7 +29,9 @@ describe("agent-sudo classify", () => {
   });
 
   it("classifies a JSONL batch in order", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cls-")), "in.jsonl");
+    const dir = mkdtempSync(join(tmpdir(), "cls-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "in.jsonl");
     writeFileSync(
       file,
       [

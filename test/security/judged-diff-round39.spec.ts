@@ -7,9 +7,10 @@
 // connections whose helper lies in a user's place; and template units whose instance name is the code they run.
 // Each diff is judged by the real classifier engine and the real concurrence, in process: attacks are refused by
 // both (tier 4); the benign look-alikes stay ≤ 3 in both; the last test checks that over every row the judges agree.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll } from "vitest";
 import { file, link, type Row, rowSuites, w } from "./judged-diff-harness.js";
 
 // The host's own units, as a vendor installs them: the judges read them under this root.
@@ -321,3 +322,4 @@ const BENIGN: Array<[string, Row[]]> = [
 ];
 
 rowSuites("review 39", ATTACKS, BENIGN, { unitRoot: ROOT });
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
