@@ -71,6 +71,19 @@ beforeAll(() => {
     symlinkSync(join(base, ".ssh/id_ed25519"), join(ws, "notes.txt"));
     symlinkSync(join(base, "keys/.ssh/id_ed25519"), join(ws, "key.txt"));
   }
+  // Trees for the readers that follow links: one holds a link into the 0700 ~/.ssh, one a link to a 0700
+  // directory that is no secret place by name, one only a link it can follow to a plain file.
+  mkdirSync(join(base, "private"), { mode: 0o700 });
+  writeFileSync(join(base, "private/notes"), "-----BEGIN OPENSSH PRIVATE KEY-----\n", { mode: 0o600 });
+  const ws = join(base, "home-open", "project");
+  for (const dir of ["docs", "docs-private", "docs-clean"]) {
+    mkdirSync(join(ws, dir), { mode: 0o755 });
+    chmodSync(join(ws, dir), 0o755);
+    writeFileSync(join(ws, dir, "a.md"), "hello\n", { mode: 0o644 });
+  }
+  symlinkSync(join(base, ".ssh/id_ed25519"), join(ws, "docs/notes.txt"));
+  symlinkSync(join(base, "private"), join(ws, "docs-private/more"));
+  symlinkSync(join(ws, "README.md"), join(ws, "docs-clean/readme.md"));
   closed = join(base, "home-closed", "project");
   open = join(base, "home-open", "project");
 });
@@ -103,6 +116,32 @@ describe.skipIf(!!SKIP)(named("the hook's reads where the classifier cannot look
     // A glob is judged by the way to each of its matches.
     const [all, txt, md] = judgeAsNobody(open, ["cat *", "cat *.txt", "cat *.md"]);
     expect([all?.tier, txt?.tier, md?.tier]).toEqual([2, 2, 0]);
+  });
+
+  it("a reader that follows links through a tree (cp -rL, rsync -L, tar -h, zip, grep -R, find -L … -exec cat) is 2 where a link leads where it cannot look; 0–1 where it can follow every link", () => {
+    const readers = (t: string) => [
+      `cp -rL ${t} out`,
+      `rsync -aL ${t}/ out/`,
+      `tar -chf x.tar ${t}`,
+      `zip -r x.zip ${t}`,
+      `grep -R x ${t}`,
+      `find -L ${t} -type f -exec cat {} +`,
+      `find ${t} -exec cat {} +`,
+      `diff -r ${t} docs-clean`,
+    ];
+    for (const tree of ["docs", "docs-private"]) {
+      const verdicts = judgeAsNobody(open, readers(tree));
+      for (const [i, v] of verdicts.entries()) {
+        expect({ command: readers(tree)[i], tier: v.tier }).toEqual({ command: readers(tree)[i], tier: 2 });
+        expect(v.reason).toMatch(/cannot (look behind|list|be listed) here/);
+      }
+    }
+    // Every link in docs-clean leads where nobody may look: copies are 1 (workspace writes), reads 0.
+    expect(judgeAsNobody(open, readers("docs-clean")).map((v) => v.tier)).toEqual([1, 1, 1, 1, 0, 0, 0, 0]);
+    // Readers that do not follow links below the tree are not raised by them.
+    expect(
+      judgeAsNobody(open, ["cp -r docs out", "grep -r x docs", "find docs -type f -exec cat {} +", "ls -laR docs"]).map((v) => v.tier),
+    ).toEqual([1, 0, 0, 0]);
   });
 
   it("commands that read no file by path stay where they were (ls, git status, echo)", () => {

@@ -14,7 +14,7 @@ import picomatch from "picomatch";
 import { posix } from "node:path";
 import { configHoldsCredential } from "./git-credentials.js";
 import { type GitIndex, type Repo, readIndex, repoOf } from "./git-index.js";
-import { forgetWithCommand, publicPem } from "./host-paths.js";
+import { forgetWithCommand, hiddenFromView, publicPem } from "./host-paths.js";
 import { gitGlobals } from "./tools/git.js";
 import { secretPath } from "./paths.js";
 import type { Word } from "./types.js";
@@ -152,12 +152,15 @@ function scan(root: string, reading: TreeReading, holdsSecrets: (real: string) =
           return { kind: "file", path };
         if (reading.opensLinks && e.isSymbolicLink()) {
           const real = realPathOf(path);
+          // A link whose way the classifier's user may not walk (into a 0700 ~/.ssh) may lead to a key.
+          if (real === null && hiddenFromView(path))
+            return { kind: "unknown", reason: `${path}, a link the classifier cannot look behind here` };
           // A link to a directory is handed over too: a program that recurses (`-exec grep -r x {} +`) reads it whole.
-          if (
-            real !== null &&
-            (secretFile(real) || holdsSecrets(real) || (real !== root && scan(real, EVERY_FILE, holdsSecrets) !== undefined))
-          )
-            return { kind: "link", path, real };
+          if (real === null) continue;
+          if (secretFile(real) || holdsSecrets(real)) return { kind: "link", path, real };
+          const beyond = real !== root ? scan(real, EVERY_FILE, holdsSecrets) : undefined;
+          if (beyond?.kind === "unknown") return { kind: "unknown", reason: `${path} → ${real}, then ${beyond.reason}` };
+          if (beyond !== undefined) return { kind: "link", path, real };
         }
       }
     }

@@ -7,7 +7,7 @@
 // secret files they hold (secret-files.ts).
 import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
-import { mayList, realPath } from "./host-paths.js";
+import { hiddenFromView, mayList, realPath } from "./host-paths.js";
 import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
@@ -301,6 +301,9 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
   }
 }
 
+/** What to do where the classifier's user cannot look (the README's ACL advice). */
+const LET_IT_LOOK = "let the classifier's user read the workspace (README)";
+
 /** Entries a symlink-following read's tree is searched for links, at most (a larger tree counts as reaching anywhere). */
 const LINK_SEARCH_LIMIT = 4000;
 
@@ -310,7 +313,10 @@ const LINK_SEARCH_LIMIT = 4000;
  * secrets, or a reason when the trees are too large to search. Links made by
  * the same command later are not on disk yet: a command that makes links
  * does not get a tier-0 verdict anyway (ln, cp -s, tar x … write). A
- * secret file met on the way (under the tree or a link's target) counts.
+ * secret file met on the way (under the tree or a link's target) counts,
+ * and so does a link or directory the classifier cannot look behind here
+ * (the reader, running as its own user, may: a workspace link into a 0700
+ * ~/.ssh). The answer completes "reads the tree T following symbolic links, …".
  */
 function linkEscape(root: string, ctx: Context): string | undefined {
   const seen = new Set<string>([root]);
@@ -323,22 +329,26 @@ function linkEscape(root: string, ctx: Context): string | undefined {
     let list: Dirent[];
     try {
       list = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      return `which passes ${dir}, a directory the classifier cannot list here (${code ?? "error"}): ${LET_IT_LOOK}`;
     }
     for (const e of list) {
-      if (++entries > LINK_SEARCH_LIMIT) return `follows symbolic links through more than ${LINK_SEARCH_LIMIT} entries under ${root}`;
+      if (++entries > LINK_SEARCH_LIMIT) return `which follows symbolic links through more than ${LINK_SEARCH_LIMIT} entries under ${root}`;
       const path = `${dir === "/" ? "" : dir}/${e.name}`;
       if (e.isDirectory()) queue.push(path);
-      else if (e.isFile() && secretFile(path)) return path;
+      else if (e.isFile() && secretFile(path)) return `which reaches secrets: ${path}`;
       if (!e.isSymbolicLink()) continue;
       let real: string;
       try {
         real = realpathSync(path);
       } catch {
-        continue; // dangling: nothing to read
+        // Dangling or a loop: nothing to read. A link whose way this process may not walk may lead to a key.
+        if (hiddenFromView(path)) return `which passes ${path}, a link the classifier cannot look behind here: ${LET_IT_LOOK}`;
+        continue;
       }
-      if (holdsSecrets(real, ctx) || secretFile(real)) return `${path} → ${real}`;
+      if (holdsSecrets(real, ctx) || secretFile(real)) return `which reaches secrets: ${path} → ${real}`;
       if (![...seen].some((s) => inside(real, s))) {
         seen.add(real);
         queue.push(real);
@@ -483,7 +493,7 @@ function treeSecret(w: Word, ctx: Context, follows: boolean, reading: () => Tree
   // Following links, the tree is also everything its links point at (`root -> /` in the workspace).
   for (const r of follows ? new Set([p.path, ...reals]) : []) {
     const reached = linkEscape(r, ctx);
-    if (reached !== undefined) return `reads the tree ${w.text} following symbolic links, which reaches secrets: ${reached}`;
+    if (reached !== undefined) return `reads the tree ${w.text} following symbolic links, ${reached}`;
   }
   // A tree that is no secret place as a whole (the workspace, /tmp, /usr …) is listed for the secret files in it.
   for (const r of new Set([p.path, ...reals])) {
