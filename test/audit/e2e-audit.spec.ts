@@ -2,7 +2,7 @@
 // every /exec leaves an intent and an outcome row; PostgreSQL killed twice
 // under load loses nothing and duplicates nothing; an unwritable spool
 // refuses with 503 and executes nothing.
-import { chmodSync, chownSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,13 +34,16 @@ async function drained(stack: Stack, timeoutMs = 60_000): Promise<void> {
 describe.skipIf(!root)("audit through the whole stack", () => {
   let stack: Stack;
   let recorded: string;
+  let recDir: string;
   beforeAll(async () => {
-    const rec = recorderShell(mkdtempSync("/tmp/agent-sudo-rec-"));
+    recDir = mkdtempSync("/tmp/agent-sudo-rec-");
+    const rec = recorderShell(recDir);
     recorded = rec.log;
     stack = await startStack({ env: { AGENT_SUDO_SHELL: rec.shell } });
   });
   afterAll(async () => {
     await stack?.stop();
+    if (recDir) rmSync(recDir, { recursive: true, force: true });
   });
 
   it("writes an intent and an outcome row for an executed and a refused command", async () => {

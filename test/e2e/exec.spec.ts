@@ -1,5 +1,5 @@
 // /exec end to end: the real supervisor, six processes, real sockets.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executedCommands } from "../support/journal.js";
 import { recorderShell, startStack, type Stack } from "../support/stack.js";
@@ -144,14 +144,16 @@ describe("POST /exec through the whole stack", () => {
 describe("a classifier killed with SIGKILL", () => {
   let stack: Stack;
   let recorded: string;
+  let dir: string;
   beforeAll(async () => {
-    const dir = (await import("node:fs")).mkdtempSync("/tmp/agent-sudo-rec-");
+    dir = mkdtempSync("/tmp/agent-sudo-rec-");
     const rec = recorderShell(dir);
     recorded = rec.log;
     stack = await startStack({ env: { AGENT_SUDO_SHELL: rec.shell } });
   });
   afterAll(async () => {
     await stack?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("makes /exec answer 503 and execute nothing, then recovers within 5 s", async () => {

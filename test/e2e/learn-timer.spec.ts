@@ -5,18 +5,25 @@
 // proposals beside configured policies); with the package's own policies the
 // proposals go to the state dir, never into the checkout.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { PENDING_FILE } from "../../services/shared/proposals.js";
 import { cliMain, copyPolicies, repoRoot, startStack } from "../support/stack.js";
 
 const root = process.getuid?.() === 0;
 
 describe.skipIf(!root)("the rules-learn timer under agent-sudo start", () => {
+  // Removed once every test is done (each stops its own stack or start first).
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
   it("runs rules learn every interval and logs it", async () => {
     const policies = copyPolicies("agent-sudo-learn-timer-");
+    dirs.push(policies);
     const stack = await startStack({ env: { AGENT_SUDO_RULES_LEARN_INTERVAL_S: "1", AGENT_SUDO_POLICIES: policies } });
     try {
       expect(stack.output()).toContain("rules learn every 1 s");
@@ -55,7 +62,9 @@ describe.skipIf(!root)("the rules-learn timer under agent-sudo start", () => {
   }, 150_000);
 
   it("a bad interval stops the start with a clear error, touching nothing", () => {
-    const home = join(mkdtempSync(join(tmpdir(), "agent-sudo-learn-bad-")), "home");
+    const parent = mkdtempSync(join(tmpdir(), "agent-sudo-learn-bad-"));
+    dirs.push(parent);
+    const home = join(parent, "home");
     const r = spawnSync(process.execPath, [cliMain, "start"], {
       env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_RULES_LEARN_INTERVAL_S: "hourly" },
       encoding: "utf8",

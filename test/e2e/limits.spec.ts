@@ -1,7 +1,7 @@
 // The executor's concurrency bound: beyond `max_concurrent` running and
 // `queue` waiting, /exec answers 429 with Retry-After instead of piling up
 // root processes.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,10 +10,12 @@ import { startStack, type Stack } from "../support/stack.js";
 
 describe("executor limits", () => {
   let stack: Stack;
+  let home: string;
+  let shells: string;
   beforeAll(async () => {
-    const home = mkdtempSync(join(tmpdir(), "agent-sudo-limits-"));
+    home = mkdtempSync(join(tmpdir(), "agent-sudo-limits-"));
     // A stand-in shell that takes its time and then just echoes (outside the state dir, which commands see masked).
-    const shells = mkdtempSync(join(tmpdir(), "agent-sudo-limits-shell-"));
+    shells = mkdtempSync(join(tmpdir(), "agent-sudo-limits-shell-"));
     chmodSync(shells, 0o755);
     const slow = join(shells, "slow-shell.sh");
     writeFileSync(slow, "#!/bin/sh\n# test stand-in: slow, runs nothing\nsleep 1.5\necho done\n", { mode: 0o755 });
@@ -22,6 +24,7 @@ describe("executor limits", () => {
   });
   afterAll(async () => {
     await stack?.stop();
+    for (const d of [home, shells]) if (d) rmSync(d, { recursive: true, force: true });
   });
 
   it("answers 429 with Retry-After beyond running + queued", async () => {
@@ -45,10 +48,12 @@ describe("executor limits", () => {
 
 describe("a command queued past its caller's deadline", () => {
   let stack: Stack;
+  let home: string;
+  let shells: string;
   beforeAll(async () => {
-    const home = mkdtempSync(join(tmpdir(), "agent-sudo-expired-"));
+    home = mkdtempSync(join(tmpdir(), "agent-sudo-expired-"));
     // A stand-in shell (outside the state dir, which every command sees masked): runs nothing; "hold" keeps the one slot for 14 s.
-    const shells = mkdtempSync(join(tmpdir(), "agent-sudo-expired-shell-"));
+    shells = mkdtempSync(join(tmpdir(), "agent-sudo-expired-shell-"));
     chmodSync(shells, 0o755);
     const slow = join(shells, "hold-shell.sh");
     writeFileSync(slow, '#!/bin/sh\n# test stand-in: runs nothing\ncase "$2" in *hold*) sleep 14 ;; esac\necho done\n', { mode: 0o755 });
@@ -57,6 +62,7 @@ describe("a command queued past its caller's deadline", () => {
   });
   afterAll(async () => {
     await stack?.stop();
+    for (const d of [home, shells]) if (d) rmSync(d, { recursive: true, force: true });
   });
 
   it("is never started: 429 (retry), journaled as expired, no execute entry — not a 502 that may have run", async () => {

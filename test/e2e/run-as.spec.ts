@@ -1,7 +1,7 @@
 // Per-caller run-as (tokens.json): a mapped caller's commands run as that
 // user; `sudo CMD` runs CMD as root.
 import { createHash } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,8 +12,9 @@ const AGENT_TOKEN = "agent-token-0123456789abcdef";
 
 describe.skipIf(!root)("run-as mapping", () => {
   let stack: Stack;
+  let home: string;
   beforeAll(async () => {
-    const home = mkdtempSync(join(tmpdir(), "agent-sudo-runas-"));
+    home = mkdtempSync(join(tmpdir(), "agent-sudo-runas-"));
     const hash = createHash("sha256").update(AGENT_TOKEN).digest("hex");
     writeFileSync(join(home, "tokens.json"), JSON.stringify({ callers: [{ name: "agent", token_sha256: hash, run_as: "nobody" }] }), {
       mode: 0o600,
@@ -22,6 +23,7 @@ describe.skipIf(!root)("run-as mapping", () => {
   });
   afterAll(async () => {
     await stack?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   it("runs a mapped caller's command as its user, and `sudo CMD` as root", async () => {

@@ -3,7 +3,7 @@
 // keeps serving, its journal chain stays intact, its supervisor.json and
 // sockets are its own. A lock left by a supervisor that is gone is stale.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,11 +13,14 @@ const root = process.getuid?.() === 0;
 
 describe.skipIf(!root)("the state dir lock", () => {
   let stack: Stack;
+  // The other tests' state dirs: removed once their starts have exited (spawnSync) or been stopped.
+  const homes: string[] = [];
   beforeAll(async () => {
     stack = await startStack();
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
+    for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
   });
 
   it("a second start on the same state dir exits 1, names the holder, and changes nothing", async () => {
@@ -42,6 +45,7 @@ describe.skipIf(!root)("the state dir lock", () => {
 
   it("a start on another state dir whose port another stack holds never prints ready (that stack's /health is not its own), exits 1 and stops its services", async () => {
     const home = mkdtempSync(join(tmpdir(), "agent-sudo-port-taken-"));
+    homes.push(home);
     const second = spawnSync(process.execPath, [cliMain, "start"], {
       env: { ...process.env, AGENT_SUDO_HOME: home, AGENT_SUDO_PORT: String(stack.port) },
       encoding: "utf8",
@@ -57,6 +61,7 @@ describe.skipIf(!root)("the state dir lock", () => {
 
   it("a lock whose supervisor is gone is stale: start takes it over", async () => {
     const home = mkdtempSync(join(tmpdir(), "agent-sudo-stale-lock-"));
+    homes.push(home);
     // A pid that is surely not running (above the kernel's pid_max default range).
     writeFileSync(join(home, "supervisor.lock"), "4194000 2026-01-01T00:00:00.000Z\n");
     const other = await startStack({ home });

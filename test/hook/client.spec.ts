@@ -16,11 +16,13 @@ import {
   hookPath,
   httpResponse,
   preToolUse,
+  removeHookPaths,
   runHook as runHookWith,
   runProcess,
 } from "./hook-client.js";
 
 const hookSocket = (stack: Stack) => join(stack.home, "run", "hook.sock");
+afterAll(() => removeHookPaths());
 
 // Every case runs with both ways the hook reaches the gateway: perl-base (what
 // it uses where perl is installed) and curl (where there is no perl), each on a

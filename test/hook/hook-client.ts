@@ -59,11 +59,15 @@ export function hookPath(client: HookClient | undefined): string {
     if (!program) throw new Error(`${client} is not installed`);
     dir = mkdtempSync(join(tmpdir(), `agent-sudo-hook-${client}-only-`));
     symlinkSync(program, join(dir, client));
-    const made = dir;
-    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
     only.set(client, dir);
   }
   return dir;
+}
+
+/** Removes the dirs hookPath made (a test file that names a client calls it in its afterAll). */
+export function removeHookPaths(): void {
+  for (const dir of only.values()) rmSync(dir, { recursive: true, force: true });
+  only.clear();
 }
 
 /** The hook with a clean environment: only PATH (the client's), HOME and what the test sets. */

@@ -3,7 +3,7 @@
 // and /health says why, also when `agent-sudo start` begins with it;
 // re-signed, the classifier serves again.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,6 +38,8 @@ describe("policy signatures at load", () => {
   });
   afterAll(async () => {
     await stack?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+    if (policies) rmSync(policies, { recursive: true, force: true });
   });
 
   it("starts with a signed policy and reports it signed", async () => {

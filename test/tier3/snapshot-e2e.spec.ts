@@ -3,6 +3,7 @@
 // tier-3 change is committed; when timeshift fails — even with its exit-0
 // quirk — nothing is committed and /exec answers 503. The stack runs inside
 // a throwaway root: the /etc file it writes is the root's.
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missing } from "../support/needs.js";
 import { startRootedStack, type RootedStack } from "../support/rooted-stack.js";
@@ -26,6 +27,7 @@ describe.skipIf(skipReason)(`tier-3 snapshot with a stand-in timeshift${skipReas
   }, 180_000);
   afterAll(async () => {
     await stack?.stop();
+    if (standins) rmSync(standins.dir, { recursive: true, force: true });
   });
 
   it("takes a snapshot before a tier-3 change is committed and reports it", async () => {

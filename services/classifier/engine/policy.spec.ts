@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadEngine } from "./index.js";
 import { checkUnique, parsePolicy, splitRow } from "./policy.js";
 
@@ -95,8 +95,13 @@ describe("policy format", () => {
 });
 
 describe("loading", () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
   function copy(): string {
     const dir = mkdtempSync(join(tmpdir(), "agent-sudo-pol-"));
+    dirs.push(dir);
     cpSync(realDir, dir, { recursive: true });
     return dir;
   }
