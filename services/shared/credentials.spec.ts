@@ -28,6 +28,10 @@ describe("credential literals", () => {
     ["docker login -u me -p dckr_pat_abcdefghijklmnopqrstuvwxyz0 registry.example.com", "service-token"],
     ["huggingface-cli login --token hf_abcdefghijklmnopqrstuvwxyzABCDEF", "service-token"],
     ["vault login hvs.CAESIabcdefghijklmnopqrstuvwxyz0123456789", "service-token"],
+    ["vault login s.Q8Hk2mZ7xW4nR1tY6uP3aB9c", "service-token"],
+    ["vault token lookup -accessor=false s.Q8Hk2mZ7xW4nR1tY6uP3aB9c", "service-token"],
+    ["VAULT_TOKEN=s.Q8Hk2mZ7xW4nR1tY6uP3aB9c vault kv get secret/app", "service-token"],
+    ["vault token revoke b.AAAAAQJ8Hk2mZ7xW4nR1tY6u", "service-token"],
     ["echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt"],
     // Headers and arguments that carry a secret whatever its shape.
     ["curl -H 'X-API-Key: 3f2a9c8e7d6b5a4f3e2d1c0b9a8f7e6d' https://api.example.com", "api-key-header"],
@@ -74,6 +78,10 @@ describe("credential literals", () => {
     "sort -u names.txt",
     'curl -H "X-API-Key: $API_KEY" https://api.example.com',
     "echo '//npm.example.com/:_authToken=${NPM_TOKEN}' >> .npmrc",
+    // Vault without a literal token, and a 24-character word that is not after vault.
+    "vault login -method=userpass username=me",
+    'VAULT_TOKEN="$(cat ~/.vault-token)" vault status',
+    "git checkout s.Q8Hk2mZ7xW4nR1tY6uP3aB9c",
     "redis-cli -a $REDIS_PASSWORD ping",
     "cat shelf_abcdefghijklmnopqrstuvwxyz0123456789.txt",
     "aws configure set region eu-west-1",

@@ -50,6 +50,13 @@ const PATTERNS: Pattern[] = [
     group: 0,
     hints: ["npm_", "pypi-", "dckr_pat_", "hf_", "hvs.", "hvb.", "hvr.", "glptt-", "gldt-", "xapp-", "shp", "sg."],
   },
+  // Vault's tokens before 1.10 (service s., batch b., recovery r.: 24 base62 characters), after `vault` or VAULT_TOKEN.
+  {
+    kind: "service-token",
+    re: /(\b(?:vault\b[^;&|\n]*?[\s=]|VAULT_TOKEN=['"]?))([sbr]\.[A-Za-z0-9]{24})(?![A-Za-z0-9])/g,
+    group: 2,
+    hints: ["vault"],
+  },
   { kind: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, group: 0, hints: ["eyj"] },
   {
     kind: "api-key-header",
