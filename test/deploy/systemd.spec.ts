@@ -140,7 +140,7 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     for (const p of readdirSync(join(repoRoot, "apparmor"))) expect(ro, p).toContain(`-/etc/apparmor.d/${p}`);
   });
 
-  it("executor: root, no network, control-group kill, delegated cgroup it can write", () => {
+  it("executor: root, no network, control-group kill, delegated cgroup it can write, a task bound", () => {
     const d = directives("agent-sudo-executor.service");
     expect(d.get("User")).toBeUndefined();
     expect(d.get("PrivateNetwork")).toEqual(["yes"]);
@@ -151,6 +151,9 @@ describe("systemd units: the hardening list (issue 10), read from the files", ()
     // ProtectControlGroups=yes would make /sys/fs/cgroup read-only and defeat Delegate=.
     expect(d.get("Delegate")).toEqual(["yes"]);
     expect(d.has("ProtectControlGroups")).toBe(false);
+    // A bound for a fork bomb in any command it runs (systemd's default scales with pid_max: none on big hosts).
+    expect(Number(d.get("TasksMax")?.[0])).toBeGreaterThan(0);
+    expect(Number(d.get("TasksMax")?.[0])).toBeLessThanOrEqual(8192);
   });
 
   it.each(dropOnly)(

@@ -384,7 +384,7 @@ else { open(my $f, "<", $rel) or die "open $rel: $!\\n"; print <$f> }
 
 afterAll(() => {
   server?.close();
-  expect(serverLost, "the envelope server was lost").toBe("");
+  // Cleaned up first: a lost server fails the suite, and leaves nothing behind either way.
   for (const c of cleanups.splice(0)) {
     try {
       c();
@@ -392,6 +392,7 @@ afterAll(() => {
       console.log(`cleanup: ${String(e)}`);
     }
   }
+  expect(serverLost, "the envelope server was lost").toBe("");
 });
 
 /** it, it.skip or it.fails (a documented hole: the assertion is what the envelope promises). */
