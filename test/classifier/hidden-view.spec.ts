@@ -144,6 +144,25 @@ describe.skipIf(!!SKIP)(named("the hook's reads where the classifier cannot look
     ).toEqual([1, 0, 0, 0]);
   });
 
+  it("an input redirection from a link it cannot look behind is 2 however the shell spells it; from a file it can see, 0", () => {
+    const reads = [
+      "cat < notes.txt",
+      "wc -c < notes.txt",
+      "tee x < notes.txt",
+      "cat 0< notes.txt",
+      "{ cat; } < notes.txt",
+      "(cat) < notes.txt",
+      "while read l; do echo $l; done < notes.txt",
+      "mapfile a < notes.txt; echo $a",
+      "exec 3< notes.txt; cat <&3",
+    ];
+    for (const [i, v] of judgeAsNobody(open, reads).entries()) {
+      expect({ command: reads[i], tier: v.tier }).toEqual({ command: reads[i], tier: 2 });
+      expect(v.reason).toMatch(/cannot look at here/);
+    }
+    expect(judgeAsNobody(open, ["cat < README.md", "wc -l < README.md"]).map((v) => v.tier)).toEqual([0, 0]);
+  });
+
   it("commands that read no file by path stay where they were (ls, git status, echo)", () => {
     expect(judgeAsNobody(closed, ["ls", "echo hi", "pwd"]).map((v) => v.tier)).toEqual([0, 0, 0]);
   });

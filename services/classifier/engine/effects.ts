@@ -305,14 +305,18 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
       if (secretPlace(p, host || values.includes(w)))
         return { tier: 2, reason: `reads a secret: ${w.text}${c === w ? "" : ` (${c.text})`}` };
       // The hook's reads run unsandboxed: a file the classifier cannot look at may be a link to a key (fail closed).
-      if (ctx.source === "claude" && host && !p.remote && hiddenRead(p))
-        return {
-          tier: 2,
-          reason: `reads ${w.text}, which the classifier cannot look at here (a link there may lead to a secret): let its user read the workspace (README)`,
-        };
+      if (ctx.source === "claude" && host && !p.remote && hiddenRead(p)) return cannotLook(w.text);
     }
   }
   return null;
+}
+
+/** The hook's verdict on a read it cannot see the end of (fail closed). */
+function cannotLook(text: string): Effect {
+  return {
+    tier: 2,
+    reason: `reads ${text}, which the classifier cannot look at here (a link there may lead to a secret): let its user read the workspace (README)`,
+  };
 }
 
 /** A read whose way the classifier cannot follow here (a glob: the way to any of its matches). */
@@ -555,6 +559,7 @@ export function effectFloor(
     if (places.some((p) => secretPlace(p))) worst = max(worst, { tier: 2, reason: `reads a secret: ${r.target.text}` });
     else if (places.some((p) => p.path === null && !/^[<>]\(/.test(p.raw)))
       worst = max(worst, { tier: 2, reason: `reads ${r.target.text}, a file not known until run time (it may be a secret)` });
+    else if (ctx.source === "claude" && !ctx.remote && places.some(hiddenRead)) worst = max(worst, cannotLook(r.target.text));
   }
   for (const t of [...targets(name, args, verbClass), ...outputOptionTargets(name, args)]) worst = max(worst, judgeTarget(t, ctx));
   if (name === "ln" && ctx.source === "claude") worst = max(worst, linkOut(args, ctx));

@@ -332,7 +332,7 @@ function linkEscape(root: string, ctx: Context): string | undefined {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") continue;
-      return `which passes ${dir}, a directory the classifier cannot list here (${code ?? "error"}): ${LET_IT_LOOK}`;
+      return `which passes ${dir}, which the classifier cannot list here (${code ?? "error"}): ${LET_IT_LOOK}`;
     }
     for (const e of list) {
       if (++entries > LINK_SEARCH_LIMIT) return `which follows symbolic links through more than ${LINK_SEARCH_LIMIT} entries under ${root}`;
