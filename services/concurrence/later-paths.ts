@@ -132,6 +132,13 @@ export function laterKind(p: string): Later | undefined {
     )
   )
     return of("foreign-code", p);
+  // Type-wide drop-ins in the managers' other unit directories (/run, /usr/local/lib, /usr/lib, /lib, *.control, transient).
+  if (
+    /^\/(etc|run|usr\/local\/lib|usr\/lib|lib)\/systemd\/(system|user|system\.control|user\.control|transient)\/(service|socket|timer|target|mount|path|slice|scope|swap|automount|device)\.d\/./.test(
+      p,
+    )
+  )
+    return of("foreign-code", p);
   // New accounts' skeleton and groups; nano's commands (run as whoever edits, root too).
   if (/^\/etc\/(adduser\.conf|default\/useradd)$/.test(p)) return of("account-defaults", p);
   if (/^\/etc\/(supervisor\/(supervisord\.conf|conf\.d\/.+)|supervisord\.conf|supervisord\.d\/.+)$/.test(p))

@@ -62,13 +62,51 @@ function hostFragment(root: string, unit: string, dirs: readonly string[]): stri
   return null;
 }
 
-/** The host's drop-ins of `unit` (and of its template) by file name, each from the first directory that has it. */
+/**
+ * The drop-in directories systemd reads for `unit`, most specific first (systemd.unit(5)): its own, its template's,
+ * then one for each prefix of its name up to a dash (`a-b-c.service` → `a-b-.service.d`, `a-.service.d`), then the
+ * type-wide one (`service.d`).
+ */
+function dropInNames(unit: string): string[] {
+  const type = unit.slice(unit.lastIndexOf(".") + 1);
+  const stem = unit.slice(0, unit.lastIndexOf(".")).replace(/@.*$/, "");
+  const out = [unit, templateOf(unit)].filter((n): n is string => n !== null);
+  for (let dash = stem.lastIndexOf("-"); dash > 0; dash = stem.lastIndexOf("-", dash - 1)) out.push(`${stem.slice(0, dash + 1)}.${type}`);
+  return [...out, type];
+}
+
+/** The host's drop-ins of `unit` by file name, each from the first directory that has it (a higher directory masks a lower one). */
 function hostDropIns(root: string, unit: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const name of [unit, templateOf(unit)])
-    for (const dir of name ? UNIT_DIRS : [])
-      for (const f of listConf(root, `${dir}/${name}.d`)) if (!out.has(f)) out.set(f, `${dir}/${name}.d/${f}`);
+  const names = dropInNames(unit);
+  for (const dir of UNIT_DIRS)
+    for (const name of names) for (const f of listConf(root, `${dir}/${name}.d`)) if (!out.has(f)) out.set(f, `${dir}/${name}.d/${f}`);
   return out;
+}
+
+/** At most this many host units are compared with one prefix drop-in; a drop-in reaching more is not judged here. */
+const MAX_PREFIX_UNITS = 64;
+/** `demo-.service` (the directory `demo-.service.d`): the prefix and type of a drop-in for every unit named `demo-…`. */
+const PREFIX_UNIT = /^([^/@]+-)\.(service|socket|mount|swap)$/;
+
+/** The host's units a prefix drop-in applies to: every unit file of the type whose name (before `@`) starts with the prefix. */
+function prefixUnits(root: string, prefix: string, type: string): string[] | null {
+  const out = new Set<string>();
+  for (const dir of UNIT_DIRS) {
+    let names: string[];
+    try {
+      names = readdirSync(posix.join(root, dir));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = /^([^/@]+)(@[^/]*)?\.([a-z]+)$/.exec(name);
+      if (m?.[3] !== type || !m[1]?.startsWith(prefix) || m[1] === prefix) continue;
+      out.add(name);
+      if (out.size > MAX_PREFIX_UNITS) return null;
+    }
+  }
+  return [...out].sort();
 }
 
 type Settings = Map<string, string[]>;
@@ -233,15 +271,29 @@ function weakerThan(was: Settings, now: Settings): string[] {
 
 /**
  * The protections of the host's unit that a unit file or drop-in written at `path` with `text` leaves out or weakens
- * (empty when the path is no system unit's, or the host has no such unit).
+ * (empty when the path is no system unit's, or the host has no such unit). A drop-in in a prefix directory
+ * (`demo-.service.d`) is compared with every host unit it applies to, as that unit's own drop-in.
  */
 export function hostUnitWeakened(path: string, text: string, root = "/"): string[] {
   const drop = /^(\/.+)\/([^/]+)\.d\/([^/]+\.conf)$/.exec(path);
+  const prefix = drop && UNIT_DIRS.includes(drop[1] as string) ? PREFIX_UNIT.exec(drop[2] as string) : null;
+  if (drop && prefix) {
+    const units = prefixUnits(root, prefix[1] as string, prefix[2] as string);
+    if (units === null)
+      return [`a drop-in for every unit named ${prefix[1]}…, more than ${MAX_PREFIX_UNITS} on the host: not each compared`];
+    return units.flatMap((unit) =>
+      unitWeakened(unit, { dir: drop[1] as string, file: drop[3] as string }, text, root).map((w) => `${unit}: ${w}`),
+    );
+  }
   const [dir, unit] = drop ? [drop[1] as string, drop[2] as string] : [posix.dirname(path), posix.basename(path)];
-  const at = UNIT_DIRS.indexOf(dir);
-  if (at < 0 || !UNIT.test(unit)) return [];
+  if (!UNIT_DIRS.includes(dir) || !UNIT.test(unit)) return [];
+  return unitWeakened(unit, drop ? { dir, file: drop[3] as string } : { dir }, text, root);
+}
+
+/** What `unit` on the host loses to `text`, written as its fragment in `at.dir`, or as the drop-in `at.file`. */
+function unitWeakened(unit: string, at: { dir: string; file?: string }, text: string, root: string): string[] {
   // A drop-in extends whichever fragment is loaded; a fragment replaces the one at its own place or below it.
-  const fragment = hostFragment(root, unit, drop ? UNIT_DIRS : UNIT_DIRS.slice(at));
+  const fragment = hostFragment(root, unit, at.file ? UNIT_DIRS : UNIT_DIRS.slice(UNIT_DIRS.indexOf(at.dir)));
   if (fragment === null) return [];
   const dropIns = hostDropIns(root, unit);
   const joined = (parts: ReadonlyMap<string, string | null>) =>
@@ -251,7 +303,7 @@ export function hostUnitWeakened(path: string, text: string, root = "/"): string
       .join("\n");
   const hostParts = new Map([...dropIns].map(([f, p]) => [f, readUnit(root, p)]));
   const was = `${fragment}\n${joined(hostParts)}`;
-  const now = drop ? `${fragment}\n${joined(new Map([...hostParts, [drop[3] as string, text]]))}` : `${text}\n${joined(hostParts)}`;
+  const now = at.file ? `${fragment}\n${joined(new Map([...hostParts, [at.file, text]]))}` : `${text}\n${joined(hostParts)}`;
   return weakerThan(settings(was), settings(now));
 }
 

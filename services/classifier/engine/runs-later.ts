@@ -68,7 +68,12 @@ const TABLE: Entry[] = [
       "/root/.config/systemd/*.conf",
       "/root/.config/systemd/*.conf.d/**",
       "/etc/systemd/network/**",
-      "/etc/systemd/@(system|user)/@(service|socket|timer|target|mount|path|slice|scope|swap|automount|device).d/**",
+      // Type-wide drop-ins (`service.d/*.conf` applies to every service) in each of the managers' unit directories.
+      "/etc/systemd/@(system|user|system.control|user.control)/@(service|socket|timer|target|mount|path|slice|scope|swap|automount|device).d/**",
+      "/run/systemd/@(system|user|system.control|user.control|transient)/@(service|socket|timer|target|mount|path|slice|scope|swap|automount|device).d/**",
+      "/usr/local/lib/systemd/@(system|user)/@(service|socket|timer|target|mount|path|slice|scope|swap|automount|device).d/**",
+      "/usr/lib/systemd/@(system|user)/@(service|socket|timer|target|mount|path|slice|scope|swap|automount|device).d/**",
+      "/lib/systemd/@(system|user)/@(service|socket|timer|target|mount|path|slice|scope|swap|automount|device).d/**",
     ],
   },
   {
