@@ -116,6 +116,16 @@ describe.skipIf(!!SKIP)(named("the hook's reads where the classifier cannot look
     // A glob is judged by the way to each of its matches.
     const [all, txt, md] = judgeAsNobody(open, ["cat *", "cat *.txt", "cat *.md"]);
     expect([all?.tier, txt?.tier, md?.tier]).toEqual([2, 2, 0]);
+    // So is a brace word, by each path it makes (with or without a glob in it).
+    expect(
+      judgeAsNobody(open, [
+        "cat {notes,x}.txt",
+        "cat {README,notes}.*",
+        "head {key,notes}.txt",
+        "cat {README,x}.md",
+        "cat README.{md,txt}",
+      ]).map((v) => v.tier),
+    ).toEqual([2, 2, 2, 0, 0]);
   });
 
   it("a reader that follows links through a tree (cp -rL, rsync -L, tar -h, zip, grep -R, find -L … -exec cat) is 2 where a link leads where it cannot look; 0–1 where it can follow every link", () => {

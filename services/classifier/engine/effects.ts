@@ -319,11 +319,18 @@ function cannotLook(text: string): Effect {
   };
 }
 
-/** A read whose way the classifier cannot follow here (a glob: the way to any of its matches). */
+/**
+ * A read whose way the classifier cannot follow here. A glob or brace word
+ * (whose place is only its directory, or none where an alternative may
+ * leave it): the way to each path it makes here, and where those cannot be
+ * listed, unknown.
+ */
 function hiddenRead(p: Place): boolean {
-  if (p.path === null) return false;
-  if (hiddenFromView(p.path)) return true;
-  return p.glob && (expandWordPaths(p.text, p.base)?.matches ?? []).some(hiddenFromView);
+  if (p.dynamic || p.remote) return false;
+  if (p.path !== null && hiddenFromView(p.path)) return true;
+  if (!p.glob) return false;
+  const made = expandWordPaths(p.text, p.base);
+  return made === null || made.matches.some(hiddenFromView);
 }
 
 /**
