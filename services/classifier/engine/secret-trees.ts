@@ -229,6 +229,10 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "7za":
     case "rsync":
       return fileOperands(name, args);
+    case "jar":
+      // `jar cf x.jar DIR…` / `jar uf …`: every word after the mode is read as a tree (the archive's own name and a
+      // manifest among them: reading too much only raises the verdict). Listing and extracting read no tree.
+      return /^-?[a-zA-Z]*[cu]/.test(args[0]?.text ?? "") ? args.slice(1).filter((w) => !w.text.startsWith("-")) : [];
     case "cp": {
       // With -t DIR (`-t DIR`, `-tDIR`, `-rt DIR`, `--target-directory=DIR`) every operand is a source; else the last is the destination.
       if (!args.some((w) => CP_RECURSIVE.test(w.text))) return [];
@@ -261,8 +265,8 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
  * Whether this reader follows symbolic links while it recurses, so a tree
  * it reads includes whatever a link under it points at: `grep -R`, `find
  * -L`/`-follow`, `rg -L`, `ag -f`, `ack --follow`, `tar -h`, `cp -rL`,
- * `rsync -L`/`-k`, and `zip` (it stores what a link points at unless
- * `-y`). The flags are matched loosely (a short cluster holding the letter):
+ * `rsync -L`/`-k`, `zip` (it stores what a link points at unless
+ * `-y`), `jar`, and 7-Zip unless `-snl`. The flags are matched loosely (a short cluster holding the letter):
  * reading too much into an option only raises the verdict.
  */
 function followsLinks(name: string, args: readonly Word[]): boolean {
@@ -289,6 +293,15 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
       return short(/h/) || words().includes("--dereference") || /^[A-Za-z]*h[A-Za-z]*$/.test(words()[0] ?? "");
     case "cp":
       return short(/L/) || words().includes("--dereference");
+    case "jar":
+      // Java's file walk opens what a link points at.
+      return true;
+    case "7z":
+    case "7za":
+    case "7zz":
+      // 7-Zip for Linux stores what a link points at unless -snl; p7zip stores links as links unless -l. Taken as
+      // following but for -snl (the program on a host is not known here).
+      return !words().includes("-snl");
     case "rsync":
       return short(/[Lk]/) || words().some((x) => /^--(copy-links|copy-unsafe-links|copy-dirlinks)$/.test(x));
     case "zip":
