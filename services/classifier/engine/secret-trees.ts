@@ -229,6 +229,14 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "7za":
     case "rsync":
       return fileOperands(name, args);
+    case "gzip":
+    case "bzip2":
+    case "xz":
+    case "zstd":
+    case "lz4":
+    case "pigz":
+      // `gzip -rc DIR > x.gz`: every file under DIR, compressed into one stream (links under it read through).
+      return args.some((w) => /^-[a-zA-Z0-9]*r/.test(w.text) || w.text === "--recursive") ? fileOperands(name, args) : [];
     case "jar":
       // `jar cf x.jar DIR…` / `jar uf …`: every word after the mode is read as a tree (the archive's own name and a
       // manifest among them: reading too much only raises the verdict). Listing and extracting read no tree.
@@ -266,7 +274,7 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
  * it reads includes whatever a link under it points at: `grep -R`, `find
  * -L`/`-follow`, `rg -L`, `ag -f`, `ack --follow`, `tar -h`, `cp -rL`,
  * `rsync -L`/`-k`, `zip` (it stores what a link points at unless
- * `-y`), `jar`, and 7-Zip unless `-snl`. The flags are matched loosely (a short cluster holding the letter):
+ * `-y`), `jar`, a compressor's `-r`, and 7-Zip unless `-snl`. The flags are matched loosely (a short cluster holding the letter):
  * reading too much into an option only raises the verdict.
  */
 function followsLinks(name: string, args: readonly Word[]): boolean {
@@ -294,7 +302,13 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
     case "cp":
       return short(/L/) || words().includes("--dereference");
     case "jar":
-      // Java's file walk opens what a link points at.
+    case "gzip":
+    case "bzip2":
+    case "xz":
+    case "zstd":
+    case "lz4":
+    case "pigz":
+      // Java's file walk, and a compressor's -r (seen: `gzip -rc d` reads d/k → a key), open what a link points at.
       return true;
     case "7z":
     case "7za":
