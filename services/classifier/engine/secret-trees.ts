@@ -230,8 +230,6 @@ function treeOperands(name: string, args: readonly Word[], ctx: Context): Word[]
     case "rsync":
       return fileOperands(name, args);
     case "gzip":
-    case "bzip2":
-    case "xz":
     case "zstd":
     case "lz4":
     case "pigz":
@@ -303,11 +301,9 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
       return short(/L/) || words().includes("--dereference");
     case "jar":
     case "gzip":
-    case "bzip2":
-    case "xz":
+    case "pigz":
     case "zstd":
     case "lz4":
-    case "pigz":
       // Java's file walk, and a compressor's -r (seen: `gzip -rc d` reads d/k → a key), open what a link points at.
       return true;
     case "7z":
