@@ -148,7 +148,8 @@ function tarCreates(first: string, flags: readonly string[]): boolean {
 
 /**
  * Readers that take the names of the files they read from a file or stdin
- * (`tar -c -T LIST`, `sort --files0-from=LIST`, `cpio -o < LIST`): those
+ * (`tar -c -T LIST`, `sort --files0-from=LIST`, `cpio -o < LIST`, `cpio -p DIR
+ * < LIST`, `7z a x.7z @LIST`): those
  * files are not known until run time, so they may be secrets. Programs that
  * print only sizes or counts of them (wc, du) are not in here.
  */
@@ -165,7 +166,13 @@ function namesFromInput(name: string, args: readonly Word[]): string | undefined
     case "sort":
       return opt(/^--files0-from(=|$)/);
     case "cpio":
-      return opt(/^(-[A-Za-z]*o|--create)$/);
+      // -o packs the files named on stdin; -p copies them (pass-through) into a directory.
+      return opt(/^(-[A-Za-z]*[op][A-Za-z]*|--create|--pass-through)$/);
+    case "7z":
+    case "7za":
+    case "7zz":
+      // `7z a x.7z @LIST`, `-i@LIST`: the files named in LIST.
+      return opt(/^(-[ix]r?[-!0]?)?@/);
     default:
       return undefined;
   }
