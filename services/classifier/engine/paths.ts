@@ -129,6 +129,13 @@ export function hostPaths(p: Place, follow: boolean): string[] {
     const real = through ? (realPath(x) ?? parent) : parent;
     if (real !== p.path) out.push(real);
   }
+  // A glob under a linked directory names its pattern where the link leads, matches or none (`csplit -f cron/x`
+  // writes cron/x00 … with cron → /etc/cron.d).
+  if (p.glob && p.path !== null) {
+    const dir = realPath(p.path);
+    const prefix = staticPrefix(p.text);
+    if (dir !== null && dir !== p.path) out.push(posix.join(dir, prefix === "." ? p.text : p.text.slice(prefix.length)));
+  }
   return out;
 }
 
