@@ -25,7 +25,7 @@ import type { Place } from "./paths.js";
 import type { Context, Redirect, SimpleCommand, VerbClass, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
-import { danglingPath, expandWordPaths, hiddenFromView, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
+import { danglingPath, expandWordPaths, hiddenFromView, LET_IT_LOOK, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
 import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
@@ -315,7 +315,7 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
 function cannotLook(text: string): Effect {
   return {
     tier: 2,
-    reason: `reads ${text}, which the classifier cannot look at here (a link there may lead to a secret): let its user read the workspace (README)`,
+    reason: `reads ${text}, which the classifier cannot look at here (a link there may lead to a secret): ${LET_IT_LOOK}`,
   };
 }
 

@@ -268,6 +268,9 @@ export function realPath(path: string, partial = false): string | null {
   return real;
 }
 
+/** What a verdict that fails closed where the classifier cannot look tells the operator to do (the README's ACL advice). */
+export const LET_IT_LOOK = "let the classifier's user read the workspace (README)";
+
 /**
  * Whether the classifier is kept from seeing where `path` leads: a directory
  * on the way (or on the way of a link it passes) that it may not look into —

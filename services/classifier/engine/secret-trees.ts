@@ -7,7 +7,7 @@
 // secret files they hold (secret-files.ts).
 import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import picomatch from "picomatch";
-import { hiddenFromView, mayList, realPath } from "./host-paths.js";
+import { hiddenFromView, LET_IT_LOOK, mayList, realPath } from "./host-paths.js";
 import { checkOptions } from "./options/check.js";
 import { TOOLS } from "./options/index.js";
 import { hostPaths, inside, inWorkspace, resolvePlace } from "./paths.js";
@@ -330,9 +330,6 @@ function followsLinks(name: string, args: readonly Word[]): boolean {
       return false;
   }
 }
-
-/** What to do where the classifier's user cannot look (the README's ACL advice). */
-const LET_IT_LOOK = "let the classifier's user read the workspace (README)";
 
 /** Entries a symlink-following read's tree is searched for links, at most (a larger tree counts as reaching anywhere). */
 const LINK_SEARCH_LIMIT = 4000;
