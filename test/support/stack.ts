@@ -82,7 +82,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = `http://127.0.0.1:${port}`;
-  await new Promise<void>((resolveReady, reject) => {
+  const ready = new Promise<void>((resolveReady, reject) => {
     // A loaded machine (two cores shared) can take well over 30 s; a start
     // that never gets ready is stopped, not left running behind the test.
     const timer = setTimeout(() => {
@@ -103,6 +103,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       clearTimeout(timer);
       reject(new Error(`supervisor exited with ${code}:\n${out}`));
     });
+  });
+  await ready.catch(async (err: unknown) => {
+    // A stack that never got ready leaves nothing behind: its home holds keys and tokens.
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+    if (!opts.home) rmSync(home, { recursive: true, force: true });
+    throw err;
   });
 
   const request = async (method: string, path: string, body?: unknown, auth?: string) => {
