@@ -7,15 +7,30 @@
 // now, or because the command being judged makes it (`git init --bare repo`,
 // before or after it writes `repo/config`).
 import { posix } from "node:path";
-import { forgetWithCommand, lstat } from "./host-paths.js";
+import { forgetWithCommand, lstat, readScript } from "./host-paths.js";
 
 /** Directories the command being judged makes bare repositories of; "any" when one is not known until run time. */
 let made = new Set<string>();
 let madeUnknown = false;
+/** Directories the command being judged clones into: git writes their config itself (a clone copies none). */
+let cloned = new Set<string>();
 forgetWithCommand(() => {
   if (made.size !== 0) made = new Set();
+  if (cloned.size !== 0) cloned = new Set();
   madeUnknown = false;
 });
+
+/** Note a directory the command clones a repository into. */
+export function noteClone(dir: string): void {
+  cloned.add(dir);
+}
+
+/** Whether `dir`, or a directory above it below `root`, is one the command clones into. */
+export function clonedByCommand(dir: string, root: string): boolean {
+  if (cloned.size === 0) return false;
+  for (let d = dir; d !== root && d.startsWith(`${root}/`); d = posix.dirname(d)) if (cloned.has(d)) return true;
+  return false;
+}
 
 /** Note a bare repository the command makes (null: in a directory not known until run time). */
 export function noteBareRepo(dir: string | null): void {
@@ -44,7 +59,7 @@ function repoDirs(path: string): string[] {
 }
 
 /** A directory git takes for a repository: HEAD (a file, or an old-style link), objects/ and refs/. */
-function isRepository(dir: string): boolean {
+export function isRepository(dir: string): boolean {
   const head = lstat(`${dir}/HEAD`);
   if (head === null || head === "unknown" || head.isDirectory()) return false;
   const dirLike = (p: string) => {
@@ -60,4 +75,27 @@ export function bareRepoFile(path: string): boolean {
   if (!path.includes("/hooks") && !/(?:config|config\.worktree|commondir|attributes)$/.test(path)) return false;
   // `.git/config` and `NAME.git/config` are persistence files by name already.
   return repoDirs(path).some((dir) => !posix.basename(dir).endsWith(".git") && (madeUnknown || made.has(dir) || isRepository(dir)));
+}
+
+/**
+ * The repository inside workspace root `root` other than its own that git
+ * would use working in `dir` (a directory at or below `root`): walking up
+ * from `dir`, the first directory below `root` that is a repository (bare)
+ * or holds a `.git` (a checkout) — unless that `.git` is a file naming a
+ * git dir inside the workspace's own `.git` (a submodule, a linked
+ * worktree). Its config and attributes came with it: a repository copied
+ * or assembled in the workspace (`cp -r /tmp/r sub`, config written before
+ * HEAD) runs what they say on `git show`, `status`, `log -p`.
+ */
+export function nestedRepository(dir: string, root: string): string | null {
+  for (let d = dir; d !== root && d.startsWith(`${root}/`); d = posix.dirname(d)) {
+    if (isRepository(d)) return d;
+    const dotgit = lstat(`${d}/.git`);
+    if (dotgit === null) continue;
+    if (dotgit === "unknown" || !dotgit.isFile()) return d;
+    const target = /^gitdir:\s*(\S+)/.exec(readScript(`${d}/.git`) ?? "")?.[1];
+    const gitDir = target === undefined ? null : posix.resolve(d, target);
+    if (gitDir === null || !gitDir.startsWith(`${root}/.git/`)) return d;
+  }
+  return null;
 }

@@ -12,6 +12,7 @@ import {
   guardFile,
   hostPaths,
   inside,
+  upwardSearched,
   inWorkspace,
   isWorkspaceRoot,
   persistenceFile,
@@ -34,7 +35,7 @@ import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
 import { holdsRunsLater, runsLater } from "./runs-later.js";
-import { bareRepoFile } from "./bare-repos.js";
+import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js";
 import { gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
 
@@ -254,6 +255,9 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   // Scratch space that holds the workspace (`rm -rf ..` from /tmp/x/ws) deletes the workspace with it.
   if ((t.mode === "tree" || t.mode === "delete") && !p.glob && ctx.workspace.some((w) => inside(w, p.path as string)))
     return { tier: 2, reason: `${what}: deletes a directory that holds the workspace` };
+  const upward = upwardSearched(p.path, ctx.workspace);
+  if (upward !== null)
+    return { tier: 2, reason: `${what}: ${upward} is a name tools look for in every directory below it (others' runs load it)` };
   if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
   if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };
   return { tier: 2, reason: `${what}: outside the workspace` };
@@ -722,8 +726,27 @@ function gitElsewhere(args: readonly Word[], ctx: Context): Effect | null {
         tier: 2,
         reason: `git works in ${out}, outside the workspace: that repository's config (core.fsmonitor, core.pager, diff.external …) may run commands`,
       };
+    const inner = innerRepository(real ?? path, args[g.sub]?.text ?? "", ctx);
+    if (inner !== null) return { tier: 2, reason: `git works in ${inner}: ${NESTED}` };
   }
   return null;
+}
+
+const NESTED =
+  "a repository in the workspace other than its own, whose config and attributes came with it (core.fsmonitor, diff textconv … may run commands)";
+
+/**
+ * A repository inside the workspace that is not the workspace's own (copied
+ * in, assembled file by file), or a directory in it not there yet — which
+ * the same line makes, perhaps by copying a repository (`cp -r /tmp/r d &&
+ * git -C d show`); `git init`/`clone` make their own config.
+ */
+function innerRepository(dir: string, sub: string, ctx: Context): string | null {
+  const root = ctx.workspace.find((w) => dir === w || dir.startsWith(`${w}/`));
+  if (root === undefined || dir === root) return null;
+  if (clonedByCommand(dir, root)) return null;
+  if (lstat(dir) === null) return sub === "init" || sub === "clone" ? null : dir;
+  return nestedRepository(dir, root);
 }
 
 /** A place in the workspace's own home, not the home itself nor a dot-entry of it (`ln -s ../shared shared`). */

@@ -71,6 +71,8 @@ let links = new Map<string, string | null>();
 /** Directory listings (null: could not be read), and small files read. */
 let listings = new Map<string, Listing | null>();
 let scripts = new Map<string, string | null>();
+/** Path words' expansions (text and base): hostPaths and the hook's hidden-read check expand the same word. */
+let expansions = new Map<string, Expansion | null>();
 
 /** Other modules' per-command lookups (git repositories, ignore files), forgotten with these. */
 const forgetters: Array<() => void> = [];
@@ -90,6 +92,7 @@ export function beginCommand(): void {
   if (links.size !== 0) links = new Map();
   if (listings.size !== 0) listings = new Map();
   if (scripts.size !== 0) scripts = new Map();
+  if (expansions.size !== 0) expansions = new Map();
   for (const f of forgetters) f();
 }
 
@@ -421,6 +424,16 @@ function exists(path: string): boolean | "unknown" {
  * directory could not be read or there is no base for a relative word.
  */
 export function expandWordPaths(text: string, base: string): Expansion | null {
+  const key = `${base}\0${text}`;
+  let made = expansions.get(key);
+  if (made === undefined) {
+    made = expandWord(text, base);
+    expansions.set(key, made);
+  }
+  return made;
+}
+
+function expandWord(text: string, base: string): Expansion | null {
   const alternatives = braces(text);
   if (alternatives === null) return null;
   const out: Expansion = { matches: [], partial: false };

@@ -29,7 +29,7 @@ import { scanCode } from "./veto.js";
 import { prefixWrapper } from "./wrappers.js";
 import { interpreter } from "./interpreters.js";
 import { liveActionPlain, packageRunPlain } from "./host-run.js";
-import { noteBareRepo } from "./bare-repos.js";
+import { noteBareRepo, noteClone } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
 import { literalWord } from "./unwrap.js";
 import { bareRepoMade, gitGlobals } from "./tools/git.js";
@@ -301,7 +301,10 @@ function downloadsIn(commands: readonly SimpleCommand[], ctx: Context, cdpath: b
       for (const cwd of cwds) {
         let path: string | null = cwd;
         for (const w of clone) path = path === null ? null : resolvePlace(w, { ...ctx, cwd: path }).path;
-        if (path !== null) out.add(path);
+        if (path !== null) {
+          out.add(path);
+          noteClone(path);
+        }
       }
     if (after) {
       const words = wordsWritten(cmd, name, fetcher);
@@ -530,11 +533,14 @@ function noteBareRepos(commands: readonly SimpleCommand[], ctx: Context, cdpath:
     const at = words.findIndex((w) => !w.dynamic && (w.text === "git" || w.text.endsWith("/git")));
     const dir = at >= 0 ? bareRepoMade(words.slice(at + 1)) : null;
     if (dir !== null) {
-      const { chdirs } = gitGlobals(words.slice(at + 1));
+      const g = gitGlobals(words.slice(at + 1));
+      // A clone (`--bare`, `--mirror`) makes a fresh repository whose config git writes; `init --bare` keeps one there.
+      const clones = words[at + 1 + g.sub]?.text === "clone";
       for (const cwd of cwds) {
         let path: string | null = cwd;
-        for (const w of [...chdirs, dir]) path = resolvePlace(w, { ...ctx, cwd: path ?? "" }).path;
+        for (const w of [...g.chdirs, dir]) path = resolvePlace(w, { ...ctx, cwd: path ?? "" }).path;
         noteBareRepo(path);
+        if (clones && path !== null) noteClone(path);
       }
     }
     cwds = afterCd(cmd, cwds, ctx, cdpath);

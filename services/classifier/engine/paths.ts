@@ -368,6 +368,18 @@ const PERSISTENCE_GLOBS = [
   "**/.devcontainer/devcontainer.json",
   "**/.devcontainer/*/devcontainer.json",
   "**/.devcontainer.json",
+  // Round 20: a virtual environment's start-up files (activate is sourced into the user's own shell; pyvenv.cfg's
+  // home picks the interpreter and its .pth files; site-packages modules run at every start: _virtualenv.py) —
+  // git-ignored, so "regenerable", but code nothing holds; direnv's usual local include; the common hooksPath
+  // directory; Claude Code's per-user project memory (ignored, loaded into every later session).
+  "**/bin/activate",
+  "**/bin/activate?(.|_)*",
+  "**/pyvenv.cfg",
+  "**/site-packages/**/*.py",
+  "**/dist-packages/**/*.py",
+  "**/.envrc.local",
+  "**/.githooks/**",
+  "**/CLAUDE.local.md",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 
@@ -398,6 +410,32 @@ const SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/
 /** Writes here change nothing. */
 export function sink(path: string): boolean {
   return SINKS.has(path) || /^\/dev\/fd\/\d+$/.test(path) || /^\/proc\/self\/fd\/\d+$/.test(path);
+}
+
+/**
+ * Names tools look for in every directory above the one they run in (pytest's
+ * rootdir and conftest.py, node's node_modules, Claude Code's CLAUDE.md and
+ * .claude, workspace and version files, JS tools' configs, which are code).
+ */
+const UPWARD =
+  /^(conftest\.py|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|package\.json|CLAUDE\.md|AGENTS\.md|\.claude|node_modules|go\.work|Cargo\.toml|pnpm-workspace\.yaml|lerna\.json|nx\.json|turbo\.json|[jt]sconfig\.json|\.tool-versions|\.?mise\.toml|\.mise|\.python-version|\.nvmrc|\.node-version|\.(eslintrc|prettierrc|babelrc|mocharc|stylelintrc|swcrc)(\..+)?|(eslint|prettier|babel|jest|vitest|vite|webpack|rollup|postcss|tailwind|stylelint)\.config\.[cm]?[jt]s)$/;
+
+/**
+ * A path whose first step into a shared scratch root (`/tmp/conftest.py`,
+ * `/tmp/node_modules/…`) or into a directory above a workspace
+ * (`../conftest.py` from a workspace in /tmp) is a name tools search upward
+ * for: other users' runs and the agent's own later ones load it as theirs.
+ */
+export function upwardSearched(path: string, workspaces: readonly string[]): string | null {
+  const parts = path.split("/").filter(Boolean);
+  for (let i = 0; i < parts.length; i++) {
+    const dir = `/${parts.slice(0, i).join("/")}`;
+    const name = parts[i] as string;
+    if (!UPWARD.test(name)) continue;
+    if (/^\/(tmp|var\/tmp|dev\/shm)$/.test(dir) || workspaces.some((w) => w !== dir && inside(w, dir)))
+      return `${dir === "/" ? "" : dir}/${name}`;
+  }
+  return null;
 }
 
 /** Per-user scratch space: writes here are as reversible as the workspace. */
@@ -652,6 +690,61 @@ const SECRET_GLOBS = [
   "**/.secrets",
   "**/auth.json",
   "**/secret?(s).@(txt|ini|cfg|conf|properties|xml)",
+  // Round 20: credential files under their tools' own names — wallets and node identities (Solana, NEAR, IPFS, a Tor
+  // onion service's key), VPN configs with their private key, saved passwords (Subversion, mail clients, Bitwarden's
+  // CLI data, Ansible vault passwords, Mercurial's [auth], Maven's master password, KeePass databases), SaaS and
+  // cloud CLIs' tokens, Google OAuth and Firebase admin keys, Android signing passwords, kubeconfigs by their usual
+  // names, atuin's shell history and key, text browsers' cookies, Compose's and cookiecutter-django's secret files.
+  "**/.config/solana/id.json",
+  "**/.near-credentials/**",
+  "**/.ipfs/config",
+  "**/hs_ed25519_secret_key",
+  "**/wg+([0-9]).conf",
+  "**/wireguard/*.conf",
+  "**/*.ovpn",
+  "**/.subversion/auth/**",
+  "**/.fetchmailrc",
+  "**/.msmtprc",
+  "**/.mbsyncrc",
+  "**/.config/aerc/accounts.conf",
+  "**/.config/Bitwarden CLI/**",
+  "**/.ansible/vault_pass*",
+  "**/?(.)vault[-_]pass*",
+  "**/.hgrc",
+  "**/.m2/settings-security.xml",
+  "**/*.kdbx",
+  "**/.kaggle/kaggle.json",
+  "**/.gemini/oauth_creds.json",
+  "**/.dbt/profiles.yml",
+  "**/.snowsql/config",
+  "**/.config/snowflake/connections.toml",
+  "**/.config/hcloud/cli.toml",
+  "**/.config/linode-cli",
+  "**/.config/stripe/config.toml",
+  "**/.railway/config.json",
+  "**/.render/cli.yaml",
+  "**/.config/tea/config.yml",
+  "**/.talos/config",
+  "**/.ivy2/.credentials",
+  "**/.wakatime.cfg",
+  "**/.cloudflared/*.json",
+  "**/.terraformrc",
+  "**/.config/helm/repositories.yaml",
+  "**/.local/share/atuin/**",
+  "**/.elinks/cookies*",
+  "**/.w3m/cookie",
+  "**/.netlify/config.json",
+  "**/token.json",
+  "**/client_secret*.json",
+  "**/*-firebase-adminsdk-*.json",
+  "**/keystore.properties",
+  "**/kubeconfig?(.*)",
+  "**/.envs/**",
+  "**/.env[-_]*",
+  "**/env.@(local|prod|production|dev|development|staging|test)",
+  "**/secrets/*.@(txt|key|json|env|yaml|yml)",
+  "**/@(password|passwords|creds|credentials|api_key|api_keys|apikey|key).txt",
+  "**/.token",
 ];
 const SECRET = globSet(SECRET_GLOBS);
 
@@ -668,6 +761,7 @@ const NOT_SECRET_GLOBS = [
   "**/.env.template",
   "**/.env.dist",
   "**/.env.defaults",
+  "**/.env[-_]@(example|sample|template|dist|defaults)",
 ];
 const NOT_SECRET = globSet(NOT_SECRET_GLOBS);
 
@@ -692,7 +786,20 @@ export const PATH_GLOB_LISTS: Readonly<Record<string, readonly string[]>> = {
 /** Reading this reveals a credential. */
 export function secretPath(path: string): boolean {
   // A raw disk or volume holds every file's bytes, secrets included.
-  return ((SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path)) || inStateDir(path);
+  if (((SECRET(path) || SECRET_SUFFIX(path) || blockDevice(path)) && !NOT_SECRET(path)) || inStateDir(path)) return true;
+  // A backup or editor copy of a secret file is the secret (`id_rsa.bak`, `.env~`, `#.env#`, `.pgpass.old`).
+  const original = withoutBackupName(path);
+  return original !== null && secretPath(original);
+}
+
+const BACKUP_NAME = /^(?:#(.+)#|(.+?)(?:~|\.(?:bak|old|orig|save|backup|prev|copy|tmp)))$/i;
+
+/** The file a backup or editor copy is named after, or null. */
+function withoutBackupName(path: string): string | null {
+  const cut = path.lastIndexOf("/");
+  const m = BACKUP_NAME.exec(path.slice(cut + 1));
+  const original = m?.[1] ?? m?.[2];
+  return original ? path.slice(0, cut + 1) + original : null;
 }
 
 /**

@@ -14,9 +14,12 @@
  * Review 31: JWT (CI_JOB_JWT), WEBHOOK (SLACK_WEBHOOK_URL: the URL is the credential), CREDS, SK as a whole
  * part (STRIPE_SK), connection strings and the database and broker URLs that carry a password (MONGODB_URI,
  * REDIS_URL) were tier 0 in `echo $NAME`.
+ * Round 20: passphrases (BORG_PASSPHRASE, GPG_PASSPHRASE), sshpass's SSHPASS, a `_PW` suffix (LDAP_BIND_PW),
+ * one-time-password seeds (TOTP_SEED), SONAR_LOGIN (SonarQube's token), broker and search URLs (CELERY_BROKER_URL,
+ * ELASTICSEARCH_URL).
  */
 export const SECRET_NAME =
-  /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|JWT|WEBHOOK|CREDS|CONNECTION_?STRING|(?:^|_)(?:PASS|PAT|DSN|SK|CONN_STR)(?:$|_)|._PWD$|(?:^|_)(?:DATABASE|DB|MONGO(?:DB)?|REDIS|AMQP|RABBITMQ|POSTGRES(?:QL)?|PG|MYSQL)_UR[LI]$/i;
+  /SECRET|TOKEN|PASSW|PASSPHRASE|SSHPASS|SONAR_LOGIN|KEY|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|JWT|WEBHOOK|CREDS|CONNECTION_?STRING|(?:^|_)(?:PASS|PAT|DSN|SK|CONN_STR)(?:$|_)|(?:^|_)(?:PW|T?OTP(?:_SEED)?)$|._PWD$|(?:^|_)(?:DATABASE|DB|MONGO(?:DB)?|REDIS|AMQP|RABBITMQ|POSTGRES(?:QL)?|PG|MYSQL|BROKER|ELASTIC(?:SEARCH)?|OPENSEARCH)_UR[LI]$/i;
 
 /**
  * The first secret-named variable `text` expands (`$TOKEN`, `${GH_TOKEN}`,

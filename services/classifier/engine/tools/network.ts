@@ -366,9 +366,38 @@ const CONTACTS = new Set([
   "xmllint",
   "docker",
   "podman",
+  "conda",
+  "mamba",
+  "micromamba",
 ]);
+
+/**
+ * Package lookups whose operands are sent to the index or registry in the
+ * request's path (`pip index versions NAME` asks `INDEX/simple/NAME/`, `npm
+ * view @x/NAME` asks `REGISTRY/@x%2fNAME`): a name computed from a file or a
+ * secret leaves the machine (round 20).
+ */
+const LOOKUP: Readonly<Record<string, RegExp>> = {
+  pip: /^(index|download|search)$/,
+  pip3: /^(index|download|search)$/,
+  npm: /^(view|v|info|show|search|s|se|find|docs|home|repo|bugs|outdated)$/,
+  pnpm: /^(view|info|show|search|outdated)$/,
+  yarn: /^(info|view|npm|search|outdated)$/,
+  conda: /^(search|install|create)$/,
+  mamba: /^(search|install|create|repoquery)$/,
+  micromamba: /^(search|install|create|repoquery)$/,
+  gem: /^(search|info|fetch|list)$/,
+  cargo: /^(search|info)$/,
+};
+
+/** Whether this package client's subcommand (its first operand) sends its operands to the index. */
+function lookup(name: string, args: readonly Word[]): boolean {
+  const sub = args.find((w) => !w.text.startsWith("-"));
+  return sub !== undefined && !sub.dynamic && (LOOKUP[name]?.test(sub.text) ?? false);
+}
 /** A URL (`scheme://…`), or the value of an option naming a host or registry (`-h H`, `--host=H`, `--registry URL`, `--index-url`). */
-const CONTACT_OPTION = /^(-h|--host|--hostname|--registry|--index-url|--extra-index-url|--source|--uri|--url|--endpoint-url)$/;
+const CONTACT_OPTION =
+  /^(-h|--host|--hostname|--registry|--index-url|--extra-index-url|--source|--uri|--url|--endpoint-url|-i|-c|--channel)$/;
 
 const SCHEME_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -389,7 +418,7 @@ export function contactsCarry(name: string, args: readonly Word[]): Analysis | n
   if (!(fetcher || CONTACTS.has(name)) || !args.some((w) => w.dynamic)) return null;
   if (name === "gh") return sentCarry(ghSent(args), "what gh sends to the forge (an endpoint, a query, a field)");
   const sent: Word[] = [];
-  const images = registryImages(name, args);
+  const images = registryImages(name, args) || lookup(name, args);
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     if (!w.dynamic && w.text.startsWith("-")) {
