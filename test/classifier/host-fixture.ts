@@ -35,6 +35,11 @@ const FILES: Record<string, string> = {
   "ws/packages/web/package.json": '{"name":"web","scripts":{"build":"tsc","test":"vitest"}}\n',
   "ws/.venv/bin/activate": 'export VIRTUAL_ENV=/tmp/agent-sudo-corpus/ws/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\n',
   "ws/scripts/ok.sh": "echo ok\n",
+  // A repository in the workspace other than its own, assembled file by file (round 20): git takes a directory with
+  // HEAD, objects/ and refs/ for one and obeys its config (here harmless; a planted one runs textconv on `git show`).
+  "ws/vendored/HEAD": "ref: refs/heads/main\n",
+  "ws/vendored/objects/info/packs": "",
+  "ws/vendored/refs/heads/.keep": "",
   // ffmpeg concat lists (review 38): one of the workspace's clips, and ones naming a key, /etc/shadow by protocol, another list.
   "ws/media/list.txt": "file 'a.mp4'\nfile 'b.mp4'\n",
   "ws/media/abs-list.txt": "file '/tmp/agent-sudo-corpus/ws/media/a.mp4'\n",

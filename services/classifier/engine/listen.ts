@@ -102,15 +102,17 @@ export function exposedServer(cmd: SimpleCommand, tier: number): string | null {
   for (const a of cmd.assigns)
     if (HOST_VARIABLE.test(a.name) && !a.value.dynamic && exposed(a.value.text, !/URLS$/.test(a.name)))
       return `${a.name}=${a.value.text} binds a server to the network`;
-  const program = posix.basename(cmd.words[0]?.text ?? "");
+  // The program may sit behind a wrapper (`timeout 5 mdbook …`, `env X=1 elixir …`): any word naming it counts.
+  const names = new Set(cmd.words.filter((w) => !w.dynamic && !w.text.startsWith("-")).map((w) => posix.basename(w.text)));
   const words = cmd.words.slice(1);
   const agent = jvmAgent(words);
   if (agent !== null) return agent;
-  const short = program === "mdbook" ? /^-(H|b|a|n)/ : SHORT;
+  const short = names.has("mdbook") ? /^-(H|b|a|n)/ : SHORT;
+  const erlang = [...ERLANG].some((n) => names.has(n));
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as Word;
     if (w.dynamic) continue;
-    if (ERLANG.has(program) && ERLANG_NAME.test(w.text))
+    if (erlang && ERLANG_NAME.test(w.text))
       return `${w.text} starts a distributed Erlang node: epmd and the node listen on every interface`;
     const eq = w.text.indexOf("=");
     const opt = eq > 0 && w.text.startsWith("-") ? w.text.slice(0, eq) : w.text;
