@@ -36,6 +36,7 @@ import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
 import { holdsRunsLater, runsLater } from "./runs-later.js";
 import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js";
+import { gitSteered } from "./git-steered.js";
 import { gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
 
@@ -234,6 +235,13 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     return { tier: 4, reason: `${what}: recursive delete or move of a place not known until run time` };
   if (p.path === null) return { tier: 2, reason: `${what}: target not known until run time` };
   if (inWorkspace(p.path, ctx)) {
+    // `.githooks/pre-commit` with core.hooksPath = .githooks, a file the repository's config includes.
+    const steered = gitSteered(p.path, ctx.home ?? null);
+    if (steered !== null)
+      return {
+        tier: 3,
+        reason: `${what}: the repository's config makes ${steered.path} its ${steered.what} (git runs or obeys what it holds)`,
+      };
     const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));
     const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (wholeRoot || /\/\.git(\/|$)/.test(p.path));
     if (destroysRoot) return { tier: 2, reason: `${what}: deletes the workspace root or its history` };

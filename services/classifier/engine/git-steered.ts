@@ -1,0 +1,69 @@
+// Files a repository's own config makes git run or obey, wherever they are:
+// `core.hooksPath = .githooks` makes `.githooks/pre-commit` a hook,
+// `include.path = ../tools/git.cfg` makes that file config (core.fsmonitor,
+// diff textconv), `core.attributesFile` picks diff and filter drivers. Such a
+// file in the workspace is no everyday file: writing it plants what the next
+// `git status` or `git commit` runs (round 20; the names git uses by default
+// are persistence files in paths.ts).
+import { posix } from "node:path";
+import { commonDir, repoOf } from "./git-index.js";
+import { readScript } from "./host-paths.js";
+
+/** Keys whose value names a file or directory git runs or reads as config, by section. */
+const STEERING: Readonly<Record<string, string>> = {
+  "core.hookspath": "hooks",
+  "core.attributesfile": "attributes",
+  "include.path": "config",
+  "includeif.path": "config",
+};
+
+interface Steered {
+  path: string;
+  what: string;
+}
+
+/** What a config text steers: each key above, its value as written. */
+function steeringKeys(text: string): Array<{ what: string; value: string }> {
+  const out: Array<{ what: string; value: string }> = [];
+  let section = "";
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/(^|\s)[#;].*$/, "").trim();
+    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+    let rest = line;
+    if (head) {
+      section = (head[1] as string).toLowerCase();
+      rest = head[2] as string;
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(rest);
+    if (!kv) continue;
+    const what = STEERING[`${section}.${(kv[1] as string).toLowerCase()}`];
+    if (what) out.push({ what, value: (kv[2] as string).replace(/^"(.*)"$/, "$1").trim() });
+  }
+  return out;
+}
+
+/** Where a value points: `~/` in `home`, relative to `base`. */
+function place(value: string, base: string, home: string | null): string | null {
+  if (value === "") return null;
+  if (value.startsWith("~/")) return home ? posix.join(home, value.slice(2)) : null;
+  return posix.resolve(base, value);
+}
+
+/**
+ * The hooks directory, included config or attributes file the repository
+ * holding `path` points at that `path` is (or lies under), or null.
+ */
+export function gitSteered(path: string, home: string | null): Steered | null {
+  const repo = repoOf(posix.dirname(path));
+  if (repo === null) return null;
+  const gitDir = commonDir(repo.gitDir);
+  const config = readScript(posix.join(gitDir, "config"));
+  if (config === null || !/hookspath|include|attributesfile/i.test(config)) return null;
+  for (const k of steeringKeys(config)) {
+    // Included files are relative to the config file; hooksPath and attributesFile to the working tree.
+    const target = place(k.value, k.what === "config" ? gitDir : repo.worktree, home);
+    if (target === null) continue;
+    if (path === target || (k.what === "hooks" && path.startsWith(`${target}/`))) return { path: target, what: k.what };
+  }
+  return null;
+}
