@@ -84,6 +84,10 @@ beforeAll(() => {
   symlinkSync(join(base, ".ssh/id_ed25519"), join(ws, "docs/notes.txt"));
   symlinkSync(join(base, "private"), join(ws, "docs-private/more"));
   symlinkSync(join(ws, "README.md"), join(ws, "docs-clean/readme.md"));
+  // A key saved under another name, one the classifier may not read, and plain files beside them (round 21).
+  writeFileSync(join(ws, "backup.txt"), "notes\n-----BEGIN OPENSSH PRIVATE KEY-----\nplaceholder\n", { mode: 0o644 });
+  writeFileSync(join(ws, "sa.json"), '{"type":"service_account","private_key": "-----BEGIN PRIVATE KEY-----\\nx"}\n', { mode: 0o644 });
+  writeFileSync(join(ws, "mine.txt"), "hello\n", { mode: 0o600 });
   closed = join(base, "home-closed", "project");
   open = join(base, "home-open", "project");
 });
@@ -171,6 +175,24 @@ describe.skipIf(!!SKIP)(named("the hook's reads where the classifier cannot look
       expect(v.reason).toMatch(/cannot look at here/);
     }
     expect(judgeAsNobody(open, ["cat < README.md", "wc -l < README.md"]).map((v) => v.tier)).toEqual([0, 0]);
+  });
+
+  it("a file whose first bytes hold a private key is a secret whatever its name; one it may not read is 2; plain files stay 0", () => {
+    const [backup, sa, grep, mine, readme, list] = judgeAsNobody(open, [
+      "cat backup.txt",
+      "head -3 sa.json",
+      "grep x backup.txt",
+      "cat mine.txt",
+      "cat README.md",
+      "ls -l backup.txt mine.txt",
+    ]);
+    for (const v of [backup, sa, grep]) {
+      expect(v?.tier).toBe(2);
+      expect(v?.reason).toMatch(/holds a private key/);
+    }
+    expect(mine?.tier).toBe(2);
+    expect(mine?.reason).toMatch(/may not read here/);
+    expect([readme?.tier, list?.tier]).toEqual([0, 0]);
   });
 
   it("commands that read no file by path stay where they were (ls, git status, echo)", () => {

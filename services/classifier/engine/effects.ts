@@ -26,7 +26,18 @@ import type { Place } from "./paths.js";
 import type { Context, Redirect, SimpleCommand, VerbClass, Word } from "./types.js";
 import { splitArgs } from "./argv.js";
 import { cwdTarget } from "./targets.js";
-import { danglingPath, expandWordPaths, hiddenFromView, LET_IT_LOOK, linksIn, listDir, lstat, readScript, realPath } from "./host-paths.js";
+import {
+  danglingPath,
+  expandWordPaths,
+  hiddenFromView,
+  keyInside,
+  LET_IT_LOOK,
+  linksIn,
+  listDir,
+  lstat,
+  readScript,
+  realPath,
+} from "./host-paths.js";
 import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { notHeldByGit } from "./reversible.js";
@@ -316,6 +327,17 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
       const p = resolvePlace(c, ctx);
       if (secretPlace(p, host || values.includes(w)))
         return { tier: 2, reason: `reads a secret: ${w.text}${c === w ? "" : ` (${c.text})`}` };
+      // A key saved under another name (`backup.txt`): its content says so. One the classifier may not read,
+      // from the hook, may be one (fail closed).
+      if (host && !p.remote && !p.glob && p.path !== null && !/^\/(proc|sys|dev)\//.test(p.path)) {
+        const key = keyInside(p.path);
+        if (key === true) return { tier: 2, reason: `reads a secret: ${w.text} holds a private key` };
+        if (key === "unreadable" && ctx.source === "claude")
+          return {
+            tier: 2,
+            reason: `reads ${w.text}, which the classifier may not read here (it may hold a key): ${LET_IT_LOOK}`,
+          };
+      }
       // The hook's reads run unsandboxed: a file the classifier cannot look at may be a link to a key (fail closed).
       if (ctx.source === "claude" && host && !p.remote && hiddenRead(p)) return cannotLook(w.text);
     }

@@ -4,7 +4,7 @@
 // cached: a link made by the previous command is seen by the next. A path
 // the classifier cannot read is "unknown", never "harmless": callers keep
 // their judgement of the text as written and add what is found here.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
@@ -54,6 +54,41 @@ export function publicPem(text: string): boolean {
 }
 
 /** A PEM file holding only certificates, CRLs or requests (read here, at most 64 KiB). */
+/** A private key in PEM (any algorithm, OpenSSH's too), a PuTTY key, a service-account JSON's key. */
+const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----|PuTTY-User-Key-File-\d|"private_key"\s*:\s*"-----BEGIN/;
+const HEAD_BYTES = 16 * 1024;
+
+/**
+ * Whether the regular file at `path` holds a private key in its first 16 KB
+ * (a key saved under another name: `backup.txt`, `deploy`), "unreadable"
+ * when this process may not read it. Looked at once per command.
+ */
+export function keyInside(path: string): boolean | "unreadable" {
+  let found = heads.get(path);
+  if (found !== undefined) return found;
+  found = false;
+  const real = realPath(path);
+  const st = real === null ? null : lstat(real);
+  if (real !== null && st !== null && st !== "unknown" && st.isFile()) {
+    let fd: number | null = null;
+    try {
+      // Never a FIFO or device swapped in since the lstat: no blocking open, no link followed.
+      fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW | constants.O_NOCTTY);
+      if (fstatSync(fd).isFile()) {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+        found = PRIVATE_KEY.test(buf.toString("latin1", 0, n));
+      }
+    } catch (err) {
+      found = (err as NodeJS.ErrnoException).code === "EACCES" ? "unreadable" : false;
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+  heads.set(path, found);
+  return found;
+}
+
 export function certificateOnly(path: string): boolean {
   const text = readScript(path);
   return text !== null && publicPem(text);
@@ -73,6 +108,8 @@ let listings = new Map<string, Listing | null>();
 let scripts = new Map<string, string | null>();
 /** Path words' expansions (text and base): hostPaths and the hook's hidden-read check expand the same word. */
 let expansions = new Map<string, Expansion | null>();
+/** Files' first bytes looked into for a private key (keyInside). */
+let heads = new Map<string, boolean | "unreadable">();
 
 /** Other modules' per-command lookups (git repositories, ignore files), forgotten with these. */
 const forgetters: Array<() => void> = [];
@@ -93,6 +130,7 @@ export function beginCommand(): void {
   if (listings.size !== 0) listings = new Map();
   if (scripts.size !== 0) scripts = new Map();
   if (expansions.size !== 0) expansions = new Map();
+  if (heads.size !== 0) heads = new Map();
   for (const f of forgetters) f();
 }
 
