@@ -281,6 +281,16 @@ function other(family: string, name: string, argv: Word[], stdin: StdinSource | 
     }
     if (family === "php" && /^-d./.test(t) && (w.dynamic || PHP_CODE_INI.test(t.slice(2))))
       return unwrap(`interpreter:${family}`, 2, `${name} ${t} loads code or names a file php runs or writes`, {});
+    // perl and ruby: `-S` looks the script up in PATH (`perl -S prove /tmp/x.t` runs /usr/bin/prove), not here.
+    if ((family === "perl" || family === "ruby") && !w.dynamic && /^-(?![MmIrxdDeECFilKTW])[a-zA-Z]*S/.test(t))
+      return unwrap(`interpreter:${family}`, 2, `${name} ${t} runs a script found in PATH, not one of the workspace`, {});
+    // A library directory or file glued to its option (`perl -I/tmp/lib`, `-wI/tmp`, `-Mlib=/tmp`, `ruby -r/tmp/x`):
+    // `use`, `BEGIN` and `-r` load run even under `-c`.
+    const glued = w.dynamic ? null : gluedLoad(family, t);
+    if (glued !== null) {
+      loads.push({ ...w, text: glued });
+      continue;
+    }
     if (flag && flag.test(t) && flag.source !== "^$") {
       const code = args[i + 1]?.text ?? "";
       return unwrap(`interpreter:${family}`, 2, `${name} runs inline code`, { opaque: [code] });
@@ -320,6 +330,16 @@ function other(family: string, name: string, argv: Word[], stdin: StdinSource | 
     if (/^(-V|--version|-v|--help|-h)$/.test(t) && args.length === 1) return null;
   }
   return args.length === 0 ? stdinCode(stdin, false, name) : null;
+}
+
+/** The place a glued perl or ruby load option names (`-I/tmp/lib`, `-cI/tmp`, `-Mlib=/tmp`, `-r/tmp/x.rb`), or null. */
+function gluedLoad(family: string, t: string): string | null {
+  if (family === "perl") {
+    const m = /^-[a-zA-Z]*I(.+)$/.exec(t) ?? /^-[Mm]-?lib=(.+)$/.exec(t);
+    return m ? ((m[1] as string).split(",")[0] ?? null) : null;
+  }
+  if (family === "ruby") return /^-[a-zA-Z]*[Ir](.+)$/.exec(t)?.[1] ?? null;
+  return null;
 }
 
 /** Files an interpreter's options load (`ruby -r /opt/x.rb`, `node --import /opt/x.mjs`), judged as scripts; module names stay names. */

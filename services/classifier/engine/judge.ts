@@ -16,6 +16,7 @@ import { runnerLoadsElsewhere } from "./runners.js";
 import { downloadedPath, PROJECT_FILE } from "./downloaded.js";
 import { composedCode, composedFile, shellText } from "./composed.js";
 import { exposedServer } from "./listen.js";
+import { loadsUnseen } from "./loads-unseen.js";
 import { scriptFirst, subcommandFirst } from "./subcommand-first.js";
 import { workspaceScript } from "./script-place.js";
 import { SECRET_NAME, secretExpansion } from "./secret-names.js";
@@ -80,7 +81,9 @@ export function judgeCommand(cmd: SimpleCommand, ctx: Context, j: Judge): Findin
   const f = worse(worse(judgeArgv(cmd.words, cmd, ctx, j), secretInput(cmd, ctx)), secretCopy(cmd, ctx));
   // `vite --host`, `node --inspect=0.0.0.0`: a server reachable from the network serves (or runs) what it is given.
   const served = f.tier <= 1 && ctx.source === "claude" ? exposedServer(cmd, f.tier) : null;
-  return served ? worse(f, find(2, "listens-beyond-host", served, cmd.source)) : f;
+  if (served) return worse(f, find(2, "listens-beyond-host", served, cmd.source));
+  const loads = f.tier <= 1 ? loadsUnseen(cmd, ctx) : null;
+  return loads ? worse(f, find(2, "loads-unseen-code", loads, cmd.source)) : f;
 }
 
 /** Names that match SECRET_NAME but hold no secret: a socket path, a desktop session's names. */
@@ -604,6 +607,12 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
   const unwrapped =
     prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin, ctx.cwd) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {
+    // `python3 -m MOD` puts the cwd first on the module path: in a shared scratch root anyone may have put MOD there.
+    if (unwrapped.rule === "interpreter:python-m" && /^\/(?:tmp|var\/tmp|dev\/shm)\/?$/.test(ctx.cwd))
+      return worse(
+        find(2, "interpreter:python-m", `${program.name} -m imports the module from ${ctx.cwd} first, where anyone may have put one`, text),
+        floor,
+      );
     const outerF = outerEffect();
     // A wrapper's own options (up to the command it runs) are checked like a rule's: `ssh -F cfg`, `timeout --x`.
     const own = OWN_OPTIONS.has(program.name) ? optionFloor(program.name, args, ctx, (w) => j.expand(w, ctx.cwd)) : null;

@@ -380,6 +380,12 @@ const PERSISTENCE_GLOBS = [
   "**/.envrc.local",
   "**/.githooks/**",
   "**/CLAUDE.local.md",
+  // Round 21: another repository's objects a git read then prints (alternates), Mercurial's and Jujutsu's
+  // repository config (hooks, extensions, diff and pager commands), as .git/config is git's.
+  "**/.git/objects/info/alternates",
+  "**/.git/objects/info/http-alternates",
+  "**/.hg/hgrc",
+  "**/.jj/repo/config.toml",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 

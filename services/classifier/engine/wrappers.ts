@@ -291,9 +291,11 @@ const RISKY_ENV = new RegExp(
       "MORE",
       "LESSHISTFILE",
       "LESSEDIT",
-      "LESSKEY",
-      "LESSKEYIN",
-      "LESSKEY_SYSTEM",
+      // Every lesskey source or file less reads from the environment (LESSKEYIN_SYSTEM, LESSKEY_CONTENT: its #env
+      // section sets LESSOPEN, which less runs — round 21).
+      "LESSKEY[A-Z_]*",
+      // ExifTool loads $EXIFTOOL_HOME/.ExifTool_config as Perl.
+      "EXIFTOOL_HOME",
       "MANPAGER",
       "MANOPT",
       "MANROFFOPT",
