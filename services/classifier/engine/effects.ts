@@ -47,6 +47,7 @@ import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
 import { holdsRunsLater, runsLater } from "./runs-later.js";
 import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js";
+import { userGitDrivers } from "./git-drivers.js";
 import { gitSteered } from "./git-steered.js";
 import { gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
@@ -247,6 +248,16 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   if (p.path === null) return { tier: 2, reason: `${what}: target not known until run time` };
   if (inWorkspace(p.path, ctx)) {
     // `.githooks/pre-commit` with core.hooksPath = .githooks, a file the repository's config includes.
+    // A `.gitattributes` picks drivers of the user's own git config for any file: with one that runs a program
+    // (a decrypting textconv), the next `git log -p` runs it.
+    if (/(^|\/)\.gitattributes$/.test(p.path)) {
+      const drivers = userGitDrivers(ctx.home ?? null);
+      if (drivers.length > 0)
+        return {
+          tier: 2,
+          reason: `${what}: chooses diff, filter or merge drivers for files, and ${drivers[0]} defines ones that run programs (git log -p, git show run them)`,
+        };
+    }
     const steered = gitSteered(p.path, ctx.home ?? null);
     if (steered !== null)
       return {

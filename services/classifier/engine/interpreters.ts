@@ -281,6 +281,14 @@ function other(family: string, name: string, argv: Word[], stdin: StdinSource | 
     }
     if (family === "php" && /^-d./.test(t) && (w.dynamic || PHP_CODE_INI.test(t.slice(2))))
       return unwrap(`interpreter:${family}`, 2, `${name} ${t} loads code or names a file php runs or writes`, {});
+    // python takes few long options; any other is not python's (it refuses it) and is not judged as harmless here.
+    if (
+      family === "python" &&
+      !w.dynamic &&
+      t.startsWith("--") &&
+      !/^--(help|help-env|help-xoptions|help-all|version|check-hash-based-pycs(=.*)?)$/.test(t)
+    )
+      return unwrap(`interpreter:${family}`, 2, `${t} is not one of ${name}'s options`, {});
     // perl and ruby: `-S` looks the script up in PATH (`perl -S prove /tmp/x.t` runs /usr/bin/prove), not here.
     if ((family === "perl" || family === "ruby") && !w.dynamic && /^-(?![MmIrxdDeECFilKTW])[a-zA-Z]*S/.test(t))
       return unwrap(`interpreter:${family}`, 2, `${name} ${t} runs a script found in PATH, not one of the workspace`, {});
