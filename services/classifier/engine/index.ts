@@ -21,7 +21,7 @@ import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { beginCommand, lstat, realPath, wordExpansions } from "./host-paths.js";
-import { inferHome, scratch, setStateDir } from "./paths.js";
+import { inferHome, scratch, setStateDir, sharedScratchRoot } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
@@ -589,15 +589,12 @@ function part(f: Finding): PartVerdict {
   return { text: f.text, tier: f.tier, rule: f.rule, reason: f.reason };
 }
 
-/** Directories that are no one's workspace: the root, and the world-writable scratch roots themselves. */
-const SHARED_ROOT = /^\/(?:(?:tmp|var\/tmp|dev\/shm)\/?)?$/;
-
 function contextOf(input: ClassifyInput): Context {
   const cwd = input.cwd.startsWith("/") ? posix.normalize(input.cwd).replace(/(.)\/+$/, "$1") : "";
   const roots = (input.workspaceRoots ?? []).filter((r) => r.startsWith("/")).map((r) => posix.normalize(r).replace(/(.)\/+$/, "$1"));
-  // A world-writable scratch root (/tmp, /var/tmp, /dev/shm) is no workspace: anyone may have put a file there,
+  // The root, and a world-writable scratch root (/tmp, /var/tmp, /dev/shm), is no workspace: anyone may have put a file there,
   // and "a script from the workspace" would run theirs (review 34). Its files are judged as scratch files are.
-  const workspace = [...(cwd ? [cwd] : []), ...roots].filter((r) => !SHARED_ROOT.test(r));
+  const workspace = [...(cwd ? [cwd] : []), ...roots].filter((r) => r !== "/" && !sharedScratchRoot(r));
   return { host: input.host, source: input.source, policy: input.source, cwd, workspace, home: inferHome(cwd), depth: 0, remote: false };
 }
 

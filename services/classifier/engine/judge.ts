@@ -27,7 +27,7 @@ import { featureBranchPush } from "./git-push.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
-import { resolvePlace, secretPlace } from "./paths.js";
+import { resolvePlace, secretPlace, sharedScratchRoot } from "./paths.js";
 import { readScript, realPath } from "./host-paths.js";
 import type { Veto } from "./policy.js";
 import type { Context, Finding, SimpleCommand, Word } from "./types.js";
@@ -608,7 +608,7 @@ function judgeArgv(words: Word[], cmd: SimpleCommand, ctx: Context, j: Judge): F
     prefixWrapper(program.name, args) ?? delegate(program.name, args, cmd.stdin, ctx.cwd) ?? interpreter(program.name, args, cmd.stdin);
   if (unwrapped) {
     // `python3 -m MOD` puts the cwd first on the module path: in a shared scratch root anyone may have put MOD there.
-    if (unwrapped.rule === "interpreter:python-m" && /^\/(?:tmp|var\/tmp|dev\/shm)\/?$/.test(ctx.cwd))
+    if (unwrapped.rule === "interpreter:python-m" && sharedScratchRoot(ctx.cwd))
       return worse(
         find(2, "interpreter:python-m", `${program.name} -m imports the module from ${ctx.cwd} first, where anyone may have put one`, text),
         floor,

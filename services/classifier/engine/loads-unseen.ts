@@ -4,12 +4,11 @@
 // first (`pydoc3 json` in /tmp imports a planted /tmp/json.py).
 import { posix } from "node:path";
 import { realPath } from "./host-paths.js";
-import { inWorkspace, resolvePlace } from "./paths.js";
+import { inWorkspace, resolvePlace, sharedScratchRoot } from "./paths.js";
 import type { Context, SimpleCommand } from "./types.js";
 
 /** Where the host's own binaries and libraries live: what ldd loads from there is the system's. */
 const SYSTEM_BINARIES = /^\/(?:usr\/(?:local\/)?(?:s?bin|lib(?:32|64|exec)?)|s?bin|lib(?:32|64)?)\//;
-const SHARED_ROOT = /^\/(?:tmp|var\/tmp|dev\/shm)\/?$/;
 
 /** Why `cmd` (judged 0–1) runs code the line does not show, or null. */
 export function loadsUnseen(cmd: SimpleCommand, ctx: Context): string | null {
@@ -17,7 +16,7 @@ export function loadsUnseen(cmd: SimpleCommand, ctx: Context): string | null {
   if (at < 0) return null;
   const name = posix.basename((cmd.words[at] as { text: string }).text);
   if (name !== "ldd")
-    return SHARED_ROOT.test(ctx.cwd) ? `${name} imports modules from ${ctx.cwd} first, where anyone may have put one` : null;
+    return sharedScratchRoot(ctx.cwd) ? `${name} imports modules from ${ctx.cwd} first, where anyone may have put one` : null;
   for (const w of cmd.words.slice(at + 1)) {
     if (!w.dynamic && w.text.startsWith("-")) continue;
     const p = resolvePlace(w, ctx);

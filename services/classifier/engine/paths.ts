@@ -438,10 +438,14 @@ export function upwardSearched(path: string, workspaces: readonly string[]): str
     const dir = `/${parts.slice(0, i).join("/")}`;
     const name = parts[i] as string;
     if (!UPWARD.test(name)) continue;
-    if (/^\/(tmp|var\/tmp|dev\/shm)$/.test(dir) || workspaces.some((w) => w !== dir && inside(w, dir)))
-      return `${dir === "/" ? "" : dir}/${name}`;
+    if (sharedScratchRoot(dir) || workspaces.some((w) => w !== dir && inside(w, dir))) return `${dir === "/" ? "" : dir}/${name}`;
   }
   return null;
+}
+
+/** A world-writable scratch root itself (/tmp, /var/tmp, /dev/shm): anyone may have put a file there. */
+export function sharedScratchRoot(path: string): boolean {
+  return /^\/(?:tmp|var\/tmp|dev\/shm)\/?$/.test(path);
 }
 
 /** Per-user scratch space: writes here are as reversible as the workspace. */
