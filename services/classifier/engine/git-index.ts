@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { posix } from "node:path";
-import { readScript, realPath } from "./host-paths.js";
+import { forgetWithCommand, readScript, realPath } from "./host-paths.js";
 
 export interface IndexEntry {
   mtimeSec: number;
@@ -35,7 +35,22 @@ export interface GitIndex {
 }
 
 /** The repository whose work tree holds `dir` (a `.git` directory, or a `.git` file naming one). */
+/** repoOf's answers for this command (a write's checks and the hook's git-holds-it check ask for the same directories). */
+let repos = new Map<string, Repo | null>();
+forgetWithCommand(() => {
+  if (repos.size !== 0) repos = new Map();
+});
+
 export function repoOf(dir: string): Repo | null {
+  let found = repos.get(dir);
+  if (found === undefined) {
+    found = findRepo(dir);
+    repos.set(dir, found);
+  }
+  return found;
+}
+
+function findRepo(dir: string): Repo | null {
   for (let d = dir; d.startsWith("/"); d = posix.dirname(d)) {
     const dotgit = posix.join(d, ".git");
     const config = readScript(posix.join(dotgit, "config"));

@@ -56,10 +56,12 @@ export function publicPem(text: string): boolean {
 /** A PEM file holding only certificates, CRLs or requests (read here, at most 64 KiB). */
 /** A private key in PEM (any algorithm, OpenSSH's too), a PuTTY key, a service-account JSON's key. */
 const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----|PuTTY-User-Key-File-\d|"private_key"\s*:\s*"-----BEGIN/;
-const HEAD_BYTES = 16 * 1024;
+const HEAD_BYTES = 4096;
+/** One buffer for every look (classification is synchronous). */
+const head = Buffer.allocUnsafe(HEAD_BYTES);
 
 /**
- * Whether the regular file at `path` holds a private key in its first 16 KB
+ * Whether the regular file at `path` holds a private key in its first 4 KB
  * (a key saved under another name: `backup.txt`, `deploy`), "unreadable"
  * when this process may not read it. Looked at once per command.
  */
@@ -72,13 +74,10 @@ export function keyInside(path: string): boolean | "unreadable" {
   if (real !== null && st !== null && st !== "unknown" && st.isFile()) {
     let fd: number | null = null;
     try {
-      // Never a FIFO or device swapped in since the lstat: no blocking open, no link followed.
+      // A FIFO or device swapped in since the lstat is not waited on (O_NONBLOCK); no link is followed.
       fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW | constants.O_NOCTTY);
-      if (fstatSync(fd).isFile()) {
-        const buf = Buffer.alloc(HEAD_BYTES);
-        const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-        found = PRIVATE_KEY.test(buf.toString("latin1", 0, n));
-      }
+      const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+      found = PRIVATE_KEY.test(head.toString("latin1", 0, n));
     } catch (err) {
       found = (err as NodeJS.ErrnoException).code === "EACCES" ? "unreadable" : false;
     } finally {
