@@ -13,7 +13,19 @@ interface Token {
 
 const HOOK_KEY = /(invoke|install-pkgs)[^:]*$/i;
 const PROGRAM_KEY =
-  /^(binary::[^:]+::)?(root)?dir(::|$)|proxy-auto-detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$/i;
+  /^(binary::[^:]+::)?(root)?dir(::|$)|proxy-?auto-?detect|^apt::key|gpgv|::solver|::planner|^binary::|::tools::|^dpkg::(path|chroot-directory)$|::methods?$|compressor::[^:]+::binary$/i;
+/** Packages whose security updates must keep coming: a blacklist entry matching one of them stops them. */
+const VITAL_PACKAGES = ["openssl", "libssl3", "libc6", "sudo", "openssh-server", "linux-image-generic", "systemd", "bash"];
+
+/** An Unattended-Upgrade blacklist entry (a Python regex, matched at a name's start) that holds back a vital package. */
+function blacklistsVital(entry: string): boolean {
+  try {
+    const re = new RegExp(`^(?:${entry})`);
+    return VITAL_PACKAGES.some((p) => re.test(p));
+  } catch {
+    return true;
+  }
+}
 const TRUST_KEY = /unauthenticated|insecure|allowweak|check-valid-until|check-date|verify-peer|verify-host|trusted|signed-by/i;
 const OPTIONS_KEY = /::options$/i;
 const FORCING = /--force-(?!conf(old|new|def|miss)\b)|--(root|instdir|admindir)\b/;
@@ -112,6 +124,8 @@ export function aptConfCommands(text: string): Extracted {
       out.findings.push(finding(4, `${where}: routes apt's downloads (and auth.conf's credentials) through ${value || "another host"}`));
     else if (/^apt::periodic::(enable|unattended-upgrade|update-package-lists)$/i.test(key) && /^(0|false|no|off|)$/i.test(value.trim()))
       out.findings.push(finding(4, `${where}: switches off automatic security updates`));
+    else if (/^unattended-upgrade::package-blacklist$/i.test(key) && blacklistsVital(value))
+      out.findings.push(finding(4, `${where}: "${value}" holds back security updates of vital packages`));
     else if (OPTIONS_KEY.test(key) && FORCING.test(value)) out.findings.push(finding(4, `${where}: forces dpkg (${value})`));
     // Without the sandbox user, apt's download methods parse what the network sends as root.
     else if (/(^|::)apt::sandbox::user$/i.test(key) && /^(root|0)$/.test(value.trim()))

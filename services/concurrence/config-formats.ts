@@ -8,6 +8,7 @@
 import { posix } from "node:path";
 import { judgeAssignment, unquote } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
+import { type DaemonHook, MORE_DAEMON_HOOKS, moreHookCommands } from "./daemon-hooks-more.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { judgeWrite, literalPath, rootsPlace } from "./paths.js";
 import { sectionFindings } from "./section-formats.js";
@@ -130,8 +131,8 @@ export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
   return out;
 }
 
-/** Kernel parameters naming a program the kernel itself runs as root. */
-const KERNEL_HELPER = /^kernel\.(core_pattern|modprobe|hotplug|poweroff_cmd)$/;
+/** Kernel parameters naming a program the kernel itself runs as root (binfmt_misc's register: an interpreter for matching files). */
+const KERNEL_HELPER = /^(kernel\.(core_pattern|modprobe|hotplug|poweroff_cmd)|fs\.binfmt_misc\.register)$/;
 
 /** Kernel parameters that are protections (link and dump restrictions, ptrace scope, ASLR, module and kexec locks). */
 const KERNEL_PROTECTION =
@@ -149,13 +150,20 @@ export function sysctlFindings(text: string): Extracted {
   return out;
 }
 
-/** Names that, set for every session, choose code, configuration, trust or a route (VIMINIT, OPENSSL_CONF, https_proxy …). */
+/**
+ * Names that, set for every session, choose code, configuration, trust or a route (VIMINIT, OPENSSL_CONF, https_proxy …);
+ * bash's prompts expand `$(…)` (PS1, PS4 under `set -x`), VISUAL and *ASKPASS are programs, LESS takes --lesskey-src,
+ * TERMINFO the terminal's strings, DOCKER_HOST the daemon root talks to, PYTHONWARNINGS a module Python imports.
+ */
 const SESSION_RISKY =
-  /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH)/i;
+  /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH|VISUAL|ASKPASS|TERMINFO|DOCKER_HOST|PYTHONWARNINGS|^PS[0-4]$|^LESS$)/i;
 
 export function environmentFindings(text: string): Extracted {
   const out = extracted();
   for (const line of configLines(text, /^#/)) {
+    // An exported bash function (`BASH_FUNC_ls%%=() { …; }`): every bash started from the session runs it as `ls`.
+    if (/^(export\s+)?BASH_FUNC_/.test(line.text))
+      out.findings.push(finding(4, `line ${line.n}: defines a bash function every session's bash imports`));
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:DEFAULT|OVERRIDE)?\s*=\s*(.*)$/.exec(line.text);
     if (!m?.[1]) continue;
     out.findings.push(judgeAssignment(m[1], unquote(m[2] ?? ""), `line ${line.n}`));
@@ -180,7 +188,7 @@ export function aptSourcesFindings(text: string): Extracted {
 
 /** Git settings whose value is a program git starts (or where its hooks are). */
 const GIT_PROGRAM =
-  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor|external|driver|packobjectshook|alternaterefscommand|templatedir|sendmailcmd|smtpserver|defaultkeycommand)$/;
+  /^(fsmonitor|sshcommand|pager|editor|hookspath|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|externaldiff|sequenceeditor|external|driver|packobjectshook|alternaterefscommand|templatedir|sendmailcmd|smtpserver|defaultkeycommand|difffilter|tocmd|cccmd|httpd)$/;
 /** Sections whose `path` is a program git starts (`difftool.<tool>.path`, `browser.<name>.path` …). */
 const PATH_IS_PROGRAM = /^(difftool|mergetool|browser|man|gpg|instaweb)$/;
 
@@ -279,6 +287,9 @@ export function gitconfigFindings(text: string, path = ""): Extracted {
     const name = key.toLowerCase();
     if (section === "safe" && name === "directory")
       out.findings.push(finding(4, `line ${line.n}: safe.directory ${value}: git then obeys the configuration of repositories others own`));
+    // git's defence against bare repositories embedded in a clone (whose config names programs git runs).
+    if (section === "safe" && name === "barerepository" && !/^"?explicit"?$/i.test(value))
+      out.findings.push(finding(4, `line ${line.n}: safe.bareRepository ${value}: git then obeys bare repositories embedded in clones`));
     if (section === "url" && (name === "insteadof" || name === "pushinsteadof") && siteOf(subsection) !== siteOf(value))
       out.findings.push(
         finding(4, `line ${line.n}: url.${name} ${value}: git fetches or pushes another host's (or owner's) repository in its stead`),
@@ -417,15 +428,7 @@ const ALIAS_AT = '(?:^[^#:\\s][^:]*:|,)\\s*"?';
  * *_command and master.cf argv=, exim's pipe command. A network service whose server is an interpreter reads each
  * connection as code. `load`: a module or list read from the path (it must be root's); `sink`: a file appended to.
  */
-const DAEMON_HOOKS: Array<{
-  file: RegExp;
-  line: RegExp;
-  served?: boolean;
-  load?: boolean;
-  sink?: boolean;
-  /** The line itself weakens the host (a write community, a relaxed sandbox): why, or undefined when its value does not. */
-  weak?: (value: string, key: string) => string | undefined;
-}> = [
+const DAEMON_HOOKS: DaemonHook[] = [
   { file: /^\/etc\/wireguard\/[^/]+\.conf$/, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
   {
     file: /^\/etc\/openvpn\/./,
@@ -540,8 +543,9 @@ const DAEMON_HOOKS: Array<{
 const SINK_PLACE = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
 export function daemonHookCommands(text: string, path: string): Extracted {
-  const out = extracted([], sectionFindings(text, path));
-  const rules = DAEMON_HOOKS.filter((h) => h.file.test(path));
+  const more = moreHookCommands(text, path);
+  const out = extracted(more.commands, [...sectionFindings(text, path), ...more.findings]);
+  const rules = [...DAEMON_HOOKS, ...MORE_DAEMON_HOOKS].filter((h) => h.file.test(path));
   text
     .replace(/\\\n/g, " ")
     .split("\n")

@@ -16,6 +16,13 @@ import { SYSTEM_PROGRAMS, SYSTEM_VALUED } from "./system.js";
 import { type Finding, type JudgeContext, finding, worst } from "./types.js";
 import { LOADER_ENV, unwrap } from "./unwrap.js";
 
+/**
+ * A leading NAME=value (or NAME[N]=value, N digits) word: an assignment, not the program. A subscript naming a
+ * variable (`a[x]=1`) is evaluated as arithmetic, and a value of x like `y[$(id)]` runs: not peeled.
+ */
+const ASSIGNS = /^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?=/;
+const ARITH_SUBSCRIPT = /^[A-Za-z_][A-Za-z0-9_]*\[(?![0-9]+\])[^\]]*\]\+?=/;
+
 const MAX_DEPTH = 6;
 
 /** Programs that only read (their redirections are judged separately). */
@@ -103,9 +110,13 @@ function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding;
   for (const w of words) for (const p of pathsIn(w)) f = worst(f, judgeMention(resolvePath(p, ctx), ctx));
   let inner: JudgeContext = { ...ctx, depth: ctx.depth + 1 };
   let extraDynamic = false;
-  // Assignments, wrappers and structure words can alternate (sudo { A=b sudo …; }): peel until none is left.
+  // Assignments (an array element's too, `MAKE[0]=…` as dkms.conf has, with a number for subscript: any other
+  // subscript is arithmetic that may run code), wrappers and structure words can alternate (sudo { A=b sudo …; }): peel until none is left.
   for (let round = 0; round < 8; round++) {
-    while (words[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].text)) {
+    // `a[x]=1`: the subscript is arithmetic over x's value, and `x='y[$(id)]'` runs id — code this judge cannot see.
+    if (words[0] && ARITH_SUBSCRIPT.test(words[0].text))
+      f = worst(f, finding(4, `${words[0].text.split("=")[0]}: an array subscript bash evaluates as arithmetic, which may run code`));
+    while (words[0] && ASSIGNS.test(words[0].text)) {
       if (LOADER_ENV.test(words[0].text)) f = worst(f, finding(4, `sets ${words[0].text.split("=")[0]}, which changes what code runs`));
       f = worst(f, historyFile(words[0], ctx));
       words = words.slice(1);
@@ -117,7 +128,7 @@ function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding;
     extraDynamic ||= u.extraDynamic;
     words = u.words;
     const before = words.length;
-    while (words[0] && (STRUCTURE.has(words[0].text) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].text))) {
+    while (words[0] && (STRUCTURE.has(words[0].text) || ASSIGNS.test(words[0].text))) {
       if (LOADER_ENV.test(words[0].text)) f = worst(f, finding(4, `sets ${words[0].text.split("=")[0]}, which changes what code runs`));
       words = words.slice(1);
     }

@@ -5,6 +5,7 @@
 // and only root may own or write what runs as root.
 import { posix } from "node:path";
 import type { TierNumber } from "../shared/tier.js";
+import { EVENT_SCRIPT, FOREIGN_TOOL_CODE, MORE_DAEMON_CONFIG, MORE_DAEMON_DATA, SOURCED_SHELL } from "./later-places.js";
 import { homeOf } from "./paths.js";
 
 export type LaterKind =
@@ -143,6 +144,9 @@ export function laterKind(p: string): Later | undefined {
   if (/^\/etc\/(adduser\.conf|default\/useradd)$/.test(p)) return of("account-defaults", p);
   if (/^\/etc\/(supervisor\/(supervisord\.conf|conf\.d\/.+)|supervisord\.conf|supervisord\.d\/.+)$/.test(p))
     return of("supervisor", p, { cwd: "/" });
+  if (EVENT_SCRIPT.test(p) || SOURCED_SHELL.test(p)) return of("shell", p, { cwd: "/" });
+  if (FOREIGN_TOOL_CODE.test(p)) return of("foreign-code", p);
+  if (MORE_DAEMON_CONFIG.test(p) && !MORE_DAEMON_DATA.test(p)) return of("daemon-hooks", p, { cwd: "/" });
   if (/^\/etc\/(wireguard\/[^/]+\.conf|openvpn\/.+|xinetd\.conf|xinetd\.d\/.+|inetd\.conf|keepalived\/.+|rsyncd\.conf)$/.test(p))
     return of("daemon-hooks", p, { cwd: "/" });
   // Daemons whose configuration names programs they run as root, or modules they load (config-formats DAEMON_HOOKS).
@@ -162,6 +166,8 @@ export function laterKind(p: string): Later | undefined {
   const hook = /^(.*)\/\.git\/hooks\/[^/]+$/.exec(p);
   if (hook) return base.endsWith(".sample") ? undefined : of("shell", p, { cwd: hook[1] || "/", rootRun: false });
   if (/\/\.git\/config$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
+  // A bare repository's (`/srv/x.git/config`): git run there as root obeys it.
+  if (/\/[^/]+\.git\/config$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
   // The system's and root's own: what every git root runs reads (only root may own or write them).
   if (/\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p)) return of("gitconfig", p, { floor: 0 });
   if (/\/systemd\/[^/]*(generators|shutdown|sleep)[^/]*\/./.test(p)) return of("shell", p, { cwd: "/" });

@@ -8,6 +8,7 @@
 // by the content it leads to (links.ts), a unit link by the systemctl verb
 // that makes it, and a link that makes a whole runs-later directory lead
 // elsewhere by where it leads.
+import { dkmsHookFindings } from "./daemon-hooks-more.js";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { type Change, EntryKind, type EntryState } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
@@ -112,8 +113,11 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
       return crontabCommands(text, "user", later.runAs);
     case "anacrontab":
       return crontabCommands(text, "anacron", "");
-    case "shell":
-      return shellCommands(text);
+    case "shell": {
+      const out = shellCommands(text);
+      out.findings.push(...dkmsHookFindings(text, path).findings);
+      return out;
+    }
     case "foreign-code":
       return extracted(
         [],

@@ -11,6 +11,7 @@ import { comment, joined, lines, mark, READS_CODE_FROM_STDIN, variable } from ".
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
 import type { Mode } from "./targets.js";
 import { sectionedConfig } from "./manifest-effects-sections.js";
+import { type HookLine, MORE_HOOK_LINES, moreHookMarks } from "./service-hook-lines.js";
 
 /** apt.conf values by their full key (`DPkg::Post-Invoke { "cmd"; };`, `APT::Update::Pre-Invoke:: "cmd";`). */
 export function aptValues(text: string): [string, string][] | null {
@@ -51,6 +52,19 @@ export function aptValues(text: string): [string, string][] | null {
   return stack.length === 0 ? out : null;
 }
 
+/** Packages whose security updates must keep coming. */
+const VITAL = ["openssl", "libssl3", "libc6", "sudo", "openssh-server", "linux-image-generic", "systemd", "bash"];
+
+/** An Unattended-Upgrade blacklist entry (a Python regex matched at a name's start) that matches a vital package. */
+function holdsBackVital(entry: string): boolean {
+  try {
+    const re = new RegExp(`^(?:${entry})`);
+    return VITAL.some((p) => re.test(p));
+  } catch {
+    return true;
+  }
+}
+
 function apt(text: string, j: ContentJudge): Mark[] {
   const values = aptValues(text);
   if (values === null) return [mark(4, "APT configuration the judge cannot parse: cannot judge what runs later")];
@@ -70,6 +84,11 @@ function apt(text: string, j: ContentJudge): Mark[] {
       out.push(...(rootOwnedPlace(value) ? [j.code(value, full)] : [mark(4, `${full} ${value}: not a place only root can change`)]));
     } else if (/::options(::.*)?$/i.test(key) && /--force-(?!conf(old|new|def|miss)\b)|--(root|instdir|admindir)\b/.test(value)) {
       out.push(mark(4, `${full} ${value}: forces dpkg past its checks, or points it at another root`));
+    } else if (/^apt::compressor::[^:]+::binary$/i.test(key)) {
+      // apt forks a compressor's Binary for every archive it has no library for.
+      out.push(...program(value, full, j));
+    } else if (/^unattended-upgrade::package-blacklist$/i.test(key) && holdsBackVital(value)) {
+      out.push(mark(4, `${full} "${value}": holds back security updates of vital packages`));
     } else if (/^apt::sandbox::user$/i.test(key) && /^(root|0)$/.test(value.trim())) {
       out.push(mark(4, `${full} ${value}: apt's download methods parse what the network sends as root`));
     } else if (/invoke|install-pkgs|auto-?detect|command$|::path$/i.test(key)) {
@@ -111,14 +130,31 @@ function tmpfilesMode(letter: string): Mode | "special" | "attrs" | null {
   if ("cbp".includes(letter)) return "special";
   if (letter === "r") return "delete";
   if ("RDe".includes(letter)) return "tree";
-  if (letter === "z") return "perm";
+  // `m` is the old spelling of `z`.
+  if (letter === "z" || letter === "m") return "perm";
   if (letter === "Z") return "perm-tree";
   if ("tTaAhH".includes(letter)) return "attrs";
   return "fFwdvqQLC".includes(letter) ? "write" : null;
 }
 
+/** systemd-tmpfiles' specifiers for the system instance (tmpfiles.d(5)); others are only known at boot. */
+const TMPFILES_SPECIFIERS: Record<string, string> = {
+  h: "/root",
+  S: "/var/lib",
+  C: "/var/cache",
+  L: "/var/log",
+  t: "/run",
+  T: "/tmp",
+  V: "/var/tmp",
+  E: "/etc",
+  "%": "%",
+};
+
 function tmpfilesLine(line: string, j: ContentJudge): Mark[] {
-  const [, type = "", path = "", modeField = "-", user = "-", argument = ""] = TMPFILES_LINE.exec(line) ?? [];
+  const [, type = "", written = "", modeField = "-", user = "-", argument = ""] = TMPFILES_LINE.exec(line) ?? [];
+  // `L+ %h/.bashrc - - - - /tmp/x`: the path as systemd-tmpfiles expands it (root's home for %h).
+  if (/%[^hSCLtTVE%]/.test(written)) return [mark(4, `acts on ${written}, a path only known at boot`)];
+  const path = written.replace(/%([hSCLtTVE%])/g, (_m, c: string) => TMPFILES_SPECIFIERS[c] ?? _m);
   const letter = type.replace(/[!+\-=~^$?]/g, "");
   if (letter.length !== 1 || !/^[%/]/.test(path)) return [mark(2, `a tmpfiles line the judge does not read: ${line.trim().slice(0, 80)}`)];
   const op = tmpfilesMode(letter);
@@ -131,7 +167,8 @@ function tmpfilesLine(line: string, j: ContentJudge): Mark[] {
   if (op === "write" && path.startsWith("/proc/sys/")) out.push(...sysctl(`${path.slice(10).replace(/\//g, ".")} = ${argument}`, j));
   if (op === "attrs") out.push(mark(/capability/.test(argument) ? 4 : 3, `sets ACLs, attributes or xattrs on ${path} at every boot`));
   const bits = /^[~:]*[0-7]{3,4}$/.test(modeField) ? parseInt(modeField.replace(/[~:]/g, ""), 8) : 0;
-  if (file && bits & 0o6000) out.push(mark(4, `gives ${path} set-id mode ${modeField} at every boot`));
+  // A set-id file made, or an existing one re-permissioned (`z /usr/bin/bash 4755`), at every boot.
+  if ((file || "zZm".includes(letter)) && bits & 0o6000) out.push(mark(4, `gives ${path} set-id mode ${modeField} at every boot`));
   // Writable by anyone without the sticky bit (`D /tmp 0777`, `d /run/sudo 0777`): others' entries may be replaced.
   if (!"rR".includes(letter) && bits & 0o002 && (file || !(bits & 0o1000)))
     out.push(mark(4, `makes ${path} writable by anyone (${modeField}) at every boot`));
@@ -173,6 +210,9 @@ function sysctl(text: string, j: ContentJudge): Mark[] {
     // systemd-sysctl takes glob keys (`kernel.core_patter?`): which settings the line sets is not known here.
     if (/[*?[]/.test(key)) out.push(mark(4, `${key}: a pattern key, so the settings it sets are not known here`));
     else if (SECURITY_SYSCTL.test(key)) out.push(mark(4, `${key}: turns off a kernel protection`));
+    // Written to /proc/sys/fs/binfmt_misc/register: an interpreter the kernel runs for every matching file executed.
+    else if (key === "fs.binfmt_misc.register")
+      out.push(mark(4, `${key}: registers an interpreter the kernel runs for every matching file (binfmt.d's job, judged there)`));
     else if (key === "kernel.core_pattern" && value.startsWith("|")) out.push(...program(value.slice(1), key, j));
     // `@` and `@@` (Linux 6.16+): the kernel sends every crashing process's memory to whoever listens on that socket.
     else if (key === "kernel.core_pattern" && value.startsWith("@"))
@@ -295,15 +335,7 @@ const ALIASES = /^\/etc\/(mail\/)?aliases$/;
  * mailbox_command and pipe argv, exim's pipe transports. `place`: a library loaded, or a list read: it must be root's.
  * `sink`: a file the daemon appends to as root.
  */
-const HOOK_LINES: Array<{
-  file: RegExp;
-  line: RegExp;
-  served?: boolean;
-  place?: boolean;
-  sink?: boolean;
-  /** The line itself weakens the host (a write community, a relaxed sandbox): why, or null when its value does not. */
-  weak?: (value: string, key: string) => string | null;
-}> = [
+const HOOK_LINES: HookLine[] = [
   { file: /^\/etc\/wireguard\//, line: /^\s*(PreUp|PostUp|PreDown|PostDown)\s*=\s*(.*)$/i },
   {
     file: /^\/etc\/openvpn\//,
@@ -407,8 +439,8 @@ const HOOK_INCLUDES =
 const MAIL_SINK = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
 function serviceHooks(text: string, j: ContentJudge, path?: string): Mark[] {
-  const rules = HOOK_LINES.filter((h) => h.file.test(path ?? ""));
-  const out: Mark[] = sectionedConfig(text, path ?? "");
+  const rules = [...HOOK_LINES, ...MORE_HOOK_LINES].filter((h) => h.file.test(path ?? ""));
+  const out: Mark[] = [...sectionedConfig(text, path ?? ""), ...moreHookMarks(text, path ?? "", j)];
   for (const line of joined(text)) {
     if (/^\s*[#;]/.test(line)) continue;
     const inc = HOOK_INCLUDES.exec(line)?.[1];

@@ -45,7 +45,7 @@ export function joined(text: string): string[] {
 
 const SHELLS = new Set(["sh", "bash", "dash", "ash", "ksh", "mksh", "zsh"]);
 
-/** A program file: its shebang names what reads it; shell text is judged as code, other languages by the vetoes. */
+/** A program file: its shebang names what reads it; shell text is judged as code, other languages are refused. */
 function script(text: string, j: ContentJudge): Mark[] {
   if (!text.startsWith("#!")) return [j.code(text, "script (no shebang: run by sh)")];
   const words = (text.slice(2).split("\n")[0] ?? "").trim().split(/\s+/);
@@ -54,15 +54,15 @@ function script(text: string, j: ContentJudge): Mark[] {
   let name = posix.basename(interp);
   if (name === "env") name = posix.basename(words.slice(1).find((w) => !w.startsWith("-") && !w.includes("=")) ?? "");
   if (SHELLS.has(name)) return [j.code(text, `${name} script`)];
-  const floor = mark(2, `a ${name || "unknown"} program: its text is not read as shell`);
-  const hit = j.veto(text, `${name} program`);
-  return hit ? [floor, hit] : [floor];
+  // Python, Perl, node, awk …: code root runs later that the judge cannot read, so it cannot tell it harmless.
+  return [mark(4, `a ${name || "unknown"} program root runs later: its code is not shell, which the judge reads`)];
 }
 
 /** Shell start-up files: the whole text as code, and every alias body as the code it runs later. */
-function rc(text: string, j: ContentJudge): Mark[] {
+function rc(text: string, j: ContentJudge, path = ""): Mark[] {
   return [
     j.code(text, "content"),
+    ...dkmsHooks(text, path),
     ...aliases(text).map(([name, body]) => j.code(body, `alias ${name}`)),
     ...completions(text).map((cmd) => j.code(cmd, "complete -C")),
     ...historyFiles(text).flatMap((path) =>
@@ -72,6 +72,22 @@ function rc(text: string, j: ContentJudge): Mark[] {
         .map((m) => mark(4, `the shell's history is written to ${path} at exit: ${m.text}`)),
     ),
   ];
+}
+
+/**
+ * dkms.conf's PRE_BUILD, POST_BUILD, PRE_INSTALL, POST_INSTALL, POST_ADD, PRE_REMOVE and POST_REMOVE name scripts
+ * of the module's tree that dkms runs as root: one that climbs out of it (`../../../tmp/x`) or lies elsewhere is
+ * code no one judged.
+ */
+function dkmsHooks(text: string, path: string): Mark[] {
+  if (!/^\/(usr\/src\/[^/]+\/dkms\.conf|etc\/dkms\/.+)$/.test(path)) return [];
+  const out: Mark[] = [];
+  for (const m of text.matchAll(/^\s*((?:PRE|POST)_(?:BUILD|INSTALL|ADD|REMOVE))\s*=\s*(.*)$/gm)) {
+    const script = unquote(m[2] as string).split(/\s+/)[0] ?? "";
+    if (script.includes("..") || script.includes("$") || (script.startsWith("/") && !rootOwnedPlace(script)))
+      out.push(mark(4, `${m[1]}=${script}: dkms runs, as root, a script outside the module's tree`));
+  }
+  return out;
 }
 
 /** `complete -C CMD` / `compgen -C CMD`: CMD runs whenever the completion is asked for (a TAB). */
@@ -194,12 +210,13 @@ const ENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 /**
  * Names that, set for every session, choose code, configuration, trust or a
  * route for what root runs (VIMINIT, OPENSSL_CONF, SSL_CERT_FILE,
- * https_proxy, DOTNET_STARTUP_HOOKS, PIP_INDEX_URL, MANPAGER, JAVA_HOME …):
+ * https_proxy, DOTNET_STARTUP_HOOKS, PIP_INDEX_URL, MANPAGER, JAVA_HOME, PYTHONWARNINGS — a dotted category is a
+ * module Python imports …):
  * refused in the session environment files, whatever their value. PATH and
  * the loader's variables are judged by where they point (`variable`).
  */
 export const SESSION_RISKY =
-  /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH)/i;
+  /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH|PYTHONWARNINGS)/i;
 
 function environment(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [j.code(text, "content")];
@@ -673,7 +690,8 @@ function udev(text: string, j: ContentJudge): Mark[] {
   if (continued) out.push(continued);
   for (const line of joined(text)) {
     if (comment(line)) continue;
-    for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(?:\{([^}]*)\})?\s*(?:\+=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g)) {
+    // PROGRAM runs in a match too (`PROGRAM=="/x", RESULT=="y"`, the canonical form): its == and != run it as well.
+    for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(?:\{([^}]*)\})?\s*(?:==|!=|\+=|:=|=)\s*"((?:[^"\\]|\\.)*)"/g)) {
       const [key, type, value] = [m[1] as string, m[2], m[3] as string];
       if (key === "RUN" && type === "builtin") continue;
       // IMPORT{file} reads KEY=value pairs (ENV, and through them RUN's environment) from any file.
@@ -684,7 +702,7 @@ function udev(text: string, j: ContentJudge): Mark[] {
       out.push(j.code(value, `${key}${type ? `{${type}}` : ""}`));
     }
     // udev 249 and later decode C escapes in e"…" strings (`RUN+=e"/tm\x70/x"`): a value not in plain quotes is not read here.
-    for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(\{[^}]*\})?\s*(?:\+=|:=|-=|=)\s*(?![="])(\S{0,40})/g))
+    for (const m of line.matchAll(/\b(RUN|PROGRAM|IMPORT)(\{[^}]*\})?\s*(?:==|!=|\+=|:=|-=|=)\s*(?![="])(\S{0,40})/g))
       out.push(mark(4, `${m[1]}${m[2] ?? ""}=${m[3]}…: a value in a form the judge does not read (udev decodes e"…" escapes)`));
     // A group or owner given raw disks or memory can read and write every file.
     if (
@@ -745,7 +763,7 @@ function ldSoConf(text: string): Mark[] {
 
 /** git settings whose value is a command git runs (through a shell when it has spaces). */
 const GIT_COMMAND =
-  /^(fsmonitor|sshcommand|pager|editor|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|external|externaldiff|driver|sequenceeditor|packobjectshook|alternaterefscommand|sendmailcmd|smtpserver|defaultkeycommand)$/;
+  /^(fsmonitor|sshcommand|pager|editor|askpass|textconv|clean|smudge|process|helper|program|gitproxy|command|uploadpack|receivepack|cmd|external|externaldiff|driver|sequenceeditor|packobjectshook|alternaterefscommand|sendmailcmd|smtpserver|defaultkeycommand|difffilter|tocmd|cccmd|httpd)$/;
 /** The host a git URL (or a `[url "…"]` header) names, lower-cased; "" when none can be told. */
 export function gitHost(url: string): string {
   const u = url
@@ -803,6 +821,9 @@ function gitconfig(text: string, j: ContentJudge, path = ""): Mark[] {
     const where = `${section}.${name}`;
     if (section === "safe" && name === "directory")
       out.push(mark(4, `${where}: git then obeys the configuration of repositories others own`));
+    // git's defence against bare repositories embedded in a clone (whose config names programs git runs).
+    else if (section === "safe" && name === "barerepository" && !/^explicit$/i.test(value))
+      out.push(mark(4, `${where} ${value}: git then obeys bare repositories embedded in what it clones`));
     else if (/^(insteadof|pushinsteadof)$/.test(name) && section === "url" && gitSite(header?.[1] ?? subsection) !== gitSite(value))
       out.push(mark(4, `${where} ${value}: git fetches or pushes another host's (or owner's) repository in its stead`));
     else if ((section === "http" || section === "remote") && name === "proxy" && value)

@@ -4,6 +4,7 @@
 // will run; this module only names them. Pure string work, like paths.ts.
 import picomatch from "picomatch";
 import { inside, scratch, systemPath } from "./paths.js";
+import { MORE_PLACES } from "./runs-later-places.js";
 
 /** How the content of a runs-later file is read (runs-later-content.ts). */
 export type Format =
@@ -40,7 +41,7 @@ export interface RunsLater {
   asRoot: boolean;
 }
 
-interface Entry {
+export interface Entry {
   globs: string[];
   format: Format;
   what: string;
@@ -349,6 +350,12 @@ const TABLE: Entry[] = [
     globs: ["**/.git/hooks/**", "**/.husky/**", "**/.git/modules/**/hooks/**", "**/*.git/hooks/**"],
   },
   {
+    format: "gitconfig",
+    runsAs: "user",
+    what: "a repository's git configuration (programs git starts in it: fsmonitor, pager, aliases, hooksPath …)",
+    globs: ["**/.git/config", "**/.git/modules/**/config", "**/*.git/config"],
+  },
+  {
     format: "systemd",
     runsAs: "root",
     what: "systemd configuration (units, timers, drop-ins, generators)",
@@ -604,6 +611,7 @@ const TABLE: Entry[] = [
     globs: ["/etc/supervisor/supervisord.conf", "/etc/supervisor/conf.d/**", "/etc/supervisord.conf", "/etc/supervisord.d/**"],
   },
   { format: "rc", runsAs: "root", what: "bash completions every root shell loads", globs: ["/usr/share/bash-completion/**"] },
+  ...MORE_PLACES,
   { format: "program", runsAs: "root", what: "a program on root's PATH", globs: ROOT_PATH.map((d) => `${d}/*`) },
   {
     format: "program",
