@@ -7,7 +7,8 @@
 // now, or because the command being judged makes it (`git init --bare repo`,
 // before or after it writes `repo/config`).
 import { posix } from "node:path";
-import { forgetWithCommand, lstat, readScript } from "./host-paths.js";
+import { gitfileTarget } from "./git-index.js";
+import { forgetWithCommand, lstat } from "./host-paths.js";
 
 /** Directories the command being judged makes bare repositories of; "any" when one is not known until run time. */
 let made = new Set<string>();
@@ -93,8 +94,7 @@ export function nestedRepository(dir: string, root: string): string | null {
     const dotgit = lstat(`${d}/.git`);
     if (dotgit === null) continue;
     if (dotgit === "unknown" || !dotgit.isFile()) return d;
-    const target = /^gitdir:\s*(\S+)/.exec(readScript(`${d}/.git`) ?? "")?.[1];
-    const gitDir = target === undefined ? null : posix.resolve(d, target);
+    const gitDir = gitfileTarget(d);
     if (gitDir === null || !gitDir.startsWith(`${root}/.git/`)) return d;
   }
   return null;

@@ -54,11 +54,7 @@ function findRepo(dir: string): Repo | null {
   for (let d = dir; d.startsWith("/"); d = posix.dirname(d)) {
     const dotgit = posix.join(d, ".git");
     const config = readScript(posix.join(dotgit, "config"));
-    let gitDir: string | null = config !== null ? dotgit : null;
-    if (gitDir === null) {
-      const m = /^gitdir:\s*(\S+)/.exec(readScript(dotgit) ?? "");
-      if (m) gitDir = posix.resolve(d, m[1] as string);
-    }
+    const gitDir = config !== null ? dotgit : gitfileTarget(d);
     if (gitDir !== null) {
       const cfg = config ?? readScript(posix.join(gitDir, "config")) ?? readScript(posix.join(gitDir, "commondir")) ?? "";
       return { worktree: realPath(d) ?? d, gitDir, hash: /objectformat\s*=\s*sha256/i.test(cfg) ? "sha256" : "sha1" };
@@ -66,6 +62,12 @@ function findRepo(dir: string): Repo | null {
     if (d === "/") break;
   }
   return null;
+}
+
+/** The git dir a `.git` file in `dir` names (`gitdir: PATH`: a submodule's, a linked worktree's), or null. */
+export function gitfileTarget(dir: string): string | null {
+  const m = /^gitdir:\s*(\S+)/.exec(readScript(posix.join(dir, ".git")) ?? "");
+  return m ? posix.resolve(dir, m[1] as string) : null;
 }
 
 /** The git directory a linked worktree shares with its main repository (its `commondir`), or `gitDir` itself. */

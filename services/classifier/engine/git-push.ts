@@ -7,6 +7,7 @@
 // a bare `git push` (its target is not on the command line), a URL or path
 // as the remote, or a remote this repository does not have.
 import { posix } from "node:path";
+import { repoOf } from "./git-index.js";
 import { readScript } from "./host-paths.js";
 import type { Word } from "./types.js";
 
@@ -40,19 +41,6 @@ const SAFE_FLAGS = new Set([
 ]);
 const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+$/;
 
-/** The repository's git dir from `cwd` upwards (a `.git` directory, or a `.git` file naming one). */
-function gitDir(cwd: string): string | null {
-  for (let dir = cwd; dir.startsWith("/"); dir = posix.dirname(dir)) {
-    const dotgit = posix.join(dir, ".git");
-    if (readScript(posix.join(dotgit, "config")) !== null) return dotgit;
-    const file = readScript(dotgit);
-    const m = file === null ? null : /^gitdir:\s*(\S+)/.exec(file);
-    if (m) return posix.resolve(dir, m[1] as string);
-    if (dir === "/") break;
-  }
-  return null;
-}
-
 /** Branch names the remote treats as its default, from this host's copy of refs/remotes/REMOTE/HEAD. */
 function remoteHead(dir: string, remote: string): string | null {
   const head = readScript(posix.join(dir, "refs", "remotes", remote, "HEAD"));
@@ -68,7 +56,7 @@ export function featureBranchPush(args: readonly Word[], cwd: string): boolean {
   if (!flags.every((f) => SAFE_FLAGS.has(f.text)) || operands.length !== 2) return false;
   const [remote, branch] = operands.map((w) => w.text) as [string, string];
   if (!/^[A-Za-z0-9._-]+$/.test(remote) || !BRANCH.test(branch) || DEFAULT_BRANCHES.has(branch) || branch === "HEAD") return false;
-  const dir = gitDir(cwd);
+  const dir = repoOf(cwd)?.gitDir ?? null;
   const config = dir === null ? null : readScript(posix.join(dir, "config"));
   if (dir === null || config === null || !config.includes(`[remote "${remote}"]`)) return false;
   return remoteHead(dir, remote) !== branch;
