@@ -5,19 +5,15 @@
 // them — printing what they decrypt (round 21). Read from the home's
 // ~/.gitconfig and ~/.config/git/config and from /etc/gitconfig.
 import { posix } from "node:path";
+import { gitConfigEntries } from "./git-config-entries.js";
 import { readScript } from "./host-paths.js";
 
-const DRIVER_SECTION = /^\[\s*(diff|filter|merge)\s+"[^"]*"\s*\]/i;
-const RUNS = /^\s*(textconv|command|clean|smudge|process|driver)\s*=\s*\S/i;
+const DRIVER_SECTION = /^(diff|filter|merge)$/;
+const RUNS = /^(textconv|command|clean|smudge|process|driver)$/;
 
 /** Whether a git config text defines a driver that runs a program. */
 function definesDriver(text: string): boolean {
-  let inDriver = false;
-  for (const line of text.split("\n")) {
-    if (/^\s*\[/.test(line)) inDriver = DRIVER_SECTION.test(line.trim());
-    else if (inDriver && RUNS.test(line)) return true;
-  }
-  return false;
+  return gitConfigEntries(text).some((e) => DRIVER_SECTION.test(e.section) && RUNS.test(e.name) && e.value !== "");
 }
 
 /** The user's git configuration files that define drivers running programs (none: an empty list). */

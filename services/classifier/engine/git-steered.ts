@@ -6,6 +6,7 @@
 // `git status` or `git commit` runs (round 20; the names git uses by default
 // are persistence files in paths.ts).
 import { posix } from "node:path";
+import { gitConfigEntries } from "./git-config-entries.js";
 import { commonDir, repoOf } from "./git-index.js";
 import { readScript } from "./host-paths.js";
 
@@ -20,26 +21,6 @@ const STEERING: Readonly<Record<string, string>> = {
 interface Steered {
   path: string;
   what: string;
-}
-
-/** What a config text steers: each key above, its value as written. */
-function steeringKeys(text: string): Array<{ what: string; value: string }> {
-  const out: Array<{ what: string; value: string }> = [];
-  let section = "";
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/(^|\s)[#;].*$/, "").trim();
-    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
-    let rest = line;
-    if (head) {
-      section = (head[1] as string).toLowerCase();
-      rest = head[2] as string;
-    }
-    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(rest);
-    if (!kv) continue;
-    const what = STEERING[`${section}.${(kv[1] as string).toLowerCase()}`];
-    if (what) out.push({ what, value: (kv[2] as string).replace(/^"(.*)"$/, "$1").trim() });
-  }
-  return out;
 }
 
 /** Where a value points: `~/` in `home`, relative to `base`. */
@@ -59,11 +40,13 @@ export function gitSteered(path: string, home: string | null): Steered | null {
   const gitDir = commonDir(repo.gitDir);
   const config = readScript(posix.join(gitDir, "config"));
   if (config === null || !/hookspath|include|attributesfile/i.test(config)) return null;
-  for (const k of steeringKeys(config)) {
+  for (const e of gitConfigEntries(config)) {
+    const what = STEERING[`${e.section}.${e.name}`];
+    if (what === undefined) continue;
     // Included files are relative to the config file; hooksPath and attributesFile to the working tree.
-    const target = place(k.value, k.what === "config" ? gitDir : repo.worktree, home);
+    const target = place(e.value, what === "config" ? gitDir : repo.worktree, home);
     if (target === null) continue;
-    if (path === target || (k.what === "hooks" && path.startsWith(`${target}/`))) return { path: target, what: k.what };
+    if (path === target || (what === "hooks" && path.startsWith(`${target}/`))) return { path: target, what };
   }
   return null;
 }
