@@ -2,6 +2,7 @@
 // psql/mysql/sqlite3, redis-cli commands, sed, awk and Miller programs, git's
 // code-bearing config keys. Everything else in an argument list is data.
 // sed, git and the HTTP clients' analyses live with their tool families in tools/.
+import { remoteDbHost } from "./db-hosts.js";
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { StdinSource, Word } from "./types.js";
@@ -645,17 +646,32 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
   return own === null ? sent : { ...sent, kind: own.kind };
 }
 
+/** A client's own verdict, raised to 2 when it connects to another host with the user's stored password (db-hosts.ts). */
+function connectsElsewhere(tool: "psql" | "mysql" | "redis", args: readonly Word[], own: Analysis | null): Analysis | null {
+  if (own !== null && own.tier >= 2) return own;
+  const far = remoteDbHost(tool, args);
+  if (far === null) return own;
+  return {
+    tier: 2,
+    rule: `${tool === "redis" ? "redis" : "sql"}:remote-host`,
+    reason: `connects to ${far}, another host (or one not known here), with the password the client finds (its password file, environment): a server there may ask for it in clear text`,
+    kind: "decide",
+  };
+}
+
 function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | null, host: HostId): Analysis | null {
   switch (name) {
     case "psql":
     case "mysql":
-    case "mariadb":
-      return sqlClient(name === "psql" ? "psql" : "mysql", args, stdin, host);
+    case "mariadb": {
+      const tool = name === "psql" ? "psql" : "mysql";
+      return connectsElsewhere(tool, args, sqlClient(tool, args, stdin, host));
+    }
     case "sqlite3":
       return sqlite(args, stdin, host);
     case "redis-cli":
     case "valkey-cli":
-      return redis(args, host);
+      return connectsElsewhere("redis", args, redis(args, host));
     case "sed":
     case "gsed":
       return sedAnalysis(args);

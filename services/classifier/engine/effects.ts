@@ -18,6 +18,7 @@ import {
   persistenceFile,
   resolvePlace,
   scratch,
+  sharedScratchRoot,
   secretPlace,
   sink,
   systemPath,
@@ -40,7 +41,7 @@ import {
 } from "./host-paths.js";
 import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
-import { notHeldByGit } from "./reversible.js";
+import { notHeldByGit, regenerablePlace } from "./reversible.js";
 import { gitAddStagesSecret } from "./git-stages.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
@@ -158,7 +159,34 @@ function judgeTarget(t: Target, ctx: Context): Effect {
     const r = judgePlace(t, resolvePlace(literalWord(real), ctx), ctx);
     if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
   }
+  if (t.serverNamed) e = max(e, serverNamed(p, reals, ctx)) ?? e;
   return t.fills ? (max(e, throughLinks(p, reals, ctx)) ?? e) : e;
+}
+
+/** Members not known here may replace what a workspace directory holds that git does not (round 22: `tar xf a.tar -C src`). */
+function overUnheld(dir: string, raw: string, ctx: Context): Effect | null {
+  if (ctx.source !== "claude" || ctx.remote || !inWorkspace(dir, ctx)) return null;
+  const why = notHeldByGit(dir, "tree");
+  return why === null ? null : { tier: 2, reason: `write ${raw}: names not known here land where ${why}` };
+}
+
+/**
+ * One file whose name the server chooses (Content-Disposition: `curl -OJ`,
+ * `wget --content-disposition`, aria2c without -o) landing in the
+ * workspace's or a repository's top, above the workspace or in a shared
+ * scratch root: the name may be one a tool obeys there (`.npmrc`, `.envrc`,
+ * `conftest.py`, `CLAUDE.md`); a subdirectory (`-d dl`) is where downloads go. The clients strip directories and never overwrite, so links
+ * there are not written through. Round 22.
+ */
+function serverNamed(p: Place, reals: readonly string[], ctx: Context): Effect | null {
+  const dir = reals.at(-1) ?? p.path;
+  if (dir === null || p.glob) return { tier: 2, reason: `write ${p.raw}: a file the server names, in a place not known until run time` };
+  return repositoryTop(dir, p.raw, ctx) !== null || isWorkspaceRoot(dir, ctx)
+    ? {
+        tier: 2,
+        reason: `write ${p.raw}: the server chooses the file's name, which may be one a tool obeys there (.npmrc, .envrc, conftest.py)`,
+      }
+    : null;
 }
 
 /** At most this many entries of a tree copied, moved or linked are looked at; a larger tree is "cannot be known". */
@@ -208,7 +236,7 @@ function throughLinks(p: Place, reals: readonly string[], ctx: Context): Effect 
   if (dir === null || p.glob) return null;
   const links = linksIn(dir);
   if (links === null) return { tier: 2, reason: `extracts into ${p.raw}, a directory that cannot be listed for links` };
-  let worst: Effect | null = null;
+  let worst: Effect | null = repositoryTop(dir, p.raw, ctx) ?? overUnheld(dir, p.raw, ctx);
   for (const link of links) {
     // Judged where it leads (one lookup, no check of the link's own name as a workspace file): a link that
     // stays in the workspace writes nowhere new; one that cannot be resolved is judged as named.
@@ -220,6 +248,27 @@ function throughLinks(p: Place, reals: readonly string[], ctx: Context): Effect 
     if (e.tier === 4) break;
   }
   return worst;
+}
+
+/**
+ * Names not known here (an archive's members, a server's file names) that
+ * land in a repository's top, above a workspace or in a shared scratch root
+ * may be what runs later: `.git/config` (its fsmonitor runs on the next
+ * `git status`), `.git/hooks/*`, `.claude/settings.json`, `.envrc`, a
+ * `conftest.py` pytest finds from below. Round 22: `wget -r -nH URL` and
+ * `curl -OJ URL` let the server choose them.
+ */
+function repositoryTop(dir: string, raw: string, ctx: Context): Effect | null {
+  const st = lstat(`${dir === "/" ? "" : dir}/.git`);
+  const why =
+    st !== null && st !== "unknown"
+      ? "a repository's top, where they may replace .git/config or add .git/hooks (git runs them on its next read)"
+      : ctx.workspace.some((w) => w !== dir && inside(w, dir))
+        ? "a directory above the workspace, where they may reach its .git and its tools' configuration"
+        : sharedScratchRoot(dir)
+          ? "a shared scratch root, where they may plant what tools search upward for (conftest.py, package.json)"
+          : null;
+  return why === null ? null : { tier: 2, reason: `write ${raw}: names not known here (an archive's, the server's) land in ${why}` };
 }
 
 function judgePlace(t: Target, p: Place, ctx: Context): Effect {
@@ -258,6 +307,16 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
           reason: `${what}: chooses diff, filter or merge drivers for files, and ${drivers[0]} defines ones that run programs (git log -p, git show run them)`,
         };
     }
+    // A file with other hard links (pnpm's and uv's stores link packages' files into node_modules and .venv): writing
+    // it in place writes every project's copy (round 22). Replacing it by rename would not, but few writers do.
+    if (ctx.source === "claude" && t.mode === "write" && !p.glob) {
+      const st = lstat(p.path);
+      if (st !== null && st !== "unknown" && st.isFile() && st.nlink > 1n)
+        return {
+          tier: 2,
+          reason: `${what}: a file with ${st.nlink - 1n} other hard link(s): writing it changes each of them, outside the workspace too`,
+        };
+    }
     const steered = gitSteered(p.path, ctx.home ?? null);
     if (steered !== null)
       return {
@@ -279,6 +338,16 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     ) {
       const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
       if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
+    }
+    // Work git does not hold, moved where it counts as regenerable (an ignored path, scratch space): the next delete
+    // there is not checked against git (`mv mod.txt build.log && rm build.log`).
+    if (ctx.source === "claude" && !ctx.remote && t.keeps && t.movedTo && !p.glob && notHeldByGit(p.path, "tree") !== null) {
+      const to = t.movedTo.find((w) => {
+        const d = resolvePlace(w, ctx).path;
+        return d === null || !inWorkspace(d, ctx) || regenerablePlace(d);
+      });
+      if (to !== undefined)
+        return { tier: 2, reason: `${what}: moves work git does not hold to ${to.text}, where deleting it would pass as regenerable` };
     }
     return { tier: 1, reason: `${what}: inside the workspace` };
   }

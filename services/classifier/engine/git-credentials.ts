@@ -13,6 +13,11 @@ import type { Word } from "./types.js";
 const URL_CREDENTIAL = /^\s*(?:push)?url\s*=\s*"?(?:[a-z][a-z0-9+.-]*:\/\/[^/\s@:]+:[^/\s@]+@|https?:\/\/[^/\s@]+@)/im;
 /** An extra header carrying credentials (`extraheader = AUTHORIZATION: basic …`). */
 const HEADER_CREDENTIAL = /^\s*extraheader\s*=.*\b(?:authorization|private-token|job-token)\b/im;
+/**
+ * A URL section whose name carries one: `[url "https://x-access-token:TOKEN@github.com/"] insteadOf = …` (Go's
+ * private-module recipe), printed by `git remote -v` as every URL it rewrites (round 22).
+ */
+const SECTION_CREDENTIAL = /^\s*\[\s*(?:url|http|credential)\s+"(?:[a-z][a-z0-9+.-]*:\/\/[^/\s@:"]+:[^/\s@"]+@|https?:\/\/[^/\s@"]+@)/im;
 
 /**
  * Whether the git config file at `path` holds a credential (read once per
@@ -21,15 +26,23 @@ const HEADER_CREDENTIAL = /^\s*extraheader\s*=.*\b(?:authorization|private-token
  */
 export function configHoldsCredential(path: string): boolean {
   const text = readScript(path);
-  return text !== null && (URL_CREDENTIAL.test(text) || HEADER_CREDENTIAL.test(text));
+  return text !== null && (URL_CREDENTIAL.test(text) || HEADER_CREDENTIAL.test(text) || SECTION_CREDENTIAL.test(text));
 }
 
-/** A path that is a repository's config file (`…/.git/config`, a bare repository's `config` beside its `HEAD`). */
+/**
+ * A path that is a git config file: a repository's (`…/.git/config`, a bare
+ * repository's `config` beside its `HEAD`), or a user's (`~/.gitconfig`,
+ * `~/.config/git/config`), whose settings every repository reads.
+ */
 export function gitConfigFile(path: string): boolean {
   return (
-    path.endsWith("/.git/config") || (posix.basename(path) === "config" && readScript(posix.join(posix.dirname(path), "HEAD")) !== null)
+    path.endsWith("/.git/config") ||
+    USER_CONFIG.test(path) ||
+    (posix.basename(path) === "config" && readScript(posix.join(posix.dirname(path), "HEAD")) !== null)
   );
 }
+
+const USER_CONFIG = /\/(?:\.gitconfig|\.config\/git\/config)$/;
 
 /**
  * git subcommands that print the repository's config values or its remotes'
@@ -70,18 +83,21 @@ function printsConfig(sub: string, rest: readonly Word[]): boolean {
 const CREDENTIAL_KEY = /url|extraheader|^remote\.|^http\.|^credential/i;
 
 /** Why this git command prints a credential its repository's config holds, or undefined. */
-export function gitPrintsCredential(sub: string, rest: readonly Word[], cwd: string): string | undefined {
+export function gitPrintsCredential(sub: string, rest: readonly Word[], cwd: string, home: string | null): string | undefined {
   if (!printsConfig(sub, rest) || !cwd) return undefined;
-  const config = credentialConfig(cwd);
+  const config = credentialConfig(cwd, home);
   return config === null ? undefined : `prints ${config}, which holds a credential (a token in a remote URL or an Authorization header)`;
 }
 
 /**
- * The config of the repository `cwd` is in that holds a credential, or
- * null: its own, and for a linked worktree the main repository's (its
- * `commondir`), which it shares.
+ * The config git reads in `cwd` that holds a credential, or null: the
+ * user's own (`~/.gitconfig`, `~/.config/git/config`: what `git config
+ * --list` and `git remote -v` print everywhere, round 22), the repository's,
+ * and for a linked worktree the main repository's (its `commondir`).
  */
-export function credentialConfig(cwd: string): string | null {
+export function credentialConfig(cwd: string, home: string | null): string | null {
+  const user = home === null ? [] : [posix.join(home, ".gitconfig"), posix.join(home, ".config/git/config")];
+  for (const config of user) if (configHoldsCredential(config)) return config;
   const repo = repoOf(cwd);
   if (repo === null) return null;
   const common = commonDir(repo.gitDir);

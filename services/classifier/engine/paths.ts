@@ -332,7 +332,7 @@ const PERSISTENCE_GLOBS = [
   "**/rust-toolchain.toml",
   "**/rust-toolchain",
   // mise's own configuration (its tasks, hooks and `path:` tools run later); a project's version pins
-  // (.tool-versions, .python-version, mise.toml) are everyday files and are not listed.
+  // (.tool-versions, .python-version) are everyday files and are not listed (its mise.toml is, below).
   "**/.config/mise/**",
   "**/.config/pip/**",
   "**/.bash_aliases",
@@ -386,6 +386,31 @@ const PERSISTENCE_GLOBS = [
   "**/.git/objects/info/http-alternates",
   "**/.hg/hgrc",
   "**/.jj/repo/config.toml",
+  // Round 22: what a tool reads from the directory it starts in, every start, and obeys as code or as the program
+  // to start: mise's project config ([hooks] and `_.source` run on cd, and its trust is bound to the path, not the
+  // content), a VS Code workspace file's tasks (runOn folderOpen, as tasks.json), R's and Octave's start-up files,
+  // sbt's and Maven's JVM options (-javaagent), bazel's rc, bun's preloads, Jupyter's and IPython's config; git's
+  // state files that run or drop history (a rebase todo's `exec` lines, a shallow boundary).
+  "**/?(.)mise?(.local).toml",
+  "**/?(.)mise/config?(.local).toml",
+  "**/.config/mise.toml",
+  "**/*.code-workspace",
+  "**/.Rprofile",
+  "**/.Renviron",
+  "**/.octaverc",
+  "**/.sbtopts",
+  "**/.jvmopts",
+  "**/.mvn/jvm.config",
+  "**/.mvn/maven.config",
+  "**/.mvn/extensions.xml",
+  "**/.bazelrc",
+  "**/bunfig.toml",
+  "**/jupyter_*_config.@(py|json)",
+  "**/ipython_config.py",
+  "**/.git/rebase-merge/**",
+  "**/.git/rebase-apply/**",
+  "**/.git/sequencer/**",
+  "**/.git/shallow",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 
@@ -424,7 +449,7 @@ export function sink(path: string): boolean {
  * .claude, workspace and version files, JS tools' configs, which are code).
  */
 const UPWARD =
-  /^(conftest\.py|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|package\.json|CLAUDE\.md|AGENTS\.md|\.claude|node_modules|go\.work|Cargo\.toml|pnpm-workspace\.yaml|lerna\.json|nx\.json|turbo\.json|[jt]sconfig\.json|\.tool-versions|\.?mise\.toml|\.mise|\.python-version|\.nvmrc|\.node-version|\.(eslintrc|prettierrc|babelrc|mocharc|stylelintrc|swcrc)(\..+)?|(eslint|prettier|babel|jest|vitest|vite|webpack|rollup|postcss|tailwind|stylelint)\.config\.[cm]?[jt]s)$/;
+  /^(conftest\.py|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|package\.json|CLAUDE\.md|AGENTS\.md|\.claude|node_modules|go\.work|Cargo\.toml|pnpm-workspace\.yaml|lerna\.json|nx\.json|turbo\.json|[jt]sconfig\.json|\.tool-versions|\.?mise\.toml|\.mise|\.python-version|\.nvmrc|\.node-version|\.(eslintrc|prettierrc|babelrc|mocharc|stylelintrc|swcrc)(\..+)?|(eslint|prettier|babel|jest|vitest|vite|webpack|rollup|postcss|tailwind|stylelint)\.config\.[cm]?[jt]s|\.mvn|[Rr]akefile(\.rb)?|Gemfile|gems\.rb|\.rubocop\.ya?ml|\.golangci\.(ya?ml|toml|json)|settings\.gradle(\.kts)?|WORKSPACE(\.bazel)?|MODULE\.bazel|\.bazelrc|\.cargo|bunfig\.toml|\.sbtopts|\.jvmopts)$/;
 
 /**
  * A path whose first step into a shared scratch root (`/tmp/conftest.py`,
@@ -755,6 +780,51 @@ const SECRET_GLOBS = [
   "**/secrets/*.@(txt|key|json|env|yaml|yml)",
   "**/@(password|passwords|creds|credentials|api_key|api_keys|apikey|key).txt",
   "**/.token",
+  // Round 22: build tools', mail and chat clients', mounts', FTP clients', other agents' MCP servers' (their `env`
+  // tokens) and deploy CLIs' credentials; wallets; X11's cookie; histories under other names; fish's universal
+  // variables (`set -Ux GITHUB_TOKEN`); VS Code's secret storage.
+  "**/.sbt/.credentials",
+  "**/.sbt/*/credentials.sbt",
+  "**/.mylogin.cnf",
+  "**/.nuget/NuGet/NuGet.Config",
+  "**/.muttrc",
+  "**/.config/mutt/muttrc",
+  "**/.mutt/muttrc",
+  "**/.offlineimaprc",
+  "**/.esmtprc",
+  "**/.smbcredentials",
+  "**/.davfs2/secrets",
+  "**/.purple/accounts.xml",
+  "**/.irssi/config",
+  "**/.weechat/sec.conf",
+  "**/.config/weechat/sec.conf",
+  "**/.config/filezilla/@(sitemanager|recentservers).xml",
+  "**/.filezilla/@(sitemanager|recentservers).xml",
+  "**/.thunderbird/*/logins.json",
+  "**/.thunderbird/*/key4.db",
+  "**/.cvspass",
+  "**/.Xauthority",
+  "**/.config/Claude/claude_desktop_config.json",
+  "**/.cursor/mcp.json",
+  "**/.codeium/windsurf/mcp_config.json",
+  "**/.gemini/settings.json",
+  "**/.codex/config.toml",
+  "**/.codex/auth.json",
+  "**/.continue/config.@(json|yaml)",
+  "**/.aider.conf.yml",
+  "**/.bluemix/config.json",
+  "**/.config/argocd/config",
+  "**/.puppetlabs/token",
+  "**/.local/share/TelegramDesktop/tdata/**",
+  "**/.config/Bitwarden/data.json",
+  "**/.electrum/wallets/**",
+  "**/.bitcoin/wallet.dat",
+  "**/.bitcoin/wallets/**",
+  "**/.ethereum/keystore/**",
+  "**/.histfile",
+  "**/.julia/logs/repl_history.jl",
+  "**/.config/fish/fish_variables",
+  "**/.config/@(Code|Code - OSS|VSCodium|Cursor)/User/globalStorage/state.vscdb*",
 ];
 const SECRET = globSet(SECRET_GLOBS);
 

@@ -63,6 +63,28 @@ export function notHeldByGit(path: string, mode: "write" | "delete" | "tree"): s
   return why;
 }
 
+/**
+ * Whether content moved to `path` would count as regenerable there: a
+ * repository's (held) ignore rules match it — so a later delete of it is
+ * not checked against git (`mv mod.txt build.log &&
+ * rm build.log`, `mv lib dist/`, `mv x /tmp/x`; round 22).
+ */
+export function regenerablePlace(path: string): boolean {
+  const real = realParent(path) ?? path;
+  // Outside a repository nothing is held by git anyway: a delete there is judged as not held (the caller judges
+  // places outside the workspace).
+  const repo = repoAt(posix.dirname(real));
+  if (repo === null) return false;
+  const rel = posix.relative(repo.worktree, real);
+  if (rel === "" || rel.startsWith("..")) return false;
+  const index = indexOf(repo);
+  if (index === null) return false;
+  const st = lstat(real);
+  const isDir = st !== null && st !== "unknown" && st.isDirectory();
+  const ignores = ignoresOf(repo, index);
+  return ignores.ignored(rel, isDir) || (st === null && ignores.ignored(rel, true));
+}
+
 /** The repository of directory `dir`, once per command. */
 function repoAt(dir: string): Repo | null {
   let repo = repos.get(dir);
@@ -73,12 +95,16 @@ function repoAt(dir: string): Repo | null {
   return repo;
 }
 
-/** A repository's ignore files, once per command. */
-function ignoresOf(repo: Repo): Ignores {
-  let ignores = ignoreSets.get(repo.gitDir);
+/**
+ * A repository's ignore files, once per command: with `held`, only those git
+ * holds unchanged (what is regenerable); without, every one, as git reads them.
+ */
+function ignoresOf(repo: Repo, held: GitIndex | null): Ignores {
+  const key = held === null ? `all\0${repo.gitDir}` : repo.gitDir;
+  let ignores = ignoreSets.get(key);
   if (ignores === undefined) {
-    ignores = new Ignores(repo);
-    ignoreSets.set(repo.gitDir, ignores);
+    ignores = new Ignores(repo, held);
+    ignoreSets.set(key, ignores);
   }
   return ignores;
 }
@@ -98,6 +124,9 @@ function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null
   const real = realParent(path) ?? path;
   const st = lstat(real);
   if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
+  // A new file in a repository's own directory is not "nothing there yet": a hand-made rebase todo runs its `exec`
+  // lines on the next `git rebase --continue`, a `.git/shallow` makes gc drop the history below it (round 22).
+  if (/(?:^|\/)\.git(?:\/|$)/.test(real)) return "the repository itself, not content git keeps";
   if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
   const dir = posix.dirname(real);
@@ -106,10 +135,12 @@ function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null
   const rel = posix.relative(repo.worktree, real);
   if (rel === "" || rel.startsWith("..") || rel === ".git" || rel.startsWith(".git/"))
     return "the repository itself, not content git keeps";
-  const ignores = ignoresOf(repo);
-  if (ignores.ignored(rel, st.isDirectory())) return null;
   const index = indexOf(repo);
   if (index === null) return "the repository's index cannot be read here, so what git holds is not known";
+  // git never ignores a tracked file: the index is asked first (a force-added, modified `keep.log` under `*.log`).
+  const tracked = !st.isDirectory() && index.entries.has(rel);
+  const ignores = ignoresOf(repo, index);
+  if (!tracked && ignores.ignored(rel, st.isDirectory())) return null;
   if (!st.isDirectory())
     return held(rel, real, index, repo)
       ? null
@@ -165,7 +196,7 @@ function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ig
     const st = lstat(a);
     if (st === "unknown") return `${r} cannot be looked at here, so whether git holds it is not known`;
     if (st === null) continue;
-    if (ignores.ignored(r, st.isDirectory())) continue;
+    if (!(st.isFile() && index.entries.has(r)) && ignores.ignored(r, st.isDirectory())) continue;
     if (st.isDirectory()) {
       const bad = walk(r, a, index, repo, ignores, budget);
       if (bad !== null) return bad;
@@ -211,7 +242,7 @@ export function stagedSecret(path: string, how: Staging, fromTop = false, wanted
   const start = fromTop ? repo.worktree : real;
   const top = posix.relative(repo.worktree, start);
   if (top.startsWith("..")) return null;
-  const ignores = ignoresOf(repo);
+  const ignores = ignoresOf(repo, null);
   const index = indexOf(repo);
   // No index yet (a repository nothing was added to): nothing is tracked.
   if (index === null && lstat(posix.join(repo.gitDir, "index")) !== null) return "the repository's index cannot be read here";
@@ -258,13 +289,22 @@ interface Pattern {
 /** .gitignore files (the work tree's, each directory's on the way) and info/exclude, read as git reads them for the common forms. */
 class Ignores {
   private readonly byDir = new Map<string, Pattern[]>();
-  constructor(private readonly repo: Repo) {}
+  constructor(
+    private readonly repo: Repo,
+    /** Read only the .gitignore files this index holds unchanged; null: every one. */
+    private readonly held: GitIndex | null,
+  ) {}
 
   private patterns(dir: string): Pattern[] {
     let list = this.byDir.get(dir);
     if (list !== undefined) return list;
     const extra = dir === "" ? ignoreFile(posix.join(this.repo.gitDir, "info", "exclude"), "") : [];
-    list = [...extra, ...ignoreFile(posix.join(this.repo.worktree, dir, ".gitignore"), dir)];
+    // Only a .gitignore git holds as it is says what is regenerable: one the agent wrote or changed (`echo '*' >
+    // src/.gitignore`, then `rm -rf src`) would make any work look like build output (round 22).
+    const rel = dir === "" ? ".gitignore" : `${dir}/.gitignore`;
+    const path = posix.join(this.repo.worktree, rel);
+    const own = this.held === null || (lstat(path) !== null && held(rel, path, this.held, this.repo)) ? ignoreFile(path, dir) : [];
+    list = [...extra, ...own];
     this.byDir.set(dir, list);
     return list;
   }

@@ -81,10 +81,10 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     parcel: { options: JS_CONFIG, operands: false },
     commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x"], operands: false, cwd: true },
     cspell: { options: JS_CONFIG, operands: false, cwd: true },
-    "markdownlint-cli2": { options: JS_CONFIG, operands: false, cwd: true },
+    "markdownlint-cli2": { options: JS_CONFIG, operands: true, cwd: true },
     storybook: { options: [...JS_CONFIG, "--config-dir"], operands: false },
-    prettier: { options: [...JS_CONFIG, "--plugin"], operands: false, cwd: true },
-    stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: false, cwd: true },
+    prettier: { options: [...JS_CONFIG, "--plugin"], operands: true, cwd: true },
+    stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: true, cwd: true },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
     // knip's `--reporter PATH` and `--preprocessor PATH` load a module (review 31: `knip --reporter /root/x.js` was 1).
@@ -109,13 +109,18 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     doctest: { options: [], operands: true },
     unittest: { options: ["-s", "--start-directory", "-t", "--top-level-directory"], operands: true },
     trace: { options: [], operands: true },
-    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: false, cwd: true },
+    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: true, cwd: true },
     babel: { options: JS_CONFIG, operands: false, cwd: true },
     // Configs found in the working directory that are code or list commands to run: pre-commit's hooks
     // (`language: system`), lint-staged's tasks, rubocop's `require:`, pylint's `init-hook`, hatch's scripts.
     "pre-commit": { options: ["-c", "--config"], operands: false, cwd: true },
     "lint-staged": { options: ["-c", "--config", "--cwd"], operands: false, cwd: true },
-    rubocop: { options: ["-c", "--config", "-r", "--require"], operands: false, cwd: true },
+    rubocop: { options: ["-c", "--config", "-r", "--require"], operands: true, cwd: true },
+    // Round 22: linters find their configuration (code: .eslintrc.js, prettier.config.js, .rubocop.yml's `require:`,
+    // golangci-lint's plugins: shared objects, module plugins) from each linted file's directory upward, so a file elsewhere brings its own; a
+    // Gemfile (Ruby) named for any bundle subcommand (`bundle check --gemfile /tmp/Gemfile`).
+    "golangci-lint": { options: ["-c", "--config"], operands: true, cwd: true },
+    bundle: { options: ["--gemfile"], operands: false, cwd: true },
     // rspec loads its spec files (operands), required files, load paths and an options file (which can -r more).
     rspec: { options: ["-r", "--require", "-I", "--default-path", "-O", "--options"], operands: true },
     pylint: { options: ["--rcfile"], operands: false, cwd: true },
@@ -159,7 +164,7 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
       operands: false,
     },
     hatch: { options: [], operands: false, cwd: true },
-    markdownlint: { options: JS_CONFIG, operands: false, cwd: true },
+    markdownlint: { options: JS_CONFIG, operands: true, cwd: true },
     yarn: { options: PROJECT, operands: false },
     pnpm: { options: PROJECT, operands: false },
     npm: { options: PROJECT, operands: false },
@@ -176,8 +181,6 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     go: { options: ["-C", "-modfile", "-overlay"], operands: true },
     // cargo-nextest's config (setup scripts are commands) and its tool config files.
     cargo: { options: ["--manifest-path", "-C", "--config", "--config-file", "--tool-config-file"], operands: false },
-    // golangci-lint's config can name plugins (shared objects, module plugins) it loads.
-    "golangci-lint": { options: ["-c", "--config"], operands: false },
     // Build and task tools whose recipes, build files, configs or source trees are code.
     just: { options: ["--justfile", "-f", "--working-directory", "-d"], operands: false },
     task: { options: ["--taskfile", "-t", "--dir", "-d"], operands: false },

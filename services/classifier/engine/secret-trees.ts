@@ -482,7 +482,7 @@ export function hiddenSecretRead(name: string, args: readonly Word[], ctx: Conte
     const printed = gitSecretPath(args, ctx.cwd);
     if (printed !== undefined) return `git prints ${printed}`;
     const g = gitGlobals(args);
-    const credential = gitPrintsCredential(args[g.sub]?.text ?? "", args.slice(g.sub + 1), ctx.cwd);
+    const credential = gitPrintsCredential(args[g.sub]?.text ?? "", args.slice(g.sub + 1), ctx.cwd, ctx.home ?? null);
     if (credential !== undefined) return credential;
   }
   // A repository's config that holds a credential is a secret file (`cat .git/config`).

@@ -14,8 +14,12 @@ export interface Target {
   implicit?: boolean;
   /** The content is moved elsewhere, not destroyed (mv's sources). */
   keeps?: boolean;
+  /** Where a moved source's content goes (the destination, and its entry for the source when it is a directory). */
+  movedTo?: Word[];
   /** A directory filled with entries whose names are not known here (an extraction): its links are written through. */
   fills?: boolean;
+  /** A directory that gets one file whose name (no slash) the server chooses (`curl -OJ`, `aria2c URL`). */
+  serverNamed?: boolean;
   /** A tree whose entries land under this target (a recursive copy, a move, a link to a directory): each is judged as a write there. */
   tree?: Word;
 }

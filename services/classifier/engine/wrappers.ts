@@ -213,6 +213,12 @@ const RISKY_ENV = new RegExp(
       // Where a CLI sends its credentials: a custom endpoint or host receives the signed requests or the token.
       "AWS_ENDPOINT_URL[A-Z0-9_]*",
       "GH_HOST",
+      // vault sends its token (VAULT_TOKEN, ~/.vault-token) to whatever address it is given (round 22); so do the
+      // other token-carrying CLIs to their endpoints.
+      "VAULT_ADDR",
+      "VAULT_AGENT_ADDR",
+      "CONSUL_HTTP_ADDR",
+      "NOMAD_ADDR",
       // Where a client sends its requests and whom it trusts: a proxy of the caller's choosing, given a trust root of
       // the caller's, reads the token a forge, registry or git read carries (`HTTPS_PROXY=… SSL_CERT_FILE=… gh api user`).
       "[Hh][Tt][Tt][Pp][Ss]?_[Pp][Rr][Oo][Xx][Yy]",
@@ -257,6 +263,8 @@ const RISKY_ENV = new RegExp(
       "PYTHONPATH",
       "PYTHONSTARTUP",
       "NODE_OPTIONS",
+      // bun puts BUN_OPTIONS before its own arguments (`--preload /tmp/x.ts`), as NODE_OPTIONS (round 22).
+      "BUN_OPTIONS",
       // The shell's own: globs that match dot files (GLOBIGNORE), `cd` elsewhere (CDPATH), which program a name runs
       // (EXECIGNORE, the BASH_CMDS hash, BASH_ALIASES), where `enable -f` loads code from, where xtrace is written.
       "GLOBIGNORE",

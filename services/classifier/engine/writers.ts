@@ -12,7 +12,7 @@ import { cargoTargets, gofmtTargets, makeTargets, ninjaTargets } from "./tools/b
 import { editorTargets, viTargets, vimTargets } from "./tools/editors.js";
 import { findTargets } from "./tools/find.js";
 import { gitTargets } from "./tools/git.js";
-import { curlTargets, wgetTargets } from "./tools/http.js";
+import { aria2cTargets, curlTargets, wgetTargets } from "./tools/http.js";
 import { sshDestination, sshOptions } from "./tools/network.js";
 import {
   cpioTargets,
@@ -420,15 +420,21 @@ const SPECS: Record<string, Spec> = {
     const s = splitArgs(a, new Set(["-S", "--suffix", "-t", "--target-directory"]));
     const ts = [...allValues(a, "t", [], "bfinuvTZ"), ...allValues(a, "", ["--target-directory"])];
     const moved = (d: Word) => s.positional.map((src) => into(d, src, false, true)).filter((t): t is Target => t !== null);
-    const keep = (ws: Word[]) => asTargets(ws, "tree").map((t) => ({ ...t, keeps: true }));
-    if (ts.length) return [...keep(s.positional), ...ts.flatMap((t) => [{ word: t, mode: "write" as Mode }, ...moved(t)])];
+    // Each source's content goes to the destination, or to its entry there (`mv lib dist/` makes dist/lib).
+    const goesTo = (src: Word, dests: Word[]) =>
+      dests.flatMap((d) => {
+        const entry = into(d, src, false)?.word;
+        return entry ? [d, entry] : [d];
+      });
+    const keep = (ws: Word[], dests: Word[]) => asTargets(ws, "tree").map((t) => ({ ...t, keeps: true, movedTo: goesTo(t.word, dests) }));
+    if (ts.length) return [...keep(s.positional, ts), ...ts.flatMap((t) => [{ word: t, mode: "write" as Mode }, ...moved(t)])];
     const dest = s.positional[s.positional.length - 1];
     const sources = s.positional.slice(0, -1);
     const noDir = s.flags.includes("--no-target-directory") || hasShort(s.flags, /T/);
     const inDest = dest && !noDir ? sources.map((src) => into(dest, src, false, true)).filter((t): t is Target => t !== null) : [];
     // `mv -T SRC DEST`, or DEST a new name: SRC's entries land under DEST itself.
     const renamed = dest && sources.length === 1 && sources[0] ? [{ word: dest, mode: "write" as Mode, tree: sources[0] }] : [];
-    return [...keep(sources), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...renamed, ...inDest];
+    return [...keep(sources, dest ? [dest] : []), ...(dest ? [{ word: dest, mode: "write" as Mode }] : []), ...renamed, ...inDest];
   },
   chmod: permission,
   chown: permission,
@@ -471,6 +477,7 @@ const SPECS: Record<string, Spec> = {
   screen: screenTargets,
   curl: curlTargets,
   wget: wgetTargets,
+  aria2c: aria2cTargets,
   find: findTargets,
   zip: zipTargets,
   vim: vimTargets,

@@ -26,8 +26,9 @@ const JS_TEST = `${JS_COMMON} --run --coverage --reporter= --bail=? -t= --testNa
     --changed=? --related --project= --environment= --globals --threads --no-threads --pool= --dir= --root= --mode= --typecheck
     --timeout= --grep= -g= --recursive --exit --spec= --no-file-parallelism --sequence.shuffle --shard= --retry=
     --reporter-option= --check-coverage --all --include= --exclude= --lines= --functions= --branches= --statements= --temp-directory=> --reports-dir=>`;
+// Not ruff's --unsafe-fixes: they change what the code does, in files git may not hold (round 22).
 const PYLINT = `-q -v --quiet --verbose --config=< --config-file=< --rcfile=< --select= --ignore= --extend-select= --extend-ignore= --exclude= --extend-exclude=
-  --max-line-length= --line-length= -l= --diff --check --fix --no-fix --unsafe-fixes --show-fixes --statistics --output-format= --format=
+  --max-line-length= --line-length= -l= --diff --check --fix --no-fix --show-fixes --statistics --output-format= --format=
   --show-source --count --exit-zero --strict --no-cache --cache-dir=> --target-version= --py= --python-version= --ignore-missing-imports
   --disallow-untyped-defs --pretty --no-error-summary --show-error-codes --recursive -r --in-place -i --aggressive -a --jobs= -j= --profile=
   --skip= --settings-path= --atomic --force-exclude --include= --preview --fast --skip-string-normalization -S -x -n --disable= --enable=
@@ -202,8 +203,9 @@ export const BUILD: Record<string, string> = {
   // rake's -e/--execute, -p/--execute-print and -E/--execute-continue run Ruby code: rake has its own table (the files
   // and directories -f, -I, -r, -R and -C name are judged where they are: runners.ts).
   rake: "-f=< --rakefile=< -I= --libdir= -r= --require= -R= --rakelibdir= -C= --directory= -A -T -D -P -W -n -N -q -s -t -v -m -j= -g -G --all --tasks=? --describe=? --prereqs --where=? --dry-run --quiet --silent --trace=? --verbose --multitask --jobs=? --nosearch --no-search --system --nosystem --no-system --job-stats=? --comments --rules --suppress-backtrace= --backtrace=?",
+  // Not rubocop's -A/--autocorrect-all: its unsafe corrections change what code does, in files git may not hold (round 22).
   "rspec|rubocop|phpunit|phpstan|php-cs-fixer|pest":
-    "-a -A -x --autocorrect --autocorrect-all --format= -f= --out=> -o=> --fail-level= --parallel --only= --except= -c=< --config=< --filter= --testsuite= --group= --exclude-group= --coverage-text --coverage-html=> --no-coverage --stop-on-failure --level= -l= --memory-limit= --no-progress --error-format= --dry-run --diff --allow-risky= --using-cache= --rules= --seed= --order= --tag= -t= -e= --example= --fail-fast --only-failures --next-failure --profile=?",
+    "-a -x --autocorrect --format= -f= --out=> -o=> --fail-level= --parallel --only= --except= -c=< --config=< --filter= --testsuite= --group= --exclude-group= --coverage-text --coverage-html=> --no-coverage --stop-on-failure --level= -l= --memory-limit= --no-progress --error-format= --dry-run --diff --allow-risky= --using-cache= --rules= --seed= --order= --tag= -t= -e= --example= --fail-fast --only-failures --next-failure --profile=?",
   prisma: "@sub",
   "prisma generate|prisma format|prisma validate|prisma studio":
     "--schema=< --generator= --watch --no-engine --data-proxy --accelerate --port= -p=",
@@ -250,6 +252,7 @@ export const BUILD: Record<string, string> = {
   jsonlint: "-q -c -s -p -v -i --quiet --compact --sort-keys --pretty-print --validate=< --in-place",
   xmllint:
     "--noout --valid --dtdvalid=< --relaxng=< --schema=< --format --encode= --nowarning --quiet --noblanks --recover --xpath= --nonet",
+  // -w/--write-changes: codespell and typos rewrite their operands (the working directory without one: formatters.ts).
   "checkmake|editorconfig-checker|typos|vale|codespell":
     "--config=< -c=< --format= --output= --exclude= -e= --disable= --no-color --debug -v --verbose --list-files --diff --format-type= --minAlertLevel= --ignore-words=< -L= -I=< -S= --skip= -q= --quiet-level= --count --check-filenames --check-hidden -H -f --hidden --no-check-filenames --exclude-file=< --locale= --no-exit -w --write-changes",
   // shfmt: -w rewrites its operands in place (judged as writes by tools/formatters.ts); the rest print.

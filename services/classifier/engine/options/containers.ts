@@ -61,7 +61,8 @@ export const CONTAINERS: Record<string, string> = {
   kubectx: "-c --current -u --unset",
   kubens: "-c --current",
   kustomize: "@sub",
-  "kustomize build": "-o=> --output=> --load-restrictor= --enable-helm --reorder= --stack-trace",
+  // Not --load-restrictor: LoadRestrictionsNone lets a kustomization's generators read any file (`files: [~/.ssh/id_rsa]`).
+  "kustomize build": "-o=> --output=> --enable-helm --reorder= --stack-trace",
   stern:
     "-n= -c= -l= -t -s= -o= -A -i= -e= -E= --namespace= --container= --selector= --timestamps=? --since= --output= --template= --all-namespaces --context= --tail= --exclude= --include= --exclude-container= --color= --no-follow --container-state= --field-selector= --max-log-requests=",
   "incus|lxc": "@sub --project= --quiet -q --verbose -v --debug --all-projects",

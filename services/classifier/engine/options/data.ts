@@ -50,9 +50,10 @@ export const DATA: Record<string, string> = {
   "influx ping|influx version": "--host= --http-debug --skip-verify",
   dc: "-e= --expression= -f=< --file=<",
   vault: "@sub",
-  "vault status|vault version": "-format= -address= -tls-skip-verify -ca-cert=< -namespace=",
+  // Not -address: vault sends its token with every request, to that address too (round 22).
+  "vault status|vault version": "-format= -tls-skip-verify -ca-cert=< -namespace=",
   "vault token": "@sub",
-  "vault token lookup": "-format= -field= -address= -namespace=",
+  "vault token lookup": "-format= -field= -namespace=",
   bw: "@sub",
   "bw status": "--session= --raw --pretty --nointeraction --response",
   gpg: "--list-keys -k --list-secret-keys -K --fingerprint --version --verify --with-colons --keyid-format= --with-fingerprint --with-subkey-fingerprint --with-keygrip --fixed-list-mode --list-sigs --check-sigs --batch --no-tty --quiet -q --verbose -v",

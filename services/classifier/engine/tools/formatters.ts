@@ -10,16 +10,18 @@
 // An option value these lists miss is taken for an operand: judged as a
 // write too, which only raises the verdict.
 import { splitArgs } from "../argv.js";
-import { asTargets } from "../targets.js";
+import { asTargets, cwdWord } from "../targets.js";
 import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 
 /** `positional` written when `writes(flags)` says the run rewrites them. */
-function inPlace(values: readonly string[], writes: (flags: readonly string[]) => boolean, skip = 0): Spec {
+function inPlace(values: readonly string[], writes: (flags: readonly string[]) => boolean, skip = 0, cwdDefault = false): Spec {
   const valueOpts = new Set(values);
   return (args) => {
     const a = splitArgs(args.slice(skip), valueOpts);
-    return writes(a.flags) ? asTargets(a.positional, "write") : [];
+    if (!writes(a.flags)) return [];
+    // codespell and typos walk the working directory when given no operand (`typos -w` was tier 0, round 22).
+    return asTargets(a.positional.length === 0 && cwdDefault ? [cwdWord()] : a.positional, "write");
   };
 }
 
@@ -201,8 +203,10 @@ export const FORMATTERS: Record<string, Spec> = {
   codespell: inPlace(
     ["-I", "--ignore-words", "-L", "--ignore-words-list", "-S", "--skip", "-D", "--dictionary", "--config"],
     has("-w", "--write-changes"),
+    0,
+    true,
   ),
-  typos: inPlace(["--config", "--exclude", "--format"], has("-w", "--write-changes")),
+  typos: inPlace(["--config", "--exclude", "--format"], has("-w", "--write-changes"), 0, true),
   sass,
   terraform,
   tofu: terraform,

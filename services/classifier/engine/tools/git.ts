@@ -370,6 +370,13 @@ export const gitTargets: Spec = (args) => {
     if (dest && ops.length >= 2)
       return [
         { word: dest, mode: "write" },
+        // The sources' content moves with them: into an ignored place it would pass as regenerable (effects.ts).
+        ...ops.slice(0, -1).map((src) => ({
+          word: src,
+          mode: "tree" as const,
+          keeps: true,
+          movedTo: [dest, { ...dest, text: `${dest.text.replace(/\/+$/, "")}/${src.text.replace(/\/+$/, "").split("/").pop() ?? ""}` }],
+        })),
         ...ops.slice(0, -1).map((src) => ({
           word: { ...dest, text: `${dest.text.replace(/\/+$/, "")}/${src.text.replace(/\/+$/, "").split("/").pop() ?? ""}` },
           mode: "write" as const,
@@ -714,6 +721,10 @@ function subArgs(rest: readonly Word[], valueShorts: string, valueLongs: readonl
  * worktree removal and submodule deinit, forced branch deletes and
  * renames, gc pruning. Why, or null.
  */
+/** Repository settings that decide when git drops history, who may write the repository, or a program git-lfs runs. */
+const HISTORY_KEYS =
+  /^(?:gc\.|maintenance\.|core\.(?:logallrefupdates|sharedrepository|prunepackexpire)$|lfs\.(?:customtransfer\.|standalonetransferagent)|fetch\.prune|receive\.)/i;
+
 function gitDiscards(args: readonly Word[]): string | null {
   let i = 0;
   for (; i < args.length; i++) {
@@ -759,7 +770,13 @@ function gitDiscards(args: readonly Word[]): string | null {
     }
     case "worktree": {
       if (rest[0]?.text !== "remove") return null;
-      return force(subArgs(rest.slice(1), "", [])) ? "git worktree remove --force deletes a worktree's uncommitted changes" : null;
+      const a = subArgs(rest.slice(1), "", []);
+      if (force(a)) return "git worktree remove --force deletes a worktree's uncommitted changes";
+      // One beside the cwd stays as `rm -rf` of a workspace directory would; elsewhere (`../wt`, `~/src/wt`) it deletes
+      // outside the workspace, ignored files and a detached HEAD's reflog with it (round 22).
+      return a.operands.some((w) => w.dynamic || /^(?:\/|~|\$)/.test(w.text) || w.text.split("/").includes(".."))
+        ? "git worktree remove deletes a directory outside the workspace, with its ignored files and its HEAD's reflog"
+        : null;
     }
     case "submodule": {
       const up = rest.findIndex((w) => w.text === "update");
@@ -794,8 +811,40 @@ function gitDiscards(args: readonly Word[]): string | null {
     }
     case "config": {
       const a = subArgs(rest, "f", ["--file", "--blob", "--type", "--default", "--comment"]);
-      return a.longs.includes("--global") || a.longs.includes("--system")
-        ? "git config --global/--system changes git behaviour for every repository"
+      if (a.longs.includes("--global") || a.longs.includes("--system"))
+        return "git config --global/--system changes git behaviour for every repository";
+      // `git config KEY VALUE`, `git config set KEY VALUE`, `--add`/`--replace-all KEY VALUE` (round 22: gc.pruneExpire
+      // now, then gc, drops what reset --keep or checkout -B left only in the reflog).
+      const ops = a.operands.map((w) => w.text);
+      const key =
+        ops[0] === "set"
+          ? ops[1]
+          : ops.length >= 2 && !/^(get|list|unset|remove-section|rename-section|edit)$/.test(ops[0] ?? "")
+            ? ops[0]
+            : undefined;
+      return key !== undefined && HISTORY_KEYS.test(key)
+        ? `git config ${key}: changes when git drops history (gc, reflogs), who may write the repository, or what program it runs`
+        : null;
+    }
+    case "tag": {
+      const a = subArgs(rest, "umF", [
+        "--message",
+        "--file",
+        "--local-user",
+        "--sort",
+        "--format",
+        "--contains",
+        "--points-at",
+        "--cleanup",
+      ]);
+      return a.letters.has("d") || a.longs.includes("--delete") || force(a)
+        ? "git tag deletes or moves a tag, which keeps no reflog: a commit only the tag named goes at the next gc"
+        : null;
+    }
+    case "update-index": {
+      const a = subArgs(rest, "", ["--chmod"]);
+      return ["--info-only", "--index-info", "--cacheinfo"].some((l) => a.longs.some((x) => x.startsWith(l)))
+        ? "git update-index records object ids without storing their content: the index then claims to hold what git cannot restore"
         : null;
     }
     case "branch": {

@@ -145,7 +145,9 @@ export function curlTargets(args: readonly Word[]): Target[] {
   }
   if (opts.some(([o]) => o === "-O" || o === "--remote-name" || o === "--remote-name-all" || o === "-J")) {
     const dir = [...opts].reverse().find(([o]) => o === "--output-dir")?.[1] ?? cwdWord();
-    out.push({ word: dir, mode: "write" });
+    // -J/--remote-header-name: the server's Content-Disposition names the file (`.npmrc`, `.envrc`), not the URL.
+    const serverNamed = opts.some(([o]) => o === "-J" || o === "--remote-header-name");
+    out.push({ word: dir, mode: "write", ...(serverNamed ? { serverNamed: true } : {}) });
     // -O names the file after the URL's last path segment, inside --output-dir.
     for (const u of operands) {
       const name = urlFileName(u.text);
@@ -570,6 +572,38 @@ export function cookieJars(name: string, args: readonly Word[]): Word[] {
   return name === "wget" ? wgetValues(args, /^--load-cookies$/) : [];
 }
 
+// wget's short options without a value, any of which may lead a bundle (`-qrnH`: -q -r -n H).
+const WGET_SHORT_FLAGS = "qvcNSxkKprmEH46FbdL";
+
+/** wget's short flags as given (`-rnH` → r, nH; `-nd` → nd): single letters, and `n` with the letter after it. */
+function wgetShorts(args: readonly Word[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of args) {
+    if (w.dynamic || !/^-[^-]/.test(w.text)) continue;
+    for (let k = 1; k < w.text.length; k++) {
+      const c = w.text[k] as string;
+      if (c === "n" && k + 1 < w.text.length) {
+        out.add(`n${w.text[++k]}`);
+        continue;
+      }
+      if (!WGET_SHORT_FLAGS.includes(c)) break;
+      out.add(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * What wget writes. With -O, that file. Otherwise each URL is saved in the -P
+ * directory: under its last path segment; under host/path with -x; under the
+ * path alone with -x -nH (`wget -x -nH URL/.git/config` writes ./.git/config),
+ * less --cut-dirs leading parts. Names the server chooses — recursion or
+ * page requisites with -nH or -nd (every link the pages hold), or
+ * --content-disposition / --trust-server-names — fill the directory with
+ * names not known here (judged as an extraction's: links and the
+ * repository's own files there); recursion with host directories fills
+ * the host's directory.
+ */
 export const wgetTargets: Spec = (a) => {
   const s = splitArgs(a, new Set(["-O", "--output-document", "-P", "--directory-prefix", "-o", "-a", "-U", "--header", "-t", "-T", "-e"]));
   // A glued or bundled -O (`-Orun.sh`, `-qOrun.sh`): the rest of the word.
@@ -580,11 +614,46 @@ export const wgetTargets: Spec = (a) => {
     (glued !== undefined ? { ...(a.find((w) => w.text.endsWith(glued)) as Word), text: glued } : undefined);
   const dir = s.values.get("-P") ?? s.values.get("--directory-prefix");
   if (doc) return [{ word: doc, mode: "write" }];
-  // Without -O, each URL is saved under its last path segment in the -P directory (`wget URL/run.sh` writes ./run.sh).
+  const shorts = wgetShorts(a);
+  const flag = (short: string, ...longs: string[]) => shorts.has(short) || longs.some((l) => s.flags.includes(l));
+  const recursive = flag("r", "--recursive") || flag("m", "--mirror") || flag("p", "--page-requisites");
+  const noHost = flag("nH", "--no-host-directories");
+  const noDirs = flag("nd", "--no-directories");
+  const forceDirs = flag("x", "--force-directories");
+  const serverNamed = s.flags.includes("--content-disposition") || s.flags.includes("--trust-server-names");
+  const cut = Number(s.values.get("--cut-dirs")?.text ?? 0) || 0;
+  const base = (dir ?? cwdWord()).text.replace(/\/+$/, "");
+  const dynamic = dir?.dynamic ?? false;
+  const at = (u: Word, text: string): Target => ({ word: { ...u, text, dynamic: u.dynamic || dynamic }, mode: "write" });
   const named = s.positional.flatMap((u): Target[] => {
+    if ((recursive && !noDirs) || (forceDirs && !noDirs)) {
+      const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#]*)([^?#]*)/i.exec(u.text);
+      const host = (m?.[1] ?? "").replace(/^[^@]*@/, "");
+      const parts = (m?.[2] ?? "").split("/").filter(Boolean);
+      const path = (recursive ? parts.slice(0, -1) : parts).slice(cut);
+      const where = [...(noHost ? [] : [host]), ...path].join("/");
+      if (!recursive) return where === "" ? [] : [at(u, `${base}/${where}`)];
+      // Recursion with host directories: the host's directory (or the URL's) is filled with the server's names.
+      return noHost ? [] : [{ ...at(u, where === "" ? base : `${base}/${where}`), fills: true }];
+    }
     const name = urlFileName(u.text);
-    const base = (dir ?? cwdWord()).text.replace(/\/+$/, "");
-    return name === "" ? [] : [{ word: { ...u, text: `${base}/${name}`, dynamic: u.dynamic || (dir?.dynamic ?? false) }, mode: "write" }];
+    return name === "" ? [] : [at(u, `${base}/${name}`)];
   });
-  return [{ word: dir ?? cwdWord(), mode: "write" }, ...named];
+  // With -nd every name is a single one the server's links choose (no directories); with -nH alone they have paths.
+  const how = recursive && noHost && !noDirs ? { fills: true } : serverNamed || (recursive && noDirs) ? { serverNamed: true } : {};
+  return [{ word: dir ?? cwdWord(), mode: "write", ...how }, ...named];
+};
+
+/**
+ * What aria2c writes: the -o/--out name in the -d/--dir directory (the
+ * working directory by default), or without -o a name the server's
+ * Content-Disposition or the URL chooses: one name not known here.
+ */
+export const aria2cTargets: Spec = (a) => {
+  const s = splitArgs(a, new Set(["-d", "--dir", "-o", "--out", "-x", "-s", "-k", "-j"]));
+  const dir = s.values.get("-d") ?? s.values.get("--dir") ?? cwdWord();
+  const out = s.values.get("-o") ?? s.values.get("--out");
+  if (out)
+    return [{ word: { ...out, text: `${dir.text.replace(/\/+$/, "")}/${out.text}`, dynamic: out.dynamic || dir.dynamic }, mode: "write" }];
+  return [{ word: dir, mode: "write", serverNamed: true }];
 };

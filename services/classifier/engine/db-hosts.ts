@@ -1,0 +1,53 @@
+// Where a database client connects, when the line names it: psql's -h,
+// --host, a conninfo's host=/hostaddr= or a URI's hosts (as -d or the
+// dbname operand); mysql's and mariadb's -h/--host; redis-cli's -h and
+// -u URI. A server there may ask for the password in clear text (libpq
+// answers AuthenticationCleartextPassword with PGPASSWORD or a matching
+// ~/.pgpass line; redis-cli sends AUTH $REDISCLI_AUTH), so a "read" sent to
+// another host carries the user's stored credential to it (round 22: a
+// stand-in server on loopback logged both). Loopback, a Unix socket
+// directory and no host at all stay local.
+import type { Word } from "./types.js";
+
+// A name without a dot (`db`, a compose service, /etc/hosts) is this network's, not one a page can point anywhere.
+const LOCAL = /^(?:|localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|\/.*|@.*|[a-z_][a-z0-9_-]*)$/i;
+
+/** A host the client connects to that is not this one (or not known until run time), else null. */
+export function remoteDbHost(tool: "psql" | "mysql" | "redis", args: readonly Word[]): string | null {
+  for (const w of hostWords(tool, args)) {
+    if (w.dynamic) return w.text;
+    for (const h of w.text.split(",")) if (!LOCAL.test(h.trim().replace(/:\d*$/, ""))) return h.trim();
+  }
+  return null;
+}
+
+/** The words naming hosts: option values, and conninfo or URI hosts. */
+function hostWords(tool: string, args: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  const short = tool === "redis" ? /^-h(.*)$/s : /^-h(.+)$/s;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    const long = /^--host(?:=(.*))?$/s.exec(t);
+    const glued = short.exec(t);
+    if (t === "-h" || (long && long[1] === undefined)) {
+      const v = args[++i];
+      if (v) out.push(v);
+    } else if (long) out.push({ ...w, text: long[1] ?? "" });
+    else if (glued && glued[1] !== "") out.push({ ...w, text: glued[1] ?? "" });
+    else if (tool !== "mysql") out.push(...connectionHosts(w, tool === "redis" ? args[i - 1]?.text === "-u" : true));
+  }
+  return out;
+}
+
+/** The hosts a conninfo string (`host=h dbname=x`) or a URI (`postgresql://u@h1,h2:5432/x?host=h3`, `redis://h`) names. */
+function connectionHosts(w: Word, uriHere: boolean): Word[] {
+  const t = w.text;
+  const uri = /^(?:postgres(?:ql)?|rediss?|unix):\/\/(?:[^@/?#]*@)?([^/?#]*)(?:[^?#]*)(?:\?([^#]*))?/i.exec(t);
+  if (uri && uriHere) {
+    const query = [...(uri[2] ?? "").matchAll(/(?:^|&)(?:host|hostaddr)=([^&]*)/gi)].map((m) => decodeURIComponent(m[1] ?? ""));
+    return [{ ...w, text: [decodeURIComponent(uri[1] ?? ""), ...query].join(",") }];
+  }
+  const kv = [...t.matchAll(/(?:^|\s)(?:host|hostaddr)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(\S*))/gi)];
+  return kv.map((m) => ({ ...w, text: m[1] ?? m[2] ?? "" }));
+}
