@@ -9,7 +9,7 @@ import type { StdinSource, Word } from "./types.js";
 import { allValues, splitArgs } from "./argv.js";
 import { gitAnalysis } from "./tools/git.js";
 import { curlAnalysis, httpieAnalysis, wgetAnalysis } from "./tools/http.js";
-import { contactsCarry, networkAnalysis } from "./tools/network.js";
+import { contactsCarry, inputSent, inputUpload, networkAnalysis } from "./tools/network.js";
 import { ffmpegAnalysis, ffmpegPlugins, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { systemctlEnvironment } from "./tools/systemctl.js";
@@ -616,9 +616,11 @@ function gitApplyInput(args: readonly Word[], stdin: StdinSource | null): Analys
  * when it names none.
  */
 export function diffNames(text: string): Analysis | null {
-  const names = [...text.matchAll(/^(?:---|\+\+\+) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm)].flatMap((m) =>
-    m.slice(1).filter((x): x is string => x !== undefined),
-  );
+  // GNU patch also takes the name from an `Index:` line, and a context diff's `***` line (round 23: `Index: .git/config`
+  // alone had it add core.fsmonitor there).
+  const names = [
+    ...text.matchAll(/^(?:---|\+\+\+|\*\*\*|Index:) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm),
+  ].flatMap((m) => m.slice(1).filter((x): x is string => x !== undefined));
   // GNU patch reads C-quoted names ("b/\056git/…"); /dev/null names no file (a diff that creates or deletes one).
   const unquoted = names.map((n) =>
     n
@@ -706,8 +708,14 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "http":
     case "https":
     case "xh":
-    case "xhs":
-      return httpieAnalysis(args);
+    case "xhs": {
+      // httpie and xh send a piped input as the request body (and make it a POST), unless told to ignore it (round 23).
+      if (stdin === null || args.some((w) => w.text === "-I" || w.text === "--ignore-stdin")) return httpieAnalysis(args);
+      const piped = inputSent(stdin);
+      return piped !== null
+        ? inputUpload(name, piped)
+        : { tier: 3, rule: "analysis:http-send", reason: `${name} sends its input as a request body (a POST)`, kind: "floor" };
+    }
     case "ffprobe":
     case "ffplay":
       return ffmpegAnalysis(name, args);

@@ -24,21 +24,42 @@ export function remoteDbHost(tool: "psql" | "mysql" | "redis", args: readonly Wo
 /** The words naming hosts: option values, and conninfo or URI hosts. */
 function hostWords(tool: string, args: readonly Word[]): Word[] {
   const out: Word[] = [];
-  const short = tool === "redis" ? /^-h(.*)$/s : /^-h(.+)$/s;
+  // Short options that take a value (the rest of a bundle is theirs): `-Xh HOST` is -X then -h, `-dh` is -d's value.
+  const valued = VALUED[tool] ?? "";
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
     const long = /^--host(?:=(.*))?$/s.exec(t);
-    const glued = short.exec(t);
-    if (t === "-h" || (long && long[1] === undefined)) {
+    // `--dbname=URI`, `-dURI`, `-u URI`: a conninfo or URI given as an option's value.
+    const db = /^(?:--dbname=|--uri=|--url=)(.*)$/s.exec(t);
+    if (long && long[1] === undefined) {
       const v = args[++i];
       if (v) out.push(v);
     } else if (long) out.push({ ...w, text: long[1] ?? "" });
-    else if (glued && glued[1] !== "") out.push({ ...w, text: glued[1] ?? "" });
-    else if (tool !== "mysql") out.push(...connectionHosts(w, tool === "redis" ? args[i - 1]?.text === "-u" : true));
+    else if (db) out.push(...connectionHosts({ ...w, text: db[1] ?? "" }, true));
+    else if (/^-[A-Za-z]/.test(t) && !t.startsWith("--")) {
+      for (let k = 1; k < t.length; k++) {
+        const c = t[k] as string;
+        if (c === "h") {
+          const rest = t.slice(k + 1);
+          const v = rest !== "" ? { ...w, text: rest } : args[++i];
+          if (v) out.push(v);
+          break;
+        }
+        if (valued.includes(c)) {
+          const rest = t.slice(k + 1);
+          const v = rest !== "" ? { ...w, text: rest } : args[++i];
+          if (v && tool !== "mysql") out.push(...connectionHosts(v, tool !== "redis" || c === "u"));
+          break;
+        }
+      }
+    } else if (tool !== "mysql") out.push(...connectionHosts(w, tool === "redis" ? args[i - 1]?.text === "-u" : true));
   }
   return out;
 }
+
+/** Each client's short options that take a value. */
+const VALUED: Record<string, string> = { psql: "cdfFLoOpPRTUv", mysql: "eDuPSpO", redis: "pansuxdDc" };
 
 /** The hosts a conninfo string (`host=h dbname=x`) or a URI (`postgresql://u@h1,h2:5432/x?host=h3`, `redis://h`) names. */
 function connectionHosts(w: Word, uriHere: boolean): Word[] {

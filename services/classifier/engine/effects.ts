@@ -41,7 +41,7 @@ import {
 } from "./host-paths.js";
 import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
-import { notHeldByGit, regenerablePlace } from "./reversible.js";
+import { insideGitDir, notHeldByGit, regenerablePlace } from "./reversible.js";
 import { gitAddStagesSecret } from "./git-stages.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
@@ -141,6 +141,8 @@ const CWD_WRITERS = new Set(["git", "make", "npm", "patch", "ninja", "cargo", "g
  */
 function judgeTarget(t: Target, ctx: Context): Effect {
   const p = resolvePlace(t.word, ctx);
+  // A hard link's source is not changed: only where its content now also lives is judged.
+  if (t.shares) return movedAway(t, p, ctx) ?? { tier: 0, reason: `${p.raw}: linked from, not changed` };
   let e = judgePlace(t, p, ctx);
   if (t.tree) e = max(e, treeLands(t.tree, p, ctx)) ?? e;
   if (e.tier === 4) return e;
@@ -181,7 +183,8 @@ function overUnheld(dir: string, raw: string, ctx: Context): Effect | null {
 function serverNamed(p: Place, reals: readonly string[], ctx: Context): Effect | null {
   const dir = reals.at(-1) ?? p.path;
   if (dir === null || p.glob) return { tier: 2, reason: `write ${p.raw}: a file the server names, in a place not known until run time` };
-  return repositoryTop(dir, p.raw, ctx) !== null || isWorkspaceRoot(dir, ctx)
+  // …or a tool's own directory (`--output-dir .vscode`: the server names it tasks.json; round 23).
+  return repositoryTop(dir, p.raw, ctx) !== null || isWorkspaceRoot(dir, ctx) || posix.basename(dir).startsWith(".")
     ? {
         tier: 2,
         reason: `write ${p.raw}: the server chooses the file's name, which may be one a tool obeys there (.npmrc, .envrc, conftest.py)`,
@@ -271,6 +274,26 @@ function repositoryTop(dir: string, raw: string, ctx: Context): Effect | null {
   return why === null ? null : { tier: 2, reason: `write ${raw}: names not known here (an archive's, the server's) land in ${why}` };
 }
 
+/**
+ * Work git does not hold, moved or hard-linked where it counts as regenerable (an ignored path, scratch space, a
+ * name computed at run time): the next delete or write there is not checked against git (round 22: `mv mod.txt
+ * build.log && rm build.log`; round 23: `ln untracked.txt x.log && echo gone > x.log`, rsync --remove-source-files).
+ */
+function movedAway(t: Target, p: Place, ctx: Context): Effect | null {
+  if (ctx.source !== "claude" || ctx.remote || !t.movedTo || p.glob || p.path === null || !inWorkspace(p.path, ctx)) return null;
+  if (notHeldByGit(p.path, "tree") === null) return null;
+  const to = t.movedTo.find((w) => {
+    const d = resolvePlace(w, ctx).path;
+    return d === null || !inWorkspace(d, ctx) || regenerablePlace(d);
+  });
+  return to === undefined
+    ? null
+    : {
+        tier: 2,
+        reason: `${t.mode} ${p.raw}: moves or links work git does not hold to ${to.text}, where deleting or overwriting it would pass as regenerable`,
+      };
+}
+
 function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   const what = `${t.mode} ${p.raw}`;
   if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
@@ -339,16 +362,8 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
       const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
       if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
     }
-    // Work git does not hold, moved where it counts as regenerable (an ignored path, scratch space): the next delete
-    // there is not checked against git (`mv mod.txt build.log && rm build.log`).
-    if (ctx.source === "claude" && !ctx.remote && t.keeps && t.movedTo && !p.glob && notHeldByGit(p.path, "tree") !== null) {
-      const to = t.movedTo.find((w) => {
-        const d = resolvePlace(w, ctx).path;
-        return d === null || !inWorkspace(d, ctx) || regenerablePlace(d);
-      });
-      if (to !== undefined)
-        return { tier: 2, reason: `${what}: moves work git does not hold to ${to.text}, where deleting it would pass as regenerable` };
-    }
+    const away = t.keeps ? movedAway(t, p, ctx) : null;
+    if (away !== null) return away;
     return { tier: 1, reason: `${what}: inside the workspace` };
   }
   // Scratch space that holds the workspace (`rm -rf ..` from /tmp/x/ws) deletes the workspace with it.
@@ -357,7 +372,13 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
   const upward = upwardSearched(p.path, ctx.workspace);
   if (upward !== null)
     return { tier: 2, reason: `${what}: ${upward} is a name tools look for in every directory below it (others' runs load it)` };
-  if (scratch(p.path)) return { tier: 1, reason: `${what}: scratch space` };
+  if (scratch(p.path)) {
+    // A repository's own directory in scratch space (a bare one, `/tmp/x/.bare`) is no scratch: its hooks, config and
+    // rebase state run later (round 23).
+    if (t.mode !== "perm" && t.mode !== "perm-tree" && insideGitDir(p.path))
+      return { tier: 2, reason: `${what}: inside a repository's git directory, whose files git runs or obeys later` };
+    return { tier: 1, reason: `${what}: scratch space` };
+  }
   if (systemPath(p.path)) return { tier: 3, reason: `${what}: system path outside the workspace` };
   return { tier: 2, reason: `${what}: outside the workspace` };
 }
@@ -738,7 +759,7 @@ export function listInputEffect(cmd: SimpleCommand, inputs: readonly Redirect[],
 }
 
 /** Network clients that send what their input holds (tools/network.ts says when). */
-const NET_SENDERS = new Set(["ssh", "openssl", "logger", "nslookup", "wget"]);
+const NET_SENDERS = new Set(["ssh", "openssl", "logger", "nslookup", "wget", "http", "https", "xh", "xhs"]);
 
 /** `ssh HOST cmd < F`, `openssl s_client … < F`: F's content goes to another system, as with `nc HOST < F` (3). */
 function inputSentTo(name: string, args: readonly Word[], target: Word, ctx: Context): Effect | null {

@@ -11,8 +11,12 @@ import type { Word } from "./types.js";
 
 /** A URL with a password, or an http(s) URL with any user (a token given as the user name). */
 const URL_CREDENTIAL = /^\s*(?:push)?url\s*=\s*"?(?:[a-z][a-z0-9+.-]*:\/\/[^/\s@:]+:[^/\s@]+@|https?:\/\/[^/\s@]+@)/im;
-/** An extra header carrying credentials (`extraheader = AUTHORIZATION: basic …`). */
-const HEADER_CREDENTIAL = /^\s*extraheader\s*=.*\b(?:authorization|private-token|job-token)\b/im;
+/**
+ * An extra header (`extraheader = AUTHORIZATION: basic …`, or any other: `X-Api-Key: …`), a proxy URL with a
+ * password, sendemail's SMTP password, or a credential helper written inline (`!f() { echo password=…; }; f`) —
+ * round 23: git printed each of them.
+ */
+const HEADER_CREDENTIAL = /^\s*(?:extraheader\s*=|proxy\s*=\s*"?[a-z][a-z0-9+.-]*:\/\/[^/\s@:]+:[^/\s@]+@|smtppass\s*=|helper\s*=\s*"?!)/im;
 /**
  * A URL section whose name carries one: `[url "https://x-access-token:TOKEN@github.com/"] insteadOf = …` (Go's
  * private-module recipe), printed by `git remote -v` as every URL it rewrites (round 22).

@@ -5,8 +5,10 @@
 // --all/--tags, refspecs with a colon (`x:main` pushes to main), pushes to
 // the default branch (main, master … or what the remote's HEAD names here),
 // a bare `git push` (its target is not on the command line), a URL or path
-// as the remote, or a remote this repository does not have.
+// as the remote, a remote this repository does not have, or a repository
+// whose config gives a push URL or rewrites URLs.
 import { posix } from "node:path";
+import { gitConfigEntries } from "./git-config-entries.js";
 import { repoOf } from "./git-index.js";
 import { readScript } from "./host-paths.js";
 import type { Word } from "./types.js";
@@ -59,5 +61,45 @@ export function featureBranchPush(args: readonly Word[], cwd: string): boolean {
   const dir = repoOf(cwd)?.gitDir ?? null;
   const config = dir === null ? null : readScript(posix.join(dir, "config"));
   if (dir === null || config === null || !config.includes(`[remote "${remote}"]`)) return false;
+  // A push URL, or a URL rewrite, sends the push somewhere `git remote -v`'s first line does not show (round 23).
+  if (gitConfigEntries(config).some((e) => (e.section === "remote" && e.name === "pushurl") || /^(?:push)?insteadof$/.test(e.name)))
+    return false;
   return remoteHead(dir, remote) !== branch;
+}
+
+/** Forges where a push needs the pusher's own write access: a repository there is no open drop box. */
+const FORGES =
+  /^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|git\.sr\.ht|gitea\.com|dev\.azure\.com|ssh\.dev\.azure\.com|[\w-]+\.visualstudio\.com|vs-ssh\.visualstudio\.com)$/i;
+
+/** The host a git URL names (`https://h/…`, `ssh://u@h:22/…`, `u@h:path`), lower-cased; null for a local path or none. */
+export function gitUrlHost(url: string): string | null {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(url) ?? /^(?:[^/@:]*@)?([^/:]+):(?!\/\/)/.exec(url);
+  return m ? (m[1] as string).toLowerCase() : null;
+}
+
+/**
+ * Why `git remote add|set-url NAME URL` (args after `remote`) makes a remote a later tier-1 push would reach
+ * another host, or null: the URL's host is a public forge (a push there needs the user's own write access) or
+ * a host this repository's remotes already use. Round 23: `git remote set-url --add --push origin URL`, then
+ * `git push origin feature-x`, delivered the repository to the agent's host.
+ */
+export function remoteElsewhere(rest: readonly Word[], cwd: string): string | null {
+  const verb = rest.find((w) => !w.text.startsWith("-"));
+  if (verb === undefined || !/^(?:add|set-url)$/.test(verb.text)) return null;
+  const ops = rest.slice(rest.indexOf(verb) + 1).filter((w) => !w.text.startsWith("-"));
+  // `add NAME URL`, `set-url NAME NEWURL [OLDURL]`: the second operand is the URL.
+  const url = ops[1];
+  if (url === undefined) return null;
+  const host = url.dynamic ? null : gitUrlHost(url.text);
+  if (host !== null && FORGES.test(host)) return null;
+  const dir = cwd ? (repoOf(cwd)?.gitDir ?? null) : null;
+  const config = dir === null ? null : readScript(posix.join(dir, "config"));
+  const known = new Set(
+    gitConfigEntries(config ?? "")
+      .filter((e) => e.section === "remote" && (e.name === "url" || e.name === "pushurl"))
+      .map((e) => gitUrlHost(e.value))
+      .filter((h): h is string => h !== null),
+  );
+  if (host !== null && known.has(host)) return null;
+  return `git remote ${verb.text} points a remote at ${host ?? url.text}, a host no remote here uses: a later push (tier 1 to a configured remote) would send the repository there`;
 }

@@ -23,7 +23,8 @@ import { SECRET_NAME, secretExpansion } from "./secret-names.js";
 import { judgeSourced } from "./sourced.js";
 import { optionFloor } from "./option-floor.js";
 import { TOOLS } from "./options/index.js";
-import { featureBranchPush } from "./git-push.js";
+import { featureBranchPush, remoteElsewhere } from "./git-push.js";
+import { gitGlobals } from "./tools/git.js";
 import { firstMatch } from "./match.js";
 import type { CompiledRules } from "./match.js";
 import { foldConfusables, normaliseProgram, renderArgv } from "./normalise.js";
@@ -848,7 +849,14 @@ function diffFiles(name: string, args: readonly Word[], cmd: SimpleCommand, ctx:
 
 function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
   const f = judgeListedRule(name, args, text, cmd, ctx, j);
-  return name === "patch" || name === "git" ? worse(f, diffFiles(name, args, cmd, ctx, text)) : f;
+  if (name !== "patch" && name !== "git") return f;
+  const g = worse(f, diffFiles(name, args, cmd, ctx, text));
+  const sub = name === "git" ? gitGlobals(args) : null;
+  const moved =
+    sub !== null && args[sub.sub]?.text === "remote" && ctx.policy === "claude" && !ctx.remote
+      ? remoteElsewhere(args.slice(sub.sub + 1), ctx.cwd)
+      : null;
+  return moved === null ? g : worse(g, find(2, "git-remote-elsewhere", moved, text));
 }
 
 function judgeListedRule(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {

@@ -411,6 +411,8 @@ const PERSISTENCE_GLOBS = [
   "**/.git/rebase-apply/**",
   "**/.git/sequencer/**",
   "**/.git/shallow",
+  // Round 23: uv's project config (`index-url` switches where `uv run` syncs from; sdists' setup.py then runs).
+  "**/uv.toml",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 

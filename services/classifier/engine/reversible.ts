@@ -85,6 +85,23 @@ export function regenerablePlace(path: string): boolean {
   return ignores.ignored(rel, isDir) || (st === null && ignores.ignored(rel, true));
 }
 
+/**
+ * Whether `path` lies in a git directory not named `.git` (a bare repository, `proj/.bare` of the bare-plus-worktrees
+ * layout, a `--separate-git-dir`): an ancestor holding HEAD, objects/ and refs/ (round 23: a rebase todo written into
+ * `.bare/worktrees/main/rebase-merge/` ran on `git rebase --continue`).
+ */
+export function insideGitDir(path: string): boolean {
+  for (let d = posix.dirname(path), n = 0; d !== "/" && n < 16; d = posix.dirname(d), n++) {
+    const head = lstat(`${d}/HEAD`);
+    if (head === null || head === "unknown" || !head.isFile()) continue;
+    const objects = lstat(`${d}/objects`);
+    const refs = lstat(`${d}/refs`);
+    if (objects !== null && objects !== "unknown" && objects.isDirectory() && refs !== null && refs !== "unknown" && refs.isDirectory())
+      return true;
+  }
+  return false;
+}
+
 /** The repository of directory `dir`, once per command. */
 function repoAt(dir: string): Repo | null {
   let repo = repos.get(dir);
@@ -126,7 +143,7 @@ function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null
   if (st === "unknown") return "the classifier cannot look at it here, so whether git holds it is not known";
   // A new file in a repository's own directory is not "nothing there yet": a hand-made rebase todo runs its `exec`
   // lines on the next `git rebase --continue`, a `.git/shallow` makes gc drop the history below it (round 22).
-  if (/(?:^|\/)\.git(?:\/|$)/.test(real)) return "the repository itself, not content git keeps";
+  if (/(?:^|\/)\.git(?:\/|$)/.test(real) || insideGitDir(real)) return "the repository itself, not content git keeps";
   if (st === null) return null;
   if (mode === "write" && st.isDirectory()) return null;
   const dir = posix.dirname(real);

@@ -79,11 +79,11 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     cypress: { options: [...JS_CONFIG, "-C", "--project", "-P", "--reporter", "-r"], operands: false },
     playwright: { options: [...JS_CONFIG, "--reporter", "--global-setup", "--global-teardown"], operands: false },
     parcel: { options: JS_CONFIG, operands: false },
-    commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x"], operands: false, cwd: true },
+    commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x", "--cwd", "-d"], operands: false, cwd: true },
     cspell: { options: JS_CONFIG, operands: false, cwd: true },
     "markdownlint-cli2": { options: JS_CONFIG, operands: true, cwd: true },
     storybook: { options: [...JS_CONFIG, "--config-dir"], operands: false },
-    prettier: { options: [...JS_CONFIG, "--plugin"], operands: true, cwd: true },
+    prettier: { options: [...JS_CONFIG, "--plugin", "--stdin-filepath"], operands: true, cwd: true },
     stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: true, cwd: true },
     webpack: { options: JS_CONFIG, operands: false },
     rollup: { options: JS_CONFIG, operands: false },
@@ -109,7 +109,11 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     doctest: { options: [], operands: true },
     unittest: { options: ["-s", "--start-directory", "-t", "--top-level-directory"], operands: true },
     trace: { options: [], operands: true },
-    eslint: { options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format"], operands: true, cwd: true },
+    eslint: {
+      options: [...JS_CONFIG, "--resolve-plugins-relative-to", "--rulesdir", "-f", "--format", "--stdin-filename"],
+      operands: true,
+      cwd: true,
+    },
     babel: { options: JS_CONFIG, operands: false, cwd: true },
     // Configs found in the working directory that are code or list commands to run: pre-commit's hooks
     // (`language: system`), lint-staged's tasks, rubocop's `require:`, pylint's `init-hook`, hatch's scripts.
@@ -120,6 +124,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // golangci-lint's plugins: shared objects, module plugins) from each linted file's directory upward, so a file elsewhere brings its own; a
     // Gemfile (Ruby) named for any bundle subcommand (`bundle check --gemfile /tmp/Gemfile`).
     "golangci-lint": { options: ["-c", "--config"], operands: true, cwd: true },
+    // sqlfluff reads .sqlfluff (its templater's Python macros, library_path) from each file's directory upward.
+    sqlfluff: { options: ["--config", "--library-path"], operands: true, cwd: true },
     bundle: { options: ["--gemfile"], operands: false, cwd: true },
     // rspec loads its spec files (operands), required files, load paths and an options file (which can -r more).
     rspec: { options: ["-r", "--require", "-I", "--default-path", "-O", "--options"], operands: true },
@@ -256,6 +262,9 @@ const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i
 /** A word that names a place (a module name such as `ts-node/register` does not). */
 const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
 
+/** Build tools whose `-Dname=value` system properties may load code (a Java agent, a user home's init scripts). */
+const JVM_TOOLS = new Set(["mvn", "mvnw", "gradle", "gradlew", "sbt"]);
+
 /** Why running `name args` from the hook runs code from outside the workspace, or null. */
 /**
  * An operand `KEY=VALUE` whose value is a path (dotnet test's inline RunSettings after `--`:
@@ -293,7 +302,13 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     }
     // A bundle of short options (`-sC DIR`, `-kfMakefile`): the first letter that takes a value takes the rest, or the next word.
     // `-Dname=value` is a system property (mvn, gradle, sbt), not a bundle of short options.
-    if (/^-D./.test(t)) continue;
+    if (/^-D./.test(t)) {
+      // …whose value may name code to load: `-DargLine=-javaagent:/tmp/a.jar`, `-Dorg.gradle.jvmargs=…`,
+      // `-Dgradle.user.home=/tmp/g` (round 23). Each absolute or home path in it is judged as a place.
+      if (JVM_TOOLS.has(name))
+        for (const m of t.slice(2).matchAll(/(?:^|[=:,;\s])((?:\/|~\/)[^\s,;:=]*)/g)) named.push([{ ...w, text: m[1] as string }, true]);
+      continue;
+    }
     if (/^-[^-]/.test(t)) {
       for (let k = 1; k < t.length; k++) {
         if (!runner.options.includes(`-${t[k]}`)) continue;

@@ -16,6 +16,8 @@ export interface Target {
   keeps?: boolean;
   /** Where a moved source's content goes (the destination, and its entry for the source when it is a directory). */
   movedTo?: Word[];
+  /** A hard link's source: not changed, its content shared with `movedTo`. */
+  shares?: boolean;
   /** A directory filled with entries whose names are not known here (an extraction): its links are written through. */
   fills?: boolean;
   /** A directory that gets one file whose name (no slash) the server chooses (`curl -OJ`, `aria2c URL`). */

@@ -216,6 +216,13 @@ const RISKY_ENV = new RegExp(
       // vault sends its token (VAULT_TOKEN, ~/.vault-token) to whatever address it is given (round 22); so do the
       // other token-carrying CLIs to their endpoints.
       "VAULT_ADDR",
+      // Database clients' hosts: a "read" sent there carries the stored password (db-hosts.ts).
+      "PGHOST",
+      "PGHOSTADDR",
+      "PGSERVICEFILE",
+      "PGDATABASE",
+      "MYSQL_HOST",
+      "REDISCLI_HOST",
       "VAULT_AGENT_ADDR",
       "CONSUL_HTTP_ADDR",
       "NOMAD_ADDR",

@@ -75,6 +75,31 @@ const contentsOf = (src: Word, rsyncLike: boolean): boolean => /(^|\/)\.$/.test(
  * Copy-like programs: the last operand (or -t DIR) is written; when it is a
  * directory the file written is DIR/basename(SRC), so that path is a target too.
  */
+/**
+ * A copy-like spec whose sources' content goes with the destination when `goes(args)`: a move (`rsync
+ * --remove-source-files`) or a link that shares it (`ln`, `cp -l`). Each source is a kept tree with where it goes,
+ * so work git does not hold, moved or linked where it passes as regenerable, is seen (effects.ts).
+ */
+function sourcesGo(spec: Spec, goes: (a: Args) => boolean, longs: string[] = [], shares = false): Spec {
+  return (raw) => {
+    const out = spec(raw);
+    const a = splitArgs(expandLong(raw, longs), new Set(["-S", "--suffix", "-t", "--target-directory", "-e", "--rsh", "-f", "--filter"]));
+    if (!goes(a) || a.positional.length < 2) return out;
+    const dest = a.positional[a.positional.length - 1] as Word;
+    const sources = a.positional.slice(0, -1);
+    return [
+      ...out,
+      ...sources.map((src) => ({
+        word: src,
+        mode: "tree" as Mode,
+        keeps: true,
+        shares,
+        movedTo: [dest, ...(into(dest, src, false)?.word ? [into(dest, src, false)?.word as Word] : [])],
+      })),
+    ];
+  };
+}
+
 function lastWritten(
   valueOpts: string[],
   dirOpt: string[],
@@ -380,12 +405,18 @@ const SPECS: Record<string, Spec> = {
   rpl: (a) => asTargets(splitArgs(a, new Set(["-x", "--encoding"])).positional.slice(2), "write"),
   dos2unix: (a) => asTargets(splitArgs(a).positional, "write"),
   unix2dos: (a) => asTargets(splitArgs(a).positional, "write"),
-  cp: lastWritten(
-    ["-S", "--suffix"],
-    ["-t", "--target-directory"],
+  cp: sourcesGo(
+    lastWritten(
+      ["-S", "--suffix"],
+      ["-t", "--target-directory"],
+      CP_LONGS,
+      false,
+      (a) => recursive(a) || hasShort(a.flags, /a/) || a.flags.includes("--archive"),
+    ),
+    (a) => hasShort(a.flags, /l/) || a.flags.includes("--link"),
     CP_LONGS,
-    false,
-    (a) => recursive(a) || hasShort(a.flags, /a/) || a.flags.includes("--archive"),
+
+    true,
   ),
   // `install -d DIR…` creates every operand as a directory (as mkdir -p does): each is written.
   install: (raw) => {
@@ -394,25 +425,44 @@ const SPECS: Record<string, Spec> = {
     if (a.flags.includes("--directory") || hasShort(a.flags, /d/)) return asTargets(a.positional, "write");
     return lastWritten(values, ["-t", "--target-directory"], INSTALL_LONGS)(raw);
   },
-  ln: lastWritten(
-    ["-S", "--suffix"],
-    ["-t", "--target-directory"],
-    LN_LONGS,
-    false,
-    (a) => hasShort(a.flags, /s/) || a.flags.includes("--symbolic"),
-  ),
-  // An rsync:// URL names a daemon's module, like host::module: a place on another host.
-  rsync: (a) =>
+  // A hard link shares its source's content: a write through the new name (an ignored `x.log`) changes it (round 23).
+  ln: sourcesGo(
     lastWritten(
-      ["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f", "--chmod", "--chown"],
-      [],
-      [],
-      true,
-      (f) => recursive(f) || hasShort(f.flags, /a/) || f.flags.includes("--archive"),
-    )(a).map((t) => {
-      const m = /^rsync:\/\/([^/]*)\/?(.*)$/i.exec(t.word.text);
-      return m ? { ...t, word: { ...t.word, text: `${m[1]}::${m[2]}` } } : t;
-    }),
+      ["-S", "--suffix"],
+      ["-t", "--target-directory"],
+      LN_LONGS,
+      false,
+      (a) => hasShort(a.flags, /s/) || a.flags.includes("--symbolic"),
+    ),
+    (a) => !(hasShort(a.flags, /s/) || a.flags.includes("--symbolic")),
+    LN_LONGS,
+
+    true,
+  ),
+  // An rsync:// URL names a daemon's module, like host::module: a place on another host. --remove-source-files moves.
+  rsync: sourcesGo(
+    (a) =>
+      lastWritten(
+        ["-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--filter", "-f", "--chmod", "--chown"],
+        [],
+        [],
+        true,
+        (f) => recursive(f) || hasShort(f.flags, /a/) || f.flags.includes("--archive"),
+      )(a).map((t) => {
+        const m = /^rsync:\/\/([^/]*)\/?(.*)$/i.exec(t.word.text);
+        return m ? { ...t, word: { ...t.word, text: `${m[1]}::${m[2]}` } } : t;
+      }),
+    (a) => a.flags.includes("--remove-source-files"),
+  ),
+  // perl's and util-linux's rename, mmv: the new names are computed; the sources' content goes there.
+  rename: (a) => {
+    const ops = splitArgs(a).positional;
+    return ops.slice(1).map((w) => ({ word: w, mode: "tree" as Mode, keeps: true, movedTo: [{ ...w, dynamic: true }] }));
+  },
+  mmv: (a) => {
+    const ops = splitArgs(a).positional;
+    return ops.length >= 2 ? [{ word: ops[0] as Word, mode: "tree" as Mode, keeps: true, movedTo: [ops[1] as Word] }] : [];
+  },
   ssh: sshTargets,
   scp: lastWritten(["-P", "-i", "-o", "-F", "-c", "-l", "-J", "-S"], [], [], true),
   mv: (raw) => {

@@ -135,8 +135,16 @@ export function compressorTargets(args: readonly Word[]): Target[] {
   return asTargets(a.positional, "write");
 }
 
-export const zipTargets: Spec = (a) =>
-  asTargets(splitArgs(a, new Set(["-b", "-n", "-t", "-tt", "-x", "-i", "-P"])).positional.slice(0, 1), "write");
+export const zipTargets: Spec = (a) => {
+  const s = splitArgs(a, new Set(["-b", "-n", "-t", "-tt", "-x", "-i", "-P"]));
+  const out = asTargets(s.positional.slice(0, 1), "write");
+  // -m/--move deletes the files once they are in the archive: their content goes there (round 23).
+  const zip = s.positional[0];
+  const moves = s.flags.some((f) => f === "--move" || /^-[a-zA-Z]*m/.test(f));
+  return moves && zip
+    ? [...out, ...s.positional.slice(1).map((w) => ({ word: w, mode: "tree" as const, keeps: true, movedTo: [zip] }))]
+    : out;
+};
 
 export const unzipTargets: Spec = (a) => optionValueSpec(["-d"], true)(a).map((t) => ({ ...t, fills: true }));
 

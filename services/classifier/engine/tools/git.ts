@@ -721,9 +721,27 @@ function subArgs(rest: readonly Word[], valueShorts: string, valueLongs: readonl
  * worktree removal and submodule deinit, forced branch deletes and
  * renames, gc pruning. Why, or null.
  */
-/** Repository settings that decide when git drops history, who may write the repository, or a program git-lfs runs. */
-const HISTORY_KEYS =
-  /^(?:gc\.|maintenance\.|core\.(?:logallrefupdates|sharedrepository|prunepackexpire)$|lfs\.(?:customtransfer\.|standalonetransferagent)|fetch\.prune|receive\.)/i;
+/**
+ * Whether setting `key` to `value` makes git drop history, lets others write the repository, or names a program
+ * git-lfs runs: an expiry sooner than git's defaults (`gc.pruneExpire now`, not `never`), reflogs off, a shared
+ * (group- or world-writable) repository, local tags pruned at every fetch. A value not given (`--unset`) or one
+ * that keeps history (`gc.auto 0`, `core.logAllRefUpdates true`) is not (round 23: the values decide).
+ */
+function dropsHistory(key: string, value: string): boolean {
+  const k = key.toLowerCase();
+  const v = value.trim().toLowerCase();
+  if (/^lfs\.(?:customtransfer\.|standalonetransferagent)/.test(k)) return true;
+  if (/^(?:gc|maintenance)\..*expire/.test(k) || /^(?:gc\.)?(?:reflogexpire|pruneexpire)/.test(k)) return !/^(?:never|false)$/.test(v);
+  if (k === "core.logallrefupdates") return /^(?:false|no|off|0)$/.test(v);
+  if (k === "core.sharedrepository") return !/^(?:false|no|off|umask|0)$/.test(v);
+  if (/^(?:fetch|remote\..+)\.prunetags$/.test(k)) return !/^(?:false|no|off|0)$/.test(v);
+  // A fetch refspec into local branches or tags: the next `fetch --prune` (or remote.X.prune) deletes them.
+  if (/^remote\..+\.fetch$/.test(k)) return /:\s*refs\/(?:heads|tags)\//.test(v);
+  return false;
+}
+
+/** Settings that choose which remote a push goes to. */
+const PUSH_KEYS = /^(?:remote\.pushdefault|branch\..+\.pushremote|push\.default)$/i;
 
 function gitDiscards(args: readonly Word[]): string | null {
   let i = 0;
@@ -822,9 +840,37 @@ function gitDiscards(args: readonly Word[]): string | null {
           : ops.length >= 2 && !/^(get|list|unset|remove-section|rename-section|edit)$/.test(ops[0] ?? "")
             ? ops[0]
             : undefined;
-      return key !== undefined && HISTORY_KEYS.test(key)
+      if (key !== undefined && PUSH_KEYS.test(key)) return `git config ${key}: changes where a later push sends the repository`;
+      const value = ops[0] === "set" ? ops[2] : ops[1];
+      return key !== undefined && dropsHistory(key, value ?? "")
         ? `git config ${key}: changes when git drops history (gc, reflogs), who may write the repository, or what program it runs`
         : null;
+    }
+    case "pull":
+    case "fetch": {
+      // `git fetch --prune . '+refs/heads/none/*:refs/heads/*'` deleted every local branch with its reflog; --prune-tags
+      // deletes local tags, which keep none (round 23). Pruning remote-tracking refs alone loses nothing.
+      const a = subArgs(rest, "j", [
+        "--depth",
+        "--deepen",
+        "--shallow-since",
+        "--shallow-exclude",
+        "--jobs",
+        "--upload-pack",
+        "--refmap",
+        "--negotiation-tip",
+        "--server-option",
+        "--filter",
+        "--recurse-submodules-default",
+        "--submodule-prefix",
+      ]);
+      if (a.letters.has("P") || a.longs.includes("--prune-tags")) return "git fetch --prune-tags deletes local tags, which keep no reflog";
+      const prune = a.letters.has("p") || a.longs.includes("--prune");
+      const specs = a.operands.slice(1);
+      const local = specs.some((w) => w.dynamic || /:\+?(?:refs\/(?:heads|tags)\/|(?!refs\/)[^/]*$)/.test(w.text.replace(/^\+/, "")));
+      if (prune && local) return `git ${sub} --prune with a refspec into local branches or tags deletes those the other side lacks`;
+      // A forced update of a tag (`+HEAD~1:refs/tags/v1`): the tag's old commit keeps no reflog.
+      return specs.some((w) => /^\+.*:refs\/tags\//.test(w.text)) ? `git ${sub} moves a tag by force; tags keep no reflog` : null;
     }
     case "tag": {
       const a = subArgs(rest, "umF", [

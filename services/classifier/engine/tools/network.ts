@@ -487,6 +487,8 @@ export function sendsRedirectedInput(name: string, args: readonly Word[]): strin
   }
   if (name === "nslookup") return nslookupReadsInput(args) ? "nslookup sends every line of its input as a query" : null;
   if (name === "wget") return wgetReadsInput(args) ? "wget -i - sends every line of its input as a URL" : null;
+  if (name === "http" || name === "https" || name === "xh" || name === "xhs")
+    return args.some((w) => w.text === "-I" || w.text === "--ignore-stdin") ? null : `${name} sends its input as the request body`;
   return null;
 }
 

@@ -376,13 +376,25 @@ export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
   }
   // `yarn node ARGS` runs node with yarn's environment.
   if (sub === "node") return npx(`${name}-node`, rest);
+  // `yarn run NAME …` runs a binary of the project's dependencies when NAME is no script (`yarn run rimraf ~`, round
+  // 23): judged as that program, as `yarn NAME` is.
+  const target = rest[1];
+  if (sub === "run" && target && !target.text.startsWith("-") && runsAsProgram(target, cwd, args))
+    return npx(`${name}-exec`, rest.slice(1));
   // `yarn workspace W CMD…` runs another yarn command in W; `workspaces foreach` runs one in every workspace.
   if (sub === "workspace" && rest.length > 2) {
     const inner = rest.slice(2);
     const script = inner[0];
     // A script of one of the workspace's packages keeps yarn's rule; anything else is judged as yarn would run it.
     if (script && !script.dynamic && !YARN_COMMANDS.has(script.text) && isWorkspaceScript(script.text, cwd)) return null;
-    return yarnDelegate(name, inner, stdin, cwd);
+    // Round 23: a yarn command the delegate has nothing to say of (`add`, `publish`, `plugin import URL`) is judged by
+    // the rules as `yarn CMD…` would be, not left to the outer `yarn *` (tier 1).
+    return (
+      yarnDelegate(name, inner, stdin, cwd) ??
+      unwrap(`delegate:${name}-workspace`, 1, "yarn workspace runs a yarn command in one workspace", {
+        inner: [[literalWord(name), ...inner]],
+      })
+    );
   }
   if (sub === "workspaces" && rest[1]?.text === "foreach")
     return unwrap(`delegate:${name}-foreach`, 2, "yarn workspaces foreach runs a command in every workspace");
@@ -395,8 +407,31 @@ export const yarnDelegate: Delegate = (name, args, stdin, cwd) => {
 
 export const npmDelegate: Delegate = (_name, args, _stdin, cwd) => {
   const sub = args[0]?.text ?? "";
+  if (sub === "pack") return npmPack(args.slice(1));
   return sub === "exec" || sub === "x" ? npx("npm-exec", args.slice(1), cwd) : envScript("npm", args);
 };
+
+/** A package spec npm prepares by running its scripts: a git repository (`github:u/r`, `u/r`, `git+https://…`). */
+const GIT_SPEC = /^(?:git(?:\+[a-z]+)?:|github:|gitlab:|bitbucket:|gist:|[\w.-]+\/[\w.-]+(?:#.*)?$)/i;
+
+/**
+ * `npm pack SPEC` (with --dry-run too) prepares what it packs: a git spec is cloned and installed (its preinstall,
+ * install, postinstall and prepare run), a directory runs its prepack and prepare (round 23: both ran for real). A
+ * directory of the workspace is the workspace's own code; one elsewhere, or a git spec, is code no one has seen.
+ */
+function npmPack(args: readonly Word[]): Unwrap | null {
+  const foreign = args.find(
+    (w) =>
+      !w.text.startsWith("-") && (w.dynamic || GIT_SPEC.test(w.text) || /^(?:\/|~|file:)/.test(w.text) || w.text.split("/").includes("..")),
+  );
+  return foreign
+    ? unwrap(
+        "delegate:npm-pack",
+        2,
+        `npm pack ${foreign.text} runs that package's scripts (prepare, prepack; a git spec's install scripts)`,
+      )
+    : null;
+}
 
 /** bun's commands that install, remove, upgrade or publish packages (network, install scripts), or scaffold a project. */
 const BUN_INSTALLS = new Set([
