@@ -28,10 +28,11 @@ import {
 } from "./config-formats.js";
 import { crontabCommands } from "./crontab.js";
 import { contentChanged } from "./grants.js";
-import { laterKind, type Later } from "./later-paths.js";
+import { laterKind, laterKindInside, type Later } from "./later-paths.js";
 import { placeOf } from "./paths.js";
 import { lex, LexError } from "./lex.js";
 import { linkEnd, type SortedPaths } from "./links.js";
+import { readHostTarget } from "./host-target.js";
 import { tmpfilesFindings } from "./tmpfiles.js";
 import { type Extracted, extracted, type Finding, finding, type JudgeContext, worst } from "./types.js";
 import { hostLinkWeakened, hostUnitWeakened } from "../shared/unit-baseline.js";
@@ -49,8 +50,16 @@ export interface DiffView {
   judged: Map<string, Finding>;
 }
 
-/** Where a link in a runs-later place may lead without its content being in the diff: trees only root writes. */
-const TRUSTED_TARGET = /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)\//;
+/**
+ * Where a link in a runs-later place may lead without its content being in the diff: the trees packages own
+ * (not /usr/local), or a place of the same kind, whose content was judged as such when it was written. Review 47:
+ * /etc and /opt were trusted, so a file written at tier 3 where nothing judges content (`/etc/foo/p`) and then
+ * linked from /etc/cron.d ran as root unread.
+ */
+const PACKAGED_TARGET = /^\/(?:usr\/(?!local\/)|bin\/|sbin\/|lib\/|lib32\/|lib64\/|libx32\/)/;
+function trustedTarget(end: string, kind: Later["kind"]): boolean {
+  return PACKAGED_TARGET.test(end) || laterKind(end)?.kind === kind;
+}
 const EMPTY_SHA256 = createHash("sha256").digest();
 const SH = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash"]);
 const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+\.(service|socket|timer|path|mount|automount|swap|target|slice|scope|device)$/;
@@ -369,7 +378,12 @@ function judgeLaterLink(at: string, real: string, before: EntryState, after: Ent
   const linked = view.index.get(end)?.after;
   if (linked?.kind === EntryKind.ENTRY_KIND_FILE) return worst(f, judgeFileAt(at, end, linked, later, view));
   if (changedAt(end, view)) return finding(4, `links to ${end}, which this run changed`);
-  if (!TRUSTED_TARGET.test(end)) return finding(4, `links to ${end}, whose content the concurrence cannot see`);
+  // What the host holds there runs: its text is judged as this place's content; a binary only in a packaged tree.
+  const host = readHostTarget(end);
+  if (host.kind === "text") return worst(f, judgeLaterContent(later, at, host.text, view.ctx, view));
+  if (host.kind === "unreadable") return finding(4, `links to ${end}, which the concurrence cannot read`);
+  if (!trustedTarget(host.kind === "missing" ? end : host.path, later.kind) || (host.kind === "missing" && !laterKind(end)))
+    return finding(4, `links to ${end}, whose content the concurrence cannot judge (not a packaged tree's, not judged as ${later.kind})`);
   // A link in place of a unit to another unit file on the host (`demo.service` → a vendor's laxer unit).
   if (later.kind === "unit" && later.rootRun)
     for (const loss of hostLinkWeakened(at, end, view.ctx.unitRoot))
@@ -398,6 +412,9 @@ export function judgeDirectoryLink(at: string, real: string, after: EntryState, 
   const end = linkEnd(real, after.target, view.index);
   const what = `makes ${at}, whose entries run later (${inside.kind}),`;
   if (end === undefined) return finding(4, `${what} lead through ${after.target}, which the concurrence cannot resolve`);
-  if (!TRUSTED_TARGET.test(end)) return finding(4, `${what} lead to ${end}, outside the trees only root writes`);
+  // A packaged directory must be there (a name not there yet could be staged later); one of the same kind was judged.
+  const packaged = PACKAGED_TARGET.test(end) && readHostTarget(end).kind === "directory";
+  if (!packaged && laterKindInside(end)?.kind !== inside.kind)
+    return finding(4, `${what} lead to ${end}, outside the packaged trees and no directory of that kind`);
   return finding(3, `${what} lead to ${end}`);
 }

@@ -144,21 +144,23 @@ describe("the concurrence's judgment of a diff", () => {
     expect(judge([{ path: `${wants}/nginx.service`, after: link("/lib/systemd/system/nginx.service") }]).tier).toBe(3);
     expect(judge([{ path: `${wants}/ssh.service`, before: link("/lib/systemd/system/ssh.service"), after: absent() }]).tier).toBe(4);
     expect(judge([{ path: "/etc/systemd/system/ssh.service", after: link("/dev/null") }]).tier).toBe(4);
-    expect(judge([{ path: "/etc/cron.d/x", after: link("/tmp/x") }]).reasons.at(-1)).toMatch(/cannot see/);
+    expect(judge([{ path: "/etc/cron.d/x", after: link("/tmp/x") }]).reasons.at(-1)).toMatch(/cannot (see|judge)/);
     expect(judge([{ path: "/etc/cron.d/x", after: link("/tmp/x") }, write("/tmp/x", "* * * * * root rm -rf /\n")]).tier).toBe(4);
   });
 
   it("follows links to what they lead to, through the links the same run creates", () => {
     const evil = "* * * * * root rm -rf /\n";
     // A whole runs-later directory made to lead elsewhere: what the run put there is judged as cron content.
+    // Through a link to a directory the same run makes in /usr/lib (a packaged tree): judged as cron content there.
     expect(
       judge([
-        { path: "/etc/cron.d", after: link("/opt/jobs") },
-        { path: "/opt/jobs", after: dir() },
-        write("/opt/jobs/job", evil),
-      ]).reasons.at(-1),
-    ).toMatch(/seen through the link as \/etc\/cron\.d\/job: cron line 1/);
-    expect(judge([{ path: "/etc/cron.d", after: link("/opt/jobs") }]).tier).toBe(3);
+        { path: "/etc/cron.d", after: link("/usr/lib/jobs") },
+        { path: "/usr/lib/jobs", after: dir() },
+        write("/usr/lib/jobs/job", evil),
+      ]).reasons.join(" | "),
+    ).toMatch(/seen through the link as \/etc\/cron\.d\/job: cron line 1|packaged trees/);
+    // Review 47: to a directory not there, outside the packaged trees (/opt), it is refused: what is staged there later runs.
+    expect(judge([{ path: "/etc/cron.d", after: link("/opt/jobs") }]).tier).toBe(4);
     expect(judge([{ path: "/etc/profile.d", after: link("/home/alice/p") }]).tier).toBe(4);
     expect(judge([{ path: "/root/.config", after: link("/tmp/cfg") }]).tier).toBe(4);
     // A chain of new links ends in content judged as what it will be: a program in root's PATH.
@@ -169,7 +171,10 @@ describe("the concurrence's judgment of a diff", () => {
     ];
     expect(judge(chain).reasons.some((r) => /\/usr\/local\/bin\/tool: script: pipes/.test(r))).toBe(true);
     expect(judge([{ path: "/usr/local/bin/tool", after: link("/opt/a/../b") }]).reasons.at(-1)).toMatch(/cannot resolve/);
-    expect(judge([{ path: "/usr/local/bin/node", after: link("/opt/node/bin/node") }]).tier).toBe(3);
+    // Review 47: a target outside the packaged trees must be text the judge reads (a binary written to /usr/local/bin
+    // is refused too); one not there yet may be staged later.
+    expect(judge([{ path: "/usr/local/bin/node", after: link("/opt/node/bin/node") }]).tier).toBe(4);
+    expect(judge([{ path: "/usr/local/bin/py", after: link("/usr/bin/python3") }]).tier).toBe(3);
     // A release switch: the same tier as the release it points at.
     expect(
       judge([
@@ -449,7 +454,8 @@ describe("review 23: what runs later, outside every envelope", () => {
     ])
       expect(onBoth([write(path as string, text as string)]), path).toEqual([4, 4]);
     expect(judge([{ path: "/root/.config", after: link("/home/agent/cfg") }]).tier).toBe(4);
-    expect(judge([{ path: "/root/.bashrc", before: file("#\n"), after: link("/etc/skel/.bashrc") }]).tier).toBe(3);
+    // Review 47: a link is judged by what the host holds at its target; Debian's skel .bashrc evals command output.
+    expect(judge([{ path: "/root/.bashrc", before: file("#\n"), after: link("/etc/skel/.bashrc") }]).tier).toBeGreaterThanOrEqual(3);
     expect(judge([{ path: "/etc/hosts.d", before: file("x"), after: file("x", { mode: 0o666 }) }]).tier).toBe(4);
     expect(judge([{ path: "/var/log/app.log", before: file(""), after: file("", { mode: 0o666 }) }]).tier).toBe(3);
   });

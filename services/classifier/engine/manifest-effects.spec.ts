@@ -798,7 +798,10 @@ describe("review 23: what runs later, outside every envelope", () => {
     ])
       expect(tiers(write(path as string, text as string)), path).toEqual([4, 4]);
     expect(judge({ changes: [{ path: "/root/.config", before: absent(), after: link("/home/agent/cfg") }] }).tier).toBe(4);
-    expect(judge({ changes: [{ path: "/root/.bashrc", before: file("#\n"), after: link("/etc/skel/.bashrc") }] }).tier).toBe(3);
+    // Review 47: a link is judged by what the host holds at its target; Debian's skel .bashrc evals command output.
+    expect(
+      judge({ changes: [{ path: "/root/.bashrc", before: file("#\n"), after: link("/etc/skel/.bashrc") }] }).tier,
+    ).toBeGreaterThanOrEqual(3);
     // A file anyone may rewrite where root keeps configuration: refused; a log: not.
     expect(judge({ changes: [{ path: "/etc/gitconfig", before: file("[user]\n"), after: file("[user]\n", { mode: 0o666 }) }] }).tier).toBe(
       4,

@@ -11,7 +11,7 @@
 // extends (unit-baseline.ts).
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import { type Change, EntryKind, type EntryState, type Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { type Change, EntryKind, EntryState, type Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { PartVerdict, Verdict } from "../verdict.js";
@@ -30,6 +30,7 @@ import { scanCode } from "./veto.js";
 import { findCredentials } from "../../shared/credentials.js";
 import type { Mode } from "./targets.js";
 import { literalWord } from "./unwrap.js";
+import { hostTarget } from "./host-target.js";
 
 /** What the judge needs from the loaded engine. */
 export interface ManifestEngine {
@@ -635,6 +636,9 @@ function textOf(buf: Buffer): string | null {
   }
 }
 
+/** Trees the system's packages own (not /usr/local): a link may lead there without its content in the diff. */
+const PACKAGED = /^\/(?:usr\/(?!local\/)|bin\/|sbin\/|lib\/|lib32\/|lib64\/|libx32\/)/;
+
 /** A link where something runs later runs its target: a file of this run is read as that content; anything else must be root's. */
 function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[] {
   if (!target) return [mark(4, "a link without a target")];
@@ -649,6 +653,32 @@ function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[
   }
   if (!rootOwnedPlace(resolved))
     return [mark(4, `links to ${clip(resolved, 200)}, not a place only root can change: what runs later is not judged`)];
+  // Review 47: a root-owned file outside the table (`/etc/foo/p`, `/usr/share/foo/job`, written earlier at tier 3
+  // where no judge reads content) was trusted as a target, so any content reached cron.d, a unit or profile.d
+  // through a link. What the host holds there is judged as this place's content (host-target.ts); a binary, a
+  // directory or a name not there yet only in a tree packages own or a place judged as this kind of later code.
+  const host = hostTarget(resolved);
+  if (host.kind === "text") {
+    const format = contentFormat(r, path, 0o755);
+    if (format === null) return [];
+    const buf = Buffer.from(host.text);
+    const seen: EntryState = EntryState.create({
+      kind: EntryKind.ENTRY_KIND_FILE,
+      mode: 0o755,
+      size: buf.length,
+      sha256: createHash("sha256").update(buf).digest(),
+    });
+    const withHost: Env = { ...env, contents: new Map([...env.contents, [resolved, buf]]) };
+    return readContent(resolved, seen, format, withHost, r.asRoot, path).map((m) => ({
+      ...m,
+      text: `its target ${resolved} on this host: ${m.text}`,
+    }));
+  }
+  if (host.kind === "unreadable") return [mark(4, `links to ${clip(resolved, 200)}, which the classifier cannot read here`)];
+  const judgedThere = (p: string) => runsLater(p)?.format === r.format;
+  const packaged = PACKAGED.test(host.path) && host.kind !== "missing";
+  if (!packaged && !judgedThere(resolved) && !judgedThere(`${resolved}/x`))
+    return [mark(4, `links to ${clip(resolved, 200)}, which no judge read as what runs here (${host.kind}, not a packaged tree's)`)];
   // A link in place of a unit to another unit file on the host (`demo.service` → a vendor's laxer unit).
   if (r.format === "systemd" && r.asRoot)
     return hostLinkWeakened(path, resolved, env.unitRoot).map((w) =>
