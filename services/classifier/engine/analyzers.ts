@@ -669,6 +669,12 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
       const tool = name === "psql" ? "psql" : "mysql";
       return connectsElsewhere(tool, args, sqlClient(tool, args, stdin, host));
     }
+    // The admin clients connect as mysql does (round 24: `mysqladmin ping -h evil` was 0).
+    case "mysqladmin":
+    case "mysqlshow":
+    case "mariadb-admin":
+    case "mariadb-show":
+      return connectsElsewhere("mysql", args, null);
     case "sqlite3":
       return sqlite(args, stdin, host);
     case "redis-cli":

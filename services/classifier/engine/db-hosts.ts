@@ -21,7 +21,7 @@ export function remoteDbHost(tool: "psql" | "mysql" | "redis", args: readonly Wo
   return null;
 }
 
-/** The words naming hosts: option values, and conninfo or URI hosts. */
+/** The words naming hosts: option values, conninfo or URI hosts, and psql's `\c DB USER HOST` in its commands. */
 function hostWords(tool: string, args: readonly Word[]): Word[] {
   const out: Word[] = [];
   // Short options that take a value (the rest of a bundle is theirs): `-Xh HOST` is -X then -h, `-dh` is -d's value.
@@ -37,6 +37,7 @@ function hostWords(tool: string, args: readonly Word[]): Word[] {
       if (v) out.push(v);
     } else if (long) out.push({ ...w, text: long[1] ?? "" });
     else if (db) out.push(...connectionHosts({ ...w, text: db[1] ?? "" }, true));
+    else if (tool === "psql" && /\\c(?:onnect)?\s/.test(t)) out.push(...reconnects(w));
     else if (/^-[A-Za-z]/.test(t) && !t.startsWith("--")) {
       for (let k = 1; k < t.length; k++) {
         const c = t[k] as string;
@@ -49,11 +50,22 @@ function hostWords(tool: string, args: readonly Word[]): Word[] {
         if (valued.includes(c)) {
           const rest = t.slice(k + 1);
           const v = rest !== "" ? { ...w, text: rest } : args[++i];
-          if (v && tool !== "mysql") out.push(...connectionHosts(v, tool !== "redis" || c === "u"));
+          if (v && tool !== "mysql")
+            out.push(...connectionHosts(v, tool !== "redis" || c === "u"), ...(tool === "psql" ? reconnects(v) : []));
           break;
         }
       }
     } else if (tool !== "mysql") out.push(...connectionHosts(w, tool === "redis" ? args[i - 1]?.text === "-u" : true));
+  }
+  return out;
+}
+
+/** psql's `\c DB USER HOST [PORT]` (or a conninfo or URI as its first argument) in a command text (round 24). */
+function reconnects(w: Word): Word[] {
+  const out: Word[] = [];
+  for (const m of w.text.matchAll(/\\c(?:onnect)?\s+(\S+)(?:\s+(\S+))?(?:\s+(\S+))?/g)) {
+    if (m[3]) out.push({ ...w, text: m[3] });
+    out.push(...connectionHosts({ ...w, text: m[1] ?? "" }, true));
   }
   return out;
 }

@@ -62,7 +62,12 @@ export function featureBranchPush(args: readonly Word[], cwd: string): boolean {
   const config = dir === null ? null : readScript(posix.join(dir, "config"));
   if (dir === null || config === null || !config.includes(`[remote "${remote}"]`)) return false;
   // A push URL, or a URL rewrite, sends the push somewhere `git remote -v`'s first line does not show (round 23).
-  if (gitConfigEntries(config).some((e) => (e.section === "remote" && e.name === "pushurl") || /^(?:push)?insteadof$/.test(e.name)))
+  // A push refspec or mirror setting maps the branch somewhere else (`push = +refs/heads/feat:refs/heads/main`, round 24).
+  if (
+    gitConfigEntries(config).some(
+      (e) => (e.section === "remote" && /^(?:pushurl|push|mirror)$/.test(e.name)) || /^(?:push)?insteadof$/.test(e.name),
+    )
+  )
     return false;
   return remoteHead(dir, remote) !== branch;
 }
@@ -86,7 +91,14 @@ export function gitUrlHost(url: string): string | null {
 export function remoteElsewhere(rest: readonly Word[], cwd: string): string | null {
   const verb = rest.find((w) => !w.text.startsWith("-"));
   if (verb === undefined || !/^(?:add|set-url)$/.test(verb.text)) return null;
-  const ops = rest.slice(rest.indexOf(verb) + 1).filter((w) => !w.text.startsWith("-"));
+  // Operands after the verb, option values left out (`add -t main -m x NAME URL`: -t, -m and --track take one).
+  const ops: Word[] = [];
+  const after = rest.slice(rest.indexOf(verb) + 1);
+  for (let i = 0; i < after.length; i++) {
+    const t = (after[i] as Word).text;
+    if (/^(?:-t|-m|--track|--master)$/.test(t)) i++;
+    else if (!t.startsWith("-")) ops.push(after[i] as Word);
+  }
   // `add NAME URL`, `set-url NAME NEWURL [OLDURL]`: the second operand is the URL.
   const url = ops[1];
   if (url === undefined) return null;

@@ -413,6 +413,11 @@ const PERSISTENCE_GLOBS = [
   "**/.git/shallow",
   // Round 23: uv's project config (`index-url` switches where `uv run` syncs from; sdists' setup.py then runs).
   "**/uv.toml",
+  // Round 24: option files read from the cwd on every run — ctags' (`-o ~/.bash_aliases` writes anywhere) and
+  // yt-dlp's home configuration (`--exec` runs commands).
+  "**/.ctags.d/**",
+  "**/.ctags",
+  "**/yt-dlp.conf",
 ];
 const PERSISTENCE = globSet(PERSISTENCE_GLOBS);
 

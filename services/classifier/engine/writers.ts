@@ -12,7 +12,7 @@ import { cargoTargets, gofmtTargets, makeTargets, ninjaTargets } from "./tools/b
 import { editorTargets, viTargets, vimTargets } from "./tools/editors.js";
 import { findTargets } from "./tools/find.js";
 import { gitTargets } from "./tools/git.js";
-import { aria2cTargets, curlTargets, wgetTargets } from "./tools/http.js";
+import { aria2cTargets, curlTargets, httpieDownload, wgetTargets } from "./tools/http.js";
 import { sshDestination, sshOptions } from "./tools/network.js";
 import {
   cpioTargets,
@@ -528,6 +528,16 @@ const SPECS: Record<string, Spec> = {
   curl: curlTargets,
   wget: wgetTargets,
   aria2c: aria2cTargets,
+  // httpie's and xh's --download: the -o file, else a name the server's Content-Disposition or the URL chooses.
+  http: httpieDownload,
+  https: httpieDownload,
+  xh: httpieDownload,
+  xhs: httpieDownload,
+  // `yarn pack --filename F` / `--out F` writes the tarball there (round 24: `--filename ~/.bashrc`).
+  yarn: (a) =>
+    a.find((w) => !w.text.startsWith("-"))?.text === "pack"
+      ? [{ word: cwdWord(), mode: "write", implicit: true }, ...optionValueSpec(["--filename", "-f", "--out", "-o"], false)(a)]
+      : [{ word: cwdWord(), mode: "write", implicit: true }],
   find: findTargets,
   zip: zipTargets,
   vim: vimTargets,

@@ -736,12 +736,12 @@ function dropsHistory(key: string, value: string): boolean {
   if (k === "core.sharedrepository") return !/^(?:false|no|off|umask|0)$/.test(v);
   if (/^(?:fetch|remote\..+)\.prunetags$/.test(k)) return !/^(?:false|no|off|0)$/.test(v);
   // A fetch refspec into local branches or tags: the next `fetch --prune` (or remote.X.prune) deletes them.
-  if (/^remote\..+\.fetch$/.test(k)) return /:\s*refs\/(?:heads|tags)\//.test(v);
+  if (/^remote\..+\.fetch$/.test(k)) return /:(?!\s*refs\/remotes\/)/.test(v);
   return false;
 }
 
 /** Settings that choose which remote a push goes to. */
-const PUSH_KEYS = /^(?:remote\.pushdefault|branch\..+\.pushremote|push\.default)$/i;
+const PUSH_KEYS = /^(?:remote\.pushdefault|branch\..+\.pushremote|push\.default|remote\..+\.(?:push|mirror))$/i;
 
 function gitDiscards(args: readonly Word[]): string | null {
   let i = 0;
@@ -829,6 +829,11 @@ function gitDiscards(args: readonly Word[]): string | null {
     }
     case "config": {
       const a = subArgs(rest, "f", ["--file", "--blob", "--type", "--default", "--comment"]);
+      // `git config --blob HEAD:.pypirc --list` prints any file of the repository parsed as config (round 24: its
+      // password); a submodule list is what --blob is for.
+      const blob = rest.find((w, i) => w.text.startsWith("--blob=") || rest[i - 1]?.text === "--blob");
+      if (blob && !/(?:^|:|\/)\.gitmodules$/.test(blob.text.replace(/^--blob=/, "")))
+        return `git config --blob ${blob.text.replace(/^--blob=/, "")} prints a file of the repository's history, which may hold a secret`;
       if (a.longs.includes("--global") || a.longs.includes("--system"))
         return "git config --global/--system changes git behaviour for every repository";
       // `git config KEY VALUE`, `git config set KEY VALUE`, `--add`/`--replace-all KEY VALUE` (round 22: gc.pruneExpire
@@ -844,6 +849,14 @@ function gitDiscards(args: readonly Word[]): string | null {
       const value = ops[0] === "set" ? ops[2] : ops[1];
       return key !== undefined && dropsHistory(key, value ?? "")
         ? `git config ${key}: changes when git drops history (gc, reflogs), who may write the repository, or what program it runs`
+        : null;
+    }
+    case "remote": {
+      // `git remote add --mirror=fetch up URL`, then `git remote prune up`: the mirror's refspec maps refs/* onto this
+      // repository's own, so a prune deletes local branches and tags (round 24).
+      const a = subArgs(rest, "tm", ["--track", "--master"]);
+      return a.operands[0]?.text === "add" && a.longs.some((l) => l.startsWith("--mirror"))
+        ? "git remote add --mirror maps the other side's refs onto this repository's own: a fetch or prune then deletes or rewrites local branches and tags"
         : null;
     }
     case "pull":
@@ -867,7 +880,8 @@ function gitDiscards(args: readonly Word[]): string | null {
       if (a.letters.has("P") || a.longs.includes("--prune-tags")) return "git fetch --prune-tags deletes local tags, which keep no reflog";
       const prune = a.letters.has("p") || a.longs.includes("--prune");
       const specs = a.operands.slice(1);
-      const local = specs.some((w) => w.dynamic || /:\+?(?:refs\/(?:heads|tags)\/|(?!refs\/)[^/]*$)/.test(w.text.replace(/^\+/, "")));
+      // Any destination but remote-tracking refs is local (`+refs/none/*:refs/*` deleted every branch and tag, round 24).
+      const local = specs.some((w) => w.dynamic || (/:/.test(w.text) && !/:\+?refs\/remotes\//.test(w.text.replace(/^\+/, ""))));
       if (prune && local) return `git ${sub} --prune with a refspec into local branches or tags deletes those the other side lacks`;
       // A forced update of a tag (`+HEAD~1:refs/tags/v1`): the tag's old commit keeps no reflog.
       return specs.some((w) => /^\+.*:refs\/tags\//.test(w.text)) ? `git ${sub} moves a tag by force; tags keep no reflog` : null;

@@ -657,3 +657,25 @@ export const aria2cTargets: Spec = (a) => {
     return [{ word: { ...out, text: `${dir.text.replace(/\/+$/, "")}/${out.text}`, dynamic: out.dynamic || dir.dynamic }, mode: "write" }];
   return [{ word: dir, mode: "write", serverNamed: true }];
 };
+
+/** httpie's and xh's `-d`/`--download`: the `-o` file, else one name the server chooses in the working directory (round 24). */
+export const httpieDownload: Spec = (a) => {
+  // `-o F` writes the body to F with or without --download.
+  const out = optionValue(a, ["-o", "--output"]);
+  if (out) return [{ word: out, mode: "write" }];
+  const download = a.some((w) => w.text === "--download" || /^-[a-ce-np-zA-Z]*d/.test(w.text));
+  return download ? [{ word: cwdWord(), mode: "write", serverNamed: true }] : [];
+};
+
+function optionValue(a: readonly Word[], names: readonly string[]): Word | undefined {
+  for (let i = 0; i < a.length; i++) {
+    const t = (a[i] as Word).text;
+    if (names.includes(t)) return a[i + 1];
+    // A bundle ending in -o, or with its value glued (`-dox.sh`, `-do x.sh`).
+    const bundle = /^-[a-zA-Z]*o(.*)$/s.exec(t);
+    if (bundle && !t.startsWith("--") && names.includes("-o")) return bundle[1] ? { ...(a[i] as Word), text: bundle[1] } : a[i + 1];
+    const eq = names.find((n) => t.startsWith(`${n}=`));
+    if (eq) return { ...(a[i] as Word), text: t.slice(eq.length + 1) };
+  }
+  return undefined;
+}

@@ -412,7 +412,7 @@ export const npmDelegate: Delegate = (_name, args, _stdin, cwd) => {
 };
 
 /** A package spec npm prepares by running its scripts: a git repository (`github:u/r`, `u/r`, `git+https://…`). */
-const GIT_SPEC = /^(?:git(?:\+[a-z]+)?:|github:|gitlab:|bitbucket:|gist:|[\w.-]+\/[\w.-]+(?:#.*)?$)/i;
+const GIT_SPEC = /^(?:git(?:\+[a-z]+)?:|github:|gitlab:|bitbucket:|gist:|[\w.-]+\/[\w.-]+(?:#.*)?$|[\w.-]+@[\w.-]+:)/i;
 
 /**
  * `npm pack SPEC` (with --dry-run too) prepares what it packs: a git spec is cloned and installed (its preinstall,

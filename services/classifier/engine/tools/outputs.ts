@@ -127,15 +127,21 @@ export const csplitTargets: Spec = (args) => {
 export const lz4Targets: Spec = (args) => {
   const p = getopt(args, "oBD", new Set(["--output", "--output-dir-flat", "--output-dir-mirror", "--dict"]));
   if (has(p, ["-c", "--stdout", "--to-stdout", "-t", "--test", "--list", "-l"])) return [];
-  const out: Target[] = values(p, ["-o", "--output", "--output-dir-flat", "--output-dir-mirror"]).map((w) => write(w));
-  if (out.length) return out;
   const files = p.operands.filter((w) => w.text !== "-");
-  if (files.length === 2 && !has(p, ["-m", "--multiple", "-r"])) return [write(files[1] as Word)];
+  // --rm deletes each input once its output is written (round 24: `lz4 --rm untracked.txt dist/x` lost it).
+  const two = files.length === 2 && !has(p, ["-m", "--multiple", "-r"]);
+  const removed: Target[] = has(p, ["--rm"]) ? (two ? files.slice(0, 1) : files).map((w) => ({ word: w, mode: "delete" })) : [];
+  const out: Target[] = values(p, ["-o", "--output", "--output-dir-flat", "--output-dir-mirror"]).map((w) => write(w));
+  if (out.length) return [...removed, ...out];
+  if (two) return [...removed, write(files[1] as Word)];
   // Each input's output beside it: IN.lz4 compressed, IN without .lz4 decompressed.
   const decompress = has(p, ["-d", "--decompress", "--uncompress"]);
-  return files.map((w) =>
-    write({ ...w, text: decompress || /\.lz4$/.test(w.text) ? w.text.replace(/\.lz4$/, "") || w.text : `${w.text}.lz4` }),
-  );
+  return [
+    ...removed,
+    ...files.map((w) =>
+      write({ ...w, text: decompress || /\.lz4$/.test(w.text) ? w.text.replace(/\.lz4$/, "") || w.text : `${w.text}.lz4` }),
+    ),
+  ];
 };
 
 /** zstd: its compressor's shape (every operand replaced) and the output directories. */
