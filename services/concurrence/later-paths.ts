@@ -5,7 +5,15 @@
 // and only root may own or write what runs as root.
 import { posix } from "node:path";
 import type { TierNumber } from "../shared/tier.js";
-import { EVENT_SCRIPT, FOREIGN_TOOL_CODE, MORE_DAEMON_CONFIG, MORE_DAEMON_DATA, SOURCED_SHELL } from "./later-places.js";
+import {
+  EVENT_SCRIPT,
+  EVENT_SCRIPT_MORE,
+  FOREIGN_CODE_MORE,
+  FOREIGN_TOOL_CODE,
+  MORE_DAEMON_CONFIG,
+  MORE_DAEMON_DATA,
+  SOURCED_SHELL,
+} from "./later-places.js";
 import { homeOf } from "./paths.js";
 
 export type LaterKind =
@@ -144,8 +152,8 @@ export function laterKind(p: string): Later | undefined {
   if (/^\/etc\/(adduser\.conf|default\/useradd)$/.test(p)) return of("account-defaults", p);
   if (/^\/etc\/(supervisor\/(supervisord\.conf|conf\.d\/.+)|supervisord\.conf|supervisord\.d\/.+)$/.test(p))
     return of("supervisor", p, { cwd: "/" });
-  if (EVENT_SCRIPT.test(p) || SOURCED_SHELL.test(p)) return of("shell", p, { cwd: "/" });
-  if (FOREIGN_TOOL_CODE.test(p)) return of("foreign-code", p);
+  if (EVENT_SCRIPT.test(p) || SOURCED_SHELL.test(p) || EVENT_SCRIPT_MORE.test(p)) return of("shell", p, { cwd: "/" });
+  if (FOREIGN_TOOL_CODE.test(p) || FOREIGN_CODE_MORE.test(p)) return of("foreign-code", p);
   if (MORE_DAEMON_CONFIG.test(p) && !MORE_DAEMON_DATA.test(p)) return of("daemon-hooks", p, { cwd: "/" });
   if (/^\/etc\/(wireguard\/[^/]+\.conf|openvpn\/.+|xinetd\.conf|xinetd\.d\/.+|inetd\.conf|keepalived\/.+|rsyncd\.conf)$/.test(p))
     return of("daemon-hooks", p, { cwd: "/" });

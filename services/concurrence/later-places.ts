@@ -18,6 +18,19 @@ export const SOURCED_SHELL =
 export const FOREIGN_TOOL_CODE =
   /^\/(etc\/chef\/.|etc\/R\/.|usr\/share\/apport\/.|etc\/apport\/.|usr\/(local\/)?share\/zsh\/.|etc\/init\/.|etc\/inittab$)/;
 
+/** Review 47: other distributions' and tools' event scripts (RHEL's rc.local and init.d, Alpine's periodic, local.d and
+ * apk commit hooks, libvirt's hooks) and files root's tools source as sh (mkinitcpio's configuration and presets, the
+ * lsb-release the login message sources, RHEL's /etc/bashrc). */
+export const EVENT_SCRIPT_MORE =
+  /^\/etc\/(rc\.d\/rc\.local|rc\.d\/init\.d\/[^/]+|periodic\/.+|local\.d\/[^/]+\.(start|stop)|apk\/commit_hooks\.d\/[^/]+|libvirt\/hooks\/.+|mkinitcpio\.conf(\.d\/.+)?|mkinitcpio\.d\/[^/]+\.preset|lsb-release)$/;
+
+/** Review 47: what the kernel, systemd, the kubelet, k3s, pacman, SUSE's permissions, LXC, busybox cron or Python read
+ * as programs or code, in forms the concurrence does not read: request-key's programs, a pyvenv.cfg beside root's
+ * python (its `home` picks the standard library), systemd's credential store (tmpfiles.extra at every boot), static pod
+ * manifests, pacman's hooks, set-id grants, container hooks, Alpine's crontabs, zsh's system files (zsh is not sh). */
+export const FOREIGN_CODE_MORE =
+  /^\/(etc\/request-key(\.conf$|\.d\/.)|usr\/(local\/)?(bin\/)?pyvenv\.cfg$|etc\/credstore(\.encrypted)?\/.|etc\/kubernetes\/manifests\/.|var\/lib\/rancher\/k3s\/server\/manifests\/.|etc\/pacman\.d\/hooks\/.|usr\/share\/libalpm\/hooks\/.|etc\/permissions\.local$|var\/lib\/lxc\/[^/]+\/config$|etc\/crontabs\/.|etc\/z(profile|login|shrc|shenv|logout)$|etc\/zsh\/.|etc\/bashrc$)/;
+
 /** Daemons' and root tools' configuration naming programs they run as root (daemon-hooks-more.ts). */
 export const MORE_DAEMON_CONFIG =
   /^\/(etc\/letsencrypt\/(renewal\/.+|cli\.ini)|etc\/ppp\/(options[^/]*|peers\/.+)|etc\/NetworkManager\/dnsmasq(-shared)?\.d\/.+|etc\/dhcp\/dhcpd[^/]*\.conf|etc\/hosts\.(allow|deny)|etc\/lightdm\/.+|etc\/sddm\.conf(\.d\/.+)?|etc\/samba\/.+|etc\/lighttpd\/.+|etc\/dovecot\/.+|etc\/ipsec\.(conf|d\/.+)|etc\/strongswan\.(conf|d\/.+)|etc\/swanctl\/.+|(etc|usr\/share)\/containers\/.+|etc\/php\/.+|etc\/mercurial\/.+|etc\/subversion\/.+|etc\/rsnapshot\.conf|etc\/procmailrc|etc\/borgmatic(\.d)?\/.+|etc\/zabbix\/.+|etc\/nagios\/.+|etc\/collectd(\.conf|\/.+)|etc\/X11\/xorg\.conf(\.d\/.+)?|etc\/salt\/.+|etc\/puppet(labs)?\/.+|etc\/kernel-img\.conf|etc\/mysql\/.+|etc\/postgresql\/.+)$/;
