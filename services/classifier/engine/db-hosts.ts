@@ -10,7 +10,9 @@
 import type { Word } from "./types.js";
 
 // A name without a dot (`db`, a compose service, /etc/hosts) is this network's, not one a page can point anywhere.
-const LOCAL = /^(?:|localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|\/.*|@.*|[a-z_][a-z0-9_-]*)$/i;
+// Docker's and podman's names for the host itself, and *.localhost, are this machine too.
+const LOCAL =
+  /^(?:|localhost|[\w.-]+\.localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|\/.*|@.*|[a-z_][a-z0-9_-]*|host\.docker\.internal|gateway\.docker\.internal|host\.containers\.internal)$/i;
 
 /** A host the client connects to that is not this one (or not known until run time), else null. */
 export function remoteDbHost(tool: "psql" | "mysql" | "redis", args: readonly Word[]): string | null {

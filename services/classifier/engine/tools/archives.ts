@@ -65,6 +65,8 @@ export function tarTargets(args: readonly Word[]): Target[] {
       .map((f) => f.slice(1).replace(/^([^bCfFgHIKLNTVX]*[bCfFgHIKLNTVX]).*$/, "$1"))
       .join("") + (oldStyle ? (args[0]?.text ?? "") : "");
   if (/x/.test(mode) || a.flags.includes("--extract") || a.flags.includes("--get")) {
+    // To standard output (`tar -xOf`, `--to-stdout`): nothing lands on disk.
+    if (/O/.test(mode) || a.flags.includes("--to-stdout")) return [];
     const dirs = allValues(args, "C", ["--directory"], "xctvzjJapkmUwWr");
     const dir = dirs[dirs.length - 1] ?? cwdWord();
     // Operands after the archive are the members extracted: the files written.
@@ -74,7 +76,12 @@ export function tarTargets(args: readonly Word[]): Target[] {
       m.text.startsWith("/") || dir.text === "."
         ? m
         : { ...m, text: `${dir.text.replace(/\/+$/, "")}/${m.text}`, dynamic: m.dynamic || dir.dynamic, glob: m.glob || dir.glob };
-    return [{ word: dir, mode: "write", fills: true }, ...members.map((m) => ({ word: under(m), mode: "write" as Mode }))];
+    // Members named on the line are what it writes (a wildcard or a directory member may hold names not known here).
+    const named = members.length > 0 && members.every((m) => !m.dynamic && !m.glob && !/[*?[]/.test(m.text) && !m.text.endsWith("/"));
+    return [
+      ...(named ? [{ word: dir, mode: "write" as Mode }] : [{ word: dir, mode: "write" as Mode, fills: true }]),
+      ...members.map((m) => ({ word: under(m), mode: "write" as Mode })),
+    ];
   }
   if (/[cru]/.test(mode) || a.flags.includes("--create") || a.flags.includes("--append")) {
     const f = archiveFile(args, oldStyle);
@@ -146,7 +153,19 @@ export const zipTargets: Spec = (a) => {
     : out;
 };
 
-export const unzipTargets: Spec = (a) => optionValueSpec(["-d"], true)(a).map((t) => ({ ...t, fills: true }));
+export const unzipTargets: Spec = (a) => {
+  // Listing, testing, comments and extraction to standard output write nothing (`unzip -l`, `-qq -l`, `-t`, `-Z`, `-p`).
+  const shorts = a.filter((w) => /^-[a-zA-Z]+$/.test(w.text)).map((w) => w.text.slice(1));
+  if (shorts.some((f) => /^[^d]*[ltvZpcz]/.test(f))) return [];
+  // The extraction directory: `-d DIR`, `-dDIR`, or at the end of a bundle (`-od DIR`, `-qod DIR`).
+  for (let i = 0; i < a.length; i++) {
+    const m = /^-[a-zA-Z]*d(.*)$/s.exec((a[i] as Word).text);
+    if (!m || (a[i] as Word).text.startsWith("--")) continue;
+    const dir = m[1] ? { ...(a[i] as Word), text: m[1] } : a[i + 1];
+    if (dir) return [{ word: dir, mode: "write", fills: true }];
+  }
+  return [{ word: cwdWord(), mode: "write", implicit: true, fills: true }];
+};
 
 export const tarDelegate: Delegate = (_name, args) => tar(args);
 
