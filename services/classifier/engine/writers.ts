@@ -80,6 +80,14 @@ const contentsOf = (src: Word, rsyncLike: boolean): boolean => /(^|\/)\.$/.test(
  * --remove-source-files`) or a link that shares it (`ln`, `cp -l`). Each source is a kept tree with where it goes,
  * so work git does not hold, moved or linked where it passes as regenerable, is seen (effects.ts).
  */
+/** Where a moved or linked source's content goes: each destination, and its entry for the source (`mv lib dist/` makes dist/lib). */
+function goesTo(src: Word, dests: readonly Word[]): Word[] {
+  return dests.flatMap((d) => {
+    const entry = into(d, src, false)?.word;
+    return entry ? [d, entry] : [d];
+  });
+}
+
 function sourcesGo(spec: Spec, goes: (a: Args) => boolean, longs: string[] = [], shares = false): Spec {
   return (raw) => {
     const out = spec(raw);
@@ -94,7 +102,7 @@ function sourcesGo(spec: Spec, goes: (a: Args) => boolean, longs: string[] = [],
         mode: "tree" as Mode,
         keeps: true,
         shares,
-        movedTo: [dest, ...(into(dest, src, false)?.word ? [into(dest, src, false)?.word as Word] : [])],
+        movedTo: goesTo(src, [dest]),
       })),
     ];
   };
@@ -470,12 +478,6 @@ const SPECS: Record<string, Spec> = {
     const s = splitArgs(a, new Set(["-S", "--suffix", "-t", "--target-directory"]));
     const ts = [...allValues(a, "t", [], "bfinuvTZ"), ...allValues(a, "", ["--target-directory"])];
     const moved = (d: Word) => s.positional.map((src) => into(d, src, false, true)).filter((t): t is Target => t !== null);
-    // Each source's content goes to the destination, or to its entry there (`mv lib dist/` makes dist/lib).
-    const goesTo = (src: Word, dests: Word[]) =>
-      dests.flatMap((d) => {
-        const entry = into(d, src, false)?.word;
-        return entry ? [d, entry] : [d];
-      });
     const keep = (ws: Word[], dests: Word[]) => asTargets(ws, "tree").map((t) => ({ ...t, keeps: true, movedTo: goesTo(t.word, dests) }));
     if (ts.length) return [...keep(s.positional, ts), ...ts.flatMap((t) => [{ word: t, mode: "write" as Mode }, ...moved(t)])];
     const dest = s.positional[s.positional.length - 1];
