@@ -116,8 +116,14 @@ export function logrotateCommands(text: string, ctx: JudgeContext): Extracted {
       out.findings.push(finding(4, `line ${i + 1}: ${directive} ${arg} climbs out of the log's directory`));
     if (directive === "compressoptions" && !/^(-[A-Za-z0-9]+\s*)*$/.test(line.slice(directive.length).trim()))
       out.findings.push(finding(4, `line ${i + 1}: compressoptions hands the compressor words other than flags`));
-    if (directive === "include" && !/^\/etc\/[^.]/.test(arg))
-      out.findings.push(finding(4, `line ${i + 1}: includes ${arg}, outside the system configuration`));
+    // What it includes is read as logrotate's configuration (scripts included): only what was judged as such (review 47).
+    if (
+      directive === "include" &&
+      !(/^\/etc\/[^.]/.test(arg) && (laterKind(arg)?.kind === "logrotate" || laterKindInside(arg)?.kind === "logrotate"))
+    )
+      out.findings.push(
+        finding(4, `line ${i + 1}: includes ${arg}, which is not logrotate's own configuration (its content was never judged as such)`),
+      );
     // `mail ADDRESS`: the rotated logs (auth.log among them) are mailed there.
     const mailed = line.startsWith("#") ? undefined : /(?:^|[\s{;])mail\s+"?([^\s"}]+)/.exec(line)?.[1];
     if (mailed && !/^root(@localhost)?$/.test(mailed))

@@ -147,6 +147,10 @@ function judgeSimple(cmd: SimpleCommand, ctx: JudgeContext): { finding: Finding;
 }
 
 function judgeProgram(name: string, program: Word, args: Word[], cmd: SimpleCommand, ctx: JudgeContext): Finding {
+  // `busybox wget …`, `busybox sh`: the applet named first is the program.
+  const applet = name === "busybox" ? args[0] : undefined;
+  if (applet && !applet.dynamic && /^[a-z][a-z0-9_.-]*$/.test(applet.text) && applet.text !== "busybox")
+    return judgeProgram(applet.text, applet, args.slice(1), cmd, ctx);
   if (SHELLS.has(name)) return judgeShell(name, args, cmd, ctx);
   if (name === "eval") {
     if (args.some((w) => w.dynamic)) return finding(4, "evaluates text only known at run time");

@@ -177,7 +177,7 @@ export function laterKind(p: string): Later | undefined {
   // A bare repository's (`/srv/x.git/config`): git run there as root obeys it.
   if (/\/[^/]+\.git\/config$/.test(p)) return of("gitconfig", p, { floor: 0, rootRun: false });
   // The system's and root's own: what every git root runs reads (only root may own or write them).
-  if (/\/\.gitconfig$|\/\.config\/git\/config$|^\/etc\/gitconfig$/.test(p)) return of("gitconfig", p, { floor: 0 });
+  if (/\/\.gitconfig$|\/\.config\/git\/config$|^\/(usr\/local\/)?etc\/gitconfig$/.test(p)) return of("gitconfig", p, { floor: 0 });
   if (/\/systemd\/[^/]*(generators|shutdown|sleep)[^/]*\/./.test(p)) return of("shell", p, { cwd: "/" });
   if (/\/systemd\/./.test(p) || /\/autostart\/[^/]+\.desktop$/.test(p)) return of("unit", p, homeFor(p) ? {} : { cwd: "/" });
   if (p === "/etc/crontab" || p.startsWith("/etc/cron.d/")) return of("crontab", p, { cwd: "/root" });

@@ -27,9 +27,12 @@ export const EVENT_SCRIPT_MORE =
 /** Review 47: what the kernel, systemd, the kubelet, k3s, pacman, SUSE's permissions, LXC, busybox cron or Python read
  * as programs or code, in forms the concurrence does not read: request-key's programs, a pyvenv.cfg beside root's
  * python (its `home` picks the standard library), systemd's credential store (tmpfiles.extra at every boot), static pod
- * manifests, pacman's hooks, set-id grants, container hooks, Alpine's crontabs, zsh's system files (zsh is not sh). */
+ * manifests, pacman's hooks, set-id grants, container hooks, Alpine's crontabs, zsh's system files (zsh is not sh); and
+ * trust or code loaded by root's daemons: apk's signing keys, systemd-sysext/confext images, node's module directories
+ * above /usr and /opt, libvirt's and LXC's daemon and domain configuration, CNI and CRI-O, rpm's macros, dnf's and
+ * yum's plugins, PKCS#11 and GSSAPI modules, nix's daemon, the kubelet's and k3s's configuration (review 47 §2). */
 export const FOREIGN_CODE_MORE =
-  /^\/(etc\/request-key(\.conf$|\.d\/.)|usr\/(local\/)?(bin\/)?pyvenv\.cfg$|etc\/credstore(\.encrypted)?\/.|etc\/kubernetes\/manifests\/.|var\/lib\/rancher\/k3s\/server\/manifests\/.|etc\/pacman\.d\/hooks\/.|usr\/share\/libalpm\/hooks\/.|etc\/permissions\.local$|var\/lib\/lxc\/[^/]+\/config$|etc\/crontabs\/.|etc\/z(profile|login|shrc|shenv|logout)$|etc\/zsh\/.|etc\/bashrc$)/;
+  /^\/(etc\/request-key(\.conf$|\.d\/.)|usr\/(local\/)?(bin\/)?pyvenv\.cfg$|etc\/credstore(\.encrypted)?\/.|etc\/kubernetes\/manifests\/.|var\/lib\/rancher\/k3s\/server\/manifests\/.|etc\/pacman\.d\/hooks\/.|usr\/share\/libalpm\/hooks\/.|etc\/permissions\.local$|var\/lib\/lxc\/[^/]+\/config$|etc\/crontabs\/.|etc\/z(profile|login|shrc|shenv|logout)$|etc\/zsh\/.|etc\/bashrc$|etc\/apk\/keys\/.|(etc|run|var\/lib|usr\/local\/lib)\/(extensions|confexts)\/.|((usr\/(local\/)?|opt\/)?node_modules)\/.|etc\/libvirt\/([^/]+\.conf$|(qemu|lxc)\/.)|etc\/lxc\/.|etc\/cni\/.|opt\/cni\/bin\/.|etc\/crio\/.|etc\/rpm\/.|etc\/dnf\/plugins\/.|etc\/yum\/(pluginconf\.d|post-actions)\/.|etc\/pkcs11\/.|etc\/gss\/.|etc\/nix\/.|var\/lib\/kubelet\/config\.yaml$|etc\/rancher\/.|run\/credstore(\.encrypted)?\/.)/;
 
 /** Daemons' and root tools' configuration naming programs they run as root (daemon-hooks-more.ts). */
 export const MORE_DAEMON_CONFIG =

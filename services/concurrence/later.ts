@@ -37,6 +37,8 @@ import { tmpfilesFindings } from "./tmpfiles.js";
 import { type Extracted, extracted, type Finding, finding, type JudgeContext, worst } from "./types.js";
 import { hostLinkWeakened, hostUnitWeakened } from "../shared/unit-baseline.js";
 import { unitFileCommands } from "./unit-file.js";
+import { unlistedCommands } from "./unlisted.js";
+import { laterRootHazard } from "./later-hazards.js";
 import { judgeCommand } from "./verdict.js";
 
 /** The diff being judged, as every part of its judgment sees it. */
@@ -180,7 +182,7 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
  * write, be known before it runs, and not be a file this same diff writes
  * as data (its text was judged as a file, never as the code that runs).
  */
-function laterProgram(view: DiffView | undefined): JudgeContext["laterProgram"] {
+function laterProgram(view: DiffView | undefined, depth = 0): JudgeContext["laterProgram"] {
   return (path, runAs) => {
     if (path === undefined) return finding(4, "runs a program or script only known when it runs");
     const home = runAs && runAs !== "root" ? `/home/${runAs}` : undefined;
@@ -191,8 +193,23 @@ function laterProgram(view: DiffView | undefined): JudgeContext["laterProgram"] 
       return finding(4, `runs ${path}, which a user other than ${home ? runAs : "root"} may write: their code would run later`);
     if (view && !laterKind(path) && writtenBy(path, view))
       return finding(4, `runs ${path}, which this same diff writes as data: its text is not judged as the code that runs later`);
-    return undefined;
+    return hostProgram(path, view, depth);
   };
+}
+
+/**
+ * A script on the host that later code runs or sources, outside the packaged trees and every judged place (`/opt/x/job.sh`,
+ * `/etc/foo/x.sh`): its text is judged here as root's shell code (review 47: staged at tier 3 as "a system path",
+ * then named from cron.d, a unit or profile.d, it ran unread). Binaries, and what cannot be read, are left as before.
+ */
+function hostProgram(path: string, view: DiffView | undefined, depth: number): Finding | undefined {
+  if (PACKAGED_TARGET.test(path) || laterKind(path) || depth >= 3) return undefined;
+  // A file not there yet is judged when it is written (unlisted.ts), a binary not at all.
+  const host = readHostTarget(path);
+  if (host.kind !== "text" || PACKAGED_TARGET.test(host.path)) return undefined;
+  const ctx = view?.ctx ?? { host: "server-01" as const, cwd: "/", runAs: "", guardPaths: [], depth: 0 };
+  const f = judgeUnlistedContent(path, host.text, { ...ctx, laterProgram: laterProgram(view, depth + 1) }, view, true);
+  return f.tier === 4 ? finding(4, `runs ${path}, a script on the host outside the judged places: ${f.reason}`) : undefined;
 }
 
 /**
@@ -202,7 +219,7 @@ function laterProgram(view: DiffView | undefined): JudgeContext["laterProgram"] 
  * the host's network.
  */
 const OPENS_TO_NETWORK =
-  /(^|[\s/;&|(`'"])(socat\s[^\n;&|]*\b(EXEC|SYSTEM):|(nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s[^\n;&|]*\s(-[a-zA-Z]*[ec]|--(sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(in\.)?telnetd\b|busybox\s+(httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
+  /(^|[\s/;&|(`'"])(socat\s[^\n;&|]*\b(EXEC|SYSTEM):|(nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s(?:[^\n;&|]*\s)?(-[a-zA-Z]*[ec]|--(sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(in\.)?telnetd\b|busybox\s+(httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
 
 /**
  * Root's later command takes its input from a place users write (/tmp,
@@ -213,7 +230,7 @@ const OPENS_TO_NETWORK =
  * laterProgram sees only programs and script operands.
  */
 const TAKES_USER_INPUT =
-  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|xargs)\s([^\n;&|#]*\s)?(-*[A-Za-z][^\s=]*=)?['"]?[!|]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(\/|\s|['"]|$)/;
+  /(^|[\s;&|(`'"/])(run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|xargs|update-alternatives|alternatives)\s([^\n;&|#]*\s)?(-*[A-Za-z][^\s=]*=)?['"]?[!|]?(\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(\/|\s|['"]|$)/;
 
 /**
  * A taking command whose operand is spelled from pieces only known when it runs — a variable glued to a letter, digit
@@ -290,9 +307,20 @@ function writesLaterFile(text: string): string | undefined {
 
 /** The content of a file that runs later, judged as what it will run (`view`: the diff it is part of). */
 export function judgeLaterContent(later: Later, path: string, text: string, ctx: JudgeContext, view?: DiffView): Finding {
-  const { commands, findings } = extract(later, path, text, ctx);
+  return judgeExtracted(extract(later, path, text, ctx), later, ctx, view);
+}
+
+/** Root's programs may read a file of unknown format at `path` (unlisted.ts): a sh script is judged whole, other text for the code in it. */
+export function judgeUnlistedContent(path: string, text: string, ctx: JudgeContext, view?: DiffView, runBySh = false): Finding {
+  const interp = interpreter(text);
+  const later: Later = { kind: "shell", floor: 0, runAs: "", cwd: "/", rootRun: true };
+  const sh = interp === undefined ? runBySh || path.endsWith(".sh") : SH.has(interp);
+  return judgeExtracted(sh ? shellCommands(text) : unlistedCommands(text), later, ctx, view);
+}
+
+function judgeExtracted({ commands, findings }: Extracted, later: Later, ctx: JudgeContext, view?: DiffView): Finding {
   let f = findings.reduce(worst, finding(0, ""));
-  const check = laterProgram(view);
+  const check = ctx.laterProgram ?? laterProgram(view);
   for (const c of commands) {
     const exposed = OPENS_TO_NETWORK.exec(c.text);
     if (exposed) f = worst(f, finding(4, `${c.where}: hands a shell or the file system to whoever connects (${exposed[0].slice(0, 80)})`));
@@ -302,6 +330,8 @@ export function judgeLaterContent(later: Later, path: string, text: string, ctx:
     const hazard = runAs === "" || runAs === "root" ? ROOT_LATER_HAZARD.exec(c.text) : null;
     if (hazard)
       f = worst(f, finding(4, `${c.where}: hands root's later run to others' code or the host away (${hazard[0].trim().slice(0, 80)})`));
+    const fetched = runAs === "" || runAs === "root" ? laterRootHazard(c.text) : undefined;
+    if (fetched) f = worst(f, finding(4, `${c.where}: root fetches and runs code, or gives root away (${fetched})`));
     const output = runAs === "" || runAs === "root" ? writesLaterFile(c.text) : undefined;
     if (output) f = worst(f, finding(4, `${c.where}: writes ${output}, whose content runs later, with content no one judged`));
     const r = judgeCommand(c.text, { ...ctx, depth: 0, runAs: c.runAs ?? later.runAs, cwd: c.cwd ?? later.cwd, laterProgram: check });

@@ -16,12 +16,13 @@ import type { TierNumber } from "../shared/tier.js";
 import { judgePathEffect } from "./effect-path.js";
 import { judgeGrants } from "./grants.js";
 import { judgeSecretContent } from "./secret-content.js";
-import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink, systemdLines } from "./later.js";
+import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink, judgeUnlistedContent, systemdLines } from "./later.js";
+import { unlistedInScope } from "./unlisted.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { linkEnd, SortedPaths } from "./links.js";
 import { isRootOnlyTree, judgeMention, literalPath, placeOf } from "./paths.js";
 import { type Finding, finding, type JudgeContext, worst } from "./types.js";
-import { environmentFileFindings, instanceUserPlace, unitEnvironmentFiles } from "./unit-file.js";
+import { DEFAULT_ENV_FILE, environmentFileFindings, instanceUserPlace, unitEnvironmentFiles } from "./unit-file.js";
 
 export interface ManifestVerdict {
   tier: TierNumber;
@@ -172,8 +173,24 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   f = worst(f, judgeGrants(at, before, after, later));
   f = worst(f, judgeSecretContent(at, after, view.contents.get(change.path), view.ctx.cwd));
   if (later && (after.kind === FILE || after.kind === SYMLINK)) f = worst(f, judgeLaterEntry(at, change.path, before, after, later, view));
+  if (!later && after.kind === FILE && placeOf(at) === "system" && unlistedInScope(at))
+    f = worst(f, judgeUnlisted(at, change.path, after.mode, view));
   if (after.kind === SYMLINK) f = worst(f, judgeLink(at, change.path, after, view));
   return f;
+}
+
+/**
+ * A file of unknown format in root's configuration or an executable in the system's trees (unlisted.ts): only code
+ * in any format counts, and only what is refused (a tier 3 there is the place's own). Content not given (over the
+ * gateway's size limit) is left to where it is linked, included or run from (later.ts reads it there).
+ */
+function judgeUnlisted(at: string, real: string, mode: number, view: DiffView): Finding {
+  const buf = view.contents.get(real);
+  if (!buf || buf.includes(0)) return finding(0, "");
+  // Not known to run: what is unknown is not refused here (as on server-01); what is known to be dangerous is.
+  const ctx: JudgeContext = { ...view.ctx, host: "server-01" };
+  const f = judgeUnlistedContent(at, buf.toString("utf8"), ctx, { ...view, ctx }, (mode & 0o111) !== 0);
+  return f.tier === 4 ? finding(4, `a file root's programs may read or run: ${f.reason}`) : finding(0, "");
 }
 
 /** Everything this run put where a new link leads, judged as seen through the link. */
@@ -191,12 +208,6 @@ function judgeThroughLink(link: Change, view: DiffView, budget: { left: number }
   }
   return f;
 }
-
-/**
- * Services' environment files: /etc/default (useradd's is account defaults, read elsewhere), RHEL's /etc/sysconfig,
- * OpenRC's /etc/conf.d, and `*.env` files under /etc, which a unit already on the host (not in the manifest) may load.
- */
-const DEFAULT_ENV_FILE = /^\/etc\/((default|sysconfig|conf\.d)\/(?!useradd$)[^/]+|.+\.env)$/;
 
 /** The files units in this diff load their environment from. */
 function environmentFilesNamed(manifest: Manifest, contents: ReadonlyMap<string, Buffer>): RegExp[] {

@@ -9,6 +9,7 @@ import { isLoaderName, judgeAssignment } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import type { Later } from "./later-paths.js";
 import { lex, LexError } from "./lex.js";
+import { readHostTarget } from "./host-target.js";
 import { homeOf, isRootOnlyTree, isSecretPath, placeOf, rootsPlace, USER_WRITABLE } from "./paths.js";
 import { type Extracted, extracted, finding } from "./types.js";
 import { unitWeakening } from "../shared/unit-weakening.js";
@@ -315,6 +316,7 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
       const file = fixedSpecifiers(value.replace(/^-/, "").replace(/%([pnNj])/g, (m, c: string) => names[c] ?? m)).replace(/%i/g, "i");
       if (!SYSTEM_ENV_FILE.test(file) || file.includes("%") || file.includes(".."))
         out.findings.push(finding(4, `${where}: takes its environment from ${file}, outside what root alone writes`));
+      else out.findings.push(hostEnvironmentFile(file, where));
     }
   }
   // A mount's or swap's source in a user's place: their image (set-id programs and all), their files, or memory swapped to them.
@@ -326,6 +328,25 @@ export function unitFileCommands(text: string, path: string, later: Later): Extr
     if (!MOUNT_PLACES.test(where)) out.findings.push(finding(4, `mounts over ${where}, part of the system`));
   }
   return out;
+}
+
+/**
+ * Services' environment files, judged as such when written: /etc/default (useradd's is account defaults, read
+ * elsewhere), RHEL's /etc/sysconfig, OpenRC's /etc/conf.d, and `*.env` files under /etc.
+ */
+export const DEFAULT_ENV_FILE = /^\/etc\/((default|sysconfig|conf\.d)\/(?!useradd$)[^/]+|.+\.env)$/;
+
+/**
+ * An EnvironmentFile= elsewhere in /etc (review 47: `/etc/foo/env` committed at tier 3 as "a system path" with
+ * LD_PRELOAD in it): what the host holds there is judged as an environment file. The packaged trees are the vendor's.
+ */
+function hostEnvironmentFile(file: string, where: string) {
+  if (!file.startsWith("/etc/") || DEFAULT_ENV_FILE.test(file)) return finding(0, "");
+  // A file not there yet is read for loader variables when it is written (unlisted.ts).
+  const host = readHostTarget(file);
+  if (host.kind === "missing") return finding(0, "");
+  if (host.kind !== "text") return finding(4, `${where}: takes its environment from ${file}, which the concurrence cannot read as text`);
+  return environmentFileFindings(host.text).findings.reduce((a, b) => (b.tier > a.tier ? b : a), finding(0, ""));
 }
 
 const asPattern = (v: string): string => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

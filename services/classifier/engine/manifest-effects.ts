@@ -741,7 +741,7 @@ function rootLaterScript(changes: ReadonlyMap<string, Change>): NonNullable<Cont
  * cron's line they run as root on the host's.
  */
 const NETWORK_SHELL =
-  /(?:^|[\s/;&|(`'"])(?:socat\s[^\n;&|]*\b(?:EXEC|SYSTEM):|(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s[^\n;&|]*\s(?:-[a-zA-Z]*[ec]|--(?:sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(?:http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(?:in\.)?telnetd\b|busybox\s+(?:httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
+  /(?:^|[\s/;&|(`'"])(?:socat\s[^\n;&|]*\b(?:EXEC|SYSTEM):|(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\s(?:[^\n;&|]*\s)?(?:-[a-zA-Z]*[ec]|--(?:sh-|lua-)?exec)(?=[\s=]|$)|python[0-9.]*\s+-m\s+(?:http\.server|SimpleHTTPServer)\b|php[0-9.]*\s+-S\s|ruby\s+-run\s|openssl\s+s_server\s|(?:in\.)?telnetd\b|busybox\s+(?:httpd|telnetd|nc)\s|sshd\s[^\n;&|]*\s-[of](?=[\s=]|$))/;
 
 /**
  * Later root code whose command runs, builds, installs or copies something it

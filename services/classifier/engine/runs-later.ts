@@ -306,7 +306,12 @@ const TABLE: Entry[] = [
     what: "root's authorized SSH keys: a login as root",
     globs: ["/root/.ssh/authorized_keys", "/root/.ssh/authorized_keys2"],
   },
-  { format: "gitconfig", runsAs: "root", what: "git's system configuration (programs every git starts)", globs: ["/etc/gitconfig"] },
+  {
+    format: "gitconfig",
+    runsAs: "root",
+    what: "git's system configuration (programs every git starts)",
+    globs: ["/etc/gitconfig", "/usr/local/etc/gitconfig"],
+  },
   {
     format: "gitconfig",
     runsAs: "user",
