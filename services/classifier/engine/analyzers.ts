@@ -2,6 +2,7 @@
 // psql/mysql/sqlite3, redis-cli commands, sed, awk and Miller programs, git's
 // code-bearing config keys. Everything else in an argument list is data.
 // sed, git and the HTTP clients' analyses live with their tool families in tools/.
+import { posix } from "node:path";
 import { remoteDbHost } from "./db-hosts.js";
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
@@ -740,9 +741,107 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "gmake":
     case "bmake":
       return makeDatabase(args);
+    case "shopt":
+      return globOptions(args);
+    case "actionlint":
+      return actionlintCheckers(args);
+    case "pandoc":
+    case "virtualenv":
+    case "venv":
+    case "jupyter":
+    case "sphinx-build":
+    case "uv":
+      return programByPath(name, args);
     default:
       return (TEX_ENGINES.has(name) ? texAnalysis(name, args) : null) ?? networkAnalysis(name, args, stdin);
   }
+}
+
+/**
+ * `shopt -s nocaseglob|dotglob|globstar|extglob…`: later words expand as the classifier's own expansion does not
+ * (round 25: `shopt -s nocaseglob; cat .EN[V]` printed .env, `shopt -s dotglob; rm -rf vendor/*` deleted hidden work).
+ */
+const GLOB_OPTIONS = /^(nocaseglob|dotglob|globstar|extglob|globasciiranges|cdable_vars)$/;
+function globOptions(args: readonly Word[]): Analysis | null {
+  if (!args.some((w) => /^-[a-z]*s[a-z]*$/.test(w.text))) return null;
+  const set = args.find((w) => w.dynamic || GLOB_OPTIONS.test(w.text));
+  return set
+    ? {
+        tier: 2,
+        rule: "analysis:shell-glob-options",
+        reason: `shopt -s ${set.text} changes how later words expand, which is not judged here`,
+        kind: "floor",
+      }
+    : null;
+}
+
+/**
+ * Options that take a name — a format, an interpreter, a template — and run code when given a path instead
+ * (round 25): pandoc's Lua readers and writers (`-t /tmp/w.lua`), virtualenv's and uv's interpreter (`-p
+ * /tmp/x/python3`), nbconvert's Jinja templates, sphinx's template and theme paths (`-D templates_path=/tmp/t`).
+ */
+const NAME_OR_PROGRAM: Record<string, RegExp> = {
+  pandoc: /^(-[ftrw]|--from|--to|--read|--reader|--write|--writer)$/,
+  virtualenv: /^(-p|--python)$/,
+  venv: /^(-p|--python)$/,
+  uv: /^(-p|--python)$/,
+  jupyter: /^(--template|--template-file|--TemplateExporter\..*)$/,
+  "sphinx-build": /^(-D|--define)$/,
+};
+function programByPath(name: string, args: readonly Word[]): Analysis | null {
+  const opt = NAME_OR_PROGRAM[name] as RegExp;
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    const long = /^(--[^=]+)=(.*)$/s.exec(t);
+    const short = /^(-[a-zA-Z])(.+)$/s.exec(t);
+    const [key, value] =
+      long && opt.test(long[1] as string)
+        ? [long[1], args[i] && { ...(args[i] as Word), text: long[2] as string }]
+        : short && opt.test(short[1] as string) && !t.startsWith("--")
+          ? [short[1], { ...(args[i] as Word), text: short[2] as string }]
+          : opt.test(t)
+            ? [t, args[i + 1]]
+            : [undefined, undefined];
+    if (!key || !value) continue;
+    const v = value.text.replace(/^[a-z_]*path=/i, (m) => (name === "sphinx-build" ? "" : m));
+    const path =
+      name === "sphinx-build"
+        ? /^(templates_path|html_theme_path|html_static_path|extensions|locale_dirs)=/.test(value.text)
+        : v.includes("/") || v.endsWith(".lua");
+    if (value.dynamic || path)
+      return {
+        tier: 2,
+        rule: "analysis:program-by-path",
+        reason: `${name} ${key} ${value.text}: a path where a name goes runs the code there`,
+        kind: "floor",
+      };
+  }
+  return null;
+}
+
+/**
+ * actionlint hands each workflow step's script to `-shellcheck=` and `-pyflakes=` on standard input: another
+ * program there runs the steps (round 25: `-pyflakes=python3`). Only the checkers themselves, or none, are reads.
+ */
+function actionlintCheckers(args: readonly Word[]): Analysis | null {
+  for (const w of args) {
+    const m = /^--?(shellcheck|pyflakes)=(.*)$/s.exec(w.text);
+    if (m && (w.dynamic || !["", m[1]].includes(posix.basename(m[2] as string))))
+      return {
+        tier: 2,
+        rule: "analysis:program-by-path",
+        reason: `actionlint ${w.text}: the workflow's steps are handed to that program, which may run them`,
+        kind: "floor",
+      };
+  }
+  return args.some((w) => /^--?(shellcheck|pyflakes)$/.test(w.text))
+    ? {
+        tier: 2,
+        rule: "analysis:program-by-path",
+        reason: "actionlint's checker given as the next word: a program the workflow's steps are handed to",
+        kind: "floor",
+      }
+    : null;
 }
 
 /** The `{{…}}` actions of a Go template, by a linear scan (a lazy regex is quadratic on `{{{{…`). */

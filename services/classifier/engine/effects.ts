@@ -50,7 +50,7 @@ import { holdsRunsLater, runsLater } from "./runs-later.js";
 import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js";
 import { userGitDrivers } from "./git-drivers.js";
 import { gitSteered } from "./git-steered.js";
-import { gitGlobals } from "./tools/git.js";
+import { GIT_FILE_KEYS, gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
 
 export interface Effect {
@@ -162,7 +162,40 @@ function judgeTarget(t: Target, ctx: Context): Effect {
     if (r.tier > e.tier) e = { tier: r.tier, reason: `${r.reason} (${p.raw} leads there on this host)` };
   }
   if (t.serverNamed) e = max(e, serverNamed(p, reals, ctx)) ?? e;
+  if (t.followsLinks) e = max(e, followedLinks(t, p, ctx)) ?? e;
   return t.fills ? (max(e, throughLinks(p, reals, ctx)) ?? e) : e;
+}
+
+/** Entries looked through for links below a tree a program follows them in, at most. */
+const MAX_FOLLOWED = 2000;
+
+/**
+ * Every link below `p` that a program following links (find -L, chown -RL) goes through: what it leads to is
+ * changed as the tree is (`link/`), judged there. A tree too large to look through here is not judged whole.
+ */
+function followedLinks(t: Target, p: Place, ctx: Context): Effect | null {
+  if (p.path === null || p.dynamic || ctx.remote) return null;
+  const root = p.glob ? p.path : (realPath(p.path) ?? p.path);
+  let worst: Effect | null = null;
+  let seen = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    for (const name of listDir(dir) ?? []) {
+      if (++seen > MAX_FOLLOWED)
+        return max(worst, { tier: 2, reason: `${t.mode} ${p.raw}: follows links in a tree too large to look through here` });
+      const at = `${dir === "/" ? "" : dir}/${name}`;
+      const st = lstat(at);
+      if (st === null || st === "unknown") continue;
+      if (st.isSymbolicLink()) {
+        const mode = t.mode === "perm" || t.mode === "perm-tree" ? "perm-tree" : "tree";
+        const e = judgeTarget({ word: literalWord(`${at}/`), mode }, ctx);
+        if (e.tier > (worst?.tier ?? 1)) worst = { tier: e.tier, reason: `${e.reason} (${p.raw} follows ${at})` };
+        if (e.tier === 4) return worst;
+      } else if (st.isDirectory()) stack.push(at);
+    }
+  }
+  return worst;
 }
 
 /** Members not known here may replace what a workspace directory holds that git does not (round 22: `tar xf a.tar -C src`). */
@@ -205,9 +238,24 @@ const MAX_TREE = 512;
  * verdict is at most 2: such copies are everyday (`cp -r repo backup/`), and
  * what lands is judged again where it runs (the hook's next command, /exec's diff).
  */
+function directoryAt(path: string): boolean {
+  const st = lstat(path);
+  return st !== null && st !== "unknown" && st.isDirectory();
+}
+
 function treeLands(tree: Word, dest: Place, ctx: Context): Effect | null {
-  if (tree.dynamic || dest.path === null || dest.glob || ctx.remote) return null;
+  if (tree.dynamic || dest.path === null || ctx.remote) return null;
   const src = resolvePlace(tree, ctx);
+  // Sources a glob names (`cp -r tpl/* .`, round 25): each lands in the destination under its own name.
+  if (src.glob && dest.glob && dest.text.endsWith("/*") && !/[*?[]/.test(dest.text.slice(0, -2))) {
+    const into = dest.path === "/" ? "" : dest.path;
+    for (const match of [...new Set(hostPaths(src, true))].slice(0, 64)) {
+      const e = treeLands(literalWord(match), resolvePlace(literalWord(`${into}/${posix.basename(match)}`), ctx), ctx);
+      if (e !== null) return e;
+    }
+    return null;
+  }
+  if (dest.glob) return null;
   const root = src.path === null || src.glob ? null : realPath(src.path);
   if (root === null || root === "/") return null;
   let worst: Effect | null = null;
@@ -222,8 +270,10 @@ function treeLands(tree: Word, dest: Place, ctx: Context): Effect | null {
       const e = judgePlace({ word: literalWord(at), mode: "write" }, resolvePlace(literalWord(at), ctx), ctx);
       if (e.tier >= 2 && worst === null) worst = { tier: 2, reason: `${e.reason} (${tree.text} lands there)` };
       if (worst !== null) return worst;
-      const st = name.startsWith(".") ? lstat(`${from}/${name}`) : null;
-      if (st && st !== "unknown" && st.isDirectory()) stack.push([`${from}/${name}`, at]);
+      // A directory merges into one already there (round 25: `cp -r tpl/. .` replaced untracked src/new.js under an
+      // existing src/); into a new one, and for a dot-directory's own names (.git/hooks), what is below is judged too.
+      const st = lstat(`${from}/${name}`);
+      if (st && st !== "unknown" && st.isDirectory() && (name.startsWith(".") || directoryAt(at))) stack.push([`${from}/${name}`, at]);
     }
   }
   return worst;
@@ -395,7 +445,8 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   // git names files for most verbs, but prints them for these.
   const gitPrints =
     name === "git" &&
-    (args.some((w) => w.text === "--no-index") || (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text))));
+    (args.some((w) => w.text === "--no-index") ||
+      (args[0]?.text === "config" && args.some((w) => /^(-f|--file)(=|$)/.test(w.text) || GIT_FILE_KEYS.test(w.text.toLowerCase()))));
   if (METADATA.has(name) && !gitPrints) return null;
   const searcher = SEARCHERS.has(name);
   const s = splitArgs(args, name === "ssh" || name === "scp" ? IDENTITY_VALUE : searcher ? SEARCH_VALUES : NO_VALUES);

@@ -13,6 +13,7 @@ import picomatch from "picomatch";
 import { blobId, readIndex, repoOf } from "./git-index.js";
 import type { GitIndex, Repo } from "./git-index.js";
 import { forgetWithCommand, lstat, readScript, realParent } from "./host-paths.js";
+import { secretFile } from "./secret-files.js";
 
 // Looked up once per command (a glob's matches share them; lstats are
 // host-paths.ts's): the repository of a directory and its ignore files. Forgotten before the next
@@ -157,7 +158,7 @@ function notHeld(path: string, mode: "write" | "delete" | "tree"): string | null
   // git never ignores a tracked file: the index is asked first (a force-added, modified `keep.log` under `*.log`).
   const tracked = !st.isDirectory() && index.entries.has(rel);
   const ignores = ignoresOf(repo, index);
-  if (!tracked && ignores.ignored(rel, st.isDirectory())) return null;
+  if (!tracked && ignores.ignored(rel, st.isDirectory())) return keptDespiteIgnored(rel, real, st);
   if (!st.isDirectory())
     return held(rel, real, index, repo)
       ? null
@@ -213,12 +214,50 @@ function walk(rel: string, abs: string, index: GitIndex, repo: Repo, ignores: Ig
     const st = lstat(a);
     if (st === "unknown") return `${r} cannot be looked at here, so whether git holds it is not known`;
     if (st === null) continue;
-    if (!(st.isFile() && index.entries.has(r)) && ignores.ignored(r, st.isDirectory())) continue;
+    if (!(st.isFile() && index.entries.has(r)) && ignores.ignored(r, st.isDirectory())) {
+      const kept = keptDespiteIgnored(r, a, st);
+      if (kept !== null) return kept;
+      continue;
+    }
     if (st.isDirectory()) {
       const bad = walk(r, a, index, repo, ignores, budget);
       if (bad !== null) return bad;
     } else if (!held(r, a, index, repo)) return `${r} has changes git does not hold (untracked or modified): deleting it cannot be undone`;
   }
+  return null;
+}
+
+/** What projects keep out of git on purpose because it is not regenerable: infrastructure state, databases, local settings. */
+const STATE_NAME = /\.(tfstate|tfstate\.backup|sqlite3?|db|kdbx)$|^(settings|config)\.local(\.[a-z]+)?$|^\.?terraform\.tfstate/;
+/** Directories projects ignore to keep data or secrets out of git, not because they are rebuilt. */
+const KEPT_DIR = /^\.?(secrets?|private|data|db|database|backups?)$/;
+/** Children of an ignored directory looked at for a repository of their own, at most (node_modules has hundreds). */
+const NESTED_LOOK = 5000;
+
+/**
+ * An ignored path git still cannot give back (round 25): a secret or a project's state (`rm .env`, `rm
+ * terraform.tfstate`), a directory holding a repository or linked worktree of its own (`.worktrees/feat`, a clone
+ * in `vendor/` with unpushed commits). Not caught: an ignore rule the agent wrote and staged or committed before the
+ * delete (`echo src/new.js >> .gitignore; git add .gitignore; rm src/new.js`) — telling it from the user's own
+ * rules needs HEAD's tree, which is not read here; a file's birth time against the ignore file's change time
+ * refused every build output older than any .gitignore edit, pull or checkout.
+ */
+function keptDespiteIgnored(rel: string, abs: string, st: BigIntStats): string | null {
+  if (secretFile(abs) || STATE_NAME.test(posix.basename(abs)) || (st.isDirectory() && KEPT_DIR.test(posix.basename(abs))))
+    return `${rel} is ignored, but it holds what projects keep out of git on purpose (secrets, state): git cannot restore it`;
+  if (!st.isDirectory()) return null;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return `${rel} cannot be read here, so whether it holds a repository of its own is not known`;
+  }
+  if (entries.some((e) => e.name === ".git")) return `${rel} is a repository of its own`;
+  const kept = entries.find((e) => e.isFile() && (secretFile(`${abs}/${e.name}`) || STATE_NAME.test(e.name)));
+  if (kept) return `${rel} is ignored, but ${rel}/${kept.name} is what projects keep out of git on purpose (secrets, state)`;
+  if (entries.length > NESTED_LOOK) return null;
+  for (const e of entries)
+    if (e.isDirectory() && lstat(`${abs}/${e.name}/.git`) !== null) return `${rel}/${e.name} is a repository of its own`;
   return null;
 }
 

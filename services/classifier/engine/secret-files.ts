@@ -448,6 +448,23 @@ export function gitSecretPath(args: readonly Word[], where: string): string | un
       ended = true;
       continue;
     }
+    // `-L1,5:.env`, `-L:fn:.env` (glued): log prints that file's lines (round 25).
+    const lines = ended || w.dynamic ? null : /^-L.*:(.+)$/s.exec(w.text);
+    if (lines?.[1]) {
+      const path = posix.normalize(lines[1].startsWith("/") ? lines[1] : `${cwd}/${lines[1]}`);
+      if (secretPath(path)) return `${w.text}, a secret file`;
+      paths.push(path);
+      continue;
+    }
+    // Objects by id, or every object (`git cat-file -p 2760eb7`, `--batch-all-objects`): a secret file's blob among them.
+    const sizeOrType = rest.some((r) => /^-[tse]$/.test(r.text));
+    if (
+      sub === "cat-file" &&
+      !ended &&
+      !sizeOrType &&
+      (w.text === "--batch-all-objects" || (!w.dynamic && /^[0-9a-f]{4,64}$/i.test(w.text)))
+    )
+      return `${w.text} (an object by its id: it may be a secret file's content)`;
     if (!ended && w.text.startsWith("-") && !w.dynamic) continue;
     if (pattern && !ended) {
       pattern = false;

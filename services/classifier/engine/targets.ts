@@ -22,6 +22,8 @@ export interface Target {
   fills?: boolean;
   /** A directory that gets one file whose name (no slash) the server chooses (`curl -OJ`, `aria2c URL`). */
   serverNamed?: boolean;
+  /** The program follows every link below the target (`find -L … -delete`, `chown -RL`): what each leads to is changed too. */
+  followsLinks?: boolean;
   /** A tree whose entries land under this target (a recursive copy, a move, a link to a directory): each is judged as a write there. */
   tree?: Word;
 }

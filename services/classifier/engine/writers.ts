@@ -7,7 +7,16 @@ import { allValues, expandLong, hasShort, splitArgs } from "./argv.js";
 import type { Args } from "./argv.js";
 import { asTargets, cwdWord, optionValueSpec } from "./targets.js";
 import type { Mode, Spec, Target } from "./targets.js";
-import { compressorTargets, jarTargets, sevenZipTargets, tarTargets, unrarTargets, unzipTargets, zipTargets } from "./tools/archives.js";
+import {
+  arTargets,
+  compressorTargets,
+  jarTargets,
+  sevenZipTargets,
+  tarTargets,
+  unrarTargets,
+  unzipTargets,
+  zipTargets,
+} from "./tools/archives.js";
 import { cargoTargets, gofmtTargets, makeTargets, ninjaTargets } from "./tools/build.js";
 import { editorTargets, viTargets, vimTargets } from "./tools/editors.js";
 import { findTargets } from "./tools/find.js";
@@ -68,8 +77,8 @@ function into(dir: Word, src: Word, remoteSrc: boolean, tree = false): Target | 
   return tree && !/^[^/]*:/.test(src.text) ? { ...t, tree: src } : t;
 }
 
-/** A source copied as its contents (`cp -r SRC/. DIR`, rsync's `SRC/`): its entries land in the destination itself. */
-const contentsOf = (src: Word, rsyncLike: boolean): boolean => /(^|\/)\.$/.test(src.text) || (rsyncLike && /\/$/.test(src.text));
+/** A source copied as its contents (`cp -r SRC/. DIR`, `SRC/..` alike, rsync's `SRC/`): its entries land in the destination itself. */
+const contentsOf = (src: Word, rsyncLike: boolean): boolean => /(^|\/)\.\.?$/.test(src.text) || (rsyncLike && /\/$/.test(src.text));
 
 /**
  * Copy-like programs: the last operand (or -t DIR) is written; when it is a
@@ -168,7 +177,9 @@ const PERM_LONGS = [
 function permission(args: readonly Word[]): Target[] {
   const a = splitArgs(expandLong(args, PERM_LONGS), new Set(["--reference"]));
   const operands = a.values.has("--reference") ? a.positional : a.positional.slice(1);
-  return asTargets(operands, recursive(a) ? "perm-tree" : "perm");
+  // chown/chgrp -R with -L follow every link below (round 25: `chown -RL 1000 docs` through docs/conf → /etc).
+  const follows = recursive(a) && a.flags.some((f) => /^-[a-zA-Z]*L/.test(f) && !f.startsWith("--"));
+  return operands.map((word) => ({ word, mode: recursive(a) ? "perm-tree" : "perm", ...(follows ? { followsLinks: true } : {}) }));
 }
 
 function inPlace(args: readonly Word[]): Target[] {
@@ -508,14 +519,18 @@ const SPECS: Record<string, Spec> = {
   "7za": sevenZipTargets,
   unrar: unrarTargets,
   jar: jarTargets,
-  gzip: compressorTargets,
-  gunzip: compressorTargets,
-  bzip2: compressorTargets,
-  bunzip2: compressorTargets,
-  xz: compressorTargets,
-  unxz: compressorTargets,
-  zstd: (a) => [...compressorTargets(a), ...zstdOutputs(a)],
-  unzstd: (a) => [...compressorTargets(a), ...zstdOutputs(a)],
+  gzip: (a) => compressorTargets(a, "gzip"),
+  gunzip: (a) => compressorTargets(a, "gunzip"),
+  bzip2: (a) => compressorTargets(a, "bzip2"),
+  bunzip2: (a) => compressorTargets(a, "bunzip2"),
+  xz: (a) => compressorTargets(a, "xz"),
+  unxz: (a) => compressorTargets(a, "unxz"),
+  ar: arTargets,
+  lzma: (a) => compressorTargets(a, "lzma"),
+  unlzma: (a) => compressorTargets(a, "unlzma"),
+  uncompress: (a) => compressorTargets(a, "uncompress"),
+  zstd: (a) => [...compressorTargets(a, "zstd"), ...zstdOutputs(a)],
+  unzstd: (a) => [...compressorTargets(a, "unzstd"), ...zstdOutputs(a)],
   lz4: lz4Targets,
   unlz4: lz4Targets,
   cpio: cpioTargets,

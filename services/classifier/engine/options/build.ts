@@ -38,7 +38,7 @@ const PYLINT = `-q -v --quiet --verbose --config=< --config-file=< --rcfile=< --
   --check-only --show-files`;
 const PYTEST = `-q -v -vv -x -s -k= -m= -x --lf --ff --nf --sw --tb= -r= -l --co --collect-only --maxfail= --durations= --durations-min=
   -n= --numprocesses= --dist= --cov=? --cov-report=> --cov-fail-under= --no-cov --junitxml=> --junit-xml=> --color= --capture= --showlocals
-  --last-failed --failed-first --exitfirst --strict-markers --disable-warnings -W= --pdb --no-header --no-summary -rA -ra --rootdir=
+  --last-failed --failed-first --exitfirst --strict-markers --disable-warnings -W= --no-header --no-summary -rA -ra --rootdir=
   --ignore= --deselect= --doctest-modules --import-mode= -c=< --override-ini= -o= --basetemp=> --timeout= --runxfail --maxprocesses=
   --log-level= --log-cli-level= --setup-show --fixtures --markers --version -V --help --verbose --quiet --cache-clear --lfnf= --benchmark-skip`;
 
@@ -187,7 +187,7 @@ export const BUILD: Record<string, string> = {
   "jupyter nbconvert":
     "--to= --output=> --output-dir=> --execute --inplace --stdout --no-input --no-prompt --template= --ExecutePreprocessor.timeout= --clear-output",
   "sphinx-build":
-    "-b= -M= -a -E -j= -W -q -Q -v -n -T -d=> -c= -D= -t= --keep-going --fresh-env --write-all --jobs= --fail-on-warning --nitpicky",
+    "-b= -M= -a -E -j= -W -q -Q -v -n -T -d=> -D= -t= --keep-going --fresh-env --write-all --jobs= --fail-on-warning --nitpicky",
   mkdocs: "@sub",
   "mkdocs build|mkdocs serve":
     "-f=< -d=> -s -c -q -v --strict --clean --dirty --site-dir=> --config-file=< --quiet --verbose -a= --dev-addr= --no-livereload",
@@ -247,8 +247,7 @@ export const BUILD: Record<string, string> = {
     "-f= -c=< -t= --format= --config=< --failure-threshold= --ignore= --trusted-registry= --no-color --no-fail --strict-labels --disable-ignore-pragma -V",
   yamllint: "-c=< -d= -f= -s --config-file=< --config-data= --format= --strict --no-warnings --list-files",
   markdownlint: "-c=< -i= -p=< -s -j -o=> --config=< --ignore= --ignore-path=< --stdin --json --output=> --dot --disable= --enable=",
-  actionlint:
-    "-color -no-color -format= -ignore= -oneline -verbose -debug -shellcheck= -pyflakes= -config-file=< -stdin-filename= -version",
+  actionlint: "-color -no-color -format= -ignore= -oneline -verbose -debug -shellcheck= -pyflakes= -config-file=< -stdin-filename= -version",
   jsonlint: "-q -c -s -p -v -i --quiet --compact --sort-keys --pretty-print --validate=< --in-place",
   xmllint:
     "--noout --valid --dtdvalid=< --relaxng=< --schema=< --format --encode= --nowarning --quiet --noblanks --recover --xpath= --nonet",
@@ -260,7 +259,7 @@ export const BUILD: Record<string, string> = {
     "-l -w -d -s -f -p -bn -ci -sr -kp -fn -mn -i= -ln= --list --write --diff --simplify --find --posix --binary-next-line --case-indent --space-redirects --keep-padding --func-next-line --minify --indent= --language-dialect= --filename= --apply-ignore --version",
   "neofetch|fastfetch|screenfetch|duf|dust|tokei|scc|cloc|sloccount|licensee|glances|btm":
     "-d= -n= -r -p -x -s -j --json --csv --sort= --by-file --exclude-dir= --include-ext= --exclude-ext= --languages --hidden --no-color --depth= --only= --all --inodes --output= -o= -l= --files --by-percent= --quiet --wide --no-gitignore",
-  "ncdu|gdu": "-o= -n -x -q -r -e --exclude= --si --color= -x --one-file-system --no-color --non-interactive -p",
+  "ncdu|gdu": "-o=> -n -x -q -r -e --exclude= --si --color= -x --one-file-system --no-color --non-interactive -p",
   "ctags|cscope": "-R -b -q -k -f=> -o=> -x -e --recurse --languages= --exclude= --fields= --extras= --kinds-c= --output-format= --sort=",
   tmux: "@sub -L= -S=< -f=<",
   "tmux ls|tmux list-sessions|tmux list-windows|tmux list-panes|tmux display-message|tmux show-options|tmux capture-pane":

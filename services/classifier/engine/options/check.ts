@@ -200,6 +200,8 @@ function short(walk: Walk, args: readonly Word[], i: number): number | string {
     const glued = t.slice(k + 1);
     if (glued !== "") {
       walk.take(opt, { ...w, text: glued });
+      // Go's flag and pflag read `-o=FILE` as `-o FILE`; getopt as a file named `=FILE`: both are judged (round 25).
+      if (glued.startsWith("=") && glued.length > 1) walk.take(opt, { ...w, text: glued.slice(1) });
       return i;
     }
     if (opt.value === "optional") return i;

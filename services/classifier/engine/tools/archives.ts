@@ -69,18 +69,20 @@ export function tarTargets(args: readonly Word[]): Target[] {
     if (/O/.test(mode) || a.flags.includes("--to-stdout")) return [];
     const dirs = allValues(args, "C", ["--directory"], "xctvzjJapkmUwWr");
     const dir = dirs[dirs.length - 1] ?? cwdWord();
-    // Operands after the archive are the members extracted: the files written.
-    const skip = (oldStyle ? 1 : 0) + (oldStyle && /f/.test(args[0]?.text ?? "") ? 1 : 0);
-    const members = a.positional.slice(skip).filter((w) => !w.text.startsWith("-"));
+    // Operands other than the archive are the members extracted: the files written. The archive is found as tar
+    // reads it (`-xf A`, `-xzfA`, `--file A`, old-style `xf A`): splitArgs does not take a bundle's value (round 25).
+    const archive = archiveFile(args, oldStyle);
+    const members = a.positional.filter((w, i) => w !== archive && !(oldStyle && i === 0 && w === args[0]) && !w.text.startsWith("-"));
     const under = (m: Word): Word =>
       m.text.startsWith("/") || dir.text === "."
         ? m
         : { ...m, text: `${dir.text.replace(/\/+$/, "")}/${m.text}`, dynamic: m.dynamic || dir.dynamic, glob: m.glob || dir.glob };
     // Members named on the line are what it writes (a wildcard or a directory member may hold names not known here).
     const named = members.length > 0 && members.every((m) => !m.dynamic && !m.glob && !/[*?[]/.test(m.text) && !m.text.endsWith("/"));
+    // A member may name a directory (`tar -xf a.tar src`): what it holds that git does not is judged as for the whole.
     return [
       ...(named ? [{ word: dir, mode: "write" as Mode }] : [{ word: dir, mode: "write" as Mode, fills: true }]),
-      ...members.map((m) => ({ word: under(m), mode: "write" as Mode })),
+      ...members.map((m) => ({ word: under(m), mode: "write" as Mode, fills: true })),
     ];
   }
   if (/[cru]/.test(mode) || a.flags.includes("--create") || a.flags.includes("--append")) {
@@ -136,10 +138,39 @@ export function remoteArchive(name: string, args: readonly Word[]): Word | null 
   return f !== undefined && /^[^/]*:/.test(f.text) ? f : null;
 }
 
-export function compressorTargets(args: readonly Word[]): Target[] {
+/** Programs that only decompress; the others do with -d, --decompress, --uncompress. */
+const UNPACKS = /^(gunzip|bunzip2|unxz|unzstd|unlzma|uncompress|unlz4|zstdmt)$/;
+const PACKED_SUFFIX = /\.(gz|z|Z|bz2|bz|xz|lzma|zst|zstd|lz4|lz|lzo)$|-gz$|_z$/;
+
+/**
+ * A compressor's files: each input is replaced; decompressing, the file it writes is the input's name without its
+ * suffix (`-S SUF`, else the program's own; `.tgz` is `.tar`), which may replace work git does not hold or plant a
+ * file whose content runs later (round 25: `gunzip -f src/x.js.gz`, `gunzip .envrc.gz`).
+ */
+export function compressorTargets(args: readonly Word[], name = "gzip"): Target[] {
   const a = splitArgs(args, new Set(["-S", "--suffix"]));
   if (hasShort(a.flags, /[ctl]/) || a.flags.includes("--stdout") || a.flags.includes("--list") || a.flags.includes("--test")) return [];
-  return asTargets(a.positional, "write");
+  const inputs = asTargets(a.positional, "write");
+  const unpacks = UNPACKS.test(name) || hasShort(a.flags, /d/) || a.flags.includes("--decompress") || a.flags.includes("--uncompress");
+  if (!unpacks) return inputs;
+  const suffix =
+    a.values.get("-S") ??
+    a.values.get("--suffix") ??
+    a.flags
+      .map((f) => /^-S(.+)$/s.exec(f)?.[1])
+      .find((v) => v)
+      ?.toString();
+  const outputs = a.positional.map((w) => {
+    const given = typeof suffix === "string" ? suffix : suffix?.text;
+    const text =
+      given && w.text.endsWith(given) && w.text.length > given.length
+        ? w.text.slice(0, -given.length)
+        : /\.t(gz|bz2?|xz|zst|lz)$/.test(w.text)
+          ? w.text.replace(/\.t(gz|bz2?|xz|zst|lz)$/, ".tar")
+          : w.text.replace(PACKED_SUFFIX, "");
+    return { word: { ...w, text }, mode: "write" as Mode };
+  });
+  return [...inputs, ...outputs.filter((o, i) => o.word.text !== a.positional[i]?.text)];
 }
 
 export const zipTargets: Spec = (a) => {
@@ -216,4 +247,20 @@ export const jarTargets: Spec = (a) => {
       out.push({ word: { ...(a[i] as Word), text: t.slice("--file=".length) }, mode: "write" });
   }
   return out;
+};
+
+/**
+ * ar's extraction (`ar x lib.a`, `ar -xo lib.a`): members land in the working directory under names only the archive
+ * knows (round 25: it wrote `.envrc` and replaced untracked work); named members are those files. Other operations
+ * write the archive.
+ */
+export const arTargets: Spec = (args) => {
+  const [op, archive, ...members] = args;
+  if (!op || !archive) return [];
+  const letters = op.text.replace(/^-/, "");
+  if (/x/.test(letters))
+    return members.length > 0
+      ? members.map((m) => ({ word: m, mode: "write" as Mode, fills: true }))
+      : [{ word: cwdWord(), mode: "write", fills: true }];
+  return /[dmqrs]/.test(letters) ? [{ word: archive, mode: "write" }] : [];
 };

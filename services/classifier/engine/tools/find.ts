@@ -140,9 +140,13 @@ export function findTargets(args: readonly Word[]): Target[] {
     const starts = (roots.length ? roots : [cwdWord()]).map((r) =>
       follows && !r.text.endsWith("/") && r.text !== "." ? { ...r, text: `${r.text}/` } : r,
     );
+    // -L / -follow: every link below a start is followed, and what it leads to deleted too (round 25).
+    const below = findFollowsLinks(args) ? { followsLinks: true } : {};
     if (filtered)
-      out.push(...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode })));
-    else out.push(...asTargets(starts, "tree"));
+      out.push(
+        ...starts.map((r) => ({ word: { ...r, text: `${r.text.replace(/\/+$/, "")}/{}`, glob: true }, mode: "delete" as Mode, ...below })),
+      );
+    else out.push(...starts.map((r) => ({ word: r, mode: "tree" as Mode, ...below })));
   }
   return out;
 }

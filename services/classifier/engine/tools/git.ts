@@ -115,16 +115,17 @@ function git(args: Word[]): Unwrap | null {
 // git config keys whose value runs: as shell code (the value is a command
 // line), or in another way (hooks, included config, URL rewriting, transports).
 const GIT_SHELL_KEYS =
-  /^(core\.(sshcommand|pager|editor|askpass|gitproxy|fsmonitor|alternaterefscommand)|sequence\.editor|gpg\.([^.]+\.)?program|gpg\.ssh\.defaultkeycommand|diff\.external|diff\..+\.(textconv|command)|(diff|merge)tool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|alias\..+|credential\.(.+\.)?helper|submodule\..+\.update|sendemail\.(.+\.)?(sendmailcmd|tocmd|cccmd|headercmd)|(browser|man)\..+\.(cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(command|cmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|hook\..+\.command|instaweb\.httpd)$/;
+  /^(core\.(sshcommand|pager|editor|askpass|gitproxy|fsmonitor|alternaterefscommand)|sequence\.editor|gpg\.([^.]+\.)?program|gpg\.ssh\.defaultkeycommand|diff\.external|diff\..+\.(textconv|command)|(diff|merge)tool\..+\.(cmd|path)|gc\.recentobjectshook|imap\.tunnel|lfs\.extension\..+\.(clean|smudge)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|alias\..+|credential\.(.+\.)?helper|submodule\..+\.update|sendemail\.(.+\.)?(sendmailcmd|tocmd|cccmd|headercmd)|(browser|man)\..+\.(cmd|path)|interactive\.difffilter|tar\..+\.command|trailer\..+\.(command|cmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|hook\..+\.command|instaweb\.httpd)$/;
 const GIT_OTHER_KEYS =
   /^(core\.hookspath|init\.templatedir|include\.|includeif\.|url\.|protocol\.|uploadpack\.|receive\.|remote\..+\.vcs|filter\.|credential\.|safe\.directory)/;
 
 // git config keys naming a file that later, read-only git commands read and echo: blame's
 // ignore-revs file (its first bad line in the error), the attributes file (`git check-attr -a`
 // prints every word of a matching line as an attribute), the mailmap, the commit template, the
-// excludes file (`git check-ignore -v` prints the pattern), ssh signing's allowed signers.
-const GIT_FILE_KEYS =
-  /^(core\.(attributesfile|excludesfile)|blame\.ignorerevsfile|mailmap\.file|commit\.template|gpg\.ssh\.(allowedsignersfile|revocationfile)|sendemail\.aliasesfile)$/;
+// excludes file (`git check-ignore -v` prints the pattern), ssh signing's allowed signers, format-patch's
+// signature file (round 25: `git format-patch -1 --stdout` printed the key it named).
+export const GIT_FILE_KEYS =
+  /^(core\.(attributesfile|excludesfile)|blame\.ignorerevsfile|mailmap\.file|commit\.template|gpg\.ssh\.(allowedsignersfile|revocationfile)|sendemail\.aliasesfile|format\.signaturefile)$/;
 
 /** A config value naming a file outside the workspace: absolute, in the home directory, up the tree, or computed. */
 function outsideValue(w: Word): boolean {
@@ -142,6 +143,8 @@ export function gitConfigRuns(key: string, value: string | null): "shell" | "oth
   if (/^(pager\..+|core\.fsmonitor)$/.test(k) && value !== null && /^(true|false|yes|no|on|off|1|0)?$/i.test(v)) return null;
   if (/^(alias\..+|submodule\..+\.update)$/.test(k)) return v.startsWith("!") ? "shell" : k.startsWith("alias.") ? "other" : null;
   if (/^credential\.(.+\.)?helper$/.test(k)) return v.startsWith("!") || v.includes("/") ? "shell" : "other";
+  // send-email runs an SMTP server given as an absolute path as a sendmail-like program.
+  if (/^sendemail\.(.+\.)?smtpserver$/.test(k)) return value !== null && v.startsWith("/") ? "shell" : null;
   // Where git checks files out, and where a remote's objects come from (a path, an `ext::` command): a change
   // of either, not a read of it (`git config --get remote.origin.url`).
   if (/^(core\.worktree|remote\..+\.(url|pushurl))$/.test(k)) return value === null ? null : "other";
@@ -772,8 +775,12 @@ function gitDiscards(args: readonly Word[]): string | null {
     case "cherry-pick":
     case "revert":
     case "am":
-      // `--abort` is `git reset --merge`: conflict resolutions made by hand in the work tree were never stored.
-      return rest.some((w) => w.text === "--abort") ? `git ${sub} --abort discards the work tree's uncommitted conflict resolutions` : null;
+      // `--abort` is `git reset --merge`, `--skip` resets the conflicted paths to HEAD (round 25): conflict resolutions
+      // made by hand in the work tree were never stored.
+      for (const w of rest)
+        if (w.text === "--abort" || w.text === "--skip")
+          return `git ${sub} ${w.text} discards the work tree's uncommitted conflict resolutions`;
+      return null;
     case "switch": {
       const a = subArgs(rest, "cC", ["--create", "--force-create", "--orphan", "--conflict"]);
       return force(a) || a.longs.includes("--discard-changes") ? "git switch --force discards uncommitted changes" : null;

@@ -100,6 +100,8 @@ function runner(name: string, spec: Runner, args: Word[]): Unwrap | null {
     const v = optionValue(w, i);
     if (v === undefined) return false;
     if (name === "bundle") return /^--gemfile(=|$)/.test(w.text) && (v.dynamic || outside(v.text));
+    // An interpreter by path, not by version or name (`--python=/tmp/x/python3`, round 25): it runs.
+    if ((name === "uv" || name === "pipenv") && /^(-p|--python)(=|$)/.test(w.text)) return v.dynamic || v.text.includes("/");
     if (name !== "uv") return false;
     // Another index serves every package, the project's own dependencies too (`--index https://evil …`).
     if (/^(--index|--default-index|-i|--index-url|--extra-index-url|-f|--find-links)(=|$)/.test(w.text)) return true;

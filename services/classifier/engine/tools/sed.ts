@@ -1,6 +1,7 @@
 // sed: its command line (scripts, input files, -i, -f), what a script runs
 // (e, s///e), writes (w, W, s///w) and reads (r, R); the files it writes and
 // the floor its script sets.
+import { posix } from "node:path";
 import type { Analysis } from "../analyzers.js";
 import { expandLong } from "../argv.js";
 import { asTargets } from "../targets.js";
@@ -30,11 +31,18 @@ const SED_LONGS = [
 ];
 
 /** sed's command line: its scripts (-e, --expression, or the first operand), its input files, -i, and -f script files. */
-export function sedArgs(raw: readonly Word[]): { scripts: Word[]; operands: Word[]; inPlace: boolean; fromFile: boolean } {
+export function sedArgs(raw: readonly Word[]): {
+  scripts: Word[];
+  operands: Word[];
+  inPlace: boolean;
+  fromFile: boolean;
+  suffix?: Word;
+} {
   const args = expandLong(raw, SED_LONGS);
   const scripts: Word[] = [];
   const operands: Word[] = [];
   let inPlace = false;
+  let suffix: Word | undefined;
   let fromFile = false;
   let opts = true;
   for (let i = 0; i < args.length; i++) {
@@ -59,7 +67,10 @@ export function sedArgs(raw: readonly Word[]): { scripts: Word[]; operands: Word
         fromFile = true;
         if (!value) i++;
       } else if (name === "--line-length" && !value) i++;
-      else if (name === "--in-place") inPlace = true;
+      else if (name === "--in-place") {
+        inPlace = true;
+        if (value?.text) suffix = value;
+      }
       continue;
     }
     // A cluster of short flags; -i takes a glued suffix, -e/-f/-l a glued or separate value.
@@ -67,6 +78,7 @@ export function sedArgs(raw: readonly Word[]): { scripts: Word[]; operands: Word
       const c = t[k];
       if (c === "i") {
         inPlace = true;
+        if (t.length > k + 1) suffix = { ...w, text: t.slice(k + 1) };
         break;
       }
       if (c === "e" || c === "f" || c === "l") {
@@ -78,7 +90,20 @@ export function sedArgs(raw: readonly Word[]): { scripts: Word[]; operands: Word
     }
   }
   if (scripts.length === 0 && !fromFile && operands.length) scripts.push(operands.shift() as Word);
-  return { scripts, operands, inPlace, fromFile };
+  return { scripts, operands, inPlace, fromFile, ...(suffix ? { suffix } : {}) };
+}
+
+/**
+ * The backup `-iSUFFIX` keeps of each file: each `*` in SUFFIX is the file's name, else SUFFIX follows it; a name
+ * with a `/` is a path of its own (round 25: `sed -i".git/hooks/*" -e "" pre-commit` planted a hook git then ran).
+ */
+function backups(suffix: Word, operands: readonly Word[]): Target[] {
+  return operands.map((f) => {
+    const base = posix.basename(f.text);
+    const name = suffix.text.includes("*") ? suffix.text.replaceAll("*", base) : `${base}${suffix.text}`;
+    const text = name.includes("/") ? name : posix.join(posix.dirname(f.text), name);
+    return { word: { ...f, text, dynamic: f.dynamic || suffix.dynamic, glob: f.glob || suffix.glob }, mode: "write" as Mode };
+  });
 }
 
 export interface SedEffects {
@@ -254,7 +279,8 @@ export function sedTargets(args: readonly Word[]): Target[] {
   const files = written
     .filter((f) => f !== "" && !/^\/dev\/std(out|err)$/.test(f))
     .map((f) => ({ word: literalWord(f), mode: "write" as Mode }));
-  return [...(a.inPlace ? asTargets(a.operands, "write") : []), ...files];
+  const kept = a.inPlace && a.suffix ? backups(a.suffix, a.operands) : [];
+  return [...(a.inPlace ? asTargets(a.operands, "write") : []), ...kept, ...files];
 }
 
 export function sedAnalysis(args: readonly Word[]): Analysis | null {
