@@ -5,7 +5,7 @@
 // binfmt_misc interpreters. A line that acts on a path is judged like the
 // same change in a diff (ContentJudge.later); a program it names must live
 // where only root can change it.
-import { rootOwnedPlace, runsLater } from "./runs-later.js";
+import { ownConfiguration, rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { comment, joined, lines, mark, READS_CODE_FROM_STDIN, variable } from "./runs-later-content.js";
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
@@ -25,7 +25,7 @@ export function aptValues(text: string): [string, string][] | null {
       .join("::")
       .replace(/:{2,}/g, "::")
       .replace(/^::|::$/g, "");
-  for (const t of tokens) {
+  for (const [i, t] of tokens.entries()) {
     if (t.startsWith("#")) {
       const inc = /^#include\s+"?([^"\s]+)/.exec(t);
       if (inc) out.push(["#include", inc[1] as string]);
@@ -40,6 +40,8 @@ export function aptValues(text: string): [string, string][] | null {
       if (stack.pop() === undefined) return null;
       key = null;
     } else if (t === ";") key = null;
+    // A quoted tag (`"DPkg::Post-Invoke" { "cmd"; };`, `"APT::X" "v";`) is a key as apt reads it, not a value.
+    else if (t.startsWith('"') && key === null && !/^[;}]?$/.test(tokens[i + 1] ?? "")) key = t.slice(1, -1);
     else if (t.startsWith('"')) {
       out.push([full(key), t.slice(1, -1)]);
       key = null;
@@ -79,6 +81,9 @@ function apt(text: string, j: ContentJudge): Mark[] {
       // package lists and archives apt trusts once downloaded; dpkg runs chrooted into Chroot-Directory.
       if (value.startsWith("/") && !rootOwnedPlace(value) && !/^\/var\/(cache|lib)\/apt(\/[^.][^/]*)*\/?$/.test(value))
         out.push(mark(4, `${full} ${value}: not a place only root can change`));
+      // An included file's hooks run as root: only APT's own configuration was judged as such.
+      else if (key === "#include" && !ownConfiguration(value.startsWith("/") ? value : `/etc/apt/${value}`, "apt"))
+        out.push(mark(4, `#include ${value}: not APT's own configuration (never judged as such)`));
     } else if (/^apt::(solver|planner)$/i.test(key) && value.includes("/")) {
       // An absolute solver or planner name is run as it is (flCombine keeps an absolute path).
       out.push(...(rootOwnedPlace(value) ? [j.code(value, full)] : [mark(4, `${full} ${value}: not a place only root can change`)]));

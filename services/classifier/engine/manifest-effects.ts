@@ -31,6 +31,9 @@ import { findCredentials } from "../../shared/credentials.js";
 import type { Mode } from "./targets.js";
 import { literalWord } from "./unwrap.js";
 import { hostTarget } from "./host-target.js";
+import { laterFetch, withoutBusybox } from "./later-fetches.js";
+import { unlistedMarks, unlistedPlace } from "./unlisted-content.js";
+import { DEFAULT_ENV_FILE, hostEnvironmentFiles, hostScript, PACKAGED } from "./host-references.js";
 
 /** What the judge needs from the loaded engine. */
 export interface ManifestEngine {
@@ -83,6 +86,8 @@ interface Env {
   /** Content that runs as root; `userContent`: as the owner of a home, a repository or a user crontab. */
   content: ContentJudge;
   userContent: ContentJudge;
+  /** Content in root's trees of no judged place (unlisted-content.ts): as root's later code, unknown programs not refused. */
+  unlistedContent: ContentJudge;
   /** Files the units of this diff load their environment from (patterns: a template's instance is any name). */
   envFiles: readonly RegExp[];
   /** Where the host's own unit files are read (unit-baseline.ts). */
@@ -103,12 +108,15 @@ export function judgeManifest(
   for (const c of manifest.changes) if (!changes.has(c.path)) changes.set(c.path, c);
   const guarded = ctx.guarded.filter((g) => g.startsWith("/") && g !== "/");
   const pathCtx = manifestPathContext(engine.pathContext(ctx.host, ctx.cwd), guarded);
+  // A script on the host that later code runs (host-references.ts): judged as root's code, unknown programs not refused.
+  const hostCode = (depth: number): ContentJudge => contentJudge(engine, "server-01", pathCtx, rootLaterScript(changes, hostCode, depth));
   const env: Env = {
     pathCtx,
     changes,
     contents,
-    content: contentJudge(engine, ctx.host, pathCtx, rootLaterScript(changes)),
+    content: contentJudge(engine, ctx.host, pathCtx, rootLaterScript(changes, hostCode)),
     userContent: contentJudge(engine, ctx.host, pathCtx),
+    unlistedContent: contentJudge(engine, "server-01", pathCtx, rootLaterScript(changes, hostCode)),
     guarded,
     readsSecret: ctx.readsSecret ?? null,
     envFiles: unitEnvironmentFiles(changes, contents),
@@ -269,6 +277,7 @@ function judgeChange(c: Change, env: Env): Mark[] {
     ...xattrs(path, before, after),
     ...newWriters(path, before, after, env),
     ...laterRuns(path, before, after, env),
+    ...unlisted(path, before, after, env),
     ...environmentFile(path, after, env),
   );
   // A template instance named after a place users write (a link in a .wants directory, an instance's own file).
@@ -276,13 +285,6 @@ function judgeChange(c: Change, env: Env): Mark[] {
   if (instance) marks.push(mark(4, `${path}: a unit instance whose name stands for ${instance}, a place users write`));
   return marks;
 }
-
-/**
- * Services' environment files: /etc/default (useradd's holds account defaults, read as such), RHEL's /etc/sysconfig,
- * OpenRC's /etc/conf.d, and any `*.env` under /etc — a unit already on the host may load it (EnvironmentFile=), and the
- * manifest does not carry the host's units.
- */
-const DEFAULT_ENV_FILE = /^\/etc\/((default|sysconfig|conf\.d)\/(?!useradd$)[^/]+|.+\.env)$/;
 
 /** The files the unit files of this diff name in EnvironmentFile=. */
 function unitEnvironmentFiles(changes: ReadonlyMap<string, Change>, contents: ReadonlyMap<string, Buffer>): RegExp[] {
@@ -591,9 +593,25 @@ function laterRuns(path: string, before: EntryState | undefined, after: EntrySta
   if (r.format === "refuse") return [mark(4, `${r.what}: any change here is refused`)];
   if (kind === SYMLINK) return [mark(3, `a link in a place that runs later (${r.what})`), ...linkTarget(path, after.target, r, env)];
   const format = contentFormat(r, path, after.mode);
+  // Python puts a script's own directory first on its module path: a module beside root's python programs
+  // (/usr/sbin/argparse.py) is imported by them in place of the standard library's, executable or not.
+  if (format === null && r.format === "program" && r.asRoot && /\.(?:py[cw]?|pth)$/.test(path))
+    return [mark(4, `${path}: a Python module beside root's programs, imported by them before the standard library's`)];
   if (format === null) return [];
   const floor = mark(3, `a file whose content runs later (${r.what})`);
   return needsContent(before, after) ? [floor, ...readContent(path, after, format, env, r.asRoot)] : [floor];
+}
+
+/**
+ * A file in root's trees that no runs-later entry names, read for what is code in any format (unlisted-content.ts).
+ * Content not given (or not the manifest's) is left to where it is linked, included or run from (host-target.ts).
+ */
+function unlisted(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
+  if (kindOf(after) !== FILE || runsLater(path) || !unlistedPlace(path, after.mode) || !needsContent(before, after)) return [];
+  const buf = env.contents.get(path);
+  if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256))) return [];
+  const text = textOf(buf);
+  return text === null ? [] : unlistedMarks(path, text, after.mode, env.unlistedContent);
 }
 
 /** The content given for `path`, checked against the manifest's sha256 and read in `format`. */
@@ -611,6 +629,7 @@ function readContent(path: string, after: EntryState, format: Format, env: Env, 
   if (format === "systemd" && asRoot)
     for (const weak of hostUnitWeakened(at, text, env.unitRoot))
       found.push(mark(4, `${weak} — a protection of the unit on the host, left out or weakened`));
+  if (format === "systemd" && asRoot) found.push(...hostEnvironmentFiles(text));
   // A last net under the parsers of data formats: the danger vetoes over the whole text.
   const hit = format === "script" || format === "program" || format === "rc" ? null : judge.veto(text, "content");
   return hit ? [...found, hit] : found;
@@ -635,9 +654,6 @@ function textOf(buf: Buffer): string | null {
     return null;
   }
 }
-
-/** Trees the system's packages own (not /usr/local): a link may lead there without its content in the diff. */
-const PACKAGED = /^\/(?:usr\/(?!local\/)|bin\/|sbin\/|lib\/|lib32\/|lib64\/|libx32\/)/;
 
 /** A link where something runs later runs its target: a file of this run is read as that content; anything else must be root's. */
 function linkTarget(path: string, target: string, r: RunsLater, env: Env): Mark[] {
@@ -718,9 +734,15 @@ function runTimeCode(p: PartVerdict, root = false): boolean {
  * What root runs later runs outside every envelope: a script or sourced file
  * it names must be where only root writes (not /tmp, a home, a path computed
  * when it runs), and not a file this same run writes as data (its text was
- * judged as a file, never as the code root will run).
+ * judged as a file, never as the code root will run). One already on the
+ * host outside the packaged trees and the judged places is read and judged
+ * as root's code (host-references.ts, `depth` scripts deep).
  */
-function rootLaterScript(changes: ReadonlyMap<string, Change>): NonNullable<Context["laterScript"]> {
+function rootLaterScript(
+  changes: ReadonlyMap<string, Change>,
+  hostCode?: (depth: number) => ContentJudge,
+  depth = 0,
+): NonNullable<Context["laterScript"]> {
   const refuse = (reason: string): Finding => ({ tier: 4, rule: "later-script", reason, text: "", explicit: false });
   return (path) => {
     if (path === null) return refuse("runs a script whose path is only known when it runs: what root runs later is not judged");
@@ -729,7 +751,8 @@ function rootLaterScript(changes: ReadonlyMap<string, Change>): NonNullable<Cont
       return refuse(`runs ${clip(path, 200)}, which a user other than root may write: root would run their code later`);
     if (!runsLater(path) && writtenBy(path, changes))
       return refuse(`runs ${clip(path, 200)}, which this same run writes as data: its text is not judged as the code root runs later`);
-    return null;
+    const host = hostCode ? hostScript(path, depth, hostCode) : null;
+    return host ? refuse(host.text) : null;
   };
 }
 
@@ -748,11 +771,12 @@ const NETWORK_SHELL =
  * takes from a place users write (/tmp, /var/tmp, /dev/shm, homes, /run/user):
  * `run-parts /tmp/d`, `make -C /tmp/x`, `dpkg -i /tmp/x.deb`, `pip install
  * /tmp/x`, `crontab /tmp/x`, `systemctl link /tmp/x.service`, `install|cp|rsync
- * /tmp/x /usr/local/bin/`, `tar -xf /tmp/x.tar -C /`. The path is an operand,
+ * /tmp/x /usr/local/bin/`, `tar -xf /tmp/x.tar -C /`, `update-alternatives --install
+ * /usr/bin/editor editor /var/tmp/x 9`. The path is an operand,
  * not the program, so the later-script check does not see it.
  */
 const USER_INPUT =
-  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|xargs)\s(?:[^\n;&|#]*\s)?(?:-*[A-Za-z][^\s=]*=)?['"]?[!|]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(?:\/|\s|['"]|$)/;
+  /(?:^|[\s;&|(`'"/])(?:run-parts|make|gmake|mount|dd|dpkg|apt|apt-get|pip[0-9.]*|pipx|npm|gem|cargo|crontab|systemctl|install|cp|rsync|mv|ln|tar|unzip|cpio|patch|insmod|modprobe|kexec|ansible-playbook|docker|podman|logrotate|at|batch|openvpn|ssh|scp|sftp|sed|git|zip|busybox|vim?|nvim|ex|runuser|xargs|update-alternatives|alternatives)\s(?:[^\n;&|#]*\s)?(?:-*[A-Za-z][^\s=]*=)?['"]?[!|]?(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/user|\/run\/lock|\/var\/lock|\/var\/crash|\/var\/mail|\/home|~[a-z_][^\s/]*)(?:\/|\s|['"]|$)/;
 
 /** USER_INPUT over `text` with `//`, `/./` and `dir/..` folded, and after a `cd` into a user's place (then relative operands are theirs). */
 function userInput(text: string): RegExpExecArray | null {
@@ -815,22 +839,31 @@ const LATER_HAZARD =
 
 function contentJudge(engine: ManifestEngine, host: HostId, pathCtx: Context, laterScript?: Context["laterScript"]): ContentJudge {
   const shown = (p: PartVerdict | undefined) => (p ? ` — \`${clip(p.text.replace(/\s+/g, " "), 80)}\`` : "");
+  const laterCode = (text: string, label: string): Mark => {
+    if (text.trim() === "") return mark(0, `${label}: empty`);
+    const listener = NETWORK_SHELL.exec(text);
+    if (listener) return mark(4, `${label}: opens a shell or the file system to the network, unattended (\`${clip(listener[0], 80)}\`)`);
+    const taken = laterScript ? userInput(text) : null;
+    if (taken) return mark(4, `${label}: root later runs, installs or copies what a user may write (\`${clip(taken[0], 80)}\`)`);
+    const v = engine.judgeCode(text, host, laterScript);
+    const later = v.tier < 4 ? v.parts.find((p) => runTimeCode(p, laterScript !== undefined)) : undefined;
+    if (later)
+      return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
+    const hazard = laterScript && v.tier < 4 ? LATER_HAZARD.exec(text) : null;
+    if (hazard)
+      return mark(4, `${label}: tier 4 (hands root's later run to others' code or the host away — \`${clip(hazard[0].trim(), 80)}\`)`);
+    const fetched = laterScript && v.tier < 4 ? laterFetch(text) : null;
+    if (fetched) return mark(4, `${label}: tier 4 (root fetches and runs code, or gives root away — \`${clip(fetched, 80)}\`)`);
+    const part = v.parts.find((p) => p.tier === v.tier && p.rule === v.rule) ?? v.parts.find((p) => p.tier === v.tier);
+    return mark(v.tier, `${label}: tier ${v.tier} (rule ${v.rule}: ${v.reason}${shown(part)})`);
+  };
   return {
     code(text, label) {
-      if (text.trim() === "") return mark(0, `${label}: empty`);
-      const listener = NETWORK_SHELL.exec(text);
-      if (listener) return mark(4, `${label}: opens a shell or the file system to the network, unattended (\`${clip(listener[0], 80)}\`)`);
-      const taken = laterScript ? userInput(text) : null;
-      if (taken) return mark(4, `${label}: root later runs, installs or copies what a user may write (\`${clip(taken[0], 80)}\`)`);
-      const v = engine.judgeCode(text, host, laterScript);
-      const later = v.tier < 4 ? v.parts.find((p) => runTimeCode(p, laterScript !== undefined)) : undefined;
-      if (later)
-        return mark(4, `${label}: code only known when it runs, later and unattended (rule ${later.rule}: ${later.reason}${shown(later)})`);
-      const hazard = laterScript && v.tier < 4 ? LATER_HAZARD.exec(text) : null;
-      if (hazard)
-        return mark(4, `${label}: tier 4 (hands root's later run to others' code or the host away — \`${clip(hazard[0].trim(), 80)}\`)`);
-      const part = v.parts.find((p) => p.tier === v.tier && p.rule === v.rule) ?? v.parts.find((p) => p.tier === v.tier);
-      return mark(v.tier, `${label}: tier ${v.tier} (rule ${v.rule}: ${v.reason}${shown(part)})`);
+      const spelled = laterCode(text, label);
+      const applets = withoutBusybox(text);
+      if (applets === null || spelled.tier === 4) return spelled;
+      const plain = laterCode(applets, `${label} (busybox's applets as themselves)`);
+      return plain.tier > spelled.tier ? plain : spelled;
     },
     veto(text, label) {
       const hit = scanCode(engine.vetoes, text);

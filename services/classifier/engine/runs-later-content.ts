@@ -8,7 +8,7 @@
 import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import { secretPath } from "./paths.js";
-import { rootOwnedPlace } from "./runs-later.js";
+import { ownConfiguration, rootOwnedPlace } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { riskyAssignment } from "./wrappers.js";
 import type { Mode } from "./targets.js";
@@ -678,6 +678,9 @@ function logrotate(text: string, j: ContentJudge): Mark[] {
       out.push(mark(4, `create ${words[1]}: the rotated file is writable by others`));
     else if (/^(compresscmd|uncompresscmd|include)$/.test(words[0] ?? "") && words[1]?.includes("/") && !rootOwnedPlace(words[1])) {
       out.push(mark(4, `${words[0]} ${words[1]}: not a place only root can change`));
+    } else if (words[0] === "include" && words[1] && !ownConfiguration(words[1], "logrotate")) {
+      // What it includes is read as logrotate's configuration, scripts and all: only logrotate's own was judged so.
+      out.push(mark(4, `include ${words[1]}: not logrotate's own configuration (never judged as such)`));
     }
   }
   if (script) out.push(j.code(script.body.join("\n"), `${script.kind} script without endscript`));
@@ -756,6 +759,9 @@ function ldSoConf(text: string): Mark[] {
       const dir = place.replace(/\/[^/]*[*?[][^/]*$/, "");
       if (!rootOwnedPlace(dir))
         out.push(mark(4, `${inc ? "includes" : "loads libraries from"} ${entry}: not a place only root can change`));
+      // An included file's lines are library directories: only the loader's own configuration was judged as such.
+      else if (inc && !ownConfiguration(place, "ld-so-conf"))
+        out.push(mark(4, `includes ${entry}: not the loader's own configuration (never judged as such)`));
     }
   }
   return out;

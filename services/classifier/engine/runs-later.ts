@@ -681,6 +681,18 @@ export function rootOwnedPlace(path: string): boolean {
   return systemPath(path) || inside(path, "/snap");
 }
 
+/**
+ * What an include names (a file, a directory, a glob in its last part) is read in `format` where it lies: the
+ * format's own configuration, judged as such when written. Anything else was never judged as that (review 47:
+ * `include /etc/foo` in logrotate.d, staged at tier 3 with a postrotate script).
+ */
+export function ownConfiguration(path: string, format: Format): boolean {
+  if (!path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path)) return false;
+  const fixed = path.replace(/\/[^/]*[*?[][^/]*$/, "");
+  if (/[*?[]/.test(fixed)) return false;
+  return runsLater(fixed)?.format === format || runsLater(`${fixed}/x`)?.format === format;
+}
+
 const PROGRAM_DIRS = picomatch(["**/systemd/*-generators/**", "**/systemd/system-sleep/**", "**/systemd/system-shutdown/**"], {
   dot: true,
 });
