@@ -247,7 +247,8 @@ export const BUILD: Record<string, string> = {
     "-f= -c=< -t= --format= --config=< --failure-threshold= --ignore= --trusted-registry= --no-color --no-fail --strict-labels --disable-ignore-pragma -V",
   yamllint: "-c=< -d= -f= -s --config-file=< --config-data= --format= --strict --no-warnings --list-files",
   markdownlint: "-c=< -i= -p=< -s -j -o=> --config=< --ignore= --ignore-path=< --stdin --json --output=> --dot --disable= --enable=",
-  actionlint: "-color -no-color -format= -ignore= -oneline -verbose -debug -shellcheck= -pyflakes= -config-file=< -stdin-filename= -version",
+  actionlint:
+    "-color -no-color -format= -ignore= -oneline -verbose -debug -shellcheck= -pyflakes= -config-file=< -stdin-filename= -version",
   jsonlint: "-q -c -s -p -v -i --quiet --compact --sort-keys --pretty-print --validate=< --in-place",
   xmllint:
     "--noout --valid --dtdvalid=< --relaxng=< --schema=< --format --encode= --nowarning --quiet --noblanks --recover --xpath= --nonet",

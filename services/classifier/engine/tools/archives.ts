@@ -2,7 +2,7 @@
 // (--to-command, -I, --checkpoint-action=exec=, zip -TT), and what tar, zip,
 // unzip and the compressors write.
 import { allValues, hasShort, splitArgs } from "../argv.js";
-import { asTargets, cwdWord, optionValueSpec } from "../targets.js";
+import { asTargets, cwdWord } from "../targets.js";
 import type { Mode, Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { joinWords, literalWord, unwrap } from "../unwrap.js";

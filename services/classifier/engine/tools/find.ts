@@ -1,6 +1,6 @@
 // find and fd: the commands they run per match (find -exec/-ok, fd -x/-X),
 // and what find writes or deletes itself (-delete, -fprint, -fls).
-import { asTargets, cwdWord } from "../targets.js";
+import { cwdWord } from "../targets.js";
 import type { Mode, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { literalWord, unwrap } from "../unwrap.js";
