@@ -384,7 +384,7 @@ function jq(args: readonly Word[]): Analysis | null {
     return { tier: 2, rule: "analysis:jq-file", reason: "jq program that loads modules, which may print the environment", kind: "floor" };
   const hit = envDump(
     prog.text,
-    /\$ENV\b|(?<![\w.$"])env\b(?!\s*:)/g,
+    /\$(?:\s|#[^\n]*\n?)*ENV\b|(?<![\w.$"])env\b(?!\s*:)/g,
     /^\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\.?\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])/,
   );
   return hit ? envFloor("jq", hit) : null;
@@ -434,7 +434,7 @@ function yq(args: readonly Word[]): Analysis | null {
     if (subst) return envFloor("yq", e.text.slice(subst.index, subst.index + 40));
     const hit = envDump(
       e.text,
-      /\$ENV\b|(?<![\w.$"])(?:str)?env\b(?!\s*:)/g,
+      /\$(?:\s|#[^\n]*\n?)*ENV\b|(?<![\w.$"])(?:str)?env\b(?!\s*:)/g,
       /^\s*(?:\(\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*\)|\.\s*([A-Za-z_][A-Za-z0-9_]*)|\.?\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\])/,
     );
     if (hit) return envFloor("yq", hit);
@@ -704,7 +704,19 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "jq":
     case "gojq":
     case "jaq":
+    case "xq":
+    case "tomlq":
       return jq(args);
+    case "vale":
+      // `vale sync` downloads and unpacks the packages its configuration names (round 25).
+      return args.some((w) => w.text === "sync" || w.dynamic)
+        ? {
+            tier: 2,
+            rule: "analysis:vale-sync",
+            reason: "vale sync downloads and unpacks packages where its configuration says",
+            kind: "floor",
+          }
+        : null;
     case "docker":
     case "podman":
       return containerInspect(args);

@@ -43,6 +43,7 @@ import { commonDir, repoOf } from "./git-index.js";
 import { targetsOf } from "./writers.js";
 import { insideGitDir, notHeldByGit, regenerablePlace } from "./reversible.js";
 import { gitAddStagesSecret } from "./git-stages.js";
+import { readsStdinCode } from "./stdin-code.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
@@ -782,7 +783,7 @@ export function listInputs(commands: readonly SimpleCommand[]): Map<SimpleComman
       const cmd = commands[k] as SimpleCommand;
       if (!bare.source.includes(cmd.source)) break;
       const name = posix.basename(cmd.words[0]?.text ?? "");
-      if (NET_SENDERS.has(name) || exModeEditor(cmd.words)) (out ??= new Map()).set(cmd, inputs);
+      if (NET_SENDERS.has(name) || exModeEditor(cmd.words) || readsStdinCode(name)) (out ??= new Map()).set(cmd, inputs);
     }
   }
   return out;

@@ -12,6 +12,7 @@ import type { ClassifyInput, Engine, PartVerdict, Source, Verdict, VerdictAttrs 
 import { assignmentFloor, find, judgeCommand, plainCommand, worse } from "./judge.js";
 import type { Judge } from "./judge.js";
 import { listInputEffect, listInputs, readsSecret } from "./effects.js";
+import { stdinCode } from "./stdin-code.js";
 import { CLONE_WORD } from "./downloaded.js";
 import { COMPOSE_WORD, composedText, diffWrites, moreWritten, patchText, WRITE_WORD } from "./composed.js";
 import { cloneMade, foreignFetch } from "./tools/git.js";
@@ -221,6 +222,10 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
     const input = inputs?.get(cmd);
     const sent = input ? listInputEffect(cmd, input, ctx) : null;
     if (sent) f = worse(f, find(sent.tier, "effect", sent.reason, cmd.source));
+    const [program, ...args] = cmd.words;
+    const fed =
+      input && program ? stdinCode(posix.basename(program.text), args, { ...cmd, redirects: [...cmd.redirects, ...input] }) : null;
+    if (fed) f = worse(f, find(2, "analysis:stdin-code", fed, cmd.source));
     parts?.push({
       text: cmd.source.length > 200 ? cmd.source.slice(0, 200) + "…" : cmd.source,
       tier: f.tier,

@@ -2,6 +2,7 @@
 // to what they run), code arguments, the first matching rule of the policy in
 // force, the host's miss behaviour, and the effect floor. The result is the
 // highest tier any of these demands, with the rule that demanded it.
+import { foreignProject, stdinCode } from "./stdin-code.js";
 import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
@@ -848,7 +849,11 @@ function diffFiles(name: string, args: readonly Word[], cmd: SimpleCommand, ctx:
 }
 
 function judgeListed(name: string, args: Word[], text: string, cmd: SimpleCommand, ctx: Context, j: Judge): Finding {
-  const f = judgeListedRule(name, args, text, cmd, ctx, j);
+  const fed = stdinCode(name, args, cmd);
+  let f = judgeListedRule(name, args, text, cmd, ctx, j);
+  if (fed !== null) f = worse(f, find(2, "analysis:stdin-code", fed, text));
+  const foreign = f.tier <= 1 && ctx.policy === "claude" ? foreignProject(f.rule, name, args, ctx) : null;
+  if (foreign !== null) f = worse(f, find(2, "analysis:foreign-project", foreign, text));
   if (name !== "patch" && name !== "git") return f;
   const g = worse(f, diffFiles(name, args, cmd, ctx, text));
   const sub = name === "git" ? gitGlobals(args) : null;

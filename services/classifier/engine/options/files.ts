@@ -70,7 +70,7 @@ export const FILES: Record<string, string> = {
     --tree --depth= --directory-only --permission= --size= --total-size --date= --timesort --sizesort --extensionsort
     --versionsort --no-sort --sort= --reverse --group-dirs= --group-directories-first --blocks= --classic --no-symlink
     --ignore-glob= --inode --dereference --header --icon= --icon-theme= --color= --hyperlink= @inert`,
-  tree: `-a -d -l -f -x -L= -R -P= -I= -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -n -C -X -J -A -S -H= -T= -o=>
+  tree: `-a -d -l -f -x -L= -P= -I= -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -n -C -X -J -A -S -H= -T= -o=>
     --gitignore --gitfile=< --ignore-case --matchdirs --metafirst --prune --info --infofile=< --filelimit= --dirsfirst --filesfirst
     --noreport --inodes --device --si --du --timefmt= --sort= --charset= --nolinks --hintro= --houtro= --noindent --version`,
   stat: "-L -f -c= -t --dereference --file-system --format= --printf= --terse --cached= @inert",

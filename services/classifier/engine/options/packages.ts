@@ -107,7 +107,7 @@ export const PACKAGES: Record<string, string> = {
   cargo: `@sub -v -q --verbose --quiet --color= --frozen --locked --offline -Z= --list --version -V`,
   "cargo tree|cargo metadata|cargo search|cargo version|cargo help|cargo locate-project|cargo pkgid|cargo verify-project|cargo read-manifest|cargo report|cargo build|cargo b|cargo check|cargo c|cargo test|cargo t|cargo run|cargo r|cargo clippy|cargo fmt|cargo doc|cargo d|cargo bench|cargo clean|cargo fix|cargo generate-lockfile|cargo fetch|cargo vendor|cargo new|cargo init|cargo nextest|cargo llvm-cov|cargo expand|cargo udeps|cargo audit|cargo deny|cargo machete|cargo outdated": `${CARGO} @posix`,
   rustc:
-    "@atfile --version -V --print= -v --edition= --crate-type= --crate-name= -o=> -O -g --emit= --target= --cfg= -L= -l= --test --explain= -W= -A= -D= --cap-lints= --error-format= --out-dir=>",
+    "@atfile --version -V --print= -v --edition= --crate-type= --crate-name= -o=> -O -g --emit= --target= --cfg= -l= --test --explain= -W= -A= -D= --cap-lints= --error-format= --out-dir=>",
   rustup: "@sub",
   "rustup show|rustup toolchain|rustup target|rustup component": "@sub",
   "rustup which": "--toolchain=",

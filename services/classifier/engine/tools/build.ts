@@ -68,7 +68,12 @@ function make(name: string, args: Word[]): Unwrap | null {
       runs.raise(2, `make runs its recipes through ${shellVar[1]}`);
     } else if (assign?.[1] === "!") runs.add({ ...w, text: assign[2] ?? "" }, 2, why);
     else if (assign && makeShell(assign[2] ?? "").length) for (const c of makeShell(assign[2] ?? "")) runs.add({ ...w, text: c }, 2, why);
-    else kept.push(w);
+    // Any other assignment with a function or a reference in it (make's parser takes `X != cmd`, `Y ::= …`,
+    // `a$(shell …)b=1`, and `$(file >F,TEXT)` writes F): expanded at once, even under -n (round 25).
+    else if (w.text.includes("=") && (w.dynamic || /\$[({]|!=/.test(w.text))) {
+      runs.opaque.push(w.text);
+      runs.raise(2, "make expands a variable given on the command line: its functions run, $(file …) writes, even under -n");
+    } else kept.push(w);
   }
   return runs.result(`delegate:${name}`, [kept]);
 }

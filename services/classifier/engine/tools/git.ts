@@ -143,6 +143,8 @@ export function gitConfigRuns(key: string, value: string | null): "shell" | "oth
   if (/^(pager\..+|core\.fsmonitor)$/.test(k) && value !== null && /^(true|false|yes|no|on|off|1|0)?$/i.test(v)) return null;
   if (/^(alias\..+|submodule\..+\.update)$/.test(k)) return v.startsWith("!") ? "shell" : k.startsWith("alias.") ? "other" : null;
   if (/^credential\.(.+\.)?helper$/.test(k)) return v.startsWith("!") || v.includes("/") ? "shell" : "other";
+  // A branch's remote given as a URL or path (not a remote's name): the next plain `git push` goes there (round 25).
+  if (/^branch\..+\.remote$/.test(k)) return value !== null && /[:/]/.test(v) ? "other" : null;
   // send-email runs an SMTP server given as an absolute path as a sendmail-like program.
   if (/^sendemail\.(.+\.)?smtpserver$/.test(k)) return value !== null && v.startsWith("/") ? "shell" : null;
   // Where git checks files out, and where a remote's objects come from (a path, an `ext::` command): a change
@@ -766,6 +768,8 @@ function gitDiscards(args: readonly Word[]): string | null {
       // --conflict also carry changes across a branch switch: their operand decides (here and in effects.ts checkoutOfPath).
       const pathsOnly = ["--ours", "--theirs", "--patch"].some((l) => a.longs.includes(l));
       if (a.operands.length > 0 && (pathsOnly || a.letters.has("p"))) return "git checkout of paths overwrites their uncommitted changes";
+      // `--patch` alone offers every unstaged hunk for discarding; answers from a pipe or a file take them (round 25).
+      if (a.longs.includes("--patch") || a.letters.has("p")) return "git checkout --patch discards the hunks its input says yes to";
       if (a.operands.some((w) => /^(?:\.{1,2}(?:\/.*)?|:.*|\.\/.*|.*[*?[].*)$/.test(w.text)))
         return "git checkout of paths overwrites their uncommitted changes";
       return null;

@@ -143,6 +143,10 @@ function npx(tool: string, args: Word[], cwd?: string, own: readonly Word[] = []
 function pnpm(args: Word[], cwd: string | undefined): Unwrap | null {
   const found = leading(args, PNPM_LEADING);
   if (found.unknown) return unknownOption("pnpm", found.unknown);
+  // `--config.KEY=VALUE` anywhere sets any .npmrc key for this run: script-shell, node-options (round 25).
+  const setting = args.find((w) => /^--config\.(?!registry=)/.test(w.text) || (w.dynamic && w.text.startsWith("--")));
+  if (setting)
+    return unwrap("delegate:pnpm-config", 2, `pnpm ${setting.text}: sets configuration that may name the shell or code scripts run with`);
   const at = found.at;
   const sub = args[at]?.text;
   // `pnpm recursive exec …` / `pnpm multi …` / `pnpm m …` are `pnpm -r …` (review 24: `pnpm recursive exec CMD` was tier 1).
@@ -453,6 +457,10 @@ const BUN_INSTALLS = new Set([
   "init",
 ]);
 
+/** bun's options naming code it loads or a place it writes, in the `--opt=VALUE` form: outside the workspace, judged. */
+const BUN_PLACED =
+  /^--(preload|config|reporter-outfile|coverage-dir|outdir|outfile|out-dir|env-file|cwd|require|import|tsconfig-override|root|public-dir|sourcemap-dir)=(.*)$/s;
+
 export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
   // An option before bun's subcommand or script that is not known (`--preload=/opt/x.js`, `--config=…`) may load code.
   const odd = leading(args, BUN_LEADING).unknown;
@@ -461,6 +469,14 @@ export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
   if (own) return own;
   const rest = afterOptions(args);
   const first = rest[0];
+  // Options after the subcommand that load code or write where they say, glued (`bun test --preload=/tmp/x.js`,
+  // `--reporter-outfile=~/.bashrc`; round 25: only the spaced forms were seen), and the REPL fed by its input.
+  const glued = rest.find((w) => {
+    const m = BUN_PLACED.exec(w.text);
+    return m !== null && (w.dynamic || /^(\/|~|\$)/.test(m[2] ?? "") || (m[2] ?? "").split("/").includes(".."));
+  });
+  if (glued) return unwrap("delegate:bun-options", 2, `bun ${glued.text}: loads code from, or writes to, a place outside the workspace`);
+  if (first?.text === "repl") return unwrap("delegate:bun-repl", 2, "bun repl runs what its input says");
   if (first && BUN_INSTALLS.has(first.text))
     return unwrap("delegate:bun-install", 2, "bun installs, removes, upgrades or publishes packages, or scaffolds a project");
   // A name that is no bun command, no file and no script runs as a program (`bun sh -c …`, `bun run sh -c …`).
