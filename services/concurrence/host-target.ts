@@ -10,7 +10,18 @@ const MAX = 64 * 1024;
 
 export type HostTarget =
   | { kind: "text"; text: string; path: string }
-  | { kind: "binary" | "large" | "missing" | "directory" | "other" | "unreadable"; path: string };
+  | { kind: "binary" | "large" | "large-text" | "missing" | "directory" | "other" | "unreadable"; path: string };
+
+/**
+ * A program's bytes, as the kernel and a shell take them: an ELF object, or a NUL in the first line (bash runs a
+ * file as a script unless its first line holds one), is binary. A NUL later does not stop sh (review 49: a script
+ * with a NUL after `exit` was read as binary and never judged); the text is then judged with each NUL a line end.
+ */
+export function binaryBytes(bytes: Buffer): boolean {
+  if (bytes.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) return true;
+  const nl = bytes.indexOf(0x0a);
+  return bytes.subarray(0, nl === -1 ? bytes.length : nl).includes(0);
+}
 
 export function readHostTarget(path: string): HostTarget {
   let real: string;
@@ -25,11 +36,14 @@ export function readHostTarget(path: string): HostTarget {
     const st = fstatSync(fd);
     if (st.isDirectory()) return { kind: "directory", path: real };
     if (!st.isFile()) return { kind: "other", path: real };
-    if (st.size > MAX) return { kind: "large", path: real };
-    const buf = Buffer.alloc(st.size);
-    const n = readSync(fd, buf, 0, st.size, 0);
+    // Past the size read here, a text (a script padded past it) is still told from a binary by its start.
+    const size = Math.min(st.size, MAX);
+    const buf = Buffer.alloc(size);
+    const n = readSync(fd, buf, 0, size, 0);
     const bytes = buf.subarray(0, n);
-    return bytes.includes(0) ? { kind: "binary", path: real } : { kind: "text", text: bytes.toString("utf8"), path: real };
+    if (binaryBytes(bytes)) return { kind: st.size > MAX ? "large" : "binary", path: real };
+    if (st.size > MAX) return { kind: "large-text", path: real };
+    return { kind: "text", text: bytes.toString("utf8").replaceAll("\0", "\n"), path: real };
   } catch {
     return { kind: "unreadable", path: real };
   } finally {

@@ -11,7 +11,7 @@ export const EVENT_SCRIPT =
 /** Files root's tools source as sh: dracut's and dkms' configuration, a module's dkms.conf, sysstat's settings, LSB
  * init scripts' logging hooks, debconf's confmodule. */
 export const SOURCED_SHELL =
-  /^\/(etc\/dracut\.conf(\.d\/.+)?|etc\/dkms\/.+|usr\/src\/[^/]+\/dkms\.conf|etc\/sysstat\/sysstat|etc\/lsb-base-logging\.sh|usr\/share\/debconf\/confmodule(\.sh)?)$/;
+  /^\/(etc\/dracut\.conf(\.d\/.+)?|etc\/dkms\/.+|usr\/src\/[^/]+\/dkms\.conf|etc\/sysstat\/sysstat|etc\/lsb-base-logging\.sh|usr\/share\/debconf\/confmodule(\.sh)?|etc\/e2scrub\.conf|etc\/ucf\.conf|etc\/machine-info|etc\/os-release|usr\/lib\/os-release)$/;
 
 /** Code in a language the concurrence does not read: chef-client's Ruby, R's site start-up, apport's Python, the zsh
  * functions root's zsh autoloads (zsh is not sh), upstart's jobs and sysvinit's inittab (run by PID 1). */
@@ -32,7 +32,7 @@ export const EVENT_SCRIPT_MORE =
  * above /usr and /opt, libvirt's and LXC's daemon and domain configuration, CNI and CRI-O, rpm's macros, dnf's and
  * yum's plugins, PKCS#11 and GSSAPI modules, nix's daemon, the kubelet's and k3s's configuration (review 47 §2). */
 export const FOREIGN_CODE_MORE =
-  /^\/(etc\/request-key(\.conf$|\.d\/.)|usr\/(local\/)?(bin\/)?pyvenv\.cfg$|etc\/credstore(\.encrypted)?\/.|etc\/kubernetes\/manifests\/.|var\/lib\/rancher\/k3s\/server\/manifests\/.|etc\/pacman\.d\/hooks\/.|usr\/share\/libalpm\/hooks\/.|etc\/permissions\.local$|var\/lib\/lxc\/[^/]+\/config$|etc\/crontabs\/.|etc\/z(profile|login|shrc|shenv|logout)$|etc\/zsh\/.|etc\/bashrc$|etc\/apk\/keys\/.|(etc|run|var\/lib|usr\/local\/lib)\/(extensions|confexts)\/.|((usr\/(local\/)?|opt\/)?node_modules)\/.|etc\/libvirt\/([^/]+\.conf$|(qemu|lxc)\/.)|etc\/lxc\/.|etc\/cni\/.|opt\/cni\/bin\/.|etc\/crio\/.|etc\/rpm\/.|etc\/dnf\/plugins\/.|etc\/yum\/(pluginconf\.d|post-actions)\/.|etc\/pkcs11\/.|etc\/gss\/.|etc\/nix\/.|var\/lib\/kubelet\/config\.yaml$|etc\/rancher\/.|run\/credstore(\.encrypted)?\/.)/;
+  /^\/(etc\/request-key(\.conf$|\.d\/.)|usr\/(local\/)?(bin\/)?pyvenv\.cfg$|etc\/credstore(\.encrypted)?\/.|etc\/kubernetes\/manifests\/.|var\/lib\/rancher\/k3s\/server\/manifests\/.|etc\/pacman\.d\/hooks\/.|usr\/share\/libalpm\/hooks\/.|etc\/permissions\.local$|var\/lib\/lxc\/[^/]+\/config$|etc\/crontabs\/.|etc\/z(profile|login|shrc|shenv|logout)$|etc\/zsh\/.|etc\/bashrc$|etc\/apk\/keys\/.|(etc|run|var\/lib|usr\/local\/lib)\/(extensions|confexts)\/.|((usr\/(local\/)?|opt\/)?node_modules)\/.|etc\/libvirt\/([^/]+\.conf$|(qemu|lxc)\/.)|etc\/lxc\/.|etc\/cni\/.|opt\/cni\/bin\/.|etc\/crio\/.|etc\/rpm\/.|etc\/dnf\/plugins\/.|etc\/yum\/(pluginconf\.d|post-actions)\/.|etc\/pkcs11\/.|etc\/gss\/.|etc\/nix\/.|var\/lib\/kubelet\/config\.yaml$|etc\/rancher\/.|run\/credstore(\.encrypted)?\/.|etc\/lsyncd\/.|etc\/lsyncd\.conf(\.lua)?$|etc\/gitlab\/gitlab\.rb$|etc\/.+\.lua$)/;
 
 /** Daemons' and root tools' configuration naming programs they run as root (daemon-hooks-more.ts). */
 export const MORE_DAEMON_CONFIG =

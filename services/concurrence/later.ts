@@ -63,18 +63,34 @@ function trustedTarget(end: string, kind: Later["kind"]): boolean {
   return PACKAGED_TARGET.test(end) || laterKind(end)?.kind === kind;
 }
 const EMPTY_SHA256 = createHash("sha256").digest();
-const SH = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash"]);
+const SH = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash", "rbash", "busybox"]);
 const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+\.(service|socket|timer|path|mount|automount|swap|target|slice|scope|device)$/;
 
 /** The interpreter a #! line names (looking through env), if there is one. */
 function interpreter(text: string): string | undefined {
   const m = /^#!\s*(\S+)[ \t]*(.*)/.exec(text);
   if (!m?.[1]) return undefined;
-  const prog = posix.basename(m[1]);
-  if (prog !== "env") return prog;
-  const named = (m[2] ?? "").split(/\s+/).find((a) => a && !a.startsWith("-") && !a.includes("="));
-  return named ? posix.basename(named) : "env";
+  // Through env and the wrappers that run their operand (`#!/usr/bin/nice sh`, `env -S setsid sh`; review 49).
+  const words = [posix.basename(m[1]), ...(m[2] ?? "").split(/\s+/).filter(Boolean)];
+  const named = words.find(
+    (a, i) => i === words.length - 1 || !(SHEBANG_WRAPPERS.has(posix.basename(a)) || a.startsWith("-") || a.includes("=") || /^\d/.test(a)),
+  );
+  return named ? posix.basename(named) : words[0];
 }
+const SHEBANG_WRAPPERS = new Set([
+  "env",
+  "nice",
+  "setsid",
+  "nohup",
+  "ionice",
+  "chrt",
+  "taskset",
+  "timeout",
+  "stdbuf",
+  "unshare",
+  "flock",
+  "runuser",
+]);
 
 /** `alias a='…' b='…'` lines (and only those): their values, or undefined to leave the line to the script judge. */
 function aliasValues(line: string): Array<{ name: string; value: string }> | undefined {
@@ -204,8 +220,11 @@ function laterProgram(view: DiffView | undefined, depth = 0): JudgeContext["late
  */
 function hostProgram(path: string, view: DiffView | undefined, depth: number): Finding | undefined {
   if (PACKAGED_TARGET.test(path) || laterKind(path) || depth >= 3) return undefined;
-  // A file not there yet is judged when it is written (unlisted.ts), a binary not at all.
+  // A file not there yet is judged when it is written (unlisted.ts), a binary not at all; a script too large to
+  // read here is refused (review 49: padded past the 64 KiB the gateway passes, it was judged nowhere).
   const host = readHostTarget(path);
+  if (host.kind === "large-text" && !PACKAGED_TARGET.test(host.path))
+    return finding(4, `runs ${path}, a script on the host too large to judge here`);
   if (host.kind !== "text" || PACKAGED_TARGET.test(host.path)) return undefined;
   const ctx = view?.ctx ?? { host: "server-01" as const, cwd: "/", runAs: "", guardPaths: [], depth: 0 };
   const f = judgeUnlistedContent(path, host.text, { ...ctx, laterProgram: laterProgram(view, depth + 1) }, view, true);
@@ -315,7 +334,7 @@ export function judgeUnlistedContent(path: string, text: string, ctx: JudgeConte
   const interp = interpreter(text);
   const later: Later = { kind: "shell", floor: 0, runAs: "", cwd: "/", rootRun: true };
   const sh = interp === undefined ? runBySh || path.endsWith(".sh") : SH.has(interp);
-  return judgeExtracted(sh ? shellCommands(text) : unlistedCommands(text), later, ctx, view);
+  return judgeExtracted(sh ? shellCommands(text) : unlistedCommands(text, path), later, ctx, view);
 }
 
 function judgeExtracted({ commands, findings }: Extracted, later: Later, ctx: JudgeContext, view?: DiffView): Finding {

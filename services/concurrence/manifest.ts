@@ -17,6 +17,7 @@ import { judgePathEffect } from "./effect-path.js";
 import { judgeGrants } from "./grants.js";
 import { judgeSecretContent } from "./secret-content.js";
 import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink, judgeUnlistedContent, systemdLines } from "./later.js";
+import { binaryBytes } from "./host-target.js";
 import { unlistedInScope } from "./unlisted.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { linkEnd, SortedPaths } from "./links.js";
@@ -173,7 +174,12 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   f = worst(f, judgeGrants(at, before, after, later));
   f = worst(f, judgeSecretContent(at, after, view.contents.get(change.path), view.ctx.cwd));
   if (later && (after.kind === FILE || after.kind === SYMLINK)) f = worst(f, judgeLaterEntry(at, change.path, before, after, later, view));
-  if (!later && after.kind === FILE && placeOf(at) === "system" && unlistedInScope(at))
+  if (
+    !later &&
+    after.kind === FILE &&
+    (placeOf(at) === "system" || /^\/[^/]+$/.test(at)) &&
+    unlistedInScope(at, after.mode, view.contents.get(change.path))
+  )
     f = worst(f, judgeUnlisted(at, change.path, after.mode, view));
   if (after.kind === SYMLINK) f = worst(f, judgeLink(at, change.path, after, view));
   return f;
@@ -186,10 +192,10 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
  */
 function judgeUnlisted(at: string, real: string, mode: number, view: DiffView): Finding {
   const buf = view.contents.get(real);
-  if (!buf || buf.includes(0)) return finding(0, "");
+  if (!buf || binaryBytes(buf)) return finding(0, "");
   // Not known to run: what is unknown is not refused here (as on server-01); what is known to be dangerous is.
   const ctx: JudgeContext = { ...view.ctx, host: "server-01" };
-  const f = judgeUnlistedContent(at, buf.toString("utf8"), ctx, { ...view, ctx }, (mode & 0o111) !== 0);
+  const f = judgeUnlistedContent(at, buf.toString("utf8").replaceAll("\0", "\n"), ctx, { ...view, ctx }, (mode & 0o111) !== 0);
   return f.tier === 4 ? finding(4, `a file root's programs may read or run: ${f.reason}`) : finding(0, "");
 }
 

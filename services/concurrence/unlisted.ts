@@ -18,8 +18,13 @@ const NOT_CONFIG_TREE =
 const NOT_CONFIG_NAME =
   /\.(js|mjs|cjs|ts|tsx|jsx|map|css|scss|less|html?|xhtml|md|markdown|rst|adoc|txt|py|pyc|pyi|rb|pl|pm|go|rs|c|h|cc|cpp|hpp|java|kt|scala|class|jar|war|php|lua|el|elc|vim|svg|png|jpe?g|gif|ico|webp|woff2?|ttf|otf|pdf|gz|xz|zst|bz2|zip|whl|egg|so(\.\d+)*|a|o|mo|po|pot|csv|tsv|log|sum|pem|crt|cer|der|key|lock)$/;
 
-/** Whether `path` is read here: a text that root's programs may read as configuration or run. */
-export function unlistedInScope(path: string): boolean {
+/**
+ * Whether `path` is read here: a text that root's programs may read as configuration or run. An executable or a
+ * `#!` script is read wherever it is and whatever its name (review 49: `job.txt` with `#!/bin/sh`, a script in
+ * /var/log, run from a cron line written before it).
+ */
+export function unlistedInScope(path: string, mode = 0, content?: Buffer): boolean {
+  if ((mode & 0o111) !== 0 || content?.subarray(0, 2).toString("latin1") === "#!") return true;
   return !NOT_CONFIG_TREE.test(path) && !NOT_CONFIG_NAME.test(posix.basename(path));
 }
 
@@ -79,7 +84,7 @@ function namesProgram(line: string, path: string, before: string): boolean {
 }
 
 /** What in a file of unknown format is code in every format. */
-export function unlistedCommands(text: string): Extracted {
+export function unlistedCommands(text: string, path = ""): Extracted {
   const out = extracted();
   const at = (i: number) => `line ${lineOf(text, i)}`;
   for (let i = text.indexOf("$("); i !== -1; i = text.indexOf("$(", i + 2)) {
@@ -88,7 +93,11 @@ export function unlistedCommands(text: string): Extracted {
     if (end === -1) out.findings.push(finding(4, `${at(i)}: a command substitution that does not close`));
     else out.commands.push({ text: text.slice(i + 2, end), where: `$(…) at ${at(i)}`, runAs: "", cwd: "/" });
   }
-  // Backquotes are left out: prose quotes commands in them (a README's `rm -rf build`); a sh file is judged whole.
+  // Backquotes are read in /etc only (review 49: `X=\`wget …\`` in a file a service sources): elsewhere prose quotes
+  // commands in them (a README's `rm -rf build`); a sh file is judged whole.
+  if (path.startsWith("/etc/"))
+    for (const m of text.matchAll(/`([^`\n]+)`/g))
+      out.commands.push({ text: m[1] ?? "", where: `\`…\` at ${at(m.index)}`, runAs: "", cwd: "/" });
   for (const m of text.matchAll(SHELL_C)) out.commands.push({ text: m[3] ?? "", where: `sh -c at ${at(m.index)}`, runAs: "", cwd: "/" });
   for (const m of text.matchAll(SHELL_OUT))
     out.commands.push({ text: m[2] ?? "", where: `a shell-out at ${at(m.index)}`, runAs: "", cwd: "/" });

@@ -141,7 +141,9 @@ export function unwrap(input: Word[]): Unwrapped {
       words = [];
       break;
     }
-    const valued = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+    // A wrapper is the system's program of that name: `/srv/x/nice` is whatever that file is (review 49).
+    const systemName = !(words[0]?.text ?? "").includes("/") || /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(words[0]?.text ?? "");
+    const valued = Object.hasOwn(WRAPPERS, name) && systemName ? WRAPPERS[name] : undefined;
     if (!valued || words[0]?.dynamic) break;
     out.wrappers.push(name);
     if (name === "command" && words.slice(1).some((w) => w.text === "-v" || w.text === "-V")) {

@@ -6,6 +6,7 @@
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
 // until run time, or downloaded) is code no one has seen: 2.
+import { posix } from "node:path";
 import { downloadedPath, downloadedProject, PROJECT_FILE } from "./downloaded.js";
 import { composedFile, composedProject } from "./composed.js";
 import { lstat } from "./host-paths.js";
@@ -276,11 +277,47 @@ function settingValue(w: Word): Word {
   return m ? { ...w, text: m[1] as string } : w;
 }
 
+/**
+ * Configuration these tools look for in every directory up from where they run, past the project (round 26: a
+ * parent's `.mvn/jvm.config`, `pytest.ini` and its `conftest.py`, `Directory.Build.props`, `settings.gradle`,
+ * `deno.json`): under a shared directory such as /tmp, whoever wrote it decides what runs.
+ */
+const PARENT_CONFIG: Readonly<Record<string, readonly string[]>> = {
+  mvn: [".mvn"],
+  mvnw: [".mvn"],
+  gradle: ["settings.gradle", "settings.gradle.kts"],
+  gradlew: ["settings.gradle", "settings.gradle.kts"],
+  dotnet: [
+    "Directory.Build.props",
+    "Directory.Build.targets",
+    "Directory.Packages.props",
+    "Directory.Build.rsp",
+    "NuGet.Config",
+    "nuget.config",
+  ],
+  msbuild: ["Directory.Build.props", "Directory.Build.targets", "Directory.Build.rsp"],
+  deno: ["deno.json", "deno.jsonc"],
+  pytest: ["pytest.ini", ".pytest.ini", "conftest.py"],
+  "py.test": ["pytest.ini", ".pytest.ini", "conftest.py"],
+};
+
+function parentConfig(name: string, ctx: Context): string | null {
+  const names = Object.hasOwn(PARENT_CONFIG, name) ? PARENT_CONFIG[name] : undefined;
+  const root = names && ctx.workspace.find((w) => ctx.cwd === w || ctx.cwd.startsWith(`${w === "/" ? "" : w}/`));
+  if (!names || root === undefined || root === "/") return null;
+  for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
+    for (const n of names) if (lstat(`${dir === "/" ? "" : dir}/${n}`) !== null) return `${dir === "/" ? "" : dir}/${n}`;
+    if (dir === "/") return null;
+  }
+}
+
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
   // ffmpeg's concat demuxer reads whatever files its list names (review 38).
   if (FFMPEG.has(name) && ctx.policy === "claude" && !ctx.remote) return ffmpegConcat(name, args, ctx);
   const runner = RUNNERS.get(name);
   if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  const above = parentConfig(name, ctx);
+  if (above !== null) return `${name} reads ${above}, in a directory above the workspace (anyone who may write there chooses code it runs)`;
   if (name === "pytest" || name === "py.test") {
     const key = pytestOverride(args);
     if (key !== null) return `pytest -o ${key}=… sets an ini option that loads code or writes elsewhere`;
@@ -302,11 +339,30 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     }
     // A bundle of short options (`-sC DIR`, `-kfMakefile`): the first letter that takes a value takes the rest, or the next word.
     // `-Dname=value` is a system property (mvn, gradle, sbt), not a bundle of short options.
-    if (/^-D./.test(t)) {
+    // The property as the next word (`-D KEY=V`, `--define`, gradle's `--system-prop`/`--project-prop`; round 25).
+    const glued = JVM_TOOLS.has(name) ? /^--(?:define|system-prop|project-prop)=(.*)$/s.exec(t) : null;
+    const property = glued
+      ? { ...w, text: glued[1] as string }
+      : JVM_TOOLS.has(name) && /^(-D|--define|--system-prop|--project-prop|-P)$/.test(t)
+        ? args[++i]
+        : undefined;
+    // A debugger or JMX agent listening (`jdwp … address=*:5005`, `jmxremote.authenticate=false`, gradle's debug host).
+    if (JVM_TOOLS.has(name) && /jdwp|jmxremote|org\.gradle\.debug/.test(property?.text ?? (/^-D./.test(t) ? t : "")))
+      return `${name} ${t}: starts a debugger or JMX agent others may connect to (code run in the build)`;
+    if (/^-D./.test(t) || property !== undefined) {
       // …whose value may name code to load: `-DargLine=-javaagent:/tmp/a.jar`, `-Dorg.gradle.jvmargs=…`,
-      // `-Dgradle.user.home=/tmp/g` (round 23). Each absolute or home path in it is judged as a place.
+      // `-Dgradle.user.home=/tmp/g` (round 23), an argument file (`-DargLine=@/srv/e/x.args`) or a path up the tree
+      // (`-javaagent:../x.jar`; round 26). Each such path in it is judged as a place.
+      const text = property?.text ?? t.slice(2);
       if (JVM_TOOLS.has(name))
-        for (const m of t.slice(2).matchAll(/(?:^|[=:,;\s])((?:\/|~\/)[^\s,;:=]*)/g)) named.push([{ ...w, text: m[1] as string }, true]);
+        for (const m of text.matchAll(/(?:^|[=:,;\s@])((?:\/|~\/|\.\.(?:\/|$))[^\s,;:=]*)/g))
+          named.push([{ ...(property ?? w), text: m[1] as string }, true]);
+      continue;
+    }
+    // gradle's composite builds: another build's code runs (`--include-build /srv/e/lib`).
+    if (JVM_TOOLS.has(name) && /^--include-build(=|$)/.test(t)) {
+      const value = t.includes("=") ? { ...w, text: t.slice(t.indexOf("=") + 1) } : args[++i];
+      if (value !== undefined) named.push([value, true]);
       continue;
     }
     if (/^-[^-]/.test(t)) {
@@ -319,7 +375,9 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
       }
       continue;
     }
-    if (runner.operands && !t.startsWith("-")) named.push([w, false]);
+    // A response file (`dotnet build @/srv/e/x.rsp`, msbuild, csc): more options read from it (round 26).
+    if (runner.operands && t.startsWith("@") && t.length > 1) named.push([{ ...w, text: t.slice(1) }, true]);
+    else if (runner.operands && !t.startsWith("-")) named.push([w, false]);
   }
   // `git clone URL d && cd d && make`, `curl -o Makefile URL && make`: the project it runs is downloaded (review 34).
   const fetched = downloadedProject(name, ctx);
