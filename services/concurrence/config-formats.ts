@@ -459,6 +459,7 @@ const DAEMON_HOOKS: DaemonHook[] = [
   { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(program|auth-dialog)\s*=\s*(.*)$/ },
   { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(plugin|properties)\s*=\s*(.*)$/, load: true },
   { file: /^\/etc\/haproxy\/./, line: /^\s*(external-check\s+command)\s+(.*)$/ },
+  { file: /^\/etc\/haproxy\/./, line: /^\s*(lua-load(?:-per-thread)?|lua-prepend-path)\s+"?([^"\s]+)/, load: true },
   { file: /^\/etc\/syslog-ng\/./, line: /(?:^|[\s{;])(program)\s*\(\s*("[^"]*"|'[^']*'|[^)\s]+)/ },
   { file: /^\/etc\/nginx\/./, line: /^\s*(load_module)\s+"?([^";\s]+)/, load: true },
   { file: /^\/etc\/(smartmontools\/)?smartd\.conf$/, line: /\s(-M\s+exec)\s+("[^"]*"|\S+)/ },
@@ -580,6 +581,16 @@ export function daemonHookCommands(text: string, path: string): Extracted {
         if (h.load) {
           if (program.startsWith("/") && !rootsPlace(program))
             out.findings.push(finding(4, `line ${i + 1}: ${key} ${program}: loaded or read from a place others may write`));
+          // A shared object outside the packaged library trees (review 49: `load_module /opt/foo/x.so`, a binary
+          // committed there earlier as "a system path", runs in root's daemon unjudged).
+          else if (
+            program.startsWith("/") &&
+            /\.(so(\.\d+)*|lua)$/.test(program) &&
+            !/^\/(usr\/(?!local\/)|lib(32|64|x32)?\/)/.test(program)
+          )
+            out.findings.push(
+              finding(4, `line ${i + 1}: ${key} ${program}: a module from outside the packaged library trees, code no one judged`),
+            );
           continue;
         }
         if (h.sink) {

@@ -88,6 +88,18 @@ describe("review 49: files written where no table names their place (concurrence
       expect({ path, tier: tier(path, 'os.execute("id")\n') }).toEqual({ path, tier: 4 });
   });
 
+  it("refuses a daemon's module or Lua code named outside the packaged library trees, not one named by its own name", () => {
+    expect(tier("/etc/nginx/modules-enabled/99-x.conf", "load_module /opt/foo/x.so;\n")).toBe(4);
+    expect(tier("/etc/apache2/mods-enabled/x.load", "LoadModule x_module /opt/foo/x.so\n")).toBe(4);
+    expect(tier("/etc/php/8.2/cli/conf.d/99-x.ini", "extension=/opt/foo/x.so\n")).toBe(4);
+    expect(tier("/etc/haproxy/haproxy.cfg", "global\n lua-load /opt/foo/x.lua\n")).toBe(4);
+    expect(tier("/etc/nginx/modules-enabled/50-mod-stream.conf", "load_module modules/ngx_stream_module.so;\n")).toBeLessThanOrEqual(3);
+    expect(tier("/etc/php/8.2/cli/conf.d/20-redis.ini", "extension=redis.so\n")).toBeLessThanOrEqual(3);
+    expect(tier("/etc/apache2/mods-enabled/ssl.load", "LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\n")).toBeLessThanOrEqual(
+      3,
+    );
+  });
+
   it("still commits everyday files: a README with quoted commands, a binary, a harmless wrapped script, os-release's fields", () => {
     expect(tier("/opt/foo/README", "Run `make install`, then `tool --help`.\n")).toBeLessThanOrEqual(3);
     expect(tier("/opt/foo/bin/tool", Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 0, 10]), 0o755)).toBeLessThanOrEqual(3);
