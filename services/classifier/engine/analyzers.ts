@@ -707,6 +707,28 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "xq":
     case "tomlq":
       return jq(args);
+    case "exiftool":
+      // `-if EXPR` and the API's Filter options are Perl that exiftool evaluates (round 27).
+      return args.some(
+        (w, i) =>
+          w.dynamic ||
+          w.text === "-if" ||
+          /^-if\d*$/.test(w.text) ||
+          (w.text === "-api" && /filter/i.test(args[i + 1]?.text ?? "")) ||
+          /^-api=?.*filter/i.test(w.text),
+      )
+        ? { tier: 2, rule: "analysis:exiftool-perl", reason: "exiftool evaluates Perl given in -if or an API Filter option", kind: "floor" }
+        : null;
+    case "R":
+      // `R CMD INSTALL` installs into the user's library (~/R …) or the one named: outside the workspace (round 27).
+      return args[0]?.text === "CMD" && /^(INSTALL|REMOVE)$/.test(args[1]?.text ?? "")
+        ? {
+            tier: 2,
+            rule: "analysis:r-install",
+            reason: "R CMD INSTALL writes a package into an R library outside the workspace, and runs its configure scripts",
+            kind: "floor",
+          }
+        : null;
     case "vale":
       // `vale sync` downloads and unpacks the packages its configuration names (round 25).
       return args.some((w) => w.text === "sync" || w.dynamic)

@@ -69,7 +69,23 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     "py.test": { options: ["--rootdir", "-c", "--confcutdir"], operands: true },
     jest: { options: [...JS_CONFIG, ...PROJECT, ...JS_TEST_MODULES], operands: true },
     vitest: { options: [...JS_CONFIG, ...PROJECT, ...JS_TEST_MODULES], operands: true },
-    mocha: { options: [...JS_CONFIG, "--require", "-r", "--reporter", "-R", "--file", "--ui", "-u", "--spec"], operands: true },
+    mocha: {
+      options: [
+        ...JS_CONFIG,
+        "--require",
+        "-r",
+        "--reporter",
+        "-R",
+        "--file",
+        "--ui",
+        "-u",
+        "--spec",
+        "--reporter-option",
+        "--reporter-options",
+        "-O",
+      ],
+      operands: true,
+    },
     ava: { options: JS_CONFIG, operands: true },
     tap: { options: [...JS_CONFIG, ...PROJECT, "--reporter", "-R", "--plugin", "-P", "--test-env", "--node-arg"], operands: true },
     uvu: { options: ["-r", "--require", "--dir"], operands: true },
@@ -77,7 +93,10 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     c8: { options: [...JS_CONFIG, "--cwd", "--reporter", "-r", "--require", "-i", "--src"], operands: false },
     nyc: { options: [...JS_CONFIG, "--cwd", "--reporter", "-r", "--require", "-i", "--src"], operands: false },
     // Tools whose configuration is JavaScript (or names plugins by path): a config from elsewhere is code.
-    cypress: { options: [...JS_CONFIG, "-C", "--project", "-P", "--reporter", "-r"], operands: false },
+    cypress: {
+      options: [...JS_CONFIG, "-C", "--project", "-P", "--reporter", "-r", "--reporter-options", "-o", "--env", "-e"],
+      operands: false,
+    },
     playwright: { options: [...JS_CONFIG, "--reporter", "--global-setup", "--global-teardown"], operands: false },
     parcel: { options: JS_CONFIG, operands: false },
     commitlint: { options: [...JS_CONFIG, "-g", "--extends", "-x", "--cwd", "-d"], operands: false, cwd: true },
@@ -87,7 +106,16 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     prettier: { options: [...JS_CONFIG, "--plugin", "--stdin-filepath"], operands: true, cwd: true },
     stylelint: { options: [...JS_CONFIG, "--custom-syntax", "--config-basedir"], operands: true, cwd: true },
     webpack: { options: JS_CONFIG, operands: false },
-    rollup: { options: JS_CONFIG, operands: false },
+    rollup: { options: [...JS_CONFIG, "-p", "--plugin", "--configPlugin"], operands: false },
+    // tsc -b builds the projects it is given (their tsconfig decides where output lands); vue-tsc loads the plugins a
+    // tsconfig names; svelte-check loads the workspace's svelte.config.js; tsup's config is code (round 27).
+    tsc: { options: ["-p", "--project", "-b", "--build", "--generateTrace", "--tsBuildInfoFile"], operands: false },
+    "vue-tsc": { options: ["-p", "--project"], operands: true },
+    "svelte-check": { options: ["--workspace", "--tsconfig"], operands: false },
+    tsup: { options: JS_CONFIG, operands: true },
+    jekyll: { options: ["-s", "--source", "-p", "--plugins", "--layouts", "--config"], operands: false },
+    latexmk: { options: ["-r", "-cd"], operands: true },
+    buf: { options: ["--template", "--config"], operands: false },
     // knip's `--reporter PATH` and `--preprocessor PATH` load a module (review 31: `knip --reporter /root/x.js` was 1).
     knip: { options: [...JS_CONFIG, "--reporter", "--preprocessor", "--directory"], operands: false },
     // `vite build DIR`, `next dev DIR`, `nuxt build DIR`, `mdbook build DIR`: the project root is an operand, and its config is code.
@@ -98,7 +126,7 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     astro: { options: [...JS_CONFIG, ...PROJECT], operands: true },
     mdbook: { options: [], operands: true },
     tailwindcss: { options: [...JS_CONFIG], operands: false },
-    postcss: { options: [...JS_CONFIG], operands: false },
+    postcss: { options: [...JS_CONFIG, "-u", "--use"], operands: false },
     // nodemon runs the script it is given (its --exec command has no table entry: 2).
     nodemon: { options: [...JS_CONFIG, "--watch", "-w"], operands: true },
     // pydoc imports the module or file it documents: a file elsewhere runs its code.
@@ -217,7 +245,6 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     sqlc: { options: ["-f", "--file"], operands: false },
     coverage: { options: ["--rcfile"], operands: true },
     // tsc -p DIR builds the project there: its tsconfig says what is read and where output goes.
-    tsc: { options: ["-p", "--project"], operands: false },
     // nbconvert --execute runs the notebook's cells; its --config file is Python.
     jupyter: { options: ["--config"], operands: true },
     "sphinx-build": { options: ["-c", "--conf-dir"], operands: true },
@@ -321,6 +348,9 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
   if (name === "pytest" || name === "py.test") {
     const key = pytestOverride(args);
     if (key !== null) return `pytest -o ${key}=… sets an ini option that loads code or writes elsewhere`;
+    // pytest empties --basetemp before it runs (round 27: `--basetemp=src` deleted uncommitted work).
+    const base = args.findIndex((w) => /^--basetemp(=|$)/.test(w.text));
+    if (base >= 0) return "pytest --basetemp: pytest deletes that directory's contents before the run";
   }
   // [word, an option's value]: option values always name a place; operands only when they look like paths.
   const named: Array<[Word, boolean]> = [];
@@ -333,8 +363,24 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     }
     const opt = runner.options.find((o) => t === o || t.startsWith(`${o}=`));
     if (opt !== undefined) {
-      const value = t === opt ? args[++i] : { ...w, text: t.slice(opt.length + 1) };
-      if (value !== undefined) named.push([value, true]);
+      // The next word is the value unless it is an option itself: a flag this table lists as taking a value in
+      // another tool (vitest's -w is --watch, prettier's -c is --check, rollup's -c takes none) must not hide the
+      // option after it (round 27: `vitest -w --config=/tmp/v.mjs`).
+      const next = args[i + 1];
+      const value =
+        t !== opt
+          ? { ...w, text: t.slice(opt.length + 1) }
+          : next && !(next.text.length > 1 && next.text.startsWith("-") && !next.dynamic)
+            ? args[++i]
+            : undefined;
+      if (value !== undefined) {
+        // Inline configuration or code (`jest --config '{"globalSetup": …}'`, `rollup -p '{transform(){…}}'`).
+        if (/^\s*[{[]/.test(value.text) || value.dynamic)
+          return `${name} ${opt} ${value.text.slice(0, 60)}: inline configuration or code, which may load or run anything`;
+        named.push([value, true]);
+        // `KEY=PATH` settings in a value (`cypress --config supportFile=/tmp/s.js`, mocha's `--reporter-option output=~/.bashrc`).
+        for (const m of value.text.matchAll(/(?:^|,)\s*[\w.-]+=([^,]+)/g)) named.push([{ ...value, text: (m[1] as string).trim() }, true]);
+      }
       continue;
     }
     // A bundle of short options (`-sC DIR`, `-kfMakefile`): the first letter that takes a value takes the rest, or the next word.
