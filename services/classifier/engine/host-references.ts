@@ -20,12 +20,15 @@ const DEPTH = 3;
 
 /**
  * A script on the host that root's later code runs or sources, outside the packaged trees and every judged place:
- * its text judged as root's code by `judgeAt(depth + 1)`, a tier 4 there refused. Binaries, large files and names
- * not there are left as they were (null).
+ * its text judged as root's code by `judgeAt(depth + 1)`, a tier 4 there refused; a script too large to read, refused.
+ * Binaries and names not there are left as they were (null).
  */
 export function hostScript(path: string, depth: number, judgeAt: (depth: number) => ContentJudge): Mark | null {
   if (depth >= DEPTH || PACKAGED.test(path) || runsLater(path)) return null;
   const host = hostTarget(path);
+  // Review 49: a script padded past the 64 KiB read here (and passed by the gateway) ran unjudged.
+  if (host.kind === "large-text" && !PACKAGED.test(host.path) && !runsLater(host.path))
+    return mark(4, `runs ${path}, a script on this host too large to judge here`);
   if (host.kind !== "text" || PACKAGED.test(host.path) || runsLater(host.path)) return null;
   const found = unlistedMarks(host.path, host.text, 0o755, judgeAt(depth + 1));
   const worst = found.find((m) => m.tier === 4);

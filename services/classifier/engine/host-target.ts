@@ -10,7 +10,22 @@ const MAX = 64 * 1024;
 
 export type HostTarget =
   | { kind: "text"; text: string; path: string }
-  | { kind: "binary" | "large" | "missing" | "directory" | "other" | "unreadable"; path: string };
+  | { kind: "binary" | "large" | "large-text" | "missing" | "directory" | "other" | "unreadable"; path: string };
+
+/**
+ * Whether bytes are a program the kernel loads rather than a script: ELF, or a NUL in the first line (bash refuses
+ * only such a file as binary). Review 49: a NUL after `exit` made a script "binary" here, and it ran unread.
+ */
+export function binaryBytes(bytes: Buffer): boolean {
+  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x7f454c46) return true;
+  const nl = bytes.indexOf(0x0a);
+  return bytes.subarray(0, nl === -1 ? bytes.length : nl).includes(0);
+}
+
+/** A script's text as sh reads it: a NUL ends a line, and bytes that are not UTF-8 stay as the shell skips them. */
+export function scriptText(bytes: Buffer): string {
+  return bytes.toString("utf8").replaceAll("\0", "\n");
+}
 
 export function hostTarget(path: string): HostTarget {
   let real: string;
@@ -25,10 +40,13 @@ export function hostTarget(path: string): HostTarget {
     const st = fstatSync(fd);
     if (st.isDirectory()) return { kind: "directory", path: real };
     if (!st.isFile()) return { kind: "other", path: real };
-    if (st.size > MAX) return { kind: "large", path: real };
-    const buf = Buffer.alloc(st.size);
-    const bytes = buf.subarray(0, readSync(fd, buf, 0, st.size, 0));
-    return bytes.includes(0) ? { kind: "binary", path: real } : { kind: "text", text: bytes.toString("utf8"), path: real };
+    // A file past what is read here is still told a script or a binary by its start (review 49: padded past 64 KiB).
+    const size = Math.min(st.size, MAX);
+    const buf = Buffer.alloc(size);
+    const bytes = buf.subarray(0, readSync(fd, buf, 0, size, 0));
+    if (binaryBytes(bytes)) return { kind: st.size > MAX ? "large" : "binary", path: real };
+    if (st.size > MAX) return { kind: "large-text", path: real };
+    return { kind: "text", text: scriptText(bytes), path: real };
   } catch {
     return { kind: "unreadable", path: real };
   } finally {

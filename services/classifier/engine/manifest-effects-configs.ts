@@ -5,6 +5,7 @@
 // binfmt_misc interpreters. A line that acts on a path is judged like the
 // same change in a diff (ContentJudge.later); a program it names must live
 // where only root can change it.
+import { posix } from "node:path";
 import { ownConfiguration, rootOwnedPlace, runsLater } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { comment, joined, lines, mark, READS_CODE_FROM_STDIN, variable } from "./runs-later-content.js";
@@ -335,7 +336,7 @@ const ALIASES = /^\/etc\/(mail\/)?aliases$/;
  * xinetd's server, inetd.conf's server and arguments (a network service per connection), keepalived's notify and
  * check scripts, rsyncd's pre-/post-xfer exec; monit's exec and start/stop/restart programs and program checks,
  * Apache's piped logs (`ErrorLog "|…"`, `|$` through a shell), RewriteMap prg: and modules, snmpd's extend/exec/pass,
- * the aliases' pipes, NetworkManager's VPN plugin programs, haproxy's external checks, syslog-ng's program(), nginx's
+ * the aliases' pipes, NetworkManager's VPN plugin programs, haproxy's external checks and Lua, syslog-ng's program(), nginx's
  * modules, smartd's -M exec, mdadm's and NUT's notify programs, dnsmasq's dhcp-script, squid's helpers, Postfix's
  * mailbox_command and pipe argv, exim's pipe transports. `place`: a library loaded, or a list read: it must be root's.
  * `sink`: a file the daemon appends to as root.
@@ -356,7 +357,7 @@ const HOOK_LINES: HookLine[] = [
   { file: MONIT, line: /^\s*check\s+program\s+\S+\s+(with\s+path)\s+("[^"]*"|\S+)/i },
   { file: APACHE, line: /^\s*(ErrorLog|CustomLog|TransferLog|GlobalLog|ForensicLog|CookieLog|RewriteLog|ScriptLog)\s+"?\|+\$?([^"]*)/i },
   { file: APACHE, line: /^\s*(RewriteMap)\s+\S+\s+"?prg:([^"]*)/i },
-  { file: APACHE, line: /^\s*(LoadModule\s+\S+|LoadFile)\s+"?([^"\s]+)/i, place: true },
+  { file: APACHE, line: /^\s*(LoadModule\s+\S+|LoadFile)\s+"?([^"\s]+)/i, place: true, module: true },
   { file: SNMPD, line: /^\s*(extend-sh|extendfix|extend|execfix|exec|sh)\s+(?:\.?\d[\d.]*\s+)?\S+\s+(.*)$/ },
   { file: SNMPD, line: /^\s*(pass_persist|pass)\s+(?:-p\s+\d+\s+)?\S+\s+(.*)$/ },
   { file: ALIASES, line: /(?:^[^#:\s][^:]*:|,)\s*"?(\|)\s*([^",]*)/ },
@@ -365,8 +366,9 @@ const HOOK_LINES: HookLine[] = [
   { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(program|auth-dialog)\s*=\s*(.*)$/ },
   { file: /^\/etc\/NetworkManager\/VPN\/./, line: /^\s*(plugin|properties)\s*=\s*(.*)$/, place: true },
   { file: /^\/etc\/haproxy\//, line: /^\s*(external-check\s+command)\s+(.*)$/ },
+  { file: /^\/etc\/haproxy\//, line: /^\s*(lua-load(?:-per-thread)?|lua-prepend-path)\s+"?([^"\s]+)/, place: true, module: true },
   { file: /^\/etc\/syslog-ng\//, line: /(?:^|[\s{;])(program)\s*\(\s*("[^"]*"|'[^']*'|[^)\s]+)/ },
-  { file: /^\/etc\/nginx\//, line: /^\s*(load_module)\s+"?([^";\s]+)/, place: true },
+  { file: /^\/etc\/nginx\//, line: /^\s*(load_module)\s+"?([^";\s]+)/, place: true, module: true },
   { file: /^\/etc\/(smartmontools\/)?smartd\.conf$/, line: /\s(-M\s+exec)\s+("[^"]*"|\S+)/ },
   { file: /^\/etc\/(mdadm\/)?mdadm\.conf$/, line: /^\s*(PROGRAM)\s+(.*)$/ },
   { file: /^\/etc\/nut\//, line: /^\s*(NOTIFYCMD|SHUTDOWNCMD|CMDSCRIPT)\s+(.*)$/ },
@@ -440,6 +442,9 @@ const HOOK_LINES: HookLine[] = [
 const HOOK_INCLUDES =
   /^\s*(?:-{0,2}(?:config|cd|tmp-dir)\s+|include(?:dir|file|optional)?\s+|&(?:include|merge)\s+|@include\s+)"?([^"\s]+)/i;
 
+/** The trees packages keep libraries and daemons' modules in (not /usr/local). */
+const PACKAGED_LIBRARY = /^\/(?:usr\/(?!local\/)|lib(?:32|64|x32)?\/)/;
+
 /** Where a daemon's file sink may lie: mail spools, logs, nowhere. */
 const MAIL_SINK = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 
@@ -465,6 +470,10 @@ function serviceHooks(text: string, j: ContentJudge, path?: string): Mark[] {
       if (h.place) {
         if (program.startsWith("/") && !rootOwnedPlace(program))
           out.push(mark(4, `${key} ${clipped(program)}: loaded or read from a place others may write`));
+        // Review 49: `load_module /opt/foo/x.so`, a binary committed there earlier as "a system path", ran in root's
+        // daemon unjudged. A name the daemon resolves in its own module directory (`modules/x.so`, `redis.so`) is its own.
+        else if (h.module && program.startsWith("/") && !PACKAGED_LIBRARY.test(posix.normalize(program)))
+          out.push(mark(4, `${key} ${clipped(program)}: a module or code from outside the packaged library trees, which no judge read`));
         continue;
       }
       if (h.sink) {

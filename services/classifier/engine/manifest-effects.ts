@@ -30,7 +30,7 @@ import { scanCode } from "./veto.js";
 import { findCredentials } from "../../shared/credentials.js";
 import type { Mode } from "./targets.js";
 import { literalWord } from "./unwrap.js";
-import { hostTarget } from "./host-target.js";
+import { binaryBytes, hostTarget, scriptText } from "./host-target.js";
 import { laterFetch, withoutBusybox } from "./later-fetches.js";
 import { unlistedMarks, unlistedPlace } from "./unlisted-content.js";
 import { DEFAULT_ENV_FILE, hostEnvironmentFiles, hostScript, PACKAGED } from "./host-references.js";
@@ -607,11 +607,12 @@ function laterRuns(path: string, before: EntryState | undefined, after: EntrySta
  * Content not given (or not the manifest's) is left to where it is linked, included or run from (host-target.ts).
  */
 function unlisted(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
-  if (kindOf(after) !== FILE || runsLater(path) || !unlistedPlace(path, after.mode) || !needsContent(before, after)) return [];
+  if (kindOf(after) !== FILE || runsLater(path) || !needsContent(before, after)) return [];
   const buf = env.contents.get(path);
+  if (!unlistedPlace(path, after.mode, buf)) return [];
   if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256))) return [];
-  const text = textOf(buf);
-  return text === null ? [] : unlistedMarks(path, text, after.mode, env.unlistedContent);
+  // As sh takes it (review 49): a NUL after the first line, or bytes that are not UTF-8, do not stop a script.
+  return binaryBytes(buf) ? [] : unlistedMarks(path, asLines(scriptText(buf)), after.mode, env.unlistedContent);
 }
 
 /** The content given for `path`, checked against the manifest's sha256 and read in `format`. */

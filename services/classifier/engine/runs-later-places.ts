@@ -178,3 +178,23 @@ export const MORE_PLACES: Entry[] = [
     ignore: ["/etc/**/*.@(db|tdb|ldb|lmdb|cdb|dbm|der|crt|cer|key|pem|p12|pfx|csr|gz|bz2|xz|zst)"],
   },
 ];
+
+/**
+ * Places found in review 49, matched before the daemons' own entries (first match wins): Lua under /etc (HAProxy's,
+ * lsyncd's and others' code, not a format read here), lsyncd's configuration, GitLab's Ruby; and stock files root's
+ * tools source as shell (e2scrub_all, ucf, os-release read by scripts with `.`, machine-info).
+ */
+export const FIRST_PLACES: Entry[] = [
+  {
+    format: "refuse",
+    runsAs: "root",
+    what: "code in Lua or Ruby that root's daemons run (Lua under /etc, lsyncd's configuration, GitLab's gitlab.rb)",
+    globs: ["/etc/**/*.lua", "/etc/lsyncd/**", "/etc/lsyncd.conf", "/etc/lsyncd.conf.lua", "/etc/gitlab/gitlab.rb"],
+  },
+  {
+    format: "rc",
+    runsAs: "root",
+    what: "a file root's tools source as shell (e2scrub's and ucf's settings, os-release, machine-info)",
+    globs: ["/etc/e2scrub.conf", "/etc/ucf.conf", "/etc/os-release", "/usr/lib/os-release", "/etc/machine-info"],
+  },
+];

@@ -17,6 +17,8 @@ export interface HookLine {
   line: RegExp;
   served?: boolean;
   place?: boolean;
+  /** A `place` naming a daemon's module or Lua code: by absolute path it must be in the packaged library trees. */
+  module?: boolean;
   sink?: boolean;
   /** The line itself weakens the host (a write community, a relaxed sandbox): why, or null when its value does not. */
   weak?: (value: string, key: string) => string | null;
@@ -101,7 +103,8 @@ export const MORE_HOOK_LINES: HookLine[] = [
       return f.startsWith("/") && rootOwnedPlace(f) ? null : `every php run executes ${f} first, which others may write`;
     },
   },
-  { file: PHP, line: PHP_KEY("(?:zend_)?extension|extension_dir"), place: true },
+  { file: PHP, line: PHP_KEY("(?:zend_)?extension"), place: true, module: true },
+  { file: PHP, line: PHP_KEY("extension_dir"), place: true },
   { file: PHP, line: PHP_KEY("sendmail_path") },
   // rsnapshot (root cron) runs its cmd_* programs, backup_script and backup_exec.
   { file: /^\/etc\/rsnapshot\.conf$/, line: /^\s*(cmd_\w+|backup_script|backup_exec)\s+(.*)$/ },

@@ -10,8 +10,8 @@
 // a shell, a program or module in scratch space, loader variables, package
 // signatures or NFS root squashing turned off. Only a tier 4 counts: the
 // place's own tier (3) stands, and what is unknown is not refused, for the
-// file is not known to run. Backquotes are not read: prose quotes commands
-// in them (a README's `make install`).
+// file is not known to run. Backquotes are read under /etc only: prose
+// quotes commands in them (a README's `make install`).
 import { posix } from "node:path";
 import { type ContentJudge, type Mark, mark } from "./runs-later-content.js";
 
@@ -27,36 +27,55 @@ const NOT_CONFIG_NAME =
 /** A project's documents by name (README, LICENSE …): prose, unless made executable. */
 const DOCUMENT = /^(?:README|LICEN[CS]E|COPYING|CHANGELOG|CHANGES|NEWS|AUTHORS|CONTRIBUTING|NOTICE|INSTALL|TODO)(?:[._-].*)?$/i;
 
-/** Whether a file written at `path` (no runs-later entry there) is read here for code. */
-export function unlistedPlace(path: string, mode: number): boolean {
-  if (!ROOT_TREE.test(path) || USERS_INSIDE.test(path) || NOT_CONFIG_TREE.test(path)) return false;
+/**
+ * Whether a file written at `path` (no runs-later entry there) is read here for code. An executable or a `#!` file is
+ * read whatever its name or tree, and directly in / (review 49: `job.txt` or a script in /var/log, run later by a
+ * cron line naming it, was never read).
+ */
+export function unlistedPlace(path: string, mode: number, content?: Buffer): boolean {
+  const script = (mode & 0o111) !== 0 || content?.subarray(0, 2).toString("latin1") === "#!";
+  if (script && /^\/[^/]+$/.test(path)) return true;
+  if (!ROOT_TREE.test(path) || USERS_INSIDE.test(path)) return false;
+  if (script) return true;
   const name = posix.basename(path);
-  return !NOT_CONFIG_NAME.test(name) && ((mode & 0o111) !== 0 || !DOCUMENT.test(name));
+  return !NOT_CONFIG_TREE.test(path) && !NOT_CONFIG_NAME.test(name) && !DOCUMENT.test(name);
 }
 
-const SH = /^(?:sh|bash|dash|ash|ksh|mksh|posh|yash|busybox)$/;
+const SH = /^(?:sh|bash|rbash|dash|ash|ksh|mksh|posh|yash|busybox)$/;
+/** Programs a `#!` line may run its interpreter through (`#!/usr/bin/nice sh`, `#!/usr/bin/env -S setsid sh`). */
+const SHEBANG_WRAPPER = /^(?:env|nice|setsid|nohup|ionice|chrt|taskset|timeout|stdbuf|unshare|flock|runuser)$/;
 
-/** The shebang's program (through env), or null when there is none. */
+/**
+ * The shebang's program, looking through env and the wrappers that run their operand (review 49: `#!/usr/bin/nice sh`
+ * was taken for a nice program, not sh), or null when there is none. Options, NAME=VALUE and numbers are skipped.
+ */
 function shebang(text: string): string | null {
   if (!text.startsWith("#!")) return null;
-  const words = (text.slice(2).split("\n")[0] ?? "").trim().split(/\s+/);
-  const name = posix.basename(words[0] ?? "");
-  return name === "env" ? posix.basename(words.slice(1).find((w) => !w.startsWith("-") && !w.includes("=")) ?? "") : name;
+  const words = (text.slice(2).split("\n")[0] ?? "").trim().split(/\s+/).filter(Boolean);
+  const skip = (w: string) => SHEBANG_WRAPPER.test(posix.basename(w)) || w.startsWith("-") || w.includes("=") || /^\d/.test(w);
+  const named = words.find((w, i) => i === words.length - 1 || !skip(w));
+  return posix.basename(named ?? "");
 }
 
 /** What in a file of unknown format at `path` is root's code, as tier-4 marks only. */
 export function unlistedMarks(path: string, text: string, mode: number, j: ContentJudge): Mark[] {
   const interp = shebang(text);
   const sh = interp === null ? (mode & 0o111) !== 0 || path.endsWith(".sh") : SH.test(interp);
-  const found = sh ? [j.code(text, `${interp ?? "sh"} script`)] : codeInText(text, j);
+  const found = sh ? [j.code(text, `${interp ?? "sh"} script`)] : codeInText(text, j, path);
   found.push(...settingsOff(text));
   return found.filter((m) => m.tier === 4).map((m) => mark(4, `a file root's programs may read or run: ${m.text}`));
 }
 
 /** `$(…)`, `sh -c '…'`, shell-outs and listeners, each judged as root's later code; pipes into a shell; programs in scratch space. */
-function codeInText(text: string, j: ContentJudge): Mark[] {
+function codeInText(text: string, j: ContentJudge, path: string): Mark[] {
   const out: Mark[] = [];
   for (const [code, where] of substitutions(text)) out.push(j.code(code, `$(…) on line ${where}`));
+  // Backquotes in /etc only, where a file is sourced as shell by a service (review 49: `X=\`wget …\``); elsewhere
+  // prose quotes commands in them (a README's `make install`).
+  if (path.startsWith("/etc/"))
+    text.split("\n").forEach((line, i) => {
+      if (!COMMENT.test(line)) for (const m of line.matchAll(/`([^`]+)`/g)) out.push(j.code(m[1] ?? "", `\`…\` on line ${i + 1}`));
+    });
   for (const m of text.matchAll(SHELL_C)) out.push(j.code(unbackslash(m[2] ?? ""), `sh -c on line ${lineAt(text, m.index)}`));
   for (const m of text.matchAll(SHELL_OUT)) out.push(j.code(unbackslash(m[2] ?? ""), `a shell-out on line ${lineAt(text, m.index)}`));
   text.split("\n").forEach((line, i) => {
