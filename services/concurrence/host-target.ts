@@ -23,6 +23,11 @@ export function binaryBytes(bytes: Buffer): boolean {
   return bytes.subarray(0, nl === -1 ? bytes.length : nl).includes(0);
 }
 
+/** A script's text as a shell reads it past a NUL: each NUL a line end. */
+export function scriptText(bytes: Buffer): string {
+  return bytes.toString("utf8").replaceAll("\0", "\n");
+}
+
 export function readHostTarget(path: string): HostTarget {
   let real: string;
   try {
@@ -43,7 +48,7 @@ export function readHostTarget(path: string): HostTarget {
     const bytes = buf.subarray(0, n);
     if (binaryBytes(bytes)) return { kind: st.size > MAX ? "large" : "binary", path: real };
     if (st.size > MAX) return { kind: "large-text", path: real };
-    return { kind: "text", text: bytes.toString("utf8").replaceAll("\0", "\n"), path: real };
+    return { kind: "text", text: scriptText(bytes), path: real };
   } catch {
     return { kind: "unreadable", path: real };
   } finally {

@@ -17,7 +17,7 @@ import { judgePathEffect } from "./effect-path.js";
 import { judgeGrants } from "./grants.js";
 import { judgeSecretContent } from "./secret-content.js";
 import { type DiffView, judgeDirectoryLink, judgeLaterEntry, judgeUnitLink, judgeUnlistedContent, systemdLines } from "./later.js";
-import { binaryBytes } from "./host-target.js";
+import { binaryBytes, scriptText } from "./host-target.js";
 import { unlistedInScope } from "./unlisted.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { linkEnd, SortedPaths } from "./links.js";
@@ -195,7 +195,7 @@ function judgeUnlisted(at: string, real: string, mode: number, view: DiffView): 
   if (!buf || binaryBytes(buf)) return finding(0, "");
   // Not known to run: what is unknown is not refused here (as on server-01); what is known to be dangerous is.
   const ctx: JudgeContext = { ...view.ctx, host: "server-01" };
-  const f = judgeUnlistedContent(at, buf.toString("utf8").replaceAll("\0", "\n"), ctx, { ...view, ctx }, (mode & 0o111) !== 0);
+  const f = judgeUnlistedContent(at, scriptText(buf), ctx, { ...view, ctx }, (mode & 0o111) !== 0);
   return f.tier === 4 ? finding(4, `a file root's programs may read or run: ${f.reason}`) : finding(0, "");
 }
 

@@ -825,23 +825,16 @@ const NAME_OR_PROGRAM: Record<string, RegExp> = {
 function programByPath(name: string, args: readonly Word[]): Analysis | null {
   const opt = NAME_OR_PROGRAM[name] as RegExp;
   for (let i = 0; i < args.length; i++) {
-    const t = (args[i] as Word).text;
-    const long = /^(--[^=]+)=(.*)$/s.exec(t);
-    const short = /^(-[a-zA-Z])(.+)$/s.exec(t);
-    const [key, value] =
-      long && opt.test(long[1] as string)
-        ? [long[1], args[i] && { ...(args[i] as Word), text: long[2] as string }]
-        : short && opt.test(short[1] as string) && !t.startsWith("--")
-          ? [short[1], { ...(args[i] as Word), text: short[2] as string }]
-          : opt.test(t)
-            ? [t, args[i + 1]]
-            : [undefined, undefined];
-    if (!key || !value) continue;
-    const v = value.text.replace(/^[a-z_]*path=/i, (m) => (name === "sphinx-build" ? "" : m));
+    const w = args[i] as Word;
+    // `--opt=V`, `-oV`, or `--opt V` / `-o V`.
+    const glued = /^(--[^=]+)=(.*)$/s.exec(w.text) ?? (w.text.startsWith("--") ? null : /^(-[a-zA-Z])(.+)$/s.exec(w.text));
+    const key = glued && opt.test(glued[1] as string) ? (glued[1] as string) : opt.test(w.text) ? w.text : undefined;
+    const value = key === undefined ? undefined : glued && key === glued[1] ? { ...w, text: glued[2] as string } : args[i + 1];
+    if (key === undefined || value === undefined) continue;
     const path =
       name === "sphinx-build"
         ? /^(templates_path|html_theme_path|html_static_path|extensions|locale_dirs)=/.test(value.text)
-        : v.includes("/") || v.endsWith(".lua");
+        : value.text.includes("/") || value.text.endsWith(".lua");
     if (value.dynamic || path)
       return {
         tier: 2,

@@ -13,6 +13,7 @@ import type { Delegate, Unwrap } from "../unwrap.js";
 import { sentCarry, urlsCarry } from "./http.js";
 import { pullOptions, Runs, shQuote } from "./runs.js";
 import type { CodeOption } from "./runs.js";
+import { outside } from "./runners.js";
 
 const GIT_GLOBAL_VALUES = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source", "--list-cmds"]);
 
@@ -129,7 +130,7 @@ export const GIT_FILE_KEYS =
 
 /** A config value naming a file outside the workspace: absolute, in the home directory, up the tree, or computed. */
 function outsideValue(w: Word): boolean {
-  return w.dynamic || /^(\/|~|\$)/.test(w.text) || w.text.split("/").includes("..");
+  return w.dynamic || outside(w.text);
 }
 
 /**

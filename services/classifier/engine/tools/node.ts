@@ -10,6 +10,7 @@ import { firstOperand, joinWords, literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
 import { BUN_COMMANDS, isWorkspaceScript, PNPM_COMMANDS, runsAsProgram, YARN_COMMANDS } from "./run-fallback.js";
 import { pullOptions, Runs, shQuote } from "./runs.js";
+import { outside } from "./runners.js";
 
 const NPX_VALUES = new Set(["-p", "--package", "-c", "--call", "--prefix", "-w", "--workspace"]);
 
@@ -473,7 +474,7 @@ export const bunDelegate: Delegate = (_name, args, _stdin, cwd) => {
   // `--reporter-outfile=~/.bashrc`; round 25: only the spaced forms were seen), and the REPL fed by its input.
   const glued = rest.find((w) => {
     const m = BUN_PLACED.exec(w.text);
-    return m !== null && (w.dynamic || /^(\/|~|\$)/.test(m[2] ?? "") || (m[2] ?? "").split("/").includes(".."));
+    return m !== null && (w.dynamic || outside(m[2] ?? ""));
   });
   if (glued) return unwrap("delegate:bun-options", 2, `bun ${glued.text}: loads code from, or writes to, a place outside the workspace`);
   if (first?.text === "repl") return unwrap("delegate:bun-repl", 2, "bun repl runs what its input says");

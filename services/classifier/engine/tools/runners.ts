@@ -73,7 +73,7 @@ const RUNNERS: Record<string, Runner> = {
 };
 
 /** A file named from outside the workspace: absolute, in the home directory, up the tree, or computed. */
-function outside(text: string): boolean {
+export function outside(text: string): boolean {
   return /^(\/|~|\$)/.test(text) || text.split("/").includes("..");
 }
 
