@@ -40,7 +40,10 @@ function hostWords(tool: string, args: readonly Word[]): Word[] {
     } else if (long) out.push({ ...w, text: long[1] ?? "" });
     else if (db) out.push(...connectionHosts({ ...w, text: db[1] ?? "" }, true));
     else if (tool === "psql" && /\\c(?:onnect)?\s/.test(t)) out.push(...reconnects(w));
-    else if (/^-[A-Za-z]/.test(t) && !t.startsWith("--")) {
+    else if (tool === "mysql" && /^--execute(?:=|$)/.test(t)) {
+      const v = t.includes("=") ? { ...w, text: t.slice(t.indexOf("=") + 1) } : args[++i];
+      if (v) out.push(...mysqlReconnects(v));
+    } else if (/^-[A-Za-z]/.test(t) && !t.startsWith("--")) {
       for (let k = 1; k < t.length; k++) {
         const c = t[k] as string;
         if (c === "h") {
@@ -54,6 +57,7 @@ function hostWords(tool: string, args: readonly Word[]): Word[] {
           const v = rest !== "" ? { ...w, text: rest } : args[++i];
           if (v && tool !== "mysql")
             out.push(...connectionHosts(v, tool !== "redis" || c === "u"), ...(tool === "psql" ? reconnects(v) : []));
+          if (v && tool === "mysql" && c === "e") out.push(...mysqlReconnects(v));
           break;
         }
       }
@@ -70,6 +74,11 @@ function reconnects(w: Word): Word[] {
     out.push(...connectionHosts({ ...w, text: m[1] ?? "" }, true));
   }
   return out;
+}
+
+/** mysql's and mariadb's `connect DB HOST` and `\\r DB HOST` in statements given with -e (round 28: credentials sent there). */
+function mysqlReconnects(w: Word): Word[] {
+  return [...w.text.matchAll(/(?:^|[;\n])\s*(?:\\r|connect)\s+(\S+)\s+([^\s;]+)/gi)].map((m) => ({ ...w, text: m[2] ?? "" }));
 }
 
 /** Each client's short options that take a value. */

@@ -50,6 +50,8 @@ import { literalWord } from "./unwrap.js";
 import { holdsRunsLater, runsLater } from "./runs-later.js";
 import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js";
 import { userGitDrivers } from "./git-drivers.js";
+import { agentSteered } from "./agent-steered.js";
+import { reachesMoved } from "./moved-before.js";
 import { gitSteered } from "./git-steered.js";
 import { GIT_FILE_KEYS, gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
@@ -331,7 +333,10 @@ function repositoryTop(dir: string, raw: string, ctx: Context): Effect | null {
  * build.log && rm build.log`; round 23: `ln untracked.txt x.log && echo gone > x.log`, rsync --remove-source-files).
  */
 function movedAway(t: Target, p: Place, ctx: Context): Effect | null {
-  if (ctx.source !== "claude" || ctx.remote || !t.movedTo || p.glob || p.path === null || !inWorkspace(p.path, ctx)) return null;
+  // `find ROOT … -exec mv {} DEST \;` moves matches not known here: the whole tree under ROOT must be held (round 28).
+  const findRoot = p.glob && /\/\{\}$/.test(p.raw);
+  if (ctx.source !== "claude" || ctx.remote || !t.movedTo || (p.glob && !findRoot) || p.path === null || !inWorkspace(p.path, ctx))
+    return null;
   if (notHeldByGit(p.path, "tree") === null) return null;
   const to = t.movedTo.find((w) => {
     const d = resolvePlace(w, ctx).path;
@@ -397,6 +402,16 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
         tier: 3,
         reason: `${what}: the repository's config makes ${steered.path} its ${steered.what} (git runs or obeys what it holds)`,
       };
+    if (
+      ctx.source === "claude" &&
+      !ctx.remote &&
+      (t.mode === "write" || t.mode === "tree") &&
+      agentSteered(p.path, ctx.workspace, ctx.home ?? null)
+    )
+      return {
+        tier: 3,
+        reason: `${what}: a script the workspace's agent or editor settings run on their own (Claude Code hooks, MCP servers, tasks run on open)`,
+      };
     const wholeRoot = isWorkspaceRoot(p.path, ctx) && (!p.glob || /(^|\/)(\*|\.\*)$/.test(p.raw));
     const destroysRoot = (t.mode === "tree" || t.mode === "delete") && (wholeRoot || /\/\.git(\/|$)/.test(p.path));
     if (destroysRoot) return { tier: 2, reason: `${what}: deletes the workspace root or its history` };
@@ -412,6 +427,8 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     ) {
       const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
       if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
+      if (ctx.unheldMoved && reachesMoved(p.path, ctx.unheldMoved, t.mode !== "write"))
+        return { tier: 2, reason: `${what}: reaches work git does not hold that an earlier mv of this line put there` };
     }
     const away = t.keeps ? movedAway(t, p, ctx) : null;
     if (away !== null) return away;

@@ -22,6 +22,7 @@ import { compileRules } from "./match.js";
 import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { beginCommand, lstat, realPath, wordExpansions } from "./host-paths.js";
+import { unheldMovesBefore } from "./moved-before.js";
 import { inferHome, scratch, setStateDir, sharedScratchRoot } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
@@ -213,11 +214,18 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
     (parsed.commands.length > 1 && WRITE_WORD.test(text) && COMPOSE_WORD.test(text)) || ctx.composed !== undefined
       ? composedWritesBefore(parsed.commands, ctx, cdpath, parser)
       : null;
+  // `mv untracked.txt zz.txt && rm zz.txt`: a later delete reaches work an earlier move put there (moved-before.ts).
+  const moved =
+    ctx.source === "claude" && parsed.commands.length > 1 && /\bmv\b/.test(text)
+      ? unheldMovesBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
+      : null;
   for (const cmd of parsed.commands) {
     const own = made?.get(cmd);
     const wrote = composed?.get(cmd);
+    const away = moved?.get(cmd);
     const c0 = own ? { ...ctx, scratchMade: own } : ctx;
-    const c = wrote ? { ...c0, composed: wrote } : c0;
+    const c1 = away?.size ? { ...c0, unheldMoved: away } : c0;
+    const c = wrote ? { ...c1, composed: wrote } : c1;
     let f = cwds.map((cwd) => judgeCommand(cmd, cwd === c.cwd ? c : { ...c, cwd }, judge)).reduce((a, b) => worse(a, b));
     const input = inputs?.get(cmd);
     const sent = input ? listInputEffect(cmd, input, ctx) : null;

@@ -401,8 +401,9 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
       // (`-javaagent:../x.jar`; round 26). Each such path in it is judged as a place.
       const text = property?.text ?? t.slice(2);
       if (JVM_TOOLS.has(name))
-        for (const m of text.matchAll(/(?:^|[=:,;\s@])((?:\/|~\/|\.\.(?:\/|$))[^\s,;:=]*)/g))
-          named.push([{ ...(property ?? w), text: m[1] as string }, true]);
+        // (`./lib/../../x.jar` climbs out as well as `../x.jar` does.)
+        for (const part of text.split(/[=:,;\s@]/))
+          if (/^(?:\/|~\/)/.test(part) || part.split("/").includes("..")) named.push([{ ...(property ?? w), text: part }, true]);
       continue;
     }
     // gradle's composite builds: another build's code runs (`--include-build /srv/e/lib`).

@@ -108,6 +108,8 @@ export interface Context {
    * owner's only when one of these makes it (script-place.ts); anyone else may plant it first (review 38).
    */
   scratchMade?: ReadonlySet<string>;
+  /** Where earlier `mv`s of the line put work git does not hold (moved-before.ts). */
+  unheldMoved?: ReadonlySet<string>;
   /**
    * Files an earlier command of the same line writes with text the line itself spells out (`echo 'rm -rf ~' > x.sh
    * && sh x.sh`, `printf`, a heredoc, `echo … | tee x.sh`), or copies from such a file: resolved path → that text,

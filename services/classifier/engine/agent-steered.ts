@@ -1,0 +1,68 @@
+// Files an agent's or an editor's settings run without asking anyone: Claude
+// Code's hooks and status line (`.claude/settings.json`: "command":
+// "./scripts/fmt.sh"), MCP servers' commands (`.mcp.json`), VS Code tasks
+// that run when the folder opens, a dev container's lifecycle commands. Such a
+// script in the workspace is no everyday file: the hook never sees it run, so
+// writing it is writing what runs later (stop 46's open item; the settings
+// files themselves are guard or persistence files in paths.ts).
+import { posix } from "node:path";
+import { forgetWithCommand, readScript } from "./host-paths.js";
+
+/** Settings files, relative to a workspace root (and, for Claude Code's, to the home). */
+const SETTINGS = [
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".mcp.json",
+  ".vscode/tasks.json",
+  ".vscode/mcp.json",
+  ".cursor/mcp.json",
+  ".devcontainer/devcontainer.json",
+  ".devcontainer.json",
+  ".gemini/settings.json",
+];
+
+/** Variables these files use for the project's root. */
+const ROOT_VARIABLE = /^["']?\$\{?(?:CLAUDE_PROJECT_DIR|workspaceFolder|workspaceRoot|PWD|containerWorkspaceFolder)\}?["']?\//;
+
+/** A word that names a file: it holds a slash, or ends in a script's extension. */
+const FILE_WORD = /\/|\.(?:sh|bash|zsh|fish|py|js|mjs|cjs|ts|mts|rb|pl|php|lua|ps1|cmd|bat)$/;
+
+let named = new Map<string, ReadonlySet<string>>();
+forgetWithCommand(() => {
+  if (named.size !== 0) named = new Map();
+});
+
+/** Every path `file`'s strings name, resolved against `root` (the text is JSON with comments, so read as strings). */
+function namesIn(file: string, root: string): string[] {
+  const text = readScript(file);
+  if (text === null) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g)) {
+    const value = (m[1] as string).replace(/\\(.)/g, "$1");
+    for (const raw of value.split(/[\s;&|()<>=]+/)) {
+      const word = raw.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "");
+      if (word === "" || !FILE_WORD.test(raw) || /^[a-z][\w+.-]*:\/\//i.test(word) || word.startsWith("-")) continue;
+      if (word.startsWith("~/") || word.startsWith("$")) continue;
+      out.push(posix.resolve(root, word));
+    }
+  }
+  return out;
+}
+
+/** The paths the settings under `root` (and Claude Code's in `home`) name, once per command. */
+function namedUnder(root: string, home: string | null): ReadonlySet<string> {
+  const key = `${root}\0${home ?? ""}`;
+  let found = named.get(key);
+  if (found === undefined) {
+    const files = SETTINGS.map((f) => [posix.join(root, f), root]);
+    if (home !== null) files.push([posix.join(home, ".claude/settings.json"), root]);
+    found = new Set(files.flatMap(([f, r]) => namesIn(f as string, r as string)));
+    named.set(key, found);
+  }
+  return found;
+}
+
+/** Whether the settings of a workspace root holding `path` (or Claude Code's in `home`) name it as something they run. */
+export function agentSteered(path: string, roots: readonly string[], home: string | null): boolean {
+  return roots.some((root) => (path === root || path.startsWith(`${root}/`)) && namedUnder(root, home).has(path));
+}
