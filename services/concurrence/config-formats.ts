@@ -8,6 +8,7 @@
 import { posix } from "node:path";
 import { judgeAssignment, unquote } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
+import { DAEMON_GRANTS } from "./daemon-grants.js";
 import { type DaemonHook, MORE_DAEMON_HOOKS, moreHookCommands } from "./daemon-hooks-more.js";
 import { laterKind, laterKindInside } from "./later-paths.js";
 import { judgeWrite, literalPath, rootsPlace } from "./paths.js";
@@ -552,7 +553,7 @@ const SINK_PLACE = /^\/(dev\/null$|var\/(spool\/)?mail\/|var\/log\/)/;
 export function daemonHookCommands(text: string, path: string): Extracted {
   const more = moreHookCommands(text, path);
   const out = extracted(more.commands, [...sectionFindings(text, path), ...more.findings]);
-  const rules = [...DAEMON_HOOKS, ...MORE_DAEMON_HOOKS].filter((h) => h.file.test(path));
+  const rules = [...DAEMON_HOOKS, ...MORE_DAEMON_HOOKS, ...DAEMON_GRANTS].filter((h) => h.file.test(path));
   text
     .replace(/\\\n/g, " ")
     .split("\n")

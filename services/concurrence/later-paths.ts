@@ -14,6 +14,7 @@ import {
   MORE_DAEMON_DATA,
   SOURCED_SHELL,
 } from "./later-places.js";
+import { GRANT_CONFIG, GRANT_FILE } from "./daemon-grants.js";
 import { homeOf } from "./paths.js";
 
 export type LaterKind =
@@ -155,6 +156,8 @@ export function laterKind(p: string): Later | undefined {
   if (EVENT_SCRIPT.test(p) || SOURCED_SHELL.test(p) || EVENT_SCRIPT_MORE.test(p)) return of("shell", p, { cwd: "/" });
   if (FOREIGN_TOOL_CODE.test(p) || FOREIGN_CODE_MORE.test(p)) return of("foreign-code", p);
   if (MORE_DAEMON_CONFIG.test(p) && !MORE_DAEMON_DATA.test(p)) return of("daemon-hooks", p, { cwd: "/" });
+  if (GRANT_CONFIG.test(p)) return of("daemon-hooks", p, { cwd: "/" });
+  if (GRANT_FILE.test(p)) return of("foreign-code", p);
   if (/^\/etc\/(wireguard\/[^/]+\.conf|openvpn\/.+|xinetd\.conf|xinetd\.d\/.+|inetd\.conf|keepalived\/.+|rsyncd\.conf)$/.test(p))
     return of("daemon-hooks", p, { cwd: "/" });
   // Daemons whose configuration names programs they run as root, or modules they load (config-formats DAEMON_HOOKS).

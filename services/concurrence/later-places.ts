@@ -9,9 +9,10 @@ export const EVENT_SCRIPT =
   /^\/etc\/(initramfs\/post-update\.d\/[^/]+|letsencrypt\/renewal-hooks\/.+|resolvconf\/update(-libc)?\.d\/[^/]+|smartmontools\/run\.d\/[^/]+|gdm3\/(Init|PostLogin|PreSession|PostSession)\/[^/]+|(sv|service)\/[^/]+\/(run|finish|check|log\/run)|runit\/[^/]+|pm\/sleep\.d\/[^/]+|wpa_supplicant\/[^/]+\.sh|ppp\/(ip|ipv6|auth)-(up|down))$/;
 
 /** Files root's tools source as sh: dracut's and dkms' configuration, a module's dkms.conf, sysstat's settings, LSB
- * init scripts' logging hooks, debconf's confmodule. */
+ * init scripts' logging hooks, debconf's confmodule; dhcpcd's enter and exit hooks, apticron's and cron-apt's settings,
+ * pbuilder's, laptop-mode's (review 50). */
 export const SOURCED_SHELL =
-  /^\/(etc\/dracut\.conf(\.d\/.+)?|etc\/dkms\/.+|usr\/src\/[^/]+\/dkms\.conf|etc\/sysstat\/sysstat|etc\/lsb-base-logging\.sh|usr\/share\/debconf\/confmodule(\.sh)?|etc\/e2scrub\.conf|etc\/ucf\.conf|etc\/machine-info|etc\/os-release|usr\/lib\/os-release)$/;
+  /^\/(etc\/dracut\.conf(\.d\/.+)?|etc\/dkms\/.+|usr\/src\/[^/]+\/dkms\.conf|etc\/sysstat\/sysstat|etc\/lsb-base-logging\.sh|usr\/share\/debconf\/confmodule(\.sh)?|etc\/e2scrub\.conf|etc\/ucf\.conf|etc\/machine-info|etc\/os-release|usr\/lib\/os-release|etc\/dhcpcd\.(enter|exit)-hook|etc\/apticron\/apticron\.conf|etc\/cron-apt\/config|etc\/pbuilderrc|etc\/laptop-mode\/.+\.conf)$/;
 
 /** Code in a language the concurrence does not read: chef-client's Ruby, R's site start-up, apport's Python, the zsh
  * functions root's zsh autoloads (zsh is not sh), upstart's jobs and sysvinit's inittab (run by PID 1). */

@@ -5,7 +5,7 @@
 // mount unit covers are decided here. A line the concurrence cannot read
 // is refused: systemd would read it somehow.
 import { posix } from "node:path";
-import { isLoaderName, judgeAssignment } from "./assignments.js";
+import { isLoaderName, judgeAssignment, unquote } from "./assignments.js";
 import { commentInContinuation, configLines, HASH_WORD, specifiersAsDynamic } from "./config-lines.js";
 import type { Later } from "./later-paths.js";
 import { lex, LexError } from "./lex.js";
@@ -392,6 +392,35 @@ export function environmentFileFindings(text: string): Extracted {
       out.findings.push(finding(4, `line ${line.n}: ${m[1]}: an escape systemd decodes in an environment file`));
     if (namesUserPlace(value))
       out.findings.push(finding(4, `line ${line.n}: ${m[1]}=${value}: names a place users write, for a root unit's commands`));
+    // pam_env reads /etc/default/locale and /etc/environment for every login (review 50: LD_PRELOAD there).
+    if (isLoaderName(m[1])) out.findings.push(finding(4, `line ${line.n}: sets ${m[1]}, which changes what code runs`));
+    const option = daemonOption(m[1], value);
+    if (option) out.findings.push(finding(4, `line ${line.n}: ${m[1]}: ${option}`));
   }
   return out;
+}
+
+/** Long options whose value is a program or more configuration (`--dhcp-script=`, irqbalance's `--policyscript=`). */
+const PROGRAM_OPTION = /(?:^|\s)(--[\w-]*(?:script|program|conf|exec|command|cmd|hook|plugin|module|helper)[\w-]*)(?:=|\s+)\S/i;
+/** Short options naming a configuration file or the user to run as (`-f /etc/haproxy/extra.cfg`, `smartd -c`, `-u root`). */
+const FILE_OPTION = /(?:^|\s)(-[fcCx])\s*(\/\S*)/;
+const ROOT_USER = /(?:^|\s)(?:-u\s*|--user[=\s]\s*)(?:root|0)(?:\s|$)/;
+
+/**
+ * A unit's environment file is mostly the daemon's command line (`DNSMASQ_OPTS`, `IRQBALANCE_ARGS`, `CONFIG=`): an
+ * option there naming a program, a script or another configuration file runs code as root as surely as a line of the
+ * daemon's own configuration would (review 50: `DNSMASQ_OPTS="--dhcp-script=…"` passed where `dhcp-script=` in
+ * /etc/dnsmasq.d is refused). Why, or undefined.
+ */
+function daemonOption(name: string, raw: string): string | undefined {
+  const value = unquote(raw);
+  const long = PROGRAM_OPTION.exec(value)?.[1];
+  if (long) return `${long}: a daemon option naming a program or configuration it runs or reads as root`;
+  const short = FILE_OPTION.exec(value);
+  if (short) return `${short[1]} ${short[2]}: a daemon option naming a configuration file it reads as root`;
+  if (ROOT_USER.test(value)) return "runs the daemon as root instead of its own user";
+  if (/(?:^|\s)-M\s*exec\s+\S/.test(value)) return "-M exec: smartd runs a program as root";
+  if (/(?:CONF|CONFIG|SCRIPT|PROGRAM|HOOK|EXEC|COMMAND|CMD)/i.test(name) && /(?:^|[\s=:])\/\S/.test(value))
+    return `${value.slice(0, 60)}: names a program or configuration the daemon runs or reads as root`;
+  return undefined;
 }
