@@ -95,15 +95,27 @@ function literal(text: string, glob = false): Word {
   return { text, dynamic: false, glob, confusable: hasConfusable(text) };
 }
 
+/**
+ * A double-quoted word: the literal text between its expansions is taken from the source, not from the parser's
+ * `string_content` nodes, which leave out line ends (round 28: `bash -c "echo hi<NL>touch x"` was judged as
+ * `echo hitouch x`, tier 0, and a `#` on the first line hid every line after it).
+ */
 function fromString(node: Node): Word {
   const parts: Word[] = [];
+  const text = node.text;
+  let at = text.startsWith('"') ? 1 : 0;
+  const literalUpTo = (end: number) => {
+    if (end > at) parts.push(literal(unescapeDouble(text.slice(at, end))));
+  };
   for (const child of node.namedChildren) {
-    if (child === null) continue;
-    if (child.type === "string_content") parts.push(literal(unescapeDouble(child.text)));
+    if (child === null || child.type === "string_content") continue;
+    literalUpTo(child.startIndex - node.startIndex);
     // Inside double quotes an expansion is one word: nothing splits.
-    else parts.push({ ...wordFromNode(child), splits: false });
+    parts.push({ ...wordFromNode(child), splits: false });
+    at = child.endIndex - node.startIndex;
   }
-  return merge(parts);
+  literalUpTo(text.length > at && text.endsWith('"') ? text.length - 1 : text.length);
+  return parts.length === 0 ? literal("") : merge(parts);
 }
 
 /** Build a Word from any argument-position node. */
