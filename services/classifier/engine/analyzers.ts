@@ -356,6 +356,19 @@ const JQ_ONE_VALUE = new Set(["--indent", "-L", "--library-path"]);
 
 /** jq's `env` builtin and `$ENV`: the whole environment as an object (`jq -n env`) or one variable (`env.X`). */
 function jq(args: readonly Word[]): Analysis | null {
+  // jq reads its options anywhere, bundled too: `jq -nf q.jq`, `jq -n q.jq -f` take the program from the file (round 28).
+  const end = args.findIndex((w) => w.text === "--");
+  if (
+    (end < 0 ? args : args.slice(0, end)).some(
+      (w) => (/^-[a-zA-Z]*[fL]/.test(w.text) && !w.text.startsWith("--")) || /^--(from-file|library-path)\b/.test(w.text),
+    )
+  )
+    return {
+      tier: 2,
+      rule: "analysis:jq-file",
+      reason: "jq program or modules from a file, which may print the environment",
+      kind: "floor",
+    };
   let prog: Word | undefined;
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
@@ -414,7 +427,15 @@ const YQ_VALUES = new Set([
  * expression from a file (--from-file) is not known here.
  */
 function yq(args: readonly Word[]): Analysis | null {
-  const p = getopt(args, "oIp", YQ_VALUES);
+  // python yq passes jq's `--arg NAME VALUE` on: two values, not one (round 28: the value was taken for the expression).
+  const own = args.filter((_, i) => !JQ_TWO_VALUES.has(args[i - 1]?.text ?? "") && !JQ_TWO_VALUES.has(args[i - 2]?.text ?? ""));
+  if (own.some((w) => w.text === "-f" || w.text.startsWith("--from-file")))
+    return { tier: 2, rule: "analysis:jq-file", reason: "yq expression from a file, which may print the environment", kind: "floor" };
+  const p = getopt(
+    own.filter((w) => !JQ_TWO_VALUES.has(w.text)),
+    "oIp",
+    YQ_VALUES,
+  );
   if (p.opts.some(([o]) => o === "--from-file")) return null;
   let operands = p.operands;
   if (/^(eval|e|eval-all|ea)$/.test(operands[0]?.text ?? "")) operands = operands.slice(1);
@@ -522,7 +543,11 @@ function dc(args: readonly Word[]): Analysis | null {
 // Miller's DSL (put/filter) runs commands with system()/exec() and writes
 // files or pipes with tee/emit/print/dump redirects; --prepipe runs a shell
 // command per input file; -f/--load read DSL from files.
-const MLR_EXEC = /\b(system|exec)\s*\(|[|>]\s*["$]|\b(tee|emit[p1f]?|print[n]?|eprint[n]?|dump|edump)\s*>/;
+// Any redirect of tee/emit/print/dump (`print | c` with c = "sh -c id" runs it, round 28), and a pipe or `>` before
+// a string, a variable or a parenthesised expression.
+const MLR_EXEC = /\b(system|exec)\s*\(|[|>]\s*["$(]|\b(tee|emit[p1f]?|print[n]?|eprint[n]?|dump|edump)\s*(>|\|(?!\|))/;
+/** Miller's ENV map: one variable, or all of them (`ENV["TOKEN"]`, `for (k, v in ENV)`). */
+const MLR_ENV = /\bENV\b/;
 
 function mlr(args: readonly Word[]): Analysis | null {
   const pre = args.findIndex((w) => /^--prepipex?(=|$)/.test(w.text));
@@ -553,6 +578,8 @@ function mlr(args: readonly Word[]): Analysis | null {
     }
     if (!expr && args[i]) inline.push(args[i] as Word);
   }
+  const env = inline.find((w) => MLR_ENV.test(w.text));
+  if (env) return envFloor("mlr", env.text.slice(0, 60));
   if (inline.some((w) => w.dynamic || MLR_EXEC.test(w.text))) {
     return {
       tier: 2,
@@ -562,6 +589,26 @@ function mlr(args: readonly Word[]): Analysis | null {
       code: inline.map((w) => w.text).join("\n"),
     };
   }
+  return null;
+}
+
+/**
+ * xmllint loading a document's DTDs, schemas or included files (`--valid`, `--dtdvalid`, `--schema`, `--relaxng`,
+ * `--xinclude`, `--loaddtd`, `--noent`): a DTD's parameter entities read local files into a URL it fetches (round 28:
+ * a loopback server received a token this way), unless `--nonet` keeps it off the network; `--noent` prints them.
+ */
+function xmllintLoads(args: readonly Word[]): Analysis | null {
+  const loads = args.find(
+    (w) => /^--(valid|dtdvalid|schema|relaxng|xinclude|loaddtd|dtdattr|noent|catalogs|path|sax)\b/.test(w.text) || w.dynamic,
+  );
+  if (!loads) return null;
+  if (loads.text.startsWith("--noent") || !args.some((w) => w.text === "--nonet"))
+    return {
+      tier: 2,
+      rule: "analysis:xml-external",
+      reason: `xmllint ${loads.text}: loads the document's external DTDs, schemas or entities, which may read local files into a URL they fetch`,
+      kind: "floor",
+    };
   return null;
 }
 
@@ -695,6 +742,8 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
       return patchInput(args, stdin);
     case "mlr":
       return mlr(args);
+    case "xmllint":
+      return xmllintLoads(args);
     case "dc":
       return dc(args);
     case "curl":

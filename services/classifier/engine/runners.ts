@@ -114,6 +114,10 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     "svelte-check": { options: ["--workspace", "--tsconfig"], operands: false },
     tsup: { options: JS_CONFIG, operands: true },
     jekyll: { options: ["-s", "--source", "-p", "--plugins", "--layouts", "--config"], operands: false },
+    // Round 28: hugo's site (its config widens security.exec.allow; its asset pipeline runs npx tools) and PlantUML's
+    // diagrams (!include of any file, %getenv, !includeurl under the CLI's default profile).
+    hugo: { options: ["-s", "--source", "--config", "--configDir", "--themesDir", "-c", "--contentDir"], operands: false },
+    plantuml: { options: ["-config", "-I"], operands: true },
     latexmk: { options: ["-r", "-cd"], operands: true },
     buf: { options: ["--template", "--config"], operands: false },
     // knip's `--reporter PATH` and `--preprocessor PATH` load a module (review 31: `knip --reporter /root/x.js` was 1).
@@ -130,8 +134,9 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // nodemon runs the script it is given (its --exec command has no table entry: 2).
     nodemon: { options: [...JS_CONFIG, "--watch", "-w"], operands: true },
     // pydoc imports the module or file it documents: a file elsewhere runs its code.
-    pydoc: { options: [], operands: true },
-    pydoc3: { options: [], operands: true },
+    // …and from the working directory first (round 28: `cd /tmp/x && pydoc3 evilmod` ran it).
+    pydoc: { options: [], operands: true, cwd: true },
+    pydoc3: { options: [], operands: true, cwd: true },
     // `python -m cProfile FILE`, `-m doctest FILE`, `-m unittest discover -s DIR` run or import those files.
     cProfile: { options: [], operands: true },
     profile: { options: [], operands: true },
@@ -341,6 +346,7 @@ function parentConfig(name: string, ctx: Context): string | null {
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
   // ffmpeg's concat demuxer reads whatever files its list names (review 38).
   if (FFMPEG.has(name) && ctx.policy === "claude" && !ctx.remote) return ffmpegConcat(name, args, ctx);
+  if (name === "sqlite3" && ctx.policy === "claude" && !ctx.remote) return sqliteElsewhere(args, ctx);
   const runner = RUNNERS.get(name);
   if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
   const above = parentConfig(name, ctx);
@@ -453,4 +459,22 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     if (written) return written;
   }
   return null;
+}
+
+/**
+ * sqlite3's database from outside the workspace: the shell's `edit()` is allowed in a view's definition, so a plain
+ * `select * from v` runs what the database's author wrote (round 28, verified with sqlite 3.40), unless `-safe`.
+ */
+function sqliteElsewhere(args: readonly Word[], ctx: Context): string | null {
+  if (args.some((w) => w.text === "-safe" || w.text === "--safe")) return null;
+  const db = args.find(
+    (w, i) =>
+      !w.text.startsWith("-") &&
+      !/^-(cmd|init|separator|newline|nullvalue|escape|maxsize|mmap|vfs|pagecache|lookaside|heap)$/.test(args[i - 1]?.text ?? ""),
+  );
+  if (db === undefined || db.text === ":memory:" || db.text === "") return null;
+  if (db.dynamic) return `sqlite3 opens a database not known until run time, whose views may run programs (add -safe)`;
+  const p = resolvePlace(db, ctx);
+  if (downloadedPath(p.path, ctx)) return `sqlite3 opens ${db.text}, which the same command line downloads: its views may run programs`;
+  return workspaceScript(p, ctx) ? null : `sqlite3 opens ${db.text}, outside the workspace: its views may run programs (add -safe)`;
 }

@@ -500,6 +500,11 @@ const RISKY_ENV = new RegExp(
       "MANPATH",
       "GROFF_TMAC_PATH",
       "GROFF_FONT_PATH",
+      // Round 28: where groff finds troff and grotty (man ran them from a scratch directory), and man-db's switch
+      // for the seccomp sandbox it runs them in.
+      "GROFF_BIN_PATH",
+      "GROFF_COMMAND_PREFIX",
+      "MAN_DISABLE_SECCOMP",
       "YARN_(?!(?:ENABLE_IMMUTABLE_INSTALLS|ENABLE_TELEMETRY|ENABLE_PROGRESS_BARS|ENABLE_COLORS|ENABLE_HYPERLINKS|ENABLE_MESSAGE_NAMES|ENABLE_INLINE_BUILDS|ENABLE_GLOBAL_CACHE|CHECKSUM_BEHAVIOR|SILENT|IGNORE_NODE|NETWORK_CONCURRENCY|HTTP_TIMEOUT|NODE_LINKER|NM_MODE|PRODUCTION|FROZEN_LOCKFILE|CACHE_FOLDER)$)[A-Z0-9_]+",
     ].join("|") +
     ")$",

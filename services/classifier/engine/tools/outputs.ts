@@ -259,7 +259,10 @@ export function ffmpegAnalysis(name: string, args: readonly Word[]): Analysis | 
   const inputURL = (w: Word) => w.dynamic && /^[a-z][a-z0-9+.-]*:\/\//i.test(w.text);
   // ffprobe and ffplay read their operands (and -i): every one is an input.
   if (name !== "ffmpeg") return urlsCarry(args.filter(inputURL));
-  const url = ffmpegOutputs(args).find((w) => NET_URL.test(w.text));
+  // The tee muxer's outputs are `|`-separated, each after its `[options]` (round 28: `-f tee "[f=mp4]http://…"`).
+  const url = ffmpegOutputs(args)
+    .flatMap((w) => w.text.split("|").map((part) => ({ ...w, text: part.replace(/^\[[^\]]*\]/, "") })))
+    .find((w) => NET_URL.test(w.text));
   if (url) return { tier: 3, rule: "analysis:net-upload", reason: `ffmpeg sends its output to another system: ${url.text}`, kind: "floor" };
   return urlsCarry(ffmpegValues(args, /^-i$/).filter(inputURL));
 }
@@ -271,6 +274,8 @@ export function ffmpegAnalysis(name: string, args: readonly Word[]): Analysis | 
 export function ffmpegPlugins(args: readonly Word[]): Analysis | null {
   const hit =
     args.find((w) => /\b(?:frei0r(?:_src)?|ladspa)\s*=[^,;[\]]*\//.test(w.text)) ??
+    // sendcmd's commands from a file outside the workspace (round 28).
+    args.find((w) => /\b[za]?sendcmd\s*=\s*(?:[^,;[\]]*:)?(?:f|filename)\s*=\s*['"]?(?:\/|~|[^,;:]*\.\.\/)/.test(w.text)) ??
     // A filter graph read from a file outside the workspace (`-filter_script /srv/x`) may load one as well.
     args.find(
       (w, i) =>
@@ -299,6 +304,16 @@ export function magickAnalysis(args: readonly Word[]): Analysis | null {
       tier: 2,
       rule: "analysis:magick-script",
       reason: `ImageMagick runs a script that reads, writes or deletes any file (MSL, magick -script, ephemeral: deletes what it reads): ${script.text}`,
+      kind: "floor",
+    };
+  // Round 28: a file of file names (`@list`: each may be `msl:`, `ephemeral:` or `|cmd`), a file's text drawn into
+  // the image (`text:F`, `caption:@F`, `label:@F`: a key behind a link), an MVG drawing (`image over … 'ephemeral:F'`).
+  const indirect = args.find((w) => /^(?:@|(?:caption|label|pango):@|text:|mvg:)|\.mvg(?:\[.*\])?$/i.test(w.text));
+  if (indirect)
+    return {
+      tier: 2,
+      rule: "analysis:magick-indirect",
+      reason: `ImageMagick reads a list of files, a file's text or a drawing that names files: ${indirect.text}`,
       kind: "floor",
     };
   const pipe = args.find((w) => w.text.startsWith("|") || w.text.includes(":|"));

@@ -66,6 +66,24 @@ const PANDOC_VALUES =
   /^-[otwVMdAHB]$|^--(?:to|write|output|template|css|metadata|variable|resource-path|bibliography|csl|reference-doc|columns|wrap|toc-depth|highlight-style|eol|tab-stop|shift-heading-level-by|markdown-headings)$/;
 
 function pandoc(args: Word[]): Unwrap | null {
+  // pandoc 3's `lua` runs a script in a full Lua interpreter (os.execute), `server` listens for documents (round 28).
+  const verb = args.find((w) => !w.text.startsWith("-"));
+  if (verb === args[0] && (verb?.text === "lua" || verb?.text === "server"))
+    return unwrap(
+      "delegate:pandoc",
+      2,
+      `pandoc ${verb.text} runs ${verb.text === "lua" ? "a Lua script with os.execute" : "an HTTP server"}`,
+    );
+  // A PDF goes through a TeX engine, which reads any file raw TeX names (`\input{~/.ssh/id_rsa}`) whatever --sandbox
+  // says: with the document on standard input it is not seen here.
+  const pdf =
+    args.some((w, i) => /\.pdf$/.test(w.text) && /^(-o|--output)$/.test(args[i - 1]?.text ?? "")) ||
+    args.some((w) => /^(--output=.*\.pdf|-o.+\.pdf|--pdf-engine(=.*)?|-t=?pdf|--to=pdf)$/.test(w.text)) ||
+    args.some((w, i) => w.text === "pdf" && /^(-t|--to)$/.test(args[i - 1]?.text ?? ""));
+  const valueOf = (i: number) =>
+    PANDOC_VALUES.test(args[i - 1]?.text ?? "") || /^(-o|--output|-f|-r|--from|--read|-t|--to)$/.test(args[i - 1]?.text ?? "");
+  if (pdf && !args.some((w, i) => !w.text.startsWith("-") && !valueOf(i)))
+    return unwrap("delegate:pandoc", 2, "pandoc makes a PDF through TeX from standard input: raw TeX in it reads any file into the PDF");
   if (args.some((w) => w.text === "--sandbox" || w.text === "--sandbox=true")) return null;
   const readers: Word[] = [];
   const operands: Word[] = [];
