@@ -80,9 +80,9 @@ function pandoc(args: Word[]): Unwrap | null {
     args.some((w, i) => /\.pdf$/.test(w.text) && /^(-o|--output)$/.test(args[i - 1]?.text ?? "")) ||
     args.some((w) => /^(--output=.*\.pdf|-o.+\.pdf|--pdf-engine(=.*)?|-t=?pdf|--to=pdf)$/.test(w.text)) ||
     args.some((w, i) => w.text === "pdf" && /^(-t|--to)$/.test(args[i - 1]?.text ?? ""));
-  const valueOf = (i: number) =>
+  const isValue = (i: number) =>
     PANDOC_VALUES.test(args[i - 1]?.text ?? "") || /^(-o|--output|-f|-r|--from|--read|-t|--to)$/.test(args[i - 1]?.text ?? "");
-  if (pdf && !args.some((w, i) => !w.text.startsWith("-") && !valueOf(i)))
+  if (pdf && !args.some((w, i) => !w.text.startsWith("-") && !isValue(i)))
     return unwrap("delegate:pandoc", 2, "pandoc makes a PDF through TeX from standard input: raw TeX in it reads any file into the PDF");
   if (args.some((w) => w.text === "--sandbox" || w.text === "--sandbox=true")) return null;
   const readers: Word[] = [];
