@@ -11,9 +11,10 @@ import { hostTarget } from "./host-target.js";
 import { type ContentJudge, environmentFileMarks, joined, type Mark, mark } from "./runs-later-content.js";
 import { runsLater } from "./runs-later.js";
 import { loaderSettings, unlistedMarks } from "./unlisted-content.js";
+import { PACKAGED } from "./packaged.js";
 
-/** Trees the system's packages own (not /usr/local). */
-export const PACKAGED = /^\/(?:usr\/(?!local\/)|bin\/|sbin\/|lib\/|lib32\/|lib64\/|libx32\/)/;
+// Where it was defined first; others import it from here.
+export { PACKAGED };
 
 /** How deep scripts that run scripts are followed. */
 const DEPTH = 3;

@@ -12,6 +12,7 @@ import { comment, joined, lines, mark, READS_CODE_FROM_STDIN, variable } from ".
 import type { ContentJudge, Mark, Reader } from "./runs-later-content.js";
 import type { Mode } from "./targets.js";
 import { sectionedConfig } from "./manifest-effects-sections.js";
+import { unpackaged } from "./packaged.js";
 import { type HookLine, MORE_HOOK_LINES, moreHookMarks } from "./service-hook-lines.js";
 
 /** apt.conf values by their full key (`DPkg::Post-Invoke { "cmd"; };`, `APT::Update::Pre-Invoke:: "cmd";`). */
@@ -192,10 +193,15 @@ function tmpfiles(text: string, j: ContentJudge): Mark[] {
     .flatMap((l) => tmpfilesLine(l, j));
 }
 
-/** The program a command line names: it must live where only root can change it; the line is judged as code. */
+/**
+ * The program a command line names: it must live where only root can change it, and (review 50) in the trees packages
+ * own — the kernel runs it as root at any crash, with no later judge to read a program staged in /opt; the line is
+ * judged as code.
+ */
 function program(command: string, key: string, j: ContentJudge): Mark[] {
   const exe = command.trim().split(/\s+/)[0] ?? "";
   if (!rootOwnedPlace(exe)) return [mark(4, `${key} names ${exe || "no program"}, not in a place only root can change`)];
+  if (unpackaged(exe)) return [mark(4, `${key} names ${exe}, a program outside the packaged trees the kernel runs as root`)];
   return [j.code(command, key)];
 }
 
@@ -227,8 +233,8 @@ function sysctl(text: string, j: ContentJudge): Mark[] {
     else if (key === "kernel.core_pattern" && value.startsWith("/") && ROOT_DUMP_PLACE.test(value))
       out.push(mark(4, `${key} = ${value}: core dumps written into root's own trees`));
     else if (key === "kernel.poweroff_cmd") out.push(...program(value, key, j));
-    else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && !rootOwnedPlace(value))
-      out.push(mark(4, `${key} names ${value}, not in a place only root can change`));
+    else if ((key === "kernel.modprobe" || key === "kernel.hotplug") && value && (!rootOwnedPlace(value) || unpackaged(value)))
+      out.push(mark(4, `${key} names ${value}, not a packaged program (the kernel runs it as root)`));
   }
   return out;
 }
@@ -243,6 +249,9 @@ function binfmt(text: string): Mark[] {
     const interp = fields[6] ?? "";
     if (fields.length < 8) out.push(mark(2, `a binfmt line the judge does not read: ${t.slice(0, 80)}`));
     else if (!rootOwnedPlace(interp)) out.push(mark(4, `registers ${interp || "no interpreter"}, not in a place only root can change`));
+    // C: the interpreter runs with the credentials of the file it runs — a set-id file's owner, root (review 50).
+    else if (/C/.test(fields[7] ?? "") && unpackaged(interp))
+      out.push(mark(4, `registers ${interp} with the C flag: a program outside the packaged trees run with set-id files' credentials`));
   }
   return out;
 }

@@ -33,6 +33,8 @@ import { literalWord } from "./unwrap.js";
 import { binaryBytes, hostTarget, scriptText } from "./host-target.js";
 import { laterFetch, withoutBusybox } from "./later-fetches.js";
 import { unlistedMarks, unlistedPlace } from "./unlisted-content.js";
+import { daemonOptionMarks } from "./daemon-options.js";
+import { settingsMarks } from "./settings-files.js";
 import { DEFAULT_ENV_FILE, hostEnvironmentFiles, hostScript, PACKAGED } from "./host-references.js";
 
 /** What the judge needs from the loaded engine. */
@@ -279,6 +281,7 @@ function judgeChange(c: Change, env: Env): Mark[] {
     ...laterRuns(path, before, after, env),
     ...unlisted(path, before, after, env),
     ...environmentFile(path, after, env),
+    ...settings(path, before, after, env),
   );
   // A template instance named after a place users write (a link in a .wants directory, an instance's own file).
   const instance = runsLater(path)?.format === "systemd" ? instancePlace(path) : null;
@@ -297,13 +300,24 @@ function unitEnvironmentFiles(changes: ReadonlyMap<string, Change>, contents: Re
   return out;
 }
 
-/** A file a root unit loads its environment from (one this diff's units name, or /etc/default/*): values naming user places. */
+/**
+ * A file a root unit loads its environment from (one this diff's units name, or /etc/default/*): values naming user
+ * places. A service's options file (/etc/default/*, apache2's envvars) is read for the daemon's options as well.
+ */
 function environmentFile(path: string, after: EntryState, env: Env): Mark[] {
-  if (kindOf(after) !== FILE || !(env.envFiles.some((f) => f.test(path)) || DEFAULT_ENV_FILE.test(path))) return [];
+  const unitFile = env.envFiles.some((f) => f.test(path)) || DEFAULT_ENV_FILE.test(path);
+  const options = DAEMON_OPTIONS_FILE.test(path);
+  if (kindOf(after) !== FILE || !(unitFile || options)) return [];
   const buf = env.contents.get(path);
-  if (!buf) return [mark(4, `${path}: an environment file a root unit loads, its content not given`)];
-  return environmentFileMarks(asLines(buf.toString("utf8"))).map((m) => mark(m.tier, `${path} (a unit's environment file): ${m.text}`));
+  if (!buf) return unitFile ? [mark(4, `${path}: an environment file a root unit loads, its content not given`)] : [];
+  const text = asLines(buf.toString("utf8"));
+  return [...(unitFile ? environmentFileMarks(text) : []), ...(options ? daemonOptionMarks(text) : [])].map((m) =>
+    mark(m.tier, `${path} (a unit's environment file): ${m.text}`),
+  );
 }
+
+/** Services' option files: their values go on root daemons' command lines (useradd's and grub's are read as what they are). */
+const DAEMON_OPTIONS_FILE = /^\/etc\/(?:(?:default|sysconfig|conf\.d)\/(?!useradd$|grub$)[^/]+|apache2\/envvars)$/;
 
 /**
  * A link in scratch space that leads into the system or a home: whatever root
@@ -613,6 +627,14 @@ function unlisted(path: string, before: EntryState | undefined, after: EntryStat
   if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256))) return [];
   // As sh takes it (review 49): a NUL after the first line, or bytes that are not UTF-8, do not stop a script.
   return binaryBytes(buf) ? [] : unlistedMarks(path, asLines(scriptText(buf)), after.mode, env.unlistedContent);
+}
+
+/** A file read by key (settings-files.ts): its text when given and the manifest's, else null. */
+function settings(path: string, before: EntryState | undefined, after: EntryState, env: Env): Mark[] {
+  if (kindOf(after) !== FILE || !needsContent(before, after)) return [];
+  const buf = env.contents.get(path);
+  const given = buf !== undefined && createHash("sha256").update(buf).digest().equals(Buffer.from(after.sha256));
+  return settingsMarks(path, given ? textOf(buf) : null, env.content);
 }
 
 /** The content given for `path`, checked against the manifest's sha256 and read in `format`. */

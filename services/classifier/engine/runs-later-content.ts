@@ -8,11 +8,13 @@
 import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import { secretPath } from "./paths.js";
-import { ownConfiguration, rootOwnedPlace } from "./runs-later.js";
+import { ownConfiguration, ROOT_PATH, rootOwnedPlace } from "./runs-later.js";
 import type { Format } from "./runs-later.js";
 import { riskyAssignment } from "./wrappers.js";
 import type { Mode } from "./targets.js";
 import { unitWeakening } from "../../shared/unit-weakening.js";
+import { unpackaged } from "./packaged.js";
+import { unitGrantMarks } from "./unit-grants.js";
 
 export interface Mark {
   tier: TierNumber;
@@ -184,6 +186,9 @@ const PLACE_LIST =
 
 /** A variable set for what runs later: risky names are judged by the places and code they name. */
 export function variable(name: string, value: string, j: ContentJudge, where: string): Mark[] {
+  // sulogin then opens a root shell on the console with no password asked (review 50).
+  if (name === "SYSTEMD_SULOGIN_FORCE")
+    return [mark(4, `${where} sets SYSTEMD_SULOGIN_FORCE: the emergency and rescue shells open for root with no password`)];
   if (!riskyAssignment(name)) return [];
   const out: Mark[] = [mark(3, `${where} sets ${name} for what runs later`)];
   if (PLACE_LIST.test(name)) {
@@ -218,12 +223,26 @@ const ENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 export const SESSION_RISKY =
   /(INIT|CONF|CONFIG|RC|PROXY|CERT|_CA|CA_|TLS|SSL|HOOK|EDITOR|PAGER|BROWSER|INDEX|TRUSTED|REGISTRY|HOME|OPT|OPTS|OPTIONS|FLAGS|WRAPPER|PRELOAD|LIBRARY|ALIASES|DB|KEY|SSH|DIFF|SHELL|ENV|STARTUP|PLUGIN|DIR|FILE|_URL|GCONV|LOCPATH|NLSPATH|PYTHONWARNINGS)/i;
 
-function environment(text: string, j: ContentJudge): Mark[] {
+/** The directories of a stock PATH: any other in the session environment of every login (root's too) shadows their programs. */
+const SYSTEM_PATH = new Set([...ROOT_PATH, "/usr/games", "/usr/local/games", "/snap/bin", "$PATH", "${PATH}"]);
+
+function environment(text: string, j: ContentJudge, path = ""): Mark[] {
   const out: Mark[] = [j.code(text, "content")];
+  const everyone = /^\/(?:etc|run)\/environment(?:$|\.d\/)/.test(path);
   for (const line of lines(text)) {
     const m = ENV_LINE.exec(line);
     if (!m || comment(line)) continue;
     const name = m[1] as string;
+    const extra =
+      name === "PATH" && everyone
+        ? unquote(m[2] as string)
+            .split(":")
+            .find((d) => !SYSTEM_PATH.has(d.replace(/\/+$/, "")))
+        : undefined;
+    if (extra !== undefined)
+      out.push(
+        mark(4, `PATH adds ${extra || "the working directory"} for every session: its programs shadow the system's, root's logins too`),
+      );
     out.push(...variable(name, unquote(m[2] as string), j, "a line"));
     if (name !== "PATH" && SESSION_RISKY.test(name))
       out.push(mark(4, `a line sets ${name} for every session: it chooses code, configuration, trust or a route for what root runs`));
@@ -500,6 +519,7 @@ function systemd(text: string, j: ContentJudge, path = ""): Mark[] {
     if (eq < 0) continue;
     const key = line.slice(0, eq).trim();
     const value = line.slice(eq + 1).trim();
+    if (!home) out.push(...unitGrantMarks(path, key, value));
     if (STOPS_MACHINE.test(`${key}=${value}`))
       out.push(mark(4, `${key}=${value}: reboots, powers off or isolates the machine when it fires`));
     if (STARTS_UNITS.test(key))
@@ -727,7 +747,13 @@ function modprobe(text: string, j: ContentJudge): Mark[] {
   const out: Mark[] = [];
   for (const line of joined(text)) {
     const m = /^\s*(install|remove)\s+\S+\s+(.*)$/.exec(line);
-    if (m) out.push(j.code(m[2] as string, `modprobe ${m[1]}`));
+    if (!m) continue;
+    out.push(j.code(m[2] as string, `modprobe ${m[1]}`));
+    // Review 50: a program by path outside the packaged trees runs as root at the module's autoload, unread.
+    for (const p of (m[2] as string).matchAll(/(?:^|[;&|(]\s*)(\S*\/\S*)/g)) {
+      const bad = unpackaged(p[1] as string);
+      if (bad) out.push(mark(4, `modprobe ${m[1]} runs ${bad}, a program outside the packaged trees, as root`));
+    }
   }
   return out;
 }

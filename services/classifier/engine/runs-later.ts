@@ -5,6 +5,7 @@
 import picomatch from "picomatch";
 import { inside, scratch, systemPath } from "./paths.js";
 import { FIRST_PLACES, MORE_PLACES } from "./runs-later-places.js";
+import { GRANT_PLACES } from "./runs-later-grants.js";
 
 /** How the content of a runs-later file is read (runs-later-content.ts). */
 export type Format =
@@ -56,6 +57,7 @@ export const ROOT_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/us
 // First match wins: the specific entries come before the wide ones.
 const TABLE: Entry[] = [
   ...FIRST_PLACES,
+  ...GRANT_PLACES,
   { format: "refuse", runsAs: "root", what: "the dynamic loader's preload list: code every program loads", globs: ["/etc/ld.so.preload"] },
   {
     format: "refuse",
