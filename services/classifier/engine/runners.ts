@@ -6,10 +6,10 @@
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
 // until run time, or downloaded) is code no one has seen: 2.
-import { posix } from "node:path";
 import { downloadedPath, downloadedProject, PROJECT_FILE } from "./downloaded.js";
 import { composedFile, composedProject } from "./composed.js";
 import { lstat } from "./host-paths.js";
+import { parentConfig } from "./parent-config.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
 import { ffmpegConcat } from "./tools/ffmpeg-concat.js";
@@ -304,47 +304,14 @@ function settingValue(w: Word): Word {
   return m ? { ...w, text: m[1] as string } : w;
 }
 
-/**
- * Configuration these tools look for in every directory up from where they run, past the project (round 26: a
- * parent's `.mvn/jvm.config`, `pytest.ini` and its `conftest.py`, `Directory.Build.props`, `settings.gradle`,
- * `deno.json`): under a shared directory such as /tmp, whoever wrote it decides what runs.
- */
-const PARENT_CONFIG: Readonly<Record<string, readonly string[]>> = {
-  mvn: [".mvn"],
-  mvnw: [".mvn"],
-  gradle: ["settings.gradle", "settings.gradle.kts"],
-  gradlew: ["settings.gradle", "settings.gradle.kts"],
-  dotnet: [
-    "Directory.Build.props",
-    "Directory.Build.targets",
-    "Directory.Packages.props",
-    "Directory.Build.rsp",
-    "NuGet.Config",
-    "nuget.config",
-  ],
-  msbuild: ["Directory.Build.props", "Directory.Build.targets", "Directory.Build.rsp"],
-  deno: ["deno.json", "deno.jsonc"],
-  pytest: ["pytest.ini", ".pytest.ini", "conftest.py"],
-  "py.test": ["pytest.ini", ".pytest.ini", "conftest.py"],
-};
-
-function parentConfig(name: string, ctx: Context): string | null {
-  const names = Object.hasOwn(PARENT_CONFIG, name) ? PARENT_CONFIG[name] : undefined;
-  const root = names && ctx.workspace.find((w) => ctx.cwd === w || ctx.cwd.startsWith(`${w === "/" ? "" : w}/`));
-  if (!names || root === undefined || root === "/") return null;
-  for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
-    for (const n of names) if (lstat(`${dir === "/" ? "" : dir}/${n}`) !== null) return `${dir === "/" ? "" : dir}/${n}`;
-    if (dir === "/") return null;
-  }
-}
-
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
   // ffmpeg's concat demuxer reads whatever files its list names (review 38).
   if (FFMPEG.has(name) && ctx.policy === "claude" && !ctx.remote) return ffmpegConcat(name, args, ctx);
-  const runner = RUNNERS.get(name);
-  if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  // Before the table: tools with no option of their own to judge still read a parent's configuration (round 28).
   const above = parentConfig(name, ctx);
   if (above !== null) return `${name} reads ${above}, in a directory above the workspace (anyone who may write there chooses code it runs)`;
+  const runner = RUNNERS.get(name);
+  if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
   if (name === "pytest" || name === "py.test") {
     const key = pytestOverride(args);
     if (key !== null) return `pytest -o ${key}=… sets an ini option that loads code or writes elsewhere`;
