@@ -27,6 +27,7 @@ interface Runner {
 
 const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
 const PROJECT = ["--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--root", "--rootDir", "--rootdir"];
+const MAKE = ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"];
 const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"];
 /**
  * Gradle's init scripts, build and settings files, project directory; its user home (`-g DIR`: the init
@@ -226,7 +227,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     gradle: { options: GRADLE, operands: false },
     gradlew: { options: GRADLE, operands: false },
     dotnet: { options: ["--project", "-p"], operands: true },
-    cmake: { options: ["-C", "-P", "-S", "--toolchain"], operands: false },
+    // `cmake --build DIR` runs the commands of DIR's generated build system (round 28).
+    cmake: { options: ["-C", "-P", "-S", "--toolchain", "--build"], operands: false },
     ctest: { options: ["--test-dir"], operands: false },
     meson: { options: ["--native-file", "--cross-file", "-C"], operands: true },
     bazel: { options: ["--bazelrc"], operands: false },
@@ -257,8 +259,11 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
         { options: ["-fmt", "--fmt"], operands: true },
       ]),
     ),
-    make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
-    gmake: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
+    make: { options: MAKE, operands: false },
+    gmake: { options: MAKE, operands: false },
+    // Round 28: BSD make as GNU make; ninja -C DIR runs DIR/build.ninja's commands, -f FILE another file's.
+    bmake: { options: MAKE, operands: false },
+    ninja: { options: ["-C", "-f"], operands: false },
   } satisfies Record<string, Runner>),
 );
 
@@ -325,6 +330,8 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     const w = args[i] as Word;
     const t = w.text;
     if (t === "--") {
+      // `cmake --build b -- -C /srv/x`: the words after `--` go to the native build tool (make or ninja).
+      if (name === "cmake") return runnerLoadsElsewhere("make", args.slice(i + 1), ctx);
       if (runner.operands) for (const rest of args.slice(i + 1)) named.push([settingValue(rest), false]);
       break;
     }
