@@ -8,6 +8,7 @@
 // until run time, or downloaded) is code no one has seen: 2.
 import { downloadedPath, downloadedProject, PROJECT_FILE } from "./downloaded.js";
 import { composedFile, composedProject } from "./composed.js";
+import { goLinkerFlags } from "./go-ldflags.js";
 import { lstat } from "./host-paths.js";
 import { parentConfig } from "./parent-config.js";
 import { resolvePlace } from "./paths.js";
@@ -163,13 +164,23 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // flake8's config names local plugins (`[flake8:local-plugins]` with `paths =`): Python it imports (review 27).
     flake8: { options: ["--config", "--append-config"], operands: false, cwd: true },
     // ansible runs inventory scripts and plugins, imports the filter/vars plugins beside a playbook, runs an executable
-    // vault password file, and loads modules from -M: from elsewhere, code no one has seen.
+    // vault password file (also `--vault-id LABEL@FILE`, loaded at start-up; round 28), and loads modules from -M:
+    // from elsewhere, code no one has seen.
     "ansible-inventory": {
-      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--playbook-dir"],
+      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--vault-id", "--playbook-dir"],
       operands: false,
     },
     "ansible-playbook": {
-      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "-M", "--module-path"],
+      options: [
+        "-i",
+        "--inventory",
+        "--inventory-file",
+        "--vault-password-file",
+        "--vault-pass-file",
+        "--vault-id",
+        "-M",
+        "--module-path",
+      ],
       operands: true,
     },
     "ansible-doc": { options: ["-M", "--module-path", "--playbook-dir"], operands: false },
@@ -243,6 +254,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
       operands: false,
     },
     zig: { options: ["--build-file", "--build-runner", "--zig-lib-dir"], operands: true },
+    // earthly's targets name an Earthfile's directory before the `+` (`/tmp/x+build`, `github.com/o/r+build`; round 28).
+    earthly: { options: [], operands: true },
     nx: { options: ["--runner"], operands: false },
     sqlc: { options: ["-f", "--file"], operands: false },
     coverage: { options: ["--rcfile"], operands: true },
@@ -292,6 +305,8 @@ const FFMPEG = new Set(["ffmpeg", "ffprobe", "ffplay"]);
 
 /** A module fetched and run: `pkg@version` (go), a URL or `npm:`/`jsr:` specifier (deno, bun). */
 const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i;
+/** An Earthfile reference that starts with a host name (`github.com/o/r`, `gitlab.example.com:2222/r`). */
+const REMOTE_EARTHFILE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?\//i;
 /** A word that names a place (a module name such as `ts-node/register` does not). */
 const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
 
@@ -317,6 +332,10 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
   if (above !== null) return `${name} reads ${above}, in a directory above the workspace (anyone who may write there chooses code it runs)`;
   const runner = RUNNERS.get(name);
   if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  if (name === "go") {
+    const flags = goLinkerFlags(args);
+    if (flags !== null) return `go ${flags.slice(0, 60)}: the linker runs or writes where these flags say (an external linker, its flags)`;
+  }
   if (name === "pytest" || name === "py.test") {
     const key = pytestOverride(args);
     if (key !== null) return `pytest -o ${key}=… sets an ini option that loads code or writes elsewhere`;
@@ -341,12 +360,18 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
       // another tool (vitest's -w is --watch, prettier's -c is --check, rollup's -c takes none) must not hide the
       // option after it (round 27: `vitest -w --config=/tmp/v.mjs`).
       const next = args[i + 1];
-      const value =
+      let value =
         t !== opt
           ? { ...w, text: t.slice(opt.length + 1) }
           : next && !(next.text.length > 1 && next.text.startsWith("-") && !next.dynamic)
             ? args[++i]
             : undefined;
+      // `--vault-id LABEL@FILE`: the file after the last `@` (`prompt` asks at the terminal and names no file).
+      if (opt === "--vault-id" && value !== undefined) {
+        const file = value.text.slice(value.text.lastIndexOf("@") + 1);
+        if (file === "prompt") continue;
+        value = { ...value, text: file };
+      }
       if (value !== undefined) {
         // Inline configuration or code (`jest --config '{"globalSetup": …}'`, `rollup -p '{transform(){…}}'`).
         if (/^\s*[{[]/.test(value.text) || value.dynamic)
@@ -394,6 +419,12 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
         if (value !== undefined) named.push([value, true]);
         break;
       }
+      continue;
+    }
+    if (name === "earthly" && !w.dynamic && t.includes("+")) {
+      const dir = t.slice(0, t.indexOf("+"));
+      if (REMOTE_EARTHFILE.test(dir)) return `earthly runs the Earthfile of ${dir}, downloaded: code no one has seen`;
+      if (dir !== "") named.push([{ ...w, text: dir }, true]);
       continue;
     }
     // A response file (`dotnet build @/srv/e/x.rsp`, msbuild, csc): more options read from it (round 26).

@@ -181,6 +181,10 @@ export const BUILD: Record<string, string> = {
     "--port= -p= --hostname= -H= --turbo --turbopack --no-lint --debug --profile --dir= --fix --root= --host=",
   "storybook|concurrently|nodemon|wrangler":
     "@scripts --port= -p= --ci --quiet --no-open --kill-others -k --names= -n= --prefix-colors= -c= --success= --watch= -w= --ext= -e= --ignore= -i= --delay=",
+  // `wrangler dev --remote` (and --x-remote-bindings) uploads the worker and runs it against the account's real
+  // bindings (round 28): not listed.
+  "wrangler dev":
+    "--port= -p= --ip= --local --env= -e= --inspector-port= --live-reload --log-level= --persist-to=> --var= --define= --config=< -c=< --test-scheduled --local-protocol= --show-interactive-dev-session= --name= --compatibility-date= --compatibility-flags= --minify --no-bundle",
   "ncu|npm-check-updates":
     "--format= --target= --filter= --reject= --dep= --peer --workspaces --deep --jsonUpgraded --jsonAll --color --no-color",
   node: "--test --check -c --run= --test-reporter= --test-name-pattern= --test-only --test-concurrency= --test-timeout= --experimental-test-coverage --watch --no-warnings --enable-source-maps --version -v",
