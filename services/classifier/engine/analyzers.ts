@@ -443,7 +443,8 @@ function yq(args: readonly Word[]): Analysis | null {
 }
 
 // docker/podman inspect with a --format that picks the container's Config.Env (its secrets, as config.v2.json
-// holds them) or the whole object. A plain `docker inspect NAME` prints it too but is in the safe set (allow.jsonl).
+// holds them) or the whole object. A plain `docker inspect NAME` prints the whole object, Config.Env with it: round 28
+// moved it from the safe set (allow.jsonl) to 2, as printing secrets to the agent is what earlier rounds refuse.
 function containerInspect(args: readonly Word[]): Analysis | null {
   const i = args[0]?.text === "container" ? 1 : 0;
   if (args[i]?.text !== "inspect") return null;
@@ -455,8 +456,7 @@ function containerInspect(args: readonly Word[]): Analysis | null {
     else if (/^--format=|^-f./.test(t)) format = { ...(rest[k] as Word), text: t.replace(/^--format=|^-f=?/, "") };
   }
   const refs = format ? templateRefs(format.text) : [];
-  if (!format) return null;
-  const dumps = format.dynamic || refs.some((r) => /env|\$/i.test(r) || /(^|[\s(])\.(Config)?\s*($|[\s)|])/.test(r));
+  const dumps = !format || format.dynamic || refs.some((r) => /env|\$/i.test(r) || /(^|[\s(])\.(Config)?\s*($|[\s)|])/.test(r));
   if (!dumps) return null;
   return {
     tier: 2,
