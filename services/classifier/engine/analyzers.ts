@@ -14,6 +14,7 @@ import { contactsCarry, inputSent, inputUpload, networkAnalysis } from "./tools/
 import { ffmpegAnalysis, ffmpegPlugins, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { systemctlEnvironment } from "./tools/systemctl.js";
+import { awsEnvironment } from "./tools/aws-environment.js";
 import { TEX_ENGINES, texAnalysis } from "./tools/tex.js";
 import { SECRET_NAME } from "./secret-names.js";
 import { guardFile, persistenceFile } from "./paths.js";
@@ -742,6 +743,8 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "docker":
     case "podman":
       return containerInspect(args);
+    case "aws":
+      return awsEnvironment(args);
     case "systemctl":
       return systemctlEnvironment(args);
     case "ffmpeg":
