@@ -93,7 +93,8 @@ function entries(name: string): readonly ParentConfig[] | undefined {
 }
 
 const join = (dir: string, file: string): string => `${dir === "/" ? "" : dir}/${file}`;
-const present = (dir: string, files: readonly string[]): string | undefined => files.map((f) => join(dir, f)).find((p) => lstat(p) !== null);
+const present = (dir: string, files: readonly string[]): string | undefined =>
+  files.map((f) => join(dir, f)).find((p) => lstat(p) !== null);
 
 /**
  * The configuration file `name` reads from a directory above the workspace, or null. "Above" starts at the parent of

@@ -171,16 +171,7 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
       operands: false,
     },
     "ansible-playbook": {
-      options: [
-        "-i",
-        "--inventory",
-        "--inventory-file",
-        "--vault-password-file",
-        "--vault-pass-file",
-        "--vault-id",
-        "-M",
-        "--module-path",
-      ],
+      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--vault-id", "-M", "--module-path"],
       operands: true,
     },
     "ansible-doc": { options: ["-M", "--module-path", "--playbook-dir"], operands: false },

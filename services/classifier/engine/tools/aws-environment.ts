@@ -21,16 +21,24 @@ const ENVIRONMENT_FIELD =
 /** A query naming one leaf field by a plain path (`Configuration.Runtime`, `Parameters[0].Version`), not an environment one. */
 function narrowQuery(query: string): boolean {
   if (!/^[A-Za-z_]\w*(?:\[\d+\])?(?:\.[A-Za-z_]\w*(?:\[\d+\])?)*$/.test(query)) return false;
-  const leaf = query.replace(/\[\d+\]/g, "").split(".").pop() ?? "";
+  const fields = query.replace(/\[\d+\]/g, "").split(".");
+  const leaf = fields[fields.length - 1] ?? "";
   return !ENVIRONMENT_FIELD.test(leaf) && !/env|secret|password|token|key/i.test(leaf);
+}
+
+/** The value of `--query V` or `--query=V`, if given. */
+function queryValue(args: readonly Word[]): Word | undefined {
+  const at = args.findIndex((w) => /^--query(=|$)/.test(w.text));
+  const w = args[at];
+  if (w === undefined) return undefined;
+  return w.text.startsWith("--query=") ? { ...w, text: w.text.slice("--query=".length) } : args[at + 1];
 }
 
 export function awsEnvironment(args: readonly Word[]): Analysis | null {
   const words = args.filter((w) => !w.text.startsWith("-")).map((w) => w.text);
   const op = words.findIndex((w, i) => PRINTS_ENVIRONMENT.has(`${w} ${words[i + 1] ?? ""}`));
   if (op < 0) return null;
-  const at = args.findIndex((w) => /^--query(=|$)/.test(w.text));
-  const q = at < 0 ? undefined : args[at]?.text.includes("=") ? { ...(args[at] as Word), text: (args[at] as Word).text.slice(8) } : args[at + 1];
+  const q = queryValue(args);
   if (q !== undefined && !q.dynamic && narrowQuery(q.text)) return null;
   return {
     tier: 2,
