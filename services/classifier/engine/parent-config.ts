@@ -109,7 +109,10 @@ export function parentConfig(name: string, ctx: Context): string | null {
   for (const config of configs) {
     if (!config.merged && nearestInside(config.files, ctx.cwd, root)) continue;
     for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
-      const found = present(dir, config.files);
+      // The user's own home holds the user's own configuration (~/.cargo/config.toml is also cargo's CARGO_HOME
+      // config, ~/.rubocop.yml rubocop's personal one): the agent cannot have written it without a write judged as
+      // outside the workspace, and no one else may write there.
+      const found = dir === ctx.home ? undefined : present(dir, config.files);
       if (found !== undefined) return found;
       if (dir === "/") break;
     }
