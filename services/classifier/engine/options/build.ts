@@ -98,9 +98,9 @@ export const BUILD: Record<string, string> = {
     "@posix -c= --configuration= -v --verbose -j= --jobs= --filter= --parallel --fast --check-formatted --only= --exclude= --include= --trace --stale --failed --cover",
   "elixir|rebar3|erlc|crystal|v|julia|Rscript|octave": "@posix -O -O2 -o=> -v -q --verbose --quiet --version",
   // Round 28: these read options after their operands (`ghc x.hs -optl-fuse-ld=/tmp/ld`, `odin build . -out:/x`,
-  // `dune build --root /tmp/x`), so their tables have no @posix. ghc's -o is not listed because a bundle would take
-  // `-optc-fplugin=…` as -o with a glued value; its output directories are judged as writes.
-  ghc: "-O -O0 -O1 -O2 -v -q -c -Wall -Werror -threaded -rtsopts -dynamic --make --verbose --quiet --version -outputdir=> -odir=> -hidir=>",
+  // `dune build --root /tmp/x`), so their tables have no @posix. ghc's -o takes the next word only (@noglue), so
+  // `-optc-fplugin=…`, `-optl-fuse-ld=…`, `-pgmc …` are options of their own, not listed; output directories are writes.
+  ghc: "@noglue -O -O0 -O1 -O2 -v -q -c -o=> -Wall -Werror -threaded -rtsopts -dynamic --make --verbose --quiet --version -outputdir=> -odir=> -hidir=>",
   // dune install/uninstall (write the prefix), --root and --build-dir have no table: 2. dune exec: c-dune-exec-any.
   dune: "@sub",
   "dune build|dune test|dune runtest|dune clean|dune fmt|dune promote":
