@@ -14,6 +14,7 @@ import { contactsCarry, inputSent, inputUpload, networkAnalysis } from "./tools/
 import { ffmpegAnalysis, ffmpegPlugins, getopt, magickAnalysis, tmuxAnalysis } from "./tools/outputs.js";
 import { sedAnalysis } from "./tools/sed.js";
 import { systemctlEnvironment } from "./tools/systemctl.js";
+import { awsEnvironment } from "./tools/aws-environment.js";
 import { TEX_ENGINES, texAnalysis } from "./tools/tex.js";
 import { SECRET_NAME } from "./secret-names.js";
 import { guardFile, persistenceFile } from "./paths.js";
@@ -464,7 +465,8 @@ function yq(args: readonly Word[]): Analysis | null {
 }
 
 // docker/podman inspect with a --format that picks the container's Config.Env (its secrets, as config.v2.json
-// holds them) or the whole object. A plain `docker inspect NAME` prints it too but is in the safe set (allow.jsonl).
+// holds them) or the whole object. A plain `docker inspect NAME` prints the whole object, Config.Env with it: round 28
+// moved it from the safe set (allow.jsonl) to 2, as printing secrets to the agent is what earlier rounds refuse.
 function containerInspect(args: readonly Word[]): Analysis | null {
   const i = args[0]?.text === "container" ? 1 : 0;
   if (args[i]?.text !== "inspect") return null;
@@ -476,8 +478,7 @@ function containerInspect(args: readonly Word[]): Analysis | null {
     else if (/^--format=|^-f./.test(t)) format = { ...(rest[k] as Word), text: t.replace(/^--format=|^-f=?/, "") };
   }
   const refs = format ? templateRefs(format.text) : [];
-  if (!format) return null;
-  const dumps = format.dynamic || refs.some((r) => /env|\$/i.test(r) || /(^|[\s(])\.(Config)?\s*($|[\s)|])/.test(r));
+  const dumps = !format || format.dynamic || refs.some((r) => /env|\$/i.test(r) || /(^|[\s(])\.(Config)?\s*($|[\s)|])/.test(r));
   if (!dumps) return null;
   return {
     tier: 2,
@@ -791,6 +792,8 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "docker":
     case "podman":
       return containerInspect(args);
+    case "aws":
+      return awsEnvironment(args);
     case "systemctl":
       return systemctlEnvironment(args);
     case "ffmpeg":

@@ -26,9 +26,11 @@ const INLINE: Record<string, RegExp> = {
   pwsh: /^(-c|-Command|-command)$/,
   jshell: /^-c$/,
   awk: /^$/,
-  julia: /^-e$/,
+  // -E/--print evaluate and print (round 28: `julia -E ENV` printed the environment).
+  julia: /^(-e|-E|--eval|--print)$/,
   php8: /^-r$/,
-  elixir: /^(-e|--eval)$/,
+  // --erl passes flags to the Erlang VM (`-eval`, `-s M F`), --rpc-eval runs code on a node (round 28).
+  elixir: /^(-e|--eval|--erl|--rpc-eval)$/,
   octave: /^--eval$/,
   clojure: /^(-e|--eval)$/,
   clj: /^(-e|--eval)$/,
@@ -237,6 +239,8 @@ const INTERPRETER_VALUES: Record<string, { load: readonly string[]; value: reado
     ],
   },
   Rscript: { load: [], value: ["--default-packages"] },
+  // Code paths and boot or config files the Erlang VM loads (round 28).
+  elixir: { load: ["-r", "-pr", "-pa", "-pz", "--erl-config", "--boot"], value: [] },
   "ts-node": {
     load: ["-r", "--require", "-P", "--project", "-C", "--compiler"],
     value: ["-O", "--compilerOptions", "--cwd", "--scope-dir", "-I", "--ignore"],
@@ -347,6 +351,8 @@ function gluedLoad(family: string, t: string): string | null {
     return m ? ((m[1] as string).split(",")[0] ?? null) : null;
   }
   if (family === "ruby") return /^-[a-zA-Z]*[Ir](.+)$/.exec(t)?.[1] ?? null;
+  // julia's `--load=F`, `--sysimage=F`, `--project=DIR` and glued `-LF`, `-JF` (round 28).
+  if (family === "julia") return /^(?:--(?:load|sysimage|project)=|-[LJ])(.+)$/.exec(t)?.[1] ?? null;
   return null;
 }
 

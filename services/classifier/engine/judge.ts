@@ -38,8 +38,9 @@ import type { Unwrap } from "./unwrap.js";
 import { builtinAssigned } from "./variables.js";
 import type { Assigned } from "./variables.js";
 import { commandVeto, scanCode, vetoHit } from "./veto.js";
-import { harmlessValue, toolVariable } from "./tool-variables.js";
-import { prefixWrapper, riskyAssignment } from "./wrappers.js";
+import { riskyValue } from "./risky-value.js";
+import { toolVariable } from "./tool-variables.js";
+import { prefixWrapper } from "./wrappers.js";
 
 export interface Judge {
   rules: Record<Source, CompiledRules>;
@@ -389,16 +390,13 @@ export function assignmentFloor(assigned: readonly Assigned[], source: string): 
         `${a.how} assigns a variable whose name is computed at run time (it may be PATH or BASH_ENV)`,
         source,
       );
-    // An empty CDPATH or GLOBIGNORE is bash's default.
-    if (riskyAssignment(a.name) && !(a.literal === "" && EMPTY_IS_DEFAULT.has(a.name)) && !harmlessValue(a.name, a.literal))
+    if (riskyValue(a.name, a.literal))
       return find(2, "risky-variable", `${a.how} sets ${a.name}, which changes what later commands run`, source);
     const why = toolVariable(a.name, a.literal);
     if (why !== null) return find(2, "risky-variable", `${a.how} sets ${a.name}: ${why}`, source);
   }
   return null;
 }
-
-const EMPTY_IS_DEFAULT = new Set(["CDPATH", "GLOBIGNORE"]);
 
 /**
  * What a builtin evaluates of its arguments (evaluated.ts): code in a

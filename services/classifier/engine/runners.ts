@@ -6,10 +6,11 @@
 // https:…`). Their rules are tier 1 "in the workspace"; from the hook that
 // code then runs unguarded, so a place outside the workspace (or not known
 // until run time, or downloaded) is code no one has seen: 2.
-import { posix } from "node:path";
 import { downloadedPath, downloadedProject, PROJECT_FILE } from "./downloaded.js";
 import { composedFile, composedProject } from "./composed.js";
+import { goLinkerFlags } from "./go-ldflags.js";
 import { lstat } from "./host-paths.js";
+import { parentConfig } from "./parent-config.js";
 import { resolvePlace } from "./paths.js";
 import { workspaceScript } from "./script-place.js";
 import { ffmpegConcat } from "./tools/ffmpeg-concat.js";
@@ -27,6 +28,7 @@ interface Runner {
 
 const JS_CONFIG = ["--config", "-c", "--configFile", "--config-file"];
 const PROJECT = ["--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--root", "--rootDir", "--rootdir"];
+const MAKE = ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"];
 const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"];
 /**
  * Gradle's init scripts, build and settings files, project directory; its user home (`-g DIR`: the init
@@ -167,13 +169,14 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     // flake8's config names local plugins (`[flake8:local-plugins]` with `paths =`): Python it imports (review 27).
     flake8: { options: ["--config", "--append-config"], operands: false, cwd: true },
     // ansible runs inventory scripts and plugins, imports the filter/vars plugins beside a playbook, runs an executable
-    // vault password file, and loads modules from -M: from elsewhere, code no one has seen.
+    // vault password file (also `--vault-id LABEL@FILE`, loaded at start-up; round 28), and loads modules from -M:
+    // from elsewhere, code no one has seen.
     "ansible-inventory": {
-      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--playbook-dir"],
+      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--vault-id", "--playbook-dir"],
       operands: false,
     },
     "ansible-playbook": {
-      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "-M", "--module-path"],
+      options: ["-i", "--inventory", "--inventory-file", "--vault-password-file", "--vault-pass-file", "--vault-id", "-M", "--module-path"],
       operands: true,
     },
     "ansible-doc": { options: ["-M", "--module-path", "--playbook-dir"], operands: false },
@@ -231,7 +234,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
     gradle: { options: GRADLE, operands: false },
     gradlew: { options: GRADLE, operands: false },
     dotnet: { options: ["--project", "-p"], operands: true },
-    cmake: { options: ["-C", "-P", "-S", "--toolchain"], operands: false },
+    // `cmake --build DIR` runs the commands of DIR's generated build system (round 28).
+    cmake: { options: ["-C", "-P", "-S", "--toolchain", "--build"], operands: false },
     ctest: { options: ["--test-dir"], operands: false },
     meson: { options: ["--native-file", "--cross-file", "-C"], operands: true },
     bazel: { options: ["--bazelrc"], operands: false },
@@ -246,6 +250,8 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
       operands: false,
     },
     zig: { options: ["--build-file", "--build-runner", "--zig-lib-dir"], operands: true },
+    // earthly's targets name an Earthfile's directory before the `+` (`/tmp/x+build`, `github.com/o/r+build`; round 28).
+    earthly: { options: [], operands: true },
     nx: { options: ["--runner"], operands: false },
     sqlc: { options: ["-f", "--file"], operands: false },
     coverage: { options: ["--rcfile"], operands: true },
@@ -262,8 +268,11 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map(
         { options: ["-fmt", "--fmt"], operands: true },
       ]),
     ),
-    make: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
-    gmake: { options: ["-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"], operands: false },
+    make: { options: MAKE, operands: false },
+    gmake: { options: MAKE, operands: false },
+    // Round 28: BSD make as GNU make; ninja -C DIR runs DIR/build.ninja's commands, -f FILE another file's.
+    bmake: { options: MAKE, operands: false },
+    ninja: { options: ["-C", "-f"], operands: false },
   } satisfies Record<string, Runner>),
 );
 
@@ -292,6 +301,8 @@ const FFMPEG = new Set(["ffmpeg", "ffprobe", "ffplay"]);
 
 /** A module fetched and run: `pkg@version` (go), a URL or `npm:`/`jsr:` specifier (deno, bun). */
 const REMOTE = /^(?:https?:|npm:|jsr:)|^[a-z0-9.-]+\.[a-z0-9-]+(?::\d+)?\/\S*@/i;
+/** An Earthfile reference that starts with a host name (`github.com/o/r`, `gitlab.example.com:2222/r`). */
+const REMOTE_EARTHFILE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?\//i;
 /** A word that names a place (a module name such as `ts-node/register` does not). */
 const PATH_LIKE = /^(?:\/|~|\.\.?(?:\/|$))/;
 
@@ -309,48 +320,19 @@ function settingValue(w: Word): Word {
   return m ? { ...w, text: m[1] as string } : w;
 }
 
-/**
- * Configuration these tools look for in every directory up from where they run, past the project (round 26: a
- * parent's `.mvn/jvm.config`, `pytest.ini` and its `conftest.py`, `Directory.Build.props`, `settings.gradle`,
- * `deno.json`): under a shared directory such as /tmp, whoever wrote it decides what runs.
- */
-const PARENT_CONFIG: Readonly<Record<string, readonly string[]>> = {
-  mvn: [".mvn"],
-  mvnw: [".mvn"],
-  gradle: ["settings.gradle", "settings.gradle.kts"],
-  gradlew: ["settings.gradle", "settings.gradle.kts"],
-  dotnet: [
-    "Directory.Build.props",
-    "Directory.Build.targets",
-    "Directory.Packages.props",
-    "Directory.Build.rsp",
-    "NuGet.Config",
-    "nuget.config",
-  ],
-  msbuild: ["Directory.Build.props", "Directory.Build.targets", "Directory.Build.rsp"],
-  deno: ["deno.json", "deno.jsonc"],
-  pytest: ["pytest.ini", ".pytest.ini", "conftest.py"],
-  "py.test": ["pytest.ini", ".pytest.ini", "conftest.py"],
-};
-
-function parentConfig(name: string, ctx: Context): string | null {
-  const names = Object.hasOwn(PARENT_CONFIG, name) ? PARENT_CONFIG[name] : undefined;
-  const root = names && ctx.workspace.find((w) => ctx.cwd === w || ctx.cwd.startsWith(`${w === "/" ? "" : w}/`));
-  if (!names || root === undefined || root === "/") return null;
-  for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
-    for (const n of names) if (lstat(`${dir === "/" ? "" : dir}/${n}`) !== null) return `${dir === "/" ? "" : dir}/${n}`;
-    if (dir === "/") return null;
-  }
-}
-
 export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: Context): string | null {
   // ffmpeg's concat demuxer reads whatever files its list names (review 38).
   if (FFMPEG.has(name) && ctx.policy === "claude" && !ctx.remote) return ffmpegConcat(name, args, ctx);
   if (name === "sqlite3" && ctx.policy === "claude" && !ctx.remote) return sqliteElsewhere(args, ctx);
-  const runner = RUNNERS.get(name);
-  if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  // Before the table: tools with no option of their own to judge still read a parent's configuration (round 28).
   const above = parentConfig(name, ctx);
   if (above !== null) return `${name} reads ${above}, in a directory above the workspace (anyone who may write there chooses code it runs)`;
+  const runner = RUNNERS.get(name);
+  if (runner === undefined || ctx.policy !== "claude" || ctx.remote) return null;
+  if (name === "go") {
+    const flags = goLinkerFlags(args);
+    if (flags !== null) return `go ${flags.slice(0, 60)}: the linker runs or writes where these flags say (an external linker, its flags)`;
+  }
   if (name === "pytest" || name === "py.test") {
     const key = pytestOverride(args);
     if (key !== null) return `pytest -o ${key}=… sets an ini option that loads code or writes elsewhere`;
@@ -364,6 +346,8 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
     const w = args[i] as Word;
     const t = w.text;
     if (t === "--") {
+      // `cmake --build b -- -C /srv/x`: the words after `--` go to the native build tool (make or ninja).
+      if (name === "cmake") return runnerLoadsElsewhere("make", args.slice(i + 1), ctx);
       if (runner.operands) for (const rest of args.slice(i + 1)) named.push([settingValue(rest), false]);
       break;
     }
@@ -373,12 +357,18 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
       // another tool (vitest's -w is --watch, prettier's -c is --check, rollup's -c takes none) must not hide the
       // option after it (round 27: `vitest -w --config=/tmp/v.mjs`).
       const next = args[i + 1];
-      const value =
+      let value =
         t !== opt
           ? { ...w, text: t.slice(opt.length + 1) }
           : next && !(next.text.length > 1 && next.text.startsWith("-") && !next.dynamic)
             ? args[++i]
             : undefined;
+      // `--vault-id LABEL@FILE`: the file after the last `@` (`prompt` asks at the terminal and names no file).
+      if (opt === "--vault-id" && value !== undefined) {
+        const file = value.text.slice(value.text.lastIndexOf("@") + 1);
+        if (file === "prompt") continue;
+        value = { ...value, text: file };
+      }
       if (value !== undefined) {
         // Inline configuration or code (`jest --config '{"globalSetup": …}'`, `rollup -p '{transform(){…}}'`).
         if (/^\s*[{[]/.test(value.text) || value.dynamic)
@@ -426,6 +416,12 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
         if (value !== undefined) named.push([value, true]);
         break;
       }
+      continue;
+    }
+    if (name === "earthly" && !w.dynamic && t.includes("+")) {
+      const dir = t.slice(0, t.indexOf("+"));
+      if (REMOTE_EARTHFILE.test(dir)) return `earthly runs the Earthfile of ${dir}, downloaded: code no one has seen`;
+      if (dir !== "") named.push([{ ...w, text: dir }, true]);
       continue;
     }
     // A response file (`dotnet build @/srv/e/x.rsp`, msbuild, csc): more options read from it (round 26).

@@ -134,6 +134,8 @@ export function harmlessValue(name: string, literal: string | null): boolean {
   if (/^(?:PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|[A-Z]+_PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|KUBE_EDITOR)$/.test(name))
     return /^(?:cat|true|false|:|less(?:\s+-[A-JL-NP-SU-Zabcdefghijlmnpqrsuvwxyz]+)*|more|head|tail)$/.test(v);
   // Not -k/-K (a lesskey file, whose #env section sets LESSOPEN), -o/-O (a log file written), -t/-T (a tags file).
+  // GOWORK=off turns workspace files off; empty is go's own search (round 28).
+  if (name === "GOWORK") return v === "off" || v === "";
   if (name === "LESS" || name === "MORE")
     return /^(?:-[A-JL-NP-SU-Zabcdefghijlmnpqrsuvwxyz~#]+)(?:\s+-[A-JL-NP-SU-Zabcdefghijlmnpqrsuvwxyz~#]+)*$|^$/.test(v);
   return false;

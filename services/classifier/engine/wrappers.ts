@@ -386,6 +386,12 @@ const RISKY_ENV = new RegExp(
       "GOFLAGS",
       "GOENV",
       "GOTOOLCHAIN",
+      // A go.work elsewhere adds its modules and replace lines to every build (round 28; GOWORK=off is harmless).
+      "GOWORK",
+      // Julia's project (a Manifest mapping package names to any path), load path and depot (packages, startup.jl).
+      "JULIA_PROJECT",
+      "JULIA_LOAD_PATH",
+      "JULIA_DEPOT_PATH",
       "RIPGREP_CONFIG_PATH",
       "BAT_CONFIG_PATH",
       "BAT_CONFIG_DIR",

@@ -79,19 +79,41 @@ export const BUILD: Record<string, string> = {
     "@posix --tool= --leak-check= --show-leak-kinds= --track-origins= --error-exitcode= -q -v --quiet --verbose --log-file=> --xml=? --xml-file=> --num-callers= --suppressions=< --gen-suppressions=? --trace-children=? --child-silent-after-fork=? --undef-value-errors=? --errors-for-leak-kinds= --time-stamp=? --max-stackframe= --main-stacksize= --massif-out-file=> --callgrind-out-file=> --cachegrind-out-file=> --track-fds=?",
   bazel:
     "@scripts --config= -c= --compilation_mode= --jobs= -j= -k --keep_going --verbose_failures --test_output= --nocache_test_results --test_filter= --sandbox_debug --subcommands -s --output= --noshow_progress --color= --curses= --show_timestamps",
-  "bazel build|bazel test|bazel run|bazel query": "@posix @also=bazel",
+  // bazel reads options after the targets too (`bazel test //... --run_under=/tmp/x`): no @posix (round 28).
+  "bazel build|bazel test|bazel run|bazel query": "@also=bazel",
   // just's -c/--command runs a command line (with the justfile's environment), not a recipe: not listed.
   just: "@scripts -n -q -l -u -v --list --dry-run --verbose --quiet --yes --summary --unsorted --justfile=< -f=< --working-directory= -d= --show= -s= --list-heading= --list-prefix= --color=",
   "scons|task|mage|earthly":
     "@scripts -j= -k -n -Q -s -c -l --list --dry-run --verbose -v --quiet -q --yes -y --summary --justfile=< --working-directory= --dir= -d= --taskfile=< -t=< --watch -w --force -f",
   zig: "@scripts -O= -target= -mcpu= -femit-bin=> -fno-emit-bin -j= --summary= --color= -Doptimize= -Dtarget= --verbose --prefix=>",
+  // `zig cc` and `zig c++` are clang: the compilers' table (no -fplugin, -fuse-ld=, -B). zig test reads options after
+  // the file, and `--test-cmd` runs any program with the test binary (round 28): not listed.
+  "zig cc|zig c++": CC,
+  "zig test": "@also=zig --test-filter= --test-name-prefix= -lc -I= -femit-docs=?>",
   dotnet: "@sub --nologo --info --list-sdks --list-runtimes",
   "dotnet build|dotnet test|dotnet run|dotnet format|dotnet restore|dotnet clean|dotnet pack":
     "@posix -c= --configuration= -f= --framework= -r= --runtime= -o=> --output=> -v= --verbosity= --no-restore --no-build --nologo --filter= --logger= -l= --collect= --diag=> --results-directory=> --project= --verify-no-changes --include= --exclude= --severity= --interactive",
   "swift|cabal|stack|mix": "@sub",
   "swift build|swift test|swift run|cabal build|cabal test|cabal run|stack build|stack test|stack run|mix compile|mix test|mix format|mix deps.get":
     "@posix -c= --configuration= -v --verbose -j= --jobs= --filter= --parallel --fast --check-formatted --only= --exclude= --include= --trace --stale --failed --cover",
-  "ghc|dune|elixir|rebar3|erlc|crystal|nim|v|odin|julia|Rscript|octave": "@posix -O -O2 -o=> -v -q --verbose --quiet --version",
+  "elixir|rebar3|erlc|crystal|v|julia|Rscript|octave": "@posix -O -O2 -o=> -v -q --verbose --quiet --version",
+  // Round 28: these read options after their operands (`ghc x.hs -optl-fuse-ld=/tmp/ld`, `odin build . -out:/x`,
+  // `dune build --root /tmp/x`), so their tables have no @posix. ghc's -o takes the next word only (@noglue), so
+  // `-optc-fplugin=…`, `-optl-fuse-ld=…`, `-pgmc …` are options of their own, not listed; output directories are writes.
+  ghc: "@noglue -O -O0 -O1 -O2 -v -q -c -o=> -Wall -Werror -threaded -rtsopts -dynamic --make --verbose --quiet --version -outputdir=> -odir=> -hidir=>",
+  // dune install/uninstall (write the prefix), --root and --build-dir have no table: 2. dune exec: c-dune-exec-any.
+  dune: "@sub",
+  "dune build|dune test|dune runtest|dune clean|dune fmt|dune promote":
+    "-j= --profile= --release -w --watch --display= --force -f --auto-promote --verbose",
+  "dune exec": "@posix",
+  // nim stops at the project file (the words after it are the program's); its `-opt:value` options are not
+  // listed (`--out:`, `-o:`, `--gcc.exe:`, `--passC:`, `--putenv:`), except defines (`-d:release`). nim e runs NimScript.
+  nim: "@sub",
+  "nim c|nim cpp|nim compile|nim js|nim check|nim r|nim run|nim doc": "@posix -d= -r --run -f --forceBuild -c --compileOnly",
+  // odin's `-flag:value` options (`-out:`, `-extra-linker-flags:`, `-collection:`): only optimisation modes are listed.
+  odin: "@sub",
+  "odin build|odin run|odin check|odin test":
+    "-debug -vet -strict-style -show-timings -keep-temp-files -o:none -o:minimal -o:size -o:speed -o:aggressive",
   R: "@sub",
   "R CMD": "@posix",
   "latexmk|pdflatex|xelatex|lualatex":
@@ -159,6 +181,10 @@ export const BUILD: Record<string, string> = {
     "--port= -p= --hostname= -H= --turbo --turbopack --no-lint --debug --profile --dir= --fix --root= --host=",
   "storybook|concurrently|nodemon|wrangler":
     "@scripts --port= -p= --ci --quiet --no-open --kill-others -k --names= -n= --prefix-colors= -c= --success= --watch= -w= --ext= -e= --ignore= -i= --delay=",
+  // `wrangler dev --remote` (and --x-remote-bindings) uploads the worker and runs it against the account's real
+  // bindings (round 28): not listed.
+  "wrangler dev":
+    "--port= -p= --ip= --local --env= -e= --inspector-port= --live-reload --log-level= --persist-to=> --var= --define= --config=< -c=< --test-scheduled --local-protocol= --show-interactive-dev-session= --name= --compatibility-date= --compatibility-flags= --minify --no-bundle",
   "ncu|npm-check-updates":
     "--format= --target= --filter= --reject= --dep= --peer --workspaces --deep --jsonUpgraded --jsonAll --color --no-color",
   node: "--test --check -c --run= --test-reporter= --test-name-pattern= --test-only --test-concurrency= --test-timeout= --experimental-test-coverage --watch --no-warnings --enable-source-maps --version -v",

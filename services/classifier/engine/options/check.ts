@@ -36,6 +36,7 @@ const NO_OPTIONS: Omit<ToolSpec, "key"> = {
   oldstyle: false,
   pluscmd: false,
   atfile: false,
+  noglue: false,
   bsd: "",
   also: [],
 };
@@ -198,6 +199,8 @@ function short(walk: Walk, args: readonly Word[], i: number): number | string {
     if (!opt) return `-${c} (in ${t}) is not on ${walk.spec.key}'s list of known options: it may run a program, write or read a file`;
     if (opt.value === "none") continue;
     const glued = t.slice(k + 1);
+    if (glued !== "" && walk.spec.noglue)
+      return `${t} is not on ${walk.spec.key}'s list of known options (-${c} takes its value as the next word)`;
     if (glued !== "") {
       walk.take(opt, { ...w, text: glued });
       // Go's flag and pflag read `-o=FILE` as `-o FILE`; getopt as a file named `=FILE`: both are judged (round 25).

@@ -26,6 +26,8 @@
 //   @data       every argument is data (echo, printf, test): nothing is checked
 //   @oldstyle   a first word of letters without a dash is a bundle (tar czf F, ar rcs)
 //   @atfile     a word @FILE is read for more options (binutils, compilers): unknown
+//   @noglue     a short option's value is only ever the next word: a longer word is an option of its own
+//               (ghc's `-optc-fplugin=…` is not -o with a glued value)
 //   @pluscmd    a word +CMD is an editor command (vim +'!sh'); only +N (a line) is data
 //   @bsd=LETTERS  words of these letters without a dash are BSD options (ps aux)
 //   @also=KEY   the options of table KEY apply too (global options); `/` for a space
@@ -54,6 +56,8 @@ export interface ToolSpec {
   oldstyle: boolean;
   pluscmd: boolean;
   atfile: boolean;
+  /** Short options take no glued value: `-oX` is not -o with X. */
+  noglue: boolean;
   /** Letters allowed in dashless BSD bundles (ps aux); "" when the tool has none. */
   bsd: string;
   also: string[];
@@ -87,6 +91,7 @@ export function parseSpec(key: string, text: string): ToolSpec {
     oldstyle: false,
     pluscmd: false,
     atfile: false,
+    noglue: false,
     bsd: "",
     also: [],
   };
@@ -100,6 +105,7 @@ export function parseSpec(key: string, text: string): ToolSpec {
     else if (token === "@oldstyle") spec.oldstyle = true;
     else if (token === "@pluscmd") spec.pluscmd = true;
     else if (token === "@atfile") spec.atfile = true;
+    else if (token === "@noglue") spec.noglue = true;
     else if (token.startsWith("@bsd=")) spec.bsd = token.slice(5);
     else if (token.startsWith("@also=")) spec.also.push(token.slice(6).replaceAll("/", " "));
     else {

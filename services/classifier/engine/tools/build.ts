@@ -6,7 +6,8 @@ import type { Spec, Target } from "../targets.js";
 import type { Word } from "../types.js";
 import { literalWord, unwrap } from "../unwrap.js";
 import type { Delegate, Unwrap } from "../unwrap.js";
-import { commandLineValue } from "../tool-variables.js";
+import { riskyValue } from "../risky-value.js";
+import { commandLineValue, toolVariable } from "../tool-variables.js";
 import { pullOptions, Runs } from "./runs.js";
 
 /** `$(shell cmd)` and `VAR != cmd` in make text: shell code make runs while reading it. */
@@ -33,6 +34,19 @@ function foreignProgram(value: string): boolean {
   return prog.includes("/") && !(/^\/(usr\/|bin\/|sbin\/)/.test(prog) && !prog.split("/").includes(".."));
 }
 
+/**
+ * A `NAME=VALUE` operand that, in the environment, changes what the recipes' programs run or load: NAME with why.
+ * The program variables TOOL_VAR lists are make's own, judged below by the place they name.
+ */
+function environmentVariable(w: Word): string | null {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)[:?]?=(.*)$/s.exec(w.text);
+  if (!m) return null;
+  const [name, value] = [m[1] as string, w.dynamic ? null : (m[2] as string)];
+  if (riskyValue(name, value)) return `${name} changes what the recipes' programs run or load`;
+  const why = TOOL_VAR.test(w.text) ? null : toolVariable(name, value);
+  return why === null ? null : `${name}: ${why}`;
+}
+
 /** make --eval/-E TEXT (makefile text: `$(shell …)`, new recipes), SHELL= overrides and variables holding `$(shell …)`. */
 function make(name: string, args: Word[]): Unwrap | null {
   const runs = new Runs();
@@ -50,6 +64,14 @@ function make(name: string, args: Word[]): Unwrap | null {
       for (const f of (makefiles[1] ?? "").split(/\s+/).filter(Boolean)) runs.inner.push([literalWord("\u0000script"), { ...w, text: f }]);
       if (w.dynamic) runs.raise(2, "make reads makefiles named at run time");
       else runs.raise(0, "make reads the makefiles MAKEFILES names first");
+      continue;
+    }
+    // `make PYTHONPATH=/tmp/x test`: make exports its command-line variables to every recipe (GNU make manual 5.7.2),
+    // so they are judged as the same names given as a prefix (`PYTHONPATH=/tmp/x make test`) are (round 28).
+    const exported = environmentVariable(w);
+    if (exported) {
+      runs.opaque.push(w.text);
+      runs.raise(2, `make exports its command-line variables to every recipe: ${exported}`);
       continue;
     }
     const shellVar = /^(SHELL|\.SHELLFLAGS|MAKESHELL)[:?]?=(.*)$/s.exec(w.text);

@@ -60,6 +60,7 @@ export const DELEGATES: ReadonlyMap<string, Delegate> = new Map<string, Delegate
   ["zip", zipDelegate],
   ["make", makeDelegate],
   ["gmake", makeDelegate],
+  ["bmake", makeDelegate],
   ["cmake", cmakeDelegate],
   ["gdb", gdbDelegate],
   ["vim", editorDelegate],
