@@ -17,6 +17,7 @@ const SETTINGS = [
   ".vscode/mcp.json",
   ".cursor/mcp.json",
   ".devcontainer/devcontainer.json",
+  ".cursor/hooks.json",
   ".devcontainer.json",
   ".gemini/settings.json",
 ];
@@ -32,18 +33,49 @@ forgetWithCommand(() => {
   if (named.size !== 0) named = new Map();
 });
 
-/** Every path `file`'s strings name, resolved against `root` (the text is JSON with comments, so read as strings). */
+/** Keys whose values are commands or their arguments: hooks' and the status line's `command`, MCP servers' `command`
+ * and `args`, tasks' `command`/`args`, a dev container's lifecycle commands, Claude Code's `apiKeyHelper`. */
+const COMMAND_KEY = /^(command|args|program|script|apiKeyHelper|\w*Command|windows|linux|osx)$/;
+
+/** The strings under command keys of a JSON (or JSON with comments) document; every string when it cannot be read. */
+function commandStrings(text: string): string[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text.replace(/^\s*\/\/.*$/gm, "").replace(/,(\s*[}\]])/g, "$1"));
+  } catch {
+    return [...text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((m) => (m[1] as string).replace(/\\(.)/g, "$1"));
+  }
+  const out: string[] = [];
+  const walk = (v: unknown, under: boolean): void => {
+    if (typeof v === "string") {
+      if (under) out.push(v);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, under);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, under || COMMAND_KEY.test(k));
+  };
+  walk(doc, false);
+  return out;
+}
+
+/** Every path the commands in `file` name, resolved against `root` (round 29: not a permission's `Edit(docs/x.md)`). */
 function namesIn(file: string, root: string): string[] {
   const text = readScript(file);
   if (text === null) return [];
   const out: string[] = [];
-  for (const m of text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g)) {
-    const value = (m[1] as string).replace(/\\(.)/g, "$1");
-    for (const raw of value.split(/[\s;&|()<>=]+/)) {
-      const word = raw.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "");
-      if (word === "" || !FILE_WORD.test(raw) || /^[a-z][\w+.-]*:\/\//i.test(word) || word.startsWith("-")) continue;
-      if (word.startsWith("~/") || word.startsWith("$")) continue;
-      out.push(posix.resolve(root, word));
+  for (const value of commandStrings(text)) {
+    // `cd "$CLAUDE_PROJECT_DIR/scripts" && ./fmt.sh`: what follows a cd is named from there (round 29).
+    let base = root;
+    for (const part of value.split(/&&|\|\||;|\n/)) {
+      const cd = /^\s*cd\s+(\S+)\s*$/.exec(part)?.[1];
+      if (cd !== undefined) {
+        base = posix.resolve(base, cd.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "") || ".");
+        continue;
+      }
+      for (const raw of part.split(/[\s|()<>=]+/)) {
+        const word = raw.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "");
+        if (word === "" || !FILE_WORD.test(raw) || /^[a-z][\w+.-]*:\/\//i.test(word) || word.startsWith("-")) continue;
+        if (word.startsWith("~/") || word.startsWith("$")) continue;
+        out.push(posix.resolve(ROOT_VARIABLE.test(raw) ? root : base, word));
+      }
     }
   }
   return out;
@@ -64,5 +96,11 @@ function namedUnder(root: string, home: string | null): ReadonlySet<string> {
 
 /** Whether the settings of a workspace root holding `path` (or Claude Code's in `home`) name it as something they run. */
 export function agentSteered(path: string, roots: readonly string[], home: string | null): boolean {
-  return roots.some((root) => (path === root || path.startsWith(`${root}/`)) && namedUnder(root, home).has(path));
+  return roots.some((root) => {
+    if (path !== root && !path.startsWith(`${root}/`)) return false;
+    const named = namedUnder(root, home);
+    // A named directory runs what is in it (`python3 tools/mcp` runs its __main__.py, `node tools/srv` its index.js).
+    for (let p = path; p.length > root.length; p = posix.dirname(p)) if (named.has(p)) return true;
+    return false;
+  });
 }

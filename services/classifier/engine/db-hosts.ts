@@ -78,7 +78,11 @@ function reconnects(w: Word): Word[] {
 
 /** mysql's and mariadb's `connect DB HOST` and `\\r DB HOST` in statements given with -e (round 28: credentials sent there). */
 function mysqlReconnects(w: Word): Word[] {
-  return [...w.text.matchAll(/(?:^|[;\n])\s*(?:\\r|connect)\s+(\S+)\s+([^\s;]+)/gi)].map((m) => ({ ...w, text: m[2] ?? "" }));
+  // The client obeys a backslash command anywhere in a line (`select 1 \\r db host`, round 29); `connect` starts a statement.
+  return [...w.text.matchAll(/\\r\s+(\S+)\s+([^\s;\\]+)|(?:^|[;\n]|\\[gG])\s*connect\s+(\S+)\s+([^\s;\\]+)/gi)].map((m) => ({
+    ...w,
+    text: m[2] ?? m[4] ?? "",
+  }));
 }
 
 /** Each client's short options that take a value. */

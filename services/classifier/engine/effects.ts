@@ -427,9 +427,16 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
     ) {
       const why = notHeldByGit(p.path, findRoot ? "tree" : t.mode);
       if (why !== null) return { tier: 2, reason: `${what}: ${why}` };
-      if (ctx.unheldMoved && reachesMoved(p.path, ctx.unheldMoved, t.mode !== "write"))
-        return { tier: 2, reason: `${what}: reaches work git does not hold that an earlier mv of this line put there` };
     }
+    // A glob's matches are not known here: `rm z*` after `mv untracked.txt zz.txt` (round 29) reaches any moved work
+    // under its directory.
+    if (
+      ctx.unheldMoved &&
+      !t.keeps &&
+      (t.mode === "write" || t.mode === "delete" || t.mode === "tree") &&
+      reachesMoved(p.path, ctx.unheldMoved, t.mode !== "write" || p.glob)
+    )
+      return { tier: 2, reason: `${what}: reaches work git does not hold that an earlier mv of this line put there` };
     const away = t.keeps ? movedAway(t, p, ctx) : null;
     if (away !== null) return away;
     return { tier: 1, reason: `${what}: inside the workspace` };

@@ -216,7 +216,7 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
       : null;
   // `mv untracked.txt zz.txt && rm zz.txt`: a later delete reaches work an earlier move put there (moved-before.ts).
   const moved =
-    ctx.source === "claude" && parsed.commands.length > 1 && /\bmv\b/.test(text)
+    ctx.source === "claude" && parsed.commands.length > 1 && /\bmv\b|--remove-source-files/.test(text)
       ? unheldMovesBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
       : null;
   for (const cmd of parsed.commands) {

@@ -18,9 +18,12 @@ function operands(args: readonly Word[]): { sources: Word[]; dest: Word | undefi
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const t = w.text;
-    const glued = /^(?:--target-directory=|-t)(.+)$/s.exec(t);
-    if (glued && !t.startsWith("--suffix")) target = { ...w, text: glued[1] as string };
-    else if (t === "-t" || t === "--target-directory") target = args[++i];
+    // `-t DIR`, `-tDIR`, and -t inside a bundle (`-ft.`, `-vt DIR`: round 29): the rest of the word, or the next word.
+    const bundled = /^-[a-zA-Z]*?t(.*)$/s.exec(t);
+    const long = /^--target-directory=(.+)$/s.exec(t);
+    if (long) target = { ...w, text: long[1] as string };
+    else if (t === "--target-directory") target = args[++i];
+    else if (bundled && !t.startsWith("--")) target = bundled[1] ? { ...w, text: bundled[1] } : args[++i];
     else if (VALUED.test(t)) i++;
     else if (t === "--") words.push(...args.slice(i + 1));
     else if (!t.startsWith("-") || t === "-") words.push(w);
@@ -31,10 +34,22 @@ function operands(args: readonly Word[]): { sources: Word[]; dest: Word | undefi
 }
 
 /** The argument lists of the moves a command makes: `mv …`, and find's `-exec mv … {} … ;` with {} as find's roots. */
-function moves(words: readonly Word[]): Word[][] {
+/** Wrappers that run the command after them (`env mv …`, `timeout 5 mv …`; round 29), with their own options. */
+const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
+
+function moves(all: readonly Word[]): Word[][] {
+  let words = all;
+  // Past wrappers, their options and their own operands (timeout's duration, nice's -n value, env's assignments).
+  while (words[0] && !words[0].dynamic && WRAPPERS.test(posix.basename(words[0].text))) {
+    let i = 1;
+    while (words[i] && (/^-/.test(words[i]!.text) || /^\d+(\.\d+)?[smhd]?$/.test(words[i]!.text) || /^\w+=/.test(words[i]!.text))) i++;
+    words = words.slice(i);
+  }
   const [prog, ...args] = words;
   const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
   if (name === "mv") return [args];
+  // rsync's --remove-source-files moves what it copies.
+  if (name === "rsync" && args.some((w) => w.text === "--remove-source-files")) return [args.filter((w) => !w.text.startsWith("-"))];
   if (name !== "find") return [];
   const start = args.findIndex((w) => /^[-(!]/.test(w.text));
   const roots = start === 0 ? [] : args.slice(0, start < 0 ? args.length : start);

@@ -44,13 +44,17 @@ export function foldConfusables(text: string): string {
   return out;
 }
 
-/** Remove backslash escapes from an unquoted word. */
+/**
+ * Remove backslash escapes from an unquoted word, left to right: `\\` is a backslash before anything after it
+ * (round 29: dropping backslash-newline first ate half of `\\` and the line end with it, hiding the next line).
+ */
 function unescapeWord(raw: string): string {
-  return raw.replace(/\\\n/g, "").replace(/\\(.)/gs, "$1");
+  return raw.replace(/\\(.)/gs, (_m, c: string) => (c === "\n" ? "" : c));
 }
 
+/** Inside double quotes a backslash escapes only `$`, `` ` ``, `"`, `\\` and a line end (which it removes). */
 function unescapeDouble(raw: string): string {
-  return raw.replace(/\\\n/g, "").replace(/\\([$`"\\])/g, "$1");
+  return raw.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === "\n" ? "" : c));
 }
 
 const ANSI: Record<string, string> = {

@@ -18,6 +18,7 @@ interface ParentConfig {
 
 const CARGO: ParentConfig = { files: [".cargo/config.toml", ".cargo/config"], merged: true };
 const PACKAGE_JSON: ParentConfig = { files: ["package.json"] };
+const NODE_MODULES: ParentConfig = { files: ["node_modules"], merged: true };
 const BUNDLER: ParentConfig = { files: ["Gemfile", "gems.rb"] };
 const RAKE: ParentConfig = { files: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"] };
 /** Bazel's workspace root is the nearest directory with a boundary file; its .bazelrc is read from there. */
@@ -52,10 +53,19 @@ const PARENT_CONFIG: ReadonlyMap<string, readonly ParentConfig[]> = new Map(
     cargo: [CARGO],
     // npm, yarn and pnpm run the scripts of the nearest package.json up the tree; yarn 2+ merges every .yarnrc.yml
     // (its yarnPath is JavaScript it runs); pnpm takes the nearest pnpm-workspace.yaml as the workspace root.
-    npm: [PACKAGE_JSON],
-    npx: [PACKAGE_JSON],
-    yarn: [PACKAGE_JSON, { files: [".yarnrc.yml"], merged: true }],
-    pnpm: [PACKAGE_JSON, { files: ["pnpm-workspace.yaml"] }],
+    // Every ancestor's node_modules counts, the workspace's own too: require() falls through to a parent's for a
+    // package not installed here, and npm, yarn, pnpm and npx put every ancestor's node_modules/.bin on PATH (round
+    // 29: `node app.js` loaded a parent's lodash, `npm test` ran a parent's vitest). `node --run` and bun walk up for
+    // package.json as npm does.
+    npm: [PACKAGE_JSON, NODE_MODULES],
+    npx: [PACKAGE_JSON, NODE_MODULES],
+    yarn: [PACKAGE_JSON, { files: [".yarnrc.yml"], merged: true }, NODE_MODULES],
+    pnpm: [PACKAGE_JSON, { files: ["pnpm-workspace.yaml"] }, NODE_MODULES],
+    node: [PACKAGE_JSON, NODE_MODULES],
+    tsx: [NODE_MODULES],
+    bun: [PACKAGE_JSON, { files: ["bunfig.toml"] }, NODE_MODULES],
+    bunx: [NODE_MODULES],
+    pipenv: [{ files: ["Pipfile"] }],
     just: [{ files: ["justfile", ".justfile", "Justfile", "JUSTFILE"] }],
     task: [
       {
@@ -106,18 +116,29 @@ export function parentConfig(name: string, ctx: Context): string | null {
   const roots = ctx.workspace.filter((w) => ctx.cwd === w || ctx.cwd.startsWith(`${w}/`));
   const root = roots.reduce<string | undefined>((a, w) => (a === undefined || w.length < a.length ? w : a), undefined);
   if (root === undefined || root === "/") return null;
+  const owner = lstat(root);
+  const uid = owner === null || owner === "unknown" ? null : owner.uid;
   for (const config of configs) {
     if (!config.merged && nearestInside(config.files, ctx.cwd, root)) continue;
     for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
-      // The user's own home holds the user's own configuration (~/.cargo/config.toml is also cargo's CARGO_HOME
-      // config, ~/.rubocop.yml rubocop's personal one): the agent cannot have written it without a write judged as
-      // outside the workspace, and no one else may write there.
-      const found = dir === ctx.home ? undefined : present(dir, config.files);
+      // Only a directory someone else may write can hold a file no one judged: one root or the workspace's owner
+      // alone writes (/, /home, ~/projects) holds their own configuration — the agent cannot have written it there
+      // without a write judged as outside the workspace. The user's home is theirs (~/.cargo/config.toml is also
+      // cargo's CARGO_HOME config, ~/.rubocop.yml rubocop's personal one).
+      const found = dir === ctx.home || !othersMayWrite(dir, uid) ? undefined : present(dir, config.files);
       if (found !== undefined) return found;
       if (dir === "/") break;
     }
   }
   return null;
+}
+
+/** A directory that is not the workspace owner's or root's, or that others may write (`/tmp`); unknown counts. */
+function othersMayWrite(dir: string, uid: bigint | null): boolean {
+  const st = lstat(dir);
+  if (st === null) return false;
+  if (st === "unknown" || uid === null) return true;
+  return (st.uid !== uid && st.uid !== 0n) || (st.mode & 0o022n) !== 0n;
 }
 
 /** Whether a tool that stops at the first file finds one between the working directory and the workspace root. */

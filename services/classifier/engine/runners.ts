@@ -457,19 +457,24 @@ export function runnerLoadsElsewhere(name: string, args: readonly Word[], ctx: C
   return null;
 }
 
+/** sqlite3's options that take a value (the next word). */
+const SQLITE_VALUED = /^--?(cmd|init|separator|newline|nullvalue|escape|maxsize|mmap|vfs|pagecache|lookaside|heap|zip|A|archive)$/;
+
 /**
  * sqlite3's database from outside the workspace: the shell's `edit()` is allowed in a view's definition, so a plain
  * `select * from v` runs what the database's author wrote (round 28, verified with sqlite 3.40), unless `-safe`.
  */
 function sqliteElsewhere(args: readonly Word[], ctx: Context): string | null {
-  if (args.some((w) => w.text === "-safe" || w.text === "--safe")) return null;
-  const db = args.find(
-    (w, i) =>
-      !w.text.startsWith("-") &&
-      !/^-(cmd|init|separator|newline|nullvalue|escape|maxsize|mmap|vfs|pagecache|lookaside|heap)$/.test(args[i - 1]?.text ?? ""),
-  );
+  let db: Word | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    // `-nullvalue -safe` gives -nullvalue its value: only an option in its own place turns safe mode on (round 29).
+    if (SQLITE_VALUED.test(t)) i++;
+    else if (t === "-safe" || t === "--safe") return null;
+    else if (db === undefined && !t.startsWith("-")) db = args[i];
+  }
   if (db === undefined || db.text === ":memory:" || db.text === "") return null;
-  if (db.dynamic) return `sqlite3 opens a database not known until run time, whose views may run programs (add -safe)`;
+  if (db.dynamic) return "sqlite3 opens a database not known until run time, whose views may run programs (add -safe)";
   const p = resolvePlace(db, ctx);
   if (downloadedPath(p.path, ctx)) return `sqlite3 opens ${db.text}, which the same command line downloads: its views may run programs`;
   return workspaceScript(p, ctx) ? null : `sqlite3 opens ${db.text}, outside the workspace: its views may run programs (add -safe)`;
