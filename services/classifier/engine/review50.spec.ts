@@ -116,7 +116,6 @@ const ATTACKS: [string, string, string][] = [
   ["reportbug mta", "/etc/reportbug.conf", "mta /opt/foo/job\n"],
   ["musl's library path", "/etc/ld-musl-x86_64.path", "/opt/foo\n/lib\n/usr/lib\n"],
   // §6: package managers' local state.
-  ["an apt index", "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages", "Package: bash\nVersion: 9.9\n"],
   ["a .deb in apt's cache", "/var/cache/apt/archives/bash_9.9_amd64.deb", "!<arch>\n"],
   ["dpkg status half-configured", "/var/lib/dpkg/status", "Package: bash\nStatus: install ok half-configured\nVersion: 5.2\n"],
   // B: rows the concurrence refused and the classifier passed.
@@ -137,6 +136,12 @@ const ATTACKS: [string, string, string][] = [
 ];
 
 const BENIGN: [string, string, string][] = [
+  // `apt-get update` (a transactional tier-2 run) writes exactly these.
+  [
+    "an apt index apt-get update writes",
+    "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages",
+    "Package: bash\nVersion: 5.2.15-2+b7\n",
+  ],
   ["an nginx vhost", "/etc/nginx/sites-available/app", "server {\n  listen 80;\n  server_name app.example.com;\n  root /srv/app;\n}\n"],
   ["mysql tuning", "/etc/mysql/mariadb.conf.d/99-x.cnf", "[mysqld]\nmax_connections = 500\ninnodb_buffer_pool_size = 2G\n"],
   ["a client section's user", "/etc/mysql/conf.d/client.cnf", "[client]\nuser = root\n"],

@@ -6,8 +6,12 @@ import { accessFile, accessMarks } from "./access-settings.js";
 import { programFile, programMarks } from "./program-settings.js";
 import { type ContentJudge, type Mark, mark } from "./runs-later-content.js";
 
-/** APT's indexes and downloaded packages: only apt writes them, and it trusts what it finds there without a new signature check. */
-const APT_STATE = /^\/var\/lib\/apt\/lists\/(?!lock$|partial\/)[^/]+$|^\/var\/cache\/apt\/archives\/[^/]+\.deb$/;
+/**
+ * APT's downloaded packages: only apt's package runs (not judged here) write them, and it installs what it finds
+ * there without a new signature check. Its indexes are not refused: `apt-get update` is a transactional run whose
+ * diff is exactly those files (a forged index beside a planted .deb is the .deb's write, refused here).
+ */
+const APT_STATE = /^\/var\/cache\/apt\/archives\/[^/]+\.deb$/;
 /** A package dpkg is to configure again (its maintainer scripts rerun as root at the next `dpkg --configure -a`). */
 const DPKG_PENDING = /^Status:\s*\S+\s+\S+\s+(?:half-installed|half-configured|unpacked|triggers-awaited|triggers-pending)\s*$/m;
 
