@@ -56,7 +56,7 @@ export const DAEMON_GRANTS: DaemonHook[] = [
     line: /^\s*(path)\s*=\s*(.+)$/i,
     weak: (v) => (SYSTEM_TREE.test(unquote(v).trim()) ? "serves the system's own tree" : undefined),
   },
-  { file: MYSQL, line: /^\s*(user)\s*=\s*(\S+)/i, weak: (v) => (isRoot(v) ? "runs the database server as root" : undefined) },
+  // (`user = root` is not read here: a [client] section's user is the login name; the classifier reads sections.)
   { file: MYSQL, line: /^\s*(skip[-_]grant[-_]tables)()\s*(?:=\s*\S*)?\s*$/i, weak: () => "turns the server's grants off" },
   {
     file: MYSQL,
