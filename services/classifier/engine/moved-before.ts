@@ -33,10 +33,13 @@ function operands(args: readonly Word[]): { sources: Word[]; dest: Word | undefi
   return { sources: words.slice(0, -1), dest: words[words.length - 1], intoDir: words.length > 2 };
 }
 
-/** The argument lists of the moves a command makes: `mv …`, and find's `-exec mv … {} … ;` with {} as find's roots. */
 /** Wrappers that run the command after them (`env mv …`, `timeout 5 mv …`; round 29), with their own options. */
 const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
 
+/**
+ * The argument lists of the moves a command makes: `mv …` (behind wrappers), rsync's `--remove-source-files`, and
+ * find's `-exec mv … {} … ;` with {} as find's roots.
+ */
 function moves(all: readonly Word[]): Word[][] {
   let words = all;
   // Past wrappers, their options and their own operands (timeout's duration, nice's -n value, env's assignments).
