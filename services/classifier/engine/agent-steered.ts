@@ -25,6 +25,9 @@ const SETTINGS = [
 /** Variables these files use for the project's root. */
 const ROOT_VARIABLE = /^["']?\$\{?(?:CLAUDE_PROJECT_DIR|workspaceFolder|workspaceRoot|PWD|containerWorkspaceFolder)\}?["']?\//;
 
+/** A word as a path: without the root variable before it and the quotes around it. */
+const bare = (raw: string): string => raw.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "");
+
 /** A word that names a file: it holds a slash, or ends in a script's extension. */
 const FILE_WORD = /\/|\.(?:sh|bash|zsh|fish|py|js|mjs|cjs|ts|mts|rb|pl|php|lua|ps1|cmd|bat)$/;
 
@@ -67,11 +70,11 @@ function namesIn(file: string, root: string): string[] {
     for (const part of value.split(/&&|\|\||;|\n/)) {
       const cd = /^\s*cd\s+(\S+)\s*$/.exec(part)?.[1];
       if (cd !== undefined) {
-        base = posix.resolve(base, cd.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "") || ".");
+        base = posix.resolve(base, bare(cd) || ".");
         continue;
       }
       for (const raw of part.split(/[\s|()<>=]+/)) {
-        const word = raw.replace(ROOT_VARIABLE, "").replace(/^["']+|["']+$/g, "");
+        const word = bare(raw);
         if (word === "" || !FILE_WORD.test(raw) || /^[a-z][\w+.-]*:\/\//i.test(word) || word.startsWith("-")) continue;
         if (word.startsWith("~/") || word.startsWith("$")) continue;
         out.push(posix.resolve(ROOT_VARIABLE.test(raw) ? root : base, word));

@@ -118,16 +118,21 @@ export function parentConfig(name: string, ctx: Context): string | null {
   if (root === undefined || root === "/") return null;
   const owner = lstat(root);
   const uid = owner === null || owner === "unknown" ? null : owner.uid;
+  // Only a directory someone else may write can hold a file no one judged: one root or the workspace's owner alone
+  // writes (/, /home, ~/projects) holds their own configuration — the agent cannot have written it there without a
+  // write judged as outside the workspace. The user's home is theirs (~/.cargo/config.toml is also cargo's CARGO_HOME
+  // config, ~/.rubocop.yml rubocop's personal one). Found once, nearest first; with none, nothing below is looked up.
+  const shared: string[] = [];
+  for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
+    if (dir !== ctx.home && othersMayWrite(dir, uid)) shared.push(dir);
+    if (dir === "/") break;
+  }
+  if (shared.length === 0) return null;
   for (const config of configs) {
     if (!config.merged && nearestInside(config.files, ctx.cwd, root)) continue;
-    for (let dir = posix.dirname(root); ; dir = posix.dirname(dir)) {
-      // Only a directory someone else may write can hold a file no one judged: one root or the workspace's owner
-      // alone writes (/, /home, ~/projects) holds their own configuration — the agent cannot have written it there
-      // without a write judged as outside the workspace. The user's home is theirs (~/.cargo/config.toml is also
-      // cargo's CARGO_HOME config, ~/.rubocop.yml rubocop's personal one).
-      const found = dir === ctx.home || !othersMayWrite(dir, uid) ? undefined : present(dir, config.files);
+    for (const dir of shared) {
+      const found = present(dir, config.files);
       if (found !== undefined) return found;
-      if (dir === "/") break;
     }
   }
   return null;
