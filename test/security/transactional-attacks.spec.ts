@@ -117,6 +117,7 @@ describe.skipIf(skipReason)(
      * out here. A line that changed out here in a window around the case is
      * this machine's noise, not the case's effect.
      */
+    const seenOnHost = new Set<string>();
     function hostSnapshot(): Set<string> {
       const r = spawnSync("/bin/sh", ["-c", SENTINEL], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
       return new Set(r.stdout.split("\n").filter(Boolean));
@@ -147,8 +148,15 @@ describe.skipIf(skipReason)(
       const after = await snapshot();
       const hostAfter = hostSnapshot();
       const noise = new Set([...hostBefore].filter((l) => !hostAfter.has(l)).concat([...hostAfter].filter((l) => !hostBefore.has(l))));
-      const gone = before.filter((l) => !after.includes(l) && !noise.has(l));
-      const added = after.filter((l) => !before.includes(l) && !noise.has(l));
+      // An overlay shows a lower layer's change late: a line this machine had
+      // before the case began cannot be the case's effect, nor can the loss of
+      // one this machine had shown earlier and no longer had when it began.
+      // (Lines carry ctimes to the nanosecond: an attack cannot forge one.)
+      const shownLate = (l: string) => hostBefore.has(l);
+      const goneLate = (l: string) => !hostBefore.has(l) && seenOnHost.has(l);
+      const gone = before.filter((l) => !after.includes(l) && !noise.has(l) && !goneLate(l));
+      const added = after.filter((l) => !before.includes(l) && !noise.has(l) && !shownLate(l));
+      for (const l of [...hostBefore, ...hostAfter]) seenOnHost.add(l);
       if (gone.length + added.length > 0)
         wrong.push(`CHANGED THE HOST: ${[...gone.map((l) => `- ${l}`), ...added.map((l) => `+ ${l}`)].join("\n      ")}`);
       if (res.status >= 500) wrong.push(`answered ${res.status}`);

@@ -63,23 +63,86 @@ function commandStrings(text: string): string[] {
 function namesIn(file: string, root: string): string[] {
   const text = readScript(file);
   if (text === null) return [];
-  const out: string[] = [];
-  for (const value of commandStrings(text)) {
-    // `cd "$CLAUDE_PROJECT_DIR/scripts" && ./fmt.sh`: what follows a cd is named from there (round 29).
-    let base = root;
-    for (const part of value.split(/&&|\|\||;|\n/)) {
-      const cd = /^\s*cd\s+(\S+)\s*$/.exec(part)?.[1];
-      if (cd !== undefined) {
-        base = posix.resolve(base, bare(cd) || ".");
-        continue;
-      }
-      for (const raw of part.split(/[\s|()<>=]+/)) {
-        const word = bare(raw);
-        if (word === "" || !FILE_WORD.test(raw) || /^[a-z][\w+.-]*:\/\//i.test(word) || word.startsWith("-")) continue;
-        if (word.startsWith("~/") || word.startsWith("$")) continue;
-        out.push(posix.resolve(ROOT_VARIABLE.test(raw) ? root : base, word));
-      }
+  return commandStrings(text).flatMap((value) => namedBy(value, root, 0));
+}
+
+/** Programs that take a script (or `-m MODULE`) as their first operand. */
+const INTERPRETER = /^(?:python[\d.]*|pypy3?|node|nodejs|bun|deno|tsx|ts-node|ruby|perl|php|bash|sh|zsh|dash|ksh|lua[\d.]*)$/;
+/** Package scripts' runners: `npm run fmt` runs package.json's `fmt` (and `prefmt`, `postfmt`). */
+const PACKAGE_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
+/** Task runners and the files they read their tasks from. */
+const TASK_FILES: Record<string, readonly string[]> = {
+  make: ["Makefile", "makefile", "GNUmakefile"],
+  gmake: ["Makefile", "makefile", "GNUmakefile"],
+  just: ["justfile", "Justfile", ".justfile"],
+  task: ["Taskfile.yml", "Taskfile.yaml"],
+};
+
+/**
+ * The files a command runs that it does not spell as a path (stop 48's open
+ * item): `python3 -m tools.fmt` (tools/fmt.py, the package's `__init__.py`,
+ * tools/fmt/), `node server` (server.js), `npm run fmt` (package.json and what
+ * its script names), `make lint` (the Makefile).
+ */
+function implied(words: readonly string[], base: string, depth: number): string[] {
+  let i = 0;
+  while (i < words.length && (/^\w+=/.test(words[i] as string) || /^(?:env|exec|command|nice|time)$/.test(words[i] as string))) i++;
+  const program = posix.basename(words[i] ?? "");
+  const rest = words.slice(i + 1);
+  const at = (w: string) => posix.resolve(base, w);
+  if (INTERPRETER.test(program)) {
+    const m = rest.indexOf("-m");
+    if (m >= 0 && rest[m + 1] !== undefined) {
+      const parts = (rest[m + 1] as string).split(".");
+      const packages = parts.slice(0, -1).map((_, n) => at(`${parts.slice(0, n + 1).join("/")}/__init__.py`));
+      return [...packages, at(parts.join("/")), at(`${parts.join("/")}.py`)];
     }
+    // `bash -c CODE`, `node -e CODE`: the code is inline (the paths in it are named above).
+    if (rest.some((w) => /^-(?:c|e|E|-eval|-print|p)$/.test(w))) return [];
+    const script = rest.find((w) => !w.startsWith("-"));
+    return script === undefined ? [] : [script, ...[".js", ".mjs", ".cjs", ".ts", ".py"].map((x) => script + x)].map(at);
+  }
+  const tasks = TASK_FILES[program];
+  if (tasks !== undefined) {
+    const f = rest.indexOf("-f");
+    return [...tasks, ...(f >= 0 && rest[f + 1] !== undefined ? [rest[f + 1] as string] : [])].map(at);
+  }
+  if (!PACKAGE_RUNNER.test(program)) return [];
+  const manifest = at("package.json");
+  const out = [manifest];
+  const name = rest[0] === "run" || rest[0] === "run-script" ? rest[1] : rest[0];
+  if (name === undefined || depth > 0) return out;
+  let scripts: Record<string, unknown> = {};
+  try {
+    scripts = (JSON.parse(readScript(manifest) ?? "{}") as { scripts?: Record<string, unknown> }).scripts ?? {};
+  } catch {
+    // An unreadable package.json names nothing more; writing it is still writing what runs.
+  }
+  for (const key of [`pre${name}`, name, `post${name}`]) {
+    const script = scripts[key];
+    if (typeof script === "string") out.push(...namedBy(script, base, depth + 1));
+  }
+  return out;
+}
+
+/** The paths one command string names, resolved against `root` (a `cd` moves the base for what follows it). */
+function namedBy(value: string, root: string, depth: number): string[] {
+  const out: string[] = [];
+  // `cd "$CLAUDE_PROJECT_DIR/scripts" && ./fmt.sh`: what follows a cd is named from there (round 29).
+  let base = root;
+  for (const part of value.split(/&&|\|\||;|\n/)) {
+    const cd = /^\s*cd\s+(\S+)\s*$/.exec(part)?.[1];
+    if (cd !== undefined) {
+      base = posix.resolve(base, bare(cd) || ".");
+      continue;
+    }
+    for (const raw of part.split(/[\s|()<>=]+/)) {
+      const word = bare(raw);
+      if (word === "" || !FILE_WORD.test(raw) || /^[a-z][\w+.-]*:\/\//i.test(word) || word.startsWith("-")) continue;
+      if (word.startsWith("~/") || word.startsWith("$")) continue;
+      out.push(posix.resolve(ROOT_VARIABLE.test(raw) ? root : base, word));
+    }
+    out.push(...implied(part.trim().split(/\s+/).map(bare), base, depth));
   }
   return out;
 }

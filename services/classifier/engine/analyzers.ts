@@ -656,6 +656,21 @@ function gitApplyInput(args: readonly Word[], stdin: StdinSource | null): Analys
   return diffNames(stdin.text);
 }
 
+/** Every name a diff's text gives, unquoted, as written (`b/x.sh`); /dev/null stays (a diff that creates or deletes). */
+export function diffPaths(text: string): string[] {
+  // GNU patch also takes the name from an `Index:` line, and a context diff's `***` line (round 23: `Index: .git/config`
+  // alone had it add core.fsmonitor there).
+  const names = [
+    ...text.matchAll(/^(?:---|\+\+\+|\*\*\*|Index:) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm),
+  ].flatMap((m) => m.slice(1).filter((x): x is string => x !== undefined));
+  // GNU patch reads C-quoted names ("b/\056git/…").
+  return names.map((n) =>
+    n
+      .trim()
+      .replace(/^"(.*)"$/, (_m, q: string) => q.replace(/\\([0-7]{3})/g, (_e, o: string) => String.fromCharCode(Number.parseInt(o, 8)))),
+  );
+}
+
 /**
  * The worst name a diff's text writes (`+++ b/.git/hooks/pre-commit`,
  * `diff --git a/.claude/settings.json …`, `rename to ../../x`): a
@@ -665,18 +680,7 @@ function gitApplyInput(args: readonly Word[], stdin: StdinSource | null): Analys
  * when it names none.
  */
 export function diffNames(text: string): Analysis | null {
-  // GNU patch also takes the name from an `Index:` line, and a context diff's `***` line (round 23: `Index: .git/config`
-  // alone had it add core.fsmonitor there).
-  const names = [
-    ...text.matchAll(/^(?:---|\+\+\+|\*\*\*|Index:) ([^\t\n]+)|^diff --git (\S+) (\S+)|^(?:rename|copy) (?:from|to) (.+)$/gm),
-  ].flatMap((m) => m.slice(1).filter((x): x is string => x !== undefined));
-  // GNU patch reads C-quoted names ("b/\056git/…"); /dev/null names no file (a diff that creates or deletes one).
-  const unquoted = names.map((n) =>
-    n
-      .trim()
-      .replace(/^"(.*)"$/, (_m, q: string) => q.replace(/\\([0-7]{3})/g, (_e, o: string) => String.fromCharCode(Number.parseInt(o, 8)))),
-  );
-  const bad = unquoted.find(
+  const bad = diffPaths(text).find(
     (n) =>
       n !== "/dev/null" && (n.startsWith("/") || /(^|\/)(\.git|\.\.)(\/|$)/.test(n) || persistenceFile(`/w/${n}`) || guardFile(`/w/${n}`)),
   );

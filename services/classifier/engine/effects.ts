@@ -52,6 +52,7 @@ import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js
 import { userGitDrivers } from "./git-drivers.js";
 import { agentSteered } from "./agent-steered.js";
 import { reachesMoved } from "./moved-before.js";
+import { throughLinkMade } from "./linked-before.js";
 import { gitSteered } from "./git-steered.js";
 import { GIT_FILE_KEYS, gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
@@ -351,6 +352,24 @@ function movedAway(t: Target, p: Place, ctx: Context): Effect | null {
 }
 
 function judgePlace(t: Target, p: Place, ctx: Context): Effect {
+  const through = p.path !== null && ctx.linksMade ? linkedPlace(t, p.path, ctx) : null;
+  const own = judgeOwnPlace(t, p, ctx);
+  return through !== null && through.tier > own.tier ? through : own;
+}
+
+/**
+ * A write through a link an earlier command of the line made (`ln -s .git/hooks h && echo … > h/pre-commit`),
+ * judged where it lands too. Deleting the link's own name deletes only the link.
+ */
+function linkedPlace(t: Target, path: string, ctx: Context): Effect | null {
+  const links = ctx.linksMade as ReadonlyMap<string, string>;
+  const to = throughLinkMade(path, links);
+  if (to === null || ((t.mode === "delete" || t.mode === "tree") && links.has(path))) return null;
+  const e = judgePlace(t, resolvePlace(literalWord(to), { ...ctx, linksMade: undefined }), { ...ctx, linksMade: undefined });
+  return { tier: e.tier, reason: `${e.reason} (through a link the line made at ${path})` };
+}
+
+function judgeOwnPlace(t: Target, p: Place, ctx: Context): Effect {
   const what = `${t.mode} ${p.raw}`;
   if (p.path !== null && sink(p.path)) return { tier: 0, reason: `${what}: a sink` };
   if (p.path !== null && blockDevice(p.path)) return { tier: 4, reason: `${what}: writes a block or memory device` };

@@ -23,6 +23,7 @@ import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { beginCommand, lstat, realPath, wordExpansions } from "./host-paths.js";
 import { unheldMovesBefore } from "./moved-before.js";
+import { linksMadeBefore } from "./linked-before.js";
 import { inferHome, scratch, setStateDir, sharedScratchRoot } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
@@ -219,13 +220,20 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
     ctx.source === "claude" && parsed.commands.length > 1 && /\bmv\b|--remove-source-files/.test(text)
       ? unheldMovesBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
       : null;
+  // `ln scripts/fmt.sh x && echo id > x`: a later write lands where an earlier link leads (linked-before.ts).
+  const linked =
+    parsed.commands.length > 1 && /\b(?:ln|link|cp)\b/.test(text)
+      ? linksMadeBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
+      : null;
   for (const cmd of parsed.commands) {
     const own = made?.get(cmd);
     const wrote = composed?.get(cmd);
     const away = moved?.get(cmd);
+    const links = linked?.get(cmd);
     const c0 = own ? { ...ctx, scratchMade: own } : ctx;
     const c1 = away?.size ? { ...c0, unheldMoved: away } : c0;
-    const c = wrote ? { ...c1, composed: wrote } : c1;
+    const c2 = links?.size ? { ...c1, linksMade: links } : c1;
+    const c = wrote ? { ...c2, composed: wrote } : c2;
     let f = cwds.map((cwd) => judgeCommand(cmd, cwd === c.cwd ? c : { ...c, cwd }, judge)).reduce((a, b) => worse(a, b));
     const input = inputs?.get(cmd);
     const sent = input ? listInputEffect(cmd, input, ctx) : null;

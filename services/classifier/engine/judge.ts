@@ -6,7 +6,8 @@ import { foreignProject, stdinCode } from "./stdin-code.js";
 import { posix } from "node:path";
 import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
-import { analyze, diffNames } from "./analyzers.js";
+import { analyze, diffNames, diffPaths } from "./analyzers.js";
+import { agentSteered } from "./agent-steered.js";
 import { patchArgs } from "./tools/outputs.js";
 import { delegate } from "./delegates.js";
 import { effectFloor, exModeEditor } from "./effects.js";
@@ -828,6 +829,8 @@ function diffFiles(name: string, args: readonly Word[], cmd: SimpleCommand, ctx:
     const ops = args.slice(1).filter((w) => !w.text.startsWith("-"));
     files = ops.length ? ops : input;
   }
+  const stdin = files.length === 0 && cmd.stdin?.text != null && !cmd.stdin.dynamic ? cmd.stdin.text : null;
+  if (stdin !== null) return steeredInDiff(stdin, ctx, "standard input", text, args);
   for (const f of files) {
     if (f.dynamic || f.text === "-") continue;
     const place = resolvePlace(f, ctx);
@@ -842,6 +845,31 @@ function diffFiles(name: string, args: readonly Word[], cmd: SimpleCommand, ctx:
       );
     const a = diffNames(body);
     if (a) return find(a.tier, a.rule, `${a.reason} (in ${f.text})`, text);
+    const steered = steeredInDiff(body, ctx, f.text, text, args);
+    if (steered) return steered;
+  }
+  return null;
+}
+
+/** A diff that rewrites a script the workspace's agent or editor settings run (agent-steered.ts), as a write of it would be judged. */
+function steeredInDiff(body: string, ctx: Context, from: string, text: string, args: readonly Word[]): Finding | null {
+  if (ctx.policy !== "claude" || !ctx.cwd) return null;
+  // `git apply --check`/`--stat`, `patch --dry-run`: nothing is written.
+  const words = args.map((w) => w.text);
+  if (words.includes("--dry-run") || (words.some((w) => /^--(?:check|stat|numstat|summary)$/.test(w)) && !words.includes("--apply")))
+    return null;
+  for (const n of diffPaths(body)) {
+    if (n === "/dev/null") continue;
+    // `patch -p1` and `git apply` drop the first component (`b/x.sh`); `patch` alone may not.
+    for (const rel of new Set([n, n.replace(/^[^/]*\//, "")])) {
+      if (agentSteered(posix.resolve(ctx.cwd, rel), ctx.workspace, ctx.home ?? null))
+        return find(
+          3,
+          "analysis:patch-input",
+          `the diff (in ${from}) rewrites ${rel}: a script the workspace's agent or editor settings run on their own`,
+          text,
+        );
+    }
   }
   return null;
 }

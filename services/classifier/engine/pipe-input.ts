@@ -2,6 +2,7 @@
 // judge can know it: the literal text echo/printf (or cat of a heredoc)
 // writes, or NUL-separated paths from `find … -print0`. Everything else is
 // an unknown pipe.
+import { composedText } from "./composed.js";
 import { findFollowsLinks, findStarts } from "./tools/find.js";
 import type { SimpleCommand, StdinSource, Word } from "./types.js";
 
@@ -48,9 +49,12 @@ export function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSo
   if (EMITTERS.has(name)) {
     const args = words.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.text)));
     const origins = args.flatMap((w) => w.origins ?? []);
+    // As written and as printf or `echo -e` decode it (`printf '…\n+++ b/.git/config\n' | patch`): every reading.
+    const raw = args.map((w) => w.text).join(" ");
+    const decoded = composedText({ ...cmd, words: [...words] });
     return {
       kind: "pipe",
-      text: args.map((w) => w.text).join(" "),
+      text: typeof decoded === "string" && decoded !== raw ? `${raw}\n${decoded}` : raw,
       dynamic: args.some((w) => w.dynamic),
       ...(origins.length > 0 ? { origins } : {}),
     };

@@ -110,6 +110,8 @@ export interface Context {
   scratchMade?: ReadonlySet<string>;
   /** Where earlier `mv`s of the line put work git does not hold (moved-before.ts). */
   unheldMoved?: ReadonlySet<string>;
+  /** Links earlier commands of the line made: each name (resolved) and where it leads (linked-before.ts). */
+  linksMade?: ReadonlyMap<string, string>;
   /**
    * Files an earlier command of the same line writes with text the line itself spells out (`echo 'rm -rf ~' > x.sh
    * && sh x.sh`, `printf`, a heredoc, `echo … | tee x.sh`), or copies from such a file: resolved path → that text,

@@ -1,0 +1,118 @@
+// Links an earlier command of the same line makes: a later write through the
+// link's name lands where it leads, but is judged against the disk as it is
+// now, where nothing is at that name yet (stop 48's open item: `ln
+// scripts/fmt.sh x && echo id > x` rewrote a hook's script at tier 1;
+// verified, `ln .git/config c && echo … >> c` planted core.fsmonitor). For
+// each command, the names earlier links made and where each leads.
+import { posix } from "node:path";
+import { resolvePlace } from "./paths.js";
+import type { Context, SimpleCommand, Word } from "./types.js";
+
+/** Wrappers that run the command after them (as moved-before.ts's). */
+const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
+
+/** ln's and cp's options that take a value: `-t DIR`, `-S SUFFIX`. */
+const VALUED = /^(?:-[a-zA-Z]*[tS]|--target-directory|--suffix)$/;
+
+interface LinkCall {
+  args: Word[];
+  symbolic: boolean;
+  /** `ln -r`: a symbolic target is named from the cwd, not from the link's directory. */
+  relative: boolean;
+}
+
+/** The link-making calls of a command: `ln …` and `cp -l`/`-s` (behind wrappers), `link A B`. */
+function linkCall(all: readonly Word[]): LinkCall | null {
+  let words = all;
+  while (words[0] && !words[0].dynamic && WRAPPERS.test(posix.basename(words[0].text))) {
+    let i = 1;
+    while (words[i] && (/^-/.test(words[i]!.text) || /^\d+(\.\d+)?[smhd]?$/.test(words[i]!.text) || /^\w+=/.test(words[i]!.text))) i++;
+    words = words.slice(i);
+  }
+  const [prog, ...args] = words;
+  const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
+  const flags = args
+    .filter((w) => /^-[a-zA-Z]+$/.test(w.text))
+    .map((w) => w.text.slice(1))
+    .join("");
+  const long = (o: string) => args.some((w) => w.text === o);
+  const symbolic = /s/.test(flags) || long("--symbolic") || long("--symbolic-link");
+  const relative = /r/.test(flags) || long("--relative");
+  if (name === "ln") return { args, symbolic, relative };
+  if (name === "link") return { args, symbolic: false, relative: false };
+  if (name === "cp" && (symbolic || /l/.test(flags) || long("--link"))) return { args, symbolic, relative: false };
+  return null;
+}
+
+/** The link names a call makes, each with the target it names as written (one per source). */
+function made(call: LinkCall): Array<[Word, Word, boolean]> {
+  const words: Word[] = [];
+  let into: Word | undefined;
+  let noDir = false;
+  const { args } = call;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    const bundled = /^-[a-zA-Z]*?t(.*)$/s.exec(t);
+    if (/^--target-directory=/.test(t)) into = { ...w, text: t.slice("--target-directory=".length) };
+    else if (t === "--target-directory") into = args[++i];
+    else if (bundled && !t.startsWith("--")) into = bundled[1] ? { ...w, text: bundled[1] } : args[++i];
+    else if (VALUED.test(t)) i++;
+    else if (t === "--") {
+      words.push(...args.slice(i + 1));
+      break;
+    } else if (/^-[a-zA-Z]*T/.test(t) || t === "--no-target-directory") noDir = true;
+    else if (!t.startsWith("-") || t === "-") words.push(w);
+  }
+  // `ln T` links T into the cwd; `ln T NAME` names it NAME (or NAME/T when NAME is a directory); `ln A B DIR`.
+  if (into !== undefined) return words.map((s) => [s, into as Word, true]);
+  if (words.length === 1) return [[words[0] as Word, { ...(words[0] as Word), text: "." }, true]];
+  const dest = words[words.length - 1] as Word;
+  return words.slice(0, -1).map((s) => [s, dest, words.length > 2 || !noDir]);
+}
+
+/**
+ * For each command of a line, the places earlier links of the line made
+ * (resolved) and where each leads (resolved; a symbolic target from the
+ * link's directory). A name that may be a directory gets both readings: the
+ * name itself and the name/basename of the target. `step` follows the line's
+ * `cd`s as index.ts does.
+ */
+export function linksMadeBefore(
+  commands: readonly SimpleCommand[],
+  ctx: Context,
+  step: (cmd: SimpleCommand, cwds: string[]) => string[],
+): Map<SimpleCommand, ReadonlyMap<string, string>> {
+  const out = new Map<SimpleCommand, ReadonlyMap<string, string>>();
+  const seen = new Map<string, string>();
+  let cwds = [ctx.cwd];
+  for (const cmd of commands) {
+    out.set(cmd, new Map(seen));
+    const call = linkCall(cmd.words);
+    if (call !== null)
+      for (const [target, name, maybeDir] of made(call))
+        for (const cwd of cwds) {
+          const c = { ...ctx, cwd };
+          if (target.dynamic || name.dynamic) continue;
+          const at = resolvePlace(name, c).path;
+          if (at === null) continue;
+          const names = maybeDir ? [at, posix.join(at, posix.basename(target.text))] : [at];
+          for (const n of names) {
+            const from = call.symbolic && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
+            const to = resolvePlace({ ...target, text: posix.resolve(from, target.text) }, c).path;
+            if (to !== null && to !== n) seen.set(n, to);
+          }
+        }
+    cwds = step(cmd, cwds);
+  }
+  return out;
+}
+
+/** Where a path leads through a link the line made before (`x` → the target, `h/pre-commit` → target/pre-commit). */
+export function throughLinkMade(path: string, links: ReadonlyMap<string, string>): string | null {
+  for (const [name, to] of links) {
+    if (path === name) return to;
+    if (path.startsWith(`${name}/`)) return `${to}${path.slice(name.length)}`;
+  }
+  return null;
+}
