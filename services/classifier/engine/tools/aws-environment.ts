@@ -1,7 +1,7 @@
 // AWS reads that print the environment variables deployments keep their secrets in (round 28): a Lambda function's
 // Configuration.Environment.Variables (`lambda get-function`, `get-function-configuration`), an ECS task
 // definition's containerDefinitions[].environment, a Batch job definition's containerProperties.environment, and a
-// parameter's past values (`ssm get-parameter-history`). The cloud-read rule reads them as 0. A `--query` that picks
+// parameter's past values (`ssm get-parameter-history`), and (stop 51) lists of them. The cloud-read rule reads them as 0. A `--query` that picks
 // one named field outside those (`--query Configuration.Runtime`) prints no secret and stays as the rule says.
 import type { Analysis } from "../analyzers.js";
 import type { Word } from "../types.js";
@@ -12,16 +12,34 @@ const PRINTS_ENVIRONMENT = new Set([
   "ecs describe-task-definition",
   "batch describe-job-definitions",
   "ssm get-parameter-history",
+  // Stop 51: every function's (or version's) configuration, with its environment; services that keep plain
+  // environment variables in their descriptions.
+  "lambda list-functions",
+  "lambda list-versions-by-function",
+  "ecs describe-tasks",
+  "elasticbeanstalk describe-configuration-settings",
+  "apprunner describe-service",
+  "codebuild batch-get-projects",
+  "amplify get-app",
+  "amplify get-branch",
+  "amplify list-branches",
+  "sagemaker describe-training-job",
+  "sagemaker describe-model",
+  "glue get-job",
+  "glue get-jobs",
 ]);
 
 /** Fields that hold (or are objects holding) the environment or a parameter's value. */
 const ENVIRONMENT_FIELD =
   /^(?:configuration|environment|variables|taskDefinition|containerDefinitions|jobDefinitions|containerProperties|ecsProperties|eksProperties|nodeProperties|Parameters|Value|secrets?)$/i;
 
-/** A query naming one leaf field by a plain path (`Configuration.Runtime`, `Parameters[0].Version`), not an environment one. */
+/**
+ * A query naming one leaf field by a plain path (`Configuration.Runtime`, `Parameters[0].Version`, a list's
+ * `Functions[].FunctionName`), not an environment one.
+ */
 function narrowQuery(query: string): boolean {
-  if (!/^[A-Za-z_]\w*(?:\[\d+\])?(?:\.[A-Za-z_]\w*(?:\[\d+\])?)*$/.test(query)) return false;
-  const fields = query.replace(/\[\d+\]/g, "").split(".");
+  if (!/^[A-Za-z_]\w*(?:\[(?:\d+|\*)?\])?(?:\.[A-Za-z_]\w*(?:\[(?:\d+|\*)?\])?)*$/.test(query)) return false;
+  const fields = query.replace(/\[(?:\d+|\*)?\]/g, "").split(".");
   const leaf = fields[fields.length - 1] ?? "";
   return !ENVIRONMENT_FIELD.test(leaf) && !/env|secret|password|token|key/i.test(leaf);
 }
