@@ -365,6 +365,8 @@ function linkedPlace(t: Target, path: string, ctx: Context): Effect | null {
   const links = ctx.linksMade as ReadonlyMap<string, string>;
   const to = throughLinkMade(path, links);
   if (to === null || ((t.mode === "delete" || t.mode === "tree") && links.has(path))) return null;
+  if (to === "")
+    return { tier: 2, reason: `${t.mode} ${path}: under a tree the line copied or moved, too large to look through for links` };
   const e = judgePlace(t, resolvePlace(literalWord(to), { ...ctx, linksMade: undefined }), { ...ctx, linksMade: undefined });
   return { tier: e.tier, reason: `${e.reason} (through a link the line made at ${path})` };
 }

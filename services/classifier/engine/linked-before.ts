@@ -1,10 +1,15 @@
-// Links an earlier command of the same line makes: a later write through the
-// link's name lands where it leads, but is judged against the disk as it is
-// now, where nothing is at that name yet (stop 48's open item: `ln
-// scripts/fmt.sh x && echo id > x` rewrote a hook's script at tier 1;
-// verified, `ln .git/config c && echo … >> c` planted core.fsmonitor). For
-// each command, the names earlier links made and where each leads.
+// Links an earlier command of the same line makes or carries: a later write
+// through the link's name lands where it leads, but is judged against the
+// disk as it is now, where nothing is at that name yet (stop 48's open item:
+// `ln scripts/fmt.sh x && echo id > x` rewrote a hook's script at tier 1;
+// verified, `ln .git/config c && … >> c` planted core.fsmonitor). A link
+// copied or moved (`cp -P`, `cp -a`, `cp -r` of a tree holding one, `mv`) is
+// carried with its text, which then leads wherever it leads from its new
+// place. For each command, the names earlier commands made and where each
+// leads ("" for a tree too large to look through).
+import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
+import { listDir, lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
 
@@ -16,7 +21,8 @@ const VALUED = /^(?:-[a-zA-Z]*[tS]|--target-directory|--suffix)$/;
 
 interface LinkCall {
   args: Word[];
-  symbolic: boolean;
+  /** "carry": a copy or move that keeps links as links (the sources' links, not the sources, are what counts). */
+  kind: "hard" | "symbolic" | "carry";
   /** `ln -r`: a symbolic target is named from the cwd, not from the link's directory. */
   relative: boolean;
 }
@@ -37,11 +43,47 @@ function linkCall(all: readonly Word[]): LinkCall | null {
     .join("");
   const long = (o: string) => args.some((w) => w.text === o);
   const symbolic = /s/.test(flags) || long("--symbolic") || long("--symbolic-link");
-  const relative = /r/.test(flags) || long("--relative");
-  if (name === "ln") return { args, symbolic, relative };
-  if (name === "link") return { args, symbolic: false, relative: false };
-  if (name === "cp" && (symbolic || /l/.test(flags) || long("--link"))) return { args, symbolic, relative: false };
-  return null;
+  if (name === "ln") return { args, kind: symbolic ? "symbolic" : "hard", relative: /r/.test(flags) || long("--relative") };
+  if (name === "link") return { args, kind: "hard", relative: false };
+  if (name === "mv") return { args, kind: "carry", relative: false };
+  if (name !== "cp") return null;
+  if (symbolic) return { args, kind: "symbolic", relative: false };
+  if (/l/.test(flags) || long("--link")) return { args, kind: "hard", relative: false };
+  // GNU cp follows a link it is given only when it copies one file without -P, -d or -a (or with -L).
+  const keeps = /[PdarR]/.test(flags) || args.some((w) => /^--(?:no-dereference|archive|recursive|preserve=.*links)/.test(w.text));
+  return keeps && !/[L]/.test(flags) && !long("--dereference") ? { args, kind: "carry", relative: false } : null;
+}
+
+/** At most this many entries of a tree copied or moved are looked through for links. */
+const MAX_TREE = 512;
+
+/**
+ * The links a tree (or one link) at `from` holds, each as [its path relative to `from` ("" for `from` itself), its
+ * text]; null when the tree is too large to look through.
+ */
+function carriedLinks(from: string): Array<[string, string]> | null {
+  const out: Array<[string, string]> = [];
+  const stack = [""];
+  let seen = 0;
+  while (stack.length > 0) {
+    const rel = stack.pop() as string;
+    const at = rel === "" ? from : `${from}/${rel}`;
+    const st = lstat(at);
+    if (st === null || st === "unknown") continue;
+    if (st.isSymbolicLink()) {
+      try {
+        out.push([rel, readlinkSync(at, "utf8")]);
+      } catch {
+        return null;
+      }
+    } else if (st.isDirectory()) {
+      for (const name of listDir(at) ?? []) {
+        if (++seen > MAX_TREE) return null;
+        stack.push(rel === "" ? name : `${rel}/${name}`);
+      }
+    }
+  }
+  return out;
 }
 
 /** The link names a call makes, each with the target it names as written (one per source). */
@@ -98,7 +140,18 @@ export function linksMadeBefore(
           if (at === null) continue;
           const names = maybeDir ? [at, posix.join(at, posix.basename(target.text))] : [at];
           for (const n of names) {
-            const from = call.symbolic && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
+            if (call.kind === "carry") {
+              const src = target.glob ? null : resolvePlace(target, c).path;
+              const links = src === null ? [] : carriedLinks(src);
+              // A tree too large to look through may carry a link anywhere in it.
+              if (links === null) seen.set(n, "");
+              for (const [rel, text] of links ?? []) {
+                const placed = rel === "" ? n : `${n}/${rel}`;
+                seen.set(placed, posix.resolve(posix.dirname(placed), text));
+              }
+              continue;
+            }
+            const from = call.kind === "symbolic" && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
             const to = resolvePlace({ ...target, text: posix.resolve(from, target.text) }, c).path;
             if (to !== null && to !== n) seen.set(n, to);
           }
