@@ -3,7 +3,7 @@
 // code-bearing config keys. Everything else in an argument list is data.
 // sed, git and the HTTP clients' analyses live with their tool families in tools/.
 import { posix } from "node:path";
-import { remoteDbHost } from "./db-hosts.js";
+import { remoteDbHost, remoteDbHostIn } from "./db-hosts.js";
 import type { HostId } from "../../shared/config.js";
 import type { TierNumber } from "../../shared/tier.js";
 import type { StdinSource, Word } from "./types.js";
@@ -702,9 +702,15 @@ export function analyze(name: string, args: readonly Word[], stdin: StdinSource 
 }
 
 /** A client's own verdict, raised to 2 when it connects to another host with the user's stored password (db-hosts.ts). */
-function connectsElsewhere(tool: "psql" | "mysql" | "redis", args: readonly Word[], own: Analysis | null): Analysis | null {
+function connectsElsewhere(
+  tool: "psql" | "mysql" | "redis",
+  args: readonly Word[],
+  own: Analysis | null,
+  stdin: StdinSource | null = null,
+): Analysis | null {
   if (own !== null && own.tier >= 2) return own;
-  const far = remoteDbHost(tool, args);
+  const fed = tool !== "redis" && stdin?.text != null ? remoteDbHostIn(tool, stdin.text) : null;
+  const far = fed ?? remoteDbHost(tool, args);
   if (far === null) return own;
   return {
     tier: 2,
@@ -720,7 +726,7 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "mysql":
     case "mariadb": {
       const tool = name === "psql" ? "psql" : "mysql";
-      return connectsElsewhere(tool, args, sqlClient(tool, args, stdin, host));
+      return connectsElsewhere(tool, args, sqlClient(tool, args, stdin, host), stdin);
     }
     // The admin clients connect as mysql does (round 24: `mysqladmin ping -h evil` was 0).
     case "mysqladmin":

@@ -23,6 +23,14 @@ export function remoteDbHost(tool: "psql" | "mysql" | "redis", args: readonly Wo
   return null;
 }
 
+/** A host statements the client reads on standard input reconnect to (`echo '\\r db HOST' | mysql`, psql's `\\c`; stop 51). */
+export function remoteDbHostIn(tool: "psql" | "mysql", text: string): string | null {
+  const stdin: Word = { text, dynamic: false, glob: false, confusable: false };
+  for (const w of tool === "mysql" ? mysqlReconnects(stdin) : reconnects(stdin))
+    for (const h of w.text.split(",")) if (!LOCAL.test(h.trim().replace(/:\d*$/, ""))) return h.trim();
+  return null;
+}
+
 /** The words naming hosts: option values, conninfo or URI hosts, and psql's `\c DB USER HOST` in its commands. */
 function hostWords(tool: string, args: readonly Word[]): Word[] {
   const out: Word[] = [];
