@@ -363,10 +363,16 @@ function judgePlace(t: Target, p: Place, ctx: Context): Effect {
  */
 function linkedPlace(t: Target, path: string, ctx: Context): Effect | null {
   const links = ctx.linksMade as ReadonlyMap<string, string>;
-  const to = throughLinkMade(path, links);
-  if (to === null || ((t.mode === "delete" || t.mode === "tree") && links.has(path))) return null;
+  const through = throughLinkMade(path, links);
+  const deletes = t.mode === "delete" || t.mode === "tree";
+  // Deleting a link deletes the link: only a link among the path's parents leads a delete elsewhere.
+  if (through === null || (deletes && (through.name === path || (through.to === "" && posix.dirname(path) === through.name)))) return null;
+  const to = through.to;
   if (to === "")
-    return { tier: 2, reason: `${t.mode} ${path}: under a tree the line copied or moved, too large to look through for links` };
+    return {
+      tier: 2,
+      reason: `${t.mode} ${path}: under ${through.name}, where an earlier command of the line extracts, copies or moves names not known here (a link among them leads anywhere)`,
+    };
   const e = judgePlace(t, resolvePlace(literalWord(to), { ...ctx, linksMade: undefined }), { ...ctx, linksMade: undefined });
   return { tier: e.tier, reason: `${e.reason} (through a link the line made at ${path})` };
 }

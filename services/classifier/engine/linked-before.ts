@@ -5,13 +5,15 @@
 // verified, `ln .git/config c && … >> c` planted core.fsmonitor). A link
 // copied or moved (`cp -P`, `cp -a`, `cp -r` of a tree holding one, `mv`) is
 // carried with its text, which then leads wherever it leads from its new
-// place. For each command, the names earlier commands made and where each
-// leads ("" for a tree too large to look through).
+// place; an extraction may make links anywhere under where it lands. For
+// each command, the names earlier commands made and where each leads ("" for
+// not known: under an extraction, a tree too large to look through).
 import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
 import { listDir, lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
+import { targetsOf } from "./writers.js";
 
 /** Wrappers that run the command after them (as moved-before.ts's). */
 const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
@@ -52,6 +54,20 @@ function linkCall(all: readonly Word[]): LinkCall | null {
   // GNU cp follows a link it is given only when it copies one file without -P, -d or -a (or with -L).
   const keeps = /[PdarR]/.test(flags) || args.some((w) => /^--(?:no-dereference|archive|recursive|preserve=.*links)/.test(w.text));
   return keeps && !/[L]/.test(flags) && !long("--dereference") ? { args, kind: "carry", relative: false } : null;
+}
+
+/** Where a command writes names not known here (targets that fill a directory), and `git apply`'s and `git am`'s cwd. */
+function extractsInto(cmd: SimpleCommand): Word[] {
+  const [prog, ...args] = cmd.words;
+  if (!prog || prog.dynamic) return [];
+  const name = posix.basename(prog.text);
+  if (name === "git" && args.some((w) => w.text === "apply" || w.text === "am")) {
+    // `git apply --check`/`--stat`: nothing is written.
+    const texts = args.map((w) => w.text);
+    const reads = texts.some((w) => /^--(?:check|stat|numstat|summary)$/.test(w)) && !texts.includes("--apply");
+    return reads || texts.some((w) => /^--(?:abort|quit|show-current-patch)/.test(w)) ? [] : [{ ...prog, text: "." }];
+  }
+  return (targetsOf(name, args) ?? []).filter((t) => t.fills).map((t) => t.word);
 }
 
 /** At most this many entries of a tree copied or moved are looked through for links. */
@@ -130,6 +146,13 @@ export function linksMadeBefore(
   let cwds = [ctx.cwd];
   for (const cmd of commands) {
     out.set(cmd, new Map(seen));
+    // An extraction (names only the archive knows: `tar xf a.tar`, `unzip`, `git apply` of a diff) may make links
+    // anywhere under where it lands, replacing files there too.
+    for (const dir of extractsInto(cmd))
+      for (const cwd of cwds) {
+        const at = resolvePlace(dir, { ...ctx, cwd }).path;
+        if (at !== null) seen.set(at, "");
+      }
     const call = linkCall(cmd.words);
     if (call !== null)
       for (const [target, name, maybeDir] of made(call))
@@ -161,11 +184,14 @@ export function linksMadeBefore(
   return out;
 }
 
-/** Where a path leads through a link the line made before (`x` → the target, `h/pre-commit` → target/pre-commit). */
-export function throughLinkMade(path: string, links: ReadonlyMap<string, string>): string | null {
+/**
+ * Where a path leads through a link the line made before (`x` → the target, `h/pre-commit` → target/pre-commit),
+ * with the link's name; "" where that is not known (under an extraction, or a tree too large to look through).
+ */
+export function throughLinkMade(path: string, links: ReadonlyMap<string, string>): { name: string; to: string } | null {
   for (const [name, to] of links) {
-    if (path === name) return to;
-    if (path.startsWith(`${name}/`)) return `${to}${path.slice(name.length)}`;
+    if (path === name) return { name, to };
+    if (path.startsWith(`${name}/`)) return { name, to: to === "" ? "" : `${to}${path.slice(name.length)}` };
   }
   return null;
 }
