@@ -133,3 +133,71 @@ export function aptConfCommands(text: string): Extracted {
   }
   return out;
 }
+
+/** apt-get's options that name more configuration to read (`-c FILE`, `--config-file`). */
+const CONFIG_FILE_OPTION = /^(-c|--config-file)(=|$)|^-c./;
+
+/**
+ * cron-apt's action files (/etc/cron-apt/action.d/*) and its OPTIONS: each line is apt-get's arguments, run as root
+ * from cron (review 51: `update -o APT::Update::Pre-Invoke::=/srv/x/job` passed as "a system path"). An option `-o
+ * KEY=VALUE` is read as the same setting in apt.conf (a hook, a program or directory, a trust or forcing key is
+ * refused); another configuration file, or a package named by path (a local .deb), is refused too.
+ */
+export function aptLinesFindings(text: string): Extracted {
+  const out = extracted();
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    const where = `line ${i + 1}`;
+    const words = line.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+    const plain = words.map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
+    for (let k = 0; k < plain.length; k++) {
+      const w = plain[k] as string;
+      if (/[`$\\;|&<>]/.test(w)) {
+        out.findings.push(
+          finding(4, `${where}: ${w.slice(0, 60)}: shell syntax in apt's arguments, which the concurrence does not expand`),
+        );
+        continue;
+      }
+      if (CONFIG_FILE_OPTION.test(w)) {
+        out.findings.push(finding(4, `${where}: ${w}: apt reads another configuration file, which no judge read as such`));
+        continue;
+      }
+      let setting: string | undefined;
+      if (w === "-o" || w === "--option") setting = plain[++k];
+      else if (/^-o./.test(w)) setting = w.slice(2);
+      else if (w.startsWith("--option=")) setting = w.slice("--option=".length);
+      if (setting !== undefined) {
+        const eq = setting.indexOf("=");
+        const key = eq < 0 ? setting : setting.slice(0, eq);
+        const value = eq < 0 ? "" : setting.slice(eq + 1);
+        const judged = aptConfCommands(`${key.replace(/::$/, "")} "${value.replace(/"/g, "")}";\n`);
+        out.findings.push(...judged.findings.map((f) => finding(f.tier, `${where}: -o ${setting}: ${f.reason}`)));
+        if (judged.commands.length > 0)
+          out.findings.push(finding(4, `${where}: -o ${setting}: a hook apt runs with /bin/sh as root, set on its command line`));
+        continue;
+      }
+      if (w.includes("/") || /\.deb$/.test(w))
+        out.findings.push(finding(4, `${where}: ${w.slice(0, 80)}: a package or file by path, installed or read as root`));
+    }
+  });
+  return out;
+}
+
+/** cron-apt's sourced settings: the program it runs as apt, where its actions are, and the options it passes. */
+export function cronAptSettingsFindings(text: string): Extracted {
+  const out = extracted();
+  text.split("\n").forEach((line, i) => {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!m) return;
+    const name = m[1] as string;
+    const value = (m[2] as string).trim().replace(/^(["'])(.*)\1$/, "$2");
+    if (name === "APTCOMMAND" && !/^(\/usr\/bin\/)?(apt-get|aptitude|apt)$/.test(value))
+      out.findings.push(finding(4, `line ${i + 1}: APTCOMMAND=${value.slice(0, 80)}: cron-apt runs this as root instead of apt-get`));
+    else if (/DIR$/.test(name) && !/^\/etc\/cron-apt(\/|$)/.test(value))
+      out.findings.push(finding(4, `line ${i + 1}: ${name}=${value.slice(0, 80)}: cron-apt's actions or their settings from elsewhere`));
+    else if (name === "OPTIONS")
+      out.findings.push(...aptLinesFindings(value).findings.map((f) => finding(f.tier, `line ${i + 1}: OPTIONS: ${f.reason}`)));
+  });
+  return out;
+}

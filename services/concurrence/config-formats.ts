@@ -568,6 +568,15 @@ export function daemonHookCommands(text: string, path: string): Extracted {
         )?.[1];
       if (inc?.startsWith("/") && !rootsPlace(inc.replace(/\/[^/]*[*?[][^/]*$/, "")))
         out.findings.push(finding(4, `line ${i + 1}: ${line.trim().slice(0, 80)}: configuration or hooks from a place others may write`));
+      // Review 51: exim's `.include` and `.include_if_exists` (exim reads its configuration as root, and `${run}` and
+      // pipe transports there run commands): what it includes from outside its own tree was never judged as exim's.
+      const eximInc = /^\s*\.include(?:_if_exists)?\s+(\S+)/.exec(line)?.[1];
+      if (
+        eximInc !== undefined &&
+        /^\/etc\/exim4?\//.test(path) &&
+        (!/^\/(etc|usr\/share)\/exim4?\/[^.]/.test(eximInc) || eximInc.includes(".."))
+      )
+        out.findings.push(finding(4, `line ${i + 1}: .include ${eximInc.slice(0, 80)}: exim configuration from outside its own tree`));
       for (const h of rules) {
         const m = h.line.exec(line);
         if (!m) continue;

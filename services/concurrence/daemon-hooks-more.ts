@@ -27,6 +27,25 @@ const othersPlace = (what: string) => (v: string) => {
   return bad ? `${what} ${bad}, a place others may write` : undefined;
 };
 
+/** Refuses a value naming a path outside the trees packages own (not /usr/local): code there was never judged as code. */
+const outsidePackaged = (what: string) => (v: string) => {
+  const bad = pathsIn(v).find((p) => !/^\/(usr\/(?!local\/)|lib(32|64|x32)?\/)/.test(p) || p.includes(".."));
+  return bad ? `${what} ${bad}, outside the packaged trees` : undefined;
+};
+
+/** An automounter map that is a program, or a file outside /etc's autofs names (an executable file there is a program map). */
+function autofsMap(value: string, key: string): string | undefined {
+  const map = key.startsWith("+") ? key.slice(1) : value;
+  if (map === "" || /^-(hosts|null|static)$/.test(map)) return undefined;
+  const typed = /^([a-z]+)(?:,[a-z]+)?:(.*)$/.exec(map);
+  const type = typed?.[1] ?? "";
+  const where = typed ? (typed[2] ?? "") : map;
+  if (/^(program|exec)$/.test(type)) return `${type} map ${where}: automount runs it as root for every key looked up`;
+  if (where.includes("/") && (!/^\/etc\/(auto[^/]*|auto\.master\.d\/[^/]+|autofs\/.+)$/.test(where) || where.includes("..")))
+    return `map ${where}: outside /etc's autofs names (an executable map is a program automount runs as root)`;
+  return undefined;
+}
+
 const CERTBOT = /^\/etc\/letsencrypt\/(renewal\/|cli\.ini$)/;
 const PPP = /^\/etc\/ppp\/(options|peers\/)/;
 const DNSMASQ = /^\/etc\/NetworkManager\/dnsmasq(-shared)?\.d\//;
@@ -122,6 +141,17 @@ export const MORE_DAEMON_HOOKS: DaemonHook[] = [
     file: /^\/etc\/X11\/xorg\.conf(\.d\/.+)?$/,
     line: /^\s*(ModulePath|XkbDir)\s+"([^"]*)"/i,
     weak: othersPlace("Xorg loads modules from"),
+  },
+  // Review 51: automount runs a program map as root with the key looked up (`/x program:/srv/x`, or any map file that
+  // is executable): a map must be a file in /etc's autofs names (an executable one written there is refused in
+  // manifest.ts), or a directory service.
+  { file: /^\/etc\/auto\.master(\.d\/.+)?$/, line: /^\s*(\/\S*|\+\S*)\s*(\S*)/, weak: autofsMap },
+  // Review 51: Xorg runs as root under a display manager (or Xwrapper's needs_root_rights): a module directory or a
+  // module named by path outside the packaged trees (`ModulePath "/var/lib/foo"`, `Load "/srv/x.so"`) is code no one judged.
+  {
+    file: /^\/(etc|usr\/share)\/X11\/xorg\.conf(\.d\/.+)?$/,
+    line: /^\s*(ModulePath|Load)\s+"([^"]*)"/i,
+    weak: outsidePackaged("Xorg loads modules from"),
   },
   {
     file: /^\/etc\/salt\//,

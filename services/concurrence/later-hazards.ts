@@ -38,7 +38,15 @@ const FOREIGN_MODULE = new RegExp(
 );
 
 /** What in later root code fetches and runs code, or gives root away, or undefined. */
+/** Review 51: a container daemon's API on TCP without TLS client certificates (`dockerd -H tcp://0.0.0.0:2375`): whoever reaches it is root. */
+const OPEN_DAEMON = new RegExp(
+  String.raw`${PRECEDED}(?:dockerd|docker\s+daemon|podman\s+system\s+service)\s(?![^
+;&|]*--tlsverify)[^
+;&|]*?(?:-H|--host)[=\s]*['"]?(?:tcp|http):\/\/`,
+);
+
 export function laterRootHazard(text: string): string | undefined {
-  const hit = FETCHED.exec(text) ?? ROOT_CAPABILITY.exec(text) ?? SHELL_ESCAPE.exec(text) ?? FOREIGN_MODULE.exec(text);
+  const hit =
+    FETCHED.exec(text) ?? ROOT_CAPABILITY.exec(text) ?? SHELL_ESCAPE.exec(text) ?? FOREIGN_MODULE.exec(text) ?? OPEN_DAEMON.exec(text);
   return hit ? hit[0].trim().slice(0, 80) : undefined;
 }

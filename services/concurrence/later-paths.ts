@@ -29,6 +29,7 @@ export type LaterKind =
   | "modprobe"
   | "logrotate"
   | "apt-conf"
+  | "apt-lines" // cron-apt's action.d: apt-get's arguments, one run a line
   | "apt-sources"
   | "sysctl"
   | "tmpfiles"
@@ -133,8 +134,12 @@ const DAEMON_DATA = /\.(db|lmdb|cdb|dbm|der|crt|cer|key|pem|p12|pfx|csr|gz|bz2|x
 
 /** What runs the content of `p` later, and how; undefined for a path whose content nothing runs. */
 export function laterKind(p: string): Later | undefined {
-  // sshd's options (SSHD_OPTS) and the boot target: read as shell or a unit link they would pass.
-  if (/^\/etc\/(default\/ssh|systemd\/system\/default\.target|inputrc)$/.test(p)) return of("foreign-code", p);
+  // sshd's options (Debian's SSHD_OPTS, RHEL's and OpenRC's OPTIONS: `-o PermitRootLogin=yes`, review 51) and the boot
+  // target: read as shell or a unit link they would pass.
+  if (/^\/etc\/(default\/ssh|sysconfig\/sshd|conf\.d\/sshd|systemd\/system\/default\.target|inputrc)$/.test(p))
+    return of("foreign-code", p);
+  // cron-apt's actions: each line is apt-get's arguments, run as root from cron (review 51: `-o DPkg::Pre-Invoke::=…`).
+  if (/^\/etc\/cron-apt\/action\.d\/./.test(p)) return of("apt-lines", p);
   // systemd's own and its daemons' configuration, and drop-ins for every unit of a type: no unit's Exec lines.
   if (
     /^\/etc\/systemd\/([^/]+\.conf$|[^/]+\.conf\.d\/.|network\/.|(system|user)\/(service|socket|timer|target|mount|path|slice|scope|swap|automount|device)\.d\/.)/.test(
@@ -242,6 +247,13 @@ const ROOT_CODE = new RegExp(
       "etc/(needrestart|networkd-dispatcher|audit|iptables|ufw|fail2ban|rsyslog\\.d|alternatives)/.",
       "etc/(rsyslog\\.conf|nftables\\.conf|default/ssh)$",
       "etc/default/grub\\.d/.",
+      // Review 51: neovim's system start-up and runtime (root's nvim), binfmt-support's formats (imported at boot:
+      // an interpreter for matching files, with the caller's credentials when asked), audisp's plugins (run by auditd),
+      // p11-kit's vendor modules (loaded into TLS clients).
+      "(etc/xdg|usr/(local/)?share)/nvim/.",
+      "(usr/share|var/lib)/binfmts/.",
+      "etc/audisp/.",
+      "usr/(local/)?share/p11-kit/modules/.",
       // The loader's cache, the kernel's command line, SELinux policy, man's programs (DEFINE pager …), emacs', gdb's and mc's
       // start-up, node's, ruby's, lua's and PHP's system module directories.
       "etc/(ld\\.so\\.cache|kernel/cmdline|manpath\\.config|man_db\\.conf)$",

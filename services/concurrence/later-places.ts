@@ -10,9 +10,9 @@ export const EVENT_SCRIPT =
 
 /** Files root's tools source as sh: dracut's and dkms' configuration, a module's dkms.conf, sysstat's settings, LSB
  * init scripts' logging hooks, debconf's confmodule; dhcpcd's enter and exit hooks, apticron's and cron-apt's settings,
- * pbuilder's, laptop-mode's (review 50). */
+ * pbuilder's, laptop-mode's (review 50); cron-apt's config.d and its per-action settings, actionconf.d (review 51). */
 export const SOURCED_SHELL =
-  /^\/(etc\/dracut\.conf(\.d\/.+)?|etc\/dkms\/.+|usr\/src\/[^/]+\/dkms\.conf|etc\/sysstat\/sysstat|etc\/lsb-base-logging\.sh|usr\/share\/debconf\/confmodule(\.sh)?|etc\/e2scrub\.conf|etc\/ucf\.conf|etc\/machine-info|etc\/os-release|usr\/lib\/os-release|etc\/dhcpcd\.(enter|exit)-hook|etc\/apticron\/apticron\.conf|etc\/cron-apt\/config|etc\/pbuilderrc|etc\/laptop-mode\/.+\.conf)$/;
+  /^\/(etc\/dracut\.conf(\.d\/.+)?|etc\/dkms\/.+|usr\/src\/[^/]+\/dkms\.conf|etc\/sysstat\/sysstat|etc\/lsb-base-logging\.sh|usr\/share\/debconf\/confmodule(\.sh)?|etc\/e2scrub\.conf|etc\/ucf\.conf|etc\/machine-info|etc\/os-release|usr\/lib\/os-release|etc\/dhcpcd\.(enter|exit)-hook|etc\/apticron\/apticron\.conf|etc\/cron-apt\/config|etc\/cron-apt\/(config|actionconf)\.d\/.+|etc\/pbuilderrc|etc\/laptop-mode\/.+\.conf)$/;
 
 /** Code in a language the concurrence does not read: chef-client's Ruby, R's site start-up, apport's Python, the zsh
  * functions root's zsh autoloads (zsh is not sh), upstart's jobs and sysvinit's inittab (run by PID 1). */
@@ -37,7 +37,7 @@ export const FOREIGN_CODE_MORE =
 
 /** Daemons' and root tools' configuration naming programs they run as root (daemon-hooks-more.ts). */
 export const MORE_DAEMON_CONFIG =
-  /^\/(etc\/letsencrypt\/(renewal\/.+|cli\.ini)|etc\/ppp\/(options[^/]*|peers\/.+)|etc\/NetworkManager\/dnsmasq(-shared)?\.d\/.+|etc\/dhcp\/dhcpd[^/]*\.conf|etc\/hosts\.(allow|deny)|etc\/lightdm\/.+|etc\/sddm\.conf(\.d\/.+)?|etc\/samba\/.+|etc\/lighttpd\/.+|etc\/dovecot\/.+|etc\/ipsec\.(conf|d\/.+)|etc\/strongswan\.(conf|d\/.+)|etc\/swanctl\/.+|(etc|usr\/share)\/containers\/.+|etc\/php\/.+|etc\/mercurial\/.+|etc\/subversion\/.+|etc\/rsnapshot\.conf|etc\/procmailrc|etc\/borgmatic(\.d)?\/.+|etc\/zabbix\/.+|etc\/nagios\/.+|etc\/collectd(\.conf|\/.+)|etc\/X11\/xorg\.conf(\.d\/.+)?|etc\/salt\/.+|etc\/puppet(labs)?\/.+|etc\/kernel-img\.conf|etc\/mysql\/.+|etc\/postgresql\/.+)$/;
+  /^\/(etc\/letsencrypt\/(renewal\/.+|cli\.ini)|etc\/ppp\/(options[^/]*|peers\/.+)|etc\/NetworkManager\/dnsmasq(-shared)?\.d\/.+|etc\/dhcp\/dhcpd[^/]*\.conf|etc\/hosts\.(allow|deny)|etc\/lightdm\/.+|etc\/sddm\.conf(\.d\/.+)?|etc\/samba\/.+|etc\/lighttpd\/.+|etc\/dovecot\/.+|etc\/ipsec\.(conf|d\/.+)|etc\/strongswan\.(conf|d\/.+)|etc\/swanctl\/.+|(etc|usr\/share)\/containers\/.+|etc\/php\/.+|etc\/mercurial\/.+|etc\/subversion\/.+|etc\/rsnapshot\.conf|etc\/procmailrc|etc\/borgmatic(\.d)?\/.+|etc\/zabbix\/.+|etc\/nagios\/.+|etc\/collectd(\.conf|\/.+)|etc\/X11\/xorg\.conf(\.d\/.+)?|usr\/share\/X11\/xorg\.conf\.d\/.+|etc\/auto\.master(\.d\/.+)?|etc\/salt\/.+|etc\/puppet(labs)?\/.+|etc\/kernel-img\.conf|etc\/mysql\/.+|etc\/postgresql\/.+)$/;
 
 /** Data those daemons read, not configuration naming programs: keys, certificates, databases. */
 export const MORE_DAEMON_DATA = /\.(db|tdb|ldb|lmdb|cdb|dbm|der|crt|cer|key|pem|p12|pfx|csr|gz|bz2|xz|zst)$/;

@@ -12,7 +12,7 @@ import { dkmsHookFindings } from "./daemon-hooks-more.js";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { type Change, EntryKind, type EntryState } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
-import { aptConfCommands } from "./apt-conf.js";
+import { aptConfCommands, aptLinesFindings, cronAptSettingsFindings } from "./apt-conf.js";
 import {
   aptSourcesFindings,
   environmentFindings,
@@ -36,7 +36,7 @@ import { readHostTarget } from "./host-target.js";
 import { tmpfilesFindings } from "./tmpfiles.js";
 import { type Extracted, extracted, type Finding, finding, type JudgeContext, worst } from "./types.js";
 import { hostLinkWeakened, hostUnitWeakened } from "../shared/unit-baseline.js";
-import { unitFileCommands } from "./unit-file.js";
+import { DEFAULT_ENV_FILE, environmentFileFindings, unitFileCommands } from "./unit-file.js";
 import { unlistedCommands } from "./unlisted.js";
 import { laterRootHazard } from "./later-hazards.js";
 import { judgeCommand } from "./verdict.js";
@@ -143,6 +143,10 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
     case "shell": {
       const out = shellCommands(text);
       out.findings.push(...dkmsHookFindings(text, path).findings);
+      // Review 51: a service's environment file seen at its own path whatever it is (a link to a file written
+      // elsewhere, or one on the host) is read for its daemon's options as the file itself is (manifest.ts).
+      if (DEFAULT_ENV_FILE.test(path)) out.findings.push(...environmentFileFindings(text).findings);
+      if (/^\/etc\/cron-apt\/(config|(config|actionconf)\.d\/.+)$/.test(path)) out.findings.push(...cronAptSettingsFindings(text).findings);
       return out;
     }
     case "foreign-code":
@@ -173,6 +177,8 @@ function extract(later: Later, path: string, text: string, ctx: JudgeContext): E
       return logrotateCommands(text, ctx);
     case "apt-conf":
       return aptConfCommands(text);
+    case "apt-lines":
+      return aptLinesFindings(text);
     case "apt-sources":
       return aptSourcesFindings(text);
     case "sysctl":

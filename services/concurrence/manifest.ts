@@ -182,6 +182,9 @@ function judgeChange(change: Change, at: string, view: DiffView): Finding {
   )
     f = worst(f, judgeUnlisted(at, change.path, after.mode, view));
   if (after.kind === SYMLINK) f = worst(f, judgeLink(at, change.path, after, view));
+  // Review 51: automount runs a map file that is executable as a program, as root, for every key looked up.
+  if (after.kind === FILE && (after.mode & 0o111) !== 0 && /^\/etc\/auto\.(?!master$)[^/]+$/.test(at))
+    f = worst(f, finding(4, "an executable automounter map: automount runs it as root as a program map"));
   return f;
 }
 

@@ -419,6 +419,17 @@ function daemonOption(name: string, raw: string): string | undefined {
   const short = FILE_OPTION.exec(value);
   if (short) return `${short[1]} ${short[2]}: a daemon option naming a configuration file it reads as root`;
   if (ROOT_USER.test(value)) return "runs the daemon as root instead of its own user";
+  // Review 51: a root daemon's API opened on the network without TLS (dockerd -H tcp://…: any caller is root), the
+  // kubelet's static pods from another directory or its API for anyone, cron's mail sent through a program.
+  if (/(?:^|\s)(?:-H|--host)(?:=|\s*)['"]?(?:tcp|http):\/\//.test(value) && !/--tlsverify/.test(value))
+    return "serves the daemon's API over TCP without TLS client certificates: whoever reaches it acts as root";
+  const kubelet =
+    /(?:^|\s)(--(?:pod-manifest-path|manifest-url|anonymous-auth=true|authorization-mode=AlwaysAllow|enable-debugging-handlers))/.exec(
+      value,
+    )?.[1];
+  if (kubelet) return `${kubelet}: the kubelet runs pods from another place, or serves its API to anyone (root on the node)`;
+  const mailer = /(?:^|\s)-m\s*(\/\S+)/.exec(value)?.[1];
+  if (mailer) return `-m ${mailer}: a program the daemon runs as root (cron's mailer)`;
   if (/(?:^|\s)-M\s*exec\s+\S/.test(value)) return "-M exec: smartd runs a program as root";
   if (/(?:CONF|CONFIG|SCRIPT|PROGRAM|HOOK|EXEC|COMMAND|CMD)/i.test(name) && /(?:^|[\s=:])\/\S/.test(value))
     return `${value.slice(0, 60)}: names a program or configuration the daemon runs or reads as root`;

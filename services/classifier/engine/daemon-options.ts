@@ -13,8 +13,10 @@ const QUIET_PLACE =
   /^\/(?:usr\/(?!local\/)|bin\/|sbin\/|lib\/|lib32\/|lib64\/|libx32\/|var\/(?:lib|log|cache|run|lock|spool)\/|run\/|dev\/|proc\/|sys\/)/;
 /** Long options naming a program, a script, a hook or another configuration file the daemon runs or reads. */
 const PROGRAM_OPTION = /^--?[\w-]*(?:script|program|exec|hook|command|cmd|conf|config|rcfile|plugin|module|preload|include)[\w-]*(?:=|$)/i;
-/** Short options that take a configuration file or a program in most daemons (haproxy, keepalived, rsyslogd, smartd). */
-const FILE_OPTION = /^-[fcC]$/;
+/** Short options that take a configuration file or a program in most daemons (haproxy, keepalived, rsyslogd, smartd; cronie's `-m` mailer). */
+const FILE_OPTION = /^-[fcCm]$/;
+/** Options that open a root daemon to anyone who reaches it, or make it run what another place holds (review 51). */
+const OPEN_OPTION = /^--(?:pod-manifest-path|manifest-url|anonymous-auth=true|authorization-mode=AlwaysAllow|enable-debugging-handlers)\b/;
 /** Options that choose the user (or group) the daemon runs as. */
 const USER_OPTION = /^(?:-[uUg]|--(?:user|group|uid|gid|runas|run-as)(?:=.*)?)$/;
 /** Variables naming the user or group a daemon runs as (APACHE_RUN_USER, DAEMON_USER, RUNAS …). */
@@ -31,6 +33,12 @@ function optionWhy(words: string[]): string | null {
       return `${w}${w.includes("=") ? "" : ` ${next}`}: names a program or configuration the root daemon runs or reads`;
     if (FILE_OPTION.test(w) && next !== "" && !next.startsWith("-") && (next.includes("/") || /\.(?:conf|cfg|cf|ini)$/.test(next)))
       return `${w} ${next}: names a configuration file or a program for the root daemon`;
+    // dockerd's API on TCP without client certificates: whoever reaches the port is root (review 51).
+    const host = /^(?:-H|--host)(?:=(.*))?$/.exec(w);
+    const listen = host ? (host[1] ?? next) : "";
+    if (/^(?:tcp|http):\/\//i.test(listen) && !words.some((x) => /^--tlsverify(?:=true)?$/.test(x)))
+      return `${w}${host?.[1] === undefined ? ` ${next}` : ""}: serves the root daemon's API over TCP without TLS client certificates`;
+    if (OPEN_OPTION.test(w)) return `${w}: the daemon runs what another place holds, or serves its API to anyone (root on the host)`;
     if (USER_OPTION.test(w)) {
       const user = w.includes("=") ? w.slice(w.indexOf("=") + 1) : next;
       if (ROOT.test(user)) return `${w}${w.includes("=") ? "" : ` ${next}`}: runs the daemon as root`;

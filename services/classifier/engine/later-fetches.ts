@@ -51,6 +51,12 @@ const ESCAPED_INTO_SHELL = new RegExp(
   String.raw`${AT}(?:printf|echo)\s[^\n]*?\\(?:[0-7]{3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})[^\n]*\|\s*(?:[^\s|'"]*\/)?(?:sh|bash|dash|ash|ksh|mksh|zsh|python[0-9.]*|perl|ruby|node|php)(?=[\s;&|)'"]|$)`,
 );
 
+/** Review 51: a container daemon serving its API on TCP with no client certificates (`dockerd -H tcp://…`): root for whoever connects. */
+const OPEN_API = new RegExp(
+  String.raw`${AT}(?:dockerd|docker\s+daemon|podman\s+system\s+service)\s(?!${SAME}--tlsverify\b)${SAME}(?:(?<=\s)-H|--host)(?:=|\s*)['"]?(?:tcp|http):\/\/`,
+  "i",
+);
+
 /** What in root's later code fetches and runs code or gives root away, or null. */
 export function laterFetch(text: string): string | null {
   const hit =
@@ -58,7 +64,8 @@ export function laterFetch(text: string): string | null {
     ROOT_CAPABILITY.exec(text) ??
     SHELL_ESCAPE.exec(text) ??
     FOREIGN_PROVIDER.exec(text) ??
-    ESCAPED_INTO_SHELL.exec(text);
+    ESCAPED_INTO_SHELL.exec(text) ??
+    OPEN_API.exec(text);
   return hit ? hit[0].trim() : null;
 }
 

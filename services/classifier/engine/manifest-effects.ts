@@ -34,7 +34,8 @@ import { binaryBytes, hostTarget, scriptText } from "./host-target.js";
 import { laterFetch, withoutBusybox } from "./later-fetches.js";
 import { unlistedMarks, unlistedPlace } from "./unlisted-content.js";
 import { daemonOptionMarks } from "./daemon-options.js";
-import { settingsMarks } from "./settings-files.js";
+import { keyedFile, settingsMarks } from "./settings-files.js";
+import { executableMap } from "./runner-settings.js";
 import { DEFAULT_ENV_FILE, hostEnvironmentFiles, hostScript, PACKAGED } from "./host-references.js";
 
 /** What the judge needs from the loaded engine. */
@@ -282,6 +283,8 @@ function judgeChange(c: Change, env: Env): Mark[] {
     ...unlisted(path, before, after, env),
     ...environmentFile(path, after, env),
     ...settings(path, before, after, env),
+    ...keyedLink(path, after, env),
+    ...executableMap(path, kindOf(after) === FILE ? after.mode : 0),
   );
   // A template instance named after a place users write (a link in a .wants directory, an instance's own file).
   const instance = runsLater(path)?.format === "systemd" ? instancePlace(path) : null;
@@ -314,6 +317,42 @@ function environmentFile(path: string, after: EntryState, env: Env): Mark[] {
   return [...(unitFile ? environmentFileMarks(text) : []), ...(options ? daemonOptionMarks(text) : [])].map((m) =>
     mark(m.tier, `${path} (a unit's environment file): ${m.text}`),
   );
+}
+
+/**
+ * Review 51: a link put in place of a file read by key (a service's environment or options file, a settings file
+ * settings-files.ts reads) made the program read, as that file, content no key check saw (`/etc/default/dnsmasq` →
+ * a file with `--dhcp-script=` written elsewhere). What it leads to is judged as if written at the link's own path: a
+ * file this diff writes, or the host's text; anything else (a directory, a name not there yet, a link this run made,
+ * what cannot be read) is refused.
+ */
+function keyedLink(path: string, after: EntryState, env: Env): Mark[] {
+  if (kindOf(after) !== SYMLINK) return [];
+  if (!(DEFAULT_ENV_FILE.test(path) || DAEMON_OPTIONS_FILE.test(path) || env.envFiles.some((f) => f.test(path)) || keyedFile(path)))
+    return [];
+  if (!after.target) return [mark(4, `${path}: a link without a target in place of settings read by key`)];
+  const resolved = posix.normalize(after.target.startsWith("/") ? after.target : posix.join(posix.dirname(path), after.target));
+  if (resolved === "/dev/null") return [];
+  const changed = env.changes.get(resolved)?.after;
+  let buf: Buffer | undefined;
+  if (changed && kindOf(changed) === FILE) {
+    buf = env.contents.get(resolved);
+    if (!buf || !createHash("sha256").update(buf).digest().equals(Buffer.from(changed.sha256)))
+      return [mark(4, `${path}: a link to ${clip(resolved, 200)}, whose content was not given — settings read by key, not judged`)];
+  } else if (changed && kindOf(changed) !== ABSENT) {
+    return [mark(4, `${path}: a link to ${clip(resolved, 200)}, which this run made other than a file — settings read by key, not judged`)];
+  } else {
+    const host = hostTarget(resolved);
+    if (host.kind !== "text")
+      return [mark(4, `${path}: a link to ${clip(resolved, 200)} (${host.kind} here) — settings read by key, not judged`)];
+    buf = Buffer.from(host.text);
+  }
+  const seen = EntryState.create({ kind: FILE, mode: 0o644, size: buf.length, sha256: createHash("sha256").update(buf).digest() });
+  const through: Env = { ...env, contents: new Map([...env.contents, [path, buf]]) };
+  return [...environmentFile(path, seen, through), ...settings(path, undefined, seen, through)].map((m) => ({
+    ...m,
+    text: `through its link to ${clip(resolved, 200)}: ${m.text}`,
+  }));
 }
 
 /** Services' option files: their values go on root daemons' command lines (useradd's and grub's are read as what they are). */

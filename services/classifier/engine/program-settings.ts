@@ -57,6 +57,18 @@ const RULES: Rule[] = [
   },
 ];
 
+/** Review 51: the modules Xorg (root under a display manager) loads, and the files exim (root) reads as its configuration. */
+const MORE_RULES: Rule[] = [
+  { file: /^\/(?:etc|usr\/share)\/X11\/xorg\.conf(?:\.d\/.+)?$/, line: /^\s*(ModulePath|Load)\s+(.*)$/i, kind: "place" },
+  {
+    file: /^\/etc\/exim4?\/.+$/,
+    line: /^\s*(\.include(?:_if_exists)?)\s+(.*)$/,
+    kind: "place",
+    also: /^\/(?:etc|usr\/share)\/exim4?\/[^.]/,
+  },
+];
+RULES.push(...MORE_RULES);
+
 const REGISTRIES = /^\/etc\/containers\/registries\.conf(?:\.d\/.+)?$/;
 const POLICY = /^\/etc\/containers\/(?:policy\.json|registries\.d\/.+)$/;
 const HDPARM = /^\/etc\/hdparm\.conf$/;

@@ -191,6 +191,16 @@ export function variable(name: string, value: string, j: ContentJudge, where: st
     return [mark(4, `${where} sets SYSTEMD_SULOGIN_FORCE: the emergency and rescue shells open for root with no password`)];
   if (!riskyAssignment(name)) return [];
   const out: Mark[] = [mark(3, `${where} sets ${name} for what runs later`)];
+  // Review 51: the loader's variables load what they name into every program run with them, root's daemons too: a
+  // library outside the library trees (`/var/lib/foo/x.so`, not there yet or staged earlier as plain data) is code
+  // no one judged, wherever it lies. /usr/local/lib is refused as a place to write (runs-later.ts), so it counts.
+  if (/^LD_(?:PRELOAD|AUDIT|LIBRARY_PATH)$/.test(name)) {
+    const foreign = value
+      .split(/[\s:'"]+/)
+      .filter((t) => t.includes("/"))
+      .find((t) => !/^\/(?:usr\/(?!local\/)|usr\/local\/lib(?:\/|$)|lib(?:32|64|x32)?(?:\/|$))/.test(t) || t.includes(".."));
+    if (foreign) out.push(mark(4, `${where} sets ${name} naming ${foreign}, outside the library trees`));
+  }
   if (PLACE_LIST.test(name)) {
     // An empty entry of a search list (`::`, a leading or trailing `:`) is the working directory.
     const list = unquote(value);

@@ -6,6 +6,7 @@ import picomatch from "picomatch";
 import { inside, scratch, systemPath } from "./paths.js";
 import { FIRST_PLACES, MORE_PLACES } from "./runs-later-places.js";
 import { GRANT_PLACES } from "./runs-later-grants.js";
+import { LOADER_PLACES } from "./runs-later-loaders.js";
 
 /** How the content of a runs-later file is read (runs-later-content.ts). */
 export type Format =
@@ -58,6 +59,7 @@ export const ROOT_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/us
 const TABLE: Entry[] = [
   ...FIRST_PLACES,
   ...GRANT_PLACES,
+  ...LOADER_PLACES,
   { format: "refuse", runsAs: "root", what: "the dynamic loader's preload list: code every program loads", globs: ["/etc/ld.so.preload"] },
   {
     format: "refuse",

@@ -5,6 +5,7 @@
 import { accessFile, accessMarks } from "./access-settings.js";
 import { programFile, programMarks } from "./program-settings.js";
 import { type ContentJudge, type Mark, mark } from "./runs-later-content.js";
+import { runnerFile, runnerMarks } from "./runner-settings.js";
 
 /**
  * APT's downloaded packages: only apt's package runs (not judged here) write them, and it installs what it finds
@@ -22,10 +23,20 @@ export function settingsMarks(path: string, text: string | null, j: ContentJudge
     return [mark(4, "a package left half-installed or half-configured: its maintainer scripts run again as root")];
   const access = accessFile(path);
   const program = programFile(path);
-  if (!access && !program) return [];
+  const runner = runnerFile(path);
+  if (!access && !program && !runner) return [];
   if (text === null)
-    return access?.unseen || program
+    return access?.unseen || program || runner
       ? [mark(4, `${path}: settings that decide who may act as root or what root runs, content not given — cannot judge`)]
       : [];
-  return [...(access ? accessMarks(path, text) : []), ...(program ? programMarks(path, text, j) : [])];
+  return [
+    ...(access ? accessMarks(path, text) : []),
+    ...(program ? programMarks(path, text, j) : []),
+    ...(runner ? runnerMarks(path, text) : []),
+  ];
+}
+
+/** A file read by key here (review 51: a link put in its place is read as its target's content, manifest-effects.ts). */
+export function keyedFile(path: string): boolean {
+  return Boolean(accessFile(path)) || programFile(path) || runnerFile(path);
 }
