@@ -23,7 +23,7 @@ export function remoteDbHost(tool: "psql" | "mysql" | "redis", args: readonly Wo
   return null;
 }
 
-/** A host statements the client reads on standard input reconnect to (`echo '\\r db HOST' | mysql`, psql's `\\c`; stop 51). */
+/** A host statements the client reads on standard input reconnect to (`echo '\\r db HOST' | mysql`, psql's `\\c`; stop 49). */
 export function remoteDbHostIn(tool: "psql" | "mysql", text: string): string | null {
   const stdin: Word = { text, dynamic: false, glob: false, confusable: false };
   for (const w of tool === "mysql" ? mysqlReconnects(stdin) : reconnects(stdin))

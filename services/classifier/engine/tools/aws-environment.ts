@@ -1,7 +1,7 @@
 // AWS reads that print the environment variables deployments keep their secrets in (round 28): a Lambda function's
 // Configuration.Environment.Variables (`lambda get-function`, `get-function-configuration`), an ECS task
 // definition's containerDefinitions[].environment, a Batch job definition's containerProperties.environment, and a
-// parameter's past values (`ssm get-parameter-history`), and (stop 51) lists of them. The cloud-read rule reads them as 0. A `--query` that picks
+// parameter's past values (`ssm get-parameter-history`), and (stop 49) lists of them. The cloud-read rule reads them as 0. A `--query` that picks
 // one named field outside those (`--query Configuration.Runtime`) prints no secret and stays as the rule says.
 import type { Analysis } from "../analyzers.js";
 import type { Word } from "../types.js";
