@@ -96,14 +96,25 @@ function stdinCode(stdin: StdinSource | null, shell: boolean, who: string): Unwr
   return unwrap(`interpreter:${who}`, 2, `code piped into ${who}`, { opaque: stdin.text !== null ? [stdin.text] : [], computed: true });
 }
 
+/** bash's long options that load no code and change no parsing. */
+const INERT_LONG = new Set([
+  "--posix",
+  "--norc",
+  "--noprofile",
+  "--verbose",
+  "--login",
+  "--noediting",
+  "--restricted",
+  "--version",
+  "--help",
+]);
+
 /**
  * A shell option that changes how the code it runs is read or expanded, which the judge does not follow: `-k` (`-o
  * keyword`: `bash -k -c 'git diff GIT_EXTERNAL_DIFF=./x'` runs ./x), `-O NAME` (`-O nocaseglob`: `cat .EN[V]` reads
  * .env; round 25 raised `shopt -s` so, round 30 the same options given to the shell). A computed value may be either,
  * and so may a long option bash does not list as inert.
  */
-const INERT_LONG = new Set(["--posix", "--norc", "--noprofile", "--verbose", "--login", "--noediting", "--restricted", "--version", "--help"]);
-
 function steeringOption(args: readonly Word[]): string | null {
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
