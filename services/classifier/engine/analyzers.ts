@@ -304,7 +304,8 @@ function awk(args: readonly Word[]): Analysis | null {
   // gawk -e/--source gives program text too; then the operands are all input files.
   const sources = allValues(args, "e", ["--source"], "bcCdDgLMnNOPrsStV");
   const progs = [...sources, ...(sources.length === 0 && a.positional[0] ? [a.positional[0]] : [])];
-  const bad = progs.find((p) => p.dynamic || AWK_EXEC.test(p.text));
+  // A glob's first match is the program: a file's name (`awk B*` with a file `BEGIN{system("…")}`, round 30).
+  const bad = progs.find((p) => p.dynamic || p.glob || AWK_EXEC.test(p.text));
   if (bad)
     return {
       tier: 2,
@@ -394,6 +395,8 @@ function jq(args: readonly Word[]): Analysis | null {
     }
   }
   if (!prog) return null;
+  // A glob's first match is the program: a file's name (`jq -n ?nv` with a file `env` prints the environment, round 30).
+  if (prog.glob) return { tier: 2, rule: "analysis:jq-file", reason: `jq's program ${prog.text} is a glob: a file's name`, kind: "floor" };
   if (/(?:^|[;|\s])(?:import|include)\s+"/.test(prog.text))
     return { tier: 2, rule: "analysis:jq-file", reason: "jq program that loads modules, which may print the environment", kind: "floor" };
   const hit = envDump(
@@ -442,6 +445,8 @@ function yq(args: readonly Word[]): Analysis | null {
   if (/^(eval|e|eval-all|ea)$/.test(operands[0]?.text ?? "")) operands = operands.slice(1);
   const exprs = [...p.opts.filter(([o, v]) => o === "--expression" && v !== null).map(([, v]) => v as Word), ...operands.slice(0, 1)];
   for (const e of exprs) {
+    // A glob's first match is the expression: a file's name (`yq -n ?nv`, round 30).
+    if (e.glob) return { tier: 2, rule: "analysis:jq-file", reason: `yq's expression ${e.text} is a glob: a file's name`, kind: "floor" };
     // load, load_str, load_base64, load_xml, load_props read the file their argument names (`load_str("key")`).
     const load = /\bload(?:_str|_base64|_xml|_props|_yaml|_json)?\s*\(/.exec(e.text);
     if (load)
@@ -838,7 +843,9 @@ function analyzeCode(name: string, args: readonly Word[], stdin: StdinSource | n
     case "bmake":
       return makeDatabase(args);
     case "shopt":
-      return globOptions(args);
+      return globOptions(args) ?? keywordOption("shopt", args);
+    case "set":
+      return keywordOption("set", args);
     case "actionlint":
       return actionlintCheckers(args);
     case "pandoc":
@@ -869,6 +876,32 @@ function globOptions(args: readonly Word[]): Analysis | null {
         kind: "floor",
       }
     : null;
+}
+
+/**
+ * `set -k` (`set -o keyword`, `shopt -so keyword`): from then on every `NAME=VALUE` word, anywhere in a command's
+ * arguments, is put in that command's environment (round 30: `set -k; git diff GIT_EXTERNAL_DIFF=./x` ran ./x at
+ * tier 0, the word taken for a pathspec). An option computed at run time may be it.
+ */
+function keywordOption(name: "set" | "shopt", args: readonly Word[]): Analysis | null {
+  const floor = (why: string): Analysis => ({ tier: 2, rule: "analysis:shell-keyword", reason: `${name} ${why}`, kind: "floor" });
+  if (name === "shopt") {
+    const flags = args.filter((w) => /^-[a-z]+$/.test(w.text)).map((w) => w.text);
+    if (flags.some((f) => f.includes("s")) && flags.some((f) => f.includes("o")) && args.some((w) => w.dynamic || w.text === "keyword"))
+      return floor("-so keyword: later NAME=VALUE arguments become variables of the command's environment");
+    return null;
+  }
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    if (w.dynamic) return floor(`${w.text}: an option computed at run time may be -k, which makes NAME=VALUE arguments variables`);
+    if (!/^[-+]/.test(w.text) || w.text === "--" || w.text === "-") return null;
+    if (/^-[a-zA-Z]*k/.test(w.text)) return floor(`${w.text}: later NAME=VALUE arguments become variables of the command's environment`);
+    const value = /^-[a-zA-Z]*o$/.test(w.text) ? args[i + 1] : undefined;
+    if (value && (value.dynamic || value.text === "keyword"))
+      return floor(`-o ${value.text}: later NAME=VALUE arguments become variables of the command's environment`);
+    if (/^[-+][a-zA-Z]*o$/.test(w.text)) i++;
+  }
+  return null;
 }
 
 /**

@@ -47,6 +47,7 @@ import { readsStdinCode } from "./stdin-code.js";
 import { candidates, hiddenSecretRead } from "./secret-trees.js";
 import type { Target } from "./targets.js";
 import { literalWord } from "./unwrap.js";
+import { ffmpegNames } from "./tools/outputs.js";
 import { holdsRunsLater, runsLater } from "./runs-later.js";
 import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js";
 import { userGitDrivers } from "./git-drivers.js";
@@ -508,6 +509,8 @@ function secretReads(name: string, args: readonly Word[], ctx: Context): Effect 
   if (searcher && !["-e", "--regexp", "-f", "--file"].some((k) => s.values.has(k))) operands = operands.slice(1);
   const values = [...s.values.entries()].filter(([k]) => k !== "-i" && !(searcher && SEARCH_DATA.has(k))).map(([, v]) => v);
   const words = [...operands, ...values];
+  // ffmpeg opens the file behind a protocol prefix or named in a filter graph (`file:F`, `drawtext=textfile=F`).
+  if (name === "ffmpeg" || name === "ffprobe" || name === "ffplay") words.push(...words.flatMap(ffmpegNames));
   // Operands of tools that never read them as files (subcommands, names, hosts) are judged by their text only.
   // man and info read a file they are given by path (`man -l F`, `man ./F`, `info -f F`, `info -d DIR NODE`): its link is followed.
   const docFile =

@@ -18,6 +18,8 @@ export interface Evaluated {
   code: Word[];
   /** The names are assigned (not only tested or unset). */
   assigns: boolean;
+  /** Words bash expands a second time (`compgen -W LIST`): the substitutions and expansions in their text run. */
+  expanded?: Word[];
   /** Targets of namerefs (`declare -n ref=TARGET`): later assignments to ref assign TARGET. */
   refs?: Word[];
 }
@@ -120,6 +122,15 @@ export function evaluatedArgs(name: string, args: readonly Word[]): Evaluated {
     }
     case "let":
       return { ...NONE, arith: [...args] };
+    case "compgen":
+    case "complete": {
+      // -W's word list is expanded again when the words are made (round 30: `compgen -W '$(cmd)' x` runs cmd).
+      const expanded: Word[] = [];
+      operands(args, "AGWXPSFCVo", (opt, value) => {
+        if (opt === "W" && value) expanded.push(value);
+      });
+      return { ...NONE, expanded };
+    }
     case "getopts":
       return { ...NONE, names: args.slice(1, 2), assigns: true };
     case "wait": {

@@ -31,6 +31,8 @@ import type { Context, Finding, SimpleCommand, Word } from "./types.js";
 import { scanCode } from "./veto.js";
 import { prefixWrapper } from "./wrappers.js";
 import { interpreter } from "./interpreters.js";
+import { delegate } from "./delegates.js";
+import { renderArgv } from "./normalise.js";
 import { liveActionPlain, packageRunPlain } from "./host-run.js";
 import { noteBareRepo, noteClone } from "./bare-repos.js";
 import { resolvePlace } from "./paths.js";
@@ -218,7 +220,12 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
   // `mv untracked.txt zz.txt && rm zz.txt`: a later delete reaches work an earlier move put there (moved-before.ts).
   const moved =
     ctx.source === "claude" && parsed.commands.length > 1 && /\bmv\b|--remove-source-files/.test(text)
-      ? unheldMovesBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
+      ? unheldMovesBefore(
+          parsed.commands,
+          ctx,
+          (cmd, cs) => afterCd(cmd, cs, ctx, cdpath),
+          (cmd) => nestedCommands(cmd, ctx, parser),
+        )
       : null;
   // `ln scripts/fmt.sh x && echo id > x`: a later write lands where an earlier link leads (linked-before.ts).
   const linked =
@@ -266,6 +273,23 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
     worst = worst === null ? risky : worse(worst, risky);
   }
   return worst ?? find(0, "empty", "nothing to run", "");
+}
+
+/**
+ * The simple commands a command runs of its own (moved-before.ts): the argv a wrapper or delegate runs, the code a
+ * shell or eval runs, parsed; "opaque" when that code is computed or in another language.
+ */
+function nestedCommands(cmd: SimpleCommand, ctx: Context, parser: BashParser): readonly SimpleCommand[] | "opaque" | null {
+  const [prog, ...args] = cmd.words;
+  if (!prog) return null;
+  if (prog.dynamic) return "opaque";
+  const name = posix.basename(prog.text);
+  const u = prefixWrapper(name, args) ?? delegate(name, args, cmd.stdin, ctx.cwd) ?? interpreter(name, args, cmd.stdin);
+  if (u === null) return null;
+  if (u.opaque.length > 0 || u.computed === true) return "opaque";
+  const out: SimpleCommand[] = u.inner.map((words) => ({ words, assigns: [], redirects: [], stdin: cmd.stdin, source: renderArgv(words) }));
+  for (const code of u.code) out.push(...parser.parse(code).commands);
+  return out;
 }
 
 /** A list split at its operators, quotes ignored (a fallback for text the grammar cannot parse). */

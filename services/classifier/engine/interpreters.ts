@@ -96,7 +96,48 @@ function stdinCode(stdin: StdinSource | null, shell: boolean, who: string): Unwr
   return unwrap(`interpreter:${who}`, 2, `code piped into ${who}`, { opaque: stdin.text !== null ? [stdin.text] : [], computed: true });
 }
 
+/** bash's long options that load no code and change no parsing. */
+const INERT_LONG = new Set([
+  "--posix",
+  "--norc",
+  "--noprofile",
+  "--verbose",
+  "--login",
+  "--noediting",
+  "--restricted",
+  "--version",
+  "--help",
+]);
+
+/**
+ * A shell option that changes how the code it runs is read or expanded, which the judge does not follow: `-k` (`-o
+ * keyword`: `bash -k -c 'git diff GIT_EXTERNAL_DIFF=./x'` runs ./x), `-O NAME` (`-O nocaseglob`: `cat .EN[V]` reads
+ * .env; round 25 raised `shopt -s` so, round 30 the same options given to the shell). A computed value may be either,
+ * and so may a long option bash does not list as inert.
+ */
+function steeringOption(args: readonly Word[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (t === "--" || t === "-" || w.dynamic || !/^[-+]/.test(t)) return null;
+    if (/^-[a-zA-Z]*k[a-zA-Z]*$/.test(t)) return t;
+    // A long option not known to be inert (`--debugger` loads code; others are not bash's).
+    if (t.startsWith("--") && !INERT_LONG.has(t)) return t;
+    const value = args[i + 1];
+    if ((t === "-O" && value) || (t === "-o" && value && (value.dynamic || value.text === "keyword"))) return `${t} ${value?.text}`;
+    if (SHELL_VALUES.has(t)) i++;
+  }
+  return null;
+}
+
 function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
+  const u = shellCode(name, args, stdin);
+  const steer = steeringOption(args);
+  if (steer === null || u.floor >= 2) return u;
+  return { ...u, floor: 2, reason: `${name} ${steer} changes how the code is read or expanded, which is not judged here` };
+}
+
+function shellCode(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
   let i = 0;
   let inline = false;
   let readsStdin = false;
@@ -130,7 +171,9 @@ function shell(name: string, args: Word[], stdin: StdinSource | null): Unwrap {
   const first = args[i];
   if (inline) {
     if (!first) return unwrap(`interpreter:${name}`, 4, `${name} -c without code`);
-    if (first.dynamic) return unwrap(`interpreter:${name}`, 2, `${name} -c runs code computed at run time`, { opaque: [first.text] });
+    // A glob's matches are the code: file names (`find … -exec sh -c "wc -l {}" ;` splices each found name in, round 30).
+    if (first.dynamic || first.glob)
+      return unwrap(`interpreter:${name}`, 2, `${name} -c runs code computed at run time`, { opaque: [first.text] });
     return unwrap(`interpreter:${name}`, 0, `${name} -c runs this code`, { code: [first.text] });
   }
   if (!first || readsStdin) return stdinCode(stdin, true, name);
@@ -162,7 +205,7 @@ function trap(all: Word[]): Unwrap | null {
   const args = all[0]?.text === "--" ? all.slice(1) : all;
   const first = args[0];
   if (!first || /^-[lp]$/.test(first.text) || first.text === "-" || args.length === 1) return null;
-  if (first.dynamic) return unwrap("interpreter:trap", 2, "trap with code computed at run time", { opaque: [first.text] });
+  if (first.dynamic || first.glob) return unwrap("interpreter:trap", 2, "trap with code computed at run time", { opaque: [first.text] });
   return unwrap("interpreter:trap", 0, "trap runs this code on a signal", { code: [first.text] });
 }
 

@@ -417,6 +417,12 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
     const sub = subscriptOf(w.text);
     if (sub !== null && w.dynamic)
       raise(find(2, "evaluated-code", `${name} evaluates the subscript of ${w.text}, computed at run time, as arithmetic`, source));
+    // A name computed at run time may hold a subscript (`test -v "$x"` with x='a[$(…)]' runs it, round 30); an
+    // assigned one is raised by assignmentFloor.
+    else if (w.dynamic && !ev.assigns)
+      raise(
+        find(2, "evaluated-code", `${name} takes a variable's name from ${w.text}, whose subscript it evaluates as arithmetic`, source),
+      );
     if (sub !== null)
       judgeSubs(
         substitutions(sub),
@@ -432,6 +438,11 @@ function evaluatedFloor(name: string, args: Word[], ctx: Context, j: Judge, sour
   for (const w of ev.arith)
     if (!w.dynamic)
       judgeSubs(substitutions(w.text), `${name} evaluates ${w.text} as arithmetic, which runs the command substitution in it`);
+  for (const w of ev.expanded ?? []) {
+    if (!w.dynamic && !/[$`]/.test(w.text)) continue;
+    raise(find(2, "evaluated-code", `${name} expands ${w.text} again: the substitutions and expansions in it run`, source));
+    if (!w.dynamic) judgeSubs(substitutions(w.text), `${name} runs the command substitutions in ${w.text}`);
+  }
   for (const w of ev.code) {
     raise(find(2, "evaluated-code", `${name} runs ${w.text} as a command for every line`, source));
     if (!w.dynamic) raise(j.judgeCode(w.text, { ...ctx, depth: ctx.depth + 1 }));

@@ -68,21 +68,34 @@ function moves(all: readonly Word[]): Word[][] {
   return out;
 }
 
+/** A mark in the set of moved places: a move whose places are not known here (reachesMoved takes it for any place). */
+const ANYWHERE = "*";
+/** A move a command may make that moves() does not see: in code it hands a shell, eval or busybox, not read here. */
+const MOVE_WORD = /\bmv\b|--remove-source-files/;
+
+/**
+ * What a command runs of its own: the simple commands of the code or argv it hands a shell, eval, a wrapper or a
+ * delegate (`bash -c "mv a b"`, `eval "mv a b"`, `busybox mv a b`, `find -exec sh -c 'mv {} z' ;`), "opaque" when
+ * that code is not known here, null when it runs none.
+ */
+export type Nested = (cmd: SimpleCommand) => readonly SimpleCommand[] | "opaque" | null;
+
 /**
  * For each command of a line, the resolved places where the `mv`s before it
  * put work git does not hold (the destination, and its entry for each source).
- * `step` follows the line's `cd`s as index.ts does.
+ * `step` follows the line's `cd`s as index.ts does; `nested` opens the code a
+ * command runs (round 30: `bash -c "mv untracked.txt zz.txt"; rm zz.txt` lost
+ * the file at tier 1, as did `eval "mv …"` and `busybox mv …`).
  */
 export function unheldMovesBefore(
   commands: readonly SimpleCommand[],
   ctx: Context,
   step: (cmd: SimpleCommand, cwds: string[]) => string[],
+  nested: Nested = () => null,
 ): Map<SimpleCommand, ReadonlySet<string>> {
   const out = new Map<SimpleCommand, ReadonlySet<string>>();
   const seen = new Set<string>();
-  let cwds = [ctx.cwd];
-  for (const cmd of commands) {
-    out.set(cmd, new Set(seen));
+  const record = (cmd: SimpleCommand, cwds: readonly string[], depth: number): void => {
     for (const args of moves(cmd.words)) {
       const { sources, dest, intoDir } = operands(args);
       for (const cwd of cwds) {
@@ -99,6 +112,29 @@ export function unheldMovesBefore(
         }
       }
     }
+    if (!MOVE_WORD.test(cmd.source)) return;
+    const inner = depth < 4 ? nested(cmd) : "opaque";
+    if (inner === null) return;
+    if (inner === "opaque") {
+      seen.add(ANYWHERE);
+      return;
+    }
+    // The inner code's own cds hold inside it only.
+    let here = [...cwds];
+    for (const c of inner) {
+      record(c, here, depth + 1);
+      here = step(c, here);
+    }
+  };
+  let cwds = [ctx.cwd];
+  for (let i = 0; i < commands.length; i++) {
+    const cmd = commands[i] as SimpleCommand;
+    // The command substitutions of a command's words and prefix assignments run before it, and the parser lists them
+    // after it (`x=$(mv untracked.txt zz.txt) rm zz.txt`).
+    for (let k = i + 1; k < commands.length && cmd.source.includes((commands[k] as SimpleCommand).source || "\u0000"); k++)
+      record(commands[k] as SimpleCommand, cwds, 0);
+    out.set(cmd, new Set(seen));
+    record(cmd, cwds, 0);
     cwds = step(cmd, cwds);
   }
   return out;
@@ -110,6 +146,7 @@ export function unheldMovesBefore(
  */
 export function reachesMoved(path: string, moved: ReadonlySet<string>, tree: boolean): boolean {
   for (const m of moved) {
+    if (m === ANYWHERE) return true;
     if (m === path || (m.endsWith("/") && path.startsWith(m))) return true;
     if (tree && m.startsWith(`${path}/`)) return true;
   }

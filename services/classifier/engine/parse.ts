@@ -475,6 +475,14 @@ function unparsedBackticks(root: Node): Array<string | null> {
         continue;
       }
     }
+    // Inside backticks bash removes the backslash of `\``, `\$` and `\\` (and `\"` in double quotes) before it
+    // parses the text, so `` `echo \`cmd\`` `` runs cmd, which the grammar reads as a word (round 30). The text as
+    // bash reads it is judged too, both ways for `\"`.
+    if (n.type === "command_substitution" && n.text.startsWith("`") && /\\[`$\\"]/.test(n.text)) {
+      const body = n.text.slice(1, n.text.endsWith("`") ? -1 : undefined);
+      out.push(body.replace(/\\([`$\\])/g, "$1"));
+      if (body.includes('\\"')) out.push(body.replace(/\\([`$\\"])/g, "$1"));
+    }
     if (n.type === "heredoc_body" || (LEAF_TEXT.has(n.type) && kids(n).length === 0)) {
       if (n.text.includes("`")) out.push(...backtickCode(n.text));
       // Those the grammar did parse are judged twice: the same verdict.

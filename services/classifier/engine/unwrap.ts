@@ -67,5 +67,6 @@ export function handedTexts(words: readonly Word[]): string[] {
 }
 
 export function joinWords(words: readonly Word[]): { text: string; dynamic: boolean } {
-  return { text: words.map((w) => w.text).join(" "), dynamic: words.some((w) => w.dynamic) };
+  // A glob's matches are file names, spliced into the code as written (`eval src/*`, `watch ls src/*`: round 30).
+  return { text: words.map((w) => w.text).join(" "), dynamic: words.some((w) => w.dynamic || w.glob) };
 }

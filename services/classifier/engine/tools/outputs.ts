@@ -267,6 +267,44 @@ export function ffmpegAnalysis(name: string, args: readonly Word[]): Analysis | 
   return urlsCarry(ffmpegValues(args, /^-i$/).filter(inputURL));
 }
 
+/** Split `text` at any of `seps` outside quotes, removing one level of `'…'` quoting and backslash escapes (av_get_token). */
+function ffmpegTokens(text: string, seps: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "\\") cur += text[++i] ?? "";
+    else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      cur += text.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? text.length : end;
+    } else if (seps.includes(c)) {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * The file names inside an ffmpeg word besides the word itself: what follows each protocol prefix (`file:F`,
+ * `cache:file:F`, `subfile,,start,0,end,0,,:F`), each part of `concat:A|B`, and each value of a filter graph
+ * (`drawtext=textfile=F`, `subtitles=F`, `movie=F`), unquoted at the graph's level and again at its options'. The
+ * effect analysis follows their links (round 30: `-i file:notes`, notes a link to a key, was read at tier 1).
+ */
+export function ffmpegNames(w: Word): Word[] {
+  if (w.dynamic || !/[:=|,;[\]']/.test(w.text)) return [];
+  const names = new Set<string>();
+  const t = w.text;
+  for (let at = t.indexOf(":"); at >= 0; at = t.indexOf(":", at + 1)) names.add(t.slice(at + 1));
+  for (const part of ffmpegTokens(t, ",;[]")) for (const name of ffmpegTokens(part, ":=|")) names.add(name);
+  for (const name of t.split(/[,;[\]:=|]/)) names.add(name);
+  names.delete("");
+  names.delete(t);
+  return [...names].slice(0, 64).map((text) => ({ ...w, text, glob: false }));
+}
+
 /**
  * ffmpeg filters that load a shared object named by path (`-vf frei0r=/tmp/x.so`, `-af ladspa=file=/tmp/x.so:p`),
  * or a filter graph file from outside the workspace: native code no one has seen (review 34).

@@ -287,7 +287,8 @@ export function sedAnalysis(args: readonly Word[]): Analysis | null {
   const a = sedArgs(args);
   if (a.fromFile) return { tier: 2, rule: "analysis:sed-file", reason: "sed script from a file", kind: "floor" };
   const code = a.scripts.map((w) => w.text).join("\n");
-  if (a.scripts.some((w) => w.dynamic))
+  // A glob's first match is the script: a file's name (`sed 1?* f` with a file `1e touch x`, round 30).
+  if (a.scripts.some((w) => w.dynamic || w.glob))
     return { tier: 2, rule: "analysis:sed-exec", reason: "sed script not known until run time", kind: "floor", code };
   const found = a.scripts.map((w) => sedScript(w.text));
   // `e CMD` and s///e run shell commands; w/W write and r/R read files (their targets are judged by the effect analysis).

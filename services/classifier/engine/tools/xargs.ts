@@ -132,8 +132,9 @@ function parallel(args: Word[]): Unwrap {
     } else if (/^:::\+?$/.test(w.text)) literal = true;
     else if (literal) given.push(w);
   }
-  if (given.length > PARALLEL_ARGS || given.some((w) => w.dynamic)) unknown = true;
-  const known = given.filter((w) => !w.dynamic).slice(0, PARALLEL_ARGS);
+  // A glob's matches are not known here either (`::: *`: every file name, not a file named `*`).
+  if (given.length > PARALLEL_ARGS || given.some((w) => w.dynamic || w.glob)) unknown = true;
+  const known = given.filter((w) => !w.dynamic && !w.glob).slice(0, PARALLEL_ARGS);
   if (cmd.length === 0) {
     // `parallel ::: 'cmd1' 'cmd2'`: each argument is a command.
     return unwrap("delegate:parallel", unknown || unknownOpt !== undefined ? 2 : 0, "parallel runs each input as a command", {
@@ -142,6 +143,12 @@ function parallel(args: Word[]): Unwrap {
     });
   }
   const text = joinWords(cmd).text;
+  // parallel hands its command words to a shell as one line: a value or a glob's file names in them are code
+  // (`parallel echo "$x" ::: a`); its replacement strings (`{}`, `{.}`) are no glob.
+  if (cmd.some((w) => w.dynamic || (w.glob && /[*?[]/.test(w.text.replace(/\{[^}\s]*\}/g, "")))))
+    return unwrap("delegate:parallel", 2, "parallel runs its command words through a shell, and some are only known at run time", {
+      opaque: [text],
+    });
   // `{= perl =}` in the command is perl code parallel evaluates per input.
   if (unknownOpt !== undefined || text.includes("{="))
     return unwrap(
@@ -162,7 +169,11 @@ function watch(args: Word[]): Unwrap {
   const rest = args.slice(at);
   if (args.slice(0, at).some((w) => w.text === "-x" || w.text === "--exec"))
     return unwrap("delegate:watch", 0, "watch re-runs a command", { inner: [rest] });
-  return unwrap("delegate:watch", 0, "watch re-runs a command", { code: [joinWords(rest).text] });
+  // Without -x watch hands its words to `sh -c` as one line: a value or a glob's file names in them are code (round 30).
+  const { text, dynamic } = joinWords(rest);
+  if (dynamic)
+    return unwrap("delegate:watch", 2, "watch runs its words through a shell, and some are only known at run time", { opaque: [text] });
+  return unwrap("delegate:watch", 0, "watch re-runs a command", { code: [text] });
 }
 
 export const xargsDelegate: Delegate = (_name, args, stdin) => xargs(args, stdin);
