@@ -23,7 +23,7 @@ import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { beginCommand, lstat, realPath, wordExpansions } from "./host-paths.js";
 import { unheldMovesBefore } from "./moved-before.js";
-import { linksMadeBefore } from "./linked-before.js";
+import { LINK_WORD, linksMadeBefore } from "./linked-before.js";
 import { inferHome, scratch, setStateDir, sharedScratchRoot } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
@@ -229,8 +229,13 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
       : null;
   // `ln scripts/fmt.sh x && echo id > x`: a later write lands where an earlier link leads (linked-before.ts).
   const linked =
-    parsed.commands.length > 1 && /\b(?:ln|link|cp|mv|tar|bsdtar|unzip|7za?|7zz|unrar|cpio|ar|jar|gunzip|apply|am)\b/.test(text)
-      ? linksMadeBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
+    parsed.commands.length > 1 && LINK_WORD.test(text)
+      ? linksMadeBefore(
+          parsed.commands,
+          ctx,
+          (cmd, cs) => afterCd(cmd, cs, ctx, cdpath),
+          (cmd) => nestedCommands(cmd, ctx, parser),
+        )
       : null;
   for (const cmd of parsed.commands) {
     const own = made?.get(cmd);

@@ -12,6 +12,7 @@ import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
 import { listDir, lstat } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
+import type { Nested } from "./moved-before.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
 import { targetsOf } from "./writers.js";
 
@@ -140,12 +141,11 @@ export function linksMadeBefore(
   commands: readonly SimpleCommand[],
   ctx: Context,
   step: (cmd: SimpleCommand, cwds: string[]) => string[],
+  nested: Nested = () => null,
 ): Map<SimpleCommand, ReadonlyMap<string, string>> {
   const out = new Map<SimpleCommand, ReadonlyMap<string, string>>();
   const seen = new Map<string, string>();
-  let cwds = [ctx.cwd];
-  for (const cmd of commands) {
-    out.set(cmd, new Map(seen));
+  const record = (cmd: SimpleCommand, cwds: readonly string[], depth: number): void => {
     // An extraction (names only the archive knows: `tar xf a.tar`, `unzip`, `git apply` of a diff) may make links
     // anywhere under where it lands, replacing files there too.
     for (const dir of extractsInto(cmd))
@@ -179,16 +179,44 @@ export function linksMadeBefore(
             if (to !== null && to !== n) seen.set(n, to);
           }
         }
+    // `bash -c 'ln -s .git/config z'; echo … >> z`: the code a shell, eval, wrapper or delegate runs (as moved-before.ts).
+    if (call !== null || !LINK_WORD.test(cmd.source)) return;
+    const inner = depth < 4 ? nested(cmd) : "opaque";
+    if (inner === null) return;
+    if (inner === "opaque") {
+      seen.set(ANYWHERE, "");
+      return;
+    }
+    let here = [...cwds];
+    for (const c of inner) {
+      record(c, here, depth + 1);
+      here = step(c, here);
+    }
+  };
+  let cwds = [ctx.cwd];
+  for (let i = 0; i < commands.length; i++) {
+    const cmd = commands[i] as SimpleCommand;
+    // A command's substitutions run before it, and the parser lists them after it (`x=$(ln -s …) cat x`).
+    for (let k = i + 1; k < commands.length && cmd.source.includes((commands[k] as SimpleCommand).source || "\u0000"); k++)
+      record(commands[k] as SimpleCommand, cwds, 0);
+    out.set(cmd, new Map(seen));
+    record(cmd, cwds, 0);
     cwds = step(cmd, cwds);
   }
   return out;
 }
+
+/** A link made in code not read here (a computed `bash -c`): it may be anywhere (throughLinkMade takes it for any path). */
+const ANYWHERE = "*";
+/** The words of the commands that make or carry links (index.ts runs this pass only on a line holding one). */
+export const LINK_WORD = /\b(?:ln|link|cp|mv|tar|bsdtar|unzip|7za?|7zz|unrar|cpio|ar|jar|apply|am)\b/;
 
 /**
  * Where a path leads through a link the line made before (`x` → the target, `h/pre-commit` → target/pre-commit),
  * with the link's name; "" where that is not known (under an extraction, or a tree too large to look through).
  */
 export function throughLinkMade(path: string, links: ReadonlyMap<string, string>): { name: string; to: string } | null {
+  if (links.has(ANYWHERE)) return { name: ANYWHERE, to: "" };
   for (const [name, to] of links) {
     if (path === name) return { name, to };
     if (path.startsWith(`${name}/`)) return { name, to: to === "" ? "" : `${to}${path.slice(name.length)}` };
