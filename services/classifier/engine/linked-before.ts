@@ -10,7 +10,7 @@
 // not known: under an extraction, a tree too large to look through).
 import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
-import { listDir, lstat } from "./host-paths.js";
+import { listDir, lstat, realPath } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
 import type { Nested } from "./moved-before.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
@@ -103,8 +103,11 @@ function carriedLinks(from: string): Array<[string, string]> | null {
   return out;
 }
 
+/** How a call names its link: exactly, inside a directory (`-t DIR`, `ln A B DIR`), or either, as the disk decides. */
+type Naming = "exact" | "into" | "either";
+
 /** The link names a call makes, each with the target it names as written (one per source). */
-function made(call: LinkCall): Array<[Word, Word, boolean]> {
+function made(call: LinkCall): Array<[Word, Word, Naming]> {
   const words: Word[] = [];
   let into: Word | undefined;
   let noDir = false;
@@ -124,10 +127,21 @@ function made(call: LinkCall): Array<[Word, Word, boolean]> {
     else if (!t.startsWith("-") || t === "-") words.push(w);
   }
   // `ln T` links T into the cwd; `ln T NAME` names it NAME (or NAME/T when NAME is a directory); `ln A B DIR`.
-  if (into !== undefined) return words.map((s) => [s, into as Word, true]);
-  if (words.length === 1) return [[words[0] as Word, { ...(words[0] as Word), text: "." }, true]];
+  if (into !== undefined) return words.map((s) => [s, into as Word, "into"]);
+  if (words.length === 1) return [[words[0] as Word, { ...(words[0] as Word), text: "." }, "into"]];
   const dest = words[words.length - 1] as Word;
-  return words.slice(0, -1).map((s) => [s, dest, words.length > 2 || !noDir]);
+  return words.slice(0, -1).map((s) => [s, dest, words.length > 2 ? "into" : noDir ? "exact" : "either"]);
+}
+
+/** The names a link named `at` gets: inside it when it is a directory (or a link to one); both when it is not there yet. */
+function namesFor(at: string, target: Word, naming: Naming): string[] {
+  const inside = posix.join(at, posix.basename(target.text));
+  if (naming !== "either") return naming === "exact" ? [at] : [inside];
+  const st = lstat(at);
+  if (st === null || st === "unknown") return [at, inside];
+  const real = realPath(at);
+  const dir = real === null ? null : lstat(real);
+  return dir !== null && dir !== "unknown" && dir.isDirectory() ? [inside] : [at];
 }
 
 /**
@@ -155,13 +169,13 @@ export function linksMadeBefore(
       }
     const call = linkCall(cmd.words);
     if (call !== null)
-      for (const [target, name, maybeDir] of made(call))
+      for (const [target, name, naming] of made(call))
         for (const cwd of cwds) {
           const c = { ...ctx, cwd };
           if (target.dynamic || name.dynamic) continue;
           const at = resolvePlace(name, c).path;
           if (at === null) continue;
-          const names = maybeDir ? [at, posix.join(at, posix.basename(target.text))] : [at];
+          const names = namesFor(at, target, naming);
           for (const n of names) {
             if (call.kind === "carry") {
               const src = target.glob ? null : resolvePlace(target, c).path;
