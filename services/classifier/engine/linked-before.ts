@@ -12,7 +12,7 @@ import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
 import { listDir, lstat, realPath } from "./host-paths.js";
 import { resolvePlace } from "./paths.js";
-import type { Nested } from "./moved-before.js";
+import { type Nested, walkLine } from "./line-walk.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
 import { targetsOf } from "./writers.js";
 
@@ -159,64 +159,49 @@ export function linksMadeBefore(
 ): Map<SimpleCommand, ReadonlyMap<string, string>> {
   const out = new Map<SimpleCommand, ReadonlyMap<string, string>>();
   const seen = new Map<string, string>();
-  const record = (cmd: SimpleCommand, cwds: readonly string[], depth: number): void => {
-    // An extraction (names only the archive knows: `tar xf a.tar`, `unzip`, `git apply` of a diff) may make links
-    // anywhere under where it lands, replacing files there too.
-    for (const dir of extractsInto(cmd))
-      for (const cwd of cwds) {
-        const at = resolvePlace(dir, { ...ctx, cwd }).path;
-        if (at !== null) seen.set(at, "");
-      }
-    const call = linkCall(cmd.words);
-    if (call !== null)
-      for (const [target, name, naming] of made(call))
+  // `bash -c 'ln -s .git/config z'; echo … >> z`: the code a shell, eval, wrapper or delegate runs counts too.
+  walkLine(commands, ctx.cwd, {
+    step,
+    nested,
+    word: LINK_WORD,
+    opaque: () => seen.set(ANYWHERE, ""),
+    before: (cmd) => out.set(cmd, new Map(seen)),
+    visit: (cmd, cwds) => {
+      // An extraction (names only the archive knows: `tar xf a.tar`, `unzip`, `git apply` of a diff) may make links
+      // anywhere under where it lands, replacing files there too.
+      for (const dir of extractsInto(cmd))
         for (const cwd of cwds) {
-          const c = { ...ctx, cwd };
-          if (target.dynamic || name.dynamic) continue;
-          const at = resolvePlace(name, c).path;
-          if (at === null) continue;
-          const names = namesFor(at, target, naming);
-          for (const n of names) {
-            if (call.kind === "carry") {
-              const src = target.glob ? null : resolvePlace(target, c).path;
-              const links = src === null ? [] : carriedLinks(src);
-              // A tree too large to look through may carry a link anywhere in it.
-              if (links === null) seen.set(n, "");
-              for (const [rel, text] of links ?? []) {
-                const placed = rel === "" ? n : `${n}/${rel}`;
-                seen.set(placed, posix.resolve(posix.dirname(placed), text));
-              }
-              continue;
-            }
-            const from = call.kind === "symbolic" && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
-            const to = resolvePlace({ ...target, text: posix.resolve(from, target.text) }, c).path;
-            if (to !== null && to !== n) seen.set(n, to);
-          }
+          const at = resolvePlace(dir, { ...ctx, cwd }).path;
+          if (at !== null) seen.set(at, "");
         }
-    // `bash -c 'ln -s .git/config z'; echo … >> z`: the code a shell, eval, wrapper or delegate runs (as moved-before.ts).
-    if (call !== null || !LINK_WORD.test(cmd.source)) return;
-    const inner = depth < 4 ? nested(cmd) : "opaque";
-    if (inner === null) return;
-    if (inner === "opaque") {
-      seen.set(ANYWHERE, "");
-      return;
-    }
-    let here = [...cwds];
-    for (const c of inner) {
-      record(c, here, depth + 1);
-      here = step(c, here);
-    }
-  };
-  let cwds = [ctx.cwd];
-  for (let i = 0; i < commands.length; i++) {
-    const cmd = commands[i] as SimpleCommand;
-    // A command's substitutions run before it, and the parser lists them after it (`x=$(ln -s …) cat x`).
-    for (let k = i + 1; k < commands.length && cmd.source.includes((commands[k] as SimpleCommand).source || "\u0000"); k++)
-      record(commands[k] as SimpleCommand, cwds, 0);
-    out.set(cmd, new Map(seen));
-    record(cmd, cwds, 0);
-    cwds = step(cmd, cwds);
-  }
+      const call = linkCall(cmd.words);
+      if (call !== null)
+        for (const [target, name, naming] of made(call))
+          for (const cwd of cwds) {
+            const c = { ...ctx, cwd };
+            if (target.dynamic || name.dynamic) continue;
+            const at = resolvePlace(name, c).path;
+            if (at === null) continue;
+            const names = namesFor(at, target, naming);
+            for (const n of names) {
+              if (call.kind === "carry") {
+                const src = target.glob ? null : resolvePlace(target, c).path;
+                const links = src === null ? [] : carriedLinks(src);
+                // A tree too large to look through may carry a link anywhere in it.
+                if (links === null) seen.set(n, "");
+                for (const [rel, text] of links ?? []) {
+                  const placed = rel === "" ? n : `${n}/${rel}`;
+                  seen.set(placed, posix.resolve(posix.dirname(placed), text));
+                }
+                continue;
+              }
+              const from = call.kind === "symbolic" && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
+              const to = resolvePlace({ ...target, text: posix.resolve(from, target.text) }, c).path;
+              if (to !== null && to !== n) seen.set(n, to);
+            }
+          }
+    },
+  });
   return out;
 }
 

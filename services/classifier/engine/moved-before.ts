@@ -6,6 +6,7 @@
 import { posix } from "node:path";
 import { inWorkspace, resolvePlace } from "./paths.js";
 import { notHeldByGit } from "./reversible.js";
+import { type Nested, walkLine } from "./line-walk.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
 
 /** mv's options that take a value (GNU and BSD): `-t DIR`, `-S SUFFIX`. */
@@ -74,13 +75,6 @@ const ANYWHERE = "*";
 const MOVE_WORD = /\bmv\b|--remove-source-files/;
 
 /**
- * What a command runs of its own: the simple commands of the code or argv it hands a shell, eval, a wrapper or a
- * delegate (`bash -c "mv a b"`, `eval "mv a b"`, `busybox mv a b`, `find -exec sh -c 'mv {} z' ;`), "opaque" when
- * that code is not known here, null when it runs none.
- */
-export type Nested = (cmd: SimpleCommand) => readonly SimpleCommand[] | "opaque" | null;
-
-/**
  * For each command of a line, the resolved places where the `mv`s before it
  * put work git does not hold (the destination, and its entry for each source).
  * `step` follows the line's `cd`s as index.ts does; `nested` opens the code a
@@ -95,48 +89,31 @@ export function unheldMovesBefore(
 ): Map<SimpleCommand, ReadonlySet<string>> {
   const out = new Map<SimpleCommand, ReadonlySet<string>>();
   const seen = new Set<string>();
-  const record = (cmd: SimpleCommand, cwds: readonly string[], depth: number): void => {
-    for (const args of moves(cmd.words)) {
-      const { sources, dest, intoDir } = operands(args);
-      for (const cwd of cwds) {
-        const c = { ...ctx, cwd };
-        const to = dest === undefined || dest.dynamic ? null : resolvePlace(dest, c).path;
-        if (to === null) continue;
-        for (const src of sources) {
-          const from = resolvePlace(src, c).path;
-          if (from === null || !inWorkspace(from, c) || notHeldByGit(from, "tree") === null) continue;
-          seen.add(to);
-          // A glob's matches land under names not known here: anything under the destination (marked by its slash).
-          if (src.glob) seen.add(`${to}/`);
-          else if (intoDir || !to.endsWith(posix.basename(from))) seen.add(posix.join(to, posix.basename(from)));
+  walkLine(commands, ctx.cwd, {
+    step,
+    nested,
+    word: MOVE_WORD,
+    opaque: () => seen.add(ANYWHERE),
+    before: (cmd) => out.set(cmd, new Set(seen)),
+    visit: (cmd, cwds) => {
+      for (const args of moves(cmd.words)) {
+        const { sources, dest, intoDir } = operands(args);
+        for (const cwd of cwds) {
+          const c = { ...ctx, cwd };
+          const to = dest === undefined || dest.dynamic ? null : resolvePlace(dest, c).path;
+          if (to === null) continue;
+          for (const src of sources) {
+            const from = resolvePlace(src, c).path;
+            if (from === null || !inWorkspace(from, c) || notHeldByGit(from, "tree") === null) continue;
+            seen.add(to);
+            // A glob's matches land under names not known here: anything under the destination (marked by its slash).
+            if (src.glob) seen.add(`${to}/`);
+            else if (intoDir || !to.endsWith(posix.basename(from))) seen.add(posix.join(to, posix.basename(from)));
+          }
         }
       }
-    }
-    if (!MOVE_WORD.test(cmd.source)) return;
-    const inner = depth < 4 ? nested(cmd) : "opaque";
-    if (inner === null) return;
-    if (inner === "opaque") {
-      seen.add(ANYWHERE);
-      return;
-    }
-    // The inner code's own cds hold inside it only.
-    let here = [...cwds];
-    for (const c of inner) {
-      record(c, here, depth + 1);
-      here = step(c, here);
-    }
-  };
-  let cwds = [ctx.cwd];
-  for (let i = 0; i < commands.length; i++) {
-    const cmd = commands[i] as SimpleCommand;
-    // The command substitutions of a command's words and prefix assignments run before it, and the parser lists them
-    // after it (`x=$(mv untracked.txt zz.txt) rm zz.txt`).
-    for (let k = i + 1; k < commands.length && cmd.source.includes((commands[k] as SimpleCommand).source || "\u0000"); k++)
-      record(commands[k] as SimpleCommand, cwds, 0);
-    out.set(cmd, new Set(seen));
-    record(cmd, cwds, 0);
-    cwds = step(cmd, cwds);
-  }
+    },
+  });
   return out;
 }
 
