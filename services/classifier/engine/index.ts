@@ -222,8 +222,16 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
       : null;
   // `ln scripts/fmt.sh x && echo id > x`: a later write lands where an earlier link leads (linked-before.ts).
   const linked =
-    parsed.commands.length > 1 && /\b(?:ln|link|cp|mv|tar|bsdtar|unzip|7za?|7zz|unrar|cpio|ar|jar|gunzip|apply|am)\b/.test(text)
-      ? linksMadeBefore(parsed.commands, ctx, (cmd, cs) => afterCd(cmd, cs, ctx, cdpath))
+    parsed.commands.length > 1 &&
+    /\b(?:ln|link|cp|mv|rsync|pax|tar|bsdtar|unzip|7za?|7zz|unrar|cpio|ar|jar|gunzip|apply|am|checkout|switch|restore|reset|stash|merge|pull|rebase|cherry-pick|revert|read-tree|checkout-index|worktree|clone|submodule)\b/.test(
+      text,
+    )
+      ? linksMadeBefore(
+          parsed.commands,
+          ctx,
+          (cmd, cs) => afterCd(cmd, cs, ctx, cdpath),
+          (code) => parser.parse(code).commands,
+        )
       : null;
   for (const cmd of parsed.commands) {
     const own = made?.get(cmd);
