@@ -30,10 +30,125 @@ function decodeEscapes(s: string): string {
   return s
     .replace(/\\(0[0-7]{0,3}|[0-7]{1,3})/g, (_m, o: string) => String.fromCharCode(Number.parseInt(o, 8) & 255))
     .replace(/\\x([0-9a-fA-F]{1,2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/\\u([0-9a-fA-F]{1,4})|\\U([0-9a-fA-F]{1,8})/g, (_m, u?: string, l?: string) => codePoint(u ?? l ?? "0"))
     .replace(
       /\\([nrtvfabe\\])/g,
       (_m, c: string) => ({ n: "\n", r: "\r", t: "\t", v: "\v", f: "\f", a: "\x07", b: "\b", e: "\x1b", "\\": "\\" })[c] ?? c,
     );
+}
+
+/** A code point from hex digits, as bash's `\\u`/`\\U` write it (one not valid stays as its escape's text). */
+function codePoint(hex: string): string {
+  const n = Number.parseInt(hex, 16);
+  return n <= 0x10ffff ? String.fromCodePoint(n) : `\\U${hex}`;
+}
+
+/** One escape at the start of `s` as bash's printf reads it (`b`: in a %b argument, where `\\0NNN` and `\\c` count): the
+ * text it stands for, how many characters it takes, and whether output stops there. */
+function printfEscape(s: string, b: boolean): [string, number, boolean] {
+  const c = s[1] ?? "";
+  const simple: Record<string, string> = {
+    a: "\x07",
+    b: "\b",
+    e: "\x1b",
+    E: "\x1b",
+    f: "\f",
+    n: "\n",
+    r: "\r",
+    t: "\t",
+    v: "\v",
+    "\\": "\\",
+    '"': '"',
+    "'": "'",
+    "?": "?",
+  };
+  if (Object.hasOwn(simple, c)) return [simple[c] as string, 2, false];
+  if (b && c === "c") return ["", 2, true];
+  const oct = (b ? /^\\0?([0-7]{1,3})/ : /^\\([0-7]{1,3})/).exec(s);
+  if (oct) return [String.fromCharCode(Number.parseInt(oct[1] as string, 8) & 255), (oct[0] as string).length, false];
+  const hex = /^\\x([0-9a-fA-F]{1,2})/.exec(s);
+  if (hex) return [String.fromCharCode(Number.parseInt(hex[1] as string, 16)), (hex[0] as string).length, false];
+  const uni = /^\\u([0-9a-fA-F]{1,4})|^\\U([0-9a-fA-F]{1,8})/.exec(s);
+  if (uni) return [codePoint(uni[1] ?? uni[2] ?? "0"), (uni[0] as string).length, false];
+  return ["\\", 1, false];
+}
+
+/** Text with escapes read once, left to right (`b`: as %b reads its argument); `stop` when a `\\c` ends all output. */
+function printfDecode(s: string, b: boolean): { text: string; stop: boolean } {
+  let text = "";
+  for (let i = 0; i < s.length; ) {
+    if (s[i] !== "\\") {
+      text += s[i];
+      i++;
+      continue;
+    }
+    const [t, n, stop] = printfEscape(s.slice(i), b);
+    if (stop) return { text, stop: true };
+    text += t;
+    i += n;
+  }
+  return { text, stop: false };
+}
+
+/**
+ * What bash's printf writes for a format and its arguments (round 31: `%.3s`, `%*s`, `%c`, `\\u002b` and a format used
+ * again for the arguments left over wrote `+++ b/.git/config` that no reading above held): flags, width and precision
+ * (`*` from an argument), %s/%b/%q/%c and numbers; null when it is too long to follow.
+ */
+export function printfOutput(format: string, values: readonly string[]): string | null {
+  let out = "";
+  let k = 0;
+  const next = (): string => values[k++] ?? "";
+  for (let pass = 0; pass < 64; pass++) {
+    const before = k;
+    for (let i = 0; i < format.length; ) {
+      const ch = format[i] as string;
+      if (ch === "\\") {
+        const [t, n] = printfEscape(format.slice(i), false);
+        out += t;
+        i += n;
+        continue;
+      }
+      if (ch !== "%") {
+        out += ch;
+        i++;
+        continue;
+      }
+      const m = /^%([-+ #0']*)(\*|\d*)(?:\.(\*|\d*))?(?:\(([^)]*)\))?([a-zA-Z%])/.exec(format.slice(i));
+      if (!m) {
+        out += ch;
+        i++;
+        continue;
+      }
+      i += (m[0] as string).length;
+      const conv = m[5] as string;
+      if (conv === "%") {
+        out += "%";
+        continue;
+      }
+      const width = m[2] === "*" ? Number.parseInt(next(), 10) || 0 : Number.parseInt(m[2] || "0", 10);
+      const precision = m[3] === undefined ? undefined : m[3] === "*" ? Number.parseInt(next(), 10) || 0 : Number.parseInt(m[3] || "0", 10);
+      let text: string;
+      if (conv === "b") {
+        const d = printfDecode(next(), true);
+        text = d.text;
+        if (d.stop) return out + text;
+      } else if (conv === "c") text = next().slice(0, 1);
+      else if (conv === "s" || conv === "q" || conv === "T") text = next();
+      else {
+        const v = next();
+        const n = Number(/^['"]/.test(v) ? (v.codePointAt(1) ?? 0) : Number.parseFloat(v) || 0);
+        text = /[diu]/.test(conv) ? String(Math.trunc(n)) : /[oxX]/.test(conv) ? Math.trunc(n).toString(conv === "o" ? 8 : 16) : String(n);
+      }
+      if (precision !== undefined && /[sbqc]/.test(conv)) text = text.slice(0, precision);
+      if (text.length < Math.abs(width)) text = m[1]?.includes("-") || width < 0 ? text.padEnd(Math.abs(width)) : text.padStart(width);
+      out += text;
+      if (out.length > 1 << 20) return null;
+    }
+    // The format is used again while arguments are left, if it took any.
+    if (k >= values.length || k === before) break;
+  }
+  return out;
 }
 
 /**
@@ -63,7 +178,8 @@ export function composedText(cmd: SimpleCommand): string | null | undefined {
     if (format === undefined) return "";
     let k = 0;
     const filled = format.replace(/%[-+ #0-9.]*([sbcdiouxXeEfgGq%])/g, (_m, c: string) => (c === "%" ? "%" : (values[k++] ?? "")));
-    return [decodeEscapes(filled), ...values, ...values.map(decodeEscapes)].join("\n");
+    const exact = printfOutput(format, values);
+    return [decodeEscapes(filled), ...values, ...values.map(decodeEscapes), ...(exact === null ? [] : [exact])].join("\n");
   }
   // `sed 's/.*/rm -rf ~/' a.txt > x.sh`: a filter whose program is on the line writes text no one has read.
   if (FILTERS.has(name)) return null;

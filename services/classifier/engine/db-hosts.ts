@@ -77,7 +77,8 @@ function hostWords(tool: string, args: readonly Word[]): Word[] {
 /** psql's `\c DB USER HOST [PORT]` (or a conninfo or URI as its first argument) in a command text (round 24). */
 function reconnects(w: Word): Word[] {
   const out: Word[] = [];
-  for (const m of w.text.matchAll(/\\c(?:onnect)?\s+(\S+)(?:\s+(\S+))?(?:\s+(\S+))?/g)) {
+  // `\\c -reuse-previous=on DB USER HOST`: the option comes first (round 31: it took DB's place, so HOST was never read).
+  for (const m of w.text.matchAll(/\\c(?:onnect)?(?:\s+-reuse-previous(?:=\S*)?)?\s+(\S+)(?:\s+(\S+))?(?:\s+(\S+))?/g)) {
     if (m[3]) out.push({ ...w, text: m[3] });
     out.push(...connectionHosts({ ...w, text: m[1] ?? "" }, true));
   }

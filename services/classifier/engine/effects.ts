@@ -53,7 +53,7 @@ import { bareRepoFile, clonedByCommand, nestedRepository } from "./bare-repos.js
 import { userGitDrivers } from "./git-drivers.js";
 import { agentSteered } from "./agent-steered.js";
 import { reachesMoved } from "./moved-before.js";
-import { throughLinkMade } from "./linked-before.js";
+import { throughLinksMade } from "./linked-before.js";
 import { gitSteered } from "./git-steered.js";
 import { GIT_FILE_KEYS, gitGlobals } from "./tools/git.js";
 import { sendsRedirectedInput } from "./tools/network.js";
@@ -353,29 +353,44 @@ function movedAway(t: Target, p: Place, ctx: Context): Effect | null {
 }
 
 function judgePlace(t: Target, p: Place, ctx: Context): Effect {
-  const through = p.path !== null && ctx.linksMade ? linkedPlace(t, p.path, ctx) : null;
+  const through = p.path !== null && ctx.linksMade ? linkedPlace(t, p, p.path, ctx) : null;
   const own = judgeOwnPlace(t, p, ctx);
   return through !== null && through.tier > own.tier ? through : own;
 }
 
 /**
  * A write through a link an earlier command of the line made (`ln -s .git/hooks h && echo … > h/pre-commit`),
- * judged where it lands too. Deleting the link's own name deletes only the link.
+ * judged where it lands too, through every reading and through links made before that one (`ln -s .git d && ln -s
+ * d/config c`). A glob (`>> c*`) may match any link made in its directory. Deleting the link's own name deletes only
+ * the link.
  */
-function linkedPlace(t: Target, path: string, ctx: Context): Effect | null {
+function linkedPlace(t: Target, p: Place, path: string, ctx: Context): Effect | null {
   const links = ctx.linksMade as ReadonlyMap<string, string>;
-  const through = throughLinkMade(path, links);
   const deletes = t.mode === "delete" || t.mode === "tree";
-  // Deleting a link deletes the link: only a link among the path's parents leads a delete elsewhere.
-  if (through === null || (deletes && (through.name === path || (through.to === "" && posix.dirname(path) === through.name)))) return null;
-  const to = through.to;
-  if (to === "")
-    return {
-      tier: 2,
-      reason: `${t.mode} ${path}: under ${through.name}, where an earlier command of the line extracts, copies or moves names not known here (a link among them leads anywhere)`,
-    };
-  const e = judgePlace(t, resolvePlace(literalWord(to), { ...ctx, linksMade: undefined }), { ...ctx, linksMade: undefined });
-  return { tier: e.tier, reason: `${e.reason} (through a link the line made at ${path})` };
+  // `echo … >> c*` after `ln -s .git/config c`: p.path is the glob's static directory, which any link under it may match.
+  const paths = p.glob ? [...links.keys()].filter((n) => n === path || n.startsWith(path === "/" ? "/" : `${path}/`)) : [path];
+  let worst: Effect | null = null;
+  for (const at of paths)
+    for (const through of throughLinksMade(at, links)) {
+      // Deleting a link deletes the link: only a link among the path's parents leads a delete elsewhere.
+      if (deletes && (through.name === at || (through.to === "" && posix.dirname(at) === through.name))) continue;
+      const to = through.to;
+      let e: Effect;
+      if (to === "")
+        e = {
+          tier: 2,
+          reason: `${t.mode} ${at}: ${through.name === "*" ? "a link the line made at a name not known here may be this" : `under ${through.name}, where an earlier command of the line extracts, copies or moves names not known here (a link among them leads anywhere)`}`,
+        };
+      else {
+        // A link made before this one may lead on (`ln -s .git d && ln -s d/config c`): followed with the rest.
+        const rest = new Map([...links].filter(([n]) => n !== through.name));
+        const c = { ...ctx, linksMade: rest.size > 0 ? rest : undefined };
+        const j = judgePlace(t, resolvePlace(literalWord(to), c), c);
+        e = { tier: j.tier, reason: `${j.reason} (through a link the line made at ${at})` };
+      }
+      if (worst === null || e.tier > worst.tier) worst = e;
+    }
+  return worst;
 }
 
 function judgeOwnPlace(t: Target, p: Place, ctx: Context): Effect {

@@ -23,7 +23,7 @@ import { loadBashParser } from "./parse.js";
 import type { BashParser } from "./parse.js";
 import { beginCommand, lstat, realPath, wordExpansions } from "./host-paths.js";
 import { unheldMovesBefore } from "./moved-before.js";
-import { LINK_WORD, linksMadeBefore } from "./linked-before.js";
+import { linksMadeBefore } from "./linked-before.js";
 import { inferHome, scratch, setStateDir, sharedScratchRoot } from "./paths.js";
 import { defaultHome, type HostId } from "../../shared/config.js";
 import { checkUnique, parsePolicy, PolicyError, type RuleAttrs } from "./policy.js";
@@ -229,12 +229,15 @@ function judgeText(text: string, ctx: Context, judge: Judge, parser: BashParser,
       : null;
   // `ln scripts/fmt.sh x && echo id > x`: a later write lands where an earlier link leads (linked-before.ts).
   const linked =
-    parsed.commands.length > 1 && LINK_WORD.test(text)
+    parsed.commands.length > 1 &&
+    /\b(?:ln|link|cp|mv|rsync|pax|tar|bsdtar|unzip|7za?|7zz|unrar|cpio|ar|jar|gunzip|apply|am|checkout|switch|restore|reset|stash|merge|pull|rebase|cherry-pick|revert|read-tree|checkout-index|worktree|clone|submodule)\b/.test(
+      text,
+    )
       ? linksMadeBefore(
           parsed.commands,
           ctx,
           (cmd, cs) => afterCd(cmd, cs, ctx, cdpath),
-          (cmd) => nestedCommands(cmd, ctx, parser),
+          (code) => parser.parse(code).commands,
         )
       : null;
   for (const cmd of parsed.commands) {

@@ -1,5 +1,5 @@
 // The order a line's commands take effect in, for passes that carry what an
-// earlier command did to a later one (moved-before.ts, linked-before.ts): a
+// earlier command did to a later one (moved-before.ts; linked-before.ts walks its own way, following links into find -exec and xargs too): a
 // command's substitutions run before it (the parser lists them after it:
 // `x=$(mv a b) rm b`), and the code a shell, eval, wrapper or delegate runs
 // is opened (round 30: `bash -c "mv untracked.txt zz.txt"; rm zz.txt`).

@@ -10,17 +10,52 @@
 // not known: under an extraction, a tree too large to look through).
 import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
+import { delegate } from "./delegates.js";
+import { repoOf } from "./git-index.js";
 import { listDir, lstat, realPath } from "./host-paths.js";
+import { interpreter } from "./interpreters.js";
 import { resolvePlace } from "./paths.js";
-import { type Nested, walkLine } from "./line-walk.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
+import { prefixWrapper } from "./wrappers.js";
 import { targetsOf } from "./writers.js";
+
+/** The name standing for "a link somewhere not known here" (`ln -s T "$(…)"`): every later write may go through it. */
+export const ANYWHERE = "*";
 
 /** Wrappers that run the command after them (as moved-before.ts's). */
 const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
 
 /** ln's and cp's options that take a value: `-t DIR`, `-S SUFFIX`. */
 const VALUED = /^(?:-[a-zA-Z]*[tS]|--target-directory|--suffix)$/;
+
+/** rsync's options whose value is the next word (not a source). */
+const RSYNC_VALUED = new Set([
+  "-e",
+  "--rsh",
+  "-f",
+  "--filter",
+  "--exclude",
+  "--include",
+  "--exclude-from",
+  "--include-from",
+  "--files-from",
+  "-T",
+  "--temp-dir",
+  "--partial-dir",
+  "--backup-dir",
+  "--suffix",
+  "-B",
+  "--block-size",
+  "--chmod",
+  "--chown",
+  "--log-file",
+  "--password-file",
+  "-M",
+  "--remote-option",
+  "--compare-dest",
+  "--copy-dest",
+  "--link-dest",
+]);
 
 interface LinkCall {
   args: Word[];
@@ -49,6 +84,17 @@ function linkCall(all: readonly Word[]): LinkCall | null {
   if (name === "ln") return { args, kind: symbolic ? "symbolic" : "hard", relative: /r/.test(flags) || long("--relative") };
   if (name === "link") return { args, kind: "hard", relative: false };
   if (name === "mv") return { args, kind: "carry", relative: false };
+  // `git mv` of a tracked link moves the link (round 31).
+  if (name === "git" && args[0]?.text === "mv") return { args: args.slice(1), kind: "carry", relative: false };
+  // rsync keeps links as links with -l (or -a); -L/--copy-links copies what they lead to (round 31).
+  if (name === "rsync") {
+    const keeps = /[al]/.test(flags) || long("--links") || long("--archive");
+    const copies = /L/.test(flags) || long("--copy-links");
+    const remote = args.some((w) => /^[^/-][^/]*:/.test(w.text));
+    return keeps && !copies && !remote
+      ? { args: args.filter((_w, i) => !RSYNC_VALUED.has(args[i - 1]?.text ?? "")), kind: "carry", relative: false }
+      : null;
+  }
   if (name !== "cp") return null;
   if (symbolic) return { args, kind: "symbolic", relative: false };
   if (/l/.test(flags) || long("--link")) return { args, kind: "hard", relative: false };
@@ -62,6 +108,17 @@ function extractsInto(cmd: SimpleCommand): Word[] {
   const [prog, ...args] = cmd.words;
   if (!prog || prog.dynamic) return [];
   const name = posix.basename(prog.text);
+  const worktree = name === "git" ? gitWritesTree(args) : null;
+  if (worktree !== null) return [{ ...prog, text: worktree }];
+  // `cpio -p DIR` copies the names on its input (links as links) into DIR; `pax -rw … DIR` likewise (round 31).
+  if (name === "cpio" && args.some((w) => /^-[a-zA-Z]*p/.test(w.text) || w.text === "--pass-through")) {
+    const dirs = args.filter((w, i) => !w.text.startsWith("-") && !/^-[a-zA-Z]*[EFHIMORs]$/.test(args[i - 1]?.text ?? ""));
+    return dirs.length > 0 ? dirs.slice(-1) : [{ ...prog, text: "." }];
+  }
+  if (name === "pax" && args.some((w) => /^-[a-zA-Z]*r/.test(w.text)) && args.some((w) => /^-[a-zA-Z]*w/.test(w.text))) {
+    const dirs = args.filter((w) => !w.text.startsWith("-"));
+    return dirs.length > 0 ? dirs.slice(-1) : [{ ...prog, text: "." }];
+  }
   if (name === "git" && args.some((w) => w.text === "apply" || w.text === "am")) {
     // `git apply --check`/`--stat`: nothing is written.
     const texts = args.map((w) => w.text);
@@ -69,6 +126,79 @@ function extractsInto(cmd: SimpleCommand): Word[] {
     return reads || texts.some((w) => /^--(?:abort|quit|show-current-patch)/.test(w)) ? [] : [{ ...prog, text: "." }];
   }
   return (targetsOf(name, args) ?? []).filter((t) => t.fills).map((t) => t.word);
+}
+
+/** Where an extraction lands: names under it may be links leading anywhere; the directory itself stays what it is. */
+const EXTRACTED = "?";
+
+/** Marks a directory whose work tree's top is meant (resolved where the command runs). */
+const TOP = "\u0000top:";
+
+/** git's options that take a value before the subcommand. */
+const GIT_VALUED = /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env|--super-prefix)$/;
+
+/**
+ * Where a git command writes its work tree from objects, which may hold links (mode 120000) leading anywhere
+ * (round 31: `git checkout evil && echo … >> c` with c a link to .git/config on that branch): the tree's top
+ * ("." relative to `git -C DIR`'s DIR or the cwd), the new worktree's or clone's directory; null when it writes none.
+ */
+function gitWritesTree(args: readonly Word[]): string | null {
+  let i = 0;
+  let base = ".";
+  while (i < args.length && (args[i] as Word).text.startsWith("-")) {
+    const t = (args[i] as Word).text;
+    if (t === "-C" && args[i + 1]) base = posix.join(base, (args[i + 1] as Word).text);
+    i += GIT_VALUED.test(t) ? 2 : 1;
+  }
+  const sub = args[i]?.text ?? "";
+  const rest = args.slice(i + 1).map((w) => w.text);
+  const has = (...o: string[]) => rest.some((t) => o.includes(t));
+  const operands = (valued: RegExp) => rest.filter((t, k) => !t.startsWith("-") && !valued.test(rest[k - 1] ?? ""));
+  // The whole work tree: its top, found from where the command runs (linksMadeBefore resolves TOP).
+  const top = `${TOP}${base}`;
+  switch (sub) {
+    case "checkout":
+      // `git checkout -b NAME` (no start point) keeps the tree as it is.
+      if (has("-b", "-B", "--orphan") && operands(/^(?:-b|-B|--orphan)$/).length === 0) return null;
+      return has("-h", "--help") ? null : top;
+    case "switch":
+      if (
+        has("-c", "-C", "--create", "--force-create", "--orphan") &&
+        operands(/^(?:-c|-C|--create|--force-create|--orphan)$/).length === 0
+      )
+        return null;
+      return has("-h", "--help") ? null : top;
+    case "restore":
+      return has("--staged", "-S") && !has("--worktree", "-W") ? null : top;
+    case "reset":
+      return has("--hard", "--merge", "--keep") ? top : null;
+    case "stash":
+      return ["pop", "apply", "branch"].includes(rest[0] ?? "") ? top : null;
+    case "merge":
+    case "pull":
+    case "rebase":
+    case "cherry-pick":
+    case "revert":
+    case "checkout-index":
+    case "read-tree":
+    case "submodule":
+      return has("--abort", "--quit", "-h", "--help") ? null : top;
+    case "worktree": {
+      if (rest[0] !== "add") return null;
+      const ops = rest.slice(1).filter((t, k, a) => !t.startsWith("-") && !/^(?:-b|-B|--reason)$/.test(a[k - 1] ?? ""));
+      return ops[0] !== undefined ? posix.join(base, ops[0]) : top;
+    }
+    case "clone": {
+      const ops = operands(
+        /^(?:-b|--branch|-o|--origin|-c|--config|--depth|--reference|--separate-git-dir|-u|--upload-pack|--template|-j|--jobs|--filter|--shallow-since|--shallow-exclude|--server-option)$/,
+      );
+      if (ops.length >= 2) return posix.join(base, ops[1] as string);
+      const src = ops[0];
+      return src === undefined ? null : posix.join(base, posix.basename(src.replace(/\/+$/, "")).replace(/\.git$/, "") || ".");
+    }
+    default:
+      return null;
+  }
 }
 
 /** At most this many entries of a tree copied or moved are looked through for links. */
@@ -103,11 +233,11 @@ function carriedLinks(from: string): Array<[string, string]> | null {
   return out;
 }
 
-/** How a call names its link: exactly, inside a directory (`-t DIR`, `ln A B DIR`), or either, as the disk decides. */
-type Naming = "exact" | "into" | "either";
+/** How a name a call makes may be read: only as given, only as a directory holding the source's name, or both. */
+type Reading = "file" | "dir" | "either";
 
 /** The link names a call makes, each with the target it names as written (one per source). */
-function made(call: LinkCall): Array<[Word, Word, Naming]> {
+function made(call: LinkCall): Array<[Word, Word, Reading]> {
   const words: Word[] = [];
   let into: Word | undefined;
   let noDir = false;
@@ -127,21 +257,27 @@ function made(call: LinkCall): Array<[Word, Word, Naming]> {
     else if (!t.startsWith("-") || t === "-") words.push(w);
   }
   // `ln T` links T into the cwd; `ln T NAME` names it NAME (or NAME/T when NAME is a directory); `ln A B DIR`.
-  if (into !== undefined) return words.map((s) => [s, into as Word, "into"]);
-  if (words.length === 1) return [[words[0] as Word, { ...(words[0] as Word), text: "." }, "into"]];
+  // With -t DIR the link is DIR/T, never DIR itself (round 31: `ln -st src ../.git/config` was read as src → it too).
+  if (into !== undefined) return words.map((s) => [s, into as Word, "dir"]);
+  if (words.length === 1) return [[words[0] as Word, { ...(words[0] as Word), text: "." }, "dir"]];
   const dest = words[words.length - 1] as Word;
-  return words.slice(0, -1).map((s) => [s, dest, words.length > 2 ? "into" : noDir ? "exact" : "either"]);
+  return words.slice(0, -1).map((s) => [s, dest, words.length > 2 ? "dir" : noDir ? "file" : "either"]);
 }
 
-/** The names a link named `at` gets: inside it when it is a directory (or a link to one); both when it is not there yet. */
-function namesFor(at: string, target: Word, naming: Naming): string[] {
-  const inside = posix.join(at, posix.basename(target.text));
-  if (naming !== "either") return naming === "exact" ? [at] : [inside];
+/** `ln T NAME`'s link: NAME/T when NAME is a directory (or a link to one), NAME when it is anything else; both when it is not there yet. */
+function eitherName(at: string, base: string): string[] {
   const st = lstat(at);
-  if (st === null || st === "unknown") return [at, inside];
+  if (st === null || st === "unknown") return [at, posix.join(at, base)];
   const real = realPath(at);
   const dir = real === null ? null : lstat(real);
-  return dir !== null && dir !== "unknown" && dir.isDirectory() ? [inside] : [at];
+  return dir !== null && dir !== "unknown" && dir.isDirectory() ? [posix.join(at, base)] : [at];
+}
+
+/** The static directory of a glob (`src/*.sh` → `src`): what a copy of its matches may carry is under it. */
+function globDir(text: string): string {
+  const cut = text.search(/[*?[{]/);
+  const head = cut < 0 ? text : text.slice(0, cut);
+  return head.includes("/") ? head.slice(0, head.lastIndexOf("/")) || "/" : ".";
 }
 
 /**
@@ -149,76 +285,149 @@ function namesFor(at: string, target: Word, naming: Naming): string[] {
  * (resolved) and where each leads (resolved; a symbolic target from the
  * link's directory). A name that may be a directory gets both readings: the
  * name itself and the name/basename of the target. `step` follows the line's
- * `cd`s as index.ts does.
+ * `cd`s as index.ts does. Links made by code the line runs (`bash -c 'ln …'`,
+ * `eval`, `find … -exec ln`, `xargs ln`, `busybox ln`) count (round 31), and
+ * a link made earlier is carried by a later copy or move like one on disk.
  */
 export function linksMadeBefore(
   commands: readonly SimpleCommand[],
   ctx: Context,
   step: (cmd: SimpleCommand, cwds: string[]) => string[],
-  nested: Nested = () => null,
+  parse: (code: string) => readonly SimpleCommand[] = () => [],
 ): Map<SimpleCommand, ReadonlyMap<string, string>> {
   const out = new Map<SimpleCommand, ReadonlyMap<string, string>>();
   const seen = new Map<string, string>();
-  // `bash -c 'ln -s .git/config z'; echo … >> z`: the code a shell, eval, wrapper or delegate runs counts too.
-  walkLine(commands, ctx.cwd, {
-    step,
-    nested,
-    word: LINK_WORD,
-    opaque: () => seen.set(ANYWHERE, ""),
-    before: (cmd) => out.set(cmd, new Map(seen)),
-    visit: (cmd, cwds) => {
-      // An extraction (names only the archive knows: `tar xf a.tar`, `unzip`, `git apply` of a diff) may make links
-      // anywhere under where it lands, replacing files there too.
-      for (const dir of extractsInto(cmd))
-        for (const cwd of cwds) {
-          const at = resolvePlace(dir, { ...ctx, cwd }).path;
-          if (at !== null) seen.set(at, "");
+  /** A symbolic link's text as the link holds it (it leads elsewhere once copied or moved). */
+  const texts = new Map<string, string>();
+  const set = (name: string, to: string, text?: string) => {
+    seen.set(name, to);
+    if (text === undefined) texts.delete(name);
+    else texts.set(name, text);
+  };
+
+  /** Copies a link (or the links under a tree) from `src` to `n`: those on disk, and those made earlier in the line. */
+  const carry = (src: string | null, n: string, tree: boolean) => {
+    if (src === null) {
+      set(n, "");
+      return;
+    }
+    const links = carriedLinks(src);
+    // A tree too large to look through may carry a link anywhere in it.
+    if (links === null) set(n, "");
+    for (const [rel, text] of links ?? []) {
+      const placed = rel === "" ? n : `${n}/${rel}`;
+      set(placed, posix.resolve(posix.dirname(placed), text), text);
+    }
+    for (const [name, to] of [...seen]) {
+      if (name === ANYWHERE) continue;
+      const rel = name === src ? "" : name.startsWith(`${src}/`) ? name.slice(src.length + 1) : null;
+      if (rel === null || (rel !== "" && !tree)) continue;
+      const placed = rel === "" ? n : `${n}/${rel}`;
+      const text = texts.get(name);
+      if (to === EXTRACTED) set(placed, rel === "" ? EXTRACTED : "");
+      else if (text === undefined) set(placed, to);
+      else set(placed, to === "" ? "" : posix.resolve(posix.dirname(placed), text), text);
+    }
+  };
+
+  const linkIn = (words: readonly Word[], cwds: readonly string[]) => {
+    const call = linkCall(words);
+    if (call === null) return false;
+    for (const [target, name, reading] of made(call))
+      for (const cwd of cwds) {
+        const c = { ...ctx, cwd };
+        // A name not known here: the link may be anywhere (round 31: `ln -s .git/config "$(echo c)"`).
+        const at = name.dynamic ? null : resolvePlace(name, c).path;
+        if (at === null) {
+          set(ANYWHERE, "");
+          continue;
         }
-      const call = linkCall(cmd.words);
-      if (call !== null)
-        for (const [target, name, naming] of made(call))
-          for (const cwd of cwds) {
-            const c = { ...ctx, cwd };
-            if (target.dynamic || name.dynamic) continue;
-            const at = resolvePlace(name, c).path;
-            if (at === null) continue;
-            const names = namesFor(at, target, naming);
-            for (const n of names) {
-              if (call.kind === "carry") {
-                const src = target.glob ? null : resolvePlace(target, c).path;
-                const links = src === null ? [] : carriedLinks(src);
-                // A tree too large to look through may carry a link anywhere in it.
-                if (links === null) seen.set(n, "");
-                for (const [rel, text] of links ?? []) {
-                  const placed = rel === "" ? n : `${n}/${rel}`;
-                  seen.set(placed, posix.resolve(posix.dirname(placed), text));
-                }
-                continue;
-              }
-              const from = call.kind === "symbolic" && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
-              const to = resolvePlace({ ...target, text: posix.resolve(from, target.text) }, c).path;
-              if (to !== null && to !== n) seen.set(n, to);
-            }
+        // A target not known here, linked into a directory: any name there may be the link (`find … -exec ln -t d {} +`).
+        if (target.dynamic && reading !== "file") set(at, "");
+        const base = posix.basename(target.text.replace(/\/+$/, ""));
+        const names = reading === "file" ? [at] : reading === "dir" ? [posix.join(at, base)] : eitherName(at, base);
+        // `cp -a src/* g/`: whatever links the glob's directory holds (on disk or made before) land under g.
+        if (call.kind === "carry" && target.glob && !target.dynamic) {
+          carry(resolvePlace({ ...target, text: globDir(target.text), glob: false }, c).path, at, true);
+          continue;
+        }
+        for (const n of names) {
+          if (call.kind === "carry") {
+            carry(target.dynamic ? null : resolvePlace(target, c).path, n, true);
+            continue;
           }
-    },
-  });
+          // A target not known here leads anywhere.
+          if (target.dynamic) {
+            set(n, "");
+            continue;
+          }
+          const from = call.kind === "symbolic" && !call.relative && !target.text.startsWith("/") ? posix.dirname(n) : cwd;
+          const to = resolvePlace({ ...target, text: posix.resolve(from, target.text) }, c).path;
+          if (to === null) set(n, "");
+          else if (to !== n)
+            set(n, to, call.kind === "symbolic" ? (call.relative ? posix.relative(posix.dirname(n), to) || "." : target.text) : undefined);
+        }
+      }
+    return true;
+  };
+
+  /** One command's links, and those of the commands and code it runs (wrappers, find -exec, xargs, sh -c, eval). */
+  const visit = (cmd: SimpleCommand, cwds: string[], depth: number) => {
+    // An extraction (names only the archive knows: `tar xf a.tar`, `unzip`, `git apply` of a diff, `git checkout`) may
+    // make links anywhere under where it lands, replacing files there too.
+    for (const dir of extractsInto(cmd))
+      for (const cwd of cwds) {
+        const top = dir.text.startsWith(TOP);
+        const at = resolvePlace(top ? { ...dir, text: dir.text.slice(TOP.length) } : dir, { ...ctx, cwd }).path;
+        if (at !== null) set(top ? (repoOf(at)?.worktree ?? at) : at, EXTRACTED);
+      }
+    if (linkIn(cmd.words, cwds) || depth > 3) return;
+    const [prog, ...args] = cmd.words;
+    if (prog === undefined || prog.dynamic) return;
+    const name = posix.basename(prog.text);
+    const u = prefixWrapper(name, args) ?? delegate(name, args, cmd.stdin, cwds[0]) ?? interpreter(name, args, cmd.stdin);
+    if (u === null) return;
+    for (const inner of u.inner) {
+      // find's `{}` is each match: a name not known here.
+      const words = name === "find" ? inner.map((w) => (w.text.includes("{}") ? { ...w, dynamic: true } : w)) : inner;
+      visit({ ...cmd, words, redirects: [], source: cmd.source }, cwds, depth + 1);
+    }
+    for (const code of u.code) {
+      let inner = [...cwds];
+      for (const c of parse(code)) {
+        visit(c, inner, depth + 1);
+        inner = step(c, inner);
+      }
+    }
+  };
+
+  let cwds = [ctx.cwd];
+  for (let i = 0; i < commands.length; i++) {
+    const cmd = commands[i] as SimpleCommand;
+    // A command's substitutions run before it, and the parser lists them after it (`x=$(ln -s …) cat x`).
+    for (let k = i + 1; k < commands.length && cmd.source.includes((commands[k] as SimpleCommand).source || "\u0000"); k++)
+      visit(commands[k] as SimpleCommand, cwds, 0);
+    out.set(cmd, new Map(seen));
+    visit(cmd, cwds, 0);
+    cwds = step(cmd, cwds);
+  }
   return out;
 }
 
-/** A link made in code not read here (a computed `bash -c`): it may be anywhere (throughLinkMade takes it for any path). */
-const ANYWHERE = "*";
-/** The words of the commands that make or carry links (index.ts runs this pass only on a line holding one). */
-export const LINK_WORD = /\b(?:ln|link|cp|mv|tar|bsdtar|unzip|7za?|7zz|unrar|cpio|ar|jar|apply|am)\b/;
-
 /**
- * Where a path leads through a link the line made before (`x` → the target, `h/pre-commit` → target/pre-commit),
- * with the link's name; "" where that is not known (under an extraction, or a tree too large to look through).
+ * Where a path leads through links the line made before (`x` → the target, `h/pre-commit` → target/pre-commit),
+ * with each link's name; "" where that is not known (under an extraction, a tree too large to look through, a link
+ * whose name or target is computed). Every reading is given: a name that may be a directory is both.
  */
-export function throughLinkMade(path: string, links: ReadonlyMap<string, string>): { name: string; to: string } | null {
-  if (links.has(ANYWHERE)) return { name: ANYWHERE, to: "" };
+export function throughLinksMade(path: string, links: ReadonlyMap<string, string>): Array<{ name: string; to: string }> {
+  const out: Array<{ name: string; to: string }> = [];
   for (const [name, to] of links) {
-    if (path === name) return { name, to };
-    if (path.startsWith(`${name}/`)) return { name, to: to === "" ? "" : `${to}${path.slice(name.length)}` };
+    if (name === ANYWHERE) out.push({ name, to: "" });
+    // A runner's writes "in the directory" (`git pull && make` writes the work tree) are not through a link there.
+    else if (to === EXTRACTED) {
+      if (path.startsWith(`${name}/`) || (name === "/" && path !== "/")) out.push({ name, to: "" });
+    } else if (path === name) out.push({ name, to });
+    else if (path.startsWith(`${name}/`) || name === "/") out.push({ name, to: to === "" ? "" : `${to}${path.slice(name.length)}` });
   }
-  return null;
+  return out;
 }
