@@ -55,7 +55,8 @@ export function outputOf(cmd: SimpleCommand, input: StdinSource | null): StdinSo
     return {
       kind: "pipe",
       text: typeof decoded === "string" && decoded !== raw ? `${raw}\n${decoded}` : raw,
-      dynamic: args.some((w) => w.dynamic),
+      // A text too long to follow here is not known either.
+      dynamic: args.some((w) => w.dynamic) || decoded === null,
       ...(origins.length > 0 ? { origins } : {}),
     };
   }
