@@ -3,7 +3,22 @@
 // command's substitutions run before it (the parser lists them after it:
 // `x=$(mv a b) rm b`), and the code a shell, eval, wrapper or delegate runs
 // is opened (round 30: `bash -c "mv untracked.txt zz.txt"; rm zz.txt`).
-import type { SimpleCommand } from "./types.js";
+import { posix } from "node:path";
+import type { SimpleCommand, Word } from "./types.js";
+
+/** Wrappers that run the command after them (`env mv …`, `timeout 5 ln …`; round 29). */
+const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
+
+/** The words from the program a wrapper runs: past wrappers, their options and operands (a duration, `-n` values, env's assignments). */
+export function pastWrappers(all: readonly Word[]): readonly Word[] {
+  let words = all;
+  while (words[0] && !words[0].dynamic && WRAPPERS.test(posix.basename(words[0].text))) {
+    let i = 1;
+    while (words[i] && (/^-/.test(words[i]!.text) || /^\d+(\.\d+)?[smhd]?$/.test(words[i]!.text) || /^\w+=/.test(words[i]!.text))) i++;
+    words = words.slice(i);
+  }
+  return words;
+}
 
 /**
  * What a command runs of its own: the simple commands of the code or argv it hands a shell, eval, a wrapper or a

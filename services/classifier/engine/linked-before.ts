@@ -12,6 +12,7 @@ import { readlinkSync } from "node:fs";
 import { posix } from "node:path";
 import { delegate } from "./delegates.js";
 import { repoOf } from "./git-index.js";
+import { pastWrappers } from "./line-walk.js";
 import { gitWritesTree, TOP } from "./git-tree-writes.js";
 import { listDir, lstat, realPath } from "./host-paths.js";
 import { interpreter } from "./interpreters.js";
@@ -22,9 +23,6 @@ import { targetsOf } from "./writers.js";
 
 /** The name standing for "a link somewhere not known here" (`ln -s T "$(…)"`): every later write may go through it. */
 export const ANYWHERE = "*";
-
-/** Wrappers that run the command after them (as moved-before.ts's). */
-const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
 
 /** ln's and cp's options that take a value: `-t DIR`, `-S SUFFIX`. */
 const VALUED = /^(?:-[a-zA-Z]*[tS]|--target-directory|--suffix)$/;
@@ -68,12 +66,7 @@ interface LinkCall {
 
 /** The link-making calls of a command: `ln …` and `cp -l`/`-s` (behind wrappers), `link A B`. */
 function linkCall(all: readonly Word[]): LinkCall | null {
-  let words = all;
-  while (words[0] && !words[0].dynamic && WRAPPERS.test(posix.basename(words[0].text))) {
-    let i = 1;
-    while (words[i] && (/^-/.test(words[i]!.text) || /^\d+(\.\d+)?[smhd]?$/.test(words[i]!.text) || /^\w+=/.test(words[i]!.text))) i++;
-    words = words.slice(i);
-  }
+  const words = pastWrappers(all);
   const [prog, ...args] = words;
   const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
   const flags = args

@@ -6,7 +6,7 @@
 import { posix } from "node:path";
 import { inWorkspace, resolvePlace } from "./paths.js";
 import { notHeldByGit } from "./reversible.js";
-import { type Nested, walkLine } from "./line-walk.js";
+import { type Nested, pastWrappers, walkLine } from "./line-walk.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
 
 /** mv's options that take a value (GNU and BSD): `-t DIR`, `-S SUFFIX`. */
@@ -34,21 +34,12 @@ function operands(args: readonly Word[]): { sources: Word[]; dest: Word | undefi
   return { sources: words.slice(0, -1), dest: words[words.length - 1], intoDir: words.length > 2 };
 }
 
-/** Wrappers that run the command after them (`env mv …`, `timeout 5 mv …`; round 29), with their own options. */
-const WRAPPERS = /^(env|command|builtin|nice|nohup|timeout|stdbuf|ionice|chrt|taskset|setsid|time|sudo|doas)$/;
-
 /**
  * The argument lists of the moves a command makes: `mv …` (behind wrappers), rsync's `--remove-source-files`, and
  * find's `-exec mv … {} … ;` with {} as find's roots.
  */
 function moves(all: readonly Word[]): Word[][] {
-  let words = all;
-  // Past wrappers, their options and their own operands (timeout's duration, nice's -n value, env's assignments).
-  while (words[0] && !words[0].dynamic && WRAPPERS.test(posix.basename(words[0].text))) {
-    let i = 1;
-    while (words[i] && (/^-/.test(words[i]!.text) || /^\d+(\.\d+)?[smhd]?$/.test(words[i]!.text) || /^\w+=/.test(words[i]!.text))) i++;
-    words = words.slice(i);
-  }
+  const words = pastWrappers(all);
   const [prog, ...args] = words;
   const name = prog && !prog.dynamic ? posix.basename(prog.text) : "";
   if (name === "mv") return [args];
