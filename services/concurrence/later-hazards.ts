@@ -37,7 +37,6 @@ const FOREIGN_MODULE = new RegExp(
   String.raw`${PRECEDED}(?:ssh-keygen\s[^\n;&|]*?-D|ssh(?:-add)?\s[^\n;&|]*?(?:-I|-s|-oPKCS11Provider=|-o\s*PKCS11Provider=|-S))\s*['"]?(?!\/(?:usr\/)?lib(?:32|64|x32)?\/)(\S+)`,
 );
 
-/** What in later root code fetches and runs code, or gives root away, or undefined. */
 /** Review 51: a container daemon's API on TCP without TLS client certificates (`dockerd -H tcp://0.0.0.0:2375`): whoever reaches it is root. */
 const OPEN_DAEMON = new RegExp(
   String.raw`${PRECEDED}(?:dockerd|docker\s+daemon|podman\s+system\s+service)\s(?![^
@@ -45,6 +44,7 @@ const OPEN_DAEMON = new RegExp(
 ;&|]*?(?:-H|--host)[=\s]*['"]?(?:tcp|http):\/\/`,
 );
 
+/** What in later root code fetches and runs code, or gives root away, or undefined. */
 export function laterRootHazard(text: string): string | undefined {
   const hit =
     FETCHED.exec(text) ?? ROOT_CAPABILITY.exec(text) ?? SHELL_ESCAPE.exec(text) ?? FOREIGN_MODULE.exec(text) ?? OPEN_DAEMON.exec(text);
