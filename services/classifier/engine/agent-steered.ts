@@ -129,6 +129,33 @@ function packageScripts(manifest: string, key: "scripts" | "tasks", name: string
 }
 
 /**
+ * What the recipe of `target` (the first rule's when none is given) in a Makefile or justfile names (`lint:` then
+ * `\t./scripts/lint.sh`): a hook's `make lint` runs those too (round 31's open item). Only the target's own lines are read.
+ */
+function recipeNames(file: string, target: string | undefined, base: string, depth: number): string[] {
+  const text = readScript(file);
+  if (text === null) return [];
+  const out: string[] = [];
+  let inside = false;
+  let seenRule = false;
+  for (const line of text.split("\n")) {
+    if (/^\s/.test(line)) {
+      if (inside && line.trim() !== "") out.push(...namedBy(line.trim().replace(/^[@+-]+/, ""), base, depth + 1));
+      continue;
+    }
+    const rule = /^([\w./%-][^:=#\s]*(?:\s+[^:=#]*)?)\s*:(?!=)/.exec(line);
+    if (rule === null) {
+      if (line.trim() !== "" && !line.startsWith("#")) inside = false;
+      continue;
+    }
+    const names = (rule[1] as string).trim().split(/\s+/);
+    inside = target === undefined ? !seenRule && !(names[0] as string).startsWith(".") : names.includes(target);
+    if (!(names[0] as string).startsWith(".")) seenRule = true;
+  }
+  return out;
+}
+
+/**
  * The files a command runs that it does not spell as a path (stop 48's open
  * item): `python3 -m tools.fmt` (tools/fmt.py, the package's `__init__.py`,
  * tools/fmt/), `node server` (server.js), `npm run fmt` (package.json and what
@@ -184,7 +211,12 @@ function implied(words: readonly string[], base: string, depth: number): string[
   const tasks = TASK_FILES[program];
   if (tasks !== undefined) {
     const f = rest.findIndex((w) => w === "-f" || w === "--file" || w === "--makefile" || w === "--justfile" || w === "--taskfile");
-    return [...out, ...[...tasks, ...(f >= 0 && rest[f + 1] !== undefined ? [rest[f + 1] as string] : [])].map(at)];
+    const files = [...tasks, ...(f >= 0 && rest[f + 1] !== undefined ? [rest[f + 1] as string] : [])].map(at);
+    const target = rest.find(
+      (w, n) => !w.startsWith("-") && !w.includes("=") && !/^-[fCI]$|^--(?:file|makefile|justfile)$/.test(rest[n - 1] ?? ""),
+    );
+    if (depth === 0 && program !== "task") for (const file of files) out.push(...recipeNames(file, target, base, depth));
+    return [...out, ...files];
   }
   const manifest = at("package.json");
   out.push(manifest);
