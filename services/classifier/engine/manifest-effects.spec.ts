@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +7,7 @@ import type { HostId } from "../../shared/config.js";
 import { bindingOf, commandDigest } from "../../shared/attestation.js";
 import { CodedError } from "../../shared/errors.js";
 import { getEngine } from "../../../test/classifier/engine-fixture.js";
+import { entryState, sha } from "../../../test/support/manifest-steps.js";
 import type { EffectsJudgement, Engine } from "../verdict.js";
 import { checkEffectsRequest, EffectsShape } from "./manifest-effects-request.js";
 import { judgeTarget } from "./effects.js";
@@ -22,25 +22,8 @@ beforeAll(async () => {
   engine = await getEngine();
 });
 
-const {
-  ENTRY_KIND_ABSENT: ABSENT,
-  ENTRY_KIND_FILE: FILE,
-  ENTRY_KIND_DIR: DIR,
-  ENTRY_KIND_SYMLINK: SYMLINK,
-  ENTRY_KIND_SPECIAL: SPECIAL,
-} = EntryKind;
-const sha = (b: Buffer) => createHash("sha256").update(b).digest();
-const state = (s: Partial<EntryState>): EntryState => ({
-  kind: FILE,
-  mode: 0o644,
-  uid: 0,
-  gid: 0,
-  size: 0,
-  sha256: Buffer.alloc(0),
-  target: "",
-  xattrs: [],
-  ...s,
-});
+const { ENTRY_KIND_ABSENT: ABSENT, ENTRY_KIND_DIR: DIR, ENTRY_KIND_SYMLINK: SYMLINK, ENTRY_KIND_SPECIAL: SPECIAL } = EntryKind;
+const state = entryState;
 const absent = () => state({ kind: ABSENT, mode: 0 });
 const dir = (s: Partial<EntryState> = {}) => state({ kind: DIR, mode: 0o755, ...s });
 const link = (target: string) => state({ kind: SYMLINK, mode: 0o777, target });

@@ -2,10 +2,10 @@
 // services' authorisation, identity and login sources, files root sources as shell, programs named by daemons' and
 // root's tools' settings, the package managers' local state) and the rows the concurrence refused but the classifier
 // passed. Each attack row is tier 4; the everyday edits that look like them stay at 3 or below.
-import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EntryKind, type EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
+import { EntryKind, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { getEngine } from "../../../test/classifier/engine-fixture.js";
+import { entryState, sha } from "../../../test/support/manifest-steps.js";
 import type { Engine } from "../verdict.js";
 
 let engine: Engine;
@@ -13,18 +13,7 @@ beforeAll(async () => {
   engine = await getEngine();
 });
 
-const sha = (b: Buffer) => createHash("sha256").update(b).digest();
-const state = (s: Partial<EntryState>): EntryState => ({
-  kind: EntryKind.ENTRY_KIND_FILE,
-  mode: 0o644,
-  uid: 0,
-  gid: 0,
-  size: 0,
-  sha256: Buffer.alloc(0),
-  target: "",
-  xattrs: [],
-  ...s,
-});
+const state = entryState;
 const file = (b: Buffer) => state({ size: b.length, sha256: sha(b) });
 
 /** The tier of a diff that writes `content` at `path` (a new file, its content given; `given: false` leaves it out). */

@@ -4,10 +4,9 @@
 // anyone, cron's mailer; neovim's system start-up, binfmt-support's formats, audisp's plugins, p11-kit's vendor
 // modules, Xorg's module paths, exim's includes, the automounter's program maps; the loader's variables naming a
 // library outside the library trees. Each attack row is tier 4; the everyday edits that look like them stay at 3 or below.
-import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EntryKind, type EntryState, Manifest } from "../../../proto/gen/agent_sudo/v1/manifest_pb.js";
 import { getEngine } from "../../../test/classifier/engine-fixture.js";
+import { type Step, stepsManifest } from "../../../test/support/manifest-steps.js";
 import type { Engine } from "../verdict.js";
 
 let engine: Engine;
@@ -15,37 +14,8 @@ beforeAll(async () => {
   engine = await getEngine();
 });
 
-const sha = (b: Buffer) => createHash("sha256").update(b).digest();
-const state = (s: Partial<EntryState>): EntryState => ({
-  kind: EntryKind.ENTRY_KIND_FILE,
-  mode: 0o644,
-  uid: 0,
-  gid: 0,
-  size: 0,
-  sha256: Buffer.alloc(0),
-  target: "",
-  xattrs: [],
-  ...s,
-});
-
-interface Step {
-  path: string;
-  content?: string;
-  link?: string;
-  mode?: number;
-}
-
 function tierOf(steps: Step[]): number {
-  const contents = new Map<string, Buffer>();
-  const changes = steps.map((s) => {
-    const before = state({ kind: EntryKind.ENTRY_KIND_ABSENT, mode: 0 });
-    if (s.link !== undefined)
-      return { path: s.path, before, after: state({ kind: EntryKind.ENTRY_KIND_SYMLINK, mode: 0o777, target: s.link }) };
-    const b = Buffer.from(s.content ?? "");
-    contents.set(s.path, b);
-    return { path: s.path, before, after: state({ mode: s.mode ?? 0o644, size: b.length, sha256: sha(b) }) };
-  });
-  const manifest = Manifest.fromPartial({ requestId: "r51", commandDigest: Buffer.alloc(32), host: "server-01", changes });
+  const { manifest, contents } = stepsManifest(steps, "r51");
   return engine.judgeEffects({ manifest, contents, host: "server-01", runAs: "root", cwd: "/root" }).tier;
 }
 
