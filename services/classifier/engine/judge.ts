@@ -8,7 +8,7 @@ import type { TierNumber } from "../../shared/tier.js";
 import type { Source } from "../verdict.js";
 import { analyze, diffNames, diffPaths } from "./analyzers.js";
 import { agentSteered } from "./agent-steered.js";
-import { patchArgs } from "./tools/outputs.js";
+import { diffReadOnly, patchArgs } from "./tools/outputs.js";
 import { delegate } from "./delegates.js";
 import { effectFloor, exModeEditor } from "./effects.js";
 import { evaluatedArgs, subscriptOf, substitutions } from "./evaluated.js";
@@ -867,8 +867,7 @@ function steeredInDiff(body: string, ctx: Context, from: string, text: string, a
   if (ctx.policy !== "claude" || !ctx.cwd) return null;
   // `git apply --check`/`--stat`, `patch --dry-run`: nothing is written.
   const words = args.map((w) => w.text);
-  if (words.includes("--dry-run") || (words.some((w) => /^--(?:check|stat|numstat|summary)$/.test(w)) && !words.includes("--apply")))
-    return null;
+  if (words.includes("--dry-run") || diffReadOnly(words)) return null;
   for (const n of diffPaths(body)) {
     if (n === "/dev/null") continue;
     // `patch -p1` and `git apply` drop the first component (`b/x.sh`); `patch` alone may not.

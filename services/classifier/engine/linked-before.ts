@@ -17,6 +17,7 @@ import { gitWritesTree, TOP } from "./git-tree-writes.js";
 import { listDir, lstat, realPath } from "./host-paths.js";
 import { interpreter } from "./interpreters.js";
 import { resolvePlace } from "./paths.js";
+import { diffReadOnly } from "./tools/outputs.js";
 import type { Context, SimpleCommand, Word } from "./types.js";
 import { prefixWrapper } from "./wrappers.js";
 import { targetsOf } from "./writers.js";
@@ -116,8 +117,7 @@ function extractsInto(cmd: SimpleCommand): Word[] {
   if (name === "git" && args.some((w) => w.text === "apply" || w.text === "am")) {
     // `git apply --check`/`--stat`: nothing is written.
     const texts = args.map((w) => w.text);
-    const reads = texts.some((w) => /^--(?:check|stat|numstat|summary)$/.test(w)) && !texts.includes("--apply");
-    return reads || texts.some((w) => /^--(?:abort|quit|show-current-patch)/.test(w)) ? [] : [{ ...prog, text: "." }];
+    return diffReadOnly(texts) || texts.some((w) => /^--(?:abort|quit|show-current-patch)/.test(w)) ? [] : [{ ...prog, text: "." }];
   }
   return (targetsOf(name, args) ?? []).filter((t) => t.fills).map((t) => t.word);
 }

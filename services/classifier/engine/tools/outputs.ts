@@ -90,6 +90,11 @@ const PATCH_LONGS = new Set([
   "--read-only",
 ]);
 
+/** `git apply`'s options that only read the diff (`--check`, `--stat`, `--numstat`, `--summary`, without `--apply`). */
+export function diffReadOnly(words: readonly string[]): boolean {
+  return words.some((w) => /^--(?:check|stat|numstat|summary)$/.test(w)) && !words.includes("--apply");
+}
+
 /** patch's options (the value-taking short letters and the long ones) and operands. */
 export const patchArgs = (args: readonly Word[]) => getopt(args, "iodpDFrBYzVg", PATCH_LONGS);
 
